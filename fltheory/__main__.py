@@ -1,0 +1,6 @@
+"""``python -m fltheory`` is the ``fltheory`` command."""
+
+from fltheory.cli import main
+
+if __name__ == "__main__":
+    main()

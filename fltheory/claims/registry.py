@@ -1,0 +1,136 @@
+"""The claim registry.
+
+A *claim* is one quantitative statement of a paper: a **prediction** (a function of the model's
+parameters returning an exact or high-precision value), a **simulation** (a function of the same
+parameters and a seed returning what was measured) and a **comparison** (a rule and tolerance,
+justified in ``why``). Claims are data: ``fltheory verify``, the test suite, tables and figures
+loop over this registry.
+
+A claim whose simulation cannot confirm it at honest sizes returns ``inconclusive`` with the
+reason; a claim whose simulation does not exist yet says so. No tolerance here is tuned to pass.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from fltheory.exact import DomainError
+
+__all__ = ["PAPERS", "Claim", "ClaimRun", "Verdict", "all_claims", "run_claim", "select"]
+
+Status = Literal["pass", "fail", "inconclusive"]
+
+#: Paper key -> module holding its claims (``CLAIMS`` list). Loaded only when claims are used.
+PAPERS: dict[str, str] = {
+    "twostep": "fltheory.claims.twostep",
+}
+
+SIZES = ("small", "large")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of comparing a prediction with a measurement."""
+
+    status: Status
+    predicted: str
+    measured: str
+    tolerance: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of one paper.
+
+    ``sizes`` maps ``"small"`` (CI) and ``"large"`` to the parameters handed to both
+    ``predict(params)`` and ``simulate(params, seed)``; ``compare(prediction, measurement)``
+    returns the :class:`Verdict`. ``simulate`` may be ``None`` only with ``pending`` saying why.
+    """
+
+    id: str
+    statement: str
+    predict: Callable[[Mapping[str, Any]], Any]
+    simulate: Callable[[Mapping[str, Any], int], Any] | None
+    compare: Callable[[Any, Any], Verdict]
+    why: str
+    sizes: Mapping[str, Mapping[str, Any]]
+    source: str = ""
+    pending: str = ""
+    describe: Callable[[Any], str] = field(default=str)
+
+    @property
+    def paper(self) -> str:
+        return self.id.split(".", 1)[0]
+
+
+@dataclass(frozen=True)
+class ClaimRun:
+    claim: Claim
+    size: str
+    seed: int
+    verdict: Verdict
+    seconds: float
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.claim.id,
+            "paper": self.claim.paper,
+            "statement": self.claim.statement,
+            "source": self.claim.source,
+            "size": self.size,
+            "seed": self.seed,
+            "params": {k: str(v) for k, v in self.claim.sizes[self.size].items()},
+            "status": self.verdict.status,
+            "predicted": self.verdict.predicted,
+            "measured": self.verdict.measured,
+            "tolerance": self.verdict.tolerance,
+            "reason": self.verdict.reason,
+            "why": self.claim.why,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def all_claims() -> list[Claim]:
+    """Every registered claim, in paper order (imports the claim modules, hence numpy/sympy)."""
+    claims: list[Claim] = []
+    for module in PAPERS.values():
+        claims.extend(importlib.import_module(module).CLAIMS)
+    ids = [c.id for c in claims]
+    if len(set(ids)) != len(ids):
+        raise RuntimeError(f"duplicate claim ids in {ids}")
+    return claims
+
+
+def select(which: str | None) -> list[Claim]:
+    """Claims matching ``which``: ``None`` (all), a paper key, or a claim id (prefix match on
+    ``paper.quantity``)."""
+    claims = all_claims()
+    if not which:
+        return claims
+    chosen = [c for c in claims if c.paper == which or c.id == which
+              or c.id.startswith(which + ".")]
+    if not chosen:
+        allowed = "a paper (" + ", ".join(PAPERS) + ") or a claim id (see fltheory verify --list)"
+        raise DomainError("claim", which, allowed, reason="matches no claim")
+    return chosen
+
+
+def run_claim(claim: Claim, size: str = "small", seed: int = 0) -> ClaimRun:
+    """Predict, simulate and compare one claim at the given size."""
+    if size not in claim.sizes:
+        raise DomainError("size", size, " or ".join(claim.sizes))
+    params = claim.sizes[size]
+    start = time.perf_counter()
+    prediction = claim.predict(params)
+    if claim.simulate is None:
+        verdict = Verdict("inconclusive", claim.describe(prediction), "-", "-",
+                          reason=claim.pending or "no simulation yet")
+    else:
+        measurement = claim.simulate(params, seed)
+        verdict = claim.compare(prediction, measurement)
+    return ClaimRun(claim, size, seed, verdict, time.perf_counter() - start)

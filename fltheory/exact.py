@@ -1,0 +1,244 @@
+"""Exact numbers in, domain errors out.
+
+Every number that reaches fltheory from a user (command line, API) is an exact rational
+:class:`fractions.Fraction`: ``".4"`` is 2/5, ``"3e-2"`` is 3/100, ``"1/3"`` is 1/3. Floats enter
+only at evaluation, inside the function that evaluates. This module is imported by every light
+query, so it depends on the standard library only.
+
+Parameters outside a formula's domain raise :class:`DomainError`, whose message names the
+parameter, its value and the allowed range; the CLI turns it into one line on stderr and exit
+status 2.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+from fractions import Fraction
+from typing import Final
+
+__all__ = [
+    "INF",
+    "DomainError",
+    "Infinity",
+    "check_integer",
+    "check_interval",
+    "fraction_str",
+    "parse_count",
+    "parse_int_or_inf",
+    "parse_int_range",
+    "parse_rational",
+    "to_decimal_str",
+]
+
+
+class DomainError(ValueError):
+    """A parameter outside the domain of a formula, or a malformed number.
+
+    The message is a single line naming the parameter, the offending value and what is allowed.
+
+    >>> str(DomainError("a1", "1/2", "[0, 1/2)"))
+    'a1 = 1/2 is outside the allowed range [0, 1/2)'
+    >>> str(DomainError("d", "x", "an integer >= 1", reason="is not a number"))
+    'd = x is not a number; allowed: an integer >= 1'
+    """
+
+    def __init__(self, param: str, value: object, allowed: str, reason: str | None = None):
+        self.param = param
+        self.value = value
+        self.allowed = allowed
+        self.reason = reason
+        if reason is None:
+            msg = f"{param} = {value} is outside the allowed range {allowed}"
+        else:
+            msg = f"{param} = {value} {reason}; allowed: {allowed}"
+        super().__init__(msg)
+
+
+class Infinity:
+    """The value ``inf`` of an integer parameter that may be infinite (e.g. the degree L)."""
+
+    _instance: Infinity | None = None
+
+    def __new__(cls) -> Infinity:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "inf"
+
+    __str__ = __repr__
+
+    def __gt__(self, other: object) -> bool:
+        return not isinstance(other, Infinity)
+
+    def __ge__(self, other: object) -> bool:
+        return True
+
+    def __lt__(self, other: object) -> bool:
+        return False
+
+    def __le__(self, other: object) -> bool:
+        return isinstance(other, Infinity)
+
+
+INF: Final = Infinity()
+
+# A decimal (with optional exponent) or a ratio of integers; nothing else (no nan, no inf,
+# no underscores, no hex). Exponents are bounded so that "1e999999999" cannot exhaust memory.
+_DECIMAL = re.compile(r"^([+-]?)(\d+\.?\d*|\.\d+)(?:[eE]([+-]?\d+))?$")
+_RATIO = re.compile(r"^([+-]?\d+)\s*/\s*(\d+)$")
+
+
+def parse_rational(text: str | int | Fraction, param: str = "value") -> Fraction:
+    """Parse a user-supplied number as an exact rational.
+
+    >>> parse_rational(".4")
+    Fraction(2, 5)
+    >>> parse_rational("3e-2")
+    Fraction(3, 100)
+    >>> parse_rational("1/3")
+    Fraction(1, 3)
+    >>> parse_rational("-2.50")
+    Fraction(-5, 2)
+    >>> parse_rational("nan", "a1")
+    Traceback (most recent call last):
+    ...
+    fltheory.exact.DomainError: a1 = nan is not a number; allowed: a decimal such as .4 or 3e-2, or a ratio such as 1/3
+    """
+    if isinstance(text, bool):
+        raise DomainError(param, text, _NUMBER_FORMS, reason="is not a number")
+    if isinstance(text, int | Fraction):
+        return Fraction(text)
+    s = str(text).strip()
+    m = _RATIO.match(s)
+    if m:
+        den = int(m.group(2))
+        if den == 0:
+            raise DomainError(param, s, _NUMBER_FORMS, reason="divides by zero")
+        return Fraction(int(m.group(1)), den)
+    m = _DECIMAL.match(s)
+    if m:
+        value = Fraction(m.group(2))
+        if m.group(3):
+            exponent = int(m.group(3))
+            if abs(exponent) > _MAX_EXPONENT:
+                raise DomainError(param, s, f"exponents of magnitude <= {_MAX_EXPONENT}",
+                                  reason="has an exponent too large to be exact")
+            value *= Fraction(10) ** exponent
+        return -value if m.group(1) == "-" else value
+    raise DomainError(param, s if s else "''", _NUMBER_FORMS, reason="is not a number")
+
+
+_MAX_EXPONENT: Final = 4000
+_NUMBER_FORMS: Final = "a decimal such as .4 or 3e-2, or a ratio such as 1/3"
+
+
+def parse_count(text: str | int, param: str, minimum: int = 1) -> int:
+    """Parse an integer parameter (``"1e6"`` is accepted when it is an integer) >= ``minimum``.
+
+    >>> parse_count("1e3", "n")
+    1000
+    >>> parse_count("1.5", "d")
+    Traceback (most recent call last):
+    ...
+    fltheory.exact.DomainError: d = 1.5 is not an integer; allowed: an integer >= 1
+    """
+    allowed = f"an integer >= {minimum}"
+    try:
+        value = parse_rational(text, param)
+    except DomainError:
+        raise DomainError(param, text, allowed, reason="is not a number") from None
+    if value.denominator != 1:
+        raise DomainError(param, text, allowed, reason="is not an integer")
+    return check_integer(int(value), param, minimum)
+
+
+def parse_int_or_inf(text: str | int, param: str, minimum: int = 1) -> int | Infinity:
+    """Parse an integer >= ``minimum`` or infinity (``inf``, ``oo``, ``infinity``, ``∞``).
+
+    >>> parse_int_or_inf("inf", "L")
+    inf
+    >>> parse_int_or_inf("4", "L")
+    4
+    """
+    if isinstance(text, str) and text.strip().lower() in {"inf", "+inf", "oo", "infinity", "∞"}:
+        return INF
+    try:
+        return parse_count(text, param, minimum)
+    except DomainError as exc:
+        raise DomainError(param, text, f"an integer >= {minimum}, or inf", exc.reason) from None
+
+
+def parse_int_range(text: str, param: str, minimum: int = 1, maximum: int = 10**7) -> list[int]:
+    """Parse ``"3"``, ``"1..10"`` or ``"1,2,5"`` into a list of integers.
+
+    >>> parse_int_range("1..4", "k")
+    [1, 2, 3, 4]
+    >>> parse_int_range("2,5", "k")
+    [2, 5]
+    """
+    s = str(text).strip()
+    allowed = f"an integer, a range a..b or a list a,b,c of integers in [{minimum}, {maximum}]"
+    if ".." in s:
+        lo_s, _, hi_s = s.partition("..")
+        lo, hi = parse_count(lo_s, param, minimum), parse_count(hi_s, param, minimum)
+        if hi < lo:
+            raise DomainError(param, s, allowed, reason="is an empty range")
+        values = list(range(lo, hi + 1)) if hi - lo < maximum else []
+    else:
+        values = [parse_count(part, param, minimum) for part in s.split(",")]
+    if not values or max(values) > maximum:
+        raise DomainError(param, s, allowed)
+    return values
+
+
+def check_integer(value: int, param: str, minimum: int | None = None,
+                  maximum: int | None = None) -> int:
+    """Check an integer against inclusive bounds; raise :class:`DomainError` naming ``param``."""
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        lo = "-inf" if minimum is None else str(minimum)
+        hi = "inf" if maximum is None else str(maximum)
+        raise DomainError(param, value, f"integers in [{lo}, {hi}]")
+    return value
+
+
+def check_interval(value: Fraction, param: str, low: Fraction, high: Fraction,
+                   closed_low: bool = True, closed_high: bool = False) -> Fraction:
+    """Check ``value`` lies in the interval with the given ends; exact comparison.
+
+    >>> check_interval(Fraction(1, 2), "a1", Fraction(0), Fraction(1, 2))
+    Traceback (most recent call last):
+    ...
+    fltheory.exact.DomainError: a1 = 1/2 is outside the allowed range [0, 1/2)
+    """
+    ok_low = value >= low if closed_low else value > low
+    ok_high = value <= high if closed_high else value < high
+    if not (ok_low and ok_high):
+        interval = (f"{'[' if closed_low else '('}{fraction_str(low)}, "
+                    f"{fraction_str(high)}{']' if closed_high else ')'}")
+        raise DomainError(param, fraction_str(value), interval)
+    return value
+
+
+def fraction_str(value: Fraction | int) -> str:
+    """``3`` for integers, ``2/5`` otherwise (the exact form used in JSON and text output)."""
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def to_decimal_str(value: Fraction | int, dps: int) -> str:
+    """A rational rounded to ``dps`` significant digits, without floats.
+
+    >>> to_decimal_str(Fraction(1, 3), 5)
+    '0.33333'
+    >>> to_decimal_str(Fraction(-3, 20), 30)
+    '-0.15'
+    """
+    value = Fraction(value)
+    with localcontext() as ctx:
+        ctx.prec = dps
+        ctx.rounding = ROUND_HALF_EVEN
+        dec = (Decimal(value.numerator) / Decimal(value.denominator)).normalize()
+        return format(dec, "f") if dec != 0 else "0"

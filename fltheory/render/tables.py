@@ -1,0 +1,61 @@
+"""Named tables for ``fltheory table NAME``: each builder asks the theory for its numbers and
+arranges them; nothing is computed here. Every builder is deterministic, so the committed files
+in ``tables/`` are exactly what the command writes (a test regenerates and compares them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+from fltheory.exact import to_decimal_str
+from fltheory.results import Table
+
+__all__ = ["TABLES", "build_table"]
+
+
+def _lambda_table() -> Table:
+    from fltheory.theory.twostep import lambda_details
+
+    grid = [Fraction(i, 20) for i in range(10)]  # 0, 0.05, ..., 0.45
+    rows, latex_rows = [], []
+    for a1 in grid:
+        row, latex_row = [_dec(a1)], [_dec(a1)]
+        for a2 in grid:
+            r = lambda_details(a1, a2)
+            flag = r.boundary_k is not None
+            row.append(f"{r.value}{'*' if flag else ''}")
+            latex_row.append(f"${r.value}^\\dagger$" if flag else str(r.value))
+        rows.append(row)
+        latex_rows.append(latex_row)
+    return Table(
+        columns=["α1 \\ α2", *(_dec(a2) for a2 in grid)],
+        rows=rows,
+        latex_columns=[r"$\alpha_1 \backslash \alpha_2$", *(_dec(a2) for a2 in grid)],
+        latex_rows=latex_rows,
+        caption=("Number Λ(α1, α2) = ⌊α2/(1/2 − α1)⌋ of spectral outliers of W2 beyond the "
+                 "one-step spike (L = ∞), after Moniri & Hassani (2026); W2 has 1 + Λ."),
+        latex_caption=(r"Number $\Lambda(\alpha_1, \alpha_2) = \lfloor \alpha_2/(1/2 - \alpha_1)"
+                       r" \rfloor$ of spectral outliers of $W_2$ beyond the one-step spike "
+                       r"($L = \infty$), after Moniri \& Hassani (2026); $W_2$ has $1 + \Lambda$."),
+        label="tab:lambda",
+        align="l" + "r" * len(grid),
+        notes=["* boundary case: α2/(1/2 − α1) is an integer, the last counted term has "
+               "exponent 0 and its outlier status depends on constants."],
+        latex_notes=[r"$^\dagger$ boundary case: $\alpha_2/(1/2-\alpha_1)$ is an integer, the "
+                     r"last counted term has exponent $0$ and its outlier status depends on "
+                     r"constants."],
+    )
+
+
+def _dec(q: Fraction) -> str:
+    """Grid values as short exact decimals: 0, 0.05, ..., 0.45."""
+    return to_decimal_str(q, 10)
+
+
+TABLES: dict[str, Callable[[], Table]] = {
+    "lambda": _lambda_table,
+}
+
+
+def build_table(name: str) -> Table:
+    return TABLES[name]()

@@ -1,0 +1,137 @@
+"""Two steps of gradient descent in a linear-width two-layer network (seed 000).
+
+Source: Moniri & Hassani (2026), *Feature Learning in Linear-Width Two-Layer Networks: Two vs.
+One Step of Gradient Descent*, arXiv 2605.17767.
+
+Model (the paper's, restated): f(x) = aᵀσ(W x), x ~ N(0, I_d), N hidden units, n samples,
+N ≍ n ≍ d; W0 and a0 Gaussian, a stays a0; correlation loss; two full-batch GD steps on W with
+learning rates η1 ≍ N^{α1}, η2 ≍ N^{α2}, α1, α2 ∈ [0, 1/2).
+
+For a σ whose Hermite expansion has degree L the second update is a finite sum of L terms; the
+k-th (k = 0, …, L − 1) scales as N^{α2 + k(α1 − 1/2)} times a matrix whose spike is O(1), so it is
+a spectral outlier when its exponent is positive. The k = 0 term merges with the spike of the
+first step, so
+
+    Λ(α1, α2; L) = min(L − 1, ⌊α2 / (1/2 − α1)⌋)
+
+counts the outliers of W2 *beyond* the one-step spike: W2 has 1 + Λ outliers in all.
+
+Everything in this module is exact rational arithmetic on :class:`fractions.Fraction` and uses
+the standard library only, so ``fltheory lambda`` starts without sympy, numpy or scipy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from fltheory.exact import INF, Infinity, check_integer, check_interval
+
+__all__ = ["HALF", "LambdaResult", "TermExponent", "lambda_count", "lambda_details"]
+
+HALF = Fraction(1, 2)
+
+
+@dataclass(frozen=True)
+class TermExponent:
+    """The N-exponent α2 + k(α1 − 1/2) of the k-th term of the second update."""
+
+    k: int
+    exponent: Fraction
+
+    @property
+    def status(self) -> str:
+        """``outlier`` (exponent > 0), ``boundary`` (= 0: decided by constants) or ``bulk``."""
+        if self.exponent > 0:
+            return "outlier"
+        return "boundary" if self.exponent == 0 else "bulk"
+
+
+@dataclass(frozen=True)
+class LambdaResult:
+    """Λ with everything needed to explain it."""
+
+    alpha1: Fraction
+    alpha2: Fraction
+    L: int | Infinity
+    value: int
+    ratio: Fraction
+    boundary_k: int | None
+    exponents: tuple[TermExponent, ...] = field(default=())
+
+    @property
+    def outliers_of_w2(self) -> int:
+        """Outliers of W2 in all: the one-step spike plus Λ."""
+        return 1 + self.value
+
+    @property
+    def regime(self) -> str:
+        if self.L == 1:
+            return "L = 1 (linear σ): the second update has no k >= 1 terms, Λ = 0"
+        if self.alpha1 + self.alpha2 < HALF:
+            return ("α1 + α2 < 1/2: Λ = 0, the second step acts like one step "
+                    "of size η1 + η2")
+        return f"α1 + α2 >= 1/2: the second step adds Λ = {self.value} outlier(s)"
+
+
+def _check_alphas(alpha1: Fraction, alpha2: Fraction) -> None:
+    check_interval(Fraction(alpha1), "a1", Fraction(0), HALF)
+    check_interval(Fraction(alpha2), "a2", Fraction(0), HALF)
+
+
+def _check_L(L: int | Infinity) -> int | Infinity:
+    if isinstance(L, Infinity):
+        return L
+    return check_integer(int(L), "L", minimum=1)
+
+
+def lambda_count(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF) -> int:
+    """Λ(α1, α2; L) = min(L − 1, ⌊α2 / (1/2 − α1)⌋), exactly.
+
+    Number of spectral outliers of W2 beyond the one-step spike (Moniri & Hassani 2026).
+    Arguments are exact rationals; the floor is taken on a :class:`~fractions.Fraction`, so
+    ``floor(0.3/0.1)`` is 3, not the 2 of floating point.
+
+    >>> from fractions import Fraction as F
+    >>> lambda_count(F(2, 5), F(3, 10))
+    3
+    >>> lambda_count(F(9, 20), F(3, 10))
+    6
+    >>> lambda_count(F(9, 20), F(3, 10), L=3)
+    2
+    """
+    alpha1, alpha2 = Fraction(alpha1), Fraction(alpha2)
+    _check_alphas(alpha1, alpha2)
+    L = _check_L(L)
+    ratio = alpha2 / (HALF - alpha1)
+    value = ratio.numerator // ratio.denominator
+    if not isinstance(L, Infinity):
+        value = min(L - 1, value)
+    return value
+
+
+def lambda_details(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF) -> LambdaResult:
+    """Λ with the exponents of the terms k = 1, …, Λ + 1 and the boundary flag.
+
+    The k-th term of the second update has exponent α2 + k(α1 − 1/2); terms with positive
+    exponent are outliers. When α2/(1/2 − α1) is an integer K with 1 <= K <= L − 1, the K-th
+    term has exponent exactly 0: whether it is an outlier depends on its O(1) constant, not on
+    the exponent, and ``boundary_k`` is K. (K = 0, i.e. α2 = 0, concerns the k = 0 term, which
+    merges with the one-step spike and does not enter Λ, so it is not flagged.)
+
+    >>> from fractions import Fraction as F
+    >>> r = lambda_details(F(2, 5), F(3, 10))
+    >>> r.value, r.boundary_k, [str(t.exponent) for t in r.exponents]
+    (3, 3, ['1/5', '1/10', '0', '-1/10'])
+    """
+    alpha1, alpha2 = Fraction(alpha1), Fraction(alpha2)
+    value = lambda_count(alpha1, alpha2, L)
+    L = _check_L(L)
+    ratio = alpha2 / (HALF - alpha1)
+    K = ratio.numerator if ratio.denominator == 1 else 0
+    boundary = K if K >= 1 and (isinstance(L, Infinity) or K <= L - 1) else None
+    last = value + 1
+    if not isinstance(L, Infinity):
+        last = min(last, L - 1)  # terms exist only for k <= L - 1
+    exponents = tuple(TermExponent(k, alpha2 + k * (alpha1 - HALF)) for k in range(1, last + 1))
+    return LambdaResult(alpha1, alpha2, L, value, ratio, boundary, exponents)

@@ -1,0 +1,34 @@
+"""Every registered claim runs at CI size; none fails, and an inconclusive one says why."""
+
+from __future__ import annotations
+
+import pytest
+
+from fltheory.claims.registry import all_claims, run_claim
+
+CLAIMS = all_claims()
+
+
+@pytest.mark.parametrize("claim", CLAIMS, ids=[c.id for c in CLAIMS])
+def test_claim_at_ci_size(claim):
+    assert claim.why, "a claim states why its comparison rule and tolerance are right"
+    assert set(claim.sizes) == {"small", "large"}
+    if claim.simulate is None:
+        assert claim.pending
+    run = run_claim(claim, "small", seed=0)
+    assert run.verdict.status != "fail", run.as_json()
+    if run.verdict.status == "inconclusive":
+        assert run.verdict.reason
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("claim", CLAIMS, ids=[c.id for c in CLAIMS])
+def test_claim_at_large_size(claim):
+    assert run_claim(claim, "large", seed=1).verdict.status != "fail"
+
+
+def test_claims_are_reproducible():
+    for claim in CLAIMS:
+        if claim.simulate is not None:
+            a, b = run_claim(claim, "small", 3), run_claim(claim, "small", 3)
+            assert a.verdict == b.verdict

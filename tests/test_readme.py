@@ -1,0 +1,25 @@
+"""README opens with the two commands, and CI runs exactly the README's test command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _readme_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("```sh\n", 1)[1].split("```", 1)[0]
+    return [line for line in block.splitlines() if line.strip()]
+
+
+def test_readme_opens_with_two_commands():
+    main_job, tests = _readme_commands()
+    assert main_job.startswith("pip install") and "fltheory verify" in main_job
+    assert tests.startswith("pip install") and tests.endswith("pytest")
+
+
+def test_ci_runs_the_readme_test_command():
+    _, tests = _readme_commands()
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert tests in ci
