@@ -26,6 +26,7 @@ Status = Literal["pass", "fail", "inconclusive"]
 
 #: Paper key -> module holding its claims (``CLAIMS`` list). Loaded only when claims are used.
 PAPERS: dict[str, str] = {
+    "hermite": "fltheory.claims.hermite",
     "twostep": "fltheory.claims.twostep",
 }
 
