@@ -21,6 +21,8 @@ __all__ = ["cli", "main"]
 
 #: command name -> "module:attribute"
 _COMMANDS: dict[str, str] = {
+    "exponent": "fltheory.cli.hermite:exponent_command",
+    "hermite": "fltheory.cli.hermite:hermite_command",
     "lambda": "fltheory.cli.twostep:lambda_command",
     "table": "fltheory.cli.table:table_command",
     "verify": "fltheory.cli.verify:verify_command",

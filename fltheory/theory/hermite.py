@@ -335,7 +335,7 @@ def _is_zero(value: sp.Expr) -> bool | None:
 # --------------------------------------------------------------------------- numeric pieces
 
 
-def _kinks(expr: sp.Expr) -> list[mpmath.mpf]:
+def _kinks(expr: sp.Expr) -> list[sp.Expr]:
     """Real points where f may fail to be smooth: zeros of the arguments of Abs/sign/…"""
     points: set[sp.Expr] = set()
     for atom in expr.atoms(*_KINK_ATOMS):
@@ -350,7 +350,7 @@ def _kinks(expr: sp.Expr) -> list[mpmath.mpf]:
         for arg in args:
             if _is_polynomial(arg) and arg.has(Z):
                 points.update(r for r in sp.Poly(arg, Z).real_roots())
-    return sorted(mpmath.mpf(sp.N(p, 60)) for p in points)
+    return sorted(points, key=lambda p: float(p))
 
 
 def _mp_function(expr: sp.Expr) -> Callable[[Any], Any]:
@@ -387,7 +387,8 @@ def _quad_expectation(fn: Callable[[Any], Any], k: int, points: list[Any], dps: 
         return weight * He[k]
 
     with mpmath.workdps(dps):
-        nodes = [-mpmath.inf, *points, mpmath.inf] if points else [-mpmath.inf, 0, mpmath.inf]
+        cuts = [mpmath.mpf(sp.N(p, dps + 5)) for p in points] or [mpmath.mpf(0)]
+        nodes = [-mpmath.inf, *cuts, mpmath.inf]
         value, err = mpmath.quad(integrand, nodes, error=True, maxdegree=10)
         norm = mpmath.sqrt(2 * mpmath.pi)
         return value / norm, err / norm
@@ -484,7 +485,8 @@ def coefficient(engine: _Engine, k: int, scale: Any | None = None) -> Coefficien
     if found is not None:
         value, path = found
         mu = _clean(value / sp.sqrt(sp.factorial(k)))
-        numeric = mpmath.mpf(sp.N(mu, dps + _GUARD)) if mu != 0 else mpmath.mpf(0)
+        with mpmath.workdps(dps + _GUARD):
+            numeric = mpmath.mpf(sp.N(mu, dps + _GUARD)) if mu != 0 else mpmath.mpf(0)
         zero = _is_zero(mu)
         return Coefficient(k, mu, numeric, path, dps, None, bool(zero))
     v1, e1 = _quad_expectation(engine.fn, k, engine.points, dps + _GUARD,
@@ -514,7 +516,7 @@ def expansion(f: str | sp.Expr | Function, K: int = 8, dps: int = 30,
 
     >>> e = expansion("relu", K=4)
     >>> [str(c.exact) for c in e.coefficients]
-    ['sqrt(2)/(2*sqrt(pi))', '1/2', 'sqrt(2)/(4*sqrt(pi))', '0', '-sqrt(3)/(12*sqrt(pi))']
+    ['sqrt(2)/(2*sqrt(pi))', '1/2', '1/(2*sqrt(pi))', '0', '-sqrt(3)/(12*sqrt(pi))']
     >>> [c.path for c in e.coefficients][:2]
     ['exact:piecewise', 'exact:piecewise']
     """
@@ -544,7 +546,8 @@ def _norm2(engine: _Engine) -> tuple[sp.Expr | None, Any, str]:
             exact, path = g, "exact:gaussian"
     if exact is not None:
         exact = _clean(exact)
-        return exact, mpmath.mpf(sp.N(exact, engine.dps + _GUARD)), path
+        with mpmath.workdps(engine.dps + _GUARD):
+            return exact, mpmath.mpf(sp.N(exact, engine.dps + _GUARD)), path
     value, _ = _quad_expectation(_mp_function(expr**2), 0, engine.points, engine.dps + _GUARD)
     return None, value, path
 
@@ -554,7 +557,7 @@ def parseval(f: str | sp.Expr | Function, K: int = 12, dps: int = 30,
     """Σ_{k<=K} μ_k² against E[f²]: the fraction of ‖f‖² captured by the first K + 1 terms.
 
     >>> p = parseval("He3", K=4)
-    >>> str(p.norm2_exact), mpmath.nstr(p.captured, 5)
+    >>> str(p.norm2_exact), mpmath.nstr(p.captured, 30)
     ('6', '1.0')
     """
     func = parse_function(f)

@@ -1,0 +1,176 @@
+"""Commands of the Hermite engine: ``hermite`` and ``exponent``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from fltheory.cli.options import CountType, check_dps, dps_option, emit, format_option
+from fltheory.exact import DomainError, check_integer
+from fltheory.results import Result, Table
+
+_EXPR_HELP = ("EXPR is a catalogue name (relu, tanh, sigmoid, softplus, gelu, erf, abs, sign, "
+              "quadratic, cubic, He1..He8) or an expression in z built from "
+              "numbers (exact: .5 is 1/2), z, pi, E, + - * / ** (or ^), and the functions exp log "
+              "sqrt sin cos tan tanh sinh cosh atan erf erfc Abs sign Max Min Heaviside relu "
+              "sigmoid softplus Phi He0..He12. Quote it in the shell: \"Max(z, 0)\".")
+
+
+def _conventions(basis: str) -> dict[str, str]:
+    if basis == "h":
+        text = ("orthonormal h_k = He_k/√(k!); μ_k = E[f(z) h_k(z)], z ~ N(0, 1); f = Σ μ_k h_k")
+    else:
+        text = ("probabilists' He_k (monic); c_k = μ_k/√(k!) = E[f He_k]/k!; f = Σ c_k He_k")
+    return {"basis": text,
+            "paths": "exact:* = closed form (sympy); numeric:quad = mpmath quadrature at dps + 10 "
+                     "digits, checked against dps + 25 (agreement in digits)"}
+
+
+def _check_budget(budget: Any) -> float:
+    value = float(budget)
+    if not 0 <= value <= 600:
+        raise DomainError("budget", budget, "[0, 600] seconds")
+    return value
+
+
+def hermite_result(expr: str, K: int, basis: str, dps: int, budget: float) -> Result:
+    import mpmath
+    import sympy as sp
+
+    from fltheory.theory.hermite import expansion, parseval
+
+    check_integer(K, "K", 0, 60)
+    e = expansion(expr, K, dps, budget)
+    p = parseval(e.function, K, dps, e)
+    symbol = "μ" if basis == "h" else "c"
+    rows, latex_rows, coeffs = [], [], []
+    for c in e.coefficients:
+        exact = c.exact_in(basis)  # type: ignore[arg-type]
+        numeric = mpmath.nstr(c.numeric_in(basis), dps)  # type: ignore[arg-type]
+        exact_s = str(exact) if exact is not None else "-"
+        rows.append([str(c.k), exact_s, numeric, c.path])
+        latex_rows.append([str(c.k), f"${sp.latex(exact)}$" if exact is not None else "--",
+                           f"${numeric}$",
+                           c.path])
+        coeffs.append({"k": c.k, "exact": None if exact is None else str(exact),
+                       "numeric": numeric, "path": c.path, "agreement_digits": c.agreement,
+                       "zero": c.zero})
+    captured = mpmath.nstr(p.captured, min(dps, 15))
+    table = Table(
+        columns=["k", f"{symbol}_k exact", f"{symbol}_k numeric", "path"],
+        rows=rows,
+        latex_columns=["$k$", ("$\\mu_k$" if basis == "h" else "$c_k$") + " exact", "numeric",
+                       "path"],
+        latex_rows=latex_rows,
+        caption=f"Hermite coefficients of f(z) = {e.function.expr} (basis {basis})",
+        latex_caption=(f"Hermite coefficients of $f(z) = {sp.latex(e.function.expr)}$ "
+                       + ("(basis $h_k$)." if basis == "h" else r"(basis $\mathrm{He}_k$).")),
+        label="tab:fltheory-hermite",
+        align="rlrl",
+    )
+    numeric_paths = [c for c in e.coefficients if c.agreement is not None]
+    notes = list(e.notes)
+    if numeric_paths:
+        worst = min(c.agreement or 0 for c in numeric_paths)
+        notes.append(f"numeric coefficients agree to >= {worst} digits between working "
+                     f"precisions {dps + 10} and {dps + 25}; a numeric coefficient counts as zero "
+                     f"when |μ_k| <= 10^-{dps}·‖f‖")
+    return Result(
+        command="hermite",
+        inputs={"expr": expr, "K": K, "basis": basis, "dps": dps, "budget": budget},
+        value=[c["exact"] if c["exact"] is not None else c["numeric"] for c in coeffs],
+        numeric=None,
+        conventions=_conventions(basis),
+        summary=[f"f(z) = {e.function.expr}",
+                 f"E[f²] = {p.norm2_exact if p.norm2_exact is not None else '-'} ≈ "
+                 f"{mpmath.nstr(p.norm2, min(dps, 15))} ({p.path})",
+                 f"Parseval: Σ_(k<={K}) μ_k² / E[f²] = {captured}"],
+        details={"function": str(e.function.expr), "coefficients": coeffs,
+                 "norm2": {"exact": None if p.norm2_exact is None else str(p.norm2_exact),
+                           "numeric": mpmath.nstr(p.norm2, dps), "path": p.path},
+                 "parseval_captured": captured},
+        table=table,
+        notes=notes,
+        latex_value=f"f(z) = {sp.latex(e.function.expr)}",
+    )
+
+
+@click.command("hermite", epilog=_EXPR_HELP)
+@click.argument("expr")
+@click.option("-K", "K", type=CountType(minimum=0), default=8, show_default=True,
+              help="Highest degree k.")
+@click.option("--basis", type=click.Choice(["h", "He"]), default="h", show_default=True,
+              help="h: orthonormal μ_k; He: monic c_k = μ_k/√(k!).")
+@click.option("--budget", default="5", show_default=True,
+              help="Seconds sympy.integrate may spend on this function before quadrature.")
+@dps_option
+@format_option
+def hermite_command(expr: str, K: int, basis: str, budget: str, dps: int, fmt: str) -> None:
+    """Hermite coefficients of EXPR: exact where possible, else mpmath at --dps digits.
+
+    Each coefficient says which path produced it (exact:polynomial, exact:piecewise,
+    exact:gaussian-ibp, exact:sympy or numeric:quad). Also E[f²] and the Parseval fraction.
+
+    Example: fltheory hermite relu -K 12 ; fltheory hermite "tanh(z)" --dps 50
+    """
+    from fltheory.theory.functions import parse_function
+
+    parse_function(expr)  # a bad expression fails before any work
+    emit(hermite_result(expr, K, basis, check_dps(dps), _check_budget(_parse_budget(budget))),
+         fmt)
+
+
+def _parse_budget(text: str) -> float:
+    from fltheory.exact import parse_rational
+
+    return float(parse_rational(text, "budget"))
+
+
+def exponent_result(expr: str, kmax: int, dps: int) -> Result:
+    from fltheory.theory.hermite import expansion, generative_exponent, information_exponent
+
+    check_integer(kmax, "kmax", 1, 40)
+    e = expansion(expr, kmax, dps, 5.0)
+    info = information_exponent(e.function, kmax, dps, e)
+    gen = generative_exponent(e.function, kmax, dps, e)
+    return Result(
+        command="exponent",
+        inputs={"expr": expr, "kmax": kmax, "dps": dps},
+        value={"information": str(info), "generative": str(gen)},
+        conventions={
+            "information exponent": "smallest k >= 1 with μ_k = E[f h_k] ≠ 0",
+            "generative exponent": "smallest k >= 1 with E[h_k(z) | f(z)] not a.s. zero "
+                                   "(Damian, Pillaud-Vivien, Lee & Bruna 2024)",
+            "basis": "orthonormal h_k = He_k/√(k!)",
+        },
+        summary=[f"f(z) = {e.function.expr}",
+                 f"information exponent: {info}  ({info.reason})",
+                 f"generative exponent: {gen}  ({gen.reason})"],
+        details={"function": str(e.function.expr),
+                 "information": {"value": info.value, "exact": info.exact,
+                                 "reason": info.reason, "evidence": list(info.evidence)},
+                 "generative": {"value": gen.value, "exact": gen.exact, "reason": gen.reason,
+                                "evidence": list(gen.evidence)}},
+        notes=[] if info.value is not None else [f"no non-zero coefficient up to kmax = {kmax}"],
+        latex_value=(rf"k_\star = {info.value if info.value is not None else '>' + str(kmax)},"
+                     rf"\quad k^\star_{{\mathrm{{gen}}}} = "
+                     rf"{gen.value if gen.value is not None else '>' + str(kmax)}"),
+    )
+
+
+@click.command("exponent", epilog=_EXPR_HELP)
+@click.argument("expr")
+@click.option("--kmax", type=CountType(minimum=1), default=12, show_default=True,
+              help="Largest k examined; beyond it the answer is '> kmax'.")
+@dps_option
+@format_option
+def exponent_command(expr: str, kmax: int, dps: int, fmt: str) -> None:
+    """Information and generative exponents of EXPR, each with its reason.
+
+    Example: fltheory exponent He3   (information 3, generative 1)
+    """
+    from fltheory.theory.functions import parse_function
+
+    parse_function(expr)
+    emit(exponent_result(expr, kmax, check_dps(dps)), fmt)
