@@ -105,7 +105,7 @@ def parse_rational(text: str | int | Fraction, param: str = "value") -> Fraction
     >>> parse_rational("nan", "a1")
     Traceback (most recent call last):
     ...
-    fltheory.exact.DomainError: a1 = nan is not a number; allowed: a decimal such as .4 or 3e-2, or a ratio such as 1/3
+    fltheory.exact.DomainError: a1 = nan is not a number; allowed: a decimal such as .4 ...
     """
     if isinstance(text, bool):
         raise DomainError(param, text, _NUMBER_FORMS, reason="is not a number")
@@ -225,7 +225,9 @@ def check_interval(value: Fraction, param: str, low: Fraction, high: Fraction,
 def fraction_str(value: Fraction | int) -> str:
     """``3`` for integers, ``2/5`` otherwise (the exact form used in JSON and text output)."""
     value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"
 
 
 def to_decimal_str(value: Fraction | int, dps: int) -> str:

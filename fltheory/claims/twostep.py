@@ -16,8 +16,8 @@ def _predict_lambda(params: Mapping[str, Any]) -> int:
 
 
 def _compare_count(predicted: int, measured: int) -> Verdict:
-    status = "pass" if predicted == measured else "fail"
-    return Verdict(status, str(predicted), str(measured), "exact count equality")
+    return Verdict("pass" if predicted == measured else "fail", str(predicted), str(measured),
+                   "exact count equality")
 
 
 CLAIMS = [

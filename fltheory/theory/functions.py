@@ -20,7 +20,7 @@ import sympy as sp
 
 from fltheory.exact import DomainError
 
-__all__ = ["CATALOGUE", "GRAMMAR", "Z", "Function", "hermite_He", "parse_function"]
+__all__ = ["CATALOGUE", "GRAMMAR", "Function", "Z", "hermite_He", "parse_function"]
 
 #: The variable every function is written in.
 Z = sp.Symbol("z", real=True)

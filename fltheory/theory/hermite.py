@@ -15,7 +15,8 @@ How a coefficient is computed (the ``path`` reported with it), first that applie
     J_0 = Φ(b) − Φ(a), J_1 = φ(a) − φ(b) (integration by parts).
 ``exact:gaussian-ibp``
     f is smooth and some derivative f^{(j)}, j <= k, is a sum of z^n·exp(a z² + b z + c) with
-    a < 1/2 (e.g. erf, gelu, exp(−z²)): Gaussian integration by parts E[f He_k] = E[f^{(j)} He_{k−j}]
+    a < 1/2 (e.g. erf, gelu, exp(−z²)): Gaussian integration by parts
+    E[f He_k] = E[f^{(j)} He_{k−j}]
     and the closed-form Gaussian moments.
 ``exact:sympy``
     sympy's ``integrate`` on ℝ within a time budget, for functions built from exp/erf/sin/cos
@@ -32,8 +33,9 @@ The **generative exponent** (Damian, Pillaud-Vivien, Lee & Bruna 2024) is the sm
 that E[h_k(z) | y] is not almost surely zero, y = f(z): the information exponent of the best label
 transformation T(y). For a deterministic f the law of z given y is explicit:
 
-* at a value c that f takes on a set A of positive measure (a flat piece, e.g. relu's 0), y = c is an
-  atom and E[h_k | y = c] = E[h_k 1_A]/P(A) (computed exactly with the interval moments above);
+* at a value c that f takes on a set A of positive measure (a flat piece, e.g. relu's 0), y = c
+  is an atom and E[h_k | y = c] = E[h_k 1_A]/P(A) (exact, by the
+  interval moments above);
 * at a generic value y of the continuous part, z is one of the preimages z_i (f(z_i) = y) with
   probability proportional to φ(z_i)/|f'(z_i)| (co-area formula), so
   E[h_k | y] = Σ_i φ(z_i) h_k(z_i)/|f'(z_i)| / Σ_i φ(z_i)/|f'(z_i)|.
@@ -62,8 +64,8 @@ from typing import Any, Literal
 import mpmath
 import sympy as sp
 
-from fltheory.exact import DomainError, check_integer
-from fltheory.theory.functions import Z, Function, hermite_He, parse_function
+from fltheory.exact import check_integer
+from fltheory.theory.functions import Function, Z, hermite_He, parse_function
 
 __all__ = [
     "Coefficient",
@@ -580,7 +582,7 @@ def information_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int =
     check_integer(kmax, "kmax", 1, 200)
     func = parse_function(f)
     exp_ = expansion_ or expansion(func, kmax, dps)
-    evidence = []
+    evidence: list[str] = []
     for c in exp_.coefficients[1: kmax + 1]:
         if not c.zero:
             how = ("exactly non-zero" if c.exact is not None else
