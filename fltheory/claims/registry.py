@@ -28,6 +28,7 @@ Status = Literal["pass", "fail", "inconclusive"]
 PAPERS: dict[str, str] = {
     "hermite": "fltheory.claims.hermite",
     "twostep": "fltheory.claims.twostep",
+    "fisher": "fltheory.claims.fisher",
 }
 
 SIZES = ("small", "large")

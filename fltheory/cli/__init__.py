@@ -22,6 +22,7 @@ __all__ = ["cli", "main"]
 #: command name -> "module:attribute"
 _COMMANDS: dict[str, str] = {
     "exponent": "fltheory.cli.hermite:exponent_command",
+    "fisher": "fltheory.cli.fisher:fisher_command",
     "hermite": "fltheory.cli.hermite:hermite_command",
     "lambda": "fltheory.cli.twostep:lambda_command",
     "table": "fltheory.cli.table:table_command",

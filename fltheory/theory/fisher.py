@@ -1,0 +1,361 @@
+r"""Fisher information of random ReLU features: the exact m → ∞ spectrum for any d (seed 004).
+
+Model (Takeishi et al. line; *Approximating Simple ReLU Networks based on Spectral Decomposition of
+Fisher Information*): x ~ N(0, I_d), X(x) = relu(xᵀW) ∈ ℝ^m, W ∈ ℝ^{d×m} i.i.d. N(0, 1/m),
+f_v(x) = X(x)ᵀv, Fisher matrix J = E_x[X(x) X(x)ᵀ].
+
+Derivation
+----------
+*Entries.* For fixed w, w' the pair (w·x, w'·x) is Gaussian, and the degree-1 arc-cosine kernel
+(Cho & Saul 2009) gives J_ij = ‖w_i‖‖w_j‖ κ(cos θ_ij) with
+
+    κ(t) = (√(1 − t²) + (π − arccos t) t)/(2π) = (√(1 − t²) + t arcsin t)/(2π) + t/4.
+
+*Operator limit.* Write w_i = u_i/√m, u_i ~ N(0, I_d). Then J = (1/m)[K(u_i, u_j)] with
+K(u, u') = ‖u‖‖u'‖ κ(û·û'), and as m → ∞ the spectrum of J converges to that of the integral
+operator T g(u) = E_{u'}[K(u, u') g(u')] on L²(N(0, I_d)). Its range consists of functions
+‖u‖ h(û), and radius and direction of a Gaussian vector are independent, so with a spherical
+harmonic Y_l of degree l,
+
+    T(‖·‖Y_l)(u) = ‖u‖ E‖u'‖² E_{û'}[κ(û·û') Y_l(û')] = d μ_l ‖u‖ Y_l(û)
+
+by the Funk–Hecke formula, μ_l = E_t[κ(t) P_l(t)], where P_l is the Legendre (Gegenbauer)
+polynomial of dimension d normalised by P_l(1) = 1 and t = û·e has density ∝ (1 − t²)^{(d−3)/2}.
+Hence **λ_l(d) = d μ_l** with multiplicity **N(d, l)** = C(l+d−1, d−1) − C(l+d−3, d−1), the
+dimension of degree-l harmonics (N(d,0) = 1, N(d,1) = d, N(d,2) = d(d+1)/2 − 1).
+
+*Closed forms.* With ν = (d − 3)/2, s = t², and Beta integrals ∫_{−1}^{1} t^{2j}(1 − t²)^a dt =
+B(j + 1/2, a + 1): E[t^{2j}√(1 − t²)] = B(j + 1/2, ν + 3/2)/B(1/2, ν + 1); E[t^{2j+2}] =
+B(j + 3/2, ν + 1)/B(1/2, ν + 1); and A_j(ν) = ∫ t^{2j+1} arcsin t (1 − t²)^ν dt obeys, by parts
+against t(1 − t²)^ν = −((1 − t²)^{ν+1})'/(2(ν + 1)),
+
+    A_j(ν) = (2j A_{j−1}(ν + 1) + B(j + 1/2, ν + 3/2)) / (2(ν + 1)),
+    A_0(ν) = B(1/2, ν + 3/2)/(2(ν + 1)).
+
+Every μ_l is therefore a finite sum of Gamma ratios (``exact=True``: sympy; else mpmath at
+``dps`` plus guard digits for the cancellations of P_l's alternating coefficients). sympy
+simplifies the first degrees to
+
+    λ_0 = Γ(d/2 + 1)² / (π Γ((d + 1)/2)²),   λ_1 = 1/4,   λ_2 = λ_0 / (d + 1)²
+
+(tested against the general sum), e.g. d = 3: 9/16, 1/4, 9/256. For large d, λ_0 = d/(2π) +
+1/(4π) + O(1/d), which is the paper's (2d + 1)/(4π), and λ_2 ≈ 1/(2π(d + 2)) to first order.
+
+*Odd degrees.* The odd part of κ is exactly t/4, a polynomial of degree 1; P_l is orthogonal to it
+for l >= 2, so **λ_l = 0 for every odd l >= 3**, and λ_1 = d·E[t²]/4 = 1/4 for every d.
+
+*Trace.* trace J → E[‖u‖²] κ(1) = d/2, and Σ_l N(d, l) λ_l = d κ(1) = d/2 (Funk–Hecke at t = 1).
+The three leading clusters carry λ_0 + d/4 + N(d, 2) λ_2 of it: with the paper's values their
+share tends to 1/2 + 3/(2π) ≈ 0.977 as d → ∞.
+
+*Eigenfunctions.* For v_i ∝ ‖u_i‖ Y_l(û_i), f_v(x) = Σ_i relu(w_i·x) v_i → c E_u[relu(u·x)
+‖u‖ Y_l(û)] = c d ρ_l ‖x‖ Y_l(x/‖x‖), ρ_l = E_t[relu(t) P_l(t)]. So the limit functions are
+‖x‖ (l = 0), x_a (l = 1), and for l = 2 the products x_a x_b/‖x‖ (a < b) and
+x_c²/‖x‖ − ‖x‖/d — the "correction" is exactly −‖x‖/d, which makes x̂_c² − 1/d a harmonic.
+Functions of different degree (or orthogonal harmonics) are exactly orthogonal in L²(N(0, I_d))
+since E[‖x‖² Y Y'] = d E_û[Y Y']; the paper's uncorrected x_c²/‖x‖ is not orthogonal to ‖x‖.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+from fltheory.exact import DomainError, check_integer
+
+__all__ = [
+    "CLOSED_FORMS",
+    "FisherLevel",
+    "eigenfunction_basis",
+    "eigenfunction_gram",
+    "eigenvalue",
+    "eigenvalue_quadrature",
+    "legendre_coefficients",
+    "multiplicity",
+    "paper_approximation",
+    "paper_top3_limit",
+    "spectrum",
+    "trace",
+]
+
+#: Closed forms of the first degrees, as derived by sympy from the general sum (see tests).
+CLOSED_FORMS = {
+    0: "Γ(d/2 + 1)² / (π Γ((d + 1)/2)²)",
+    1: "1/4",
+    2: "Γ(d/2 + 1)² / (π (d + 1)² Γ((d + 1)/2)²) = λ_0/(d + 1)²",
+}
+
+_EXACT_MAX_D = 1000  # above this, exact Gamma ratios are huge: mpmath evaluates the same sum
+
+
+def _check_d(d: int) -> int:
+    if d == 1:
+        raise DomainError("d", d, "integers d >= 2",
+                          reason="has no sphere of directions (S^0) for Funk–Hecke")
+    return check_integer(d, "d", 2)
+
+
+def multiplicity(d: int, l: int) -> int:
+    """N(d, l): dimension of the spherical harmonics of degree l on S^{d−1}.
+
+    >>> [multiplicity(3, l) for l in range(5)]
+    [1, 3, 5, 7, 9]
+    >>> multiplicity(10, 2) == 10 * 11 // 2 - 1
+    True
+    """
+    _check_d(d)
+    check_integer(l, "l", 0)
+    if l == 0:
+        return 1
+    if l == 1:
+        return d
+    return math.comb(l + d - 1, d - 1) - math.comb(l + d - 3, d - 1)
+
+
+def legendre_coefficients(d: int, l: int) -> list[Fraction]:
+    """Monomial coefficients of P_l in dimension d (P_l(1) = 1), by the recurrence
+    (l + d − 2) P_{l+1} = (2l + d − 2) t P_l − l P_{l−1}.
+
+    >>> [str(c) for c in legendre_coefficients(3, 2)]
+    ['-1/2', '0', '3/2']
+    """
+    prev: list[Fraction] = [Fraction(1)]
+    if l == 0:
+        return prev
+    cur: list[Fraction] = [Fraction(0), Fraction(1)]
+    for n in range(1, l):
+        new = [Fraction(0)] * (n + 2)
+        for i, c in enumerate(cur):
+            new[i + 1] += (2 * n + d - 2) * c
+        for i, c in enumerate(prev):
+            new[i] -= n * c
+        prev, cur = cur, [c / (n + d - 2) for c in new]
+    return cur
+
+
+class _Ctx:
+    """Arithmetic for the closed forms: sympy (exact) or mpmath (at the current precision)."""
+
+    def __init__(self, exact: bool):
+        self.exact = exact
+        if exact:
+            import sympy as sp
+
+            self.sp = sp
+            self.pi = sp.pi
+        else:
+            self.pi = mpmath.pi
+
+    def q(self, value: Fraction | int) -> Any:
+        value = Fraction(value)
+        if self.exact:
+            return self.sp.Rational(value.numerator, value.denominator)
+        return mpmath.mpf(value.numerator) / value.denominator
+
+    def beta(self, a: Fraction, b: Fraction) -> Any:
+        if self.exact:
+            sp = self.sp
+            return sp.gamma(self.q(a)) * sp.gamma(self.q(b)) / sp.gamma(self.q(a + b))
+        return mpmath.beta(self.q(a), self.q(b))
+
+
+def _mu(d: int, l: int, ctx: _Ctx) -> Any:
+    """μ_l = E_t[κ(t) P_l(t)] as the finite sum of Beta ratios of the module docstring."""
+    half, nu = Fraction(1, 2), Fraction(d - 3, 2)
+    Z = ctx.beta(half, nu + 1)
+
+    def A(j: int, n: Fraction) -> Any:
+        if j == 0:
+            return ctx.beta(half, n + Fraction(3, 2)) / (2 * ctx.q(n + 1))
+        return (2 * j * A(j - 1, n + 1) + ctx.beta(j + half, n + Fraction(3, 2))) \
+            / (2 * ctx.q(n + 1))
+
+    total = ctx.q(0)
+    for k, c in enumerate(legendre_coefficients(d, l)):
+        if c == 0:
+            continue
+        if k % 2 == 0:
+            j = k // 2
+            moment = (ctx.beta(j + half, nu + Fraction(3, 2)) + A(j, nu)) / (2 * ctx.pi * Z)
+        else:
+            j = (k - 1) // 2
+            moment = ctx.beta(j + Fraction(3, 2), nu + 1) / (4 * Z)
+        total += ctx.q(c) * moment
+    return total
+
+
+@dataclass(frozen=True)
+class FisherLevel:
+    """One eigenvalue level of the limit Fisher operator."""
+
+    d: int
+    l: int
+    multiplicity: int
+    exact: Any | None  # sympy expression or Fraction; None when d is too large for Gamma ratios
+    value: Any  # mpmath number at dps
+    approximation: Any | None  # the paper's value (l <= 2), mpmath
+    reason: str = ""
+
+
+def _guard(d: int, l: int) -> int:
+    # P_l's coefficients alternate; the sum loses about l·log10(d) digits to cancellation.
+    return 15 + l * (len(str(d)) + 1)
+
+
+def eigenvalue(d: int, l: int, dps: int = 30, exact: bool | None = None) -> FisherLevel:
+    """λ_l(d), the exact m → ∞ eigenvalue of degree l, with multiplicity N(d, l).
+
+    ``exact`` (default: d <= 1000) also returns the sympy closed form.
+
+    >>> lev = eigenvalue(3, 2)
+    >>> lev.exact, lev.multiplicity, mpmath.nstr(lev.value, 6)
+    (9/256, 5, '0.0351563')
+    >>> eigenvalue(10**6, 3).exact
+    Fraction(0, 1)
+    """
+    d = _check_d(d)
+    check_integer(l, "l", 0)
+    check_integer(dps, "dps", 1, 10000)
+    N = multiplicity(d, l)
+    approx = paper_approximation(d, l, dps)
+    # Exact rationals (no sympy needed) where the docstring proves the value for every d.
+    if l % 2 == 1 and l >= 3:
+        return FisherLevel(d, l, N, Fraction(0), mpmath.mpf(0), approx,
+                           "odd l >= 3: κ's odd part is t/4, orthogonal to P_l")
+    if l == 1:
+        return FisherLevel(d, l, N, Fraction(1, 4), mpmath.mpf(1) / 4, approx,
+                           "λ_1 = d E[t²]/4 = 1/4 for every d")
+    use_exact = d <= _EXACT_MAX_D if exact is None else exact
+    closed = None
+    if use_exact:
+        import sympy as sp
+
+        closed = sp.nsimplify(sp.expand(sp.gammasimp(d * _mu(d, l, _Ctx(True)))))
+        with mpmath.workdps(dps + 10):
+            value = mpmath.mpf(sp.N(closed, dps + 10))
+    else:
+        with mpmath.workdps(dps + _guard(d, l)):
+            value = d * _mu(d, l, _Ctx(False))
+    with mpmath.workdps(dps):
+        value = +value
+    return FisherLevel(d, l, N, closed, value, approx)
+
+
+def eigenvalue_quadrature(d: int, l: int, dps: int = 30) -> Any:
+    """λ_l(d) by direct mpmath quadrature of the Funk–Hecke integral (an independent check).
+
+    With t = cos θ the weight (1 − t²)^{(d−3)/2} dt becomes sin^{d−2}θ dθ and κ(cos θ) =
+    (sin θ + (π − θ) cos θ)/(2π), so the integrand is smooth on [0, π] for every d:
+    λ_l = d ∫_0^π κ(cos θ) P_l(cos θ) sin^{d−2}θ dθ / ∫_0^π sin^{d−2}θ dθ.
+    """
+    _check_d(d)
+    coeffs = legendre_coefficients(d, l)
+    with mpmath.workdps(dps + _guard(d, l)):
+        poly = [mpmath.mpf(c.numerator) / c.denominator for c in reversed(coeffs)]
+
+        def integrand(theta: Any) -> Any:
+            c, s = mpmath.cos(theta), mpmath.sin(theta)
+            kappa = (s + (mpmath.pi - theta) * c) / (2 * mpmath.pi)
+            return kappa * mpmath.polyval(poly, c) * s ** (d - 2)
+
+        # sin^{d−2}θ is a peak of width ~1/√d at π/2: split the interval on that scale.
+        half_pi, width = mpmath.pi / 2, 1 / mpmath.sqrt(d)
+        offsets = [j * width for j in (1, 4, 16, 64) if j * width < half_pi]
+        points = [0, *(half_pi - o for o in reversed(offsets)), half_pi,
+                  *(half_pi + o for o in offsets), mpmath.pi]
+        num = mpmath.quad(integrand, points)
+        den = mpmath.quad(lambda theta: mpmath.sin(theta) ** (d - 2), points)
+        return d * num / den
+
+
+def paper_approximation(d: int, l: int, dps: int = 30) -> Any | None:
+    """The paper's cluster values: (2d+1)/(4π), 1/4, 1/(2π(d+2)) for l = 0, 1, 2; None beyond."""
+    with mpmath.workdps(dps + 5):
+        if l == 0:
+            return (2 * mpmath.mpf(d) + 1) / (4 * mpmath.pi)
+        if l == 1:
+            return mpmath.mpf(1) / 4
+        if l == 2:
+            return 1 / (2 * mpmath.pi * (d + 2))
+    return None
+
+
+def paper_top3_limit(dps: int = 30) -> Any:
+    """lim_{d→∞} of the top-three share with the paper's values: 1/2 + 3/(2π)."""
+    with mpmath.workdps(dps + 5):
+        return mpmath.mpf(1) / 2 + 3 / (2 * mpmath.pi)
+
+
+def trace(d: int) -> Fraction:
+    """lim_{m→∞} trace J = E‖u‖² κ(1) = d/2 (exact)."""
+    return Fraction(_check_d(d), 2)
+
+
+def spectrum(d: int, lmax: int = 4, dps: int = 30, exact: bool | None = None
+             ) -> list[FisherLevel]:
+    """Levels l = 0..lmax."""
+    check_integer(lmax, "lmax", 0, 200)
+    return [eigenvalue(d, l, dps, exact) for l in range(lmax + 1)]
+
+
+def eigenfunction_gram(d: int) -> tuple[list[str], list[list[Fraction]]]:
+    """Exact Gram matrix E_x[F_a F_b] of the paper's representative limit functions
+    ‖x‖, x_1, x_1x_2/‖x‖, x_1²/‖x‖, and the corrected x_1²/‖x‖ − ‖x‖/d (needs d >= 2).
+
+    Each is ‖x‖·p(x̂) with p a polynomial on the sphere, and E[‖x‖² p q] = d E_û[p q]; sphere
+    moments follow from Gaussian ones: E_û[Π û_i^{a_i}] = Π (a_i − 1)!! / (d(d+2)…(d+|a|−2)).
+
+    >>> names, G = eigenfunction_gram(3)
+    >>> [str(G[0][i]) for i in range(5)]
+    ['3', '0', '0', '1', '0']
+    """
+    _check_d(d)
+
+    def sphere_moment(powers: tuple[int, ...]) -> Fraction:
+        if any(p % 2 for p in powers):
+            return Fraction(0)
+        total = sum(powers)
+        num = math.prod(math.prod(range(p - 1, 0, -2)) for p in powers)
+        den = math.prod(d + 2 * i for i in range(total // 2))
+        return Fraction(num, den)
+
+    # p(x̂) as {exponent tuple over (x̂_1, x̂_2): coefficient}
+    funcs: list[tuple[str, dict[tuple[int, int], Fraction]]] = [
+        ("‖x‖", {(0, 0): Fraction(1)}),
+        ("x_1", {(1, 0): Fraction(1)}),
+        ("x_1 x_2/‖x‖", {(1, 1): Fraction(1)}),
+        ("x_1²/‖x‖", {(2, 0): Fraction(1)}),
+        ("x_1²/‖x‖ − ‖x‖/d", {(2, 0): Fraction(1), (0, 0): Fraction(-1, d)}),
+    ]
+    G = [[Fraction(0)] * len(funcs) for _ in funcs]
+    for i, (_, p) in enumerate(funcs):
+        for j, (_, q) in enumerate(funcs):
+            s = Fraction(0)
+            for (a1, a2), c in p.items():
+                for (b1, b2), e in q.items():
+                    s += c * e * sphere_moment((a1 + b1, a2 + b2))
+            G[i][j] = d * s
+    return [name for name, _ in funcs], G
+
+
+def eigenfunction_basis(x: Any, l: int) -> Any:
+    """The predicted limit functions of degree l at inputs x (n × d, numpy), as columns:
+    l = 0: ‖x‖; l = 1: x_a; l = 2: x_a x_b/‖x‖ (a < b) and x_c²/‖x‖ − ‖x‖/d (c < d), a basis of
+    ‖x‖ × (degree-2 harmonics of x̂), N(d, 2) columns."""
+    import numpy as np
+
+    if l not in (0, 1, 2):
+        raise DomainError("l", l, "0, 1 or 2 (the three clusters of the paper)")
+    r = np.linalg.norm(x, axis=1)
+    d = x.shape[1]
+    if l == 0:
+        return r[:, None]
+    if l == 1:
+        return np.array(x, dtype=float)
+    cols = [x[:, a] * x[:, b] / r for a in range(d) for b in range(a + 1, d)]
+    cols += [x[:, c] ** 2 / r - r / d for c in range(d - 1)]
+    return np.stack(cols, axis=1)
