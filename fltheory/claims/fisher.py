@@ -194,6 +194,21 @@ def _compare_gram(pred: list[list[float]], meas: dict[str, Any]) -> Verdict:
                    f"max |z| = {z.max():.2f} over {len(z)} entries", f"|z| <= {z_crit:.2f}")
 
 
+def residuals_vs_m(d: int, widths: tuple[int, ...], seeds: int = 2, n_test: int = 2000,
+                   seed: int = 0) -> dict[str, Any]:
+    """Relative L2 residual and MAE of the cluster-l network outputs (l = 0, 1, 2) against
+    the predicted function spaces, for each width and seed (public API for figures/notebooks)."""
+    return _sim_residuals({"d": d, "m": widths, "seeds": seeds, "n_test": n_test}, seed)
+
+
+def spectrum_sample(d: int, m: int, seed: int = 0) -> dict[str, Any]:
+    """A simulated spectrum with the predicted levels and multiplicities, for figures."""
+    s = _sample(d, m, seed)
+    levels = theory.spectrum(d, 4, 20)
+    return {"d": d, "m": m, "eigenvalues": s.eigenvalues,
+            "levels": [(lev.l, float(lev.value), lev.multiplicity) for lev in levels]}
+
+
 _FIT_WHY = ("finite-size scaling: y(m) = a + b/m fitted over the width grid and seeds; the "
             "extrapolated a is compared with the m → ∞ value, |z| = |a − pred|/SE(a), with a "
             "Bonferroni bound for a family-wise false alarm of 1e-3")

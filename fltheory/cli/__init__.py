@@ -25,6 +25,7 @@ _COMMANDS: dict[str, str] = {
     "fisher": "fltheory.cli.fisher:fisher_command",
     "hermite": "fltheory.cli.hermite:hermite_command",
     "lambda": "fltheory.cli.twostep:lambda_command",
+    "plot": "fltheory.cli.plot:plot_command",
     "table": "fltheory.cli.table:table_command",
     "verify": "fltheory.cli.verify:verify_command",
 }

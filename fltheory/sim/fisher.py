@@ -17,15 +17,26 @@ __all__ = ["FisherSample", "fisher_matrix", "fisher_matrix_monte_carlo", "gap_cl
 
 def fisher_matrix(W: np.ndarray) -> np.ndarray:
     """J_ij = E_x[relu(w_i·x) relu(w_j·x)] = ‖w_i‖‖w_j‖(sin θ + (π − θ) cos θ)/(2π),
-    x ~ N(0, I_d), w_i the columns of W (Cho & Saul's degree-1 arc-cosine kernel)."""
+    x ~ N(0, I_d), w_i the columns of W (Cho & Saul's degree-1 arc-cosine kernel).
+
+    Built in place around one BLAS product, with a single m × m temporary.
+    """
     norms = np.linalg.norm(W, axis=0)
-    G = W.T @ W
-    cos = np.clip(G / np.outer(norms, norms), -1.0, 1.0)
-    theta = np.arccos(cos)
-    J = np.sqrt(1.0 - cos**2)
-    J += (np.pi - theta) * cos
-    J *= np.outer(norms, norms) / (2 * np.pi)
-    return J
+    C = W.T @ W
+    C /= norms[:, None]
+    C /= norms[None, :]
+    np.clip(C, -1.0, 1.0, out=C)  # cos θ
+    T = np.arccos(C)
+    np.subtract(np.pi, T, out=T)
+    T *= C  # (π − θ) cos θ
+    np.multiply(C, C, out=C)
+    np.subtract(1.0, C, out=C)
+    np.sqrt(C, out=C)  # sin θ
+    C += T
+    del T
+    C *= norms[:, None] / (2 * np.pi)
+    C *= norms[None, :]
+    return C
 
 
 def fisher_matrix_monte_carlo(W: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -49,7 +60,7 @@ def sample(d: int, m: int, seed: int) -> FisherSample:
     rng = np.random.default_rng(seed)
     W = rng.standard_normal((d, m)) / np.sqrt(m)
     vals, vecs = np.linalg.eigh(fisher_matrix(W))
-    return FisherSample(d, m, seed, W, vals[::-1].copy(), vecs[:, ::-1].copy())
+    return FisherSample(d, m, seed, W, vals[::-1], vecs[:, ::-1])  # views, no copies
 
 
 def gap_clusters(eigenvalues: np.ndarray, count: int, ratio: float = 1.3) -> list[np.ndarray]:

@@ -1,0 +1,111 @@
+"""Figures for ``fltheory plot NAME``: matplotlib views of data computed elsewhere.
+
+Each builder asks the public API (claims/theory) for its data and draws it; matplotlib is
+imported only here (``pip install 'fltheory[plot]'``); the CLI selects the Agg backend, a
+notebook keeps its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from fltheory.exact import DomainError
+
+__all__ = ["PLOTS", "figure_fisher", "figure_lambda", "make_figure"]
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise DomainError("plot", "matplotlib", "an installation with the [plot] extra: "
+                          "pip install 'fltheory[plot]'", reason="is not installed") from None
+    del matplotlib  # the backend is the caller's choice (the CLI selects Agg)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def figure_fisher(spectrum: dict[str, Any], residuals: dict[str, Any]) -> Any:
+    """(a) a simulated Fisher spectrum (log scale) with the exact m → ∞ levels and their
+    multiplicities; (b) the eigenfunction residual against m with the m^(−1/2) law."""
+    plt = _pyplot()
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    eig = spectrum["eigenvalues"]
+    positive = eig[eig > 0]
+    ax1.semilogy(np.arange(1, len(positive) + 1), positive, ".", ms=3, label="simulated")
+    start = 0
+    # Levels in the order they appear in a descending spectrum; λ_l = 0 (odd l >= 3) sit at
+    # the bottom with the rest of the near-null space and are not drawn.
+    for l, value, mult in sorted(spectrum["levels"], key=lambda t: -t[1]):
+        if value <= 0:
+            continue
+        ax1.hlines(value, start + 1, start + mult, colors="C3", lw=2)
+        ax1.annotate(f"l={l}, ×{mult}", (start + mult, value), textcoords="offset points",
+                     xytext=(4, 4), fontsize=8, color="C3")
+        start += mult
+    ax1.set_xscale("log")
+    ax1.set_xlabel("eigenvalue index")
+    ax1.set_ylabel("eigenvalue of J")
+    ax1.set_title(f"d = {spectrum['d']}, m = {spectrum['m']}: exact levels (red)")
+    ms = np.rint(np.exp(residuals["log_m"]))
+    for l in range(residuals["rel"].shape[1]):
+        widths = np.unique(ms)
+        mean = [residuals["rel"][ms == w, l].mean() for w in widths]
+        ax2.loglog(ms, residuals["rel"][:, l], ".", color=f"C{l}", alpha=0.5)
+        ax2.loglog(widths, mean, "-o", color=f"C{l}", label=f"cluster l = {l}")
+    widths = np.unique(ms)
+    ref = residuals["rel"][ms == widths[0]].mean() * np.sqrt(widths[0] / widths)
+    ax2.loglog(widths, ref, "k--", label="∝ m^(−1/2)")
+    ax2.set_xticks(widths, [str(int(w)) for w in widths])
+    ax2.minorticks_off()
+    ax2.set_xlabel("m (random features)")
+    ax2.set_ylabel("relative residual of f_v off the predicted space")
+    ax2.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def figure_lambda(grid: int = 200) -> Any:
+    """Phase diagram of Λ(α1, α2) (L = ∞) with the boundaries α2 = k(1/2 − α1)."""
+    from fractions import Fraction
+
+    from fltheory.theory.twostep import lambda_count
+
+    plt = _pyplot()
+    values = np.array([[lambda_count(Fraction(i, 2 * grid), Fraction(j, 2 * grid))
+                        for i in range(grid)] for j in range(grid)])
+    fig, ax = plt.subplots(figsize=(5, 4.2))
+    mesh = ax.pcolormesh(np.arange(grid) / (2 * grid), np.arange(grid) / (2 * grid),
+                         np.minimum(values, 10), shading="auto", cmap="viridis")
+    a1 = np.linspace(0, 0.5, 400)
+    for k in range(1, 11):
+        ax.plot(a1, k * (0.5 - a1), "w-", lw=0.6)
+    ax.set_xlim(0, 0.5)
+    ax.set_ylim(0, 0.5)
+    ax.set_xlabel("α1")
+    ax.set_ylabel("α2")
+    ax.set_title("Λ(α1, α2): outliers of W2 beyond the one-step spike")
+    fig.colorbar(mesh, ax=ax, label="Λ (clipped at 10)")
+    fig.tight_layout()
+    return fig
+
+
+def _fisher() -> Any:
+    from fltheory.claims.fisher import residuals_vs_m, spectrum_sample
+
+    return figure_fisher(spectrum_sample(5, 2000, 0),
+                         residuals_vs_m(5, (250, 500, 1000, 2000), seeds=3))
+
+
+PLOTS: dict[str, Callable[[], Any]] = {"fisher": _fisher, "lambda": figure_lambda}
+
+
+def make_figure(name: str) -> Any:
+    if name not in PLOTS:
+        raise DomainError("NAME", name, "one of " + ", ".join(sorted(PLOTS)),
+                          reason="is not a known figure")
+    return PLOTS[name]()
