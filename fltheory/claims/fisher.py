@@ -32,6 +32,11 @@ def _sample(d: int, m: int, seed: int) -> sim.FisherSample:
     return sim.sample(d, m, seed)
 
 
+def clear_cache() -> None:
+    """Forget cached simulations (tests use it to check reproducibility for real)."""
+    _sample.cache_clear()
+
+
 def _runs(params: Mapping[str, Any], seed: int) -> list[tuple[int, sim.FisherSample]]:
     return [(m, _sample(params["d"], m, seed * 1000 + s))
             for m in params["m"] for s in range(params["seeds"])]

@@ -20,7 +20,8 @@ from typing import Any, Literal
 
 from fltheory.exact import DomainError
 
-__all__ = ["PAPERS", "Claim", "ClaimRun", "Verdict", "all_claims", "run_claim", "select"]
+__all__ = ["PAPERS", "Claim", "ClaimRun", "Verdict", "all_claims", "clear_caches", "run_claim",
+           "select"]
 
 Status = Literal["pass", "fail", "inconclusive"]
 
@@ -106,6 +107,14 @@ def all_claims() -> list[Claim]:
     if len(set(ids)) != len(ids):
         raise RuntimeError(f"duplicate claim ids in {ids}")
     return claims
+
+
+def clear_caches() -> None:
+    """Drop every claim module's cached simulations (modules that cache define clear_cache)."""
+    for module in PAPERS.values():
+        clear = getattr(importlib.import_module(module), "clear_cache", None)
+        if clear is not None:
+            clear()
 
 
 def select(which: str | None) -> list[Claim]:

@@ -25,8 +25,10 @@ _COMMANDS: dict[str, str] = {
     "fisher": "fltheory.cli.fisher:fisher_command",
     "hermite": "fltheory.cli.hermite:hermite_command",
     "lambda": "fltheory.cli.twostep:lambda_command",
+    "phase": "fltheory.cli.twostep:phase_command",
     "plot": "fltheory.cli.plot:plot_command",
     "table": "fltheory.cli.table:table_command",
+    "twostep": "fltheory.cli.twostep:twostep_group",
     "verify": "fltheory.cli.verify:verify_command",
 }
 

@@ -85,6 +85,11 @@ CATALOGUE: dict[str, str] = {
     "quadratic": "z**2",
     "cubic": "z**3",
     **{f"He{k}": f"He{k}(z)" for k in range(1, 9)},
+    # A bounded odd target with μ_1 = 0 and μ_3 ≠ 0 (for the two-step paper's simulations):
+    # A sin(2z) − B sin(z) with A = e²/2, B = e^{1/2} cancels E[z sin(bz)] = b e^{−b²/2}; the
+    # denominator makes E[g²] = 1 via E[sin(bz) sin(cz)] = (e^{−(b−c)²/2} − e^{−(b+c)²/2})/2.
+    "bounded3": ("(exp(2)/2*sin(2*z) - exp(1/2)*sin(z)) / sqrt(exp(4)/4*(1 - exp(-8))/2"
+                 " - exp(5/2)*(exp(-1/2) - exp(-9/2))/2 + exp(1)*(1 - exp(-2))/2)"),
 }
 
 

@@ -27,7 +27,8 @@ from fractions import Fraction
 
 from fltheory.exact import INF, Infinity, check_integer, check_interval
 
-__all__ = ["HALF", "LambdaResult", "TermExponent", "lambda_count", "lambda_details"]
+__all__ = ["HALF", "LambdaResult", "PhaseRegion", "TermExponent", "lambda_count", "lambda_details",
+           "phase_line"]
 
 HALF = Fraction(1, 2)
 
@@ -135,3 +136,39 @@ def lambda_details(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF) 
         last = min(last, L - 1)  # terms exist only for k <= L - 1
     exponents = tuple(TermExponent(k, alpha2 + k * (alpha1 - HALF)) for k in range(1, last + 1))
     return LambdaResult(alpha1, alpha2, L, value, ratio, boundary, exponents)
+
+
+# --------------------------------------------------------------------------- phase diagram
+
+
+@dataclass(frozen=True)
+class PhaseRegion:
+    """An interval of α2 (at fixed α1) on which Λ is constant."""
+
+    alpha2_low: Fraction
+    alpha2_high: Fraction | None  # None: up to (not including) 1/2
+    value: int
+    boundary_at_low: bool
+
+
+def phase_line(alpha1: Fraction, L: int | Infinity = INF) -> list[PhaseRegion]:
+    """Regions of constant Λ along α2 ∈ [0, 1/2) at fixed α1: boundaries α2 = k(1/2 − α1).
+
+    The low end of region k >= 1 is a boundary case (exponent exactly 0 there).
+
+    >>> [(str(r.alpha2_low), r.value) for r in phase_line(Fraction(2, 5))]
+    [('0', 0), ('1/10', 1), ('1/5', 2), ('3/10', 3), ('2/5', 4)]
+    """
+    alpha1 = Fraction(alpha1)
+    check_interval(alpha1, "a1", Fraction(0), HALF)
+    L = _check_L(L)
+    gap = HALF - alpha1
+    regions: list[PhaseRegion] = []
+    k = 0
+    while k * gap < HALF and (isinstance(L, Infinity) or k <= L - 1):
+        low = k * gap
+        high = (k + 1) * gap
+        last = not isinstance(L, Infinity) and k == L - 1
+        regions.append(PhaseRegion(low, None if high >= HALF or last else high, k, k >= 1))
+        k += 1
+    return regions

@@ -1,0 +1,271 @@
+r"""The terms of the second gradient step: spike constants and what each batch mode can learn.
+
+Normalisation (as in :mod:`fltheory.sim.twostep`): f(x) = aᵀσ(Wx)/√N, W0 i.i.d. N(0, 1/d),
+a i.i.d. N(0, 1), correlation loss, G = −∇L = (1/(n√N)) (a ⊙ σ'(WXᵀ) ⊙ y) X, η_i = N^{α_i}.
+For polynomial σ of degree L the second update is η2 Σ_{k=0}^{L−1} ε^k H_k with ε = η1/√N and
+
+    H_k = (1/(n√N)) (a ⊙ σ^{(k+1)}(Z0) ⊙ D^k/k! ⊙ y) X,   D = √N G0 Xᵀ  (reused batch).
+
+Leading-order law of one entry of D (derived here; checked by simulation in the claims).
+For neuron j and sample i, D_ji = a_j D̃_ji with
+
+    D̃ = ψ σ'(z) y + ξ + μ_σ Σ_k μ_1(g_k) s_k       (reused; ψ = d/n)
+    D̃ = ξ + μ_σ Σ_k μ_1(g_k) s_k                    (fresh: no sample meets itself)
+
+where z = w_j·x_i ~ N(0, 1), s_k = β_k·x_i ~ N(0, 1) independent, y = Σ_k g_k(s_k) + noise,
+μ_σ = E[σ'(z)], and ξ ~ N(0, ψ1 E[σ'(z)²] E[y²]) is the fluctuation of (1/n1) Σ_{l≠i}
+σ'(z_jl) y_l x_l·x_i (ψ1 = d/n1, n1 the first step's batch). The first term is the sample's own
+contribution (x_i·x_i/n = ψ): it carries y_i and is what a reused batch adds. Consequently the
+j-th entry of H_k v is (1/√N) a_j^{k+1} (C_k(v) + O(n^{−1/2})) with
+
+    C_k(v) = E[c_k s_v],   c_k = σ^{(k+1)}(z) D̃^k y / k!,
+
+and the mean square over neurons and data
+
+    E‖H_k v‖² = (2k+1)!! (C_k(v)² + (E[c_k² s_v²] − C_k(v)²)/n2)      (E a^{2k+2} = (2k+1)!!).
+
+The spike constant of the k-th term along v is F_k(v) = √((2k+1)!!)|C_k(v)|; the 1/n2 part is the
+(heavy-tailed) bulk seen along v. Expectations are exact Gaussian moments in z, ξ and
+one-dimensional moments E[s^c g(s)^e] (exact for polynomial g, mpmath quadrature otherwise).
+
+Learnability. A direction β_k is in the first update iff μ_1(g_k) ≠ 0 (and μ_σ ≠ 0). In the second
+update it enters the k-th term iff C_k(β_k) ≠ 0 and that term is an outlier (1 <= k <= Λ). For a
+fresh batch y enters c_k linearly and only through s-powers of directions with μ_1 ≠ 0, so
+C_k(β) = 0 whenever μ_1(g) = 0, at every order. For a reused batch y^{r+1} appears (r <= k), so β
+enters once E[g(s)^{r+1} s] ≠ 0 — possible for odd g (He_3 enters at k = 2: E[He_3(s)³ s] ≠ 0)
+and impossible for even g, whose generative exponent is 2 (E[T(y) s] = 0 for every T).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import sympy as sp
+
+from fltheory.exact import DomainError
+from fltheory.theory.functions import Function, Z, parse_function
+from fltheory.theory.twostep import lambda_details
+
+__all__ = ["DirectionLearning", "TwoStepModel", "learnability", "term_prediction"]
+
+_XI = sp.Symbol("xi", real=True)
+
+
+def _gauss_moment(n: int) -> int:
+    return 0 if n % 2 else math.prod(range(n - 1, 0, -2))
+
+
+@dataclass
+class TwoStepModel:
+    """σ (a polynomial in z), targets g_k (functions of one variable, written in z), the
+    aspect ratios ψ = d/n of each step's batch, and the label-noise standard deviation."""
+
+    sigma: Function
+    targets: tuple[Function, ...]
+    psi1: Fraction = Fraction(1)
+    psi2: Fraction = Fraction(1)
+    noise: Fraction = Fraction(0)
+    dps: int = 30
+    _moment_cache: dict[tuple[int, int, int], Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def build(cls, sigma: str, targets: list[str], psi1: Fraction = Fraction(1),
+              psi2: Fraction = Fraction(1), noise: Fraction = Fraction(0),
+              dps: int = 30) -> TwoStepModel:
+        sig = parse_function(sigma, "sigma")
+        if not sig.expr.is_polynomial(Z):
+            raise DomainError("sigma", sigma, "a polynomial in z (the terms H_k are a finite sum "
+                              "only for polynomial σ)", reason="is not a polynomial")
+        if not targets:
+            raise DomainError("target", "(none)", "at least one target function")
+        funcs = tuple(parse_function(t, "target") for t in targets)
+        model = cls(sig, funcs, Fraction(psi1), Fraction(psi2), Fraction(noise), dps)
+        for i, g in enumerate(funcs):
+            if model.target_moment(i, 0, 1) != 0 and abs(sp.N(model.target_moment(i, 0, 1))) \
+                    > 1e-20:
+                raise DomainError("target", g.text, "functions with E[g(z)] = 0",
+                                  reason="has a non-zero mean")
+        return model
+
+    @property
+    def degree(self) -> int:
+        return int(sp.Poly(self.sigma.expr, Z).degree())
+
+    def target_moment(self, k: int, c: int, e: int) -> Any:
+        """E[s^c g_k(s)^e], s ~ N(0, 1): exact for polynomial g, mpmath quadrature otherwise."""
+        key = (k, c, e)
+        if key not in self._moment_cache:
+            expr = Z**c * self.targets[k].expr ** e
+            if expr.is_polynomial(Z):
+                poly = sp.Poly(sp.expand(expr), Z)
+                value = sum((coef * _gauss_moment(m[0]) for m, coef in poly.terms()),
+                            sp.Integer(0))
+            else:
+                fn = sp.lambdify(Z, expr, "mpmath")
+                with mpmath.workdps(self.dps + 10):
+                    q = mpmath.quad(lambda x: fn(x) * mpmath.npdf(x),
+                                    [-mpmath.inf, 0, mpmath.inf])
+                value = sp.Float(q, self.dps + 10)
+            self._moment_cache[key] = value
+        return self._moment_cache[key]
+
+    def mu1(self, k: int) -> Any:
+        return self.target_moment(k, 1, 1)
+
+
+def _expect(expr: sp.Expr | sp.Poly, model: TwoStepModel, s_syms: list[sp.Symbol],
+            g_syms: list[sp.Symbol], shift: int | None = None) -> Any:
+    """E of a polynomial in z, ξ, s_k, G_k (G_k = g_k(s_k)); all independent across groups.
+
+    ``shift`` multiplies the polynomial by s_shift (and ``shift + 100`` by s_shift²) without
+    re-expanding it.
+    """
+    gens = [Z, _XI, *s_syms, *g_syms]
+    poly = expr if isinstance(expr, sp.Poly) else sp.Poly(sp.expand(expr), *gens)
+    K = len(s_syms)
+    extra = [0] * K
+    if shift is not None:
+        extra[shift % 100] = 1 + shift // 100
+    total: Any = sp.Integer(0)
+    for monom, coef in poly.terms():
+        a, b = monom[0], monom[1]
+        value: Any = coef * _gauss_moment(a) * _gauss_moment(b)
+        if value == 0:
+            continue
+        for k in range(K):
+            c, e = monom[2 + k] + extra[k], monom[2 + K + k]
+            value *= model.target_moment(k, c, e)
+            if value == 0:
+                break
+        total += value
+    return total
+
+
+@dataclass(frozen=True)
+class TermPrediction:
+    """C_k(v), the mean square E‖H_k v‖² at batch size n2, and F_k(v) = √((2k+1)!!)|C_k|."""
+
+    k: int
+    direction: str
+    batch: str
+    C: Any
+    Q: Any
+
+    @property
+    def double_factorial(self) -> int:
+        return math.prod(range(2 * self.k + 1, 0, -2))
+
+    @property
+    def spike(self) -> float:
+        return float(math.sqrt(self.double_factorial) * abs(float(self.C)))
+
+    def mean_square(self, n2: int) -> float:
+        C2 = float(self.C) ** 2
+        return self.double_factorial * (C2 + (float(self.Q) - C2) / n2)
+
+
+def _symbols(model: TwoStepModel) -> tuple[list[sp.Symbol], list[sp.Symbol]]:
+    K = len(model.targets)
+    return ([sp.Symbol(f"s{k}", real=True) for k in range(K)],
+            [sp.Symbol(f"G{k}", real=True) for k in range(K)])
+
+
+def _term_polys(model: TwoStepModel, k: int, batch: str, square: bool) -> sp.Poly:
+    """c_k = σ^{(k+1)}(z) D̃^k y/k! (or its square) as a polynomial, cached on the model."""
+    cache: dict[Any, sp.Poly] = model.__dict__.setdefault("_poly_cache", {})
+    key = (k, batch, square)
+    if key in cache:
+        return cache[key]
+    s, G = _symbols(model)
+    sig = model.sigma.expr
+    d1 = sp.diff(sig, Z)
+    mu_sigma = _expect(d1, model, s, G)
+    E_d1sq = _expect(d1**2, model, s, G)
+    y = sum(G, sp.Integer(0))
+    # label noise is independent of everything and enters through E[y²] (ξ's variance) only
+    Ey2 = _expect(y**2, model, s, G) + model.noise**2
+    mean_part = mu_sigma * sum((model.mu1(i) * s[i] for i in range(len(s))), sp.Integer(0))
+    xi = sp.sqrt(sp.nsimplify(model.psi1) * E_d1sq * Ey2) * _XI
+    D = xi + mean_part + (sp.nsimplify(model.psi2) * d1 * y if batch == "reused" else 0)
+    c = sp.diff(sig, Z, k + 1) * D**k * y / math.factorial(k)
+    cache[key] = sp.Poly(sp.expand(c**2 if square else c), Z, _XI, *s, *G)
+    return cache[key]
+
+
+def term_prediction(model: TwoStepModel, k: int, direction: int | None, batch: str,
+                    with_Q: bool = True) -> TermPrediction:
+    """C_k(v) and E[c_k² s_v²] along target direction ``direction`` (index) or, for None, a
+    random unit direction orthogonal to every target direction."""
+    if batch not in ("reused", "fresh"):
+        raise DomainError("batch", batch, "reused or fresh")
+    if not 0 <= k <= model.degree - 1:
+        raise DomainError("k", k, f"0..{model.degree - 1} (σ has degree {model.degree})")
+    s, G = _symbols(model)
+    if direction is None:
+        C: Any = sp.Integer(0)
+        Q = _expect(_term_polys(model, k, batch, True), model, s, G) if with_Q else sp.nan
+        name = "random ⟂"
+    else:
+        C = _expect(_term_polys(model, k, batch, False), model, s, G, shift=direction)
+        Q = (_expect(_term_polys(model, k, batch, True), model, s, G, shift=100 + direction)
+             if with_Q else sp.nan)
+        name = f"β{direction + 1}"
+    return TermPrediction(k, name, batch, C, Q)
+
+
+def _nonzero(value: Any, dps: int) -> bool:
+    if value == 0:
+        return False
+    return bool(abs(sp.N(value, dps)) > sp.Float(10) ** (-(dps // 2)))
+
+
+@dataclass(frozen=True)
+class DirectionLearning:
+    target: str
+    mu1: Any
+    step1: bool
+    step2: bool
+    via_k: int | None
+    reason: str
+
+
+def learnability(model: TwoStepModel, alpha1: Fraction, alpha2: Fraction, batch: str
+                 ) -> tuple[int, list[DirectionLearning]]:
+    """Which target directions are learned after step 1 and after step 2 (given batch mode).
+
+    Returns Λ (capped by L − 1, L = degree of σ) and, per direction, the verdict with its reason.
+    """
+    lam = lambda_details(alpha1, alpha2, model.degree)
+    mu_sigma = _expect(sp.diff(model.sigma.expr, Z), model, *_symbols(model))
+    out = []
+    for i, g in enumerate(model.targets):
+        mu1 = model.mu1(i)
+        step1 = _nonzero(mu1, model.dps) and _nonzero(mu_sigma, model.dps)
+        via = None
+        for k in range(1, lam.value + 1):
+            if _nonzero(term_prediction(model, k, i, batch, with_Q=False).C, model.dps):
+                via = k
+                break
+        if step1:
+            reason = (f"μ_1(g) = {_short(mu1)} ≠ 0: in the one-step spike (rank one along "
+                      "Σ μ_1(g_k) β_k)")
+        elif via is not None:
+            exp = alpha2 + via * (alpha1 - Fraction(1, 2))
+            reason = (f"μ_1(g) = 0, but C_{via}(β) ≠ 0 in the {batch} second step: term k = {via} "
+                      f"with exponent {exp} {'> 0' if exp > 0 else '= 0 (boundary)'}")
+        elif batch == "fresh":
+            reason = ("μ_1(g) = 0: with a fresh batch y enters every term linearly, so C_k(β) = 0 "
+                      "at every order")
+        else:
+            reason = (f"μ_1(g) = 0 and C_k(β) = 0 for every outlier term 1 <= k <= Λ = "
+                      f"{lam.value}")
+        out.append(DirectionLearning(g.text, mu1, step1, step1 or via is not None, via, reason))
+    return lam.value, out
+
+
+def _short(value: Any) -> str:
+    return str(value) if not isinstance(value, sp.Float) else mpmath.nstr(mpmath.mpf(value), 6)
