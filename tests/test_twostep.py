@@ -114,3 +114,16 @@ def test_cli(invoke):
                  ["twostep", "simulate", "--N", "5"]):
         r = invoke(*args)
         assert r.exit_code == 2 and r.stderr.count("\n") == 1, args
+
+
+def test_one_step_overlap_formula():
+    """BBP for an N × d Gaussian matrix (c = N/d = 1): |⟨ṽ, v⟩|² = 1 − (1 + θ²)/(θ²(θ² + 1))
+    = 1 − 1/θ² above θ = 1, 0 below; times ⟨b̂, β⟩² = Σμ_1²/(Σμ_1² + ψE[y²])."""
+    from fltheory.theory.twostep_terms import one_step_overlap
+
+    model = TwoStepModel.build(SIGMA, ["He1", "bounded3"])
+    out = one_step_overlap(model, Fraction(1, 10), 1000)
+    # μ_σ = 1/√3, Σμ_1² = 1, E[y²] = 2 ⇒ B² = 3, θ = 1000^{0.1}·√3/√3
+    assert abs(out["theta"] - 1000**0.1) < 1e-9
+    assert abs(out["overlap"] - (1 - 1 / out["theta"] ** 2) / 3) < 1e-9
+    assert one_step_overlap(model, Fraction(0), 1000)["overlap"] == 0  # θ = 1: at threshold

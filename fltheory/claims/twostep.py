@@ -77,7 +77,8 @@ def _model(batch: str) -> Any:
 def _predict_C(params: Mapping[str, Any]) -> dict[tuple[str, int, int], float]:
     from fltheory.theory.twostep_terms import term_prediction
 
-    return {(b, k, j): float(term_prediction(_model(b), k, j if j < 2 else None, b).C)
+    return {(b, k, j): float(term_prediction(_model(b), k, j if j < 2 else None, b,
+                                             with_Q=False).C)
             for b in ("reused", "fresh") for k in range(3) for j in range(3)}
 
 
@@ -246,6 +247,49 @@ def _compare_one_step(pred: Fraction, pts: np.ndarray) -> Verdict:
                    f"{math.exp(pts[-1, 1]):.2f}", f"slope + {z_crit:.2f}·SE < 0")
 
 
+def _predict_overlap(params: Mapping[str, Any]) -> float:
+    from fltheory.theory.twostep_terms import one_step_overlap
+
+    return one_step_overlap(_model("reused"), params["alpha1"], params["N"])["overlap"]
+
+
+def _sim_overlap(params: Mapping[str, Any], seed: int) -> np.ndarray:
+    values = []
+    for s in range(params["seeds"]):
+        run = _run(params["N"], "reused", seed * 1000 + s, float(params["alpha1"]), 0.1,
+                   terms=False)
+        # the learned direction Σ μ_1(g_k) β_k is β1 here (μ_1(bounded3) = 0)
+        values.append(float(sim.top_right_singular_vector(run.W1)[0] ** 2))
+    return np.array(values)
+
+
+def _compare_overlap(pred: float, values: np.ndarray) -> Verdict:
+    mean, se = float(values.mean()), float(values.std(ddof=1) / math.sqrt(len(values)))
+    z, z_crit = abs(mean - pred) / se, _z_crit(1)
+    return Verdict("pass" if z <= z_crit else "fail", f"{pred:.4f}",
+                   f"{mean:.4f} ± {se:.2g} over {len(values)} seeds (|z| = {z:.2f})",
+                   f"|z| <= {z_crit:.2f}")
+
+
+def constants_vs_N(N_grid: tuple[int, ...], seeds: int, batch: str = "reused"
+                   ) -> dict[str, Any]:
+    """Estimated Ĉ_k(v) (k = 0..2; v = β1, β2, random) per N and seed, with the predictions
+    C_k(v) — public API for figures and notebooks."""
+    est = np.array([[_summary(N, batch, s)[0] for s in range(seeds)] for N in N_grid])
+    pred = _predict_C({})
+    return {"N": np.array(N_grid), "estimates": est,
+            "predicted": np.array([[pred[(batch, k, j)] for j in range(3)] for k in range(3)])}
+
+
+def w2_singular_values(N: int, seed: int = 0, alpha1: float = 0.4, alpha2: float = 0.3,
+                       batch: str = "reused") -> dict[str, Any]:
+    """Singular values of W0, W1 and W2 of one run (public API for figures)."""
+    run = _run(N, batch, seed, alpha1, alpha2, terms=False)
+    return {name: np.linalg.svd(M, compute_uv=False)
+            for name, M in (("W0", run.W0), ("W1", run.W1), ("W2", run.W2))} | {
+        "edge": 1 + math.sqrt(run.N / run.d), "alpha1": alpha1, "alpha2": alpha2, "N": N}
+
+
 _SMALL = {"N": 1000, "seeds": 12, "N_grid": (400, 800, 1600), "seeds_grid": 6,
           "spikes": ((0, 0), (2, 0), (2, 1))}
 _LARGE = {"N": 2000, "seeds": 24, "N_grid": (500, 1000, 2000, 4000), "seeds_grid": 12,
@@ -294,6 +338,15 @@ CLAIMS = [
           "Ĉ_1, Ĉ_2 along the τ = 3 direction must be compatible with 0 (Bonferroni over 2), and "
           "the standard error small enough that the reused value would have been seen",
           {"small": _SMALL, "large": _LARGE}, source=_SOURCE),
+    Claim("twostep.one_step_overlap",
+          "after one step W1's top right-singular vector aligns with Σ_k μ_1(g_k) β_k, with the "
+          "squared overlap of the rectangular BBP formula",
+          _predict_overlap, _sim_overlap, _compare_overlap,
+          "the seed mean of the squared overlap against the prediction at the same N, one-test "
+          "z-bound; α1 = 1/10 keeps the neglected fluctuation term (relative order "
+          "N^(α1 − 1/2) ≈ 0.06 at N = 1000) small, and θ ≈ 2 is well above the threshold",
+          {"small": {"alpha1": Fraction(1, 10), "N": 1000, "seeds": 8},
+           "large": {"alpha1": Fraction(1, 10), "N": 3000, "seeds": 16}}, source=_SOURCE),
     Claim("twostep.below_half_is_one_step",
           "α1 + α2 < 1/2: W2 ≈ W0 + (η1 + η2) G0 (one step of size η1 + η2)",
           lambda params: params["alpha1"] - Fraction(1, 2), _sim_one_step, _compare_one_step,

@@ -14,7 +14,7 @@ import numpy as np
 
 from fltheory.exact import DomainError
 
-__all__ = ["PLOTS", "figure_fisher", "figure_lambda", "make_figure"]
+__all__ = ["PLOTS", "figure_fisher", "figure_lambda", "figure_twostep", "make_figure"]
 
 
 def _pyplot() -> Any:
@@ -94,6 +94,48 @@ def figure_lambda(grid: int = 200) -> Any:
     return fig
 
 
+def figure_twostep(spectra: dict[str, Any], constants: dict[str, Any]) -> Any:
+    """(a) singular values of W0, W1, W2 with W0's bulk edge; (b) the estimated spike constants
+    Ĉ_k of the second-step terms against N, with the predicted C_k (dashed)."""
+    plt = _pyplot()
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    for name, color in (("W0", "0.6"), ("W1", "C0"), ("W2", "C3")):
+        sv = spectra[name]
+        ax1.semilogy(np.arange(1, len(sv) + 1), sv, ".", ms=3, color=color, label=name)
+    ax1.axhline(spectra["edge"], color="k", ls="--", lw=0.8, label="bulk edge of W0")
+    ax1.set_xscale("log")
+    ax1.set_xlabel("index")
+    ax1.set_ylabel("singular value")
+    ax1.set_title(f"N = n = d = {spectra['N']}, α1 = {spectra['alpha1']}, "
+                  f"α2 = {spectra['alpha2']} (reused)")
+    ax1.legend(fontsize=8)
+    Ns = constants["N"]
+    labels = {(0, 0): "k=0, β1 (He1)", (2, 0): "k=2, β1 (He1)", (2, 1): "k=2, β2 (τ=3)"}
+    for i, ((k, j), label) in enumerate(labels.items()):
+        est = constants["estimates"][:, :, k, j]
+        pred = constants["predicted"][k, j]
+        scale = abs(pred)
+        ax2.errorbar(Ns, est.mean(axis=1) / scale,
+                     yerr=est.std(axis=1, ddof=1) / np.sqrt(est.shape[1]) / scale, fmt="o-",
+                     color=f"C{i}", label=f"{label}: C = {pred:.3g}")
+    ax2.axhline(1, color="k", ls="--", lw=0.8)
+    ax2.axhline(-1, color="k", ls="--", lw=0.8)
+    ax2.set_xscale("log")
+    ax2.set_xticks(Ns, [str(int(n)) for n in Ns])
+    ax2.minorticks_off()
+    ax2.set_xlabel("N")
+    ax2.set_ylabel("Ĉ_k / |C_k| (predicted ±1)")
+    ax2.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def _twostep() -> Any:
+    from fltheory.claims.twostep import constants_vs_N, w2_singular_values
+
+    return figure_twostep(w2_singular_values(1000), constants_vs_N((400, 800, 1600), seeds=6))
+
+
 def _fisher() -> Any:
     from fltheory.claims.fisher import residuals_vs_m, spectrum_sample
 
@@ -101,7 +143,8 @@ def _fisher() -> Any:
                          residuals_vs_m(5, (250, 500, 1000, 2000), seeds=3))
 
 
-PLOTS: dict[str, Callable[[], Any]] = {"fisher": _fisher, "lambda": figure_lambda}
+PLOTS: dict[str, Callable[[], Any]] = {"fisher": _fisher, "lambda": figure_lambda,
+                                       "twostep": _twostep}
 
 
 def make_figure(name: str) -> Any:

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.polynomial import hermite_e as He
 
-__all__ = ["SIGMAS", "TARGETS", "TwoStepRun", "bounded_odd_tau3", "hermite_sigma", "simulate"]
+__all__ = ["SIGMAS", "TARGETS", "TwoStepRun", "bounded_odd_tau3", "hermite_sigma", "simulate",
+           "top_right_singular_vector"]
 
 
 def hermite_sigma(coefficients: Sequence[float]) -> np.ndarray:
@@ -94,6 +95,14 @@ class TwoStepRun:
         """‖W2 − (W0 + η1 G0 + η2 Σ ε^k H_k)‖_F / ‖W2 − W1‖_F (zero up to rounding)."""
         total = self.W1 + self.eta2 * sum(self.epsilon**k * Hk for k, Hk in enumerate(self.H))
         return float(np.linalg.norm(self.W2 - total) / np.linalg.norm(self.W2 - self.W1))
+
+
+def top_right_singular_vector(M: np.ndarray) -> np.ndarray:
+    """The leading right-singular vector of M (ARPACK; M's top singular value is separated)."""
+    from scipy.sparse.linalg import svds
+
+    _, _, vt = svds(M, k=1, random_state=0)
+    return vt[0]
 
 
 def _polyval(Z: np.ndarray, he_coefficients: np.ndarray) -> np.ndarray:

@@ -50,7 +50,8 @@ from fltheory.exact import DomainError
 from fltheory.theory.functions import Function, Z, parse_function
 from fltheory.theory.twostep import lambda_details
 
-__all__ = ["DirectionLearning", "TwoStepModel", "learnability", "term_prediction"]
+__all__ = ["DirectionLearning", "TwoStepModel", "learnability", "one_step_overlap",
+           "term_prediction"]
 
 _XI = sp.Symbol("xi", real=True)
 
@@ -269,3 +270,29 @@ def learnability(model: TwoStepModel, alpha1: Fraction, alpha2: Fraction, batch:
 
 def _short(value: Any) -> str:
     return str(value) if not isinstance(value, sp.Float) else mpmath.nstr(mpmath.mpf(value), 6)
+
+
+def one_step_overlap(model: TwoStepModel, alpha1: Fraction, N: int, c: Fraction = Fraction(1)
+                     ) -> dict[str, float]:
+    """Squared overlap of W1's top right-singular vector with the learned direction
+    Σ_k μ_1(g_k) β_k / ‖·‖, after one step η1 = N^{α1} (BBP for rectangular matrices).
+
+    W1 = W0 + η1 G0 with G0 = (μ_σ/√N) a bᵀ + (fluctuation of order N^{−1/2}), b = Xᵀy/n,
+    ‖b‖² → B² = Σ μ_1(g_k)² + ψ E[y²]. With W0 (N × d, entries of variance 1/d, c = N/d <= 1) the
+    spike has strength θ = η1 μ_σ B (‖a‖/√N → 1), and Benaych-Georges & Nadakuditi (2012) give
+    |⟨ṽ, b/‖b‖⟩|² = 1 − (c + θ²)/(θ²(θ² + 1)) for θ > c^{1/4} (0 below); b's noise part is
+    isotropic, so ⟨b/‖b‖, learned⟩² = Σ μ_1²/B². The fluctuation term is neglected: it is of
+    relative order N^{α1 − 1/2}.
+    """
+    s, G = _symbols(model)
+    d1 = sp.diff(model.sigma.expr, Z)
+    mu_sigma = float(_expect(d1, model, s, G))
+    y = sum(G, sp.Integer(0))
+    Ey2 = float(_expect(y**2, model, s, G)) + float(model.noise) ** 2
+    signal = sum(float(model.mu1(i)) ** 2 for i in range(len(model.targets)))
+    B2 = signal + float(model.psi1) * Ey2
+    theta = float(N) ** float(alpha1) * abs(mu_sigma) * math.sqrt(B2)
+    cf = float(c)
+    along_b = 1 - (cf + theta**2) / (theta**2 * (theta**2 + 1)) if theta > cf**0.25 else 0.0
+    return {"theta": theta, "overlap_b": along_b, "b_alignment": signal / B2,
+            "overlap": along_b * signal / B2}
