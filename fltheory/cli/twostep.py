@@ -196,9 +196,17 @@ def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fracti
         from fltheory.exact import DomainError
 
         raise DomainError("psi", fraction_str(psi), "rationals > 0")
+    from fltheory.theory.hermite import expansion, generative_exponent, information_exponent
+
     model = TwoStepModel.build(sigma, list(targets), psi1=psi, psi2=psi)
     lam, directions = learnability(model, a1, a2, batch)
-    rows = [[f"β{i + 1}", d.target, "yes" if d.step1 else "no", "yes" if d.step2 else "no",
+    exponents = []
+    for g in model.targets:  # the Hermite engine's view of each target
+        e = expansion(g, 6, 20)
+        exponents.append((str(information_exponent(g, 6, 20, e)),
+                          str(generative_exponent(g, 6, 20, e))))
+    rows = [[f"β{i + 1}", d.target, exponents[i][0], exponents[i][1],
+             "yes" if d.step1 else "no", "yes" if d.step2 else "no",
              "-" if d.via_k is None else str(d.via_k), d.reason]
             for i, d in enumerate(directions)]
     result = Result(
@@ -211,10 +219,15 @@ def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fracti
                                                      "a ~ N(0, 1) fixed, correlation loss"},
         summary=[f"Λ = {lam} (σ of degree {model.degree}, α1 = {fraction_str(a1)}, "
                  f"α2 = {fraction_str(a2)}, {batch} batch)"],
-        details={"lambda": lam, "directions": [{"reason": d.reason} for d in directions]},
-        table=Table(columns=["dir", "g", "step 1", "step 2", "via k", "reason"], rows=rows,
-                    caption="Learned directions", label="tab:fltheory-twostep-learn",
-                    align="lllllp{6cm}"),
+        details={"lambda": lam, "directions": [
+            {"reason": d.reason, "information_exponent": ex[0], "generative_exponent": ex[1]}
+            for d, ex in zip(directions, exponents, strict=True)]},
+        table=Table(columns=["dir", "g", "info", "gen", "step 1", "step 2", "via k", "reason"],
+                    rows=rows, caption="Learned directions", label="tab:fltheory-twostep-learn",
+                    align="lllllllp{6cm}"),
+        notes=["info/gen: information and generative exponents of g (Hermite engine). A reused "
+               "batch can reach a direction only if its generative exponent is 1 (some power of "
+               "y correlates with β·x); a fresh one only if its information exponent is 1"],
     )
     emit(result, fmt)
 
@@ -226,40 +239,68 @@ def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fracti
 @click.option("--a2", "a2", type=RATIONAL, default="3/10", show_default=True)
 @click.option("--batch", type=click.Choice(["reused", "fresh"]), default="reused",
               show_default=True)
+@click.option("--sigma", default="h1+h2+h3", show_default=True,
+              help="Simulator activation (a polynomial): h1+h2+h3, h1+h3, He1, cubic.")
+@click.option("--target", "targets", multiple=True,
+              help="Simulator target per direction, repeated (He1, He2, He3, tanh, bounded3); "
+                   "default: --target He1 --target bounded3.")
 @click.option("--seed", type=CountType(minimum=0), default=0, show_default=True)
 @format_option
-def simulate_command(N: int, a1: Fraction, a2: Fraction, batch: str, seed: int,
-                     fmt: str) -> None:
-    """Simulate the two steps (σ = (h1+h2+h3)/√3, y = He1(β1·x) + bounded3(β2·x)) and report
-    the estimated spike constants Ĉ_k of the terms H_k and the Taylor residual."""
+def simulate_command(N: int, a1: Fraction, a2: Fraction, batch: str, sigma: str,
+                     targets: tuple[str, ...], seed: int, fmt: str) -> None:
+    """Simulate the two steps and report the estimated spike constants Ĉ_k of the terms H_k
+    along each target direction and a random one, and the Taylor-identity residual.
+
+    Ĉ_k(v) = √N Σ_j a_j^{k+1}(H_k v)_j / Σ_j a_j^{2k+2} estimates the leading-order constant
+    C_k(v) of `fltheory verify twostep`.
+    """
+    import math
     import sys
 
-    from fltheory.exact import check_integer, check_interval
+    import numpy as np
+
+    from fltheory.exact import DomainError, check_integer, check_interval
+    from fltheory.sim import twostep as sim
 
     check_integer(N, "N", 10, 6000)
     check_interval(a1, "a1", Fraction(0), Fraction(1, 2))
     check_interval(a2, "a2", Fraction(0), Fraction(1, 2))
-    from fltheory.claims import twostep as claims
-
+    if sigma not in sim.SIGMAS:
+        raise DomainError("sigma", sigma, "one of " + ", ".join(sim.SIGMAS),
+                          reason="is not a simulator activation")
+    targets = targets or ("He1", "bounded3")
+    for t in targets:
+        if t not in sim.TARGETS:
+            raise DomainError("target", t, "one of " + ", ".join(sim.TARGETS),
+                              reason="is not a simulator target")
+    if len(targets) >= N:
+        raise DomainError("target", len(targets), f"fewer than N = {N} directions")
     if sys.stderr.isatty():
         click.echo(f"simulating N = n = d = {N} ({batch} batch) ...", err=True)
-    run = claims._run(N, batch, seed, float(a1), float(a2))
-    dirs = claims._directions(N, seed)
-    est = [[claims._estimate(run, k, v) for v in dirs] for k in range(len(run.H))]
+    run = sim.simulate(N, N, N, float(a1), float(a2), sim.SIGMAS[sigma],
+                       [sim.TARGETS[t] for t in targets], seed=seed, batch=batch)
+    u = np.random.default_rng(10**6 + seed).standard_normal(N)
+    u[: len(targets)] = 0.0
+    dirs = [*(np.eye(1, N, i).ravel() for i in range(len(targets))), u / np.linalg.norm(u)]
+    est = []
+    for k, H in enumerate(run.H):
+        ak = run.a ** (k + 1)
+        est.append([float(math.sqrt(N) * (ak @ (H @ v)) / (ak @ ak)) for v in dirs])
+    names = [f"Ĉ_k(β{i + 1}: {t})" for i, t in enumerate(targets)] + ["Ĉ_k(random)"]
     rows = [[str(k), *(f"{c:+.4f}" for c in est[k]),
              to_decimal_str(a2 + k * (a1 - Fraction(1, 2)), 6)] for k in range(len(est))]
     result = Result(
         command="twostep simulate",
         inputs={"N": N, "a1": fraction_str(a1), "a2": fraction_str(a2), "batch": batch,
-                "seed": seed},
+                "sigma": sigma, "targets": list(targets), "seed": seed},
         value=est,
         conventions=_CONVENTIONS,
         summary=[f"Taylor identity residual {run.taylor_residual():.1e}; ε = η1/√N = "
                  f"{run.epsilon:.4f}"],
-        details={"C_hat": est, "taylor_residual": run.taylor_residual()},
-        table=Table(columns=["k", "Ĉ_k(β1)", "Ĉ_k(β2)", "Ĉ_k(random)", "exponent"], rows=rows,
+        details={"C_hat": est, "columns": names, "taylor_residual": run.taylor_residual()},
+        table=Table(columns=["k", *names, "exponent"], rows=rows,
                     caption="Estimated spike constants of the second-step terms",
-                    label="tab:fltheory-twostep-sim", align="rrrrr"),
-        notes=["predictions: fltheory verify twostep"],
+                    label="tab:fltheory-twostep-sim", align="r" * (len(names) + 2)),
+        notes=["predictions: fltheory verify twostep (one seed is noisy: average seeds)"],
     )
     emit(result, fmt)

@@ -167,9 +167,41 @@ def _twostep_table() -> Table:
     )
 
 
+def _twostep_terms_table() -> Table:
+    from fltheory.theory.twostep_terms import TwoStepModel, term_prediction
+
+    sigma = "(He1(z) + He2(z)/sqrt(2) + He3(z)/sqrt(6))/sqrt(3)"
+    rows = []
+    for batch in ("reused", "fresh"):
+        psi = Fraction(1) if batch == "reused" else Fraction(2)
+        model = TwoStepModel.build(sigma, ["He1", "bounded3"], psi1=psi, psi2=psi)
+        for k in range(3):
+            cells = []
+            for j in (0, 1):
+                C = float(term_prediction(model, k, j, batch, with_Q=False).C)
+                cells.append("0" if abs(C) < 1e-12 else f"{C:.5g}")
+            rows.append([batch, str(k), *cells])
+    return Table(
+        columns=["batch", "k", "C_k(β1), g = He1", "C_k(β2), g = bounded3"],
+        rows=rows,
+        latex_columns=["batch", "$k$", r"$C_k(\beta_1)$, \texttt{He1}",
+                       r"$C_k(\beta_2)$, \texttt{bounded3}"],
+        caption=("Leading-order spike constants of the terms H_k of the second update "
+                 "(σ = (h1 + h2 + h3)/√3, y = He1(β1·x) + bounded3(β2·x), ψ = 1 reused, 2 fresh)."),
+        latex_caption=(r"Leading-order spike constants $C_k(\beta)$ of the terms $H_k$ of the "
+                       r"second update, $(H_k\beta)_j \approx a_j^{k+1} C_k(\beta)/\sqrt N$ "
+                       r"($\sigma = (h_1+h_2+h_3)/\sqrt3$, $y = \mathrm{He}_1(\beta_1\cdot x) + "
+                       r"g(\beta_2\cdot x)$ with $g$ = \texttt{bounded3}; $\psi = d/n = 1$ "
+                       r"reused, $2$ fresh)."),
+        label="tab:twostep-terms",
+        align="lrrr",
+    )
+
+
 TABLES: dict[str, Callable[[], Table]] = {
     "fisher": _fisher_table,
     "twostep": _twostep_table,
+    "twostep_terms": _twostep_terms_table,
     "hermite": _hermite_table,
     "lambda": _lambda_table,
 }
