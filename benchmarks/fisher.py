@@ -10,14 +10,11 @@ Usage: python benchmarks/fisher.py [--runs 5] [--m 4000] [--d 5]
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
-import sys
-import sysconfig
 import time
 
 import numpy as np
+from _common import console_script, median_wall
 
 from fltheory.sim import fisher as sim
 
@@ -28,16 +25,9 @@ def main() -> None:
     parser.add_argument("--m", type=int, default=4000)
     parser.add_argument("--d", type=int, default=5)
     args = parser.parse_args()
-    script = os.path.join(sysconfig.get_path("scripts"), "fltheory")
-    if not os.path.exists(script):
-        sys.exit("fltheory is not installed (pip install .)")
-    cmd = [script, "fisher", "--d", "1000000", "--lmax", "4", "--dps", "50"]
-    walls = []
-    for _ in range(args.runs):
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        walls.append(time.perf_counter() - start)
-    print(f"fltheory fisher --d 1000000 --lmax 4 --dps 50: median {statistics.median(walls):.3f} s"
+    cmd = [console_script(), "fisher", "--d", "1000000", "--lmax", "4", "--dps", "50"]
+    wall = median_wall(cmd, args.runs)
+    print(f"fltheory fisher --d 1000000 --lmax 4 --dps 50: median {wall:.3f} s"
           f" over {args.runs} runs (target < 0.5 s)")
     sims, eighs = [], []
     for seed in range(max(2, args.runs // 2)):

@@ -11,22 +11,9 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import os
 import pstats
-import statistics
-import subprocess
-import sys
-import sysconfig
-import time
 
-
-def _median_wall(cmd: list[str], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+from _common import console_script, median_wall
 
 
 def _profile(call: str) -> list[tuple[str, float]]:
@@ -51,11 +38,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    script = os.path.join(sysconfig.get_path("scripts"), "fltheory")
-    if not os.path.exists(script):
-        sys.exit("fltheory is not installed (pip install .)")
-    tanh = _median_wall([script, "hermite", "tanh", "-K", "8", "--dps", "50"], args.runs)
-    relu = _median_wall([script, "hermite", "relu", "-K", "12"], args.runs)
+    script = console_script()
+    tanh = median_wall([script, "hermite", "tanh", "-K", "8", "--dps", "50"], args.runs)
+    relu = median_wall([script, "hermite", "relu", "-K", "12"], args.runs)
     print(f"fltheory hermite tanh -K 8 --dps 50 : median {tanh:6.2f} s over {args.runs} runs")
     print(f"fltheory hermite relu -K 12         : median {relu:6.2f} s over {args.runs} runs")
     for name, call in [("tanh", "hermite.expansion('tanh', 8, 50)"),

@@ -8,28 +8,21 @@ and of ``python -c "import click"`` over repeated, interleaved runs, and their r
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
-import sysconfig
-import time
+
+from _common import console_script, median_wall
 
 
 def _time(cmd: list[str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    return median_wall(cmd, 1)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=40)
     args = parser.parse_args()
-    # The console script next to this interpreter (not a pyenv shim, which adds its own start-up).
-    script = os.path.join(sysconfig.get_path("scripts"), "fltheory")
-    if not os.path.exists(script):
-        sys.exit("fltheory is not installed (pip install .)")
+    script = console_script()
     query = [script, "lambda", "--a1", ".4", "--a2", ".3"]
     floor = [sys.executable, "-c", "import click"]
     for cmd in (query, floor):  # warm the file cache

@@ -11,20 +11,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from functools import lru_cache
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
 from fltheory.claims.registry import Claim, Verdict
+from fltheory.claims.stats import linear_fit as _fit
+from fltheory.claims.stats import z_crit as _z_crit
 from fltheory.sim import fisher as sim
 from fltheory.theory import fisher as theory
-
-_FAMILY_ALARM = 1e-3
-
-
-def _z_crit(tests: int) -> float:
-    return NormalDist().inv_cdf(1 - _FAMILY_ALARM / (2 * tests))
 
 
 @lru_cache(maxsize=48)
@@ -40,16 +35,6 @@ def clear_cache() -> None:
 def _runs(params: Mapping[str, Any], seed: int) -> list[tuple[int, sim.FisherSample]]:
     return [(m, _sample(params["d"], m, seed * 1000 + s))
             for m in params["m"] for s in range(params["seeds"])]
-
-
-def _fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
-    """Least squares y = a + b x; returns (a, se_a, b, se_b)."""
-    A = np.column_stack([np.ones_like(x), x])
-    coef, *_ = np.linalg.lstsq(A, y, rcond=None)
-    resid = y - A @ coef
-    dof = max(len(y) - 2, 1)
-    cov = np.linalg.inv(A.T @ A) * float(resid @ resid) / dof
-    return float(coef[0]), math.sqrt(cov[0, 0]), float(coef[1]), math.sqrt(cov[1, 1])
 
 
 def _levels(params: Mapping[str, Any]) -> list[float]:

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from statistics import NormalDist
 from typing import Any
 
 from fltheory.claims.registry import Claim, Verdict
+from fltheory.claims.stats import z_crit as _z_crit
 from fltheory.sim.hermite import sample_coefficients
 from fltheory.theory.hermite import expansion
-
-_FAMILY_ALARM = 1e-3  # probability that a correct engine fails this claim at a given seed
 
 
 def _predict(params: Mapping[str, Any]) -> dict[str, list[float]]:
@@ -27,7 +25,7 @@ def _compare(predicted: dict[str, list[float]], measured: dict[str, Any]) -> Ver
     tests = [(name, k, (mc.mean[k] - predicted[name][k]) / mc.stderr[k])
              for name, mc in measured.items() for k in range(len(predicted[name]))]
     # Bonferroni: each |z| is (asymptotically) standard normal under a correct prediction.
-    z_crit = NormalDist().inv_cdf(1 - _FAMILY_ALARM / (2 * len(tests)))
+    z_crit = _z_crit(len(tests))
     name, k, worst = max(tests, key=lambda t: abs(t[2]))
     n = next(iter(measured.values())).n
     return Verdict("pass" if abs(worst) <= z_crit else "fail",

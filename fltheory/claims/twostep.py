@@ -16,23 +16,19 @@ import math
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 
 from fltheory.claims.registry import Claim, Verdict
+from fltheory.claims.stats import linear_fit, mean_se
+from fltheory.claims.stats import z_crit as _z_crit
 from fltheory.exact import INF
 from fltheory.sim import twostep as sim
 from fltheory.theory.twostep import lambda_details
 
-_FAMILY_ALARM = 1e-3
 SIGMA = "(He1(z) + He2(z)/sqrt(2) + He3(z)/sqrt(6))/sqrt(3)"
 TARGETS = ("He1", "bounded3")
-
-
-def _z_crit(tests: int) -> float:
-    return NormalDist().inv_cdf(1 - _FAMILY_ALARM / (2 * tests))
 
 
 def _run(N: int, batch: str, seed: int, alpha1: float = 0.4, alpha2: float = 0.3,
@@ -97,7 +93,7 @@ def _zscores(pred: dict[tuple[str, int, int], float], meas: dict[tuple[str, int,
              ) -> list[tuple[tuple[str, int, int], float, float, float]]:
     rows = []
     for key, values in meas.items():
-        mean, se = float(values.mean()), float(values.std(ddof=1) / math.sqrt(len(values)))
+        mean, se = mean_se(values)
         rows.append((key, mean, se, (mean - pred[key]) / se))
     return rows
 
@@ -151,12 +147,7 @@ def _compare_flat(pred: dict[tuple[str, int, int], float], meas: dict[tuple[int,
     z_crit = _z_crit(len(meas))
     parts, worst = [], 0.0
     for (k, j), pts in meas.items():
-        x, y = pts[:, 0], pts[:, 1] / pred[("reused", k, j)]
-        A = np.column_stack([np.ones_like(x), x])
-        coef, *_ = np.linalg.lstsq(A, y, rcond=None)
-        resid = y - A @ coef
-        cov = np.linalg.inv(A.T @ A) * float(resid @ resid) / max(len(y) - 2, 1)
-        slope, se = float(coef[1]), math.sqrt(cov[1, 1])
+        _, _, slope, se = linear_fit(pts[:, 0], pts[:, 1] / pred[("reused", k, j)])
         worst = max(worst, abs(slope) / se)
         parts.append(f"C{k}({_DIR[j]}): d(Ĉ/C)/d ln N = {slope:+.3f} ± {se:.3f}")
     return Verdict("pass" if worst <= z_crit else "fail",
@@ -169,8 +160,7 @@ def _compare_flat(pred: dict[tuple[str, int, int], float], meas: dict[tuple[int,
 
 def _compare_reused(pred: dict[tuple[str, int, int], float], meas: dict[tuple[str, int, int], Any]
                     ) -> Verdict:
-    values = meas[("reused", 2, 1)]
-    mean, se = float(values.mean()), float(values.std(ddof=1) / math.sqrt(len(values)))
+    mean, se = mean_se(meas[("reused", 2, 1)])
     C = pred[("reused", 2, 1)]
     z_crit = _z_crit(1)
     ok = abs(C) > 0 and abs(mean) / se > z_crit and np.sign(mean) == np.sign(C)
@@ -185,8 +175,7 @@ def _compare_fresh(pred: dict[tuple[str, int, int], float], meas: dict[tuple[str
     z_crit = _z_crit(2)
     parts, ok, powered = [], True, True
     for k in (1, 2):
-        values = meas[("fresh", k, 1)]
-        mean, se = float(values.mean()), float(values.std(ddof=1) / math.sqrt(len(values)))
+        mean, se = mean_se(meas[("fresh", k, 1)])
         ok &= abs(mean - pred[("fresh", k, 1)]) / se <= z_crit
         # The test has power only if the reused-batch value would have been detected.
         powered &= abs(pred[("reused", 2, 1)]) > 2 * z_crit * se if k == 2 else True
@@ -235,11 +224,7 @@ def _sim_one_step(params: Mapping[str, Any], seed: int) -> np.ndarray:
 
 
 def _compare_one_step(pred: Fraction, pts: np.ndarray) -> Verdict:
-    A = np.column_stack([np.ones(len(pts)), pts[:, 0]])
-    coef, *_ = np.linalg.lstsq(A, pts[:, 1], rcond=None)
-    resid = pts[:, 1] - A @ coef
-    cov = np.linalg.inv(A.T @ A) * float(resid @ resid) / max(len(pts) - 2, 1)
-    slope, se = float(coef[1]), math.sqrt(cov[1, 1])
+    _, _, slope, se = linear_fit(pts[:, 0], pts[:, 1])
     z_crit = _z_crit(1)
     return Verdict("pass" if slope + z_crit * se < 0 else "fail",
                    f"‖W2 − W0 − (η1+η2)G0‖/‖(η1+η2)G0‖ → 0 (asymptotically ∝ N^{pred})",
@@ -264,7 +249,7 @@ def _sim_overlap(params: Mapping[str, Any], seed: int) -> np.ndarray:
 
 
 def _compare_overlap(pred: float, values: np.ndarray) -> Verdict:
-    mean, se = float(values.mean()), float(values.std(ddof=1) / math.sqrt(len(values)))
+    mean, se = mean_se(values)
     z, z_crit = abs(mean - pred) / se, _z_crit(1)
     return Verdict("pass" if z <= z_crit else "fail", f"{pred:.4f}",
                    f"{mean:.4f} ± {se:.2g} over {len(values)} seeds (|z| = {z:.2f})",

@@ -60,13 +60,20 @@ def figure_fisher(spectrum: dict[str, Any], residuals: dict[str, Any]) -> Any:
     widths = np.unique(ms)
     ref = residuals["rel"][ms == widths[0]].mean() * np.sqrt(widths[0] / widths)
     ax2.loglog(widths, ref, "k--", label="∝ m^(−1/2)")
-    ax2.set_xticks(widths, [str(int(w)) for w in widths])
-    ax2.minorticks_off()
-    ax2.set_xlabel("m (random features)")
-    ax2.set_ylabel("relative residual of f_v off the predicted space")
-    ax2.legend(fontsize=8)
+    _finish_size_axis(ax2, widths, "m (random features)",
+                      "relative residual of f_v off the predicted space")
     fig.tight_layout()
     return fig
+
+
+def _finish_size_axis(ax: Any, sizes: Any, xlabel: str, ylabel: str) -> None:
+    """Log-scaled size axis labelled at the simulated sizes, labels and legend."""
+    ax.set_xscale("log")
+    ax.set_xticks(sizes, [str(int(v)) for v in sizes])
+    ax.minorticks_off()
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8)
 
 
 def figure_lambda(grid: int = 200) -> Any:
@@ -120,12 +127,7 @@ def figure_twostep(spectra: dict[str, Any], constants: dict[str, Any]) -> Any:
                      color=f"C{i}", label=f"{label}: C = {pred:.3g}")
     ax2.axhline(1, color="k", ls="--", lw=0.8)
     ax2.axhline(-1, color="k", ls="--", lw=0.8)
-    ax2.set_xscale("log")
-    ax2.set_xticks(Ns, [str(int(n)) for n in Ns])
-    ax2.minorticks_off()
-    ax2.set_xlabel("N")
-    ax2.set_ylabel("Ĉ_k / |C_k| (predicted ±1)")
-    ax2.legend(fontsize=8)
+    _finish_size_axis(ax2, Ns, "N", "Ĉ_k / |C_k| (predicted ±1)")
     fig.tight_layout()
     return fig
 

@@ -313,13 +313,13 @@ def eigenfunction_gram(d: int) -> tuple[list[str], list[list[Fraction]]]:
     >>> [str(G[0][i]) for i in range(5)]
     ['3', '0', '0', '1', '0']
     """
+    from fltheory.theory.hermite import gauss_moment
+
     _check_d(d)
 
     def sphere_moment(powers: tuple[int, ...]) -> Fraction:
-        if any(p % 2 for p in powers):
-            return Fraction(0)
         total = sum(powers)
-        num = math.prod(math.prod(range(p - 1, 0, -2)) for p in powers)
+        num = math.prod(gauss_moment(p) for p in powers)
         den = math.prod(d + 2 * i for i in range(total // 2))
         return Fraction(num, den)
 

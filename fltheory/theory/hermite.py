@@ -74,6 +74,7 @@ __all__ = [
     "Parseval",
     "coefficient",
     "expansion",
+    "gauss_moment",
     "generative_exponent",
     "information_exponent",
     "parseval",
@@ -159,16 +160,20 @@ class Parseval:
 # --------------------------------------------------------------------------- exact pieces
 
 
-def _gauss_moment(n: int) -> int:
-    """E[z^n] for z ~ N(0, 1): (n − 1)!! for even n, 0 for odd n."""
+def gauss_moment(n: int) -> int:
+    """E[z^n] for z ~ N(0, 1): (n − 1)!! for even n, 0 for odd n.
+
+    >>> [gauss_moment(n) for n in range(7)]
+    [1, 0, 1, 0, 3, 0, 15]
+    """
     return 0 if n % 2 else math.prod(range(n - 1, 0, -2))
 
 
 def _expect_polynomial(expr: sp.Expr) -> sp.Expr:
     poly = sp.Poly(sp.expand(expr), Z)
-    return sp.nsimplify(sum(c * _gauss_moment(m[0]) for m, c in poly.terms())) \
+    return sp.nsimplify(sum(c * gauss_moment(m[0]) for m, c in poly.terms())) \
         if poly.is_zero is False and all(c.is_Rational for c in poly.coeffs()) \
-        else sp.simplify(sum((c * _gauss_moment(m[0]) for m, c in poly.terms()), sp.Integer(0)))
+        else sp.simplify(sum((c * gauss_moment(m[0]) for m, c in poly.terms()), sp.Integer(0)))
 
 
 def _is_polynomial(expr: sp.Expr) -> bool:
@@ -289,7 +294,7 @@ def _gaussian_expectation(expr: sp.Expr) -> sp.Expr | None:
     for coeff, n, a, b, c in terms:
         s = sp.Rational(1, 2) - a
         m, v = b / (2 * s), 1 / (2 * s)
-        moment = sum(sp.binomial(n, j) * m**(n - j) * v**sp.Rational(j, 2) * _gauss_moment(j)
+        moment = sum(sp.binomial(n, j) * m**(n - j) * v**sp.Rational(j, 2) * gauss_moment(j)
                      for j in range(0, n + 1, 2))
         total += coeff * sp.exp(c) * sp.sqrt(sp.pi / s) * sp.exp(b**2 / (4 * s)) * moment \
             / sp.sqrt(2 * sp.pi)

@@ -48,16 +48,13 @@ import sympy as sp
 
 from fltheory.exact import DomainError
 from fltheory.theory.functions import Function, Z, parse_function
+from fltheory.theory.hermite import gauss_moment
 from fltheory.theory.twostep import lambda_details
 
 __all__ = ["DirectionLearning", "TwoStepModel", "learnability", "one_step_overlap",
            "term_prediction"]
 
 _XI = sp.Symbol("xi", real=True)
-
-
-def _gauss_moment(n: int) -> int:
-    return 0 if n % 2 else math.prod(range(n - 1, 0, -2))
 
 
 @dataclass
@@ -103,7 +100,7 @@ class TwoStepModel:
             expr = Z**c * self.targets[k].expr ** e
             if expr.is_polynomial(Z):
                 poly = sp.Poly(sp.expand(expr), Z)
-                value = sum((coef * _gauss_moment(m[0]) for m, coef in poly.terms()),
+                value = sum((coef * gauss_moment(m[0]) for m, coef in poly.terms()),
                             sp.Integer(0))
             else:
                 fn = sp.lambdify(Z, expr, "mpmath")
@@ -134,7 +131,7 @@ def _expect(expr: sp.Expr | sp.Poly, model: TwoStepModel, s_syms: list[sp.Symbol
     total: Any = sp.Integer(0)
     for monom, coef in poly.terms():
         a, b = monom[0], monom[1]
-        value: Any = coef * _gauss_moment(a) * _gauss_moment(b)
+        value: Any = coef * gauss_moment(a) * gauss_moment(b)
         if value == 0:
             continue
         for k in range(K):
