@@ -30,6 +30,7 @@ PAPERS: dict[str, str] = {
     "hermite": "fltheory.claims.hermite",
     "twostep": "fltheory.claims.twostep",
     "fisher": "fltheory.claims.fisher",
+    "quadratic": "fltheory.claims.quadratic",
 }
 
 SIZES = ("small", "large")

@@ -27,6 +27,7 @@ _COMMANDS: dict[str, str] = {
     "lambda": "fltheory.cli.twostep:lambda_command",
     "phase": "fltheory.cli.twostep:phase_command",
     "plot": "fltheory.cli.plot:plot_command",
+    "quadratic": "fltheory.cli.quadratic:quadratic_group",
     "table": "fltheory.cli.table:table_command",
     "twostep": "fltheory.cli.twostep:twostep_group",
     "verify": "fltheory.cli.verify:verify_command",

@@ -1,0 +1,249 @@
+r"""One-pass SGD in quadratic two-layer networks: ODEs derived from the model (seed 003).
+
+Source: Bocchi, Regimbeau, Lucibello, Saglietti, Cammarota (2026), *Escape dynamics and implicit
+bias of one-pass SGD in overparameterized quadratic networks*, arXiv 2604.03068.
+
+Model and normalisation. x ~ N(0, I_N); student f(x) = a Σ_{k<=p} λ_k², teacher
+y = b Σ_{m<=p*} ν_m² + σ ξ with local fields λ_k = w_k·x/√N, ν_m = w*_m·x/√N, ξ ~ N(0, 1); squared
+loss ½(f − y)²; one fresh sample per step, w_k ← w_k − η_w ∂_{w_k}½(f − y)²; time t = steps/N.
+Default a = 1/p, b = 1/p* and η_w = p η (mean field), so that a η_w = η does not depend on p.
+The fields z = (λ, ν) are Gaussian with covariance C = [[Q, ρ], [ρᵀ, T]], Q = WWᵀ/N,
+ρ = W W*ᵀ/N, T = W*W*ᵀ/N.
+
+Derivation. Δw_k = −2a η_w (f − y) λ_k x/√N, so with ‖x‖²/N → 1 and t = steps/N
+
+    dQ_kl/dt = −4 a η_w E[(f − y) λ_k λ_l] + 4 a² η_w² E[(f − y)² λ_k λ_l],
+    dρ_km/dt = −2 a η_w E[(f − y) λ_k ν_m]      (ρ is linear in Δw: no η² term),
+
+and the expectations are Gaussian moments of degree 4 and 6, computed element by element by
+Isserlis' theorem (:func:`derive_elementwise`). With f − y = zᵀ𝒜z − σξ, 𝒜 = diag(a I_p, −b I_p*),
+the same moments in matrix form are
+
+    E[(zᵀ𝒜z) z zᵀ]  = tr(𝒜C) C + 2 C𝒜C,
+    E[(zᵀ𝒜z − σξ)² z zᵀ] = (tr(𝒜C)² + 2 tr((𝒜C)²) + σ²) C + 4 tr(𝒜C) C𝒜C + 8 C𝒜C𝒜C,
+
+(:func:`rhs_matrix`, used for integration; the tests check it against the element-wise
+derivation for several small (p, p*)), and the population loss is
+L = ½(tr(𝒜C)² + 2 tr((𝒜C)²) + σ²).
+
+Plateau. At ρ = 0, Q = q I, T = I_{p*} (a = 1/p, b = 1/p*) the Q-equation reduces to
+q·[−(q − 1 + 2q/p) + η((q − 1)² + 2q²/p + 2/p* + 4q(q − 1)/p + 8q²/p² + σ²)] = 0: a quadratic
+for q* whose small-η root tends to p/(p + 2); it exists while the discriminant is >= 0, which
+bounds the step (:func:`plateau`). Linearising the ρ-equation there gives
+dρ/dt = −2η[(tr(𝒜C)) + 2aq] ρ + 4bη ρT, i.e. a rate r_i = 2η(1 − q* − 2q*/p + 2τ_i/p*) for each
+teacher eigenvalue τ_i; at η → 0 it is 4ητ_i/p*, independent of p.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from fltheory.exact import DomainError, check_integer
+
+__all__ = ["ODESolution", "PlateauResult", "derive_elementwise", "integrate", "loss_matrix",
+           "plateau", "rhs_matrix", "wick_expectation"]
+
+
+def wick_expectation(indices: Sequence[int], cov: Any) -> Any:
+    """E[z_{i1} ⋯ z_{ik}] for a centred Gaussian vector, by Isserlis' theorem (sum over perfect
+    matchings of the covariance entries ``cov[i][j]``)."""
+    idx = list(indices)
+    if len(idx) % 2:
+        return 0
+    return _wick(tuple(sorted(idx)), cov)
+
+
+def _wick(idx: tuple[int, ...], cov: Any) -> Any:
+    if not idx:
+        return 1
+    first, rest = idx[0], idx[1:]
+    total = 0
+    for j in range(len(rest)):
+        total += cov[first][rest[j]] * _wick(rest[:j] + rest[j + 1:], cov)
+    return total
+
+
+def _symbols(p: int, p_star: int) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
+    Q = sp.Matrix(p, p, lambda i, j: sp.Symbol(f"Q_{min(i, j) + 1}{max(i, j) + 1}", real=True))
+    R = sp.Matrix(p, p_star, lambda i, j: sp.Symbol(f"rho_{i + 1}{j + 1}", real=True))
+    T = sp.Matrix(p_star, p_star,
+                  lambda i, j: sp.Symbol(f"T_{min(i, j) + 1}{max(i, j) + 1}", real=True))
+    return Q, R, T
+
+
+@lru_cache(maxsize=32)
+def derive_elementwise(p: int, p_star: int) -> dict[str, Any]:
+    """dQ/dt, dρ/dt and the loss, derived element by element from the SGD update by Isserlis.
+
+    Returns sympy matrices in the symbols Q_kl, rho_km, T_mn, a, b, eta_w, sigma (cached by
+    (p, p*)). Polynomials in the fields are expanded and every monomial's expectation is a
+    sum over pairings of covariance entries.
+    """
+    check_integer(p, "p", 1, 6)
+    check_integer(p_star, "p_star", 1, 6)
+    Q, R, T = _symbols(p, p_star)
+    n = p + p_star
+    cov = [[(Q[i, j] if i < p and j < p else R[i, j - p] if i < p else
+             R[j, i - p] if j < p else T[i - p, j - p]) for j in range(n)] for i in range(n)]
+    a, b, eta, sigma = sp.symbols("a b eta_w sigma", real=True)
+    zs = sp.symbols(f"z0:{n}", real=True)
+
+    def E(poly_expr: sp.Expr) -> sp.Expr:
+        poly = sp.Poly(sp.expand(poly_expr), *zs)
+        total = sp.Integer(0)
+        for monom, coef in poly.terms():
+            idx = [i for i, power in enumerate(monom) for _ in range(power)]
+            total += coef * wick_expectation(idx, cov)
+        return sp.expand(total)
+
+    lam, nu = zs[:p], zs[p:]
+    err = a * sum(lk**2 for lk in lam) - b * sum(nm**2 for nm in nu)
+    # ξ is independent and centred: E[(err − σξ)² g] = E[err² g] + σ² E[g]
+    dQ = sp.Matrix(p, p, lambda k, l: -4 * a * eta * E(err * lam[k] * lam[l])
+                   + 4 * a**2 * eta**2 * (E(err**2 * lam[k] * lam[l])
+                                          + sigma**2 * E(lam[k] * lam[l])))
+    dR = sp.Matrix(p, p_star, lambda k, m: -2 * a * eta * E(err * lam[k] * nu[m]))
+    loss = (E(err**2) + sigma**2) / 2
+    return {"dQ": dQ, "drho": dR, "loss": sp.expand(loss),
+            "symbols": {"Q": Q, "rho": R, "T": T, "a": a, "b": b, "eta_w": eta, "sigma": sigma}}
+
+
+def rhs_matrix(Q: np.ndarray, R: np.ndarray, T: np.ndarray, a: float, b: float, eta_w: float,
+               sigma: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """dQ/dt and dρ/dt in matrix form (numpy; see the module docstring)."""
+    p = Q.shape[0]
+    C = np.block([[Q, R], [R.T, T]])
+    A = np.concatenate([np.full(p, a), np.full(T.shape[0], -b)])
+    AC = A[:, None] * C
+    t1 = np.trace(AC)
+    CAC = C @ AC
+    M1 = t1 * C + 2 * CAC
+    M2 = (t1**2 + 2 * np.sum(AC * AC.T) + sigma**2) * C + 4 * t1 * CAC + 8 * CAC @ AC
+    dQ = -4 * a * eta_w * M1[:p, :p] + 4 * a**2 * eta_w**2 * M2[:p, :p]
+    dR = -2 * a * eta_w * M1[:p, p:]
+    return dQ, dR
+
+
+def loss_matrix(Q: np.ndarray, R: np.ndarray, T: np.ndarray, a: float, b: float,
+                sigma: float = 0.0) -> float:
+    """Population loss ½E[(f − y)²] = ½(tr(𝒜C)² + 2 tr((𝒜C)²) + σ²)."""
+    p = Q.shape[0]
+    C = np.block([[Q, R], [R.T, T]])
+    A = np.concatenate([np.full(p, a), np.full(T.shape[0], -b)])
+    AC = A[:, None] * C
+    return float(0.5 * (np.trace(AC) ** 2 + 2 * np.sum(AC * AC.T) + sigma**2))
+
+
+@dataclass(frozen=True)
+class PlateauResult:
+    """The ρ = 0 fixed point Q = q* I (isotropic teacher T = I, mean-field a = 1/p, b = 1/p*)."""
+
+    p: int
+    p_star: int
+    eta: Fraction
+    q_exact: Any
+    q: float
+    loss: float
+    rates: tuple[float, ...]
+    eta_max_exact: Any
+
+    @property
+    def escape_rate(self) -> float:
+        return max(self.rates)
+
+
+@lru_cache(maxsize=64)
+def _plateau_symbolic(p: int, p_star: int) -> tuple[Any, Any, Any]:
+    q, eta, s2 = sp.symbols("q eta sigma2", positive=True)
+    bracket = (-(q - 1 + 2 * q / p)
+               + eta * ((q - 1) ** 2 + 2 * q**2 / p + sp.Rational(2, p_star)
+                        + 4 * q * (q - 1) / p + 8 * q**2 / p**2 + s2))
+    poly = sp.Poly(sp.expand(bracket), q)
+    A2, A1, A0 = (poly.coeff_monomial(q**2), poly.coeff_monomial(q), poly.coeff_monomial(1))
+    disc = sp.expand(A1**2 - 4 * A2 * A0)
+    # the root continuous with p/(p + 2) at η → 0 (A2 ∝ η): (−A1 − √disc)/(2A2) with A1 < 0
+    root = (-A1 - sp.sqrt(disc)) / (2 * A2)
+    return root, disc, (q, eta, s2)
+
+
+def plateau(p: int, p_star: int, eta: Fraction, noise: Fraction = Fraction(0),
+            teacher: Sequence[Fraction] | None = None) -> PlateauResult:
+    """Plateau value q*, plateau loss and escape rates (one per teacher eigenvalue τ_i), in the
+    mean-field normalisation with T = diag(teacher) (default identity; the fixed point assumes
+    tr T = p*, i.e. an average eigenvalue 1).
+
+    >>> r = plateau(2, 2, Fraction(0))
+    >>> r.q_exact, round(r.escape_rate, 12)
+    (1/2, 0.0)
+    """
+    check_integer(p, "p", 1)
+    check_integer(p_star, "p_star", 1)
+    eta, noise = Fraction(eta), Fraction(noise)
+    if eta < 0:
+        raise DomainError("eta", eta, "eta >= 0")
+    taus = [Fraction(1)] * p_star if teacher is None else [Fraction(t) for t in teacher]
+    if len(taus) != p_star or sum(taus) != p_star:
+        raise DomainError("teacher", ",".join(map(str, taus)),
+                          f"{p_star} eigenvalues with mean 1 (tr T = p*)")
+    root, disc, (_, eta_s, s2) = _plateau_symbolic(p, p_star)
+    subs = {eta_s: sp.Rational(eta.numerator, eta.denominator),
+            s2: sp.Rational((noise**2).numerator, (noise**2).denominator)}
+    if eta == 0:
+        q_exact = sp.Rational(p, p + 2)
+    else:
+        if disc.subs(subs) < 0:
+            raise DomainError("eta", eta, "steps for which the plateau exists "
+                              "(the fixed-point equation has a real root)",
+                              reason="is too large: no plateau fixed point")
+        q_exact = sp.nsimplify(sp.simplify(root.subs(subs)))
+    eta_max = sp.solve(disc.subs(s2, subs[s2]), eta_s)
+    qf = float(q_exact)
+    loss = 0.5 * ((qf - 1) ** 2 + 2 * (qf**2 / p + 1 / p_star) + float(noise) ** 2)
+    rates = tuple(2 * float(eta) * (1 - qf - 2 * qf / p + 2 * float(tau) / p_star)
+                  for tau in taus)
+    return PlateauResult(p, p_star, eta, q_exact, qf, loss, rates,
+                         [e for e in eta_max if e.is_positive] or None)
+
+
+@dataclass(frozen=True)
+class ODESolution:
+    t: np.ndarray
+    Q: np.ndarray  # (len(t), p, p)
+    R: np.ndarray  # (len(t), p, p*)
+    loss: np.ndarray
+
+
+def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: float, t_grid: np.ndarray,
+              sigma: float = 0.0, a: float | None = None, b: float | None = None,
+              eta_w: float | None = None) -> ODESolution:
+    """Integrate the matrix-form ODEs with scipy's solve_ivp (LSODA, tight tolerances) and return
+    Q, ρ and the loss on ``t_grid``. Defaults: a = 1/p, b = 1/p*, η_w = p η (mean field)."""
+    from scipy.integrate import solve_ivp
+
+    p, ps = R0.shape
+    a = 1.0 / p if a is None else a
+    b = 1.0 / ps if b is None else b
+    eta_w = p * eta if eta_w is None else eta_w
+
+    def f(_t: float, y: np.ndarray) -> np.ndarray:
+        Q = y[: p * p].reshape(p, p)
+        R = y[p * p:].reshape(p, ps)
+        dQ, dR = rhs_matrix((Q + Q.T) / 2, R, T, a, b, eta_w, sigma)
+        return np.concatenate([dQ.ravel(), dR.ravel()])
+
+    y0 = np.concatenate([Q0.ravel(), R0.ravel()])
+    sol = solve_ivp(f, (float(t_grid[0]), float(t_grid[-1])), y0, t_eval=t_grid,
+                    method="LSODA", rtol=1e-9, atol=1e-12)
+    if not sol.success:
+        raise RuntimeError(sol.message)
+    Qs = sol.y[: p * p].T.reshape(-1, p, p)
+    Rs = sol.y[p * p:].T.reshape(-1, p, ps)
+    loss = np.array([loss_matrix(Qs[i], Rs[i], T, a, b, sigma) for i in range(len(sol.t))])
+    return ODESolution(sol.t, Qs, Rs, loss)

@@ -1,0 +1,92 @@
+"""Quadratic networks under one-pass SGD: the derived ODEs, their matrix form, the plateau."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from fltheory.exact import DomainError
+from fltheory.theory import quadratic as th
+
+
+def test_wick_engine_on_known_moments():
+    c = sp.Symbol("c", positive=True)
+    cov = [[c]]
+    assert th.wick_expectation([0] * 4, cov) == 3 * c**2
+    assert th.wick_expectation([0] * 6, cov) == 15 * c**3
+    assert th.wick_expectation([0] * 5, cov) == 0
+    # E[x² y²] = C_xx C_yy + 2 C_xy²
+    x, y, r = sp.symbols("x y r")
+    assert sp.expand(th.wick_expectation([0, 0, 1, 1], [[x, r], [r, y]]) - (x * y + 2 * r**2)) == 0
+
+
+@pytest.mark.parametrize(("p", "p_star"), [(1, 1), (2, 1), (1, 2), (2, 2), (3, 2)])
+def test_matrix_form_equals_elementwise_derivation(p, p_star):
+    d = th.derive_elementwise(p, p_star)
+    S = d["symbols"]
+    rng = np.random.default_rng(p * 10 + p_star)
+    W, Ws = rng.standard_normal((p, 7)), rng.standard_normal((p_star, 7))
+    Q, R, T = W @ W.T / 7, W @ Ws.T / 7, Ws @ Ws.T / 7
+    a, b, eta_w, sigma = 0.7, 0.4, 0.3, 0.2
+    values = {S["a"]: a, S["b"]: b, S["eta_w"]: eta_w, S["sigma"]: sigma}
+    values |= {S["Q"][i, j]: Q[i, j] for i in range(p) for j in range(p)}
+    values |= {S["rho"][i, m]: R[i, m] for i in range(p) for m in range(p_star)}
+    values |= {S["T"][i, j]: T[i, j] for i in range(p_star) for j in range(p_star)}
+    dQ, dR = th.rhs_matrix(Q, R, T, a, b, eta_w, sigma)
+    assert np.allclose(np.array(d["dQ"].subs(values), dtype=float), dQ, atol=1e-13)
+    assert np.allclose(np.array(d["drho"].subs(values), dtype=float), dR, atol=1e-13)
+    assert abs(float(d["loss"].subs(values)) - th.loss_matrix(Q, R, T, a, b, sigma)) < 1e-13
+
+
+@pytest.mark.parametrize(("p", "p_star", "eta"), [(2, 2, Fraction(1, 10)), (4, 2, Fraction(1, 10)),
+                                                  (8, 2, Fraction(1, 20)), (3, 1, Fraction(0))])
+def test_plateau_is_a_fixed_point_and_attracts_the_ode(p, p_star, eta):
+    r = th.plateau(p, p_star, eta)
+    T = np.eye(p_star)
+    dQ, dR = th.rhs_matrix(r.q * np.eye(p), np.zeros((p, p_star)), T, 1 / p, 1 / p_star,
+                           p * float(eta))
+    assert np.abs(dQ).max() < 1e-12 and np.abs(dR).max() == 0
+    if eta > 0:
+        sol = th.integrate(0.3 * np.eye(p), np.zeros((p, p_star)), T, float(eta),
+                           np.array([0.0, 200.0]))
+        assert abs(np.trace(sol.Q[-1]) / p - r.q) < 1e-6
+        # the rate: linearising dρ/dt at the plateau, numerically
+        eps = 1e-7
+        _, dR1 = th.rhs_matrix(r.q * np.eye(p), eps * np.ones((p, p_star)), T, 1 / p,
+                               1 / p_star, p * float(eta))
+        assert abs(dR1[0, 0] / eps - r.escape_rate) < 1e-6
+    else:
+        assert r.q_exact == sp.Rational(p, p + 2)
+
+
+def test_small_step_rate_does_not_depend_on_p():
+    # r = 2η(1 − q*(1 + 2/p) + 2/p*) → 4η/p* as η → 0 (mean-field normalisation)
+    rates = [th.plateau(p, 2, Fraction(1, 10**6)).escape_rate for p in (2, 4, 8, 50)]
+    assert max(rates) - min(rates) < 1e-10 and abs(rates[0] - 4e-6 / 2) < 1e-10
+
+
+def test_plateau_domain():
+    with pytest.raises(DomainError, match=r"^eta = "):
+        th.plateau(4, 2, Fraction(1, 2))
+    with pytest.raises(DomainError, match=r"^teacher = "):
+        th.plateau(2, 2, Fraction(1, 10), teacher=[Fraction(3), Fraction(3)])
+
+
+def test_cli(invoke):
+    r = invoke("quadratic", "ode", "--p", "2", "--p-star", "2", "--eta", ".1", "--format",
+               "json")
+    assert r.exit_code == 0
+    data = json.loads(r.stdout)
+    assert data["details"]["q_star"] == "2 - sqrt(2)" and data["value"] < 1e-10
+    r = invoke("quadratic", "equations", "--p", "1", "--p-star", "1", "--format", "json")
+    assert "rho_11" in json.loads(r.stdout)["value"]["drho_11/dt"]
+    for args in (["ode", "--p", "4", "--p-star", "2", "--eta", ".5"],
+                 ["ode", "--p", "2", "--p-star", "2", "--eta", "0"],
+                 ["ode", "--p", "2", "--p-star", "2", "--eta", ".1", "--teacher", "foo"],
+                 ["equations", "--p", "9", "--p-star", "1"]):
+        r = invoke("quadratic", *args)
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1, args
