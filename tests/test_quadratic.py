@@ -90,3 +90,13 @@ def test_cli(invoke):
                  ["equations", "--p", "9", "--p-star", "1"]):
         r = invoke("quadratic", *args)
         assert r.exit_code == 2 and r.stderr.count("\n") == 1, args
+
+
+def test_manifold_dimension_and_hessian_counts():
+    # Stiefel V_{p*}(R^p): p p* − p*(p*+1)/2; p = p*: dim O(p) = p(p − 1)/2
+    assert [th.manifold_dimension(p, p) for p in (1, 2, 3, 4)] == [0, 1, 3, 6]
+    assert th.manifold_dimension(4, 2) == 5
+    with pytest.raises(DomainError, match=r"^p = "):
+        th.manifold_dimension(1, 2)
+    neg, zero, pos = th.hessian_solution_counts(4, 2, 10)
+    assert (neg, zero, pos) == (0, 5 + 2 * 8, 40 - 21)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["SGDRun", "orthonormal_teacher", "sgd"]
+__all__ = ["SGDRun", "hessian_counts_at_solution", "orthonormal_teacher", "sgd"]
 
 
 def orthonormal_teacher(N: int, p_star: int, rng: np.random.Generator,
@@ -65,3 +65,29 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed
             W -= (eta_w * 2 * a * err / sqrtN) * np.outer(lam, x)
             step += 1
     return SGDRun(np.asarray(t_grid), Qs, Rs, W0, W_star, W)
+
+
+def hessian_counts_at_solution(p: int, p_star: int, N: int, seed: int, n_samples: int = 0,
+                               a: float | None = None, b: float | None = None
+                               ) -> tuple[int, int, int]:
+    """(negative, zero, positive) eigenvalue counts of the loss Hessian at a random zero-loss
+    point W = M W* (a MᵀM = b I), in the full p·N weight space.
+
+    At such a point f(x) = y(x) for every x, so each sample's loss Hessian is exactly
+    ∇f(x)∇f(x)ᵀ; the Hessian of the sample loss over ``n_samples`` inputs (default 4pN) is
+    computed from the gradients ∇_W f(x) = 2a (Wx) xᵀ/N and eigendecomposed.
+    """
+    a = 1.0 / p if a is None else a
+    b = 1.0 / p_star if b is None else b
+    rng = np.random.default_rng(seed)
+    W_star = orthonormal_teacher(N, p_star, rng)
+    O, _ = np.linalg.qr(rng.standard_normal((p, p_star)))
+    W = (O * math.sqrt(b / a)) @ W_star
+    n = n_samples or 4 * p * N
+    X = rng.standard_normal((n, N))
+    grads = 2 * a * (X @ W.T)[:, :, None] * X[:, None, :] / N  # n × p × N
+    G = grads.reshape(n, p * N)
+    H = G.T @ G / n
+    ev = np.linalg.eigvalsh(H)
+    tol = 1e-9 * ev[-1]
+    return int(np.sum(ev < -tol)), int(np.sum(np.abs(ev) <= tol)), int(np.sum(ev > tol))

@@ -47,8 +47,18 @@ import sympy as sp
 
 from fltheory.exact import DomainError, check_integer
 
-__all__ = ["ODESolution", "PlateauResult", "derive_elementwise", "integrate", "loss_matrix",
-           "plateau", "rhs_matrix", "wick_expectation"]
+__all__ = [
+    "ODESolution",
+    "PlateauResult",
+    "derive_elementwise",
+    "hessian_solution_counts",
+    "integrate",
+    "loss_matrix",
+    "manifold_dimension",
+    "plateau",
+    "rhs_matrix",
+    "wick_expectation",
+]
 
 
 def wick_expectation(indices: Sequence[int], cov: Any) -> Any:
@@ -247,3 +257,44 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: float, t_grid:
     Rs = sol.y[p * p:].T.reshape(-1, p, ps)
     loss = np.array([loss_matrix(Qs[i], Rs[i], T, a, b, sigma) for i in range(len(sol.t))])
     return ODESolution(sol.t, Qs, Rs, loss)
+
+
+def manifold_dimension(p: int, p_star: int) -> int:
+    """Dimension of the zero-loss manifold (no label noise, full-rank teacher), p >= p*.
+
+    f = y for every x means a WᵀW = b W*ᵀW* as quadratic forms on ℝ^N. The right side has rank
+    p*, so the rows of W lie in the teacher's row space: W = M W* with M ∈ ℝ^{p×p*} and
+    a MᵀM = b I (after whitening W*), i.e. M/√(b/a) has orthonormal columns — the Stiefel
+    manifold V_{p*}(ℝ^p) of dimension p p* − p*(p* + 1)/2. It is positive for p > 1 even when
+    p = p* (the rotations O(p)), and empty for p < p* (rank W <= p < p*).
+
+    >>> manifold_dimension(2, 2), manifold_dimension(4, 2), manifold_dimension(1, 1)
+    (1, 5, 0)
+    """
+    check_integer(p, "p", 1)
+    check_integer(p_star, "p_star", 1)
+    if p < p_star:
+        raise DomainError("p", p, f"p >= p* = {p_star} (no zero-loss solution when the student "
+                          "is narrower than the teacher)")
+    return p * p_star - p_star * (p_star + 1) // 2
+
+
+def hessian_solution_counts(p: int, p_star: int, N: int) -> tuple[int, int, int]:
+    """(negative, zero, positive) eigenvalue counts of the population-loss Hessian at a point of
+    the zero-loss manifold, in the full p·N weight space.
+
+    There f = y, so the Hessian is E[∇f ∇fᵀ] >= 0 (no negative direction) and its kernel is
+    {dW : WᵀdW + dWᵀW = 0}. Writing dW = dM·(teacher basis) + dW⊥ (rows orthogonal to the
+    teacher space): the first part contributes the tangent space of the manifold,
+    p p* − p*(p*+1)/2 directions (dMᵀM antisymmetric); the second needs Mᵀ dW⊥ = 0, i.e.
+    (p − p*)(N − p*) directions that exist only when p > p*. Along these the loss grows
+    quartically (F = dW⊥ᵀdW⊥ at second order), so they are flat in the Hessian but leave the
+    manifold.
+
+    >>> hessian_solution_counts(2, 2, 10)
+    (0, 1, 19)
+    """
+    dim = manifold_dimension(p, p_star)
+    check_integer(N, "N", p_star)
+    zero = dim + (p - p_star) * (N - p_star)
+    return 0, zero, p * N - zero
