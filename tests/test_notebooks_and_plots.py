@@ -25,7 +25,7 @@ def test_notebook_executes(path):
     assert images, "a notebook reproduces a figure"
 
 
-@pytest.mark.parametrize("name", ["lambda", "fisher", "twostep"])
+@pytest.mark.parametrize("name", ["lambda", "fisher", "twostep", "quadratic"])
 def test_plot_writes_a_figure(invoke, tmp_path, name):
     pytest.importorskip("matplotlib")
     out = tmp_path / f"{name}.png"

@@ -14,7 +14,8 @@ import numpy as np
 
 from fltheory.exact import DomainError
 
-__all__ = ["PLOTS", "figure_fisher", "figure_lambda", "figure_twostep", "make_figure"]
+__all__ = ["PLOTS", "figure_fisher", "figure_lambda", "figure_quadratic", "figure_twostep",
+           "make_figure"]
 
 
 def _pyplot() -> Any:
@@ -132,6 +133,29 @@ def figure_twostep(spectra: dict[str, Any], constants: dict[str, Any]) -> Any:
     return fig
 
 
+def figure_quadratic(data: dict[str, Any]) -> Any:
+    """Loss against t = steps/N: SGD (test loss) at several N and the ODE from the same initial
+    overlaps, with the plateau loss marked."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for i, c in enumerate(data["curves"]):
+        ax.semilogy(data["t"], c["sgd"], color=f"C{i}", alpha=0.6, label=f"SGD, N = {c['N']}")
+        ax.semilogy(data["t"], c["ode"], color=f"C{i}", ls="--", lw=1)
+    ax.axhline(data["plateau_loss"], color="k", ls=":", lw=1, label="plateau loss (closed form)")
+    ax.set_xlabel("t = steps / N")
+    ax.set_ylabel("loss")
+    ax.set_title(f"p = {data['p']}, p* = {data['p_star']}, η = {data['eta']} (dashed: ODE)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def _quadratic() -> Any:
+    from fltheory.claims.quadratic import loss_curves
+
+    return figure_quadratic(loss_curves(4, 2, 0.1, (250, 1000), t_max=60))
+
+
 def _twostep() -> Any:
     from fltheory.claims.twostep import constants_vs_N, w2_singular_values
 
@@ -146,7 +170,7 @@ def _fisher() -> Any:
 
 
 PLOTS: dict[str, Callable[[], Any]] = {"fisher": _fisher, "lambda": figure_lambda,
-                                       "twostep": _twostep}
+                                       "quadratic": _quadratic, "twostep": _twostep}
 
 
 def make_figure(name: str) -> Any:

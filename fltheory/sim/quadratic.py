@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["SGDRun", "hessian_counts_at_solution", "orthonormal_teacher", "sgd"]
+__all__ = ["SGDRun", "hessian_counts_at_solution", "orthonormal_teacher", "plateau_point",
+           "population_hessian_counts", "sgd"]
 
 
 def orthonormal_teacher(N: int, p_star: int, rng: np.random.Generator,
@@ -31,12 +32,14 @@ class SGDRun:
     W0: np.ndarray
     W_star: np.ndarray
     W: np.ndarray
+    test_loss: np.ndarray | None = None  # ½ mean (f − y)² on fresh inputs, at each record
 
 
 def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed: int,
         sigma: float = 0.0, a: float | None = None, b: float | None = None,
-        eta_w: float | None = None, chunk: int = 512) -> SGDRun:
-    """Run one-pass SGD from W0 (p × N); record Q and ρ at the times of ``t_grid``."""
+        eta_w: float | None = None, chunk: int = 512, n_test: int = 0) -> SGDRun:
+    """Run one-pass SGD from W0 (p × N); record Q and ρ at the times of ``t_grid`` (and, with
+    ``n_test`` > 0, the loss on that many fixed fresh inputs, noise included)."""
     p, N = W0.shape
     ps = W_star.shape[0]
     a = 1.0 / p if a is None else a
@@ -47,6 +50,13 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed
     record_steps = np.rint(np.asarray(t_grid) * N).astype(int)
     Qs, Rs = np.empty((len(record_steps), p, p)), np.empty((len(record_steps), p, ps))
     sqrtN = math.sqrt(N)
+    losses = np.empty(len(record_steps)) if n_test else None
+    if n_test:
+        test_rng = np.random.default_rng([seed, 1])
+        X_test = test_rng.standard_normal((n_test, N))
+        y_test = b * np.sum((X_test @ W_star.T / sqrtN) ** 2, axis=1)
+        if sigma:
+            y_test = y_test + sigma * test_rng.standard_normal(n_test)
     step, r = 0, 0
     while r < len(record_steps):
         X = rng.standard_normal((chunk, N))
@@ -56,6 +66,9 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed
         for i in range(chunk):
             while r < len(record_steps) and record_steps[r] == step:
                 Qs[r], Rs[r] = W @ W.T / N, W @ W_star.T / N
+                if losses is not None:
+                    f = a * np.sum((X_test @ W.T / sqrtN) ** 2, axis=1)
+                    losses[r] = 0.5 * np.mean((f - y_test) ** 2)
                 r += 1
             if r >= len(record_steps):
                 break
@@ -64,7 +77,7 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed
             err = a * (lam @ lam) - ys[i]
             W -= (eta_w * 2 * a * err / sqrtN) * np.outer(lam, x)
             step += 1
-    return SGDRun(np.asarray(t_grid), Qs, Rs, W0, W_star, W)
+    return SGDRun(np.asarray(t_grid), Qs, Rs, W0, W_star, W, losses)
 
 
 def hessian_counts_at_solution(p: int, p_star: int, N: int, seed: int, n_samples: int = 0,
@@ -91,3 +104,40 @@ def hessian_counts_at_solution(p: int, p_star: int, N: int, seed: int, n_samples
     ev = np.linalg.eigvalsh(H)
     tol = 1e-9 * ev[-1]
     return int(np.sum(ev < -tol)), int(np.sum(np.abs(ev) <= tol)), int(np.sum(ev > tol))
+
+
+def population_hessian_counts(W: np.ndarray, W_star: np.ndarray, a: float, b: float,
+                              h: float = 1e-4, rel_tol: float = 1e-7) -> tuple[int, int, int]:
+    """(negative, zero, positive) eigenvalue counts of the population loss Hessian at W.
+
+    For x ~ N(0, I) and f − y = xᵀAx with A = (a WᵀW − b W*ᵀW*)/N, E[(xᵀAx)²] = (tr A)² +
+    2 tr(A²), so L = ½((tr A)² + 2 tr A²) and ∇_W L = (2a/N)(tr A·W + 2 W A). The Hessian is
+    formed by central differences of that gradient (exact up to O(h²) for this cubic gradient)
+    and eigendecomposed; |λ| <= rel_tol·max|λ| counts as zero.
+    """
+    p, N = W.shape
+
+    def grad(V: np.ndarray) -> np.ndarray:
+        A = (a * V.T @ V - b * W_star.T @ W_star) / N
+        return (2 * a / N) * (np.trace(A) * V + 2 * V @ A)
+
+    H = np.empty((p * N, p * N))
+    for i in range(p * N):
+        E = np.zeros(p * N)
+        E[i] = h
+        E = E.reshape(p, N)
+        H[:, i] = ((grad(W + E) - grad(W - E)) / (2 * h)).ravel()
+    ev = np.linalg.eigvalsh((H + H.T) / 2)
+    tol = rel_tol * np.abs(ev).max()
+    return int(np.sum(ev < -tol)), int(np.sum(np.abs(ev) <= tol)), int(np.sum(ev > tol))
+
+
+def plateau_point(p: int, p_star: int, N: int, q: float, seed: int
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """A student on the ρ = 0 plateau: rows orthogonal to the teacher's, WWᵀ/N = q I."""
+    rng = np.random.default_rng(seed)
+    W_star = orthonormal_teacher(N, p_star, rng)
+    G = rng.standard_normal((p, N))
+    G -= (G @ W_star.T / N) @ W_star
+    basis, _ = np.linalg.qr(G.T)
+    return basis.T * math.sqrt(N * q), W_star

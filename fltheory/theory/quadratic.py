@@ -51,6 +51,7 @@ __all__ = [
     "ODESolution",
     "PlateauResult",
     "derive_elementwise",
+    "hessian_plateau_counts",
     "hessian_solution_counts",
     "integrate",
     "loss_matrix",
@@ -298,3 +299,28 @@ def hessian_solution_counts(p: int, p_star: int, N: int) -> tuple[int, int, int]
     check_integer(N, "N", p_star)
     zero = dim + (p - p_star) * (N - p_star)
     return 0, zero, p * N - zero
+
+
+def hessian_plateau_counts(p: int, p_star: int, N: int) -> tuple[int, int, int]:
+    """(negative, zero, positive) eigenvalue counts of the population-loss Hessian at the
+    gradient-flow plateau (ρ = 0, Q = p/(p + 2) I, T = I, a = 1/p, b = 1/p*), full p·N space.
+
+    Write W = √(Nq) U (orthonormal rows U) and dW = √N (M U + D_T + D_R) with M ∈ ℝ^{p×p} (inside
+    the student space), D_T (rows in the teacher space), D_R (the rest). With f − y = xᵀAx,
+    A = (aWᵀW − bW*ᵀW*)/N and L = ½((tr A)² + 2 tr A²), the second variation is
+
+        (2/(p(p + 2))) [tr(M)² + tr(M²) + ‖M‖²] − (2/(p p*)) ‖D_T‖²,
+
+    the ‖D‖² terms cancelling exactly at q = p/(p + 2). Hence p·p* negative directions (towards
+    the teacher: the saddle's escape), p(p − 1)/2 + p(N − p − p*) zero ones (rotations of the
+    students among themselves, and the directions orthogonal to both spaces), and p(p + 1)/2
+    positive ones (symmetric M).
+
+    >>> hessian_plateau_counts(2, 2, 10)
+    (4, 13, 3)
+    """
+    check_integer(p, "p", 1)
+    check_integer(p_star, "p_star", 1)
+    check_integer(N, "N", p + p_star)
+    zero = p * (p - 1) // 2 + p * (N - p - p_star)
+    return p * p_star, zero, p * (p + 1) // 2
