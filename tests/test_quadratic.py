@@ -100,3 +100,16 @@ def test_manifold_dimension_and_hessian_counts():
         th.manifold_dimension(1, 2)
     neg, zero, pos = th.hessian_solution_counts(4, 2, 10)
     assert (neg, zero, pos) == (0, 5 + 2 * 8, 40 - 21)
+
+
+def test_implicit_bias_conditions_on_the_ode():
+    """S = ρ(ρᵀρ)^(−1/2) is conserved for isotropic Q(0) and T (with the η² term), and drifts
+    by O(1) when the teacher or Q(0) is anisotropic (measured failure of the closest-solution
+    rule outside the conditions)."""
+    rng = np.random.default_rng(0)
+    R0 = 1e-3 * rng.standard_normal((4, 2))
+    iso = th.implicit_bias_drift(np.eye(4) / 4, R0, np.eye(2), 0.1, 300)
+    assert iso["drift"] < 1e-10 and iso["final_loss"] < 1e-3
+    aniso_T = th.implicit_bias_drift(np.eye(4) / 4, R0, np.diag([1.5, 0.5]), 0.1, 300)
+    aniso_Q = th.implicit_bias_drift(np.diag([0.1, 0.2, 0.3, 0.4]), R0, np.eye(2), 0.1, 300)
+    assert aniso_T["drift"] > 0.05 and aniso_Q["drift"] > 0.05

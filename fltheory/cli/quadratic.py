@@ -93,6 +93,13 @@ def ode_command(p: int, p_star: int, eta: Fraction, teacher: str, noise: Fractio
     summary.append(f"escape (‖ρ‖_F > 1/2) at t ≈ {escape:.3g}" if escape is not None
                    else "no escape before t-max")
     summary.append(f"loss at t = {float(t_max):g}: {sol.loss[-1]:.3e}")
+    from fltheory.theory.quadratic import implicit_bias_drift
+
+    bias = implicit_bias_drift(float(q0) * np.eye(p), R0, T, float(eta), float(t_max))
+    summary.append(f"implicit bias: drift of S = ρ(ρᵀρ)^(−1/2) along the ODE {bias['drift']:.2e}"
+                   + (" (conserved: the solution reached is the one closest to the start)"
+                      if bias["drift"] < 1e-8 else " (not conserved: anisotropic teacher)"))
+    details["S_drift"] = bias["drift"]
     emit(Result(command="quadratic ode",
                 inputs={"p": p, "p_star": p_star, "eta": fraction_str(eta), "teacher": teacher,
                         "noise": fraction_str(noise), "q0": fraction_str(q0),
