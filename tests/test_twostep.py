@@ -128,3 +128,11 @@ def test_one_step_overlap_formula():
     assert abs(out["theta"] - 1000**0.1) < 1e-9
     assert abs(out["overlap"] - (1 - 1 / out["theta"] ** 2) / 3) < 1e-9
     assert one_step_overlap(model, Fraction(0), 1000)["overlap"] == 0  # θ = 1: at threshold
+
+
+def test_non_polynomial_sigma_in_the_simulator(invoke):
+    run = sim.simulate(300, 300, 300, 0.3, 0.2, "tanh", [sim.TARGETS["He1"]], seed=0)
+    assert run.H == [] and run.W2.shape == (300, 300)
+    r = invoke("twostep", "simulate", "--N", "200", "--sigma", "relu", "--format", "json")
+    assert r.exit_code == 0
+    assert len(json.loads(r.stdout)["value"]["one_step_overlaps"]) == 2

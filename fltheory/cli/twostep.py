@@ -240,7 +240,9 @@ def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fracti
 @click.option("--batch", type=click.Choice(["reused", "fresh"]), default="reused",
               show_default=True)
 @click.option("--sigma", default="h1+h2+h3", show_default=True,
-              help="Simulator activation (a polynomial): h1+h2+h3, h1+h3, He1, cubic.")
+              help="Simulator activation: a polynomial (h1+h2+h3, h1+h3, He1, cubic) or tanh, "
+                   "relu, erf (no finite Taylor terms: only the spectrum and the one-step "
+                   "overlap are reported).")
 @click.option("--target", "targets", multiple=True,
               help="Simulator target per direction, repeated (He1, He2, He3, tanh, bounded3); "
                    "default: --target He1 --target bounded3.")
@@ -265,8 +267,9 @@ def simulate_command(N: int, a1: Fraction, a2: Fraction, batch: str, sigma: str,
     check_integer(N, "N", 10, 6000)
     check_interval(a1, "a1", Fraction(0), Fraction(1, 2))
     check_interval(a2, "a2", Fraction(0), Fraction(1, 2))
-    if sigma not in sim.SIGMAS:
-        raise DomainError("sigma", sigma, "one of " + ", ".join(sim.SIGMAS),
+    if sigma not in sim.SIGMAS and sigma not in sim.SIGMA_DERIVATIVES:
+        raise DomainError("sigma", sigma, "one of " + ", ".join([*sim.SIGMAS,
+                                                                *sim.SIGMA_DERIVATIVES]),
                           reason="is not a simulator activation")
     targets = targets or ("He1", "bounded3")
     for t in targets:
@@ -277,8 +280,25 @@ def simulate_command(N: int, a1: Fraction, a2: Fraction, batch: str, sigma: str,
         raise DomainError("target", len(targets), f"fewer than N = {N} directions")
     if sys.stderr.isatty():
         click.echo(f"simulating N = n = d = {N} ({batch} batch) ...", err=True)
-    run = sim.simulate(N, N, N, float(a1), float(a2), sim.SIGMAS[sigma],
+    run = sim.simulate(N, N, N, float(a1), float(a2), sim.SIGMAS.get(sigma, sigma),
                        [sim.TARGETS[t] for t in targets], seed=seed, batch=batch)
+    if not run.H:  # non-polynomial σ: report the spectrum and the one-step alignment
+        sv = np.linalg.svd(run.W2, compute_uv=False)
+        v1 = sim.top_right_singular_vector(run.W1)
+        overlaps = [float(v1[i] ** 2) for i in range(len(targets))]
+        emit(Result(
+            command="twostep simulate",
+            inputs={"N": N, "a1": fraction_str(a1), "a2": fraction_str(a2), "batch": batch,
+                    "sigma": sigma, "targets": list(targets), "seed": seed},
+            value={"top_singular_values_W2": [float(v) for v in sv[:8]],
+                   "one_step_overlaps": overlaps},
+            conventions=_CONVENTIONS,
+            summary=[f"σ = {sigma} has no finite Taylor expansion: no terms H_k",
+                     "top singular values of W2: " + ", ".join(f"{v:.3f}" for v in sv[:8]),
+                     "squared overlaps of W1's top right-singular vector with β_k: "
+                     + ", ".join(f"{o:.4f}" for o in overlaps)],
+            details={"singular_values_W2": [float(v) for v in sv]}), fmt)
+        return
     u = np.random.default_rng(10**6 + seed).standard_normal(N)
     u[: len(targets)] = 0.0
     dirs = [*(np.eye(1, N, i).ravel() for i in range(len(targets))), u / np.linalg.norm(u)]

@@ -23,12 +23,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.polynomial import hermite_e as He
 
-__all__ = ["SIGMAS", "TARGETS", "TwoStepRun", "bounded_odd_tau3", "hermite_sigma", "simulate",
-           "top_right_singular_vector"]
+__all__ = ["SIGMAS", "SIGMA_DERIVATIVES", "TARGETS", "TwoStepRun", "bounded_odd_tau3",
+           "hermite_sigma", "simulate", "top_right_singular_vector"]
 
 
 def hermite_sigma(coefficients: Sequence[float]) -> np.ndarray:
@@ -58,6 +59,14 @@ def bounded_odd_tau3(s: np.ndarray) -> np.ndarray:
     norm2 = A * A * e_sin_sin(2, 2) - 2 * A * B * e_sin_sin(2, 1) + B * B * e_sin_sin(1, 1)
     return (A * np.sin(2 * s) - B * np.sin(s)) / math.sqrt(norm2)
 
+
+#: non-polynomial activations: their derivative σ' (the only thing the GD steps need); no finite
+#: Taylor expansion of the second step exists for these, so no terms H_k are recorded
+SIGMA_DERIVATIVES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "tanh": lambda z: 1.0 / np.cosh(z) ** 2,
+    "relu": lambda z: (z > 0).astype(float),
+    "erf": lambda z: 2.0 / math.sqrt(math.pi) * np.exp(-(z**2)),
+}
 
 #: targets g(s) of one direction, numpy
 TARGETS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
@@ -116,19 +125,23 @@ def _polyval(Z: np.ndarray, he_coefficients: np.ndarray) -> np.ndarray:
     return out
 
 
-def _gradient(W_X: np.ndarray, a: np.ndarray, y: np.ndarray, X: np.ndarray, dsigma: np.ndarray
+def _gradient(W_X: np.ndarray, a: np.ndarray, y: np.ndarray, X: np.ndarray, dsigma: Any
               ) -> np.ndarray:
     n, N = X.shape[0], a.shape[0]
-    M = _polyval(W_X, dsigma)
+    M = dsigma(W_X) if callable(dsigma) else _polyval(W_X, dsigma)
     M *= a[:, None] / (n * math.sqrt(N))
     M *= y[None, :]
     return M @ X
 
 
-def simulate(N: int, n: int, d: int, alpha1: float, alpha2: float, sigma: np.ndarray,
+def simulate(N: int, n: int, d: int, alpha1: float, alpha2: float, sigma: np.ndarray | str,
              targets: Sequence[Callable[[np.ndarray], np.ndarray]], seed: int,
              batch: str = "reused", noise: float = 0.0, terms: bool = True) -> TwoStepRun:
-    """Two GD steps; targets[k] acts on direction e_k (orthonormal by rotation invariance)."""
+    """Two GD steps; targets[k] acts on direction e_k (orthonormal by rotation invariance).
+
+    ``sigma`` is a He-coefficient vector (polynomial: the terms H_k are recorded when ``terms``)
+    or the name of a non-polynomial activation in SIGMA_DERIVATIVES (no terms).
+    """
     if batch not in ("reused", "fresh"):
         raise ValueError("batch must be 'reused' or 'fresh'")
     rng = np.random.default_rng(seed)
@@ -142,7 +155,8 @@ def simulate(N: int, n: int, d: int, alpha1: float, alpha2: float, sigma: np.nda
     else:
         half = n // 2
         (X1, y1), (X2, y2) = (X[:half], y[:half]), (X[half:], y[half:])
-    dsigma = He.hermeder(sigma)
+    polynomial = not isinstance(sigma, str)
+    dsigma: Any = SIGMA_DERIVATIVES[sigma] if isinstance(sigma, str) else He.hermeder(sigma)
     Z01 = W0 @ X1.T
     G0 = _gradient(Z01, a, y1, X1, dsigma)
     W1 = W0 + eta1 * G0
@@ -154,11 +168,12 @@ def simulate(N: int, n: int, d: int, alpha1: float, alpha2: float, sigma: np.nda
     W2 = W1 + eta2 * _gradient(Z1, a, y2, X2, dsigma)
     del Z1
     run = TwoStepRun(N, n, d, eta1, eta2, batch, seed, W0, W1, W2, G0, a)
-    if terms:
+    if terms and polynomial:
         D *= math.sqrt(N)  # D = √N G0 X2ᵀ
         power: np.ndarray | None = None
         deriv = dsigma
         scale = X2.shape[0] * math.sqrt(N)
+        assert not isinstance(sigma, str)
         for k in range(len(sigma) - 1):  # σ^{(k+1)} ≠ 0 for k <= L − 1
             M = _polyval(Z0, deriv)
             if power is not None:
