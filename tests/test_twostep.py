@@ -112,7 +112,7 @@ def test_cli(invoke):
                  ["twostep", "learn", "--sigma", "tanh", "--target", "He1", "--a1", ".1",
                   "--a2", ".2"], ["twostep", "learn", "--target", "x", "--a1", ".1", "--a2", ".2"],
                  ["twostep", "simulate", "--N", "5"], ["twostep", "simulate", "--target", "x"],
-                 ["twostep", "simulate", "--sigma", "tanh"]):
+                 ["twostep", "simulate", "--sigma", "softsign"]):
         r = invoke(*args)
         assert r.exit_code == 2 and r.stderr.count("\n") == 1, args
 
