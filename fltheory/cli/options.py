@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable
 from fractions import Fraction
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from fltheory.exact import Infinity, check_integer, parse_count, parse_int_or_inf, parse_rational
 from fltheory.results import Result
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -83,6 +83,10 @@ def emit(result: Result, fmt: str) -> None:
 
 def write_atomically(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file, so no partial file is left behind."""
+    import os  # file-writing imports stay off the light query path
+    import tempfile
+    from pathlib import Path
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

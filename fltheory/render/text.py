@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from fltheory.results import Result, Table
 
 __all__ = ["render_json", "render_text", "text_table"]
@@ -37,4 +35,6 @@ def render_text(result: Result) -> str:
 
 
 def render_json(result: Result) -> str:
+    import json  # not needed by text output: keep light queries light
+
     return json.dumps(result.as_json(), indent=2, ensure_ascii=False) + "\n"
