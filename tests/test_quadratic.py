@@ -113,3 +113,24 @@ def test_implicit_bias_conditions_on_the_ode():
     aniso_T = th.implicit_bias_drift(np.eye(4) / 4, R0, np.diag([1.5, 0.5]), 0.1, 300)
     aniso_Q = th.implicit_bias_drift(np.diag([0.1, 0.2, 0.3, 0.4]), R0, np.eye(2), 0.1, 300)
     assert aniso_T["drift"] > 0.05 and aniso_Q["drift"] > 0.05
+
+
+@pytest.mark.parametrize(("p", "p_star"), [(1, 1), (2, 2), (3, 2), (4, 2), (3, 1)])
+def test_ode_jacobian_counts(p, p_star):
+    """Predicted (unstable, zero, stable) counts against the numerical Jacobian of the derived
+    ODE (central differences), at the plateau and at a solution."""
+    for at in ("plateau", "solution"):
+        out = th.ode_jacobian_counts(p, p_star, Fraction(1, 10), at)
+        assert out["predicted"] == out["numerical"], (at, out)
+
+
+def test_cli_hessian_and_simulate(invoke):
+    r = invoke("quadratic", "hessian", "--p", "4", "--p-star", "2", "--N", "50", "--format",
+               "json")
+    assert r.exit_code == 0
+    v = json.loads(r.stdout)["value"]
+    assert v["manifold_dimension"] == 5 and v["hessian_plateau"] == [8, 4 * 3 // 2 + 4 * 44, 10]
+    r = invoke("quadratic", "simulate", "--N", "100", "--t-max", "2", "--format", "json")
+    assert r.exit_code == 0 and len(json.loads(r.stdout)["details"]["t"]) == 21
+    r = invoke("quadratic", "hessian", "--p", "2", "--p-star", "2", "--N", "3")
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1

@@ -57,6 +57,7 @@ __all__ = [
     "integrate",
     "loss_matrix",
     "manifold_dimension",
+    "ode_jacobian_counts",
     "plateau",
     "polar_factor",
     "rhs_matrix",
@@ -354,3 +355,59 @@ def implicit_bias_drift(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: floa
     S0 = polar_factor(sol.R[0])
     drift = max(float(np.linalg.norm(polar_factor(R) - S0)) for R in sol.R)
     return {"drift": drift, "final_loss": float(sol.loss[-1])}
+
+
+def ode_jacobian_counts(p: int, p_star: int, eta: Fraction, at: str = "plateau",
+                        seed: int = 0) -> dict[str, tuple[int, int, int]]:
+    """(unstable, zero, stable) eigenvalue counts of the ODE's Jacobian in the order parameters
+    (Q symmetric: p(p+1)/2 coordinates, ρ: p·p*), numerically (central differences of the
+    matrix form), next to the predicted counts. T = I, mean-field normalisation.
+
+    Predicted, at the plateau (ρ = 0, Q = q*I): p·p* unstable (the escape, rate r each), no
+    zero, p(p+1)/2 stable (norm adjustment). At a solution (Q = (p/p*)SSᵀ... i.e. ρ = √(p/p*)·S
+    with orthonormal S, Q = ρρᵀ): the zero-loss manifold gives p p* − p*(p*+1)/2 zero modes and
+    the (p − p*)-dimensional complement of the student block another (p − p*)(p − p* + 1)/2,
+    along which Q decays only quadratically — hence power-law rather than exponential
+    convergence when p > p*; the rest are stable.
+    """
+    eta_f = float(eta)
+    a, b, eta_w = 1.0 / p, 1.0 / p_star, p * eta_f
+    T = np.eye(p_star)
+    if at == "plateau":
+        q = plateau(p, p_star, Fraction(eta)).q
+        Q0, R0 = q * np.eye(p), np.zeros((p, p_star))
+        predicted = (p * p_star, 0, p * (p + 1) // 2)
+    elif at == "solution":
+        manifold_dimension(p, p_star)  # domain: p >= p*
+        O, _ = np.linalg.qr(np.random.default_rng(seed).standard_normal((p, p_star)))
+        R0 = O * np.sqrt(b / a)
+        Q0 = R0 @ R0.T
+        extra = (p - p_star) * (p - p_star + 1) // 2
+        zero = manifold_dimension(p, p_star) + extra
+        predicted = (0, zero, p * (p + 1) // 2 + p * p_star - zero)
+    else:
+        raise DomainError("at", at, "plateau or solution")
+    iu = np.triu_indices(p)
+
+    def pack(Q: np.ndarray, R: np.ndarray) -> np.ndarray:
+        return np.concatenate([Q[iu], R.ravel()])
+
+    def unpack(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        Q = np.zeros((p, p))
+        Q[iu] = v[: len(iu[0])]
+        Q = Q + Q.T - np.diag(np.diag(Q))
+        return Q, v[len(iu[0]):].reshape(p, p_star)
+
+    def field(v: np.ndarray) -> np.ndarray:
+        Q, R = unpack(v)
+        dQ, dR = rhs_matrix(Q, R, T, a, b, eta_w)
+        return pack(dQ, dR)
+
+    x0 = pack(Q0, R0)
+    h = 1e-6
+    J = np.column_stack([(field(x0 + h * e) - field(x0 - h * e)) / (2 * h)
+                         for e in np.eye(len(x0))])
+    ev = np.linalg.eigvals(J).real
+    tol = 1e-6 * max(1.0, np.abs(ev).max())
+    measured = (int(np.sum(ev > tol)), int(np.sum(np.abs(ev) <= tol)), int(np.sum(ev < -tol)))
+    return {"predicted": predicted, "numerical": measured}
