@@ -87,6 +87,40 @@ def _compare_plateau(pred: dict[str, float], values: np.ndarray) -> Verdict:
                    f"|z| <= {zc:.2f}, with power against q*(0)")
 
 
+def _predict_rate(params: Mapping[str, Any]) -> float:
+    return theory.plateau(params["p"], params["p_star"], params["eta"]).escape_rate
+
+
+def _sim_rate(params: Mapping[str, Any], seed: int) -> np.ndarray:
+    """Growth rate of ‖ρ‖_F in the linear regime: SGD started on the plateau (Q(0) = q* I
+    exactly) with a small teacher component (‖ρ(0)‖_F ≈ 0.05), log-linear fit over t ∈ [0, 8]
+    (‖ρ‖ stays below ≈ 0.3). Rows (1/N, rate)."""
+    p, ps, eta = params["p"], params["p_star"], float(params["eta"])
+    q = theory.plateau(p, ps, params["eta"]).q
+    t = np.linspace(0, 8, 33)
+    rows = []
+    for N in params["N_grid"]:
+        for s in range(params["seeds"]):
+            rng = np.random.default_rng(seed * 1000 + s)
+            W_star = sim.orthonormal_teacher(N, ps, rng)
+            G = rng.standard_normal((p, N))
+            G -= (G @ W_star.T / N) @ W_star
+            G += 0.03 * np.vstack([W_star[k % ps] for k in range(p)])
+            basis, _ = np.linalg.qr(G.T)
+            run = sim.sgd(basis.T * math.sqrt(N * q), W_star, eta, t, seed * 1000 + s + 500)
+            rate = np.polyfit(t, np.log(np.linalg.norm(run.R, axis=(1, 2))), 1)[0]
+            rows.append((1.0 / N, float(rate)))
+    return np.array(rows)
+
+
+def _compare_rate(pred: float, rows: np.ndarray) -> Verdict:
+    a, se, b, _ = linear_fit(rows[:, 0], rows[:, 1])
+    z, zc = abs(a - pred) / se, z_crit(1)
+    return Verdict("pass" if z <= zc else "fail", f"r = {pred:.4f} (closed form)",
+                   f"N → ∞ fit {a:.4f} ± {se:.4f} (|z| = {z:.2f}); SGD noise bias "
+                   f"{b:+.1f}/N", f"|z| <= {zc:.2f}")
+
+
 def _predict_counts(params: Mapping[str, Any]) -> list[tuple[int, int, int]]:
     return [theory.hessian_solution_counts(p, ps, N) for p, ps, N in params["cases"]]
 
@@ -199,6 +233,18 @@ def loss_curves(p: int, p_star: int, eta: float, Ns: tuple[int, ...], t_max: flo
 _SOURCE = "Bocchi et al. (2026); ODEs derived in fltheory.theory.quadratic"
 
 CLAIMS = [
+    Claim("quadratic.escape_rate",
+          "ρ leaves the plateau exponentially at the linearised rate "
+          "r = 2η(1 − q*(1 + 2/p) + 2τ/p*)",
+          _predict_rate, _sim_rate, _compare_rate,
+          "SGD's log-growth rate of ‖ρ‖ is biased upwards by its own noise (measured: +0.020, "
+          "+0.011, +0.008 at N = 1000, 2000, 4000 for p = 4, p* = 2, η = 1/10), so the rate is "
+          "fitted as a + c/N over N and seeds and the intercept compared with r, one-test z-bound",
+          {"small": {"p": 4, "p_star": 2, "eta": Fraction(1, 10), "N_grid": (500, 1000, 2000),
+                     "seeds": 6},
+           "large": {"p": 4, "p_star": 2, "eta": Fraction(1, 10),
+                     "N_grid": (1000, 2000, 4000, 8000), "seeds": 12}},
+          source=_SOURCE),
     Claim("quadratic.hessian_solution",
           "at a zero-loss point the Hessian is marginal: no negative, p p* − p*(p*+1)/2 + "
           "(p − p*)(N − p*) zero and the rest positive eigenvalues",
