@@ -43,17 +43,12 @@ def _directions(N: int, seed: int) -> list[np.ndarray]:
     return [np.eye(1, N, 0).ravel(), np.eye(1, N, 1).ravel(), u / np.linalg.norm(u)]
 
 
-def _estimate(run: sim.TwoStepRun, k: int, v: np.ndarray) -> float:
-    ak = run.a ** (k + 1)
-    return float(math.sqrt(run.N) * (ak @ (run.H[k] @ v)) / (ak @ ak))
-
-
 @lru_cache(maxsize=512)
 def _summary(N: int, batch: str, seed: int) -> tuple[np.ndarray, float]:
     """Ĉ_k(v) for k = 0..2 and v = β1, β2, random (3 × 3), and the Taylor residual, of one run
     (kept instead of the run's matrices, which several claims would otherwise recompute)."""
     run = _run(N, batch, seed)
-    C = np.array([[_estimate(run, k, v) for v in _directions(N, seed)] for k in range(3)])
+    C = np.array([[run.spike_constant(k, v) for v in _directions(N, seed)] for k in range(3)])
     return C, run.taylor_residual()
 
 

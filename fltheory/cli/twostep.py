@@ -256,7 +256,6 @@ def simulate_command(N: int, a1: Fraction, a2: Fraction, batch: str, sigma: str,
     Ĉ_k(v) = √N Σ_j a_j^{k+1}(H_k v)_j / Σ_j a_j^{2k+2} estimates the leading-order constant
     C_k(v) of `fltheory verify twostep`.
     """
-    import math
     import sys
 
     import numpy as np
@@ -302,10 +301,7 @@ def simulate_command(N: int, a1: Fraction, a2: Fraction, batch: str, sigma: str,
     u = np.random.default_rng(10**6 + seed).standard_normal(N)
     u[: len(targets)] = 0.0
     dirs = [*(np.eye(1, N, i).ravel() for i in range(len(targets))), u / np.linalg.norm(u)]
-    est = []
-    for k, H in enumerate(run.H):
-        ak = run.a ** (k + 1)
-        est.append([float(math.sqrt(N) * (ak @ (H @ v)) / (ak @ ak)) for v in dirs])
+    est = [[run.spike_constant(k, v) for v in dirs] for k in range(len(run.H))]
     names = [f"Ĉ_k(β{i + 1}: {t})" for i, t in enumerate(targets)] + ["Ĉ_k(random)"]
     rows = [[str(k), *(f"{c:+.4f}" for c in est[k]),
              to_decimal_str(a2 + k * (a1 - Fraction(1, 2)), 6)] for k in range(len(est))]

@@ -100,6 +100,13 @@ class TwoStepRun:
     def epsilon(self) -> float:
         return self.eta1 / math.sqrt(self.N)
 
+    def spike_constant(self, k: int, v: np.ndarray) -> float:
+        """Ĉ_k(v) = √N Σ_j a_j^{k+1}(H_k v)_j / Σ_j a_j^{2k+2}: the projection of H_k v on the
+        neuron profile a^{k+1}, which estimates the leading-order constant of the k-th term's
+        spike along v while the heavy-tailed bulk (random signs across neurons) averages out."""
+        ak = self.a ** (k + 1)
+        return float(math.sqrt(self.N) * (ak @ (self.H[k] @ v)) / (ak @ ak))
+
     def taylor_residual(self) -> float:
         """‖W2 − (W0 + η1 G0 + η2 Σ ε^k H_k)‖_F / ‖W2 − W1‖_F (zero up to rounding)."""
         total = self.W1 + self.eta2 * sum(self.epsilon**k * Hk for k, Hk in enumerate(self.H))
