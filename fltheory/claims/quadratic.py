@@ -121,6 +121,59 @@ def _compare_rate(pred: float, rows: np.ndarray) -> Verdict:
                    f"{b:+.1f}/N", f"|z| <= {zc:.2f}")
 
 
+def _escape_times(params: Mapping[str, Any], seed: int, with_sgd: bool) -> dict[int, Any]:
+    """Escape times (first ‖ρ‖_F > 1/2) from cold random starts W0 ~ N(0, 1/4) at N: the ODE
+    from each run's sampled overlaps and, with ``with_sgd``, SGD itself. {p: array (seeds, 2)}."""
+    ps, eta, N = params["p_star"], float(params["eta"]), params["N"]
+    t = np.linspace(0, params["t_max"], int(4 * params["t_max"]) + 1)
+    out: dict[int, Any] = {}
+    for p in params["p_grid"]:
+        rows = []
+        for s in range(params["seeds"]):
+            rng = np.random.default_rng(seed * 1000 + s)
+            W_star = sim.orthonormal_teacher(N, ps, rng)
+            W0 = 0.5 * rng.standard_normal((p, N))
+            ode = theory.integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N,
+                                   eta, t)
+            t_ode = t[np.argmax(np.linalg.norm(ode.R, axis=(1, 2)) > 0.5)]
+            t_sgd = np.nan
+            if with_sgd:
+                run = sim.sgd(W0, W_star, eta, t, seed * 1000 + s + 500)
+                t_sgd = t[np.argmax(np.linalg.norm(run.R, axis=(1, 2)) > 0.5)]
+            rows.append((t_ode, t_sgd))
+        out[p] = np.array(rows)
+    return out
+
+
+def _predict_escape(params: Mapping[str, Any]) -> dict[int, float]:
+    times = _escape_times(params, 0, with_sgd=False)
+    return {p: float(v[:, 0].mean()) for p, v in times.items()}
+
+
+def _sim_escape(params: Mapping[str, Any], seed: int) -> dict[int, Any]:
+    return _escape_times(params, seed, with_sgd=True)
+
+
+def _compare_escape(pred: dict[int, float], meas: dict[int, Any]) -> Verdict:
+    # The claim is the p-dependence: t(p) − t(p_min) for SGD against the ODE from the same
+    # starts, paired per seed; SGD's own plateau noise shifts every escape by a p-independent
+    # O(1) amount at finite N (reported), which the differences cancel.
+    ps = sorted(meas)
+    base = meas[ps[0]]
+    zc, worst, parts = z_crit(len(ps) - 1), 0.0, []
+    for p in ps[1:]:
+        d_sgd = meas[p][:, 1] - base[:, 1]
+        d_ode = meas[p][:, 0] - base[:, 0]
+        mean, se = mean_se(d_sgd - d_ode)
+        worst = max(worst, abs(mean) / se)
+        parts.append(f"p={p}: Δt SGD {d_sgd.mean():+.2f}, ODE {d_ode.mean():+.2f}")
+    shift, shift_se = mean_se(np.concatenate([m[:, 1] - m[:, 0] for m in meas.values()]))
+    return Verdict("pass" if worst <= zc else "fail",
+                   "t_esc(p): " + ", ".join(f"p={p}: {t:.2f}" for p, t in pred.items()),
+                   "; ".join(parts) + f"; SGD − ODE shift {shift:+.2f} ± {shift_se:.2f}",
+                   f"|z| <= {zc:.2f} on the paired differences")
+
+
 def _predict_counts(params: Mapping[str, Any]) -> list[tuple[int, int, int]]:
     return [theory.hessian_solution_counts(p, ps, N) for p, ps, N in params["cases"]]
 
@@ -244,6 +297,18 @@ CLAIMS = [
                      "seeds": 6},
            "large": {"p": 4, "p_star": 2, "eta": Fraction(1, 10),
                      "N_grid": (1000, 2000, 4000, 8000), "seeds": 12}},
+          source=_SOURCE),
+    Claim("quadratic.escape_time_vs_p",
+          "overparameterisation shortens the escape only through the initial overlaps: the "
+          "p-dependence of the escape time is the ODE's from the same random starts",
+          _predict_escape, _sim_escape, _compare_escape,
+          "per seed, SGD's escape-time differences between p and the smallest p are compared "
+          "with the ODE's from identical starts (paired), Bonferroni over the p's; the common "
+          "SGD − ODE shift (plateau noise, → 0 as N → ∞, not derived) is measured and reported",
+          {"small": {"p_star": 2, "eta": Fraction(1, 10), "N": 1000, "p_grid": (2, 4, 8),
+                     "seeds": 6, "t_max": 40},
+           "large": {"p_star": 2, "eta": Fraction(1, 10), "N": 3000, "p_grid": (2, 4, 8, 16),
+                     "seeds": 12, "t_max": 50}},
           source=_SOURCE),
     Claim("quadratic.hessian_solution",
           "at a zero-loss point the Hessian is marginal: no negative, p p* − p*(p*+1)/2 + "
