@@ -8,6 +8,9 @@ from fltheory.claims.registry import all_claims, clear_caches, run_claim
 
 CLAIMS = all_claims()
 
+#: claims whose simulation cannot decide at feasible sizes (the reason is in the verdict)
+INCONCLUSIVE_BY_DESIGN = {"twostep.lambda"}
+
 
 @pytest.mark.parametrize("claim", CLAIMS, ids=[c.id for c in CLAIMS])
 def test_claim_at_ci_size(claim):
@@ -16,9 +19,10 @@ def test_claim_at_ci_size(claim):
     if claim.simulate is None:
         assert claim.pending
     run = run_claim(claim, "small", seed=0)
-    assert run.verdict.status != "fail", run.as_json()
-    if run.verdict.status == "inconclusive":
-        assert run.verdict.reason
+    if claim.id in INCONCLUSIVE_BY_DESIGN:
+        assert run.verdict.status == "inconclusive" and run.verdict.reason
+    else:
+        assert run.verdict.status == "pass", run.as_json()
 
 
 @pytest.mark.slow

@@ -81,6 +81,8 @@ def test_cli(invoke):
                "json")
     assert r.exit_code == 0
     data = json.loads(r.stdout)
+    # q* = 2 − √2: the root of the plateau quadratic at p = p* = 2, η = 1/10 (a zero of
+    # rhs_matrix, checked in test_plateau_is_a_fixed_point_and_attracts_the_ode)
     assert data["details"]["q_star"] == "2 - sqrt(2)" and data["value"] < 1e-10
     r = invoke("quadratic", "equations", "--p", "1", "--p-star", "1", "--format", "json")
     assert "rho_11" in json.loads(r.stdout)["value"]["drho_11/dt"]

@@ -109,8 +109,7 @@ class Coefficient:
     def exact_in(self, basis: Basis) -> sp.Expr | None:
         if self.exact is None or basis == "h":
             return self.exact
-        return sp.nsimplify(self.exact / sp.sqrt(sp.factorial(self.k))) \
-            if self.exact.is_Rational else sp.simplify(self.exact / sp.sqrt(sp.factorial(self.k)))
+        return _clean(self.exact / sp.sqrt(sp.factorial(self.k)))
 
     def numeric_in(self, basis: Basis) -> mpmath.mpf:
         if basis == "h":
@@ -171,9 +170,7 @@ def gauss_moment(n: int) -> int:
 
 def _expect_polynomial(expr: sp.Expr) -> sp.Expr:
     poly = sp.Poly(sp.expand(expr), Z)
-    return sp.nsimplify(sum(c * gauss_moment(m[0]) for m, c in poly.terms())) \
-        if poly.is_zero is False and all(c.is_Rational for c in poly.coeffs()) \
-        else sp.simplify(sum((c * gauss_moment(m[0]) for m, c in poly.terms()), sp.Integer(0)))
+    return _clean(sum((c * gauss_moment(m[0]) for m, c in poly.terms()), sp.Integer(0)))
 
 
 def _is_polynomial(expr: sp.Expr) -> bool:
@@ -476,14 +473,11 @@ class _Engine:
                 or not value.is_number:
             return None
         # sympy can return a wrong closed form; accept it only if quadrature agrees.
-        check, _ = _quad_expectation(self.fn_for(integrand), 0, self.points, 20)
+        check, _ = _quad_expectation(_mp_function(integrand), 0, self.points, 20)
         if abs(sp.N(value, 20) - sp.Float(check, 20)) > 1e-14 * max(1, abs(check)):
             self.notes.append("a sympy.integrate result disagreed with quadrature; discarded")
             return None
         return value, "exact:sympy"
-
-    def fn_for(self, expr: sp.Expr) -> Callable[[Any], Any]:
-        return _mp_function(expr)
 
 
 def coefficient(engine: _Engine, k: int, scale: Any | None = None) -> Coefficient:
@@ -635,8 +629,7 @@ def _atoms(pairs: list[tuple[sp.Expr, sp.Interval]] | None
     return atoms
 
 
-def _preimages(engine: _Engine, y: Any, grid: list[Any], values: list[Any],
-               dfn: Callable[[Any], Any]) -> list[Any]:
+def _preimages(engine: _Engine, y: Any, grid: list[Any], values: list[Any]) -> list[Any]:
     """All real z with f(z) = y (isolated roots), exact for piecewise polynomials."""
     roots: list[Any] = []
     if engine.pairs is not None:
@@ -705,7 +698,7 @@ def _conditional_expectations(engine: _Engine, kmax: int) -> _Conditional:
             y = engine.fn(z0)
             if any(abs(y - a) < mpmath.mpf(10) ** (-dps // 2) for a in atom_values):
                 continue
-            roots = _preimages(engine, y, grid, values, dfn)
+            roots = _preimages(engine, y, grid, values)
             weights = []
             for r in roots:
                 d = abs(dfn(r))

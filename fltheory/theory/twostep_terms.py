@@ -69,6 +69,7 @@ class TwoStepModel:
     noise: Fraction = Fraction(0)
     dps: int = 30
     _moment_cache: dict[tuple[int, int, int], Any] = field(default_factory=dict, repr=False)
+    _poly_cache: dict[tuple[int, str, bool], sp.Poly] = field(default_factory=dict, repr=False)
 
     @classmethod
     def build(cls, sigma: str, targets: list[str], psi1: Fraction = Fraction(1),
@@ -174,7 +175,7 @@ def _symbols(model: TwoStepModel) -> tuple[list[sp.Symbol], list[sp.Symbol]]:
 
 def _term_polys(model: TwoStepModel, k: int, batch: str, square: bool) -> sp.Poly:
     """c_k = σ^{(k+1)}(z) D̃^k y/k! (or its square) as a polynomial, cached on the model."""
-    cache: dict[Any, sp.Poly] = model.__dict__.setdefault("_poly_cache", {})
+    cache = model._poly_cache
     key = (k, batch, square)
     if key in cache:
         return cache[key]
