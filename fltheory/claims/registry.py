@@ -31,6 +31,7 @@ PAPERS: dict[str, str] = {
     "twostep": "fltheory.claims.twostep",
     "fisher": "fltheory.claims.fisher",
     "quadratic": "fltheory.claims.quadratic",
+    "recovery": "fltheory.claims.recovery",
 }
 
 SIZES = ("small", "large")

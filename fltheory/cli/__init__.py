@@ -28,7 +28,9 @@ _COMMANDS: dict[str, str] = {
     "phase": "fltheory.cli.twostep:phase_command",
     "plot": "fltheory.cli.plot:plot_command",
     "quadratic": "fltheory.cli.quadratic:quadratic_group",
+    "recovery": "fltheory.cli.recovery:recovery_group",
     "table": "fltheory.cli.table:table_command",
+    "threshold": "fltheory.cli.recovery:threshold_command",
     "twostep": "fltheory.cli.twostep:twostep_group",
     "verify": "fltheory.cli.verify:verify_command",
 }

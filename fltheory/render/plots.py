@@ -14,7 +14,8 @@ import numpy as np
 
 from fltheory.exact import DomainError
 
-__all__ = ["PLOTS", "figure_fisher", "figure_lambda", "figure_quadratic", "figure_twostep",
+__all__ = ["PLOTS", "figure_fisher", "figure_lambda", "figure_quadratic", "figure_recovery",
+           "figure_twostep",
            "make_figure"]
 
 
@@ -150,6 +151,45 @@ def figure_quadratic(data: dict[str, Any]) -> Any:
     return fig
 
 
+def figure_recovery(data: dict[str, Any]) -> Any:
+    """(a) overlaps ρ_k² against δ = n/D: Lu–Li curves, large-δ thresholds (dotted), simulated
+    means (Gaussian-equivalent features); (b) MSE against δ: the finite-d1 curve, the d1 = ∞
+    law P δ^e, simulated means with standard errors."""
+    plt = _pyplot()
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    for k in range(data["d1"]):
+        color = f"C{k % 10}"
+        ax1.semilogx(data["fine"], data["curves"][:, k], color=color, lw=1.2,
+                     label=f"k = {k + 1}")
+        ax1.axvline(data["thresholds"][k], color=color, ls=":", lw=0.8)
+        mean = data["rho2"][:, :, k].mean(axis=0)
+        ax1.plot(data["deltas"], mean, "o", color=color, ms=4)
+    ax1.set_xlabel("δ = n / D")
+    ax1.set_ylabel("ρ_k² = ⟨Â_k, A_k⟩²")
+    ax1.set_title(f"Lu–Li (lines), simulation d = {data['d']} (D = {data['D']}, dots)",
+                  fontsize=9)
+    ax1.legend(fontsize=7, ncol=2)
+    pref, expo = data["law"]
+    ax2.loglog(data["fine"], data["mse_curve"], color="C0", label=f"finite d1 = {data['d1']}")
+    ax2.loglog(data["fine"], pref * data["fine"] ** expo, color="k", ls="--", lw=1,
+               label=f"law {pref:.3g}·δ^({expo:.3g}), d1 = ∞")
+    m = data["mse"]
+    ax2.errorbar(data["deltas"], m.mean(axis=0), yerr=m.std(axis=0, ddof=1) / np.sqrt(len(m)),
+                 fmt="o", color="C3", ms=4, label="simulation")
+    ax2.set_xlabel("δ = n / D")
+    ax2.set_ylabel("test MSE / Var(y)")
+    ax2.set_title(f"γ = {data['gamma']:g}, rank transform", fontsize=9)
+    ax2.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def _recovery() -> Any:
+    from fltheory.claims.recovery import cascade_data
+
+    return figure_recovery(cascade_data())
+
+
 def _quadratic() -> Any:
     from fltheory.claims.quadratic import loss_curves
 
@@ -170,7 +210,8 @@ def _fisher() -> Any:
 
 
 PLOTS: dict[str, Callable[[], Any]] = {"fisher": _fisher, "lambda": figure_lambda,
-                                       "quadratic": _quadratic, "twostep": _twostep}
+                                       "quadratic": _quadratic, "recovery": _recovery,
+                                       "twostep": _twostep}
 
 
 def make_figure(name: str) -> Any:
