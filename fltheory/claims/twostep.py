@@ -52,6 +52,11 @@ def _summary(N: int, batch: str, seed: int) -> tuple[np.ndarray, float]:
     return C, run.taylor_residual()
 
 
+def run_summary(N: int, batch: str, seed: int) -> tuple[np.ndarray, float]:
+    """One seed's Ĉ_k(v) (3 × 3) and Taylor residual: what ``fltheory sweep`` runs."""
+    return _summary(N, batch, seed)
+
+
 def clear_cache() -> None:
     """Forget cached simulations (tests use it to check reproducibility for real)."""
     _summary.cache_clear()

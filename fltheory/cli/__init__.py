@@ -21,6 +21,7 @@ __all__ = ["cli", "main"]
 
 #: command name -> "module:attribute"
 _COMMANDS: dict[str, str] = {
+    "cache": "fltheory.cli.sweep:cache_command",
     "exponent": "fltheory.cli.hermite:exponent_command",
     "fisher": "fltheory.cli.fisher:fisher_command",
     "hermite": "fltheory.cli.hermite:hermite_command",
@@ -29,6 +30,7 @@ _COMMANDS: dict[str, str] = {
     "plot": "fltheory.cli.plot:plot_command",
     "quadratic": "fltheory.cli.quadratic:quadratic_group",
     "recovery": "fltheory.cli.recovery:recovery_group",
+    "sweep": "fltheory.cli.sweep:sweep_command",
     "table": "fltheory.cli.table:table_command",
     "threshold": "fltheory.cli.recovery:threshold_command",
     "twostep": "fltheory.cli.twostep:twostep_group",

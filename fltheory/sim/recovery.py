@@ -220,13 +220,14 @@ def run(d: int, n: int, seed: int, *, q: int = 2, d1: int = 8, gamma: float = 1.
         lam: Sequence[float] | None = None, features: str = "gaussian",
         transform: str = "rank", sigma: float = 0.0, keep: int | None = None,
         n_fit: int | None = None, n_test: int = 20000, latents: str = "flat",
-        chunk: int = _CHUNK) -> RecoveryRun:
+        chunk: int = _CHUNK, prefetch: bool = True) -> RecoveryRun:
     """One run of the spectral algorithm; ``keep`` top eigenvectors (default d1) form Â.
 
     Ĉ is accumulated chunk by chunk (memory O(chunk·D + D²)); the next chunk's features are
     drawn in a helper thread while BLAS multiplies the current one (numpy's generators and
     the feature products release the GIL). Chunks have their own seeds, so the result does not
-    depend on the thread timing.
+    depend on the thread timing. ``prefetch=False`` keeps the run on one thread (sweeps run
+    one task per core).
     """
     from concurrent.futures import ThreadPoolExecutor
 
@@ -248,12 +249,18 @@ def run(d: int, n: int, seed: int, *, q: int = 2, d1: int = 8, gamma: float = 1.
     # pass 2: Ĉ = (1/n) Σ T_j φ_j φ_jᵀ, one GEMM per chunk, the next chunk drawn meanwhile
     C = np.zeros((D, D))
     start = 0
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        ahead = pool.submit(smp.features, sizes[0], _fast_rng(streams[0]))
-        for i, m in enumerate(sizes):
-            phi = ahead.result()
-            if i + 1 < len(sizes):
-                ahead = pool.submit(smp.features, sizes[i + 1], _fast_rng(streams[i + 1]))
+    if prefetch:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            ahead = pool.submit(smp.features, sizes[0], _fast_rng(streams[0]))
+            for i, m in enumerate(sizes):
+                phi = ahead.result()
+                if i + 1 < len(sizes):
+                    ahead = pool.submit(smp.features, sizes[i + 1], _fast_rng(streams[i + 1]))
+                C += phi.T @ (phi * T[start:start + m, None])
+                start += m
+    else:
+        for m, ss in zip(sizes, streams, strict=True):
+            phi = smp.features(m, _fast_rng(ss))
             C += phi.T @ (phi * T[start:start + m, None])
             start += m
     C /= n

@@ -1,0 +1,170 @@
+"""``fltheory sweep`` (a simulation over a grid × seeds, in parallel, cached) and
+``fltheory cache`` (inspect or clear the results store)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from fltheory.cli.options import CountType, emit, format_option
+from fltheory.exact import DomainError, parse_int_range
+from fltheory.results import Result, Table
+
+
+def _grid(task_id: str, specs: tuple[str, ...]) -> list[dict[str, str]]:
+    from itertools import product
+
+    from fltheory.sweep.tasks import canonical, get_task, parse_value
+
+    task = get_task(task_id)
+    axes: dict[str, list[object]] = {}
+    for spec in specs:
+        name, eq, values = spec.partition("=")
+        if not eq or not values:
+            raise DomainError("grid", spec, "NAME=v1,v2,… (e.g. N=500,1000)")
+        if name in axes:
+            raise DomainError("grid", spec, "each parameter once", reason="repeats " + name)
+        axes[name] = [parse_value(task, name, v) for v in values.split(",")]
+    names = list(axes)
+    return [canonical(task, dict(zip(names, combo, strict=True)))
+            for combo in product(*(axes[n] for n in names))]
+
+
+def _fmt(mean: float, se: float) -> str:
+    if mean != mean:
+        return "nan"
+    return f"{mean:.5g}" if se != se else f"{mean:.5g} ± {se:.2g}"
+
+
+@click.command("sweep")
+@click.argument("task_id", metavar="TASK", required=False)
+@click.option("--grid", "grid", multiple=True,
+              help="NAME=v1,v2,… (repeatable; the grid is their product). Unset parameters "
+                   "keep their defaults (fltheory sweep --list).")
+@click.option("--seeds", "seeds_text", default="0..3", show_default=True,
+              help="Seeds: s, a..b or a,b,c.")
+@click.option("--workers", type=CountType(minimum=1), default=None,
+              help="Worker processes (default: the number of cores).")
+@click.option("--dask", "dask_local", is_flag=True,
+              help="Run on a local Dask cluster (processes) instead of the local pool.")
+@click.option("--scheduler", default=None,
+              help="Address of a running Dask scheduler, e.g. tcp://HOST:8786.")
+@click.option("--no-cache", "no_cache", is_flag=True,
+              help="Neither read nor write the results store.")
+@click.option("--store", "store_path", default=None,
+              help="Results store (default $FLTHEORY_CACHE or ~/.cache/fltheory/runs.sqlite).")
+@click.option("--metrics", default=None, help="Comma-separated metrics to show (default all).")
+@click.option("--list", "list_only", is_flag=True, help="List the sweepable simulations.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress on stderr (default: when stderr is a terminal).")
+@format_option
+def sweep_command(task_id: str | None, grid: tuple[str, ...], seeds_text: str,
+                  workers: int | None, dask_local: bool, scheduler: str | None, no_cache: bool,
+                  store_path: str | None, metrics: str | None, list_only: bool,
+                  progress: bool | None, fmt: str) -> int:
+    """Run the simulation TASK over a grid of parameters and seeds; print mean ± s.e. per point.
+
+    Example: fltheory sweep twostep.term_constants --grid N=500,1000 --seeds 0..15 --workers 2
+
+    Each run uses one BLAS thread and a seed derived from (seed, task, grid point) by numpy's
+    SeedSequence: serial, local and Dask runs give identical numbers. Completed runs are stored
+    (SQLite), so an interrupted sweep resumes and a repeated one is instant. Exit status 1 when
+    a run failed (each failure is listed with its grid point and seed), 130 on Ctrl-C.
+    """
+    from fltheory.sweep.tasks import TASKS
+
+    if list_only or task_id is None:
+        if task_id is None and not list_only:
+            raise click.UsageError("Missing argument 'TASK' (fltheory sweep --list).")
+        for t in TASKS.values():
+            params = ", ".join(f"{k}={v[1]}" for k, v in t.params.items())
+            click.echo(f"{t.id}\t{params}\t{t.description}")
+        return 0
+    if dask_local and scheduler:
+        raise DomainError("scheduler", scheduler, "either --dask or --scheduler, not both")
+    points = _grid(task_id, grid)
+    seeds = parse_int_range(seeds_text, "seeds", 0, 10**6)
+    workers = workers or os.cpu_count() or 1
+    from fltheory.sweep.runner import _stderr_progress, aggregate, sweep
+    from fltheory.sweep.store import Store, default_path
+
+    store = None if no_cache else Store(Path(store_path) if store_path else default_path())
+    show = sys.stderr.isatty() if progress is None else progress
+    try:
+        outcome = sweep(task_id, points, seeds, workers=workers,
+                        scheduler="local" if dask_local else scheduler, store=store,
+                        progress=_stderr_progress if show else None)
+    finally:
+        if store is not None:
+            store.close()
+    rows_out = aggregate(outcome)
+    names = list(rows_out[0]["metrics"]) if rows_out and rows_out[0]["metrics"] else []
+    if metrics:
+        wanted = metrics.split(",")
+        unknown = [m for m in wanted if names and m not in names]
+        if unknown:
+            raise DomainError("metrics", metrics, "some of " + ", ".join(names))
+        names = wanted
+    axes = [k for k in points[0] if len({p[k] for p in points}) > 1] if points else []
+    rows = []
+    for r in rows_out:
+        cells = [r["params"][a] for a in axes]
+        cells += [_fmt(r["metrics"][m]["mean"], r["metrics"][m]["se"]) if m in r["metrics"]
+                  else "-" for m in names]
+        cells.append(str(max((r["metrics"][m]["n"] for m in r["metrics"]), default=0)))
+        rows.append(cells)
+    cached = sum(run.cached for run in outcome.runs)
+    notes = [f"FAILED {run.params} seed {run.seed}: {run.error}" for run in outcome.failed]
+    if outcome.interrupted:
+        notes.append("interrupted: completed runs are stored; run the same command to resume")
+    summary = [f"{task_id}: {len(points)} grid point(s) × {len(seeds)} seed(s) = "
+               f"{len(outcome.runs)} runs on {outcome.backend}; {cached} from the store, "
+               f"{len(outcome.failed)} failed; {outcome.wall:.2f} s"]
+    result = Result(
+        command="sweep",
+        inputs={"task": task_id, "grid": list(grid), "seeds": seeds_text, "workers": workers,
+                "scheduler": "local" if dask_local else scheduler, "cache": not no_cache},
+        value=rows_out,
+        conventions={"aggregate": "mean ± standard error over seeds (NaN runs counted apart)",
+                     "seeds": "simulation seed = SeedSequence(seed, digest(task, grid point))"},
+        summary=summary,
+        details={"runs": [{"params": r.params, "seed": r.seed, "result": r.result,
+                           "error": r.error, "cached": r.cached} for r in outcome.runs],
+                 "backend": outcome.backend, "wall_seconds": outcome.wall},
+        table=Table(columns=[*axes, *names, "runs"], rows=rows,
+                    caption=f"Sweep of {task_id} (mean ± s.e. over seeds {seeds_text})",
+                    label="tab:fltheory-sweep", align="r" * (len(axes) + len(names) + 1)),
+        notes=notes,
+    )
+    emit(result, fmt)
+    if outcome.interrupted:
+        return 130
+    return 1 if outcome.failed else 0
+
+
+@click.command("cache")
+@click.argument("action", type=click.Choice(["info", "clear", "path"]), default="info")
+@click.option("--task", default=None, help="Only this task (clear).")
+@click.option("--store", "store_path", default=None, help="Results store (default as sweep).")
+def cache_command(action: str, task: str | None, store_path: str | None) -> None:
+    """Inspect (info), locate (path) or clear the results store of `fltheory sweep`."""
+    from fltheory.sweep.store import Store, code_version, default_path
+
+    path = Path(store_path) if store_path else default_path()
+    if action == "path":
+        click.echo(str(path))
+        return
+    if action == "info" and not path.exists():
+        click.echo(f"{path}: empty (no runs stored yet)")
+        return
+    with Store(path) as store:
+        if action == "clear":
+            click.echo(f"removed {store.clear(task)} run(s) from {path}")
+            return
+        click.echo(f"{path} (current code version {code_version()}; integrity {store.check()})")
+        for name, version, count, seconds in store.summary():
+            mark = "" if version == code_version() else "  (older code)"
+            click.echo(f"{name}\t{version}\t{count} runs\t{seconds:.1f} s computed{mark}")

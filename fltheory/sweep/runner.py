@@ -1,0 +1,217 @@
+"""Run a task over grid points × seeds: serially, in local worker processes, or on Dask.
+
+Every run executes :func:`execute` — one BLAS thread (threadpoolctl), the simulation's seed
+derived from (user seed, task, grid point) by numpy's SeedSequence — so a serial run, a local
+pool and a Dask cluster return identical numbers. A run that raises is reported with its grid
+point and seed; the others complete. Results are written to the store as they arrive.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import statistics
+import sys
+import time
+import traceback
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from fltheory.sweep.store import Store, code_version, params_key
+from fltheory.sweep.tasks import get_task
+
+__all__ = ["Run", "SweepOutcome", "aggregate", "derived_seed", "execute", "sweep"]
+
+
+def derived_seed(task_id: str, params: Mapping[str, str], seed: int) -> int:
+    """The simulation seed of (task, grid point, user seed): SeedSequence over the user seed and
+    a digest of the task and its canonical parameters (not a sum of integers)."""
+    import numpy as np
+
+    digest = hashlib.sha256((task_id + params_key(dict(params))).encode()).digest()
+    words = [int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4)]
+    return int(np.random.SeedSequence([seed, *words]).generate_state(1, dtype=np.uint32)[0])
+
+
+def execute(task_id: str, params: dict[str, str], seed: int) -> dict[str, Any]:
+    """One run, in whatever process: {"result": …, "seconds": …} or {"error": …}."""
+    import numpy  # noqa: F401  load the BLAS libraries first, so that the limit reaches them
+    import scipy.linalg  # noqa: F401
+    from threadpoolctl import threadpool_limits
+
+    start = time.perf_counter()
+    try:
+        task = get_task(task_id)
+        run_seed = derived_seed(task_id, params, seed) if task.derive_seed else seed
+        with threadpool_limits(limits=1):
+            result = task.func(dict(params), run_seed)
+    except Exception as exc:  # reported with its grid point and seed; the sweep goes on
+        last = traceback.extract_tb(exc.__traceback__)[-1]
+        return {"error": f"{type(exc).__name__}: {exc} ({last.filename.rsplit('/', 1)[-1]}:"
+                         f"{last.lineno})", "seconds": time.perf_counter() - start}
+    return {"result": result, "seconds": time.perf_counter() - start}
+
+
+@dataclass
+class Run:
+    params: dict[str, str]
+    seed: int
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    cached: bool = False
+    seconds: float = 0.0
+
+
+@dataclass
+class SweepOutcome:
+    task: str
+    runs: list[Run]
+    backend: str
+    interrupted: bool = False
+    wall: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[Run]:
+        return [r for r in self.runs if r.error is not None]
+
+
+def _local_pool(workers: int) -> Any:
+    """Worker processes: forked when this process has no other thread (cheap start, nothing
+    re-imported), spawned otherwise (forking a threaded process can deadlock its children)."""
+    import multiprocessing
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "fork" if sys.platform == "linux" and threading.active_count() == 1 else "spawn"
+    return ProcessPoolExecutor(max_workers=workers,
+                               mp_context=multiprocessing.get_context(method))
+
+
+_Stream = Generator[tuple["Run", dict], None, None]
+
+
+def _iterate_local(todo: list[Run], task_id: str, workers: int) -> _Stream:
+    if workers <= 1:
+        for run in todo:
+            yield run, execute(task_id, run.params, run.seed)
+        return
+    from concurrent.futures import as_completed
+
+    pool = _local_pool(workers)
+    try:
+        futures = {pool.submit(execute, task_id, run.params, run.seed): run for run in todo}
+        for fut in as_completed(futures):
+            yield futures[fut], fut.result()
+    except GeneratorExit:  # interrupted: drop what has not started, do not wait
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _iterate_dask(todo: list[Run], task_id: str, workers: int,
+                  scheduler: str) -> _Stream:
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        from fltheory.exact import DomainError
+
+        raise DomainError("scheduler", scheduler, "an installation with the [dist] extra: "
+                          "pip install 'fltheory[dist]'", reason="needs dask.distributed") from None
+    cluster = None
+    if scheduler == "local":
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    else:
+        client = Client(scheduler, timeout=30)
+    try:
+        futures = {client.submit(execute, task_id, run.params, run.seed, pure=False): run
+                   for run in todo}
+        by_key = {f.key: run for f, run in futures.items()}
+        for fut in as_completed(list(futures)):
+            yield by_key[fut.key], fut.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def sweep(task_id: str, points: list[dict[str, str]], seeds: list[int], *, workers: int = 1,
+          scheduler: str | None = None, store: Store | None = None,
+          progress: Callable[[int, int, Run], None] | None = None) -> SweepOutcome:
+    """Run ``task_id`` at every grid point and seed (cached runs come from ``store``)."""
+    version = code_version()
+    runs = [Run(p, s) for p in points for s in seeds]
+    if store is not None:
+        for p in points:
+            hits = store.get(task_id, p, seeds, version)
+            for run in runs:
+                if run.params is p and run.seed in hits:
+                    run.result, run.cached = hits[run.seed], True
+    todo = [r for r in runs if not r.cached]
+    backend = ("serial" if workers <= 1 and scheduler is None else
+               f"dask {scheduler}" if scheduler else f"{workers} local processes")
+    outcome = SweepOutcome(task_id, runs, backend)
+    done = len(runs) - len(todo)
+    start = time.perf_counter()
+    stream = (_iterate_local(todo, task_id, workers) if scheduler is None else
+              _iterate_dask(todo, task_id, workers, scheduler))
+    try:
+        for run, answer in stream:
+            run.seconds = answer["seconds"]
+            if "error" in answer:
+                run.error = answer["error"]
+            else:
+                run.result = answer["result"]
+                if store is not None:
+                    store.put(task_id, run.params, run.seed, version, run.result, run.seconds)
+            done += 1
+            if progress is not None:
+                progress(done, len(runs), run)
+    except KeyboardInterrupt:
+        outcome.interrupted = True
+        stream.close()
+    outcome.wall = time.perf_counter() - start
+    return outcome
+
+
+def aggregate(outcome: SweepOutcome) -> list[dict[str, Any]]:
+    """Per grid point: for each metric, mean, standard error and count over the seeds that
+    completed (NaN values — e.g. no escape within t_max — are counted separately)."""
+    rows = []
+    seen: dict[str, dict[str, Any]] = {}
+    for run in outcome.runs:
+        key = params_key(run.params)
+        if key not in seen:
+            seen[key] = {"params": run.params, "values": {}, "failed": 0, "missing": 0}
+            rows.append(seen[key])
+        entry = seen[key]
+        if run.error is not None:
+            entry["failed"] += 1
+        elif run.result is None:
+            entry["missing"] += 1
+        else:
+            for name, value in run.result.items():
+                entry["values"].setdefault(name, []).append(value)
+    out = []
+    for entry in rows:
+        metrics = {}
+        for name, values in entry["values"].items():
+            finite = [float(v) for v in values if v is not None and not math.isnan(float(v))]
+            n = len(finite)
+            mean = statistics.fmean(finite) if n else math.nan
+            se = statistics.stdev(finite) / math.sqrt(n) if n > 1 else math.nan
+            metrics[name] = {"mean": mean, "se": se, "n": n, "nan": len(values) - n}
+        out.append({"params": entry["params"], "metrics": metrics, "failed": entry["failed"],
+                    "missing": entry["missing"]})
+    return out
+
+
+def _stderr_progress(done: int, total: int, run: Run) -> None:  # pragma: no cover - tty only
+    state = "failed" if run.error else "cached" if run.cached else f"{run.seconds:.1f}s"
+    sys.stderr.write(f"\r[{done}/{total}] seed {run.seed} {run.params} {state}\x1b[K")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
