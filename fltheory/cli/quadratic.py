@@ -13,7 +13,8 @@ from fltheory.results import Result, Table
 _CONVENTIONS = {
     "model": "f = a Σ_k (w_k·x)²/N, y = b Σ_m (w*_m·x)²/N + σξ, squared loss, one fresh sample "
              "per step, t = steps/N",
-    "normalisation": "a = 1/p, b = 1/p*, η_w = p η (mean field: a η_w = η for every p)",
+    "normalisation": "a = 1/p, b = 1/p*, η_w = p η (mean field: a η_w = η for every p); "
+                     "--scaling fixed: η_w = η (a η_w = η/p)",
     "source": "Bocchi, Regimbeau, Lucibello, Saglietti, Cammarota (2026), arXiv 2604.03068",
 }
 
@@ -40,7 +41,12 @@ def quadratic_group() -> None:
 @click.option("--p", "p", type=CountType(minimum=1), required=True, help="Student width p.")
 @click.option("--p-star", "p_star", type=CountType(minimum=1), required=True,
               help="Teacher width p*.")
-@click.option("--eta", type=RATIONAL, required=True, help="Step η (η_w = p η).")
+@click.option("--eta", type=RATIONAL, required=True,
+              help="Step η (mean field: η_w = p η; fixed: η_w = η).")
+@click.option("--scaling", type=click.Choice(["mean-field", "fixed"]), default="mean-field",
+              show_default=True,
+              help="mean-field: a = 1/p, η_w = pη (a·η_w = η for every p); fixed: the literal "
+                   "fixed step a = 1/p, η_w = η (a·η_w = η/p).")
 @click.option("--teacher", default="identity", show_default=True,
               help="Teacher overlap T: identity or diag:t1,…,tp* (mean 1).")
 @click.option("--noise", type=RATIONAL, default="0", show_default=True,
@@ -54,9 +60,14 @@ def quadratic_group() -> None:
                    "the students identical forever).")
 @click.option("--t-max", "t_max", type=RATIONAL, default="200", show_default=True)
 @format_option
-def ode_command(p: int, p_star: int, eta: Fraction, teacher: str, noise: Fraction,
-                q0: Fraction, rho0: Fraction, seed: int, t_max: Fraction, fmt: str) -> None:
+def ode_command(p: int, p_star: int, eta: Fraction, scaling: str, teacher: str,
+                noise: Fraction, q0: Fraction, rho0: Fraction, seed: int, t_max: Fraction,
+                fmt: str) -> None:
     """Integrate the derived ODEs: plateau value and loss, escape rate, escape time, final loss.
+
+    The dynamics of W' = √a W depends on a and η_w only through a·η_w (and the label scale b),
+    so --scaling fixed is the mean-field dynamics at step η/p: its escape rate falls like 1/p
+    and overparameterisation slows the escape, where the mean-field rate does not depend on p.
 
     Example: fltheory quadratic ode --p 4 --p-star 2 --eta .1
     """
@@ -70,6 +81,9 @@ def ode_command(p: int, p_star: int, eta: Fraction, teacher: str, noise: Fractio
         raise DomainError("noise/q0/t-max", f"{noise}/{q0}/{t_max}",
                           "noise >= 0, q0 > 0, t-max > 0")
     taus = _teacher(teacher, p_star)
+    eta_in = eta
+    if scaling == "fixed":
+        eta = eta / p  # a·η_w = (1/p)·η: the mean-field dynamics at step η/p
     pl = plateau(p, p_star, eta, noise, taus) if sum(taus) == p_star else None
     T = np.diag([float(t) for t in taus])
     t = np.unique(np.concatenate([[0.0], np.geomspace(1e-2, float(t_max), 400)]))
@@ -79,13 +93,16 @@ def ode_command(p: int, p_star: int, eta: Fraction, teacher: str, noise: Fractio
     escape = t[np.argmax(rho > 0.5)] if np.any(rho > 0.5) else None
     rows = [[f"{t[i]:.3g}", f"{sol.loss[i]:.6g}", f"{rho[i]:.4g}",
              f"{np.trace(sol.Q[i]) / p:.4f}"] for i in range(0, len(t), 40)]
-    summary = [f"p = {p}, p* = {p_star}, η = {fraction_str(eta)}, teacher {teacher}, "
-               f"σ = {fraction_str(noise)}"]
+    summary = [f"p = {p}, p* = {p_star}, η = {fraction_str(eta_in)} ({scaling} scaling"
+               + (f": a·η_w = η/p = {fraction_str(eta)}" if scaling == "fixed" else "")
+               + f"), teacher {teacher}, σ = {fraction_str(noise)}"]
     details: dict[str, object] = {"final_loss": float(sol.loss[-1]),
                                   "escape_time": None if escape is None else float(escape)}
     if pl is not None:
         summary.append(f"plateau: q* = {pl.q_exact} ≈ {pl.q:.6f}, loss {pl.loss:.6f}; escape "
-                       f"rate {pl.escape_rate:.6f}" + (f"; plateau exists for η <= "
+                       f"rate {pl.escape_rate:.6f}" + (f"; plateau exists for "
+                                                       f"{'a·η_w' if scaling == 'fixed' else 'η'}"
+                                                       f" <= "
                                                        f"{pl.eta_max_exact[0]}"
                                                        if pl.eta_max_exact else ""))
         details |= {"q_star": str(pl.q_exact), "plateau_loss": pl.loss,
@@ -101,7 +118,8 @@ def ode_command(p: int, p_star: int, eta: Fraction, teacher: str, noise: Fractio
                       if bias["drift"] < 1e-8 else " (not conserved: anisotropic teacher)"))
     details["S_drift"] = bias["drift"]
     emit(Result(command="quadratic ode",
-                inputs={"p": p, "p_star": p_star, "eta": fraction_str(eta), "teacher": teacher,
+                inputs={"p": p, "p_star": p_star, "eta": fraction_str(eta_in),
+                        "scaling": scaling, "teacher": teacher,
                         "noise": fraction_str(noise), "q0": fraction_str(q0),
                         "rho0": fraction_str(rho0), "seed": seed,
                         "t_max": fraction_str(t_max)},

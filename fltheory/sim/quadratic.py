@@ -37,15 +37,23 @@ class SGDRun:
 
 def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed: int,
         sigma: float = 0.0, a: float | None = None, b: float | None = None,
-        eta_w: float | None = None, chunk: int = 512, n_test: int = 0) -> SGDRun:
+        eta_w: float | None = None, chunk: int = 64, n_test: int = 0) -> SGDRun:
     """Run one-pass SGD from W0 (p × N); record Q and ρ at the times of ``t_grid`` (and, with
-    ``n_test`` > 0, the loss on that many fixed fresh inputs, noise included)."""
+    ``n_test`` > 0, the loss on that many fixed fresh inputs, noise included).
+
+    Exact sequential SGD, organised around BLAS: within a block of B = ``chunk`` samples the
+    weights are W_i = W_start + Σ_{j<i} u_j x_jᵀ, so the local fields of sample i are
+    λ_i = W_start x_i/√N + Σ_{j<i} u_j (x_j·x_i)/√N — one B × B Gram matrix and one B × p
+    product per block, O(p i) per step, and W is updated once per block (W += Uᵀ X). The
+    samples and their order are those of the plain loop; only the rounding differs.
+    """
     p, N = W0.shape
     ps = W_star.shape[0]
     a = 1.0 / p if a is None else a
     b = 1.0 / ps if b is None else b
     eta_w = p * eta if eta_w is None else eta_w
-    rng = np.random.default_rng(seed)
+    # SFC64: the N normals per step are most of the cost; it draws them ~25 % faster than PCG64
+    rng = np.random.Generator(np.random.SFC64(seed))
     W = W0.copy()
     record_steps = np.rint(np.asarray(t_grid) * N).astype(int)
     Qs, Rs = np.empty((len(record_steps), p, p)), np.empty((len(record_steps), p, ps))
@@ -57,26 +65,37 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed
         y_test = b * np.sum((X_test @ W_star.T / sqrtN) ** 2, axis=1)
         if sigma:
             y_test = y_test + sigma * test_rng.standard_normal(n_test)
+    coef = -eta_w * 2 * a / sqrtN
     step, r = 0, 0
+    X = np.empty((0, N))
+    ys = np.empty(0)
+    used = 0
     while r < len(record_steps):
-        X = rng.standard_normal((chunk, N))
-        noise = sigma * rng.standard_normal(chunk) if sigma else np.zeros(chunk)
-        nus = X @ W_star.T / sqrtN
-        ys = b * np.sum(nus**2, axis=1) + noise
-        for i in range(chunk):
-            while r < len(record_steps) and record_steps[r] == step:
-                Qs[r], Rs[r] = W @ W.T / N, W @ W_star.T / N
-                if losses is not None:
-                    f = a * np.sum((X_test @ W.T / sqrtN) ** 2, axis=1)
-                    losses[r] = 0.5 * np.mean((f - y_test) ** 2)
-                r += 1
-            if r >= len(record_steps):
-                break
-            x = X[i]
-            lam = W @ x / sqrtN
-            err = a * (lam @ lam) - ys[i]
-            W -= (eta_w * 2 * a * err / sqrtN) * np.outer(lam, x)
-            step += 1
+        while r < len(record_steps) and record_steps[r] == step:
+            Qs[r], Rs[r] = W @ W.T / N, W @ W_star.T / N
+            if losses is not None:
+                f = a * np.sum((X_test @ W.T / sqrtN) ** 2, axis=1)
+                losses[r] = 0.5 * np.mean((f - y_test) ** 2)
+            r += 1
+        if r >= len(record_steps):
+            break
+        if used == len(X):  # draw the next block of samples (same stream as a plain loop)
+            X = rng.standard_normal((chunk, N))
+            noise = sigma * rng.standard_normal(chunk) if sigma else np.zeros(chunk)
+            ys = b * np.sum((X @ W_star.T / sqrtN) ** 2, axis=1) + noise
+            used = 0
+        # run up to the next record step or the end of the block
+        m = int(min(len(X) - used, record_steps[r] - step))
+        Xb = X[used:used + m]
+        G = Xb @ Xb.T / sqrtN
+        lam = Xb @ W.T / sqrtN  # fields at the block start, m × p
+        U = np.zeros((m, p))
+        for i in range(m):
+            li = lam[i] + G[i, :i] @ U[:i]
+            U[i] = (coef * (a * (li @ li) - ys[used + i])) * li
+        W += U.T @ Xb
+        used += m
+        step += m
     return SGDRun(np.asarray(t_grid), Qs, Rs, W0, W_star, W, losses)
 
 
