@@ -249,6 +249,13 @@ def _compare_dims(pred: list[int], meas: list[int]) -> Verdict:
                    f"Hessian zero modes {meas}", "exact equality")
 
 
+def _polar(R: np.ndarray) -> np.ndarray:
+    """S = ρ(ρᵀρ)^{−1/2} by the simulator side's numpy (SVD), independent of the theory's."""
+    U, _, Vt = np.linalg.svd(R, full_matrices=False)
+    out: np.ndarray = U @ Vt
+    return out
+
+
 def _s_drift_sgd(N: int, p: int, ps: int, eta: float, taus: np.ndarray, t_max: float,
                  seed: int) -> tuple[float, float]:
     """(drift of S along SGD, drift along the ODE from the same initial overlaps), measured as
@@ -264,12 +271,8 @@ def _s_drift_sgd(N: int, p: int, ps: int, eta: float, taus: np.ndarray, t_max: f
     t = np.array([0.0, t_max])
     run = sim.sgd(W0, W_star, eta, t, seed + 500)
 
-    def polar(R: np.ndarray) -> np.ndarray:
-        U, _, Vt = np.linalg.svd(R, full_matrices=False)
-        return U @ Vt
-
     ode = theory.integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N, eta, t)
-    return (float(np.linalg.norm(polar(run.R[-1]) - polar(run.R[0]))),
+    return (float(np.linalg.norm(_polar(run.R[-1]) - _polar(run.R[0]))),
             float(np.linalg.norm(theory.polar_factor(ode.R[-1]) - theory.polar_factor(ode.R[0]))))
 
 
@@ -306,10 +309,6 @@ def _aniso_rows(params: Mapping[str, Any], seed: int) -> np.ndarray:
     p, ps, eta, t_max = params["p"], params["p_star"], float(params["eta"]), params["t_max"]
     taus = np.array([float(x) for x in params["teacher"]])
 
-    def polar(R: np.ndarray) -> np.ndarray:
-        U, _, Vt = np.linalg.svd(R, full_matrices=False)
-        return U @ Vt
-
     rows = []
     for N in params["N_grid"]:
         for s in range(params["seeds"]):
@@ -324,7 +323,7 @@ def _aniso_rows(params: Mapping[str, Any], seed: int) -> np.ndarray:
             run = sim.sgd(W0, W_star, eta, t, seed * 1000 + s + 500)
             ode = theory.integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N,
                                    eta, t)
-            S0, S_ode, S_sgd = polar(ode.R[0]), polar(ode.R[-1]), polar(run.R[-1])
+            S0, S_ode, S_sgd = _polar(ode.R[0]), _polar(ode.R[-1]), _polar(run.R[-1])
             rows.append((math.log(N), float(np.linalg.norm(S_sgd - S_ode)),
                          float(np.linalg.norm(S_ode - S0)), float(np.linalg.norm(S_sgd - S0))))
     return np.array(rows)
