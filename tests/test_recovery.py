@@ -259,6 +259,13 @@ def test_recovery_query(invoke):
     assert r.exit_code == 0 and "no MSE law" in r.stdout
 
 
+def test_recovery_simulate_q3_gaussian(invoke):
+    data = json.loads(invoke("recovery", "simulate", "--q", "3", "--d", "8", "--n", "3000",
+                             "--format", "json").stdout)
+    assert data["details"]["D"] == th.feature_dimension(8, 3) == 120
+    assert data["inputs"]["q"] == 3
+
+
 def test_recovery_simulate_json(invoke):
     r = invoke("recovery", "simulate", "--d", "10", "--n", "2000", "--seeds", "2", "--format",
                "json")
@@ -279,7 +286,8 @@ def test_recovery_simulate_json(invoke):
      (["recovery", "--d", "10", "--n", "100", "--d1", "65"], "d1"),
      (["recovery", "--d", "10"], "--n"),
      (["recovery", "simulate", "--d", "100"], "d"),
-     (["recovery", "simulate", "--features", "spherical"], "--features")],
+     (["recovery", "simulate", "--features", "spherical"], "--features"),
+     (["recovery", "simulate", "--q", "3", "--features", "hermite"], "q")],
 )
 def test_bad_input_one_line_exit_2(invoke, args, param):
     r = invoke(*args)

@@ -234,15 +234,20 @@ def recovery_group(ctx: click.Context, d: int | None, q: int, gamma: Fraction,
 
 
 def simulate_result(d: int, n: int, d1: int, gamma: Fraction, features: str, transform: str,
-                    seed: int, seeds: int, progress: bool) -> Result:
+                    seed: int, seeds: int, progress: bool, q: int = 2) -> Result:
     import numpy as np
 
     from fltheory.sim import recovery as sim
 
-    check_integer(d, "d", 2, 60)
+    check_integer(q, "q", 1, 4)
+    if features == "hermite" and q != 2:
+        raise DomainError("q", q, "q = 2 with --features hermite (any q <= 4 with gaussian)")
+    check_integer(d, "d", 2, 60 if q == 2 else 20)
     check_integer(d1, "d1", 1, 64)
     check_integer(seeds, "seeds", 1, 100)
-    D = sim.feature_dim(d, 2)
+    D = sim.feature_dim(d, q)
+    if D > 4000:
+        raise DomainError("d", d, f"C(d+q−1, q) <= 4000 (here D = {D})")
     check_integer(n, "n", 10, 2 * 10**6)
     if d1 > D:
         raise DomainError("d1", d1, f"d1 <= D = {D}")
@@ -251,7 +256,7 @@ def simulate_result(d: int, n: int, d1: int, gamma: Fraction, features: str, tra
         if progress:
             click.echo(f"run {s - seed + 1}/{seeds}: n = {n}, D = {D}, {features} features ...",
                        err=True)
-        runs.append(sim.run(d, n, s, d1=d1, gamma=float(gamma), features=features,
+        runs.append(sim.run(d, n, s, q=q, d1=d1, gamma=float(gamma), features=features,
                             transform=transform))
     rho2 = np.array([r.best_overlaps for r in runs])
     mse = np.array([r.relative_mse for r in runs])
@@ -267,8 +272,8 @@ def simulate_result(d: int, n: int, d1: int, gamma: Fraction, features: str, tra
         se = rho2[:, i].std(ddof=1) / np.sqrt(seeds) if seeds > 1 else float("nan")
         rows.append([str(i + 1), f"{rho2[:, i].mean():.4f}", "-" if seeds == 1 else f"{se:.4f}",
                      "-" if pred is None else f"{pred[i]:.4f}"])
-    summary = [f"spectral algorithm, d = {d} (D = {D}), n = {n} (δ = {n / D:.4g}), {features} "
-               f"features, {transform} transform, seeds {seed}..{seed + seeds - 1}",
+    summary = [f"spectral algorithm, q = {q}, d = {d} (D = {D}), n = {n} (δ = {n / D:.4g}), "
+               f"{features} features, {transform} transform, seeds {seed}..{seed + seeds - 1}",
                f"test MSE/Var(y) = {mse.mean():.4f}"
                + ("" if pred is None else f" (Lu–Li finite-d1 prediction {pred_mse:.4f})")]
     notes = ["ρ_k² = max over the top d1 eigenvectors of ⟨Â_j, A_k⟩²"]
@@ -277,7 +282,8 @@ def simulate_result(d: int, n: int, d1: int, gamma: Fraction, features: str, tra
                      "small d recover later")
     return Result(
         command="recovery simulate",
-        inputs={"d": d, "n": n, "d1": d1, "gamma": fraction_str(gamma), "features": features,
+        inputs={"d": d, "q": q, "n": n, "d1": d1, "gamma": fraction_str(gamma),
+                "features": features,
                 "transform": transform, "seed": seed, "seeds": seeds},
         value={"rho2": rho2.mean(axis=0).tolist(), "mse": float(mse.mean())},
         numeric=f"{mse.mean():.6g}",
@@ -296,6 +302,8 @@ def simulate_result(d: int, n: int, d1: int, gamma: Fraction, features: str, tra
 @recovery_group.command("simulate")
 @click.option("--d", "d", type=CountType(minimum=2), default=30, show_default=True,
               help="Input dimension (q = 2: D = d(d+1)/2).")
+@click.option("--q", "q", type=CountType(minimum=1), default=2, show_default=True,
+              help="Hermite degree (hermite features: q = 2; gaussian features: q <= 4).")
 @click.option("--n", "n", type=CountType(minimum=1), default=20000, show_default=True)
 @click.option("--d1", "d1", type=CountType(minimum=1), default=8, show_default=True)
 @click.option("--gamma", type=RATIONAL, default="1", show_default=True)
@@ -307,8 +315,8 @@ def simulate_result(d: int, n: int, d1: int, gamma: Fraction, features: str, tra
 @click.option("--seeds", type=CountType(minimum=1), default=1, show_default=True,
               help="Number of consecutive seeds to average.")
 @format_option
-def simulate_command(d: int, n: int, d1: int, gamma: Fraction, features: str, transform: str,
-                     seed: int, seeds: int, fmt: str) -> None:
-    """Run the layer-wise spectral algorithm (q = 2) and compare with the Lu–Li overlaps."""
+def simulate_command(d: int, q: int, n: int, d1: int, gamma: Fraction, features: str,
+                     transform: str, seed: int, seeds: int, fmt: str) -> None:
+    """Run the layer-wise spectral algorithm and compare with the Lu–Li overlaps."""
     emit(simulate_result(d, n, d1, _gamma(gamma), features, transform, seed, seeds,
-                         sys.stderr.isatty()), fmt)
+                         sys.stderr.isatty(), q), fmt)
