@@ -259,6 +259,15 @@ def test_recovery_query(invoke):
     assert r.exit_code == 0 and "no MSE law" in r.stdout
 
 
+def test_recovery_law_cli_closed_form(invoke):
+    """γ = 1, a_1² = 1: P = 16/π² (ζ(2) = π²/6), checked to 28 digits."""
+    data = json.loads(invoke("recovery", "law", "--gamma", "1", "--dps", "40", "--format",
+                             "json").stdout)
+    assert data["value"]["exponent"] == "-1/2"
+    with mpmath.workdps(40):
+        assert abs(mpmath.mpf(data["numeric"]) - 16 / mpmath.pi ** 2) < mpmath.mpf(10) ** -28
+
+
 def test_recovery_simulate_q3_gaussian(invoke):
     data = json.loads(invoke("recovery", "simulate", "--q", "3", "--d", "8", "--n", "3000",
                              "--format", "json").stdout)
@@ -287,7 +296,9 @@ def test_recovery_simulate_json(invoke):
      (["recovery", "--d", "10"], "--n"),
      (["recovery", "simulate", "--d", "100"], "d"),
      (["recovery", "simulate", "--features", "spherical"], "--features"),
-     (["recovery", "simulate", "--q", "3", "--features", "hermite"], "q")],
+     (["recovery", "simulate", "--q", "3", "--features", "hermite"], "q"),
+     (["recovery", "law", "--gamma", "1/2"], "gamma"),
+     (["recovery", "law", "--gamma", "1", "--a1", "0"], "a1")],
 )
 def test_bad_input_one_line_exit_2(invoke, args, param):
     r = invoke(*args)

@@ -320,3 +320,40 @@ def simulate_command(d: int, q: int, n: int, d1: int, gamma: Fraction, features:
     """Run the layer-wise spectral algorithm and compare with the Lu–Li overlaps."""
     emit(simulate_result(d, n, d1, _gamma(gamma), features, transform, seed, seeds,
                          sys.stderr.isatty(), q), fmt)
+
+
+@recovery_group.command("law")
+@click.option("--gamma", type=RATIONAL, required=True, help="λ_k = k^(−γ); the law needs γ > 1/2.")
+@click.option("--a1", "a1_sq", type=RATIONAL, default="1", show_default=True,
+              help="a_1² in the weak-direction normalisation a_k² = a_1² k^(−2γ).")
+@dps_option
+@format_option
+def law_command(gamma: Fraction, a1_sq: Fraction, dps: int, fmt: str) -> None:
+    """The d1 = ∞ MSE law MSE ≈ P·δ^(−1 + 1/(2γ)), δ = n/D, with its ζ-function prefactor
+    P = 8γ²/((4γ² − 1) ζ(2γ))·(a_1²)^(−1 + 1/(2γ)) (derivation: fltheory/theory/recovery.py).
+
+    Example: fltheory recovery law --gamma 3/2
+    """
+    import mpmath
+
+    from fltheory.theory import recovery as th
+
+    check_dps(dps)
+    if a1_sq <= 0:
+        raise DomainError("a1", fraction_str(a1_sq), "a_1² > 0")
+    expo = th.law_exponent(gamma)
+    with mpmath.workdps(dps):
+        P = th.law_prefactor(gamma, mpmath.mpf(a1_sq.numerator) / a1_sq.denominator, dps)
+        text = mpmath.nstr(P, dps)
+    g = fraction_str(gamma)
+    exact = f"8·({g})²/((4·({g})² − 1)·ζ({fraction_str(2 * gamma)}))·({fraction_str(a1_sq)})^" \
+            f"({fraction_str(expo)})"
+    emit(Result(command="recovery law",
+                inputs={"gamma": g, "a1_squared": fraction_str(a1_sq), "dps": dps},
+                value={"exponent": fraction_str(expo), "prefactor": exact},
+                numeric=text, conventions=_CONVENTIONS,
+                summary=[f"MSE ≈ P·δ^({fraction_str(expo)}), δ = n/D, P = {exact} = {text}"],
+                details={"exponent": fraction_str(expo), "prefactor": text},
+                notes=["finite-d1 models are steeper over any finite window (all directions "
+                       "recovered: MSE → 1/δ); `fltheory recovery` gives the finite-d1 curve"]),
+         fmt)
