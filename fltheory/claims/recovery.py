@@ -390,8 +390,6 @@ def cascade_data(d: int = 24, deltas: tuple[float, ...] = (2.5, 5, 10, 20, 40, 8
     """Data of the recovery figure: Lu–Li overlap curves and MSE on a fine δ grid, the large-δ
     thresholds, the d1 = ∞ law with this model's weak-direction constant, and simulated points
     (Gaussian-equivalent features at dimension d)."""
-    import mpmath
-
     model = _model(d1, gamma)
     fine = np.geomspace(1, 200, 80)
     D = sim.feature_dim(d, 2)
@@ -402,7 +400,7 @@ def cascade_data(d: int = 24, deltas: tuple[float, ...] = (2.5, 5, 10, 20, 40, 8
             r = _run("gaussian", d, round(delta * D), s, d1, gamma)
             rho2[s, b], mse[s, b] = r.best_overlaps, r.relative_mse
     g = Fraction(gamma).limit_denominator(1000)
-    a1sq = 1 / (float(mpmath.zeta(2 * gamma)) * model.weak_constant())
+    a1sq = theory.law_a1_squared(g, model.weak_constant())
     return {"d": d, "D": D, "d1": d1, "gamma": gamma, "fine": fine,
             "curves": model.overlaps(fine), "mse_curve": model.mse(fine),
             "thresholds": model.bbp_thresholds(), "deltas": np.array(deltas),

@@ -57,18 +57,12 @@ def threshold_result(d: int, q: int, gamma: Fraction, ks: list[int], C: Fraction
     if strengths is not None and max(ks) > len(strengths):
         raise DomainError("k", max(ks), f"k <= {len(strengths)} (the number of strengths)")
     size = th.feature_dimension(d, q) if dim == "D" else d ** q
-    exact_power = (2 * gamma).denominator == 1 and strengths is None
     rows, out = [], []
     digits = min(dps, 15)
     for k in ks:
         a = None if strengths is None else strengths[k - 1]
         value = th.threshold(d, q, k, gamma, C, dps, dim, a)
-        if exact_power:
-            exact: Fraction | None = C * size * k ** int(2 * gamma)
-        elif a is not None:
-            exact = C * size / (a * a)
-        else:
-            exact = None
+        exact = th.threshold_exact(d, q, k, gamma, C, dim, a)
         strength = (mpmath.nstr(mpmath.power(k, -mpmath.mpf(gamma.numerator) / gamma.denominator),
                                 digits) if a is None else fraction_str(a))
         with mpmath.workdps(dps):
@@ -170,9 +164,7 @@ def recovery_result(d: int, q: int, gamma: Fraction, n: Fraction, d1: int, trans
     if gamma > Fraction(1, 2):
         expo = th.law_exponent(gamma)
         with mpmath.workdps(dps):
-            zeta2g = mpmath.zeta(2 * mpmath.mpf(gamma.numerator) / gamma.denominator)
-            a1sq = 1 / (zeta2g * C)
-            pref = th.law_prefactor(gamma, a1sq, dps)
+            pref = th.law_prefactor(gamma, th.law_a1_squared(gamma, C, dps), dps)
             law = pref * mpmath.power(mpmath.mpf(delta), float(expo))
             cont = th.continuum_count(n, d, q, gamma, C_frac, dim, dps)
         summary.append(f"law (d1 = ∞): MSE ≈ {mpmath.nstr(pref, 8)}·δ^({fraction_str(expo)}) "

@@ -15,7 +15,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Generator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from fltheory.sweep.store import Store, code_version, params_key
@@ -70,7 +70,6 @@ class SweepOutcome:
     backend: str
     interrupted: bool = False
     wall: float = 0.0
-    notes: list[str] = field(default_factory=list)
 
     @property
     def failed(self) -> list[Run]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from fltheory.exact import DomainError, parse_count, parse_rational
+from fltheory.exact import DomainError, fraction_str, parse_count, parse_rational
 
 __all__ = ["TASKS", "Task", "canonical", "get_task", "parse_value"]
 
@@ -53,12 +53,8 @@ def canonical(task: Task, overrides: Mapping[str, Any]) -> dict[str, str]:
     out = {}
     for name, (_, default) in sorted(task.params.items()):
         value = overrides.get(name, default)
-        out[name] = str(value) if not isinstance(value, Fraction) else _fraction(value)
+        out[name] = fraction_str(value) if isinstance(value, Fraction) else str(value)
     return out
-
-
-def _fraction(q: Fraction) -> str:
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
 def _float(text: str) -> float:

@@ -64,7 +64,8 @@ from fltheory.exact import DomainError
 _Floats = Sequence[float] | np.ndarray
 
 __all__ = ["LabelLaw", "RecoveryModel", "continuum_count", "depth_rows", "feature_dimension",
-           "law_prefactor", "recovered_count", "threshold"]
+           "law_a1_squared", "law_prefactor", "recovered_count", "threshold",
+           "threshold_exact"]
 
 
 # --------------------------------------------------------------------------- exact counting
@@ -97,6 +98,18 @@ def threshold(d: int, q: int, k: int, gamma: Fraction, C: Fraction = Fraction(1)
         else:
             inv_a2 = mpmath.mpf(strength.denominator) ** 2 / strength.numerator ** 2
         return +(c * size * inv_a2)
+
+
+def threshold_exact(d: int, q: int, k: int, gamma: Fraction, C: Fraction = Fraction(1),
+                    dim: str = "D", strength: Fraction | None = None) -> Fraction | None:
+    """n_k = C · D / a_k² as an exact rational when it is one (2γ an integer, or a rational
+    strength); None otherwise (then :func:`threshold` gives it in mpmath)."""
+    size = _dim(d, q, dim)
+    if strength is not None:
+        return C * size / (strength * strength)
+    if (2 * gamma).denominator == 1:
+        return C * size * k ** int(2 * gamma)
+    return None
 
 
 def recovered_count(n: Fraction, d: int, q: int, gamma: Fraction, C: Fraction = Fraction(1),
@@ -393,6 +406,16 @@ def law_exponent(gamma: Fraction) -> Fraction:
                           reason="for γ <= 1/2 Σ k^{-2γ} diverges: the target has infinite "
                                  "variance and the MSE law does not exist")
     return -1 + 1 / (2 * gamma)
+
+
+def law_a1_squared(gamma: Fraction, C: float, dps: int = 30) -> Any:
+    """a_1² = c_1²/C in the d1 = ∞ normalisation c_k² = k^{−2γ}/ζ(2γ): 1/(ζ(2γ)·C) (mpmath)."""
+    import mpmath
+
+    law_exponent(gamma)
+    with mpmath.workdps(dps + 10):
+        return +(1 / (mpmath.zeta(2 * mpmath.mpf(gamma.numerator) / gamma.denominator)
+                      * mpmath.mpf(C)))
 
 
 def law_prefactor(gamma: Fraction, a1_squared: Any, dps: int = 30) -> Any:
