@@ -252,31 +252,75 @@ class ODESolution:
 
 def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: float, t_grid: np.ndarray,
               sigma: float = 0.0, a: float | None = None, b: float | None = None,
-              eta_w: float | None = None) -> ODESolution:
-    """Integrate the matrix-form ODEs with scipy's solve_ivp (LSODA, tight tolerances) and return
-    Q, ρ and the loss on ``t_grid``. Defaults: a = 1/p, b = 1/p*, η_w = p η (mean field)."""
-    from scipy.integrate import solve_ivp
+              eta_w: float | None = None, method: str = "auto", rtol: float = 1e-9,
+              atol: float = 1e-12, reduce: bool = True) -> ODESolution:
+    """Integrate the matrix-form ODEs and return Q, ρ and the loss on ``t_grid``.
+
+    Defaults: a = 1/p, b = 1/p*, η_w = p η (mean field). The state is first reduced exactly
+    (:mod:`fltheory.theory.quadratic_ode`: Q = q I + V S Vᵀ, ρ = V K; from Q(0) = q0 I the size
+    no longer depends on p). ``method``: ``dopri`` — compiled Dormand–Prince 5(4) (needs numba,
+    extra ``fast``); ``lsoda`` — scipy's solve_ivp; ``auto`` — dopri when numba is installed.
+    Both integrate to the tolerances ``rtol``/``atol``. ``reduce=False`` integrates the full
+    p² + p p* system (for checking the reduction).
+    """
+    from fltheory.theory import quadratic_ode as qode
 
     p, ps = R0.shape
     a = 1.0 / p if a is None else a
     b = 1.0 / ps if b is None else b
     eta_w = p * eta if eta_w is None else eta_w
+    t_grid = np.ascontiguousarray(t_grid, dtype=float)
+    T = np.ascontiguousarray(T, dtype=float)
+    Q0, R0 = np.asarray(Q0, float), np.asarray(R0, float)
+    if reduce:
+        q0, V, S0, K0 = qode.reduce_start(Q0, R0)
+    else:
+        q0, V, S0, K0 = 0.0, np.eye(p), 0.5 * (Q0 + Q0.T), R0.copy()
+    k = V.shape[1]
+    m = p - k if k < p else 0
+    y0 = np.concatenate([[q0], S0.ravel(), K0.ravel()])
+    args = (k, ps, m, float(a), float(b), float(eta_w), float(sigma) ** 2, T)
+    if method == "auto":
+        import importlib.util
 
-    def f(_t: float, y: np.ndarray) -> np.ndarray:
-        Q = y[: p * p].reshape(p, p)
-        R = y[p * p:].reshape(p, ps)
-        dQ, dR = rhs_matrix((Q + Q.T) / 2, R, T, a, b, eta_w, sigma)
-        return np.concatenate([dQ.ravel(), dR.ravel()])
+        method = "dopri" if importlib.util.find_spec("numba") is not None else "lsoda"
+    if method == "dopri":
+        from fltheory.theory import _quadratic_jit
 
-    y0 = np.concatenate([Q0.ravel(), R0.ravel()])
-    sol = solve_ivp(f, (float(t_grid[0]), float(t_grid[-1])), y0, t_eval=t_grid,
-                    method="LSODA", rtol=1e-9, atol=1e-12)
-    if not sol.success:
-        raise RuntimeError(sol.message)
-    Qs = sol.y[: p * p].T.reshape(-1, p, p)
-    Rs = sol.y[p * p:].T.reshape(-1, p, ps)
-    loss = np.array([loss_matrix(Qs[i], Rs[i], T, a, b, sigma) for i in range(len(sol.t))])
-    return ODESolution(sol.t, Qs, Rs, loss)
+        Y, _, status = _quadratic_jit.dopri5(y0, t_grid, rtol, atol, *args, 10**7)
+        if status:
+            raise RuntimeError("Dormand–Prince integration failed: "
+                               + ("too many steps" if status == 1 else "step size underflow"))
+    elif method == "lsoda":
+        from scipy.integrate import solve_ivp
+
+        sol = solve_ivp(lambda _t, y: qode.block_rhs(y, *args), (t_grid[0], t_grid[-1]), y0,
+                        t_eval=t_grid, method="LSODA", rtol=rtol, atol=atol)
+        if not sol.success:
+            raise RuntimeError(sol.message)
+        Y = sol.y.T
+    else:
+        raise DomainError("method", method, "auto, dopri or lsoda")
+    q = Y[:, 0]
+    S = Y[:, 1:1 + k * k].reshape(len(Y), k, k)
+    S = 0.5 * (S + S.transpose(0, 2, 1))
+    K = Y[:, 1 + k * k:].reshape(len(Y), k, ps)
+    Qs = (V @ S) @ V.T
+    Qs[:, np.arange(p), np.arange(p)] += q[:, None]
+    Rs = V @ K
+    # loss from the reduced covariance, the bulk adding m copies of q to the traces
+    n = k + ps
+    C = np.zeros((len(q), n, n))
+    C[:, :k, :k] = S + q[:, None, None] * np.eye(k)
+    C[:, :k, k:] = K
+    C[:, k:, :k] = K.transpose(0, 2, 1)
+    C[:, k:, k:] = T
+    A = np.concatenate([np.full(k, a), np.full(ps, -b)])
+    AC = A[None, :, None] * C
+    t1 = np.trace(AC, axis1=1, axis2=2) + m * a * q
+    tr2 = np.einsum("tij,tji->t", AC, AC) + m * a * a * q * q
+    loss = 0.5 * (t1**2 + 2 * tr2 + float(sigma) ** 2)
+    return ODESolution(t_grid.copy(), Qs, Rs, loss)
 
 
 def manifold_dimension(p: int, p_star: int) -> int:
