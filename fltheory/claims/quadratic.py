@@ -63,12 +63,7 @@ def _sim_plateau(params: Mapping[str, Any], seed: int) -> np.ndarray:
     window = (t >= 2) & (t <= 6)
     values = []
     for s in range(params["seeds"]):
-        rng = np.random.default_rng(seed * 1000 + s)
-        W_star = sim.orthonormal_teacher(N, ps, rng)
-        G = rng.standard_normal((p, N))
-        G -= (G @ W_star.T / N) @ W_star
-        basis, _ = np.linalg.qr(G.T)
-        W0 = basis.T * math.sqrt(N * q)
+        W0, W_star = sim.plateau_point(p, ps, N, q, seed * 1000 + s)
         run = sim.sgd(W0, W_star, eta, t, seed * 1000 + s + 500)
         values.append(float(np.mean([np.trace(Q) / p for Q in run.Q[window]])))
     return np.array(values)
@@ -121,91 +116,133 @@ def _compare_rate(pred: float, rows: np.ndarray) -> Verdict:
                    f"{b:+.1f}/N", f"|z| <= {zc:.2f}")
 
 
-def _escape_times(params: Mapping[str, Any], seed: int, with_sgd: bool) -> dict[int, Any]:
-    """Escape times (first ‖ρ‖_F > 1/2) from cold random starts W0 ~ N(0, 1/4) at N: the ODE
-    from each run's sampled overlaps and, with ``with_sgd``, SGD itself. {p: array (seeds, 2)}."""
-    ps, eta, N = params["p_star"], float(params["eta"]), params["N"]
-    t = np.linspace(0, params["t_max"], int(4 * params["t_max"]) + 1)
-    out: dict[int, Any] = {}
-    for p in params["p_grid"]:
-        rows = []
-        for s in range(params["seeds"]):
-            rng = np.random.default_rng(seed * 1000 + s)
-            W_star = sim.orthonormal_teacher(N, ps, rng)
-            W0 = 0.5 * rng.standard_normal((p, N))
-            ode = theory.integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N,
-                                   eta, t)
-            t_ode = t[np.argmax(np.linalg.norm(ode.R, axis=(1, 2)) > 0.5)]
-            t_sgd = np.nan
-            if with_sgd:
-                run = sim.sgd(W0, W_star, eta, t, seed * 1000 + s + 500)
-                t_sgd = t[np.argmax(np.linalg.norm(run.R, axis=(1, 2)) > 0.5)]
-            rows.append((t_ode, t_sgd))
-        out[p] = np.array(rows)
-    return out
+def _predict_noise(params: Mapping[str, Any]) -> dict[float, float]:
+    return {t: theory.plateau_overlap_variance(params["p"], params["p_star"], params["eta"], t)
+            for t in params["times"]}
 
 
-def _predict_escape(params: Mapping[str, Any]) -> dict[int, float]:
-    times = _escape_times(params, 0, with_sgd=False)
-    return {p: float(v[:, 0].mean()) for p, v in times.items()}
-
-
-def _sim_escape(params: Mapping[str, Any], seed: int) -> dict[int, Any]:
-    return _escape_times(params, seed, with_sgd=True)
-
-
-def _compare_escape(pred: dict[int, float], meas: dict[int, Any]) -> Verdict:
-    # The claim is the p-dependence: t(p) − t(p_min) for SGD against the ODE from the same
-    # starts, paired per seed; SGD's own plateau noise shifts every escape by a p-independent
-    # O(1) amount at finite N (reported), which the differences cancel.
-    ps = sorted(meas)
-    base = meas[ps[0]]
-    zc, worst, parts = z_crit(len(ps) - 1), 0.0, []
-    for p in ps[1:]:
-        d_sgd = meas[p][:, 1] - base[:, 1]
-        d_ode = meas[p][:, 0] - base[:, 0]
-        mean, se = mean_se(d_sgd - d_ode)
-        worst = max(worst, abs(mean) / se)
-        parts.append(f"p={p}: Δt SGD {d_sgd.mean():+.2f}, ODE {d_ode.mean():+.2f}")
-    shift, shift_se = mean_se(np.concatenate([m[:, 1] - m[:, 0] for m in meas.values()]))
-    return Verdict("pass" if worst <= zc else "fail",
-                   "t_esc(p): " + ", ".join(f"p={p}: {t:.2f}" for p, t in pred.items()),
-                   "; ".join(parts) + f"; SGD − ODE shift {shift:+.2f} ± {shift_se:.2f}",
-                   f"|z| <= {zc:.2f} on the paired differences")
-
-
-def _predict_slope_N(params: Mapping[str, Any]) -> float:
-    """1/(2r): cold starts have ‖ρ(0)‖ = O(N^(−1/2)), which grows at the rate r from the
-    plateau, so t_esc = (1/r) ln(c √N) + O(1) = ln N/(2r) + const."""
-    return 1 / (2 * theory.plateau(params["p"], params["p_star"], params["eta"]).escape_rate)
-
-
-def _sim_slope_N(params: Mapping[str, Any], seed: int) -> np.ndarray:
-    """Escape times (first ‖ρ‖_F > 1/2 on a grid of step 1/4) of SGD from cold starts
-    W0 ~ N(0, 1/4), and of the ODE from the same sampled overlaps: rows (ln N, t_SGD, t_ODE)."""
-    p, ps, eta = params["p"], params["p_star"], float(params["eta"])
-    t = np.linspace(0, params["t_max"], int(4 * params["t_max"]) + 1)
+def _sim_noise(params: Mapping[str, Any], seed: int) -> dict[float, np.ndarray]:
+    """N × mean of ρ_km² over the p·p* entries, per seed, at each time, for SGD started exactly
+    on the plateau (ρ(0) = 0, Q(0) = q* I)."""
+    p, ps, eta, N = params["p"], params["p_star"], float(params["eta"]), params["N"]
+    q = theory.plateau(p, ps, params["eta"]).q
+    times = tuple(params["times"])
+    t = np.array((0.0, *times))
     rows = []
-    for N in params["N_grid"]:
-        for s in range(params["seeds"]):
-            rng = np.random.default_rng(seed * 1000 + s)
-            W_star = sim.orthonormal_teacher(N, ps, rng)
-            W0 = 0.5 * rng.standard_normal((p, N))
-            run = sim.sgd(W0, W_star, eta, t, seed * 1000 + s + 500)
-            ode = theory.integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N,
-                                   eta, t)
-            rows.append((math.log(N), t[np.argmax(np.linalg.norm(run.R, axis=(1, 2)) > 0.5)],
-                         t[np.argmax(np.linalg.norm(ode.R, axis=(1, 2)) > 0.5)]))
-    return np.array(rows)
+    for s in range(params["seeds"]):
+        W0, W_star = sim.plateau_point(p, ps, N, q, seed * 1000 + s)
+        run = sim.sgd(W0, W_star, eta, t, seed * 1000 + s + 500)
+        rows.append([N * float(np.mean(run.R[i + 1] ** 2)) for i in range(len(times))])
+    out = np.array(rows)
+    return {tt: out[:, i] for i, tt in enumerate(times)}
 
 
-def _compare_slope_N(pred: float, rows: np.ndarray) -> Verdict:
-    _, _, slope, se = linear_fit(rows[:, 0], rows[:, 1])
-    _, _, slope_ode, se_ode = linear_fit(rows[:, 0], rows[:, 2])
-    z, zc = abs(slope - pred) / se, z_crit(1)
-    return Verdict("pass" if z <= zc else "fail", f"dt_esc/d ln N = 1/(2r) = {pred:.3f}",
-                   f"SGD slope {slope:.2f} ± {se:.2f} (|z| = {z:.2f}); ODE from the same "
-                   f"starts {slope_ode:.2f} ± {se_ode:.2f}", f"|z| <= {zc:.2f}")
+def _compare_noise(pred: dict[float, float], meas: dict[float, np.ndarray]) -> Verdict:
+    zc, worst, parts = z_crit(len(pred)), 0.0, []
+    for t, v in pred.items():
+        m, se = mean_se(meas[t])
+        z = abs(m - v) / se
+        worst = max(worst, z)
+        parts.append(f"t={t:g}: {m:.3f} ± {se:.3f} (|z| = {z:.2f})")
+    return Verdict("pass" if worst <= zc else "fail",
+                   "N·E ρ² = " + ", ".join(f"{v:.3f}" for v in pred.values()),
+                   "; ".join(parts), f"|z| <= {zc:.2f} per time")
+
+
+def _escape_row(N: int, p: int, ps: int, eta: float, t: np.ndarray, seed: int
+                ) -> tuple[float, float]:
+    """(t_SGD, t_ODE): first time ‖ρ‖_F reaches 1/2 (log-interpolated on the grid) for SGD from
+    a cold start W0 ~ N(0, 1/4), and for the ODE from that run's sampled overlaps."""
+    rng = np.random.default_rng(seed)
+    W_star = sim.orthonormal_teacher(N, ps, rng)
+    W0 = 0.5 * rng.standard_normal((p, N))
+    run = sim.sgd(W0, W_star, eta, t, seed + 500)
+    ode = theory.integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N, eta, t)
+    return (theory.crossing_time(t, np.linalg.norm(run.R, axis=(1, 2)), 0.5),
+            theory.crossing_time(t, np.linalg.norm(ode.R, axis=(1, 2)), 0.5))
+
+
+def _escape_law(p: int, params: Mapping[str, Any], N: int) -> theory.EscapeLaw:
+    return theory.escape_time_law(p, params["p_star"], float(params["eta"]), N, q0=0.25,
+                                  samples=params.get("law_samples", 400), dt=0.25)
+
+
+def _compare_law(cells: list[tuple[str, theory.EscapeLaw, np.ndarray]], extra_tests: int = 0
+                 ) -> tuple[float, float, list[str], float]:
+    """Per cell: SGD's mean escape time against the law (SGD seed error and the law's Monte
+    Carlo error combined). Returns (worst |z|, bound, parts, pooled z of the noise-free law)."""
+    zc = z_crit(len(cells) + extra_tests)
+    worst, parts, num, den = 0.0, [], 0.0, 0.0
+    for label, law, rows in cells:
+        m, se = mean_se(rows[:, 0])
+        z = abs(m - law.mean) / math.hypot(se, law.se)
+        worst = max(worst, z)
+        w = 1 / (se**2 + law.mean_field_se**2)
+        num, den = num + w * (m - law.mean_field), den + w
+        parts.append(f"{label}: SGD {m:.2f} ± {se:.2f} vs {law.mean:.2f} (|z| = {z:.2f})")
+    return worst, zc, parts, abs(num / den) * math.sqrt(den)
+
+
+def _escape_times(params: Mapping[str, Any], seed: int) -> dict[int, Any]:
+    """{p: array (seeds, 2) of (t_SGD, t_ODE from the same start)} at N."""
+    t = np.linspace(0, params["t_max"], int(4 * params["t_max"]) + 1)
+    return {p: np.array([_escape_row(params["N"], p, params["p_star"], float(params["eta"]), t,
+                                     seed * 1000 + s) for s in range(params["seeds"])])
+            for p in params["p_grid"]}
+
+
+def _predict_escape(params: Mapping[str, Any]) -> dict[int, theory.EscapeLaw]:
+    return {p: _escape_law(p, params, params["N"]) for p in params["p_grid"]}
+
+
+def _compare_escape(pred: dict[int, theory.EscapeLaw], meas: dict[int, Any]) -> Verdict:
+    # Two checks, Bonferroni: (1) per p, SGD's mean escape time against the law (mean-field ODE
+    # from a Gaussian start whose variance carries the plateau noise); (2) paired per seed,
+    # t_SGD − t_ODE(same start) pooled over p against the law's noise shift — this isolates
+    # the derived SGD correction from the seed scatter of ‖ρ(0)‖.
+    cells = [(f"p={p}", pred[p], meas[p]) for p in sorted(meas)]
+    worst, zc, parts, z_mf = _compare_law(cells, extra_tests=1)
+    d = np.concatenate([meas[p][:, 0] - meas[p][:, 1] - pred[p].shift for p in sorted(meas)])
+    dm, dse = mean_se(d)
+    shift = float(np.mean([pred[p].shift for p in meas]))
+    obs, obs_se = mean_se(np.concatenate([meas[p][:, 0] - meas[p][:, 1] for p in meas]))
+    z_shift = abs(dm) / dse
+    ok = worst <= zc and z_shift <= zc
+    return Verdict("pass" if ok else "fail",
+                   "E t_esc(p) = " + ", ".join(f"{pred[p].mean:.2f}" for p in sorted(pred))
+                   + f"; SGD − ODE(same start) {shift:+.2f} (plateau noise J ≈ "
+                   f"{pred[min(pred)].noise_variance:.3f})",
+                   "; ".join(parts) + f"; shift {obs:+.2f} ± {obs_se:.2f} (|z| = {z_shift:.2f});"
+                   f" without the noise term the law is off by |z| = {z_mf:.1f} (pooled)",
+                   f"|z| <= {zc:.2f} per p and for the shift")
+
+
+def _predict_slope_N(params: Mapping[str, Any]) -> dict[int, theory.EscapeLaw]:
+    return {N: _escape_law(params["p"], params, N) for N in params["N_grid"]}
+
+
+def _sim_slope_N(params: Mapping[str, Any], seed: int) -> dict[int, Any]:
+    """{N: array (seeds, 2) of (t_SGD, t_ODE from the same start)}."""
+    t = np.linspace(0, params["t_max"], int(4 * params["t_max"]) + 1)
+    return {N: np.array([_escape_row(N, params["p"], params["p_star"], float(params["eta"]), t,
+                                     seed * 1000 + s) for s in range(params["seeds"])])
+            for N in params["N_grid"]}
+
+
+def _compare_slope_N(pred: dict[int, theory.EscapeLaw], meas: dict[int, Any]) -> Verdict:
+    cells = [(f"N={N}", pred[N], meas[N]) for N in sorted(meas)]
+    worst, zc, parts, z_mf = _compare_law(cells)
+    Ns = sorted(meas)
+    x = np.concatenate([np.full(len(meas[N]), math.log(N)) for N in Ns])
+    _, _, slope, se = linear_fit(x, np.concatenate([meas[N][:, 0] for N in Ns]))
+    law_slope = linear_fit(np.log(np.array(Ns, float)), np.array([pred[N].mean for N in Ns]))[2]
+    r = pred[Ns[0]].rate
+    return Verdict("pass" if worst <= zc else "fail",
+                   "E t_esc(N) = " + ", ".join(f"{pred[N].mean:.2f}" for N in Ns)
+                   + f"; slope over the grid {law_slope:.3f} (→ 1/(2r) = {1 / (2 * r):.3f})",
+                   "; ".join(parts) + f"; SGD slope {slope:.2f} ± {se:.2f}; without the noise "
+                   f"term the law is off by |z| = {z_mf:.1f} (pooled)",
+                   f"|z| <= {zc:.2f} per N")
 
 
 def _predict_counts(params: Mapping[str, Any]) -> list[tuple[int, int, int]]:
@@ -381,24 +418,28 @@ CLAIMS = [
                      "N_grid": (1000, 2000, 4000, 8000), "seeds": 12}},
           source=_SOURCE),
     Claim("quadratic.escape_time_vs_p",
-          "overparameterisation shortens the escape only through the initial overlaps: the "
-          "p-dependence of the escape time is the ODE's from the same random starts",
-          _predict_escape, _sim_escape, _compare_escape,
-          "per seed, SGD's escape-time differences between p and the smallest p are compared "
-          "with the ODE's from identical starts (paired), Bonferroni over the p's; the common "
-          "SGD − ODE shift (plateau noise, → 0 as N → ∞, not derived) is measured and reported",
+          "overparameterisation shortens the escape only through the initial overlaps: from a "
+          "random start, E t_esc(p) is the mean-field ODE's from Gaussian overlaps of variance "
+          "(q0 + J)/N, where J is SGD's plateau noise (derived, not fitted)",
+          _predict_escape, _escape_times, _compare_escape,
+          "per p, the seed mean of SGD's escape time (‖ρ‖_F = 1/2) against the law, seed and "
+          "Monte Carlo errors combined; and, paired per seed, t_SGD − t_ODE(same start) against "
+          "the law's noise shift (≈ −ln(1 + J/q0)/(2r)), which does not vanish as N → ∞; "
+          "Bonferroni over all; the noise-free law's pooled |z| is reported (the power)",
           {"small": {"p_star": 2, "eta": Fraction(1, 10), "N": 1000, "p_grid": (2, 4, 8),
                      "seeds": 6, "t_max": 40},
            "large": {"p_star": 2, "eta": Fraction(1, 10), "N": 3000, "p_grid": (2, 4, 8, 16),
                      "seeds": 12, "t_max": 50}},
           source=_SOURCE),
     Claim("quadratic.escape_time_vs_N",
-          "from a random start the escape time grows as ln N/(2r): the initial overlaps are "
-          "O(N^(−1/2)) and leave the plateau at the linearised rate r",
+          "from a random start the escape time grows as ln N/(2r) (overlaps O(N^(−1/2)) leaving "
+          "the plateau at the rate r); at finite N, E t_esc(N) is the mean-field ODE's from "
+          "Gaussian overlaps of variance (q0 + J)/N, J the plateau noise",
           _predict_slope_N, _sim_slope_N, _compare_slope_N,
-          "least-squares slope of SGD escape times against ln N over sizes and seeds, one-test "
-          "z-bound on its standard error (the seed-to-seed spread of ln‖ρ(0)‖ and the SGD "
-          "plateau noise are in the residuals); the ODE from the same starts is reported",
+          "per N, the seed mean of SGD's escape time against the law (seed and Monte Carlo "
+          "errors combined), Bonferroni over N; the law's own slope over the grid (which "
+          "approaches 1/(2r) only slowly: 2.74 over N = 250…1000, 2.90 over 1000…8000 at p = 4) "
+          "and SGD's fitted slope are reported, and the noise-free law's pooled |z|",
           {"small": {"p": 4, "p_star": 2, "eta": Fraction(1, 10), "t_max": 40,
                      "N_grid": (250, 500, 1000, 2000), "seeds": 6},
            "large": {"p": 4, "p_star": 2, "eta": Fraction(1, 10), "t_max": 40,
@@ -475,6 +516,18 @@ CLAIMS = [
                      "N_grid": (500, 1000, 2000), "seeds": 4},
            "large": {"p": 4, "p_star": 2, "eta": Fraction(1, 10), "t_max": 10,
                      "N_grid": (500, 1000, 2000, 4000), "seeds": 8}},
+          source=_SOURCE),
+    Claim("quadratic.plateau_noise",
+          "started exactly on the plateau, SGD's overlaps acquire the variance "
+          "D(e^{2rt} − 1)/(2rN), D = 4η² E[(f − y)² λ² ν²] (Isserlis, closed form): the noise "
+          "that sets the SGD correction to the escape time",
+          _predict_noise, _sim_noise, _compare_noise,
+          "N × the mean square of the p·p* overlaps per seed, seed mean against the prediction "
+          "at each time, Bonferroni over times; ρ stays in the linear regime (‖ρ‖ ~ 0.1)",
+          {"small": {"p": 8, "p_star": 2, "eta": Fraction(1, 10), "N": 500, "seeds": 24,
+                     "times": (1.0, 3.0)},
+           "large": {"p": 8, "p_star": 2, "eta": Fraction(1, 10), "N": 2000, "seeds": 48,
+                     "times": (1.0, 3.0, 5.0)}},
           source=_SOURCE),
     Claim("quadratic.plateau",
           "the ρ = 0 fixed point Q = q*(η) I (closed form, with its η-dependence) is where SGD "

@@ -45,13 +45,27 @@ largest singular value of ρ(0) 0.52, 0.45, 0.37, on its largest entry 0.84, 0.6
 constant c(p) is not only the linear stage's: with the escape read at ‖ρ‖_F = 1/2 the ODE's
 t_esc falls by 3.5, 2.7, 2.3 per doubling of p (2→4→8→16), against (ln 2)/(2r) ≈ 2.0 from
 ‖ρ(0)‖_F alone — the rest is the nonlinear stage, whose natural scale ‖ρ‖_F ~ √p grows with p
-(read per student, ‖ρ‖_F/√p = 1/4, the decrease is 1.1, 0.6, 0.5). The claim
-``quadratic.escape_time_vs_p`` therefore compares SGD with the ODE from the same starts rather
-than with a closed form.
+(read per student, ‖ρ‖_F/√p = 1/4, the decrease is 1.1, 0.6, 0.5). With the exact reduction
+(:mod:`fltheory.theory.quadratic_ode`) the statement is sharper: from Q(0) = q0 I the whole
+trajectory depends on ρ(0) only through K = Vᵀρ(0), V an orthonormal basis of its columns (for
+T = I only through the singular values of ρ(0)), and on p only through the coefficients and the
+bulk count p − k.
+
+SGD's plateau noise (:func:`plateau_noise_moment`, :func:`escape_time_law`). Each step moves
+an overlap by Δρ_km = −2aη_w (f − y) λ_k ν_m / N; at ρ = 0 these kicks are uncorrelated between
+entries and have variance 4η² E[(f − y)² λ² ν²]/N per unit time (closed form by Isserlis). The
+linear stage amplifies them by the same scalar factor as ρ(0), so SGD escapes as the mean-field
+ODE would from Gaussian overlaps of variance (q0 + J)/N, J = 4η² ∫ E[…]_{q(s)} e^{−2R(s)} ds.
+Both terms are O(1/N): the noise leaves the ln N/(2r) law intact and shifts every escape by
+≈ −ln(1 + J/q0)/(2r), an O(1) time that does not vanish as N → ∞ (p = 4, p* = 2, η = 1/10:
+J = 0.115, shift −1.1). The claims ``quadratic.plateau_noise`` (the variance itself, from an
+exact plateau point), ``quadratic.escape_time_vs_N`` and ``quadratic.escape_time_vs_p`` (the
+mean escape time per N and per p, and the paired SGD − ODE shift) test this against SGD.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -64,9 +78,12 @@ import sympy as sp
 from fltheory.exact import DomainError, check_integer
 
 __all__ = [
+    "EscapeLaw",
     "ODESolution",
     "PlateauResult",
+    "crossing_time",
     "derive_elementwise",
+    "escape_time_law",
     "hessian_plateau_counts",
     "hessian_solution_counts",
     "implicit_bias_drift",
@@ -75,6 +92,8 @@ __all__ = [
     "manifold_dimension",
     "ode_jacobian_counts",
     "plateau",
+    "plateau_noise_moment",
+    "plateau_overlap_variance",
     "polar_factor",
     "rhs_matrix",
     "wick_expectation",
@@ -321,6 +340,128 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: float, t_grid:
     tr2 = np.einsum("tij,tji->t", AC, AC) + m * a * a * q * q
     loss = 0.5 * (t1**2 + 2 * tr2 + float(sigma) ** 2)
     return ODESolution(t_grid.copy(), Qs, Rs, loss)
+
+
+def plateau_noise_moment(q: Any, p: int, p_star: int, a: float, b: float,
+                         sigma: float = 0.0) -> Any:
+    """E[(f − y)² λ_1² ν_1²] at ρ = 0, Q = q I, T = I (q a number or an array; Isserlis; the
+    tests rederive it with :func:`wick_expectation`):
+    a²q³(p+2)(p+4) − 2ab q²(p+2)(p*+2) + b² q (p*+2)(p*+4) + σ² q.
+    With Δρ_km = −2aη_w (f − y) λ_k ν_m / N per step, SGD adds to every overlap a variance
+    4a²η_w² E[(f − y)² λ_k² ν_m²]/N per unit time (entries uncorrelated at ρ = 0 by symmetry).
+    """
+    return (a * a * q**3 * (p + 2) * (p + 4) - 2 * a * b * q * q * (p + 2) * (p_star + 2)
+            + b * b * q * (p_star + 2) * (p_star + 4) + sigma**2 * q)
+
+
+def plateau_overlap_variance(p: int, p_star: int, eta: Fraction, t: float,
+                             sigma: float = 0.0) -> float:
+    """N·E[ρ_km(t)²] for SGD started on the plateau (Q = q* I, ρ(0) = 0), T = I, mean field:
+    the noise D = 4η² E[(f − y)² λ² ν²]_{q*} per unit time, amplified at the rate r,
+    D (e^{2rt} − 1)/(2r). At the ODE's level (N → ∞) ρ stays 0; this is the O(1/N) variance
+    that starts the escape from an exact plateau point."""
+    pl = plateau(p, p_star, Fraction(eta))
+    D = 4 * float(eta) ** 2 * plateau_noise_moment(pl.q, p, p_star, 1 / p, 1 / p_star, sigma)
+    r = pl.escape_rate
+    return float(D * t) if r == 0 else float(D * math.expm1(2 * r * t) / (2 * r))
+
+
+@dataclass(frozen=True)
+class EscapeLaw:
+    """Escape times from cold random starts (see :func:`escape_time_law`)."""
+
+    p: int
+    p_star: int
+    N: int
+    q0: float
+    threshold: float
+    rate: float               # plateau escape rate r (T = I)
+    noise_variance: float     # J: SGD's plateau noise adds J/N to each overlap's variance
+    mean: float               # E t_esc for SGD (mean-field ODE from the noise-inflated start)
+    se: float                 # Monte Carlo standard error of ``mean``
+    mean_field: float         # E t_esc without the plateau noise (N → ∞ dynamics, random start)
+    mean_field_se: float
+    shift: float              # E[t_SGD − t_ODE] from the same start (common random numbers)
+    shift_se: float
+    mean_log_overlap: float   # E ln‖ρ_eff(0)‖_F, closed form
+    samples: int
+
+
+def crossing_time(t: np.ndarray, norms: np.ndarray, level: float) -> float:
+    """First time ‖ρ‖_F reaches ``level``, interpolating ln‖ρ‖_F linearly between grid points
+    (NaN if it never does)."""
+    above = np.nonzero(norms >= level)[0]
+    if len(above) == 0:
+        return float("nan")
+    j = int(above[0])
+    if j == 0:
+        return float(t[0])
+    x0, x1 = np.log(norms[j - 1]), np.log(norms[j])
+    return float(t[j - 1] + (t[j] - t[j - 1]) * (np.log(level) - x0) / (x1 - x0))
+
+
+def escape_time_law(p: int, p_star: int, eta: float, N: int, q0: float = 0.25,
+                    threshold: float = 0.5, sigma: float = 0.0, samples: int = 400,
+                    seed: int = 0, dt: float = 0.125) -> EscapeLaw:
+    r"""Escape time (first ‖ρ‖_F = ``threshold``) of one-pass SGD from a cold random start
+    W0 ~ N(0, q0) with an orthonormal teacher, T = I, mean-field normalisation.
+
+    Initial overlaps: ρ(0) = W0 W*ᵀ/N has i.i.d. N(0, q0/N) entries. While ρ is small, Q(t) =
+    q(t) I follows the ρ = 0 equation and ρ grows by the scalar factor exp(R(t)),
+    R(t) = ∫_0^t r(q(s)) ds, r(q) = 2η(1 − q − 2q/p + 2/p*). SGD's plateau noise is an O(1/√N)
+    martingale added to every overlap, uncorrelated between entries at ρ = 0
+    (:func:`plateau_noise_moment`); propagated by the same scalar factor, it is equivalent to
+    an initial overlap with variance
+
+        σ_eff² = (q0 + J)/N,   J = 4η² ∫_0^∞ E[(f − y)² λ² ν²]_{q(s)} e^{−2R(s)} ds,
+
+    still Gaussian and still isotropic. Both terms scale as 1/N, so the noise does not change
+    the ln N/(2r) law but shifts every escape by about −ln(1 + J/q0)/(2r), an O(1) time that
+    does not vanish as N → ∞. From there the mean-field ODE (exactly reduced: Q(0) = q0 I) is
+    integrated for ``samples`` Gaussian starts; the mean, its Monte Carlo error, the noise-free
+    mean and the paired shift (same draws scaled, common random numbers) are returned, with
+    E ln‖ρ_eff‖_F = ½ ln(2σ_eff²) + ½ ψ(p p*/2) in closed form (‖ρ_eff‖²/σ_eff² ~ χ²_{p p*}).
+    Neglected: the O(1/√N) anisotropy of Q(0) and the noise after the escape has begun.
+    """
+    import mpmath
+
+    check_integer(p, "p", 1)
+    check_integer(p_star, "p_star", 1)
+    check_integer(N, "N", 1)
+    a, b, eta_w = 1.0 / p, 1.0 / p_star, p * eta
+    r_star = plateau(p, p_star, Fraction(eta).limit_denominator(10**12),
+                     Fraction(sigma).limit_denominator(10**12)).escape_rate
+    if r_star <= 0:
+        raise DomainError("eta", eta, "steps with a positive escape rate")
+    sigma0 = math.sqrt(p * p_star * q0 / N)
+    t_max = 2.0 * max(math.log(threshold / sigma0), 1.0) / r_star + 40.0
+    t = np.arange(0.0, t_max + dt / 2, dt)
+    q = integrate(q0 * np.eye(p), np.zeros((p, p_star)), np.eye(p_star), eta, t, sigma).Q[:, 0, 0]
+    rq = 2 * eta * (1 - q - 2 * q / p + 2 / p_star)
+    R = np.concatenate([[0.0], np.cumsum(0.5 * (rq[1:] + rq[:-1]) * np.diff(t))])
+    integrand = (4 * a * a * eta_w * eta_w * plateau_noise_moment(q, p, p_star, a, b, sigma)
+                 * np.exp(-2 * R))
+    J = float(np.sum(0.5 * (integrand[1:] + integrand[:-1]) * np.diff(t)))
+    G = np.random.default_rng(seed).standard_normal((samples, p, p_star))
+    s0, s_eff = math.sqrt(q0 / N), math.sqrt((q0 + J) / N)
+
+    def t_esc(scale: float) -> np.ndarray:
+        out = np.empty(samples)
+        for i in range(samples):
+            sol = integrate(q0 * np.eye(p), scale * G[i], np.eye(p_star), eta, t, sigma)
+            out[i] = crossing_time(t, np.linalg.norm(sol.R, axis=(1, 2)), threshold)
+        if np.isnan(out).any():
+            raise RuntimeError(f"no escape by t = {t_max:.0f}")
+        return out
+
+    with_noise, without = t_esc(s_eff), t_esc(s0)
+    root = math.sqrt(samples)
+    mlog = 0.5 * math.log(2 * s_eff**2) + 0.5 * float(mpmath.digamma(p * p_star / 2))
+    return EscapeLaw(p, p_star, N, q0, threshold, r_star, J,
+                     float(with_noise.mean()), float(with_noise.std(ddof=1) / root),
+                     float(without.mean()), float(without.std(ddof=1) / root),
+                     float((with_noise - without).mean()),
+                     float((with_noise - without).std(ddof=1) / root), mlog, samples)
 
 
 def manifold_dimension(p: int, p_star: int) -> int:
