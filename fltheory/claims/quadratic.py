@@ -402,6 +402,22 @@ def loss_curves(p: int, p_star: int, eta: float, Ns: tuple[int, ...], t_max: flo
             "eta": eta}
 
 
+def escape_vs_p(p_grid: tuple[int, ...] = (2, 4, 8, 16), N: int = 500, eta: float = 0.1,
+                p_star: int = 2, seeds: int = 4, seed: int = 0, samples: int = 200
+                ) -> dict[str, Any]:
+    """Escape time (‖ρ‖_F = 1/2) against p from cold starts: the law with and without SGD's
+    plateau noise, and SGD runs (public API for figures/notebooks)."""
+    t_max = 30.0
+    t = np.linspace(0, t_max, int(4 * t_max) + 1)
+    laws = [theory.escape_time_law(p, p_star, eta, N, samples=samples, dt=0.25) for p in p_grid]
+    sgd = [[_escape_row(N, p, p_star, eta, t, seed * 1000 + s)[0] for s in range(seeds)]
+           for p in p_grid]
+    return {"p": list(p_grid), "N": N, "eta": eta, "p_star": p_star,
+            "law": [(L.mean, L.se) for L in laws],
+            "mean_field": [(L.mean_field, L.mean_field_se) for L in laws],
+            "sgd": np.array(sgd)}
+
+
 _SOURCE = "Bocchi et al. (2026); ODEs derived in fltheory.theory.quadratic"
 
 CLAIMS = [

@@ -18,7 +18,8 @@ _FORMATS = (".pdf", ".png", ".svg")
 @click.option("-o", "--output", type=str, default=None,
               help="Output file, .pdf/.png/.svg (default figures/NAME.pdf).")
 def plot_command(name: str, output: str | None) -> None:
-    """Draw the figure NAME (fisher, lambda). Needs matplotlib: pip install 'fltheory[plot]'.
+    """Draw the figure NAME (fisher, lambda, quadratic, recovery, twostep). Needs matplotlib:
+    pip install 'fltheory[plot]'.
 
     The file is written atomically: an error leaves no partial file.
     """

@@ -134,11 +134,15 @@ def figure_twostep(spectra: dict[str, Any], constants: dict[str, Any]) -> Any:
     return fig
 
 
-def figure_quadratic(data: dict[str, Any]) -> Any:
-    """Loss against t = steps/N: SGD (test loss) at several N and the ODE from the same initial
-    overlaps, with the plateau loss marked."""
+def figure_quadratic(data: dict[str, Any], escape: dict[str, Any] | None = None) -> Any:
+    """(a) Loss against t = steps/N: SGD (test loss) at several N and the ODE from the same
+    initial overlaps, with the plateau loss marked; (b) with ``escape``, the escape time against
+    p: the law with SGD's plateau noise, the noise-free mean-field law, SGD runs."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6, 4))
+    if escape is None:
+        fig, ax = plt.subplots(figsize=(6, 4))
+    else:
+        fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4))
     for i, c in enumerate(data["curves"]):
         ax.semilogy(data["t"], c["sgd"], color=f"C{i}", alpha=0.6, label=f"SGD, N = {c['N']}")
         ax.semilogy(data["t"], c["ode"], color=f"C{i}", ls="--", lw=1)
@@ -147,6 +151,23 @@ def figure_quadratic(data: dict[str, Any]) -> Any:
     ax.set_ylabel("loss")
     ax.set_title(f"p = {data['p']}, p* = {data['p_star']}, η = {data['eta']} (dashed: ODE)")
     ax.legend(fontsize=8)
+    if escape is not None:
+        ps = np.array(escape["p"])
+        law, mf = np.array(escape["law"]), np.array(escape["mean_field"])
+        ax2.errorbar(ps, law[:, 0], yerr=law[:, 1], color="C0", marker="s", ms=4,
+                     label="law with SGD plateau noise")
+        ax2.errorbar(ps, mf[:, 0], yerr=mf[:, 1], color="C7", ls="--", marker="^", ms=4,
+                     label="mean field, no noise")
+        runs = escape["sgd"]
+        for j in range(runs.shape[1]):
+            ax2.plot(ps, runs[:, j], "o", color="C3", ms=3, alpha=0.5,
+                     label="SGD runs" if j == 0 else None)
+        ax2.set_xscale("log", base=2)
+        ax2.set_xlabel("p (student width)")
+        ax2.set_ylabel("t_esc (‖ρ‖_F = 1/2)")
+        ax2.set_title(f"random start W0 ~ N(0, 1/4), N = {escape['N']}, p* = "
+                      f"{escape['p_star']}", fontsize=9)
+        ax2.legend(fontsize=8)
     fig.tight_layout()
     return fig
 
@@ -191,9 +212,9 @@ def _recovery() -> Any:
 
 
 def _quadratic() -> Any:
-    from fltheory.claims.quadratic import loss_curves
+    from fltheory.claims.quadratic import escape_vs_p, loss_curves
 
-    return figure_quadratic(loss_curves(4, 2, 0.1, (250, 1000), t_max=60))
+    return figure_quadratic(loss_curves(4, 2, 0.1, (250, 1000), t_max=60), escape_vs_p())
 
 
 def _twostep() -> Any:
