@@ -441,7 +441,9 @@ CLAIMS = [
           "per p, the seed mean of SGD's escape time (‖ρ‖_F = 1/2) against the law, seed and "
           "Monte Carlo errors combined; and, paired per seed, t_SGD − t_ODE(same start) against "
           "the law's noise shift (≈ −ln(1 + J/q0)/(2r)), which does not vanish as N → ∞; "
-          "Bonferroni over all; the noise-free law's pooled |z| is reported (the power)",
+          "Bonferroni over all; the noise-free law's pooled |z| is reported (the power). "
+          "Measured beyond CI (p = 4): paired shift −0.88 ± 0.13 (60 seeds, N = 1000) and "
+          "−1.06 ± 0.21 (40 seeds, N = 3000) against −1.08 and −1.10",
           {"small": {"p_star": 2, "eta": Fraction(1, 10), "N": 1000, "p_grid": (2, 4, 8),
                      "seeds": 6, "t_max": 40},
            "large": {"p_star": 2, "eta": Fraction(1, 10), "N": 3000, "p_grid": (2, 4, 8, 16),
