@@ -129,3 +129,21 @@ def test_unknown_method_is_a_domain_error():
     with pytest.raises(DomainError, match="method"):
         th.integrate(np.eye(2), np.zeros((2, 1)), np.eye(1), 0.1, np.linspace(0, 1, 3),
                      method="euler")
+
+
+def test_without_numba_auto_falls_back_to_lsoda(monkeypatch):
+    """numba missing: ``auto`` integrates with LSODA (same numbers to tolerance), ``dopri`` is a
+    domain error that names the extra to install."""
+    import sys
+
+    import fltheory.theory as theory_pkg
+
+    t = np.linspace(0, 20, 21)
+    R0 = 1e-2 * np.ones((3, 2))
+    ref = th.integrate(np.eye(3) / 4, R0, np.eye(2), 0.1, t, method="lsoda")
+    monkeypatch.delattr(theory_pkg, "_quadratic_jit", raising=False)
+    monkeypatch.setitem(sys.modules, "fltheory.theory._quadratic_jit", None)
+    auto = th.integrate(np.eye(3) / 4, R0, np.eye(2), 0.1, t)
+    assert np.array_equal(auto.R, ref.R)
+    with pytest.raises(DomainError, match="fast"):
+        th.integrate(np.eye(3) / 4, R0, np.eye(2), 0.1, t, method="dopri")

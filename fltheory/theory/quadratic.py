@@ -299,14 +299,17 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: float, t_grid:
     m = p - k if k < p else 0
     y0 = np.concatenate([[q0], S0.ravel(), K0.ravel()])
     args = (k, ps, m, float(a), float(b), float(eta_w), float(sigma) ** 2, T)
-    if method == "auto":
-        import importlib.util
-
-        method = "dopri" if importlib.util.find_spec("numba") is not None else "lsoda"
+    jit: Any = None
+    if method in ("auto", "dopri"):
+        try:
+            from fltheory.theory import _quadratic_jit as jit
+        except ImportError:  # numba absent (or unusable with this numpy): scipy's LSODA
+            if method == "dopri":
+                raise DomainError("method", method, "lsoda or auto (dopri needs numba: pip "
+                                  "install 'fltheory[fast]')") from None
+        method = "dopri" if jit is not None else "lsoda"
     if method == "dopri":
-        from fltheory.theory import _quadratic_jit
-
-        Y, _, status = _quadratic_jit.dopri5(y0, t_grid, rtol, atol, *args, 10**7)
+        Y, _, status = jit.dopri5(y0, t_grid, rtol, atol, *args, 10**7)
         if status:
             raise RuntimeError("Dormand–Prince integration failed: "
                                + ("too many steps" if status == 1 else "step size underflow"))
