@@ -52,6 +52,18 @@ def test_law_shift_is_the_linear_stage_rescaling_at_large_N():
     assert L.shift_se < 1e-3
 
 
+def test_law_noise_integral_from_the_plateau_is_D_over_2r():
+    """Started on the plateau (q0 = q*), q(t) = q* and R(s) = r s, so
+    J = ∫ D e^{−2rs} ds = D/(2r) with D = 4η² E(q*) (the Isserlis moment, tested above)."""
+    pl = th.plateau(4, 2, Fraction(1, 10))
+    dt = 1 / 64
+    L = th.escape_time_law(4, 2, 0.1, 10**6, q0=pl.q, samples=10, dt=dt)
+    D = 4 * 0.1**2 * th.plateau_noise_moment(pl.q, 4, 2, 1 / 4, 1 / 2)
+    # the trapezoid rule on e^{−λs} overestimates by (λ dt)²/12 relative (λ = 2r): allow twice
+    trapezoid = (2 * pl.escape_rate * dt) ** 2 / 12
+    assert L.noise_variance == pytest.approx(D / (2 * pl.escape_rate), rel=2 * trapezoid)
+
+
 def test_law_mean_log_overlap_closed_form_against_sampling():
     L = th.escape_time_law(3, 2, 0.1, 1000, samples=20)
     s_eff = math.sqrt((0.25 + L.noise_variance) / 1000)

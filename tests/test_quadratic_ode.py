@@ -44,15 +44,16 @@ def test_reduced_right_side_is_the_full_one_restricted(p, k, ps, loops):
     assert np.allclose(V @ dK, dR, atol=1e-13)
 
 
-@pytest.mark.parametrize("loops", [False, True])
-def test_unreduced_right_side_is_the_matrix_form(loops):
+def test_unreduced_loop_right_side_is_the_matrix_form():
+    """The loop form (compiled by numba) on the full state; the numpy form is what
+    ``rhs_matrix`` itself evaluates, so it is tested against the sympy derivation directly."""
     rng = np.random.default_rng(7)
     p, ps, N = 4, 3, 9
     W, Ws = rng.standard_normal((p, N)), rng.standard_normal((ps, N))
     Q, R, T = W @ W.T / N, W @ Ws.T / N, Ws @ Ws.T / N
     dQ, dR = th.rhs_matrix(Q, R, T, 0.25, 1 / 3, 0.4, 0.1)
-    rhs = qode.block_rhs_loops if loops else qode.block_rhs
-    d = rhs(np.concatenate([[0.0], Q.ravel(), R.ravel()]), p, ps, 0, 0.25, 1 / 3, 0.4, 0.01, T)
+    d = qode.block_rhs_loops(np.concatenate([[0.0], Q.ravel(), R.ravel()]), p, ps, 0, 0.25,
+                             1 / 3, 0.4, 0.01, T)
     assert np.allclose(d[1:1 + p * p].reshape(p, p), dQ, atol=1e-13)
     assert np.allclose(d[1 + p * p:].reshape(p, ps), dR, atol=1e-13)
     assert d[0] == 0.0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import click
@@ -274,7 +273,7 @@ def escape_command(p: int, p_star: int, eta: Fraction, N_text: str, q0: Fraction
                f"plateau rate r = {L0.rate:.6f}; ln N slope → 1/(2r) = {1 / (2 * L0.rate):.4f}",
                f"plateau noise J = {L0.noise_variance:.5f}: SGD starts the escape as if "
                f"Var ρ(0) = (q0 + J)/N; shift ≈ −ln(1 + J/q0)/(2r) = "
-               f"{-math.log(1 + L0.noise_variance / float(q0)) / (2 * L0.rate):.3f}"]
+               f"{L0.linear_shift:.3f}"]
     emit(Result(command="quadratic escape",
                 inputs={"p": p, "p_star": p_star, "eta": fraction_str(eta), "N": Ns,
                         "q0": fraction_str(q0), "threshold": fraction_str(threshold),

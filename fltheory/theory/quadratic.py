@@ -166,28 +166,28 @@ def derive_elementwise(p: int, p_star: int) -> dict[str, Any]:
 
 def rhs_matrix(Q: np.ndarray, R: np.ndarray, T: np.ndarray, a: float, b: float, eta_w: float,
                sigma: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """dQ/dt and dρ/dt in matrix form (numpy; see the module docstring)."""
-    p = Q.shape[0]
-    C = np.block([[Q, R], [R.T, T]])
-    A = np.concatenate([np.full(p, a), np.full(T.shape[0], -b)])
-    AC = A[:, None] * C
-    t1 = np.trace(AC)
-    CAC = C @ AC
-    M1 = t1 * C + 2 * CAC
-    M2 = (t1**2 + 2 * np.sum(AC * AC.T) + sigma**2) * C + 4 * t1 * CAC + 8 * CAC @ AC
-    dQ = -4 * a * eta_w * M1[:p, :p] + 4 * a**2 * eta_w**2 * M2[:p, :p]
-    dR = -2 * a * eta_w * M1[:p, p:]
-    return dQ, dR
+    """dQ/dt and dρ/dt in matrix form (numpy; see the module docstring): the block right side
+    of :mod:`fltheory.theory.quadratic_ode` on the full state (no bulk, q = 0)."""
+    from fltheory.theory.quadratic_ode import block_rhs
+
+    p, ps = R.shape
+    d = block_rhs(np.concatenate([[0.0], Q.ravel(), R.ravel()]), p, ps, 0, a, b, eta_w,
+                  sigma**2, np.asarray(T, float))
+    return d[1:1 + p * p].reshape(p, p), d[1 + p * p:].reshape(p, ps)
 
 
 def loss_matrix(Q: np.ndarray, R: np.ndarray, T: np.ndarray, a: float, b: float,
                 sigma: float = 0.0) -> float:
     """Population loss ½E[(f − y)²] = ½(tr(𝒜C)² + 2 tr((𝒜C)²) + σ²)."""
-    p = Q.shape[0]
-    C = np.block([[Q, R], [R.T, T]])
-    A = np.concatenate([np.full(p, a), np.full(T.shape[0], -b)])
-    AC = A[:, None] * C
-    return float(0.5 * (np.trace(AC) ** 2 + 2 * np.sum(AC * AC.T) + sigma**2))
+    from fltheory.theory.quadratic_ode import block_matrix, block_traces
+
+    t1, tr2 = block_traces(block_matrix(Q, R, T), Q.shape[0], 0, a, b, 0.0)
+    return float(0.5 * (t1**2 + 2 * tr2 + sigma**2))
+
+
+def _rate(q: Any, p: int, p_star: int, eta: float, tau: float = 1.0) -> Any:
+    """Linear growth rate of ρ along teacher eigenvalue τ at ρ = 0, Q = q I (mean field)."""
+    return 2 * eta * (1 - q - 2 * q / p + 2 * tau / p_star)
 
 
 @dataclass(frozen=True)
@@ -255,8 +255,7 @@ def plateau(p: int, p_star: int, eta: Fraction, noise: Fraction = Fraction(0),
     eta_max = sp.solve(disc.subs(s2, subs[s2]), eta_s)
     qf = float(q_exact)
     loss = 0.5 * ((qf - 1) ** 2 + 2 * (qf**2 / p + 1 / p_star) + float(noise) ** 2)
-    rates = tuple(2 * float(eta) * (1 - qf - 2 * qf / p + 2 * float(tau) / p_star)
-                  for tau in taus)
+    rates = tuple(float(_rate(qf, p, p_star, float(eta), float(tau))) for tau in taus)
     return PlateauResult(p, p_star, eta, q_exact, qf, loss, rates,
                          [e for e in eta_max if e.is_positive] or None)
 
@@ -296,7 +295,7 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: float, t_grid:
     else:
         q0, V, S0, K0 = 0.0, np.eye(p), 0.5 * (Q0 + Q0.T), R0.copy()
     k = V.shape[1]
-    m = p - k if k < p else 0
+    m = p - k  # bulk students (0 for the full system)
     y0 = np.concatenate([[q0], S0.ravel(), K0.ravel()])
     args = (k, ps, m, float(a), float(b), float(eta_w), float(sigma) ** 2, T)
     jit: Any = None
@@ -331,16 +330,8 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: float, t_grid:
     Qs[:, np.arange(p), np.arange(p)] += q[:, None]
     Rs = V @ K
     # loss from the reduced covariance, the bulk adding m copies of q to the traces
-    n = k + ps
-    C = np.zeros((len(q), n, n))
-    C[:, :k, :k] = S + q[:, None, None] * np.eye(k)
-    C[:, :k, k:] = K
-    C[:, k:, :k] = K.transpose(0, 2, 1)
-    C[:, k:, k:] = T
-    A = np.concatenate([np.full(k, a), np.full(ps, -b)])
-    AC = A[None, :, None] * C
-    t1 = np.trace(AC, axis1=1, axis2=2) + m * a * q
-    tr2 = np.einsum("tij,tji->t", AC, AC) + m * a * a * q * q
+    t1, tr2 = qode.block_traces(qode.block_matrix(S + q[:, None, None] * np.eye(k), K, T), k, m,
+                                a, b, q)
     loss = 0.5 * (t1**2 + 2 * tr2 + float(sigma) ** 2)
     return ODESolution(t_grid.copy(), Qs, Rs, loss)
 
@@ -357,6 +348,12 @@ def plateau_noise_moment(q: Any, p: int, p_star: int, a: float, b: float,
             + b * b * q * (p_star + 2) * (p_star + 4) + sigma**2 * q)
 
 
+def plateau_noise_rate(q: Any, p: int, p_star: int, eta: float, sigma: float = 0.0) -> Any:
+    """Variance per unit time, times N, that SGD adds to each overlap at ρ = 0, Q = q I
+    (mean field, a η_w = η): 4η² E[(f − y)² λ² ν²]."""
+    return 4 * eta**2 * plateau_noise_moment(q, p, p_star, 1 / p, 1 / p_star, sigma)
+
+
 def plateau_overlap_variance(p: int, p_star: int, eta: Fraction, t: float,
                              sigma: float = 0.0) -> float:
     """N·E[ρ_km(t)²] for SGD started on the plateau (Q = q* I, ρ(0) = 0), T = I, mean field:
@@ -364,7 +361,7 @@ def plateau_overlap_variance(p: int, p_star: int, eta: Fraction, t: float,
     D (e^{2rt} − 1)/(2r). At the ODE's level (N → ∞) ρ stays 0; this is the O(1/N) variance
     that starts the escape from an exact plateau point."""
     pl = plateau(p, p_star, Fraction(eta))
-    D = 4 * float(eta) ** 2 * plateau_noise_moment(pl.q, p, p_star, 1 / p, 1 / p_star, sigma)
+    D = plateau_noise_rate(pl.q, p, p_star, float(eta), sigma)
     r = pl.escape_rate
     return float(D * t) if r == 0 else float(D * math.expm1(2 * r * t) / (2 * r))
 
@@ -388,6 +385,12 @@ class EscapeLaw:
     shift_se: float
     mean_log_overlap: float   # E ln‖ρ_eff(0)‖_F, closed form
     samples: int
+
+    @property
+    def linear_shift(self) -> float:
+        """The shift the linear stage alone predicts: −ln(1 + J/q0)/(2r) (scaling ρ(0) by c
+        moves the escape by −ln c / r); ``shift`` is the Monte Carlo value."""
+        return -math.log(1 + self.noise_variance / self.q0) / (2 * self.rate)
 
 
 def crossing_time(t: np.ndarray, norms: np.ndarray, level: float) -> float:
@@ -434,7 +437,6 @@ def escape_time_law(p: int, p_star: int, eta: float, N: int, q0: float = 0.25,
     check_integer(p, "p", 1)
     check_integer(p_star, "p_star", 1)
     check_integer(N, "N", 1)
-    a, b, eta_w = 1.0 / p, 1.0 / p_star, p * eta
     r_star = plateau(p, p_star, Fraction(eta).limit_denominator(10**12),
                      Fraction(sigma).limit_denominator(10**12)).escape_rate
     if r_star <= 0:
@@ -443,10 +445,9 @@ def escape_time_law(p: int, p_star: int, eta: float, N: int, q0: float = 0.25,
     t_max = 2.0 * max(math.log(threshold / sigma0), 1.0) / r_star + 40.0
     t = np.arange(0.0, t_max + dt / 2, dt)
     q = integrate(q0 * np.eye(p), np.zeros((p, p_star)), np.eye(p_star), eta, t, sigma).Q[:, 0, 0]
-    rq = 2 * eta * (1 - q - 2 * q / p + 2 / p_star)
+    rq = _rate(q, p, p_star, eta)
     R = np.concatenate([[0.0], np.cumsum(0.5 * (rq[1:] + rq[:-1]) * np.diff(t))])
-    integrand = (4 * a * a * eta_w * eta_w * plateau_noise_moment(q, p, p_star, a, b, sigma)
-                 * np.exp(-2 * R))
+    integrand = plateau_noise_rate(q, p, p_star, eta, sigma) * np.exp(-2 * R)
     J = float(np.sum(0.5 * (integrand[1:] + integrand[:-1]) * np.diff(t)))
     G = np.random.default_rng(seed).standard_normal((samples, p, p_star))
     s0, s_eff = math.sqrt(q0 / N), math.sqrt((q0 + J) / N)

@@ -23,42 +23,60 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["block_rhs", "block_rhs_loops", "dopri5", "reduce_start"]
+__all__ = ["block_matrix", "block_rhs", "block_rhs_loops", "block_traces", "bulk_dq", "dopri5",
+           "reduce_start"]
+
+
+def block_matrix(Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """The covariance [[Q, ρ], [ρᵀ, T]] of the fields, batched over leading axes of Q and R."""
+    lead = Q.shape[:-2]
+    k, ps = R.shape[-2:]
+    C = np.empty((*lead, k + ps, k + ps))
+    C[..., :k, :k] = Q
+    C[..., :k, k:] = R
+    C[..., k:, :k] = np.swapaxes(R, -1, -2)
+    C[..., k:, k:] = T
+    return C
+
+
+def block_traces(C: np.ndarray, k: int, m: int, a: float, b: float, q: np.ndarray | float
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """tr(𝒜C) and tr((𝒜C)²), 𝒜 = diag(a I_k, −b I_p*), with m bulk students of variance q
+    added (each contributes a q and a² q²); batched over leading axes of C."""
+    A = np.concatenate([np.full(k, a), np.full(C.shape[-1] - k, -b)])
+    AC = A[:, None] * C
+    t1 = np.trace(AC, axis1=-2, axis2=-1) + m * a * q
+    tr2 = np.einsum("...ij,...ji->...", AC, AC) + m * a * a * q * q
+    return t1, tr2
+
+
+def bulk_dq(q: float, t1: float, coef: float, a: float, eta_w: float) -> float:
+    """dq/dt of a bulk student (its field variance q, uncorrelated with everything): the
+    matrix-form Q-equation for a 1 × 1 block, C𝒜C = a q², C𝒜C𝒜C = a² q³."""
+    return (-4.0 * a * eta_w * (t1 * q + 2.0 * a * q * q)
+            + 4.0 * a * a * eta_w * eta_w * (coef * q + 4.0 * t1 * a * q * q
+                                              + 8.0 * a * a * q * q * q))
 
 
 def block_rhs(y: np.ndarray, k: int, ps: int, m: int, a: float, b: float, eta_w: float,
               sigma2: float, T: np.ndarray) -> np.ndarray:
-    """d(q, S, K)/dt for the flat state y = (q, S.ravel(), K.ravel()); m bulk students."""
+    """d(q, S, K)/dt for the flat state y = (q, S.ravel(), K.ravel()); m bulk students.
+    With m = 0 and q = 0 this is the full matrix form (:func:`~fltheory.theory.quadratic.rhs_matrix`
+    calls it so)."""
     q = y[0]
     S = y[1:1 + k * k].reshape(k, k)
-    K = y[1 + k * k:].reshape(k, ps)
-    n = k + ps
-    C = np.zeros((n, n))
-    C[:k, :k] = 0.5 * (S + S.T) + q * np.eye(k)
-    C[:k, k:] = K
-    C[k:, :k] = K.T
-    C[k:, k:] = T
-    A = np.empty(n)
-    A[:k] = a
-    A[k:] = -b
-    AC = np.empty((n, n))
-    for i in range(n):
-        AC[i, :] = A[i] * C[i, :]
-    t1 = np.trace(AC) + m * a * q
-    tr2 = np.sum(AC * AC.T) + m * a * a * q * q
+    C = block_matrix(0.5 * (S + S.T) + q * np.eye(k), y[1 + k * k:].reshape(k, ps), T)
+    A = np.concatenate([np.full(k, a), np.full(ps, -b)])
+    AC = A[:, None] * C
+    t1, tr2 = (float(v) for v in block_traces(C, k, m, a, b, q))
     CAC = C @ AC
     coef = t1 * t1 + 2.0 * tr2 + sigma2
     M1 = t1 * C + 2.0 * CAC
     M2 = coef * C + 4.0 * t1 * CAC + 8.0 * (CAC @ AC)
-    c1 = -4.0 * a * eta_w
-    c2 = 4.0 * a * a * eta_w * eta_w
-    dq = 0.0
-    if m > 0:
-        dq = (c1 * (t1 * q + 2.0 * a * q * q)
-              + c2 * (coef * q + 4.0 * t1 * a * q * q + 8.0 * a * a * q * q * q))
+    dq = bulk_dq(q, t1, coef, a, eta_w) if m > 0 else 0.0
     out = np.empty(1 + k * k + k * ps)
     out[0] = dq
-    dS = c1 * M1[:k, :k] + c2 * M2[:k, :k] - dq * np.eye(k)
+    dS = -4.0 * a * eta_w * M1[:k, :k] + 4.0 * a * a * eta_w * eta_w * M2[:k, :k] - dq * np.eye(k)
     out[1:1 + k * k] = dS.ravel()
     out[1 + k * k:] = (-2.0 * a * eta_w * M1[:k, k:]).ravel()
     return out
@@ -143,10 +161,7 @@ def block_rhs_loops(y: np.ndarray, k: int, ps: int, m: int, a: float, b: float, 
                     CACAC[i, j] += c * C[l, j]
     c1 = -4.0 * a * eta_w
     c2 = 4.0 * a * a * eta_w * eta_w
-    dq = 0.0
-    if m > 0:
-        dq = (c1 * (t1 * q + 2.0 * a * q * q)
-              + c2 * (coef * q + 4.0 * t1 * a * q * q + 8.0 * a * a * q * q * q))
+    dq = bulk_dq(q, t1, coef, a, eta_w) if m > 0 else 0.0
     out = np.empty(1 + k * k + k * ps)
     out[0] = dq
     for i in range(k):
