@@ -19,8 +19,10 @@ from typing import Final
 
 __all__ = [
     "INF",
+    "CostError",
     "DomainError",
     "Infinity",
+    "check_cost",
     "check_integer",
     "check_interval",
     "fraction_str",
@@ -29,6 +31,7 @@ __all__ = [
     "parse_int_range",
     "parse_rational",
     "to_decimal_str",
+    "to_float",
 ]
 
 
@@ -112,6 +115,10 @@ def parse_rational(text: str | int | Fraction, param: str = "value") -> Fraction
     if isinstance(text, int | Fraction):
         return Fraction(text)
     s = str(text).strip()
+    if sum(ch.isdigit() for ch in s) > MAX_DIGITS:
+        raise DomainError(param, f"{s[:12]}… ({len(s)} characters)",
+                          f"numbers of at most {MAX_DIGITS} digits",
+                          reason="has too many digits")
     m = _RATIO.match(s)
     if m:
         den = int(m.group(2))
@@ -132,6 +139,8 @@ def parse_rational(text: str | int | Fraction, param: str = "value") -> Fraction
 
 
 _MAX_EXPONENT: Final = 4000
+#: digits of a number written on the command line (Python refuses int <-> str beyond 4300)
+MAX_DIGITS: Final = 1000
 _NUMBER_FORMS: Final = "a decimal such as .4 or 3e-2, or a ratio such as 1/3"
 
 
@@ -244,3 +253,69 @@ def to_decimal_str(value: Fraction | int, dps: int) -> str:
         ctx.rounding = ROUND_HALF_EVEN
         dec = (Decimal(value.numerator) / Decimal(value.denominator)).normalize()
         return format(dec, "f") if dec != 0 else "0"
+
+
+def to_float(value: Fraction | int, param: str, *, positive: bool = False) -> float:
+    """``float(value)``, refusing values that a float cannot hold (overflow, or a non-zero value
+    that would underflow to 0), so that no ``inf``/``0`` silently replaces the user's number.
+
+    >>> to_float(Fraction(2, 5), "eta")
+    0.4
+    >>> to_float(Fraction(10**400), "gamma")
+    Traceback (most recent call last):
+    ...
+    fltheory.exact.DomainError: gamma = 1e400 ... is beyond double precision; allowed: ...
+    """
+    value = Fraction(value)
+    allowed = "magnitudes in [1e-300, 1e300] (or 0)"
+    try:
+        out = float(value)
+    except OverflowError:
+        out = float("inf")
+    if out in (float("inf"), float("-inf")) or abs(out) > 1e300 or (value != 0 and abs(out) < 1e-300):
+        raise DomainError(param, _short(value), allowed, reason="is beyond double precision")
+    if positive and out <= 0:
+        raise DomainError(param, _short(value), "numbers > 0")
+    return out
+
+
+def _short(value: Fraction) -> str:
+    """A rational for an error message: exact when short, else its order of magnitude."""
+    text = fraction_str(value) if max(value.numerator.bit_length(),
+                                      value.denominator.bit_length()) < 200 else ""
+    if text:
+        return text
+    import math
+
+    digits = (math.log10(abs(value.numerator)) - math.log10(value.denominator)
+              if value else 0.0)
+    return f"{'-' if value < 0 else ''}1e{round(digits)} (about)"
+
+
+def check_cost(what: str, estimate: float, limit: float, unit: str, hint: str) -> None:
+    """Refuse work whose estimated cost exceeds ``limit`` before it starts.
+
+    ``what`` names the request (parameters and values), ``unit`` the cost's unit, ``hint`` what
+    the user can change. One line, like every other domain error.
+
+    >>> check_cost("lmax = 9", 10.0, 100.0, "terms", "lower lmax")
+    >>> check_cost("a1 = 0.4999", 2e9, 1e6, "exponent rows", "move a1 away from 1/2")
+    Traceback (most recent call last):
+    ...
+    fltheory.exact.CostError: a1 = 0.4999 would need about 2e+09 exponent rows; allowed: at most 1e+06 exponent rows (move a1 away from 1/2)
+    """
+    if not estimate <= limit:  # also refuses a NaN estimate
+        raise CostError(what, estimate, limit, unit, hint)
+
+
+class CostError(DomainError):
+    """A request whose estimated time or memory is beyond the stated bound."""
+
+    def __init__(self, what: str, estimate: float, limit: float, unit: str, hint: str):
+        self.estimate, self.limit = estimate, limit
+        param, _, value = what.partition(" = ")
+        ValueError.__init__(self, f"{what} would need about {estimate:.3g} {unit}; allowed: "
+                                  f"at most {limit:.3g} {unit} ({hint})")
+        self.param, self.value = param, value
+        self.allowed = f"at most {limit:.3g} {unit}"
+        self.reason = f"would need about {estimate:.3g} {unit}"
