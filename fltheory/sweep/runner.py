@@ -42,6 +42,10 @@ __all__ = ["CONNECT_TIMEOUT", "Run", "SweepOutcome", "aggregate", "check_schedul
 #: seconds to wait for a Dask scheduler to answer, and again for it to have a worker
 CONNECT_TIMEOUT = 10.0
 
+#: Linux workers ask the kernel to kill them when the parent dies (tests turn it off to check
+#: the watchdog alone)
+_USE_PDEATHSIG = True
+
 _ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):"
                       r"(\d{1,5})")
 _ADDRESS_FORM = "local, or a Dask scheduler address PROTOCOL://HOST:PORT such as tcp://HOST:8786"
@@ -119,8 +123,14 @@ def _die_with_parent(parent: int) -> None:
     Linux: ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` — the kernel sends SIGKILL when the thread that
     forked us ends (the parent's main thread, which starts the pool). Everywhere: a daemon
     thread polls ``os.getppid()`` every half second and exits when it is no longer ``parent``
-    (an orphan is re-parented to init or a subreaper)."""
-    if sys.platform == "linux":
+    (an orphan is re-parented to init or a subreaper).
+
+    A forked worker inherits the parent's SIGTERM handler (the sweep's interruption): restore
+    the default, so that the parent can terminate it; Ctrl-C at a terminal reaches the whole
+    process group: workers ignore it and are stopped by the parent."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform == "linux" and _USE_PDEATHSIG:
         import ctypes
 
         try:
@@ -149,6 +159,9 @@ def _stop_pool(pool: Any) -> None:
             proc.terminate()
     for proc in procs:
         proc.join(5)
+        if proc.is_alive():  # pragma: no cover - a worker that ignores SIGTERM
+            proc.kill()
+            proc.join(5)
 
 
 class _Terminated(BaseException):
@@ -223,16 +236,70 @@ def check_scheduler(scheduler: str) -> str:
     return scheduler.strip()
 
 
+def _reachable(scheduler: str, timeout: float) -> None:
+    """A TCP connection to the scheduler's host and port (name resolution included) within
+    ``timeout`` seconds, before any Dask client exists: an unreachable address fails fast and
+    leaves no client threads behind (whose shutdown alone takes seconds)."""
+    import socket
+
+    match = _ADDRESS.fullmatch(scheduler)
+    if match is None or match.group(1) == "ucx":
+        return
+    host, port = match.group(2).strip("[]"), int(match.group(3))
+    outcome: list[BaseException | None] = []
+
+    def attempt() -> None:
+        try:
+            socket.create_connection((host, port), timeout=timeout).close()
+            outcome.append(None)
+        except OSError as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=attempt, name="fltheory-scheduler-probe", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if not outcome:
+        raise DomainError("scheduler", scheduler, "a reachable Dask scheduler",
+                          reason=f"did not answer within {timeout:g} s")
+    if outcome[0] is not None:
+        error = outcome[0]
+        why = getattr(error, "strerror", None) or str(error) or type(error).__name__
+        raise DomainError("scheduler", scheduler, "a reachable Dask scheduler",
+                          reason=f"cannot be reached ({why})")
+
+
 def _connect(client_class: Any, scheduler: str) -> Any:
     """A client of the scheduler at ``scheduler`` with at least one worker, or a one-line
-    DomainError after at most about 2 × CONNECT_TIMEOUT seconds."""
+    DomainError after at most about 2 × CONNECT_TIMEOUT seconds.
+
+    The client is built in a daemon thread: distributed's own ``timeout`` does not cover a
+    peer that accepts the connection and then never answers (its handshake waits forever), so
+    the wait is bounded here; a client that comes up after we gave up is closed at once."""
     timeout = CONNECT_TIMEOUT
-    try:
-        client = client_class(scheduler, timeout=timeout)
-    except Exception as exc:  # OSError, TimeoutError, ValueError from distributed's comm layer
+    _reachable(scheduler, timeout)
+    box: list[Any] = []
+    abandoned = threading.Event()
+
+    def build() -> None:
+        try:
+            client = client_class(scheduler, timeout=timeout)
+        except Exception as exc:  # OSError, TimeoutError, … from distributed's comm layer
+            box.append(exc)
+            return
+        if abandoned.is_set():
+            client.close()
+        else:
+            box.append(client)
+
+    thread = threading.Thread(target=build, name="fltheory-dask-connect", daemon=True)
+    thread.start()
+    thread.join(timeout + 1)
+    if not box or isinstance(box[0], Exception):
+        abandoned.set()
+        why = type(box[0]).__name__ if box else "no answer"
         raise DomainError("scheduler", scheduler, "a reachable Dask scheduler",
-                          reason=f"did not answer within {timeout:g} s ({type(exc).__name__})"
-                          ) from None
+                          reason=f"did not answer within {timeout:g} s ({why})")
+    client = box[0]
     try:
         client.wait_for_workers(1, timeout=timeout)
     except Exception:

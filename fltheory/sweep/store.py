@@ -151,13 +151,15 @@ class Store:
         self._writes_off = ""  # why results are no longer saved ("" while they are)
         self._reads_off = False
         self._check_path()
+        existed = self.path.exists()
         try:
             self.db = self._open_rw()
         except _Corrupt as exc:
             self.db = self._replace_corrupt(exc.reason, on_corrupt)
         except sqlite3.Error as exc:
-            if not (_readonly(exc) and self.path.is_file()):
-                raise StoreError(self.path, f"cannot be opened ({exc})") from None
+            if not (_readonly(exc) and existed):
+                verb = "opened" if existed else "created"
+                raise StoreError(self.path, f"cannot be {verb} ({exc})") from None
             self.db = self._open_ro(str(exc))
 
     # ------------------------------------------------------------------ opening

@@ -114,9 +114,9 @@ def parse_value(task: Task, name: str, text: str) -> Any:
     if kind == "int":
         try:
             value: Any = parse_count(text, name, -(10**18))
-        except DomainError:
+        except DomainError as exc:
             raise DomainError(name, text[:40], param.allowed(),
-                              reason="is not an integer") from None
+                              reason=exc.reason or "is not an integer") from None
         return param.check(name, value)
     if kind == "rational":
         return param.check(name, parse_rational(text, name))
