@@ -377,7 +377,8 @@ def _start_and_kill(sig: int, prelude: str = "") -> tuple[subprocess.Popen, list
             os.kill(pid, signal.SIGKILL)
         if proc.poll() is None:
             proc.kill()
-            proc.wait(5)
+        with contextlib.suppress(subprocess.TimeoutExpired, ValueError):
+            proc.communicate(timeout=10)  # and close the pipes
 
 
 linux_only = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
