@@ -228,7 +228,7 @@ class _ReadOnlyConnection:
     def execute(self, sql: str, *args: object) -> object:
         if sql.lstrip().upper().startswith(("INSERT", "DELETE")):
             raise sqlite3.OperationalError("attempt to write a readonly database")
-        return self.real.execute(sql, *args)
+        return self.real.execute(sql, *args)  # type: ignore[arg-type]
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.real, name)
