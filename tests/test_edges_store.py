@@ -523,3 +523,28 @@ def test_aggregate_undefined_statistics_are_none():
     assert two["metrics"]["x"]["se"] == pytest.approx(1.0)  # stdev(1, 3)/√2 = √2/√2
     assert two["metrics"]["y"] == {"mean": 2.0, "se": None, "n": 1, "nan": 1}
     json.dumps(runner.aggregate(outcome), allow_nan=False)
+
+
+@linux_only
+def test_a_worker_killed_from_outside_is_a_failed_run_not_a_traceback():
+    proc = subprocess.Popen([sys.executable, "-m", "fltheory", *SLOW_SWEEP], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=_env())
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.1)
+            workers = [pid for pid, (ppid, state) in _processes().items()
+                       if ppid == proc.pid and state != "Z"]
+        assert len(workers) >= 2
+        time.sleep(0.5)
+        os.kill(workers[0], signal.SIGKILL)  # as the kernel's OOM killer would
+        out, err = proc.communicate(timeout=30)
+    finally:
+        for pid in _alive(workers):
+            os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=10)
+    assert proc.returncode == 1 and "Traceback" not in err
+    assert out.count("a worker process died") == 4  # every run of the broken pool, listed

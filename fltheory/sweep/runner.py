@@ -189,12 +189,19 @@ def _iterate_local(todo: list[Run], task_id: str, workers: int) -> _Stream:
             yield run, execute(task_id, run.params, run.seed)
         return
     from concurrent.futures import as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
     pool = _local_pool(workers)
     try:
         futures = {pool.submit(execute, task_id, run.params, run.seed): run for run in todo}
         for fut in as_completed(futures):
-            yield futures[fut], fut.result()
+            try:
+                answer = fut.result()
+            except BrokenProcessPool:  # a worker was killed (out of memory, kill -9): the runs
+                # still pending are reported as failed, with their grid point and seed
+                answer = {"error": "a worker process died (killed from outside, or out of "
+                                   "memory)", "seconds": 0.0}
+            yield futures[fut], answer
     except BaseException:  # interrupted (GeneratorExit) or failing: stop the workers now
         _stop_pool(pool)
         raise
