@@ -432,6 +432,7 @@ def test_sigterm_stops_the_pool_and_reports():
     (["check.normal", "--grid", "n=" + "9" * 2000], "n", ""),
     (["check.normal", "--seeds", "0..20000"], "runs", "at most 1e+04"),
     (["check.normal", "--seeds", "-1"], "seeds", ""),
+    (["check.normal", "--workers", "100000"], "workers", "integers in [1, "),
     (["check.fail", "--grid", "x=" + ",".join(map(str, range(101))),
       "--grid", "bad=" + ",".join(map(str, range(101)))], "grid", "at most 1e+04"),
 ])
@@ -455,6 +456,8 @@ def test_grid_validated_at_the_api_before_any_run():
     with pytest.raises(DomainError, match="claims"):
         runner.sweep("verify.claims", [{"claims": "hermite.nope", "size": "small"}], [0],
                      progress=never)
+    with pytest.raises(DomainError, match="workers"):
+        runner.sweep("fisher.clusters", [good], [0], workers=10**6, progress=never)
     with pytest.raises(DomainError, match="runs"):
         runner.sweep("check.normal", [tasks.canonical(tasks.TASKS["check.normal"], {})],
                      list(range(tasks.MAX_RUNS + 1)), progress=never)

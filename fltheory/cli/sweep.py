@@ -77,7 +77,7 @@ def _finite(value: object) -> object:
 @click.option("--seeds", "seeds_text", default="0..3", show_default=True,
               help="Seeds: s, a..b or a,b,c (integers in [0, 1000000]; 0 alone is one seed).")
 @click.option("--workers", type=CountType(minimum=1), default=None,
-              help="Worker processes (default: the number of cores).")
+              help="Worker processes (default: the number of cores; at most 4 per core).")
 @click.option("--dask", "dask_local", is_flag=True,
               help="Run on a local Dask cluster (processes) instead of the local pool.")
 @click.option("--scheduler", default=None,
@@ -121,7 +121,14 @@ def sweep_command(task_id: str | None, grid: tuple[str, ...], seeds_text: str,
         return 0
     if dask_local and scheduler:
         raise DomainError("scheduler", scheduler, "either --dask or --scheduler, not both")
-    from fltheory.sweep.runner import _stderr_progress, aggregate, check_scheduler, sweep
+    from fltheory.exact import check_integer
+    from fltheory.sweep.runner import (
+        MAX_WORKERS,
+        _stderr_progress,
+        aggregate,
+        check_scheduler,
+        sweep,
+    )
     from fltheory.sweep.store import Store, default_path
     from fltheory.sweep.tasks import check_runs
 
@@ -131,6 +138,7 @@ def sweep_command(task_id: str | None, grid: tuple[str, ...], seeds_text: str,
     if scheduler is not None:
         scheduler = check_scheduler(scheduler)
     workers = workers or os.cpu_count() or 1
+    check_integer(workers, "workers", 1, MAX_WORKERS)
 
     store = None if no_cache else Store(Path(store_path) if store_path else default_path())
     show = sys.stderr.isatty() if progress is None else progress

@@ -32,12 +32,16 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fltheory.exact import DomainError
+from fltheory.exact import DomainError, check_integer
 from fltheory.sweep.store import Store, code_version, params_key
 from fltheory.sweep.tasks import check_runs, get_task, validate
 
-__all__ = ["CONNECT_TIMEOUT", "Run", "SweepOutcome", "aggregate", "check_scheduler",
+__all__ = ["CONNECT_TIMEOUT", "MAX_WORKERS", "Run", "SweepOutcome", "aggregate", "check_scheduler",
            "derived_seed", "execute", "sweep"]
+
+#: worker processes: at most 4 per core (each imports numpy and holds one run's arrays; more
+#: processes than that only add memory and start-up time)
+MAX_WORKERS = 4 * (os.cpu_count() or 1)
 
 #: seconds to wait for a Dask scheduler to answer, and again for it to have a worker
 CONNECT_TIMEOUT = 10.0
@@ -184,6 +188,7 @@ _Stream = Generator[tuple["Run", dict], None, None]
 
 
 def _iterate_local(todo: list[Run], task_id: str, workers: int) -> _Stream:
+    workers = min(workers, len(todo))  # no idle processes to start
     if workers <= 1:
         for run in todo:
             yield run, execute(task_id, run.params, run.seed)
@@ -324,6 +329,7 @@ def sweep(task_id: str, points: list[dict[str, str]], seeds: list[int], *, worke
     Every point is validated and the run count bounded before anything runs (DomainError).
     """
     task = get_task(task_id)
+    check_integer(workers, "workers", 1, MAX_WORKERS)
     check_runs(len(points), len(seeds))
     for point in points:
         validate(task, point)
