@@ -185,9 +185,27 @@ class Store:
                 raise StoreError(path, f"cannot be created ({path.parent} is not a directory)")
 
     def _open_rw(self) -> sqlite3.Connection:
+        """Open for reading and writing. Switching a new file to WAL takes an exclusive lock
+        that SQLite does not wait for (SQLITE_BUSY at once when several processes create the
+        store together): retried for up to 30 s."""
+        deadline = time.monotonic() + 30
+        pause = 0.02
+        while True:
+            try:
+                return self._open_rw_once()
+            except sqlite3.OperationalError as exc:
+                busy = _code(exc).startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or \
+                    "locked" in str(exc)
+                if not busy or time.monotonic() > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(2 * pause, 0.5)
+
+    def _open_rw_once(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=60)
         try:
-            db.execute("PRAGMA journal_mode=WAL")
+            if str(db.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute(_SCHEMA)
             db.commit()
