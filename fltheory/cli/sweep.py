@@ -81,8 +81,9 @@ def _finite(value: object) -> object:
 @click.option("--dask", "dask_local", is_flag=True,
               help="Run on a local Dask cluster (processes) instead of the local pool.")
 @click.option("--scheduler", default=None,
-              help="Address of a running Dask scheduler, e.g. tcp://HOST:8786; it must answer, "
-                   "and have a worker, within 10 s each.")
+              help="Address of a running Dask scheduler, e.g. tcp://HOST:8786. Refused "
+                   "(exit 2) unless it accepts a connection, answers and has a worker, each "
+                   "within 10 s (at most about 30 s in all).")
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="Neither read nor write the results store.")
 @click.option("--store", "store_path", default=None,
