@@ -27,7 +27,8 @@ def _grid(task_id: str, specs: tuple[str, ...]) -> list[dict[str, str]]:
     for spec in specs:
         name, eq, values = spec.partition("=")
         if not eq or not values:
-            raise DomainError("grid", spec[:60], "NAME=v1,v2,… (e.g. N=500,1000)")
+            raise DomainError("grid", spec[:60], "NAME=v1,v2,… (e.g. N=500,1000)",
+                              reason="is not NAME=values")
         if name in texts:
             raise DomainError("grid", spec[:60], "each parameter once", reason="repeats " + name)
         texts[name] = values.split(",")
@@ -121,13 +122,13 @@ def sweep_command(task_id: str | None, grid: tuple[str, ...], seeds_text: str,
             click.echo(f"{t.id}\t{params}\t{t.description}")
         return 0
     if dask_local and scheduler:
-        raise DomainError("scheduler", scheduler, "either --dask or --scheduler, not both")
-    from fltheory.exact import check_integer
+        raise DomainError("scheduler", scheduler[:80], "either --dask or --scheduler, not both",
+                          reason="is given with --dask")
     from fltheory.sweep.runner import (
-        MAX_WORKERS,
         _stderr_progress,
         aggregate,
         check_scheduler,
+        check_workers,
         sweep,
     )
     from fltheory.sweep.store import Store, default_path
@@ -139,7 +140,7 @@ def sweep_command(task_id: str | None, grid: tuple[str, ...], seeds_text: str,
     if scheduler is not None:
         scheduler = check_scheduler(scheduler)
     workers = workers or os.cpu_count() or 1
-    check_integer(workers, "workers", 1, MAX_WORKERS)
+    check_workers(workers)
 
     store = None if no_cache else Store(Path(store_path) if store_path else default_path())
     show = sys.stderr.isatty() if progress is None else progress
@@ -157,7 +158,8 @@ def sweep_command(task_id: str | None, grid: tuple[str, ...], seeds_text: str,
         wanted = metrics.split(",")
         unknown = [m for m in wanted if names and m not in names]
         if unknown:
-            raise DomainError("metrics", metrics, "some of " + ", ".join(names))
+            raise DomainError("metrics", metrics[:80], "some of " + ", ".join(names),
+                              reason="names a metric that " + task_id + " does not have")
         names = wanted
     axes = [k for k in points[0] if len({p[k] for p in points}) > 1] if points else []
     rows = []

@@ -32,12 +32,12 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fltheory.exact import DomainError, check_integer
+from fltheory.exact import DomainError
 from fltheory.sweep.store import Store, code_version, params_key
-from fltheory.sweep.tasks import check_runs, get_task, validate
+from fltheory.sweep.tasks import check_runs, get_task, short_value, validate
 
 __all__ = ["CONNECT_TIMEOUT", "MAX_WORKERS", "Run", "SweepOutcome", "aggregate", "check_scheduler",
-           "derived_seed", "execute", "sweep"]
+           "check_workers", "derived_seed", "execute", "sweep"]
 
 #: worker processes: at most 4 per core (each imports numpy and holds one run's arrays; more
 #: processes than that only add memory and start-up time)
@@ -239,6 +239,14 @@ def _iterate_dask(todo: list[Run], task_id: str, workers: int,
             cluster.close()
 
 
+def check_workers(workers: int) -> int:
+    """1 <= workers <= :data:`MAX_WORKERS`."""
+    if not 1 <= workers <= MAX_WORKERS:
+        raise DomainError("workers", short_value(workers), f"integers in [1, {MAX_WORKERS}] "
+                          "(4 per core)", reason="is out of range")
+    return workers
+
+
 def check_scheduler(scheduler: str) -> str:
     """``local`` or a well-formed scheduler address (no network access, no Dask import)."""
     match = _ADDRESS.fullmatch(scheduler.strip())
@@ -329,7 +337,7 @@ def sweep(task_id: str, points: list[dict[str, str]], seeds: list[int], *, worke
     Every point is validated and the run count bounded before anything runs (DomainError).
     """
     task = get_task(task_id)
-    check_integer(workers, "workers", 1, MAX_WORKERS)
+    check_workers(workers)
     check_runs(len(points), len(seeds))
     for point in points:
         validate(task, point)

@@ -39,7 +39,7 @@ from fltheory.exact import (
 )
 
 __all__ = ["MAX_RUNS", "MAX_RUN_SECONDS", "TASKS", "Param", "Task", "canonical", "check_runs",
-           "get_task", "parse_value", "validate"]
+           "get_task", "parse_value", "short_value", "validate"]
 
 Kind = str | tuple[str, ...]
 
@@ -80,13 +80,13 @@ class Param:
         high_ok = self.high is None or (value < self.high if self.high_open
                                         else value <= self.high)
         if not (low_ok and high_ok):
-            raise DomainError(name, _shown(value), self.allowed(), reason="is out of range")
+            raise DomainError(name, short_value(value), self.allowed(), reason="is out of range")
         if self.kind == "rational":
             to_float(value, name)  # a double must hold it (no silent inf or 0)
         return value
 
 
-def _shown(value: Fraction | int) -> str:
+def short_value(value: Fraction | int) -> str:
     """A value for an error message: exact, or its first digits when it is long."""
     text = fraction_str(value)
     return text if len(text) <= 40 else f"{text[:12]}… ({len(text)} characters)"
@@ -293,7 +293,7 @@ def _check_recovery(v: dict[str, Any]) -> None:
     D = d * (d + 1) // 2  # degree-2 Hermite features
     n = round(float(v["delta"]) * D)
     if not 10 <= n <= 2 * 10**6:
-        raise DomainError("delta", _shown(v["delta"]), f"10 <= n = δ·D <= 2e6 (D = {D} at "
+        raise DomainError("delta", short_value(v["delta"]), f"10 <= n = δ·D <= 2e6 (D = {D} at "
                           f"d = {d})", reason=f"gives n = {n} samples")
     if d1 > D:
         raise DomainError("d1", d1, f"d1 <= D = {D} at d = {d}", reason="is out of range")
