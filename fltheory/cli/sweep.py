@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from pathlib import Path
@@ -15,47 +16,81 @@ from fltheory.results import Result, Table
 
 
 def _grid(task_id: str, specs: tuple[str, ...]) -> list[dict[str, str]]:
+    """The grid points, each checked against the task's domain and cost bound, and their number
+    against MAX_RUNS (counted before any value is parsed)."""
     from itertools import product
 
-    from fltheory.sweep.tasks import canonical, get_task, parse_value
+    from fltheory.sweep.tasks import MAX_RUNS, canonical, get_task, parse_value, validate
 
     task = get_task(task_id)
-    axes: dict[str, list[object]] = {}
+    texts: dict[str, list[str]] = {}
     for spec in specs:
         name, eq, values = spec.partition("=")
         if not eq or not values:
-            raise DomainError("grid", spec, "NAME=v1,v2,… (e.g. N=500,1000)")
-        if name in axes:
-            raise DomainError("grid", spec, "each parameter once", reason="repeats " + name)
-        axes[name] = [parse_value(task, name, v) for v in values.split(",")]
+            raise DomainError("grid", spec[:60], "NAME=v1,v2,… (e.g. N=500,1000)",
+                              reason="is not NAME=values")
+        if name in texts:
+            raise DomainError("grid", spec[:60], "each parameter once", reason="repeats " + name)
+        texts[name] = values.split(",")
+    size = 1
+    for values_ in texts.values():
+        size *= len(values_)
+        if size > MAX_RUNS:
+            from fltheory.exact import check_cost
+
+            check_cost(f"grid = {' × '.join(str(len(v)) for v in texts.values())} points",
+                       size, MAX_RUNS, "grid points", "fewer grid values; split the sweep")
+    axes = {name: [parse_value(task, name, v) for v in values_]
+            for name, values_ in texts.items()}
     names = list(axes)
-    return [canonical(task, dict(zip(names, combo, strict=True)))
-            for combo in product(*(axes[n] for n in names))]
+    points = [canonical(task, dict(zip(names, combo, strict=True)))
+              for combo in product(*(axes[n] for n in names))]
+    for point in points:
+        validate(task, point)
+    return points
 
 
-def _fmt(mean: float, se: float) -> str:
-    if mean != mean:
-        return "nan"
-    return f"{mean:.5g}" if se != se else f"{mean:.5g} ± {se:.2g}"
+def _fmt(mean: float | None, se: float | None) -> str:
+    """mean ± s.e.; the mean alone when the s.e. is undefined (one run); n/a without runs."""
+    if mean is None:
+        return "n/a"
+    return f"{mean:.5g}" if se is None else f"{mean:.5g} ± {se:.2g}"
+
+
+def _finite(value: object) -> object:
+    """NaN and ±inf replaced by None, recursively: JSON output stays strictly valid."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
 
 
 @click.command("sweep")
 @click.argument("task_id", metavar="TASK", required=False)
 @click.option("--grid", "grid", multiple=True,
               help="NAME=v1,v2,… (repeatable; the grid is their product). Unset parameters "
-                   "keep their defaults (fltheory sweep --list).")
+                   "keep their defaults. Every value is checked against the parameter's range "
+                   "(fltheory sweep --list) and every point's estimated cost against 30 s per "
+                   "run before any run starts; at most 10000 grid points × seeds.")
 @click.option("--seeds", "seeds_text", default="0..3", show_default=True,
-              help="Seeds: s, a..b or a,b,c.")
+              help="Seeds: s, a..b or a,b,c (integers in [0, 1000000]; 0 alone is one seed).")
 @click.option("--workers", type=CountType(minimum=1), default=None,
-              help="Worker processes (default: the number of cores).")
+              help="Worker processes (default: the number of cores; at most 4 per core).")
 @click.option("--dask", "dask_local", is_flag=True,
               help="Run on a local Dask cluster (processes) instead of the local pool.")
 @click.option("--scheduler", default=None,
-              help="Address of a running Dask scheduler, e.g. tcp://HOST:8786.")
+              help="Address of a running Dask scheduler, e.g. tcp://HOST:8786. Refused "
+                   "(exit 2) unless it accepts a connection, answers and has a worker, each "
+                   "within 10 s (at most about 30 s in all).")
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="Neither read nor write the results store.")
 @click.option("--store", "store_path", default=None,
-              help="Results store (default $FLTHEORY_CACHE or ~/.cache/fltheory/runs.sqlite).")
+              help="Results store, an SQLite file (default $FLTHEORY_CACHE or "
+                   "~/.cache/fltheory/runs.sqlite). A corrupt store is moved aside (with a "
+                   "warning) and a new one started; a read-only store is read, not written.")
 @click.option("--metrics", default=None, help="Comma-separated metrics to show (default all).")
 @click.option("--list", "list_only", is_flag=True, help="List the sweepable simulations.")
 @click.option("--progress/--no-progress", default=None,
@@ -72,7 +107,9 @@ def sweep_command(task_id: str | None, grid: tuple[str, ...], seeds_text: str,
     Each run uses one BLAS thread and a seed derived from (seed, task, grid point) by numpy's
     SeedSequence: serial, local and Dask runs give identical numbers. Completed runs are stored
     (SQLite), so an interrupted sweep resumes and a repeated one is instant. Exit status 1 when
-    a run failed (each failure is listed with its grid point and seed), 130 on Ctrl-C.
+    a run failed (each failure is listed with its grid point and seed), 130 on Ctrl-C, 143 on
+    SIGTERM (worker processes are stopped; they also die if this process is killed).
+    The standard error of a single seed is undefined: shown as the mean alone (JSON: null).
     """
     from fltheory.sweep.tasks import TASKS
 
@@ -80,16 +117,30 @@ def sweep_command(task_id: str | None, grid: tuple[str, ...], seeds_text: str,
         if task_id is None and not list_only:
             raise click.UsageError("Missing argument 'TASK' (fltheory sweep --list).")
         for t in TASKS.values():
-            params = ", ".join(f"{k}={v[1]}" for k, v in t.params.items())
+            params = ", ".join(f"{k}={_default(v.default)} ({v.allowed()})"
+                               for k, v in t.params.items())
             click.echo(f"{t.id}\t{params}\t{t.description}")
         return 0
     if dask_local and scheduler:
-        raise DomainError("scheduler", scheduler, "either --dask or --scheduler, not both")
+        raise DomainError("scheduler", scheduler[:80], "either --dask or --scheduler, not both",
+                          reason="is given with --dask")
+    from fltheory.sweep.runner import (
+        _stderr_progress,
+        aggregate,
+        check_scheduler,
+        check_workers,
+        sweep,
+    )
+    from fltheory.sweep.store import Store, default_path
+    from fltheory.sweep.tasks import check_runs
+
     points = _grid(task_id, grid)
     seeds = parse_int_range(seeds_text, "seeds", 0, 10**6)
+    check_runs(len(points), len(seeds))
+    if scheduler is not None:
+        scheduler = check_scheduler(scheduler)
     workers = workers or os.cpu_count() or 1
-    from fltheory.sweep.runner import _stderr_progress, aggregate, sweep
-    from fltheory.sweep.store import Store, default_path
+    check_workers(workers)
 
     store = None if no_cache else Store(Path(store_path) if store_path else default_path())
     show = sys.stderr.isatty() if progress is None else progress
@@ -100,13 +151,15 @@ def sweep_command(task_id: str | None, grid: tuple[str, ...], seeds_text: str,
     finally:
         if store is not None:
             store.close()
-    rows_out = aggregate(outcome)
+    rows_out = _finite(aggregate(outcome))
+    assert isinstance(rows_out, list)
     names = list(rows_out[0]["metrics"]) if rows_out and rows_out[0]["metrics"] else []
     if metrics:
         wanted = metrics.split(",")
         unknown = [m for m in wanted if names and m not in names]
         if unknown:
-            raise DomainError("metrics", metrics, "some of " + ", ".join(names))
+            raise DomainError("metrics", metrics[:80], "some of " + ", ".join(names),
+                              reason="names a metric that " + task_id + " does not have")
         names = wanted
     axes = [k for k in points[0] if len({p[k] for p in points}) > 1] if points else []
     rows = []
@@ -128,10 +181,11 @@ def sweep_command(task_id: str | None, grid: tuple[str, ...], seeds_text: str,
         inputs={"task": task_id, "grid": list(grid), "seeds": seeds_text, "workers": workers,
                 "scheduler": "local" if dask_local else scheduler, "cache": not no_cache},
         value=rows_out,
-        conventions={"aggregate": "mean ± standard error over seeds (NaN runs counted apart)",
+        conventions={"aggregate": "mean ± standard error over seeds (NaN runs counted apart); "
+                                   "se is null when n < 2 (undefined), mean null when n = 0",
                      "seeds": "simulation seed = SeedSequence(seed, digest(task, grid point))"},
         summary=summary,
-        details={"runs": [{"params": r.params, "seed": r.seed, "result": r.result,
+        details={"runs": [{"params": r.params, "seed": r.seed, "result": _finite(r.result),
                            "error": r.error, "cached": r.cached} for r in outcome.runs],
                  "backend": outcome.backend, "wall_seconds": outcome.wall},
         table=Table(columns=[*axes, *names, "runs"], rows=rows,
@@ -141,8 +195,16 @@ def sweep_command(task_id: str | None, grid: tuple[str, ...], seeds_text: str,
     )
     emit(result, fmt)
     if outcome.interrupted:
-        return 130
+        return 128 + (outcome.signal or 2)
     return 1 if outcome.failed else 0
+
+
+def _default(value: object) -> str:
+    from fractions import Fraction
+
+    from fltheory.exact import fraction_str
+
+    return fraction_str(value) if isinstance(value, Fraction) else str(value)
 
 
 @click.command("cache")
@@ -150,21 +212,41 @@ def sweep_command(task_id: str | None, grid: tuple[str, ...], seeds_text: str,
 @click.option("--task", default=None, help="Only this task (clear).")
 @click.option("--store", "store_path", default=None, help="Results store (default as sweep).")
 def cache_command(action: str, task: str | None, store_path: str | None) -> None:
-    """Inspect (info), locate (path) or clear the results store of `fltheory sweep`."""
+    """Inspect (info), locate (path) or clear the results store of `fltheory sweep`.
+
+    A corrupt store is moved aside to STORE.corrupt-<time> on opening (info) and a new one
+    started; `clear` deletes a corrupt store, and (without --task) also the copies moved aside.
+    A read-only store can be inspected, not cleared.
+    """
     from fltheory.sweep.store import Store, code_version, default_path
 
     path = Path(store_path) if store_path else default_path()
     if action == "path":
         click.echo(str(path))
         return
-    if action == "info" and not path.exists():
+    if action == "info" and not path.exists() and not path.is_symlink():
         click.echo(f"{path}: empty (no runs stored yet)")
         return
-    with Store(path) as store:
+    on_corrupt = "delete" if action == "clear" and task is None else "move"
+    with Store(path, on_corrupt=on_corrupt) as store:
+        copies = store.corrupt_copies()
         if action == "clear":
-            click.echo(f"removed {store.clear(task)} run(s) from {path}")
+            removed = store.clear(task)
+            deleted = []
+            if task is None:
+                for copy in copies:
+                    for suffix in ("", "-wal", "-shm"):
+                        Path(f"{copy}{suffix}").unlink(missing_ok=True)
+                    deleted.append(copy.name)
+            extra = (f"; deleted {len(deleted)} corrupt copy(ies) moved aside earlier"
+                     if deleted else "")
+            click.echo(f"removed {removed} run(s) from {path}{extra}")
             return
-        click.echo(f"{path} (current code version {code_version()}; integrity {store.check()})")
+        mode = "; read-only" if store.readonly else ""
+        click.echo(f"{path} (current code version {code_version()}; integrity "
+                   f"{store.check()}{mode})")
         for name, version, count, seconds in store.summary():
             mark = "" if version == code_version() else "  (older code)"
             click.echo(f"{name}\t{version}\t{count} runs\t{seconds:.1f} s computed{mark}")
+        for copy in copies:
+            click.echo(f"corrupt store moved aside: {copy} (fltheory cache clear deletes it)")
