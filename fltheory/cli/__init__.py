@@ -151,9 +151,11 @@ def _fail(message: str, status: int, kind: str = "error") -> None:
 def cli() -> None:
     """fltheory -- query, render and verify the theory of feature learning in two-layer nets.
 
-    Numbers on the command line are exact rationals (.4 is 2/5, 1e-3 is 1/1000, 1/3 is 1/3);
-    floats enter only at evaluation, at --dps significant digits. Every query takes
-    --format text|json|latex. Bad input: one line on stderr, exit status 2.
+    Numbers on the command line are exact rationals (.4 is 2/5, 1e-3 is 1/1000, 1/3 is 1/3) of
+    at most 1000 digits and magnitude in [1e-300, 1e300] (or 0); floats enter only at
+    evaluation, at --dps significant digits. Every query takes --format text|json|latex; JSON
+    is strict (no NaN), a number that would print as nan is an internal error instead.
+    Bad input: one line on stderr, exit status 2; internal error: one line, exit status 1.
     """
 
 
