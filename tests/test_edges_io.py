@@ -295,6 +295,23 @@ def test_write_error_midway_leaves_nothing(monkeypatch, tmp_path):
     assert _listing(tmp_path) == []
 
 
+def test_read_only_file_system_is_one_line(monkeypatch, invoke, tmp_path):
+    """EROFS when the temporary file is created (a read-only mount): one line naming the path,
+    not the temporary file's name, and nothing left behind."""
+    import errno
+    import tempfile
+
+    def read_only(*args, dir=None, prefix="", **kw):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), os.path.join(dir, prefix + "x"))
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    out = tmp_path / "ro" / "t.tex"
+    line = _one_line_error(invoke("table", "lambda", "-o", str(out)), 2, f"output = {out}",
+                           "Read-only file system")
+    assert ".tmp" not in line and ".t.tex." not in line
+    assert _listing(tmp_path) == []
+
+
 def test_write_to_dev_full_through_stdout_is_one_line():
     """`table lambda -o -` into a full device: the OS error, one line, no traceback."""
     if not Path("/dev/full").exists():

@@ -175,8 +175,13 @@ def check_output_path(path: Path) -> Path:
 
 
 def _path_error(path: Path | str, exc: OSError) -> DomainError:
+    import os
+
     why = exc.strerror or type(exc).__name__
-    where = f" ({exc.filename})" if exc.filename and str(exc.filename) != str(path) else ""
+    name = str(exc.filename or "")
+    temporary = os.path.basename(name).startswith(f".{os.path.basename(path)}.")
+    # name the directory that failed, if it is not the path itself or our temporary file
+    where = f" ({name})" if name and name != str(path) and not temporary else ""
     return DomainError("output", str(path), "a path this process can write",
                        reason=f"cannot be written: {why}{where}")
 
@@ -197,6 +202,7 @@ def atomic_output(path: Path, suffix: str = ".tmp") -> Iterator[str]:
     target = check_output_path(path)
     created: list[Path] = []
     tmp: str | None = None
+    done = False
     try:
         for parent in reversed([target.parent, *target.parent.parents]):
             if not parent.exists():
@@ -209,12 +215,13 @@ def atomic_output(path: Path, suffix: str = ".tmp") -> Iterator[str]:
             os.close(fd)
         yield tmp
         os.replace(tmp, target)
-        tmp = None
+        done = True
     except OSError as exc:
         raise _path_error(path, exc) from None
     finally:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
+        if not done:
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
             for parent in reversed(created):
                 try:
                     parent.rmdir()
