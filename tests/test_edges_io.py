@@ -198,6 +198,39 @@ def test_table_file_mode_follows_the_umask(invoke, tmp_path, umask):
     assert stat.S_IMODE(out.parent.stat().st_mode) == 0o777 & ~umask
 
 
+def test_plot_file_mode_follows_the_umask_and_a_failed_draw_leaves_nothing(monkeypatch, invoke,
+                                                                          tmp_path):
+    """The second atomic writer (plot's savefig) goes through the same helper."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    import fltheory.render.plots as plots
+
+    monkeypatch.setattr(plots, "make_figure", lambda name: plt.figure(figsize=(1, 1)))
+    old = os.umask(0o027)
+    try:
+        out = tmp_path / "figs" / "l.png"
+        r = invoke("plot", "lambda", "-o", str(out))
+    finally:
+        os.umask(old)
+    assert r.exit_code == 0, r.stderr
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+    assert out.read_bytes()[:4] == b"\x89PNG"
+
+    class Broken:
+        def savefig(self, *args, **kw):
+            Path(args[0]).write_bytes(b"partial")
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(plots, "make_figure", lambda name: Broken())
+    out2 = tmp_path / "new" / "l.pdf"
+    _one_line_error(invoke("plot", "lambda", "-o", str(out2)), 2, "No space left on device")
+    assert _listing(tmp_path) == ["figs"] and _listing(tmp_path / "figs") == ["l.png"]
+
+
 def test_replacing_a_file_keeps_its_mode(invoke, tmp_path):
     out = tmp_path / "l.tex"
     out.write_text("old")
