@@ -19,10 +19,13 @@ from typing import Final
 
 __all__ = [
     "INF",
+    "MAX_DPS",
+    "MIN_DPS",
     "CostError",
     "DomainError",
     "Infinity",
     "check_cost",
+    "check_dps",
     "check_integer",
     "check_interval",
     "fraction_str",
@@ -119,6 +122,9 @@ def parse_rational(text: str | int | Fraction, param: str = "value") -> Fraction
         raise DomainError(param, f"{s[:12]}… ({len(s)} characters)",
                           f"numbers of at most {MAX_DIGITS} digits",
                           reason="has too many digits")
+    if len(s) > 2 * MAX_DIGITS:  # not a number of at most MAX_DIGITS digits, whatever it is
+        raise DomainError(param, f"{s[:12]}… ({len(s)} characters)", _NUMBER_FORMS,
+                          reason="is not a number")
     m = _RATIO.match(s)
     if m:
         den = int(m.group(2))
@@ -144,7 +150,7 @@ MAX_DIGITS: Final = 1000
 _NUMBER_FORMS: Final = "a decimal such as .4 or 3e-2, or a ratio such as 1/3"
 
 
-def parse_count(text: str | int, param: str, minimum: int = 1) -> int:
+def parse_count(text: str | int, param: str, minimum: int = 1, maximum: int | None = None) -> int:
     """Parse an integer parameter (``"1e6"`` is accepted when it is an integer) >= ``minimum``.
 
     >>> parse_count("1e3", "n")
@@ -154,14 +160,18 @@ def parse_count(text: str | int, param: str, minimum: int = 1) -> int:
     ...
     fltheory.exact.DomainError: d = 1.5 is not an integer; allowed: an integer >= 1
     """
-    allowed = f"an integer >= {minimum}"
+    allowed = f"an integer >= {minimum}" if maximum is None else \
+        f"integers in [{minimum}, {maximum}]"
     try:
         value = parse_rational(text, param)
-    except DomainError:
-        raise DomainError(param, text, allowed, reason="is not a number") from None
+    except DomainError as exc:  # keep the reason (too many digits, exponent too large, ...)
+        raise DomainError(param, exc.value, allowed, reason=exc.reason or "is not a number") \
+            from None
     if value.denominator != 1:
         raise DomainError(param, text, allowed, reason="is not an integer")
-    return check_integer(int(value), param, minimum)
+    if maximum is None:  # a count a double cannot hold is no count any command can use
+        to_float(value, param)
+    return check_integer(int(value), param, minimum, maximum)
 
 
 def parse_int_or_inf(text: str | int, param: str, minimum: int = 1) -> int | Infinity:
@@ -177,7 +187,9 @@ def parse_int_or_inf(text: str | int, param: str, minimum: int = 1) -> int | Inf
     try:
         return parse_count(text, param, minimum)
     except DomainError as exc:
-        raise DomainError(param, text, f"an integer >= {minimum}, or inf", exc.reason) from None
+        allowed = (exc.allowed if exc.allowed.startswith("magnitudes")
+                   else f"an integer >= {minimum}, or inf")
+        raise DomainError(param, exc.value, allowed, exc.reason) from None
 
 
 def parse_int_range(text: str, param: str, minimum: int = 1, maximum: int = 10**7) -> list[int]:
@@ -211,6 +223,34 @@ def check_integer(value: int, param: str, minimum: int | None = None,
         hi = "inf" if maximum is None else str(maximum)
         raise DomainError(param, value, f"integers in [{lo}, {hi}]")
     return value
+
+
+#: The one bound on ``--dps`` (significant digits), for every command and every public function
+#: that takes ``dps``. Below 5, hermite's zero test (|μ_k| <= 10^-dps·‖f‖) would call a
+#: coefficient of 10 % of ‖f‖ zero. Above 100 the heaviest command is no longer a matter of
+#: seconds: measured CPU time (this 2-core machine, under load) of
+#: ``fltheory hermite "tanh(z)"`` (K = 8, quadrature at dps + 10 and dps + 25):
+#: 2.7 s at dps 30, 7.2 s at 100, 10.9 s at 130, 29 s at 160 (mpmath's tanh-sinh steps up a
+#: degree), over 60 s at 200; ``fltheory exponent "tanh(z)"`` (kmax 12) 10.5 s and
+#: ``hermite "tanh(z)" -K 16`` 12.6 s at dps 100.
+MIN_DPS: Final = 5
+MAX_DPS: Final = 100
+
+
+def check_dps(dps: int) -> int:
+    """Check a precision in significant digits against the one bound, [MIN_DPS, MAX_DPS].
+
+    >>> check_dps(30)
+    30
+    >>> check_dps(1000)
+    Traceback (most recent call last):
+    ...
+    fltheory.exact.DomainError: dps = 1000 is outside the allowed range integers in [5, 100]
+    """
+    if isinstance(dps, bool) or not isinstance(dps, int):
+        raise DomainError("dps", dps, f"integers in [{MIN_DPS}, {MAX_DPS}]",
+                          reason="is not an integer")
+    return check_integer(dps, "dps", MIN_DPS, MAX_DPS)
 
 
 def check_interval(value: Fraction, param: str, low: Fraction, high: Fraction,

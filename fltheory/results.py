@@ -4,14 +4,28 @@ A :class:`Result` holds the inputs (exact, as strings), the main value (exact wh
 numeric evaluation at the requested precision, the conventions used, command-specific details,
 an optional :class:`Table`, and notes. The renderers in :mod:`fltheory.render` turn it into text,
 JSON or LaTeX without computing anything. Standard library only.
+
+Non-finite numbers (the one rule, applied by :func:`finite` before every renderer prints):
+
+* a NaN or infinity that reaches a renderer is a bug: nothing is printed and
+  :class:`NonFiniteResult` names the field (the CLI reports it as an internal error, exit 1);
+  this covers float values anywhere in the result and numbers already formatted as strings
+  (``nan``, ``inf``, ``+inf``, ``-inf``) in the value, the numeric fields, the details and the
+  table cells;
+* where "undefined" is a legitimate answer (the standard error of one sample, a time at which
+  nothing happened), the command says so by listing the field in ``Result.undefined``
+  (a dotted path, ``*`` for any key or index) with the reason: the value is printed as
+  ``null`` and the reason is added to the notes. A command may also put ``None`` itself.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-__all__ = ["Result", "Table"]
+__all__ = ["NonFiniteResult", "Result", "Table", "finite"]
 
 
 @dataclass
@@ -57,6 +71,8 @@ class Result:
     table: Table | None = None
     notes: list[str] = field(default_factory=list)
     latex_value: str | None = None
+    #: fields where a non-finite number means "undefined" (printed as null): path -> reason
+    undefined: dict[str, str] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         from fltheory import __version__
@@ -72,3 +88,99 @@ class Result:
             "table": None if self.table is None else self.table.as_json(),
             "notes": self.notes,
         }
+
+
+class NonFiniteResult(ArithmeticError):
+    """A NaN or infinity reached a renderer in a field not declared undefined: a bug."""
+
+    def __init__(self, command: str, where: str, value: object):
+        self.command, self.where, self.value = command, where, value
+        super().__init__(f"{command}: non-finite number {value!r} at {where}; nothing printed")
+
+
+# Python and mpmath spell non-finite numbers nan, inf, +inf, -inf (numpy the same); prose says
+# "NaN", so the match is on the lowercase spelling as a whole token.
+_NON_FINITE = re.compile(r"(?<![\w.])[+-]?(?:nan|inf|infinity)(?![\w])")
+_NAN = re.compile(r"(?<![\w.])[+-]?nan(?![\w])")
+# keys whose strings are prose (an error message may quote "nan"), not numbers
+_PROSE = frozenset({"error", "errors", "reason", "reasons", "evidence", "statement", "why",
+                    "note", "notes", "description", "function", "expr", "caption"})
+
+
+def _is_non_finite(x: object) -> bool:
+    if isinstance(x, bool | int | str) or x is None:
+        return False
+    if isinstance(x, float):
+        return not math.isfinite(x)
+    try:  # numpy / mpmath / Decimal scalars
+        return not math.isfinite(float(x))  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
+def _where(path: tuple[str | int, ...]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+def _matches(pattern: str, path: tuple[str | int, ...]) -> bool:
+    parts = pattern.split(".")
+    return len(parts) == len(path) and all(
+        p == "*" or p == str(q) for p, q in zip(parts, path, strict=True))
+
+
+def _clean(obj: Any, path: tuple[str | int, ...], result: Result, used: dict[str, str],
+           scan_strings: bool) -> Any:
+    if isinstance(obj, dict):
+        return {k: _clean(v, (*path, str(k)), result, used,
+                          scan_strings and str(k) not in _PROSE) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_clean(v, (*path, i), result, used, scan_strings) for i, v in enumerate(obj)]
+    if _is_non_finite(obj) or (scan_strings and isinstance(obj, str)
+                               and _NON_FINITE.search(obj)):
+        for pattern, reason in result.undefined.items():
+            if _matches(pattern, path):
+                used[pattern] = reason
+                return None
+        raise NonFiniteResult(result.command, _where(path), obj)
+    return obj
+
+
+def finite(result: Result) -> Result:
+    """The result as it may be printed: declared-undefined non-finite fields set to ``None``
+    (with their reasons in the notes); any other non-finite number raises
+    :class:`NonFiniteResult` naming the field. The one place where the rule lives.
+
+    >>> r = Result("x", {}, value={"se": float("nan")}, undefined={"value.se": "one seed"})
+    >>> finite(r).value, finite(r).notes
+    ({'se': None}, ['null = undefined at value.se: one seed'])
+    >>> finite(Result("x", {}, value=[1.0, float("inf")]))
+    Traceback (most recent call last):
+    ...
+    fltheory.results.NonFiniteResult: x: non-finite number inf at value[1]; nothing printed
+    """
+    used: dict[str, str] = {}
+    value = _clean(result.value, ("value",), result, used, True)
+    numeric = _clean(result.numeric, ("numeric",), result, used, True)
+    details = _clean(result.details, ("details",), result, used, True)
+    inputs = _clean(result.inputs, ("inputs",), result, used, False)
+    for i, line in enumerate(result.summary):  # prose, where "L = inf" is an answer
+        if _NAN.search(line):
+            raise NonFiniteResult(result.command, f"summary[{i}]", line)
+    table = result.table
+    if table is not None:
+        table = replace(table, rows=_cells(table.rows, "rows", result, used),
+                        latex_rows=None if table.latex_rows is None else
+                        _cells(table.latex_rows, "latex_rows", result, used))
+    notes = list(result.notes) + [f"null = undefined at {pattern}: {reason}"
+                                  for pattern, reason in used.items()]
+    return replace(result, value=value, numeric=numeric, details=details, inputs=inputs,
+                   table=table, notes=notes)
+
+
+def _cells(rows: list[list[str]], name: str, result: Result,
+           used: dict[str, str]) -> list[list[str]]:
+    cleaned = _clean(rows, ("table", name), result, used, True)
+    return [["undefined" if c is None else c for c in row] for row in cleaned]

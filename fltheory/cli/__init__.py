@@ -3,12 +3,18 @@
 Sub-commands live in their own modules and are imported only when invoked (or when ``--help``
 lists them), so a light query such as ``fltheory lambda`` never imports sympy, numpy or scipy.
 Every error caused by the input -- a malformed number, a parameter outside its domain, an
-unknown option -- ends as one line on stderr and exit status 2, never a traceback.
+unknown option, a request too large for memory -- ends as one line on stderr and exit status 2,
+never a traceback. Anything else is a bug: one line ``fltheory: internal error: ...`` and exit
+status 1 (``FLTHEORY_DEBUG=1`` re-raises it with its traceback). Ctrl-C exits with 130; a reader
+that stops reading (``fltheory hermite relu | head -1``) ends the command quietly with 141, as
+a Unix filter killed by SIGPIPE does.
 """
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -53,12 +59,20 @@ class _LazyRoot(click.Group):
         assert isinstance(command, click.Command)
         return command
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as exc:  # click would turn it into exit status 1
+            raise _PipeClosed() from exc
+
     def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
+        debug = os.environ.get("FLTHEORY_DEBUG", "") not in ("", "0")
         try:
             rv = super().main(args, prog_name or "fltheory", complete_var,
                               standalone_mode=False, **extra)
+            sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
         except DomainError as exc:
             _fail(str(exc), 2)
         except click.UsageError as exc:
@@ -69,11 +83,66 @@ class _LazyRoot(click.Group):
             _fail("aborted", 130)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
+        except (_PipeClosed, BrokenPipeError):
+            _discard_stdout()
+            sys.exit(141)
+        except OSError as exc:
+            if debug:
+                raise
+            if exc.errno in _WRITE_ERRORS and not exc.filename:
+                _discard_stdout()  # its unwritten buffer would fail again at exit
+                _fail(f"the output could not be written: {exc.strerror}", 2)
+            _internal(exc)
+        except KeyboardInterrupt:
+            _fail("aborted", 130)
+        except MemoryError:
+            if debug:
+                raise
+            _fail("the request is too large: it ran out of memory (MemoryError); ask for less", 2)
+        except ValueError as exc:
+            if debug:
+                raise
+            if "integer string conversion" in str(exc):
+                # Python refuses int <-> str beyond sys.get_int_max_str_digits() digits (4300);
+                # inputs are limited to 1000 digits, so only a result grown from them gets here
+                _fail("the request is too large: a number in its answer has more than "
+                      f"{sys.get_int_max_str_digits()} digits, too many to print exactly", 2)
+            _internal(exc)
+        except Exception as exc:
+            if debug:
+                raise
+            _internal(exc)
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
-def _fail(message: str, status: int) -> None:
-    click.echo("fltheory: error: " + " ".join(message.split()), err=True)
+class _PipeClosed(Exception):
+    """stdout's reader went away (BrokenPipeError), carried past click's own handling."""
+
+
+#: errors of writing stdout that are the machine's, not the program's (a full disk, /dev/full)
+_WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG})
+
+
+def _discard_stdout() -> None:
+    # Nothing more can reach stdout; point it at /dev/null so that the interpreter's final
+    # flush does not print "Exception ignored ... BrokenPipeError" (or ENOSPC).
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _internal(exc: BaseException) -> None:
+    message = " ".join(str(exc).split())
+    if len(message) > 300:
+        message = message[:300] + "…"
+    _fail(f"{type(exc).__name__}: {message} (please report; FLTHEORY_DEBUG=1 shows the "
+          "traceback)", 1, "internal error")
+
+
+def _fail(message: str, status: int, kind: str = "error") -> None:
+    click.echo(f"fltheory: {kind}: " + " ".join(message.split()), err=True)
     sys.exit(status)
 
 
@@ -82,9 +151,11 @@ def _fail(message: str, status: int) -> None:
 def cli() -> None:
     """fltheory -- query, render and verify the theory of feature learning in two-layer nets.
 
-    Numbers on the command line are exact rationals (.4 is 2/5, 1e-3 is 1/1000, 1/3 is 1/3);
-    floats enter only at evaluation, at --dps significant digits. Every query takes
-    --format text|json|latex. Bad input: one line on stderr, exit status 2.
+    Numbers on the command line are exact rationals (.4 is 2/5, 1e-3 is 1/1000, 1/3 is 1/3) of
+    at most 1000 digits and magnitude in [1e-300, 1e300] (or 0); floats enter only at
+    evaluation, at --dps significant digits. Every query takes --format text|json|latex; JSON
+    is strict (no NaN), a number that would print as nan is an internal error instead.
+    Bad input: one line on stderr, exit status 2; internal error: one line, exit status 1.
     """
 
 

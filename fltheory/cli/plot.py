@@ -2,30 +2,46 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import click
 
+from fltheory.cli.options import atomic_output, check_output_path, list_option, names_result
 from fltheory.exact import DomainError
 
 _FORMATS = (".pdf", ".png", ".svg")
 
 
 @click.command("plot")
-@click.argument("name")
+@click.argument("name", required=False)
 @click.option("-o", "--output", type=str, default=None,
-              help="Output file, .pdf/.png/.svg (default figures/NAME.pdf).")
-def plot_command(name: str, output: str | None) -> None:
+              help="Output file, .pdf/.png/.svg (default figures/NAME.pdf). A new path or a "
+                   "regular file; directories are created.")
+@list_option("figures")
+def plot_command(name: str | None, output: str | None, list_only: bool, fmt: str) -> None:
     """Draw the figure NAME (fisher, lambda, quadratic, recovery, twostep). Needs matplotlib:
-    pip install 'fltheory[plot]'.
+    pip install 'fltheory[plot]'. `fltheory plot --list` names them.
 
-    The file is written atomically: an error leaves no partial file.
+    The file is written atomically, with the permissions the umask gives a new file: an error
+    leaves no partial file.
     """
+    from fltheory.render.plots import PLOTS
+
+    if list_only:
+        names_result("plot", sorted(PLOTS), fmt)
+        return
+    if name is None:
+        raise click.UsageError("Missing argument 'NAME' (fltheory plot --list names them).")
+    if fmt != "text":
+        raise DomainError("format", fmt, "text (json and latex format the --list)",
+                          reason="applies to --list only")
+    if name not in PLOTS:
+        raise DomainError("NAME", name, "one of " + ", ".join(sorted(PLOTS)),
+                          reason="is not a known figure")
     path = Path(output) if output else Path("figures") / f"{name}.pdf"
     if path.suffix not in _FORMATS:
         raise DomainError("output", str(path), "a file ending in " + ", ".join(_FORMATS))
+    check_output_path(path)  # before the work: a bad target costs nothing
     try:
         import matplotlib
     except ImportError:
@@ -35,13 +51,6 @@ def plot_command(name: str, output: str | None) -> None:
     from fltheory.render.plots import make_figure
 
     fig = make_figure(name)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=path.suffix)
-    os.close(fd)
-    try:
-        fig.savefig(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_output(path, suffix=path.suffix) as tmp:
+        fig.savefig(tmp, format=path.suffix[1:])
     click.echo(f"wrote {path}", err=True)

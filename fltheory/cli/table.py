@@ -6,33 +6,45 @@ from pathlib import Path
 
 import click
 
-from fltheory.cli.options import write_atomically
+from fltheory.cli.options import check_output_path, list_option, names_result, write_atomically
 from fltheory.exact import DomainError
 
 
 @click.command("table")
-@click.argument("name")
+@click.argument("name", required=False)
 @click.option("-o", "--output", type=str, default=None,
-              help="Output file (default tables/NAME.tex; '-' for stdout).")
-def table_command(name: str, output: str | None) -> None:
+              help="Output file (default tables/NAME.tex; '-' for stdout). A new path or a "
+                   "regular file; directories are created.")
+@list_option("tables")
+def table_command(name: str | None, output: str | None, list_only: bool, fmt: str) -> None:
     """Write the LaTeX (booktabs) table NAME. `fltheory table --list` names them.
 
     NAME is one of the tables in fltheory.render.tables (e.g. lambda). The file is written
-    atomically: an error leaves no partial file.
+    atomically, with the permissions the umask gives a new file: an error leaves no partial
+    file.
     """
-    from fltheory.render.latex import tabular
-    from fltheory.render.tables import TABLES, build_table
+    from fltheory.render.tables import TABLES
 
-    if name == "--list" or name == "list":
-        click.echo("\n".join(sorted(TABLES)))
+    if list_only:
+        names_result("table", sorted(TABLES), fmt)
         return
+    if name is None:
+        raise click.UsageError("Missing argument 'NAME' (fltheory table --list names them).")
+    if fmt != "text":
+        raise DomainError("format", fmt, "text (json and latex format the --list)",
+                          reason="applies to --list only")
     if name not in TABLES:
         raise DomainError("NAME", name, "one of " + ", ".join(sorted(TABLES)),
                           reason="is not a known table")
+    from fltheory.render.latex import tabular
+    from fltheory.render.tables import build_table
+
+    path = None if output == "-" else Path(output) if output else Path("tables") / f"{name}.tex"
+    if path is not None:
+        check_output_path(path)  # before the work: a bad target costs nothing
     text = tabular(build_table(name))
-    if output == "-":
+    if path is None:
         click.echo(text, nl=False)
         return
-    path = Path(output) if output else Path("tables") / f"{name}.tex"
     write_atomically(path, text)
     click.echo(f"wrote {path}", err=True)

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from fltheory.cli.options import CountType, emit, format_option
+from fltheory.cli.options import CountType, emit, format_option, list_result
 from fltheory.results import Result, Table
 
 
@@ -78,8 +78,7 @@ def verify_command(which: str | None, size: str, seed: int, workers: int | None,
 
     claims = select(which)
     if list_only:
-        for claim in claims:
-            click.echo(f"{claim.id}\t{claim.statement}")
+        list_result("verify", ["claim", "statement"], [[c.id, c.statement] for c in claims], fmt)
         return 0
     show = sys.stderr.isatty() if progress is None else progress
     workers = workers or (os.cpu_count() or 1 if size == "large" else 1)

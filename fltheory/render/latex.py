@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fltheory.results import Result, Table
+from fltheory.results import Result, Table, finite
 
 __all__ = ["latex_escape", "latex_fraction", "render_latex", "tabular"]
 
@@ -43,6 +43,9 @@ def latex_fraction(value: object) -> str:
 
 def tabular(table: Table) -> str:
     """A ``table`` environment holding a booktabs ``tabular``, with caption and label."""
+    checked = finite(Result("table", {}, None, table=table)).table  # no nan in a cell
+    assert checked is not None
+    table = checked
     columns = table.latex_columns or [latex_escape(c) for c in table.columns]
     rows = table.latex_rows or [[latex_escape(c) for c in row] for row in table.rows]
     align = table.align or ("l" + "r" * (len(columns) - 1))
@@ -71,6 +74,7 @@ def tabular(table: Table) -> str:
 def render_latex(result: Result) -> str:
     """The main value as display maths, then the result's table (if any), with the inputs as a
     LaTeX comment so that a pasted snippet records where it came from."""
+    result = finite(result)
     inputs = ", ".join(f"{k}={v}" for k, v in result.inputs.items())
     lines = [f"% fltheory {result.command} {inputs}".rstrip()]
     if result.latex_value:

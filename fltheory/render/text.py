@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fltheory.results import Result, Table
+from fltheory.results import Result, Table, finite
 
 __all__ = ["render_json", "render_text", "text_table"]
 
@@ -21,6 +21,7 @@ def text_table(table: Table) -> str:
 
 
 def render_text(result: Result) -> str:
+    result = finite(result)
     parts = list(result.summary)
     if result.table is not None:
         parts.append("")
@@ -37,4 +38,7 @@ def render_text(result: Result) -> str:
 def render_json(result: Result) -> str:
     import json  # not needed by text output: keep light queries light
 
-    return json.dumps(result.as_json(), indent=2, ensure_ascii=False) + "\n"
+    # finite() turns declared-undefined fields into null and refuses any other NaN/inf;
+    # allow_nan=False is the last guard: never print the invalid tokens NaN / Infinity.
+    return json.dumps(finite(result).as_json(), indent=2, ensure_ascii=False,
+                      allow_nan=False) + "\n"
