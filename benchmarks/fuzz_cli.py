@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -401,6 +402,9 @@ def generate(commands: list[Command], budget: int, seed: int, quick: bool = Fals
                 vals = rng.sample(vals, min(len(vals), 6))
             for v in vals:
                 singles.append(build_argv(cmd, mutate(cmd, base, param, v)))
+        if any(p.name == "fmt" for p in cmd.params):  # a third of them as JSON too
+            singles = [[*a, "--format", "json"] if "--format" not in a and rng.random() < 1 / 3
+                       else a for a in singles]
         rng.shuffle(singles)
         # pairs of numeric options at once (not for sweep/verify/cache: their combinations
         # multiply processes and runs; one hostile value at a time is the test there)
@@ -703,6 +707,11 @@ def _json_walk(obj: Any, key: str = "") -> list[tuple[str, Any]]:
 def oracle(argv: list[str], stdout: str) -> tuple[str, str] | None:
     """Exit 0: is the output plausibly right? (class, detail) when not."""
     cmd = argv[0] if argv else ""
+    for flag, value in itertools.pairwise(argv):
+        if flag.startswith("--") and flag != "--format" and \
+                re.fullmatch(r"-(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?(/\d+)?", value.strip()) and \
+                re.search(r"[1-9]", value):
+            return "silent_wrong", f"accepted a negative value {flag} {value.strip()}"
     is_json = "--format" in argv and argv[argv.index("--format") + 1:][:1] == ["json"]
     if is_json and stdout.strip():
         try:
@@ -809,8 +818,8 @@ def classify(o: Outcome, run: str, before: dict[str, tuple[int, int]]) -> tuple[
     written = {p: m for p, m in {**new, **changed}.items() if stat.S_ISREG(m)}
     for p, mode in written.items():
         if stat.S_IMODE(mode) != 0o644:
-            return "bad_file_mode", f"{os.path.basename(p)} mode {oct(stat.S_IMODE(mode))} " \
-                "under umask 022"
+            return "bad_file_mode", f"mode {oct(stat.S_IMODE(mode))} under umask 022 " \
+                f"(file {os.path.basename(p)})"
     if "--help" in o.argv or "-h" in o.argv:
         return "ok", ""
     if not o.stdout.strip() and not o.stderr.strip() and not written:
@@ -838,6 +847,7 @@ def command_key(argv: list[str], commands: list[Command]) -> str:
 
 def signature(o: Outcome) -> str:
     d = re.sub(r"'/[^']*'", "'<path>'", o.detail)
+    d = re.sub(r" \(file .*\)$", "", d)
     d = re.sub(r"\d+", "N", d)
     d = re.sub(r"'[^']{30,}'", "'…'", d)
     return f"{o.cls}: {d[:160]}"
@@ -971,7 +981,8 @@ def report(results: list[Outcome], commands: list[Command], wall: float,
     sigs: dict[str, list[Outcome]] = defaultdict(list)
     for o in results:
         if o.cls in FAILURES:
-            sigs[signature(o)].append(o)
+            sig = f"hang: {command_key(o.argv, commands)}" if o.cls == "hang" else signature(o)
+            sigs[sig].append(o)
     print(f"\n{len(sigs)} distinct failure signatures "
           f"({sum(len(v) for v in sigs.values())} failing runs):")
     for sig, runs in sorted(sigs.items(), key=lambda kv: (FAILURES.index(kv[1][0].cls),

@@ -195,6 +195,9 @@ def test_classifier_catches_each_failure_class(server) -> None:
     assert fuzz.oracle(["hermite", "sqrt(z)"], "0  0.5*I  0.3 exact\n")[0] == "silent_wrong"
     assert fuzz.oracle(["hermite", "e"], "Parseval: Σ μ_k² / E[f²] = 1.5\n")[0] == \
         "silent_wrong"
+    assert fuzz.oracle(["quadratic", "escape", "--noise", "-1"], "t_esc 3\n")[0] == \
+        "silent_wrong"
+    assert fuzz.oracle(["hermite", "1/Abs(z)"], "mu_0 0.3\n")[0] == "silent_wrong"
     out = server.call(["lambda", "--a1", "nope", "--a2", ".3"])
     assert out["cls"] == "refused" and out["rc"] == 2, out
     out = server.call(["lambda", "--a1", ".4", "--a2", ".3", "--format", "json"])
