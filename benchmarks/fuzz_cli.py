@@ -26,8 +26,9 @@ Classes: ok, refused (exit 2, exactly one stderr line 'fltheory: error: ...'), m
 (killed by a signal, e.g. the memory limit), hang (past --timeout), exit1 (exit 1 without a
 traceback: a failed sweep run or claim), other_exit, and for exit 0 the oracle classes:
 invalid_json (--format json not strict JSON: NaN/Infinity refused), silent_wrong (nan/inf printed
-as a number, complex coefficients, a Parseval fraction above 1, a negative count, a number beyond
-a double's range, exit 0 with nothing printed nor written), warning (a Python warning on stderr
+as a number, complex coefficients, a Parseval fraction above 1, a negative count, a coefficient
+beyond a double's range, a negative option value or a known non-square-integrable / non-real
+expression accepted, exit 0 with nothing printed nor written), warning (a Python warning on stderr
 with exit 0), bad_file_mode (a written file whose mode ignores the umask), clobbered_special (a
 device or FIFO replaced by a file); and for any failed run: leftover (a file or temp file left in
 the cwd after a refused write).
