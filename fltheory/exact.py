@@ -93,8 +93,8 @@ INF: Final = Infinity()
 
 # A decimal (with optional exponent) or a ratio of integers; nothing else (no nan, no inf,
 # no underscores, no hex). Exponents are bounded so that "1e999999999" cannot exhaust memory.
-_DECIMAL = re.compile(r"^([+-]?)(\d+\.?\d*|\.\d+)(?:[eE]([+-]?\d+))?$")
-_RATIO = re.compile(r"^([+-]?\d+)\s*/\s*(\d+)$")
+_DECIMAL = re.compile(r"^([+-]?)([0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE]([+-]?[0-9]+))?$")
+_RATIO = re.compile(r"^([+-]?[0-9]+)\s*/\s*([0-9]+)$")
 
 
 def parse_rational(text: str | int | Fraction, param: str = "value") -> Fraction:

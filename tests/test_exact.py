@@ -72,3 +72,11 @@ def test_counts_and_ranges():
 def test_decimal_rendering_needs_no_float():
     assert to_decimal_str(Fraction(1, 3), 40) == "0." + "3" * 40
     assert to_decimal_str(Fraction(10**40 + 1), 45) == str(10**40 + 1)
+
+
+@pytest.mark.parametrize("text", ["١e٣", "１２", "٣/٤", "12\u0663"])
+def test_only_ascii_digits_are_numbers(text):
+    # Python's int() accepts any Unicode decimal digit; a number on the command line is ASCII
+    # (the fuzzer found "١e٣" accepted as 1000 and "１２" as 12).
+    with pytest.raises(DomainError):
+        parse_rational(text, "gamma")
