@@ -153,7 +153,7 @@ def test_degree_within_bound_is_answered_quickly():
     # E[z^n] = (n − 1)!!
     prev, cur = [1], [0, 1]
     for j in range(1, 12):
-        nxt = [0] + cur
+        nxt = [0, *cur]
         for i, c in enumerate(prev):
             nxt[i] -= j * c
         prev, cur = cur, nxt
@@ -229,7 +229,8 @@ def test_abs_power_singular_but_square_integrable(invoke, a):
 
 def test_log_abs_is_accepted(invoke):
     """log|z| is in L² (log² is integrable at 0). Independently: E log|z| = −(γ + log 2)/2 and
-    μ_2 = E[log|z|(z² − 1)]/√2 = 1/√2 (Gaussian integration by parts: E[z g'(z)] with g = log|z|)."""
+    μ_2 = E[log|z|(z² − 1)]/√2 = 1/√2 (Gaussian integration by parts: E[f He_2] = E[f' He_1]
+    = E[(1/z)·z] = 1)."""
     import json
 
     r = invoke("hermite", "log(Abs(z))", "-K", "2", "--format", "json")
