@@ -556,7 +556,13 @@ def _check_real_valued(expr: sp.Expr, param: str, shown: str) -> None:
 # --------------------------------------------------------------------------- square integrability
 
 _L2_CACHE: dict[sp.Expr, str] = {}
-_L2_SYMPY_SECONDS = 20.0  # the whole sympy part of one check (solveset + limits)
+_L2_SYMPY_SECONDS = 20.0  # the whole sympy part of one check (solveset + limits) ...
+_L2_STEP_SECONDS = 5.0    # ... and of one solveset or limit; past either, numeric criteria
+_deadline = [math.inf]     # monotonic time at which the current check's sympy budget ends
+
+
+def _sympy_seconds() -> float:
+    return min(_L2_STEP_SECONDS, _deadline[0] - time.monotonic())
 
 
 class _NotL2(Exception):
@@ -579,6 +585,7 @@ def check_square_integrable(expr: sp.Expr, param: str = "EXPR", shown: str | Non
     shown = _show(shown if shown is not None else str(expr))
     if expr in _L2_CACHE:
         return _L2_CACHE[expr]
+    _deadline[0] = time.monotonic() + _L2_SYMPY_SECONDS
     try:
         how = _decide_l2(expr)
     except _NotL2 as exc:
@@ -614,8 +621,11 @@ def _decide_l2(expr: sp.Expr) -> str:
 
 def _sympy_limit(expr: sp.Expr, point: Any) -> sp.Expr | None:
     """sympy's one-sided limit in t (t > 0), or None when it fails or runs out of time."""
+    seconds = _sympy_seconds()
+    if seconds <= 0:
+        return None
     try:
-        with time_limit(_L2_SYMPY_SECONDS / 4) as limited:
+        with time_limit(seconds) as limited:
             if not limited:
                 return None  # off the main thread nothing bounds sympy: numeric instead
             return sp.limit(expr, _T, point, "+")
@@ -651,7 +661,7 @@ def _singular_points(expr: sp.Expr) -> tuple[list[sp.Expr], bool]:
         if g.is_positive or g.is_negative:
             continue
         try:
-            with time_limit(_L2_SYMPY_SECONDS / 4) as limited:
+            with time_limit(max(_sympy_seconds(), 1e-3)) as limited:
                 zeros = sp.solveset(g, Z, sp.Reals) if limited or sp.Poly(g, Z).degree() < 5 \
                     else None
         except (Timeout, Exception):
