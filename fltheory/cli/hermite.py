@@ -14,7 +14,22 @@ _EXPR_HELP = ("EXPR is a catalogue name (relu, tanh, sigmoid, softplus, gelu, er
               "quadratic, cubic, He1..He8) or an expression in z built from "
               "numbers (exact: .5 is 1/2), z, pi, E, + - * / ** (or ^), and the functions exp log "
               "sqrt sin cos tan tanh sinh cosh atan erf erfc Abs sign Max Min Heaviside relu "
-              "sigmoid softplus Phi He0..He12. Quote it in the shell: \"Max(z, 0)\".")
+              "sigmoid softplus Phi He0..He12. Quote it in the shell: \"Max(z, 0)\". "
+              # The same numbers as fltheory.theory.functions.LIMITS (a test compares them; they
+              # are restated here so that the CLI module does not import sympy at load time).
+              "Bounds, checked before any work: at most 2000 characters, 500 syntax nodes, "
+              "nesting depth 50, polynomial degree 200 (40 inside Abs/sign/Max/Min/Heaviside/relu) "
+              "and 5000 terms after expansion, exact "
+              "constants of 10000 digits, numeric exponents of magnitude 1000. f must be "
+              "real-valued and square-integrable under N(0, 1) (decided by sympy limits at its "
+              "singular points and at ±∞, numerically when sympy cannot); otherwise EXPR is "
+              "refused with the reason.")
+#: Largest degree / kmax on the command line (the API allows 200): at the default --dps 30 a
+#: numeric (quadrature) expansion costs ~1 s per coefficient on this machine for a singular f
+#: such as |z|^(-1/3), so 60 (hermite) and 40 (exponent, which also runs the generative search)
+#: stay around a minute in the worst accepted case.
+_K_MAX = 60
+_KMAX_MAX = 40
 
 
 def _conventions(basis: str) -> dict[str, str]:
@@ -28,10 +43,31 @@ def _conventions(basis: str) -> dict[str, str]:
 
 
 def _check_budget(budget: Any) -> float:
-    value = float(budget)
+    """Seconds in [0, 600], compared exactly (so 1e309 is one line, not an OverflowError)."""
+    from fractions import Fraction
+
+    from fltheory.exact import fraction_str, parse_rational
+
+    value = parse_rational(budget, "budget") if not isinstance(budget, float | int) \
+        else Fraction(budget)
     if not 0 <= value <= 600:
-        raise DomainError("budget", budget, "[0, 600] seconds")
-    return value
+        shown = budget if isinstance(budget, str) and len(budget) < 40 else fraction_str(value) \
+            if value.numerator.bit_length() < 200 else "a number beyond 600"
+        raise DomainError("budget", shown, "[0, 600] seconds")
+    return float(value)
+
+
+def _numeric_text(value: Any, dps: int, agreement: int | None, zero: bool) -> str:
+    """A coefficient to the digits that were confirmed: all ``dps`` on exact paths; on the
+    numeric path only the digits on which the two working precisions agree, and the word
+    'unconfirmed' (with the digits reached) when not even one agreed."""
+    import mpmath
+
+    if agreement is None or agreement >= dps or zero:
+        return mpmath.nstr(value, dps)
+    if agreement < 1:
+        return "unconfirmed (0 digits agree)"
+    return f"{mpmath.nstr(value, agreement)} ({agreement} digits)"
 
 
 def hermite_result(expr: str, K: int, basis: str, dps: int, budget: float) -> Result:
@@ -40,21 +76,23 @@ def hermite_result(expr: str, K: int, basis: str, dps: int, budget: float) -> Re
 
     from fltheory.theory.hermite import expansion, parseval
 
-    check_integer(K, "K", 0, 60)
-    e = expansion(expr, K, dps, budget)
+    check_integer(K, "K", 0, _K_MAX)
+    e = expansion(expr, K, dps, _check_budget(budget))
     p = parseval(e.function, K, dps, e)
     symbol = "μ" if basis == "h" else "c"
     rows, latex_rows, coeffs = [], [], []
     for c in e.coefficients:
         exact = c.exact_in(basis)  # type: ignore[arg-type]
-        numeric = mpmath.nstr(c.numeric_in(basis), dps)  # type: ignore[arg-type]
+        numeric = _numeric_text(c.numeric_in(basis), dps, c.agreement,  # type: ignore[arg-type]
+                                c.zero)
         exact_s = str(exact) if exact is not None else "-"
         rows.append([str(c.k), exact_s, numeric, c.path])
         latex_rows.append([str(c.k), f"${sp.latex(exact)}$" if exact is not None else "--",
                            f"${numeric}$",
                            c.path])
         coeffs.append({"k": c.k, "exact": None if exact is None else str(exact),
-                       "numeric": numeric, "path": c.path, "agreement_digits": c.agreement,
+                       "numeric": None if numeric.startswith("unconfirmed") else numeric,
+                       "path": c.path, "agreement_digits": c.agreement,
                        "zero": c.zero})
     captured = mpmath.nstr(p.captured, min(dps, 15))
     table = Table(
@@ -76,6 +114,9 @@ def hermite_result(expr: str, K: int, basis: str, dps: int, budget: float) -> Re
         notes.append(f"numeric coefficients agree to >= {worst} digits between working "
                      f"precisions {dps + 10} and {dps + 25}; a numeric coefficient counts as zero "
                      f"when |μ_k| <= 10^-{dps}·‖f‖")
+        if worst < dps:
+            notes.append("a numeric coefficient is printed only to the digits on which the two "
+                         "precisions agree (their number in parentheses)")
     return Result(
         command="hermite",
         inputs={"expr": expr, "K": K, "basis": basis, "dps": dps, "budget": budget},
@@ -99,11 +140,13 @@ def hermite_result(expr: str, K: int, basis: str, dps: int, budget: float) -> Re
 @click.command("hermite", epilog=_EXPR_HELP)
 @click.argument("expr")
 @click.option("-K", "K", type=CountType(minimum=0), default=8, show_default=True,
-              help="Highest degree k.")
+              help=f"Highest degree k (at most {_K_MAX}).")
 @click.option("--basis", type=click.Choice(["h", "He"]), default="h", show_default=True,
               help="h: orthonormal μ_k; He: monic c_k = μ_k/√(k!).")
 @click.option("--budget", default="5", show_default=True,
-              help="Seconds sympy.integrate may spend on this function before quadrature.")
+              help="Seconds sympy.integrate may spend on this function before quadrature, "
+                   "in [0, 600]. It bounds sympy's integrate only; the bounds on EXPR below "
+                   "hold whatever the budget.")
 @dps_option
 @format_option
 def hermite_command(expr: str, K: int, basis: str, budget: str, dps: int, fmt: str) -> None:
@@ -116,21 +159,16 @@ def hermite_command(expr: str, K: int, basis: str, budget: str, dps: int, fmt: s
     """
     from fltheory.theory.functions import parse_function
 
+    budget_s = _check_budget(budget)
+    check_integer(K, "K", 0, _K_MAX)
     parse_function(expr)  # a bad expression fails before any work
-    emit(hermite_result(expr, K, basis, check_dps(dps), _check_budget(_parse_budget(budget))),
-         fmt)
-
-
-def _parse_budget(text: str) -> float:
-    from fltheory.exact import parse_rational
-
-    return float(parse_rational(text, "budget"))
+    emit(hermite_result(expr, K, basis, check_dps(dps), budget_s), fmt)
 
 
 def exponent_result(expr: str, kmax: int, dps: int) -> Result:
     from fltheory.theory.hermite import expansion, generative_exponent, information_exponent
 
-    check_integer(kmax, "kmax", 1, 40)
+    check_integer(kmax, "kmax", 1, _KMAX_MAX)
     e = expansion(expr, kmax, dps, 5.0)
     info = information_exponent(e.function, kmax, dps, e)
     gen = generative_exponent(e.function, kmax, dps, e)
@@ -162,7 +200,7 @@ def exponent_result(expr: str, kmax: int, dps: int) -> Result:
 @click.command("exponent", epilog=_EXPR_HELP)
 @click.argument("expr")
 @click.option("--kmax", type=CountType(minimum=1), default=12, show_default=True,
-              help="Largest k examined; beyond it the answer is '> kmax'.")
+              help=f"Largest k examined (at most {_KMAX_MAX}); beyond it the answer is '> kmax'.")
 @dps_option
 @format_option
 def exponent_command(expr: str, kmax: int, dps: int, fmt: str) -> None:
@@ -172,5 +210,6 @@ def exponent_command(expr: str, kmax: int, dps: int, fmt: str) -> None:
     """
     from fltheory.theory.functions import parse_function
 
-    parse_function(expr)
+    check_integer(kmax, "kmax", 1, _KMAX_MAX)
+    parse_function(expr)  # a bad or non-square-integrable expression fails before any work
     emit(exponent_result(expr, kmax, check_dps(dps)), fmt)

@@ -53,19 +53,23 @@ exceeds the information exponent; the code checks it.
 from __future__ import annotations
 
 import math
-import signal
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import mpmath
 import sympy as sp
 
-from fltheory.exact import check_integer
-from fltheory.theory.functions import Function, Z, hermite_He, parse_function
+from fltheory.exact import DomainError, check_integer
+from fltheory.theory.functions import (
+    Function,
+    Timeout,
+    Z,
+    hermite_He,
+    parse_function,
+    time_limit,
+)
 
 __all__ = [
     "Coefficient",
@@ -168,8 +172,22 @@ def gauss_moment(n: int) -> int:
     return 0 if n % 2 else math.prod(range(n - 1, 0, -2))
 
 
+def _to_poly(expr: sp.Expr) -> sp.Poly:
+    """A polynomial in z as a sympy Poly, built along the expression tree with Poly arithmetic
+    (dense, fast): ``sp.Poly(sp.expand(He12(z)**16))`` takes minutes, this takes milliseconds."""
+    if expr.is_Add or expr.is_Mul:
+        parts = [_to_poly(a) for a in expr.args]
+        out = parts[0]
+        for part in parts[1:]:
+            out = out + part if expr.is_Add else out * part
+        return out
+    if expr.is_Pow and expr.exp.is_Integer and expr.exp >= 0 and expr.base.has(Z):
+        return _to_poly(expr.base) ** int(expr.exp)
+    return sp.Poly(expr, Z)
+
+
 def _expect_polynomial(expr: sp.Expr) -> sp.Expr:
-    poly = sp.Poly(sp.expand(expr), Z)
+    poly = _to_poly(expr)
     return _clean(sum((c * gauss_moment(m[0]) for m, c in poly.terms()), sp.Integer(0)))
 
 
@@ -203,7 +221,7 @@ def _interval_moments(a: sp.Expr, b: sp.Expr, nmax: int) -> list[sp.Expr]:
 
 def _interval_expectation(poly_expr: sp.Expr, a: sp.Expr, b: sp.Expr) -> sp.Expr:
     """E[p(z) 1{a < z < b}] for a polynomial p."""
-    poly = sp.Poly(sp.expand(poly_expr), Z)
+    poly = _to_poly(poly_expr)
     if poly.is_zero:
         return sp.Integer(0)
     J = _interval_moments(a, b, poly.degree())
@@ -231,7 +249,7 @@ def _piecewise_pairs(expr: sp.Expr) -> list[tuple[sp.Expr, sp.Interval]] | None:
             return None
         for part in (where.args if isinstance(where, sp.Union) else (where,)):
             if isinstance(part, sp.Interval) and part.measure > 0:
-                out.append((sp.expand(piece), part))
+                out.append((_to_poly(piece).as_expr(), part))
             elif not (isinstance(part, sp.FiniteSet) or part.is_empty):
                 return None
     return out
@@ -298,29 +316,10 @@ def _gaussian_expectation(expr: sp.Expr) -> sp.Expr | None:
     return total
 
 
-class _Timeout(BaseException):
-    """Raised by the alarm; a BaseException so that sympy's ``except Exception`` lets it pass."""
-
-
-@contextmanager
-def _time_limit(seconds: float) -> Iterator[bool]:
-    """Yield True and interrupt the block after ``seconds`` (main thread, POSIX); else False."""
-    usable = (seconds > 0 and hasattr(signal, "setitimer")
-              and threading.current_thread() is threading.main_thread())
-    if not usable:
-        yield False
-        return
-
-    def _raise(signum: int, frame: Any) -> None:
-        raise _Timeout
-
-    previous = signal.signal(signal.SIGALRM, _raise)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield True
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+# The sympy time budget: :func:`fltheory.theory.functions.time_limit` (SIGALRM, main thread only;
+# it never leaves an alarm armed, and an alarm that arrives after its block is ignored).
+_Timeout = Timeout
+_time_limit = time_limit
 
 
 def _clean(value: sp.Expr) -> sp.Expr:
@@ -353,7 +352,7 @@ def _kinks(expr: sp.Expr) -> list[sp.Expr]:
             args = [atom.args[0]]
         for arg in args:
             if _is_polynomial(arg) and arg.has(Z):
-                points.update(r for r in sp.Poly(arg, Z).real_roots())
+                points.update(r for r in _to_poly(arg).real_roots())
     return sorted(points, key=lambda p: float(p))
 
 
@@ -409,8 +408,9 @@ def _check(K: int, dps: int) -> None:
 class _Engine:
     """Per-function state: decides once which exact path applies, keeps the sympy budget."""
 
-    def __init__(self, func: Function, dps: int, budget: float):
+    def __init__(self, func: Function, dps: int, budget: float, param: str = "EXPR"):
         self.func = func
+        self.param = param
         self.expr = func.expr
         self.dps = dps
         self.budget = budget
@@ -480,6 +480,20 @@ class _Engine:
         return value, "exact:sympy"
 
 
+def _finite_real(engine: _Engine, k: int, value: Any) -> Any:
+    """``value`` as a finite real mpf, or a DomainError: no inf/NaN/complex is ever printed."""
+    if isinstance(value, mpmath.mpc):
+        if abs(value.imag) > mpmath.mpf(10) ** (-engine.dps) * (1 + abs(value.real)):
+            raise DomainError(engine.param, engine.func.text, "real-valued functions of z",
+                              reason=f"gives a complex Hermite coefficient μ_{k}")
+        value = value.real
+    if not mpmath.isfinite(value):
+        raise DomainError(engine.param, engine.func.text,
+                          "functions f with E[f(z)²] < ∞, z ~ N(0, 1)",
+                          reason=f"gives a Hermite coefficient μ_{k} that is not finite")
+    return value
+
+
 def coefficient(engine: _Engine, k: int, scale: Any | None = None) -> Coefficient:
     dps = engine.dps
     found = engine.exact_He_expectation(k)
@@ -487,13 +501,21 @@ def coefficient(engine: _Engine, k: int, scale: Any | None = None) -> Coefficien
         value, path = found
         mu = _clean(value / sp.sqrt(sp.factorial(k)))
         with mpmath.workdps(dps + _GUARD):
-            numeric = mpmath.mpf(sp.N(mu, dps + _GUARD)) if mu != 0 else mpmath.mpf(0)
+            try:
+                numeric = mpmath.mpmathify(sp.N(mu, dps + _GUARD)) if mu != 0 \
+                    else mpmath.mpf(0)
+            except (TypeError, ValueError):
+                numeric = mpmath.mpf("nan")
+            numeric = _finite_real(engine, k, numeric)
         zero = _is_zero(mu)
         return Coefficient(k, mu, numeric, path, dps, None, bool(zero))
     v1, e1 = _quad_expectation(engine.fn, k, engine.points, dps + _GUARD,
                                engine.cache.setdefault(dps + _GUARD, {}))
     v2, _ = _quad_expectation(engine.fn, k, engine.points, dps + _RECHECK,
                               engine.cache.setdefault(dps + _RECHECK, {}))
+    v1, v2 = _finite_real(engine, k, v1), _finite_real(engine, k, v2)
+    if isinstance(e1, mpmath.mpc):
+        e1 = abs(e1)
     with mpmath.workdps(dps + _RECHECK):
         root = mpmath.sqrt(mpmath.factorial(k))
         mu1, mu2 = v1 / root, v2 / root
@@ -509,11 +531,13 @@ def coefficient(engine: _Engine, k: int, scale: Any | None = None) -> Coefficien
 
 
 def expansion(f: str | sp.Expr | Function, K: int = 8, dps: int = 30,
-              budget: float = 5.0) -> Expansion:
+              budget: float = 5.0, param: str = "EXPR") -> Expansion:
     """μ_0, …, μ_K of f (orthonormal basis), exact where possible, else mpmath at ``dps``.
 
     ``budget`` (seconds) bounds the time spent in sympy's general ``integrate`` for this
     function; the structured exact paths (polynomial, piecewise, Gaussian) do not use it.
+    f must be square-integrable under N(0, 1) (checked by :func:`parse_function`; a refusal
+    is a DomainError naming ``param``).
 
     >>> e = expansion("relu", K=4)
     >>> [str(c.exact) for c in e.coefficients]
@@ -522,12 +546,18 @@ def expansion(f: str | sp.Expr | Function, K: int = 8, dps: int = 30,
     ['exact:piecewise', 'exact:piecewise']
     """
     _check(K, dps)
-    func = parse_function(f)
-    engine = _Engine(func, dps, budget)
+    if not 0 <= budget <= 600:  # also refuses NaN
+        raise DomainError("budget", budget, "[0, 600] seconds")
+    func = parse_function(f, param)
+    engine = _Engine(func, dps, budget, param)
     norm = _norm2(engine)
     with mpmath.workdps(dps + _GUARD):
         scale = mpmath.sqrt(norm[1]) if norm[1] > 0 else mpmath.mpf(1)
     coeffs = tuple(coefficient(engine, k, scale) for k in range(K + 1))
+    if func.l2 == "numeric":
+        engine.notes.append("square integrability under N(0, 1) was decided numerically "
+                            "(sympy's limits did not decide it; criterion in "
+                            "fltheory.theory.functions)")
     return Expansion(func, coeffs, dps, tuple(dict.fromkeys(engine.notes)))
 
 
@@ -550,7 +580,7 @@ def _norm2(engine: _Engine) -> tuple[sp.Expr | None, Any, str]:
         with mpmath.workdps(engine.dps + _GUARD):
             return exact, mpmath.mpf(sp.N(exact, engine.dps + _GUARD)), path
     value, _ = _quad_expectation(_mp_function(expr**2), 0, engine.points, engine.dps + _GUARD)
-    return None, value, path
+    return None, _finite_real(engine, 0, value), path
 
 
 def parseval(f: str | sp.Expr | Function, K: int = 12, dps: int = 30,
@@ -609,7 +639,16 @@ _NONZERO = mpmath.mpf("1e-10")
 
 
 def _is_even(expr: sp.Expr) -> bool:
-    return bool(sp.simplify(expr.subs(Z, -Z) - expr) == 0)
+    """f(−z) = f(z), proved by sympy (Poly arithmetic for a polynomial; simplify otherwise, within
+    a time limit: undecided counts as not even, which only skips the parity shortcut)."""
+    if _is_polynomial(expr):
+        poly = _to_poly(expr)
+        return all(m[0] % 2 == 0 for m in poly.monoms() if poly.coeff_monomial(m) != 0)
+    try:
+        with _time_limit(10.0):
+            return bool(sp.simplify(expr.subs(Z, -Z) - expr) == 0)
+    except _Timeout:
+        return False
 
 
 @dataclass
@@ -660,9 +699,25 @@ def _preimages(engine: _Engine, y: Any, grid: list[Any], values: list[Any]) -> l
                 roots.append(mpmath.findroot(lambda x: engine.fn(x) - y, (grid[i], grid[i + 1]),
                                              solver="anderson"))
             except (ValueError, ZeroDivisionError):
-                roots.append(mpmath.findroot(lambda x: engine.fn(x) - y,
-                                             (grid[i], grid[i + 1]), solver="bisect"))
+                roots.append(_bisect(lambda x: engine.fn(x) - y, grid[i], grid[i + 1], a))
     return roots
+
+
+def _bisect(g: Callable[[Any], Any], lo: Any, hi: Any, g_lo: Any) -> Any:
+    """A root of g in (lo, hi) where g changes sign, to the working precision: plain bisection,
+    which cannot fail (unlike mpmath's tolerance test on a flat g such as z¹⁰⁰ − y near 0)."""
+    for _ in range(mpmath.mp.prec + 8):
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            break
+        g_mid = g(mid)
+        if g_mid == 0:
+            return mid
+        if (g_mid < 0) == (g_lo < 0):
+            lo, g_lo = mid, g_mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
 
 
 def _conditional_expectations(engine: _Engine, kmax: int) -> _Conditional:
@@ -682,7 +737,9 @@ def _conditional_expectations(engine: _Engine, kmax: int) -> _Conditional:
             out.labels.append(f"atom y = {c} (P = {sp.N(mass, 4)})")
             out.values.append(row)
         # Continuous part: generic values y = f(z0).
-        dfn = _mp_function(sp.diff(engine.expr, Z))
+        # f' away from the kinks: the DiracDelta terms of a piecewise f vanish at generic points
+        dfn = _mp_function(sp.diff(engine.expr, Z).replace(sp.DiracDelta,
+                                                          lambda *_: sp.Integer(0)))
         grid: list[Any] = []
         values: list[Any] = []
         if engine.pairs is None:
