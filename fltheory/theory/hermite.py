@@ -61,7 +61,7 @@ from typing import Any, Literal
 import mpmath
 import sympy as sp
 
-from fltheory.exact import DomainError, check_integer
+from fltheory.exact import DomainError, check_dps, check_integer
 from fltheory.theory.functions import (
     Function,
     Timeout,
@@ -402,7 +402,7 @@ def _quad_expectation(fn: Callable[[Any], Any], k: int, points: list[Any], dps: 
 
 def _check(K: int, dps: int) -> None:
     check_integer(K, "K", 0, 200)
-    check_integer(dps, "dps", 5, 1000)
+    check_dps(dps)
 
 
 class _Engine:
