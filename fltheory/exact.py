@@ -221,7 +221,7 @@ def check_integer(value: int, param: str, minimum: int | None = None,
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
         lo = "-inf" if minimum is None else str(minimum)
         hi = "inf" if maximum is None else str(maximum)
-        raise DomainError(param, value, f"integers in [{lo}, {hi}]")
+        raise DomainError(param, _short(Fraction(value)), f"integers in [{lo}, {hi}]")
     return value
 
 
