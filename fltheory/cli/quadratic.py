@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from fractions import Fraction
 
 import click
@@ -32,34 +34,33 @@ def _teacher(text: str, p_star: int) -> list[Fraction]:
     values = [parse_rational(v, "teacher") for v in parts]
     if any(v <= 0 for v in values):
         raise DomainError("teacher", text[:40], f"{p_star} positive eigenvalues")
-    for v in values:
-        to_float(v, "teacher")
+    if any(not Fraction(1, 1000) <= v <= 1000 for v in values):
+        raise DomainError("teacher", text[:40], "eigenvalues in [1/1000, 1000]")
     return values
 
 
-def _positive(value: Fraction, param: str, allow_zero: bool = False) -> float:
-    """A command-line number as a float for evaluation: refuses values a double cannot hold
-    and values <= 0 (< 0 with ``allow_zero``)."""
-    if value < 0 or (value == 0 and not allow_zero):
-        raise DomainError(param, fraction_str(value), f"{param} >= 0" if allow_zero
-                          else f"{param} > 0")
+def _positive(value: Fraction, param: str, allow_zero: bool = False,
+              maximum: int | None = None) -> float:
+    """A command-line number as a float for evaluation: refuses values a double cannot hold,
+    values <= 0 (< 0 with ``allow_zero``) and values above ``maximum``."""
+    if value < 0 or (value == 0 and not allow_zero) or (maximum is not None
+                                                         and value > maximum):
+        low = f"{param} >= 0" if allow_zero else f"{param} > 0"
+        raise DomainError(param, fraction_str(value) if value.denominator < 10**12
+                          else f"{float(value):.3g}",
+                          low if maximum is None else f"{low}, <= {maximum}")
     return to_float(value, param)
 
 
-def _sim_errors():  # type: ignore[no-untyped-def]
+@contextlib.contextmanager
+def _sim_errors() -> Iterator[None]:
     """Turn the simulator's input errors into the CLI's one-line domain errors."""
-    import contextlib
-
     from fltheory.sim.quadratic import SimulationInputError
 
-    @contextlib.contextmanager
-    def ctx():  # type: ignore[no-untyped-def]
-        try:
-            yield
-        except SimulationInputError as exc:
-            raise DomainError(exc.param, exc.value, exc.allowed, exc.reason) from None
-
-    return ctx()
+    try:
+        yield
+    except SimulationInputError as exc:
+        raise DomainError(exc.param, exc.value, exc.allowed, exc.reason) from None
 
 
 def _bounds_text(p: int, p_star: int, noise: Fraction = Fraction(0)) -> str:
@@ -95,19 +96,20 @@ def quadratic_group() -> None:
               help="mean-field: a = 1/p, η_w = pη (a·η_w = η for every p); fixed: the literal "
                    "fixed step a = 1/p, η_w = η (a·η_w = η/p).")
 @click.option("--teacher", default="identity", show_default=True,
-              help="Teacher overlap T: identity or diag:t1,…,tp* (mean 1).")
+              help="Teacher overlap T: identity or diag:t1,…,tp* (each in [1/1000, 1000]; mean "
+                   "1 for the plateau analysis).")
 @click.option("--noise", type=RATIONAL, default="0", show_default=True,
-              help="Label-noise standard deviation σ >= 0.")
+              help="Label-noise standard deviation σ, in [0, 1000].")
 @click.option("--q0", type=RATIONAL, default="1/4", show_default=True,
-              help="Initial Q = q0 I (q0 > 0).")
+              help="Initial Q = q0 I, 0 < q0 <= 1000.")
 @click.option("--rho0", type=RATIONAL, default="1/1000", show_default=True,
-              help="Scale >= 0 of the initial overlaps: ρ(0) = rho0 × a Gaussian p × p* matrix "
-                   "(0: the exact fixed point ρ ≡ 0).")
+              help="Scale in [0, 1000] of the initial overlaps: ρ(0) = rho0 × a Gaussian "
+                   "p × p* matrix (0: the exact fixed point ρ ≡ 0).")
 @click.option("--seed", type=CountType(minimum=0), default=0, show_default=True,
               help="Seed of ρ(0)'s Gaussian pattern (a generic start; equal entries would keep "
                    "the students identical forever).")
 @click.option("--t-max", "t_max", type=RATIONAL, default="200", show_default=True,
-              help="Integration time, in [1/100, 10^6] (cost ≈ 3000 + 15·η·t-max right-side "
+              help="Integration time, in [1/100, 10^5] (cost ≈ 3000 + 15·η·t-max right-side "
                    "evaluations per integration, bounded with p and p*).")
 @format_option
 def ode_command(p: int, p_star: int, eta: Fraction, scaling: str, teacher: str,
@@ -122,26 +124,24 @@ def ode_command(p: int, p_star: int, eta: Fraction, scaling: str, teacher: str,
     Example: fltheory quadratic ode --p 4 --p-star 2 --eta .1
     """
     _positive(eta, "eta")
-    noise_f = _positive(noise, "noise", allow_zero=True)
-    q0_f = _positive(q0, "q0")
-    rho0_f = _positive(rho0, "rho0", allow_zero=True)
-    if not Fraction(1, 100) <= t_max <= 10**6:
-        raise DomainError("t_max", fraction_str(t_max), "[1/100, 10^6]")
+    noise_f = _positive(noise, "noise", allow_zero=True, maximum=1000)
+    q0_f = _positive(q0, "q0", maximum=1000)
+    rho0_f = _positive(rho0, "rho0", allow_zero=True, maximum=1000)
+    if not Fraction(1, 100) <= t_max <= 10**5:
+        raise DomainError("t_max", fraction_str(t_max), "[1/100, 10^5]")
     taus = _teacher(teacher, p_star)
     eta_in = eta
     if scaling == "fixed":
         eta = eta / p  # a·η_w = (1/p)·η: the mean-field dynamics at step η/p
     eta_f = to_float(eta, "eta")
-    from fltheory.theory.quadratic import ODEDivergence, check_ode_request
+    from fltheory.theory.quadratic import ODEDivergence, check_ode_request, integrate, plateau
 
+    pl = plateau(p, p_star, eta, noise, taus) if sum(taus) == p_star else None
     # both integrations (the trajectory and the implicit-bias drift), before any allocation
     check_ode_request(p, p_star, eta_f, float(t_max), 401, k=min(p, p_star), count=2)
 
     import numpy as np
 
-    from fltheory.theory.quadratic import integrate, plateau
-
-    pl = plateau(p, p_star, eta, noise, taus) if sum(taus) == p_star else None
     T = np.diag([float(t) for t in taus])
     t = np.unique(np.concatenate([[0.0], np.geomspace(1e-2, float(t_max), 400)]))
     R0 = rho0_f * np.random.default_rng(seed).standard_normal((p, p_star))
@@ -315,11 +315,11 @@ def hessian_command(p: int, p_star: int, N: int, eta: Fraction, fmt: str) -> Non
                    "--samples, --eta and p, p*, an estimated 60 s and 1 GiB (checked before "
                    "work: the horizon grows like p*/η, e.g. η = 1e-9 needs 1e10 grid points).")
 @click.option("--q0", type=RATIONAL, default="1/4", show_default=True,
-              help="Initial weight variance: W0 ~ N(0, q0).")
+              help="Initial weight variance: W0 ~ N(0, q0), 0 < q0 <= 1000.")
 @click.option("--threshold", type=RATIONAL, default="1/2", show_default=True,
-              help="Escape when ‖ρ‖_F first reaches this value.")
+              help="Escape when ‖ρ‖_F first reaches this value, in [1e-6, 1).")
 @click.option("--noise", type=RATIONAL, default="0", show_default=True,
-              help="Label noise σ >= 0.")
+              help="Label noise σ, in [0, 1000].")
 @click.option("--samples", type=CountType(minimum=10), default=400,
               show_default=True, help="Monte Carlo draws of the initial overlaps (bounded "
                                       "with --N: an estimated 60 s in all).")
@@ -337,15 +337,20 @@ def escape_command(p: int, p_star: int, eta: Fraction, N_text: str, q0: Fraction
     from fltheory.theory import quadratic as th
 
     Ns = parse_int_range(N_text, "N", minimum=p * p_star)
-    q0_f = _positive(q0, "q0")
-    if not 0 < threshold < 1:
-        raise DomainError("threshold", fraction_str(threshold), "0 < threshold < 1")
+    q0_f = _positive(q0, "q0", maximum=1000)
+    if not Fraction(1, 10**6) <= threshold < 1:
+        raise DomainError("threshold", fraction_str(threshold), "1e-6 <= threshold < 1")
     _positive(eta, "eta")
-    _positive(noise, "noise", allow_zero=True)
+    _positive(noise, "noise", allow_zero=True, maximum=1000)
     # the exact step and noise go to theory (floats only at evaluation); every N's cost first
     th.check_escape_request(p, p_star, eta, Ns, q0_f, float(threshold), noise, samples)
-    laws = [th.escape_time_law(p, p_star, eta, N, q0_f, float(threshold), noise, samples, seed)
-            for N in Ns]
+    try:
+        laws = [th.escape_time_law(p, p_star, eta, N, q0_f, float(threshold), noise, samples,
+                                   seed) for N in Ns]
+    except th.ODEDivergence as exc:
+        raise DomainError("eta", fraction_str(eta), _bounds_text(p, p_star, noise),
+                          reason=f"makes the mean-field ODE diverge by t ≈ {exc.t:.3g} "
+                                 f"(finite-time blow-up)") from None
     rows = [[str(L.N), f"{L.mean:.3f} ± {L.se:.3f}", f"{L.mean_field:.3f}", f"{L.shift:+.3f}",
              f"{L.mean_log_overlap:.4f}"] for L in laws]
     L0 = laws[0]

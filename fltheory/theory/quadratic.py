@@ -342,7 +342,7 @@ class PlateauResult:
 
 
 @lru_cache(maxsize=64)
-def _plateau_symbolic(p: int, p_star: int) -> tuple[Any, Any, Any]:
+def _plateau_symbolic(p: int, p_star: int) -> tuple[Any, Any, Any, Any]:
     q, eta, s2 = sp.symbols("q eta sigma2", positive=True)
     bracket = (-(q - 1 + 2 * q / p)
                + eta * ((q - 1) ** 2 + 2 * q**2 / p + sp.Rational(2, p_star)
@@ -439,6 +439,10 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: float, t_grid:
     R0 = _matrix(R0, "R0", (p, ps))
     Q0 = _matrix(Q0, "Q0", (p, p))
     T = np.ascontiguousarray(_matrix(T, "T", (ps, ps)))
+    for M, name in ((Q0, "Q0"), (R0, "R0"), (T, "T")):
+        if np.abs(M).max() > 1e6:  # overlaps are O(1); 1e6 keeps q³ terms far from overflow
+            raise DomainError(name, f"a matrix with entries up to {np.abs(M).max():.3g}",
+                              "entries of magnitude <= 1e6")
     eta_in = eta
     eta = _real(eta, "eta", 0.0, strict=True)
     sigma = _real(sigma, "sigma", 0.0)
@@ -473,31 +477,41 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: float, t_grid:
         method = "dopri" if jit is not None else "lsoda"
     y_max = 1e8 * max(1.0, float(np.abs(y0).max()), float(np.abs(T).max()))
     if method == "dopri":
-        Y, _, status = jit.dopri5(y0, t_grid, rtol, atol, *args, 10**7)
+        # a step costs 6 evaluations: cap the steps at 3 × the time bound (ode_cost's fit)
+        n = k + ps
+        max_steps = int(3 * ODE_SECONDS_LIMIT / (6 * (4e-6 + 3e-8 * n * n + 1e-9 * k * n * n)))
+        Y, _, status = jit.dopri5(y0, t_grid, rtol, atol, *args, max_steps)
         if status == 1:
             raise DomainError("eta", eta_in, "steps for which the ODE can be integrated",
-                              reason="makes the ODE too stiff: over 10^7 steps")
+                              reason=f"makes the ODE too stiff: over {max_steps} steps "
+                                     f"(3 × the {ODE_SECONDS_LIMIT:g} s bound)")
         if status:  # 3: left the box; 2: step size underflow, the signature of a blow-up
             raise ODEDivergence(eta_in, _first_unreached(t_grid, Y))
     else:  # lsoda
         from scipy.integrate import solve_ivp
 
-        def escaped(_t: float, y: np.ndarray) -> float:
-            return y_max - float(np.abs(y).max())
+        # beyond the box the state is frozen (zero derivative) and the first such time kept: a
+        # blow-up then ends as a bounded, failed or frozen run instead of overflowing
+        left: list[float] = []
 
-        escaped.terminal = True  # type: ignore[attr-defined]
+        def rhs(t_: float, y: np.ndarray) -> np.ndarray:
+            top = float(np.abs(y).max())
+            if not top <= y_max:
+                left.append(t_)
+                return np.zeros_like(y)
+            return qode.block_rhs(y, *args)
+
         with np.errstate(all="ignore"):
-            sol = solve_ivp(lambda _t, y: qode.block_rhs(y, *args), (t_grid[0], t_grid[-1]),
-                            y0, t_eval=t_grid, method="LSODA", rtol=rtol, atol=atol,
-                            events=escaped)
-        if sol.status != 0 or len(sol.t) < len(t_grid) or not np.isfinite(sol.y).all():
-            t_end = float(sol.t[-1]) if len(sol.t) else float(t_grid[0])
-            if sol.status == 1 or not np.isfinite(sol.y).all() \
-                    or float(np.abs(sol.y).max(initial=0.0)) > 1e3 * max(1.0, y_max / 1e8):
-                raise ODEDivergence(eta_in, t_end)
-            raise DomainError("eta", eta_in, "steps for which the ODE can be integrated",
-                              reason=f"stops LSODA at t = {t_end:.3g}: {sol.message}")
+            sol = solve_ivp(rhs, (t_grid[0], t_grid[-1]), y0, t_eval=t_grid, method="LSODA",
+                            rtol=rtol, atol=atol)
         Y = sol.y.T
+        if left and (not sol.success or len(sol.t) < len(t_grid)
+                     or not float(np.abs(Y).max()) <= y_max / 2):
+            big = np.nonzero(~(np.abs(Y).max(axis=1) <= y_max / 2))[0]
+            raise ODEDivergence(eta_in, float(sol.t[big[0]]) if len(big) else min(left))
+        if not sol.success:
+            raise DomainError("eta", eta_in, "steps for which the ODE can be integrated",
+                              reason=f"stops LSODA: {sol.message}")
     q = Y[:, 0]
     S = Y[:, 1:1 + k * k].reshape(len(Y), k, k)
     S = 0.5 * (S + S.transpose(0, 2, 1))
