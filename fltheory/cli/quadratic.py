@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from fractions import Fraction
 
 import click
 
 from fltheory.cli.options import RATIONAL, CountType, emit, format_option
-from fltheory.exact import DomainError, fraction_str
+from fltheory.exact import DomainError, fraction_str, to_float
 from fltheory.results import Result, Table
 
 _CONVENTIONS = {
@@ -26,10 +28,52 @@ def _teacher(text: str, p_star: int) -> list[Fraction]:
         return [Fraction(1)] * p_star
     if not text.startswith("diag:"):
         raise DomainError("teacher", text, "identity or diag:t1,t2,… (p* values, mean 1)")
-    values = [parse_rational(v, "teacher") for v in text[5:].split(",")]
-    if len(values) != p_star or any(v <= 0 for v in values):
-        raise DomainError("teacher", text, f"{p_star} positive eigenvalues")
+    parts = text[5:].split(",")
+    if len(parts) != p_star:
+        raise DomainError("teacher", text[:40], f"{p_star} positive eigenvalues")
+    values = [parse_rational(v, "teacher") for v in parts]
+    if any(v <= 0 for v in values):
+        raise DomainError("teacher", text[:40], f"{p_star} positive eigenvalues")
+    if any(not Fraction(1, 1000) <= v <= 1000 for v in values):
+        raise DomainError("teacher", text[:40], "eigenvalues in [1/1000, 1000]")
     return values
+
+
+def _positive(value: Fraction, param: str, allow_zero: bool = False,
+              maximum: int | None = None) -> float:
+    """A command-line number as a float for evaluation: refuses values a double cannot hold,
+    values <= 0 (< 0 with ``allow_zero``) and values above ``maximum``."""
+    if value < 0 or (value == 0 and not allow_zero) or (maximum is not None
+                                                         and value > maximum):
+        low = f"{param} >= 0" if allow_zero else f"{param} > 0"
+        raise DomainError(param, fraction_str(value) if value.denominator < 10**12
+                          else f"{float(value):.3g}",
+                          low if maximum is None else f"{low}, <= {maximum}")
+    return to_float(value, param)
+
+
+@contextlib.contextmanager
+def _sim_errors() -> Iterator[None]:
+    """Turn the simulator's input errors into the CLI's one-line domain errors."""
+    from fltheory.sim.quadratic import SimulationInputError
+
+    try:
+        yield
+    except SimulationInputError as exc:
+        raise DomainError(exc.param, exc.value, exc.allowed, exc.reason) from None
+
+
+def _bounds_text(p: int, p_star: int, noise: Fraction = Fraction(0)) -> str:
+    from fltheory.theory.quadratic import stability_bounds
+
+    b = stability_bounds(p, p_star, noise)
+    parts = []
+    if b["plateau"] is not None:
+        parts.append(f"the plateau exists for η <= {b['plateau']} ≈ {float(b['plateau']):.4g}")
+    if b["solution"] is not None:
+        parts.append(f"zero-loss solutions are stable for η < p*/(2(p*+2)) = "
+                     f"{fraction_str(b['solution'])}")
+    return "; ".join(parts)
 
 
 @click.group("quadratic")
@@ -38,27 +82,35 @@ def quadratic_group() -> None:
 
 
 @quadratic_group.command("ode")
-@click.option("--p", "p", type=CountType(minimum=1), required=True, help="Student width p.")
+@click.option("--p", "p", type=CountType(minimum=1), required=True,
+              help="Student width p. Bound: with p* and t-max, the two integrations must fit "
+                   "an estimated 2 × 20 s and 1 GiB (checked first; e.g. p <= 1100 at p* = 2, "
+                   "t-max = 200).")
 @click.option("--p-star", "p_star", type=CountType(minimum=1), required=True,
-              help="Teacher width p*.")
+              help="Teacher width p*. Bound: as for p (e.g. p* <= 240 at p = 4, t-max = 200).")
 @click.option("--eta", type=RATIONAL, required=True,
-              help="Step η (mean field: η_w = p η; fixed: η_w = η).")
+              help="Step η > 0 (mean field: η_w = p η; fixed: η_w = η). Above the stability "
+                   "limits the ODE blows up: refused, naming the limits.")
 @click.option("--scaling", type=click.Choice(["mean-field", "fixed"]), default="mean-field",
               show_default=True,
               help="mean-field: a = 1/p, η_w = pη (a·η_w = η for every p); fixed: the literal "
                    "fixed step a = 1/p, η_w = η (a·η_w = η/p).")
 @click.option("--teacher", default="identity", show_default=True,
-              help="Teacher overlap T: identity or diag:t1,…,tp* (mean 1).")
+              help="Teacher overlap T: identity or diag:t1,…,tp* (each in [1/1000, 1000]; mean "
+                   "1 for the plateau analysis).")
 @click.option("--noise", type=RATIONAL, default="0", show_default=True,
-              help="Label-noise standard deviation σ.")
+              help="Label-noise standard deviation σ, in [0, 1000].")
 @click.option("--q0", type=RATIONAL, default="1/4", show_default=True,
-              help="Initial Q = q0 I.")
+              help="Initial Q = q0 I, 0 < q0 <= 1000.")
 @click.option("--rho0", type=RATIONAL, default="1/1000", show_default=True,
-              help="Scale of the initial overlaps: ρ(0) = rho0 × a Gaussian p × p* matrix.")
+              help="Scale in [0, 1000] of the initial overlaps: ρ(0) = rho0 × a Gaussian "
+                   "p × p* matrix (0: the exact fixed point ρ ≡ 0).")
 @click.option("--seed", type=CountType(minimum=0), default=0, show_default=True,
               help="Seed of ρ(0)'s Gaussian pattern (a generic start; equal entries would keep "
                    "the students identical forever).")
-@click.option("--t-max", "t_max", type=RATIONAL, default="200", show_default=True)
+@click.option("--t-max", "t_max", type=RATIONAL, default="200", show_default=True,
+              help="Integration time, in [1/100, 10^5] (cost ≈ 3000 + 15·η·t-max right-side "
+                   "evaluations per integration, bounded with p and p*).")
 @format_option
 def ode_command(p: int, p_star: int, eta: Fraction, scaling: str, teacher: str,
                 noise: Fraction, q0: Fraction, rho0: Fraction, seed: int, t_max: Fraction,
@@ -71,24 +123,36 @@ def ode_command(p: int, p_star: int, eta: Fraction, scaling: str, teacher: str,
 
     Example: fltheory quadratic ode --p 4 --p-star 2 --eta .1
     """
-    import numpy as np
-
-    from fltheory.theory.quadratic import integrate, plateau
-
-    if not eta > 0:
-        raise DomainError("eta", fraction_str(eta), "eta > 0")
-    if noise < 0 or q0 <= 0 or t_max <= 0:
-        raise DomainError("noise/q0/t-max", f"{noise}/{q0}/{t_max}",
-                          "noise >= 0, q0 > 0, t-max > 0")
+    _positive(eta, "eta")
+    noise_f = _positive(noise, "noise", allow_zero=True, maximum=1000)
+    q0_f = _positive(q0, "q0", maximum=1000)
+    rho0_f = _positive(rho0, "rho0", allow_zero=True, maximum=1000)
+    if not Fraction(1, 100) <= t_max <= 10**5:
+        raise DomainError("t_max", fraction_str(t_max), "[1/100, 10^5]")
     taus = _teacher(teacher, p_star)
     eta_in = eta
     if scaling == "fixed":
         eta = eta / p  # a·η_w = (1/p)·η: the mean-field dynamics at step η/p
+    eta_f = to_float(eta, "eta")
+    from fltheory.theory.quadratic import ODEDivergence, check_ode_request, integrate, plateau
+
     pl = plateau(p, p_star, eta, noise, taus) if sum(taus) == p_star else None
+    # both integrations (the trajectory and the implicit-bias drift), before any allocation
+    check_ode_request(p, p_star, eta_f, float(t_max), 401, k=min(p, p_star), count=2)
+
+    import numpy as np
+
     T = np.diag([float(t) for t in taus])
     t = np.unique(np.concatenate([[0.0], np.geomspace(1e-2, float(t_max), 400)]))
-    R0 = float(rho0) * np.random.default_rng(seed).standard_normal((p, p_star))
-    sol = integrate(float(q0) * np.eye(p), R0, T, float(eta), t, float(noise))
+    R0 = rho0_f * np.random.default_rng(seed).standard_normal((p, p_star))
+    try:
+        sol = integrate(q0_f * np.eye(p), R0, T, eta_f, t, noise_f)
+    except ODEDivergence as exc:
+        bounds = _bounds_text(p, p_star, noise) if sum(taus) == p_star else ""
+        raise DomainError("eta", fraction_str(eta_in), bounds or "steps for which the ODE "
+                          "stays bounded", reason=f"makes the mean-field ODE diverge (order "
+                          f"parameters beyond 1e8 × their scale by t ≈ {exc.t:.3g}, finite-time "
+                          f"blow-up)") from None
     rho = np.linalg.norm(sol.R, axis=(1, 2))
     escape = t[np.argmax(rho > 0.5)] if np.any(rho > 0.5) else None
     rows = [[f"{t[i]:.3g}", f"{sol.loss[i]:.6g}", f"{rho[i]:.4g}",
@@ -107,16 +171,29 @@ def ode_command(p: int, p_star: int, eta: Fraction, scaling: str, teacher: str,
                                                        if pl.eta_max_exact else ""))
         details |= {"q_star": str(pl.q_exact), "plateau_loss": pl.loss,
                     "escape_rates": list(pl.rates)}
+        if noise == 0 and all(tau == 1 for tau in taus) and eta >= Fraction(p_star,
+                                                                            2 * (p_star + 2)):
+            summary.append(f"note: η >= p*/(2(p*+2)) = "
+                           f"{fraction_str(Fraction(p_star, 2 * (p_star + 2)))}: the zero-loss "
+                           "solutions are unstable (a student component orthogonal to the "
+                           "teacher grows), the loss cannot converge to 0")
     summary.append(f"escape (‖ρ‖_F > 1/2) at t ≈ {escape:.3g}" if escape is not None
                    else "no escape before t-max")
     summary.append(f"loss at t = {float(t_max):g}: {sol.loss[-1]:.3e}")
     from fltheory.theory.quadratic import implicit_bias_drift
 
-    bias = implicit_bias_drift(float(q0) * np.eye(p), R0, T, float(eta), float(t_max))
-    summary.append(f"implicit bias: drift of S = ρ(ρᵀρ)^(−1/2) along the ODE {bias['drift']:.2e}"
-                   + (" (conserved: the solution reached is the one closest to the start)"
-                      if bias["drift"] < 1e-8 else " (not conserved: anisotropic teacher)"))
-    details["S_drift"] = bias["drift"]
+    if rho0 == 0:
+        summary.append("ρ(0) = 0 is an exact fixed point of the ODE (dρ/dt is linear in ρ): "
+                       "ρ(t) = 0 for all t, the students never leave the plateau; the implicit-"
+                       "bias direction S = ρ(ρᵀρ)^(−1/2) is undefined (no drift reported)")
+        details["S_drift"] = None
+    else:
+        bias = implicit_bias_drift(q0_f * np.eye(p), R0, T, eta_f, float(t_max))
+        summary.append(f"implicit bias: drift of S = ρ(ρᵀρ)^(−1/2) along the ODE "
+                       f"{bias['drift']:.2e}"
+                       + (" (conserved: the solution reached is the one closest to the start)"
+                          if bias["drift"] < 1e-8 else " (not conserved: anisotropic teacher)"))
+        details["S_drift"] = bias["drift"]
     emit(Result(command="quadratic ode",
                 inputs={"p": p, "p_star": p_star, "eta": fraction_str(eta_in),
                         "scaling": scaling, "teacher": teacher,
@@ -135,17 +212,17 @@ def ode_command(p: int, p_star: int, eta: Fraction, scaling: str, teacher: str,
 @click.option("--p-star", "p_star", type=CountType(minimum=1), required=True)
 @format_option
 def equations_command(p: int, p_star: int, fmt: str) -> None:
-    """The ODEs dQ/dt, dρ/dt and the loss, derived element by element by Isserlis (p, p* <= 3).
+    """The ODEs dQ/dt, dρ/dt and the loss, derived element by element by Isserlis.
+
+    Bound: p + p* <= 6 (the derivation's cost grows about ×2 per field: measured 1.2 s,
+    2.3 s, 4.3 s at p + p* = 4, 5, 6 and 13-16 s at 7), checked before work starts.
 
     Example: fltheory quadratic equations --p 2 --p-star 2 --format latex
     """
     import sympy as sp
 
-    from fltheory.exact import check_integer
     from fltheory.theory.quadratic import derive_elementwise
 
-    check_integer(p, "p", 1, 3)
-    check_integer(p_star, "p_star", 1, 3)
     d = derive_elementwise(p, p_star)
     eqs = []
     for k in range(p):
@@ -179,9 +256,13 @@ def _latex_lhs(name: str) -> str:
 @click.option("--p", "p", type=CountType(minimum=1), required=True)
 @click.option("--p-star", "p_star", type=CountType(minimum=1), required=True)
 @click.option("--N", "N", type=CountType(minimum=2), default=100, show_default=True,
-              help="Input dimension for the full weight-space counts.")
+              help="Input dimension for the full weight-space counts, N >= p + p* (no cost "
+                   "bound needed: the counts are closed forms in N, no matrix of size N is "
+                   "built).")
 @click.option("--eta", type=RATIONAL, default="1/10", show_default=True,
-              help="Step for the ODE Jacobian at the plateau.")
+              help="Step η > 0 for the ODE Jacobian at the plateau (bound on p, p*: the "
+                   "Jacobian of size p(p+1)/2 + p p* within an estimated 20 s, e.g. p = p* <= "
+                   "50).")
 @format_option
 def hessian_command(p: int, p_star: int, N: int, eta: Fraction, fmt: str) -> None:
     """Eigenvalue counts: loss Hessian (full p·N weight space) at the plateau and at a zero-loss
@@ -230,15 +311,18 @@ def hessian_command(p: int, p_star: int, N: int, eta: Fraction, fmt: str) -> Non
 @click.option("--p-star", "p_star", type=CountType(minimum=1), default=2, show_default=True)
 @click.option("--eta", type=RATIONAL, default="1/10", show_default=True)
 @click.option("--N", "N_text", default="250,500,1000,2000", show_default=True,
-              help="Input dimensions: a list (250,1000) or a range (1000..4000).")
+              help="Input dimensions: a list (250,1000) or a range (1000..4000). Bound: with "
+                   "--samples, --eta and p, p*, an estimated 60 s and 1 GiB (checked before "
+                   "work: the horizon grows like p*/η, e.g. η = 1e-9 needs 1e10 grid points).")
 @click.option("--q0", type=RATIONAL, default="1/4", show_default=True,
-              help="Initial weight variance: W0 ~ N(0, q0).")
+              help="Initial weight variance: W0 ~ N(0, q0), 0 < q0 <= 1000.")
 @click.option("--threshold", type=RATIONAL, default="1/2", show_default=True,
-              help="Escape when ‖ρ‖_F first reaches this value.")
+              help="Escape when ‖ρ‖_F first reaches this value, in [1e-6, 1).")
 @click.option("--noise", type=RATIONAL, default="0", show_default=True,
-              help="Label noise σ.")
+              help="Label noise σ, in [0, 1000].")
 @click.option("--samples", type=CountType(minimum=10), default=400,
-              show_default=True, help="Monte Carlo draws of the initial overlaps.")
+              show_default=True, help="Monte Carlo draws of the initial overlaps (bounded "
+                                      "with --N: an estimated 60 s in all).")
 @click.option("--seed", type=CountType(minimum=0), default=0, show_default=True)
 @format_option
 def escape_command(p: int, p_star: int, eta: Fraction, N_text: str, q0: Fraction,
@@ -253,13 +337,20 @@ def escape_command(p: int, p_star: int, eta: Fraction, N_text: str, q0: Fraction
     from fltheory.theory import quadratic as th
 
     Ns = parse_int_range(N_text, "N", minimum=p * p_star)
-    if q0 <= 0:
-        raise DomainError("q0", q0, "q0 > 0")
-    if not 0 < threshold < 1:
-        raise DomainError("threshold", threshold, "0 < threshold < 1")
-    th.plateau(p, p_star, eta, noise)  # domain of the step
-    laws = [th.escape_time_law(p, p_star, float(eta), N, float(q0), float(threshold),
-                               float(noise), samples, seed) for N in Ns]
+    q0_f = _positive(q0, "q0", maximum=1000)
+    if not Fraction(1, 10**6) <= threshold < 1:
+        raise DomainError("threshold", fraction_str(threshold), "1e-6 <= threshold < 1")
+    _positive(eta, "eta")
+    _positive(noise, "noise", allow_zero=True, maximum=1000)
+    # the exact step and noise go to theory (floats only at evaluation); every N's cost first
+    th.check_escape_request(p, p_star, eta, Ns, q0_f, float(threshold), noise, samples)
+    try:
+        laws = [th.escape_time_law(p, p_star, eta, N, q0_f, float(threshold), noise, samples,
+                                   seed) for N in Ns]
+    except th.ODEDivergence as exc:
+        raise DomainError("eta", fraction_str(eta), _bounds_text(p, p_star, noise),
+                          reason=f"makes the mean-field ODE diverge by t ≈ {exc.t:.3g} "
+                                 f"(finite-time blow-up)") from None
     rows = [[str(L.N), f"{L.mean:.3f} ± {L.se:.3f}", f"{L.mean_field:.3f}", f"{L.shift:+.3f}",
              f"{L.mean_log_overlap:.4f}"] for L in laws]
     L0 = laws[0]
@@ -291,47 +382,100 @@ def escape_command(p: int, p_star: int, eta: Fraction, N_text: str, q0: Fraction
 
 
 @quadratic_group.command("simulate")
-@click.option("--N", "N", type=CountType(minimum=10), default=1000, show_default=True)
+@click.option("--N", "N", type=CountType(minimum=10), default=1000, show_default=True,
+              help="Input dimension, in [10, 20000]; with t-max, p and p* the SGD run must fit "
+                   "an estimated 30 s (t-max·N steps of ≈ 5e-5 + 2e-8·N(p + p* + 8) s; e.g. "
+                   "t-max <= 90 at N = 1000, p = 4, p* = 2).")
 @click.option("--p", "p", type=CountType(minimum=1), default=4, show_default=True)
 @click.option("--p-star", "p_star", type=CountType(minimum=1), default=2, show_default=True)
-@click.option("--eta", type=RATIONAL, default="1/10", show_default=True)
-@click.option("--t-max", "t_max", type=RATIONAL, default="40", show_default=True)
+@click.option("--eta", type=RATIONAL, default="1/10", show_default=True,
+              help="Step η, 0 < η <= η_max(p, p*): above η_max the plateau fixed point does not "
+                   "exist and the mean-field dynamics diverge (refused, naming η_max).")
+@click.option("--t-max", "t_max", type=RATIONAL, default="40", show_default=True,
+              help="Simulated time (steps/N), 0 < t-max <= 1000, bounded with N (see --N).")
 @click.option("--seed", type=CountType(minimum=0), default=0, show_default=True)
 @format_option
 def simulate_command(N: int, p: int, p_star: int, eta: Fraction, t_max: Fraction, seed: int,
                      fmt: str) -> None:
     """One-pass SGD from a random start (W0 ~ N(0, 1/4)), against the ODE from the same
-    initial overlaps: test loss and ‖ρ‖ on a time grid."""
+    initial overlaps: test loss and ‖ρ‖ on a time grid. A run that blows up (SGD or the ODE)
+    is reported as such ("SGD diverged at t ≈ …"), never as numbers."""
+    import math
     import sys
 
+    from fltheory.exact import check_cost, check_integer
+    from fltheory.sim.quadratic import sgd_cost
+    from fltheory.theory.quadratic import ODEDivergence, check_ode_request, stability_bounds
+
+    check_integer(N, "N", 10, 20000)
+    eta_f = _positive(eta, "eta")
+    bound = stability_bounds(p, p_star)
+    if bound["plateau"] is not None and eta > bound["plateau"]:
+        raise DomainError("eta", fraction_str(eta), f"0 < eta <= η_max = {bound['plateau']} "
+                          f"≈ {float(bound['plateau']):.4g} for p = {p}, p* = {p_star}",
+                          reason="is above the stability bound: the plateau fixed point q*(η) "
+                                 "does not exist and the mean-field dynamics diverge")
+    if not 0 < t_max <= 1000:
+        raise DomainError("t_max", fraction_str(t_max), "0 < t-max <= 1000")
+    t_max_f = float(t_max)
+    # SGD cost (fitted in sim.quadratic.sgd_cost), and the ODE on the unreduced state (a random
+    # Q(0) has no isotropic part: reduced size p)
+    check_cost(f"N = {N}, t-max = {fraction_str(t_max)}, p = {p}, p* = {p_star}",
+               sgd_cost(N, p, p_star, t_max_f, n_test=2000), 30.0, "seconds (estimated)",
+               "a smaller N or t-max")
+    check_ode_request(p, p_star, eta_f, t_max_f, 21, k=p)
     import numpy as np
 
-    from fltheory.exact import check_integer
     from fltheory.sim.quadratic import orthonormal_teacher, sgd
     from fltheory.theory.quadratic import integrate
 
-    check_integer(N, "N", 10, 20000)
-    if not 0 < eta <= 1 or not 0 < t_max <= 1000:
-        raise DomainError("eta/t-max", f"{eta}/{t_max}", "0 < eta <= 1 and 0 < t-max <= 1000")
     if sys.stderr.isatty():
-        click.echo(f"SGD: {int(float(t_max) * N)} steps at N = {N} ...", err=True)
+        click.echo(f"SGD: {int(t_max_f * N)} steps at N = {N} ...", err=True)
     rng = np.random.default_rng(seed)
-    W_star = orthonormal_teacher(N, p_star, rng)
-    W0 = 0.5 * rng.standard_normal((p, N))
-    t = np.linspace(0, float(t_max), 21)
-    run = sgd(W0, W_star, float(eta), t, seed + 100, n_test=2000)
-    ode = integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N, float(eta), t)
+    with _sim_errors():
+        W_star = orthonormal_teacher(N, p_star, rng)
+        W0 = 0.5 * rng.standard_normal((p, N))
+        t = np.linspace(0, t_max_f, 21)
+        run = sgd(W0, W_star, eta_f, t, seed + 100, n_test=2000)
+    ode_diverged = None
+    try:
+        ode = integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N, eta_f, t)
+        ode_loss, ode_rho = ode.loss, np.linalg.norm(ode.R, axis=(1, 2))
+    except ODEDivergence as exc:
+        ode_diverged = exc.t
+        ode_loss = ode_rho = np.full(len(t), np.nan)
     assert run.test_loss is not None
-    rows = [[f"{t[i]:g}", f"{run.test_loss[i]:.4g}", f"{ode.loss[i]:.4g}",
-             f"{np.linalg.norm(run.R[i]):.4f}", f"{np.linalg.norm(ode.R[i]):.4f}"]
-            for i in range(len(t))]
+    sgd_rho = np.linalg.norm(run.R, axis=(1, 2))
+
+    def cell(x: float, spec: str) -> str:
+        return format(x, spec) if math.isfinite(x) else "diverged"
+
+    def finite(xs: np.ndarray) -> list[float | None]:
+        return [float(x) if math.isfinite(x) else None for x in xs]
+
+    rows = [[f"{t[i]:g}", cell(run.test_loss[i], ".4g"), cell(ode_loss[i], ".4g"),
+             cell(sgd_rho[i], ".4f"), cell(ode_rho[i], ".4f")] for i in range(len(t))]
+    summary = [f"SGD at N = {N} vs the ODE from the same initial overlaps"]
+    if run.diverged_at is not None:
+        summary.append(f"SGD diverged at t ≈ {run.diverged_at:.4g}: the weights left every "
+                       f"bounded region (‖w‖²/N beyond 10^6 × its scale), the run was stopped "
+                       f"there (stability of the mean-field dynamics: {_bounds_text(p, p_star)})")
+    if ode_diverged is not None:
+        summary.append(f"the mean-field ODE diverged by t ≈ {ode_diverged:.4g} (finite-time "
+                       f"blow-up; {_bounds_text(p, p_star)})")
+    elif bound["solution"] is not None and eta >= bound["solution"]:
+        summary.append(f"note: η >= p*/(2(p*+2)) = {fraction_str(bound['solution'])}: the "
+                       "zero-loss solutions are unstable, the loss cannot converge to 0")
+    final = run.test_loss[-1]
     emit(Result(command="quadratic simulate",
                 inputs={"N": N, "p": p, "p_star": p_star, "eta": fraction_str(eta),
                         "t_max": fraction_str(t_max), "seed": seed},
-                value=float(run.test_loss[-1]), conventions=_CONVENTIONS,
-                summary=[f"SGD at N = {N} vs the ODE from the same initial overlaps"],
-                details={"t": t.tolist(), "sgd_test_loss": run.test_loss.tolist(),
-                         "ode_loss": ode.loss.tolist()},
+                value=float(final) if math.isfinite(final) else None,
+                conventions=_CONVENTIONS,
+                summary=summary,
+                details={"t": t.tolist(), "sgd_test_loss": finite(run.test_loss),
+                         "ode_loss": finite(ode_loss), "sgd_diverged_at": run.diverged_at,
+                         "ode_diverged_by": ode_diverged},
                 table=Table(columns=["t", "SGD test loss", "ODE loss", "‖ρ‖ SGD", "‖ρ‖ ODE"],
                             rows=rows, caption="One-pass SGD against the ODE",
                             label="tab:fltheory-quadratic-sim", align="rrrrr")), fmt)

@@ -12,13 +12,71 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["SGDRun", "hessian_counts_at_solution", "orthonormal_teacher", "plateau_point",
-           "population_hessian_counts", "sgd"]
+__all__ = ["SGDRun", "SimulationInputError", "hessian_counts_at_solution", "orthonormal_teacher",
+           "plateau_point", "population_hessian_counts", "sgd", "sgd_cost"]
+
+#: memory one simulation may allocate (the dense Hessians are (pN)² doubles)
+MEMORY_LIMIT_BYTES = 2**30
+
+
+class SimulationInputError(ValueError):
+    """An argument outside the simulator's domain. Same shape as ``fltheory.exact.DomainError``
+    (``param``, ``value``, ``allowed``, ``reason``; a one-line message), defined here because
+    the simulator imports nothing from the rest of fltheory."""
+
+    def __init__(self, param: str, value: object, allowed: str, reason: str | None = None):
+        self.param, self.value, self.allowed, self.reason = param, value, allowed, reason
+        if reason is None:
+            msg = f"{param} = {value} is outside the allowed range {allowed}"
+        else:
+            msg = f"{param} = {value} {reason}; allowed: {allowed}"
+        super().__init__(msg)
+
+
+def _positive_int(value: object, param: str, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
+        raise SimulationInputError(param, value, f"integers >= {minimum}")
+    return int(value)
+
+
+def _finite(value: object, param: str, low: float, strict: bool) -> float:
+    try:
+        v = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        raise SimulationInputError(param, value, "a finite real number") from None
+    if not math.isfinite(v) or v < low or (strict and v == low):
+        raise SimulationInputError(param, value, f"finite numbers {'>' if strict else '>='} {low}")
+    return v
+
+
+def _check_memory(param: str, value: object, nbytes: float) -> None:
+    if not nbytes <= MEMORY_LIMIT_BYTES:
+        raise SimulationInputError(param, value, f"at most {MEMORY_LIMIT_BYTES:.3g} bytes",
+                                   reason=f"would need about {nbytes:.3g} bytes")
+
+
+def sgd_cost(N: int, p: int, p_star: int, t_max: float, n_test: int = 0, records: int = 21
+             ) -> float:
+    """Estimated seconds of :func:`sgd`: t_max·N steps of ≈ 5e-5 + 2e-8·N(p + p* + 8) s each,
+    plus the test loss, 2e-9·n_test·N·p s per record. Fitted on this machine (2 cores,
+    single-threaded BLAS): per step 2.5e-4 s at (N, p, p*) = (1000, 4, 2), 5.6e-4 at (4000, 4,
+    2), 1.8e-3 at (10000, 4, 2), 2.0e-3 at (20000, 4, 2), 2.0e-4 at (1000, 32, 2); the estimate
+    is at or above each. Under a loaded multi-threaded BLAS it can be several times slower."""
+    steps = t_max * N
+    return steps * (5e-5 + 2e-8 * N * (p + p_star + 8)) + 2e-9 * n_test * N * p * records
 
 
 def orthonormal_teacher(N: int, p_star: int, rng: np.random.Generator,
                         eigenvalues: np.ndarray | None = None) -> np.ndarray:
     """Teacher rows with W*W*ᵀ/N = diag(eigenvalues) (default identity)."""
+    p_star = _positive_int(p_star, "p_star")
+    N = _positive_int(N, "N", p_star)
+    _check_memory("N", N, 8.0 * 3 * N * p_star)
+    if eigenvalues is not None:
+        ev = np.asarray(eigenvalues, dtype=float)
+        if ev.shape != (p_star,) or not np.isfinite(ev).all() or ev.min() <= 0:
+            raise SimulationInputError("eigenvalues", ev.tolist(),
+                                       f"{p_star} finite positive numbers")
     Qm, _ = np.linalg.qr(rng.standard_normal((N, p_star)))
     scale = np.ones(p_star) if eigenvalues is None else np.sqrt(eigenvalues)
     return (Qm.T * math.sqrt(N)) * scale[:, None]
@@ -33,11 +91,16 @@ class SGDRun:
     W_star: np.ndarray
     W: np.ndarray
     test_loss: np.ndarray | None = None  # ½ mean (f − y)² on fresh inputs, at each record
+    #: time (steps/N, end of the block of samples) at which the weights left every bounded
+    #: region (non-finite, or max_k ‖w_k‖²/N above ``divergence_factor`` times its scale);
+    #: None if SGD stayed bounded. Records after it are NaN (not reached).
+    diverged_at: float | None = None
 
 
 def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed: int,
         sigma: float = 0.0, a: float | None = None, b: float | None = None,
-        eta_w: float | None = None, chunk: int = 64, n_test: int = 0) -> SGDRun:
+        eta_w: float | None = None, chunk: int = 64, n_test: int = 0,
+        divergence_factor: float = 1e6) -> SGDRun:
     """Run one-pass SGD from W0 (p × N); record Q and ρ at the times of ``t_grid`` (and, with
     ``n_test`` > 0, the loss on that many fixed fresh inputs, noise included).
 
@@ -46,12 +109,43 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed
     λ_i = W_start x_i/√N + Σ_{j<i} u_j (x_j·x_i)/√N — one B × B Gram matrix and one B × p
     product per block, O(p i) per step, and W is updated once per block (W += Uᵀ X). The
     samples and their order are those of the plain loop; only the rounding differs.
+
+    Divergence: after each block the row norms are checked; when a weight is non-finite or
+    max_k ‖w_k‖²/N exceeds ``divergence_factor``·max(1, its initial value, the teacher's), the
+    run stops, ``diverged_at`` records the time and the remaining records are NaN (SGD above
+    its stability limit blows up: the loss grows like ‖w‖⁴, the step like ‖w‖³).
     """
+    W0, W_star = np.asarray(W0, dtype=float), np.asarray(W_star, dtype=float)
+    if W0.ndim != 2 or min(W0.shape) < 1 or not np.isfinite(W0).all():
+        raise SimulationInputError("W0", f"an array of shape {W0.shape}",
+                                   "a finite p × N matrix, p, N >= 1")
     p, N = W0.shape
+    if W_star.ndim != 2 or W_star.shape[1] != N or W_star.shape[0] < 1 \
+            or not np.isfinite(W_star).all():
+        raise SimulationInputError("W_star", f"an array of shape {W_star.shape}",
+                                   f"a finite p* × N matrix with N = {N}")
     ps = W_star.shape[0]
-    a = 1.0 / p if a is None else a
-    b = 1.0 / ps if b is None else b
-    eta_w = p * eta if eta_w is None else eta_w
+    eta = _finite(eta, "eta", 0.0, strict=True)
+    sigma = _finite(sigma, "sigma", 0.0, strict=False)
+    t_grid = np.asarray(t_grid, dtype=float)
+    if t_grid.ndim != 1 or len(t_grid) < 1 or not np.isfinite(t_grid).all() \
+            or t_grid.min() < 0 or np.any(np.diff(t_grid) < 0):
+        raise SimulationInputError("t_grid", f"an array of shape {t_grid.shape}",
+                                   "a non-empty, finite, non-decreasing grid of times >= 0")
+    if float(t_grid[-1]) * N > 1e12:
+        raise SimulationInputError("t_grid", f"up to t = {t_grid[-1]:.3g}",
+                                   "at most 1e12 steps (t·N)")
+    chunk = _positive_int(chunk, "chunk")
+    n_test = _positive_int(n_test, "n_test", 0)
+    _check_memory("n_test", n_test, 8.0 * (n_test + chunk) * N * 2)
+    divergence_factor = _finite(divergence_factor, "divergence_factor", 0.0, strict=True)
+    a = 1.0 / p if a is None else _finite(a, "a", 0.0, strict=True)
+    b = 1.0 / ps if b is None else _finite(b, "b", 0.0, strict=False)
+    eta_w = p * eta if eta_w is None else _finite(eta_w, "eta_w", 0.0, strict=True)
+    scale = max(1.0, float(np.max(np.sum(W0 * W0, axis=1))) / N,
+                float(np.max(np.sum(W_star * W_star, axis=1))) / N)
+    limit = divergence_factor * scale
+    diverged_at: float | None = None
     # SFC64: the N normals per step are most of the cost; it draws them ~25 % faster than PCG64
     rng = np.random.Generator(np.random.SFC64(seed))
     W = W0.copy()
@@ -71,6 +165,11 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed
     ys = np.empty(0)
     used = 0
     while r < len(record_steps):
+        if diverged_at is not None:  # the remaining records are not reached
+            Qs[r:], Rs[r:] = np.nan, np.nan
+            if losses is not None:
+                losses[r:] = np.nan
+            break
         while r < len(record_steps) and record_steps[r] == step:
             Qs[r], Rs[r] = W @ W.T / N, W @ W_star.T / N
             if losses is not None:
@@ -90,13 +189,17 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed
         G = Xb @ Xb.T / sqrtN
         lam = Xb @ W.T / sqrtN  # fields at the block start, m × p
         U = np.zeros((m, p))
-        for i in range(m):
-            li = lam[i] + G[i, :i] @ U[:i]
-            U[i] = (coef * (a * (li @ li) - ys[used + i])) * li
-        W += U.T @ Xb
+        with np.errstate(over="ignore", invalid="ignore"):  # a blow-up is checked below
+            for i in range(m):
+                li = lam[i] + G[i, :i] @ U[:i]
+                U[i] = (coef * (a * (li @ li) - ys[used + i])) * li
+            W += U.T @ Xb
+            norms = np.sum(W * W, axis=1) / N
         used += m
         step += m
-    return SGDRun(np.asarray(t_grid), Qs, Rs, W0, W_star, W, losses)
+        if not float(norms.max()) <= limit:  # also catches inf and NaN
+            diverged_at = step / N
+    return SGDRun(np.asarray(t_grid), Qs, Rs, W0, W_star, W, losses, diverged_at)
 
 
 def hessian_counts_at_solution(p: int, p_star: int, N: int, seed: int, n_samples: int = 0,
@@ -109,13 +212,18 @@ def hessian_counts_at_solution(p: int, p_star: int, N: int, seed: int, n_samples
     ∇f(x)∇f(x)ᵀ; the Hessian of the sample loss over ``n_samples`` inputs (default 4pN) is
     computed from the gradients ∇_W f(x) = 2a (Wx) xᵀ/N and eigendecomposed.
     """
+    p, p_star, N = (_positive_int(v, name) for v, name in ((p, "p"), (p_star, "p_star"),
+                                                          (N, "N")))
+    if p < p_star or p_star > N:
+        raise SimulationInputError("p", p, f"p >= p* = {p_star} and N >= p*")
     a = 1.0 / p if a is None else a
     b = 1.0 / p_star if b is None else b
+    n = n_samples or 4 * p * N
+    _check_memory("N", N, 8.0 * (n * p * N * 2 + (p * N) ** 2 * 2 + n * N))
     rng = np.random.default_rng(seed)
     W_star = orthonormal_teacher(N, p_star, rng)
     O, _ = np.linalg.qr(rng.standard_normal((p, p_star)))
     W = (O * math.sqrt(b / a)) @ W_star
-    n = n_samples or 4 * p * N
     X = rng.standard_normal((n, N))
     grads = 2 * a * (X @ W.T)[:, :, None] * X[:, None, :] / N  # n × p × N
     G = grads.reshape(n, p * N)
@@ -135,6 +243,7 @@ def population_hessian_counts(W: np.ndarray, W_star: np.ndarray, a: float, b: fl
     and eigendecomposed; |λ| <= rel_tol·max|λ| counts as zero.
     """
     p, N = W.shape
+    _check_memory("N", N, 8.0 * 3 * (p * N) ** 2)
 
     def grad(V: np.ndarray) -> np.ndarray:
         A = (a * V.T @ V - b * W_star.T @ W_star) / N
@@ -154,6 +263,9 @@ def population_hessian_counts(W: np.ndarray, W_star: np.ndarray, a: float, b: fl
 def plateau_point(p: int, p_star: int, N: int, q: float, seed: int
                   ) -> tuple[np.ndarray, np.ndarray]:
     """A student on the ρ = 0 plateau: rows orthogonal to the teacher's, WWᵀ/N = q I."""
+    p = _positive_int(p, "p")
+    N = _positive_int(N, "N", p + _positive_int(p_star, "p_star"))
+    q = _finite(q, "q", 0.0, strict=False)
     rng = np.random.default_rng(seed)
     W_star = orthonormal_teacher(N, p_star, rng)
     G = rng.standard_normal((p, N))

@@ -75,12 +75,15 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from fltheory.exact import DomainError, check_integer
+from fltheory.exact import DomainError, check_cost, check_integer, to_float
 
 __all__ = [
     "EscapeLaw",
+    "ODEDivergence",
     "ODESolution",
     "PlateauResult",
+    "check_escape_request",
+    "check_ode_request",
     "crossing_time",
     "derive_elementwise",
     "escape_time_law",
@@ -96,8 +99,133 @@ __all__ = [
     "plateau_overlap_variance",
     "polar_factor",
     "rhs_matrix",
+    "stability_bounds",
     "wick_expectation",
 ]
+
+#: bounds on the work one call may ask for (see :func:`ode_cost`, :func:`escape_cost`): an
+#: accepted request finishes in well under a minute on a 2-core machine
+ODE_SECONDS_LIMIT = 20.0
+ESCAPE_SECONDS_LIMIT = 60.0
+MEMORY_LIMIT_BYTES = 2**30
+
+
+class ODEDivergence(DomainError):
+    """The ODE left every bounded region: finite-time blow-up at about time ``t`` (the step is
+    above the stability limits, :func:`stability_bounds`)."""
+
+    def __init__(self, eta: object, t: float):
+        self.t = t
+        super().__init__("eta", eta, "steps for which the ODE stays bounded "
+                         "(see stability_bounds)",
+                         reason=f"makes the ODE diverge: the order parameters exceed 1e8 times "
+                                f"their scale by t ≈ {t:.3g} (finite-time blow-up)")
+
+
+def _step(eta: Any, param: str = "eta", allow_zero: bool = False) -> Fraction:
+    """A step as an exact rational: a Fraction (or int) is kept exactly; a float is read as the
+    nearest rational of denominator <= 10^12 (so float(1/10) is 1/10 again). Refuses values a
+    double cannot hold, and steps <= 0 (or < 0 with ``allow_zero``)."""
+    if isinstance(eta, bool) or not isinstance(eta, int | float | Fraction):
+        raise DomainError(param, eta, "a rational or float step")
+    if isinstance(eta, float):
+        if not math.isfinite(eta):
+            raise DomainError(param, eta, "finite steps > 0")
+        eta = Fraction(eta).limit_denominator(10**12)
+    eta = Fraction(eta)
+    to_float(eta, param)
+    if eta < 0 or (eta == 0 and not allow_zero):
+        raise DomainError(param, _fstr(eta), "eta >= 0" if allow_zero else "eta > 0")
+    return eta
+
+
+def _fstr(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def _real(x: Any, param: str, low: float | None = None, strict: bool = False) -> float:
+    """A finite real argument (float, int or Fraction) >= ``low`` (> with ``strict``)."""
+    if isinstance(x, bool) or not isinstance(x, int | float | Fraction | np.floating | np.integer):
+        raise DomainError(param, x, "a real number")
+    v = to_float(Fraction(x), param) if isinstance(x, Fraction | int) else float(x)
+    if not math.isfinite(v) or (low is not None and (v < low or (strict and v == low))):
+        raise DomainError(param, x, f"finite numbers {'>' if strict else '>='} {low}"
+                          if low is not None else "finite numbers")
+    return v
+
+
+def _matrix(M: Any, param: str, shape: tuple[int, int]) -> np.ndarray:
+    A = np.asarray(M, dtype=float)
+    if A.shape != shape:
+        raise DomainError(param, f"an array of shape {A.shape}", f"shape {shape}")
+    if not np.isfinite(A).all():
+        raise DomainError(param, "a matrix with non-finite entries", "finite entries")
+    return A
+
+
+def stability_bounds(p: int, p_star: int, noise: Fraction = Fraction(0)) -> dict[str, Any]:
+    r"""Steps beyond which the mean-field dynamics (T = I, a = 1/p, b = 1/p*) cannot converge.
+
+    ``plateau``: η_max, the largest step for which the norm-adjustment phase has a fixed point
+    q*(η) (the discriminant of the plateau quadratic, :func:`plateau`); above it dq/dt > 0 for
+    every q and q(t) blows up in finite time (the η² term grows like q³). Exact (sympy).
+
+    ``solution`` (σ = 0): η_sol = p*/(2(p* + 2)), above which the zero-loss solutions are
+    unstable. Derivation: at a solution W = M W*, a MᵀM = b I, let a student component
+    orthogonal to the teacher's space have Gram s (fields μ ~ N(0, s)); with u = Mν,
+    E[uuᵀ] = (p/p*)P (P the rank-p* projector), f − y = 2a u·μ + O(s), so
+    ds/dt = −4aη_w E[(f − y) λ μᵀ]_sym + 4a²η_w² E[(f − y)² λλᵀ] restricted to s = εP is
+    (8ηε/p*)(2η(p* + 2)/p* − 1) (a η_w = η): growth iff η > p*/(2(p* + 2)), for every p.
+    (Checked against the numerical Jacobian of the derived ODE at a solution in the tests.)
+    Between η_sol and η_max the plateau exists but the run cannot end at zero loss: it ends at
+    a non-zero-loss state or blows up after the escape.
+    """
+    check_integer(p, "p", 1)
+    check_integer(p_star, "p_star", 1)
+    noise = Fraction(noise)
+    if noise < 0:
+        raise DomainError("noise", _fstr(noise), "noise >= 0")
+    _, disc, (_, eta_s, s2), _ = _plateau_symbolic(p, p_star)
+    roots = sp.solve(disc.subs(s2, sp.Rational((noise**2).numerator, (noise**2).denominator)),
+                     eta_s)
+    positive = sorted((r for r in roots if r.is_positive), key=float)
+    return {"plateau": positive[0] if positive else None,
+            "solution": Fraction(p_star, 2 * (p_star + 2)) if noise == 0 else None}
+
+
+def check_ode_request(p: int, p_star: int, eta: float, t_span: float, n_grid: int,
+                      k: int | None = None, count: int = 1) -> None:
+    """Refuse (CostError, before any work) an ODE integration whose estimated time or memory
+    (:func:`ode_cost`, times ``count`` integrations) is beyond ODE_SECONDS_LIMIT /
+    MEMORY_LIMIT_BYTES. ``k``: the reduced size (default min(p, p*), a generic ρ(0) with
+    Q(0) = q0 I; p for an unstructured Q(0))."""
+    k = min(p, p_star) if k is None else k
+    seconds, memory = ode_cost(k, p, p_star, eta, t_span, n_grid)
+    what = f"p = {p}, p* = {p_star}, t-max = {t_span:.3g} (ODE of reduced size {k})"
+    check_cost(what, count * memory, MEMORY_LIMIT_BYTES, "bytes of memory",
+               "fewer students p or a smaller teacher p*")
+    check_cost(what, count * seconds, count * ODE_SECONDS_LIMIT, "seconds (estimated)",
+               "a shorter t-max, a smaller teacher p* or fewer students p")
+
+
+def ode_cost(k: int, p: int, p_star: int, eta: float, t_span: float, n_grid: int
+             ) -> tuple[float, float]:
+    """(seconds, bytes) to integrate the reduced ODE (k directions, p students, p* teachers)
+    over ``t_span`` with output on ``n_grid`` points (compiled Dormand–Prince).
+
+    Fitted on this machine (2 cores, single-threaded BLAS; measured 2026-12): right-side
+    evaluations nfev ≈ 3000 + 15·η·t (p = 4, p* = 2, η = 1/10: 3367, 6139, 33733, 302053 at
+    t = 200, 2e3, 2e4, 2e5), at least 6 per grid point; one evaluation ≈ 4e-6 + 3e-8·n² +
+    1e-9·k·n² s with n = k + p* (measured 3.7e-6 s at (k, p*) = (2, 2), 1.5e-3 at (4, 300),
+    1.1e-2 at (4, 600), 3.3e-3 at (100, 100); the fit is above each). Memory: the outputs Q and
+    ρ on the grid, (p² + p p*) doubles per point, and about three temporaries of that size.
+    """
+    n = k + p_star
+    nfev = max(3000 + 15 * max(eta, 0.1) * t_span, 6.0 * n_grid)
+    seconds = nfev * (4e-6 + 3e-8 * n * n + 1e-9 * k * n * n) + 2e-7 * n_grid * p * p
+    memory = 4.0 * 8 * n_grid * (p * p + p * p_star + 1 + k * k + k * p_star)
+    return seconds, memory
+
 
 
 def wick_expectation(indices: Sequence[int], cov: Any) -> Any:
@@ -135,8 +263,13 @@ def derive_elementwise(p: int, p_star: int) -> dict[str, Any]:
     (p, p*)). Polynomials in the fields are expanded and every monomial's expectation is a
     sum over pairings of covariance entries.
     """
-    check_integer(p, "p", 1, 6)
-    check_integer(p_star, "p_star", 1, 6)
+    check_integer(p, "p", 1)
+    check_integer(p_star, "p_star", 1)
+    # measured: 1.2 s, 2.3 s, 4.3 s for p + p* = 4, 5, 6 fields; 12.7 s (5, 1) and 15.8 s
+    # (4, 3) at 7 on a loaded machine: ≈ 1.2·2.3^(p + p* − 4), above each
+    check_cost(f"p + p* = {p + p_star} (symbolic derivation)",
+               1.2 * 2.3 ** (p + p_star - 4), 10.0, "seconds (estimated)",
+               "p + p* <= 6")
     Q, R, T = _symbols(p, p_star)
     n = p + p_star
     cov = [[(Q[i, j] if i < p and j < p else R[i, j - p] if i < p else
@@ -209,7 +342,7 @@ class PlateauResult:
 
 
 @lru_cache(maxsize=64)
-def _plateau_symbolic(p: int, p_star: int) -> tuple[Any, Any, Any]:
+def _plateau_symbolic(p: int, p_star: int) -> tuple[Any, Any, Any, Any]:
     q, eta, s2 = sp.symbols("q eta sigma2", positive=True)
     bracket = (-(q - 1 + 2 * q / p)
                + eta * ((q - 1) ** 2 + 2 * q**2 / p + sp.Rational(2, p_star)
@@ -217,9 +350,10 @@ def _plateau_symbolic(p: int, p_star: int) -> tuple[Any, Any, Any]:
     poly = sp.Poly(sp.expand(bracket), q)
     A2, A1, A0 = (poly.coeff_monomial(q**2), poly.coeff_monomial(q), poly.coeff_monomial(1))
     disc = sp.expand(A1**2 - 4 * A2 * A0)
-    # the root continuous with p/(p + 2) at η → 0 (A2 ∝ η): (−A1 − √disc)/(2A2) with A1 < 0
+    # the root continuous with p/(p + 2) at η → 0 (A2 ∝ η): (−A1 − √disc)/(2A2) with A1 < 0;
+    # the same root without the cancellation of a small η: 2A0/(−A1 + √disc)
     root = (-A1 - sp.sqrt(disc)) / (2 * A2)
-    return root, disc, (q, eta, s2)
+    return root, disc, (q, eta, s2), (A2, A1, A0)
 
 
 def plateau(p: int, p_star: int, eta: Fraction, noise: Fraction = Fraction(0),
@@ -234,26 +368,41 @@ def plateau(p: int, p_star: int, eta: Fraction, noise: Fraction = Fraction(0),
     """
     check_integer(p, "p", 1)
     check_integer(p_star, "p_star", 1)
-    eta, noise = Fraction(eta), Fraction(noise)
-    if eta < 0:
-        raise DomainError("eta", eta, "eta >= 0")
+    eta = _step(eta, allow_zero=True)
+    noise = Fraction(noise) if not isinstance(noise, float) else _step(noise, "noise", True)
+    if noise < 0:
+        raise DomainError("noise", _fstr(noise), "noise >= 0")
+    to_float(noise, "noise")
     taus = [Fraction(1)] * p_star if teacher is None else [Fraction(t) for t in teacher]
     if len(taus) != p_star or sum(taus) != p_star:
         raise DomainError("teacher", ",".join(map(str, taus)),
                           f"{p_star} eigenvalues with mean 1 (tr T = p*)")
-    root, disc, (_, eta_s, s2) = _plateau_symbolic(p, p_star)
+    root, disc, (_, eta_s, s2), coeffs = _plateau_symbolic(p, p_star)
     subs = {eta_s: sp.Rational(eta.numerator, eta.denominator),
             s2: sp.Rational((noise**2).numerator, (noise**2).denominator)}
+    eta_max = sp.solve(disc.subs(s2, subs[s2]), eta_s)
+    qf = None
     if eta == 0:
         q_exact = sp.Rational(p, p + 2)
     else:
-        if disc.subs(subs) < 0:
-            raise DomainError("eta", eta, "steps for which the plateau exists "
-                              "(the fixed-point equation has a real root)",
+        d = disc.subs(subs)
+        if d < 0:
+            bound = [e for e in eta_max if e.is_positive]
+            raise DomainError("eta", _fstr(eta), "steps for which the plateau fixed point "
+                              "q*(η) exists: eta <= "
+                              + (f"{bound[0]} ≈ {float(bound[0]):.6g}" if bound else "η_max"),
                               reason="is too large: no plateau fixed point")
+        A2, A1, A0 = (c.subs(subs) for c in coeffs)
         q_exact = sp.nsimplify(sp.simplify(root.subs(subs)))
-    eta_max = sp.solve(disc.subs(s2, subs[s2]), eta_s)
-    qf = float(q_exact)
+        # nsimplify searches for a simple number near a 15-digit evaluation: keep its answer
+        # only when it is exactly a root of the plateau quadratic, and the right one (for a
+        # tiny η the 15-digit evaluation cancels), else the cancellation-free form
+        stable = 2 * A0 / (-A1 + sp.sqrt(d))
+        q_stable = float(sp.N(stable, 30))
+        if sp.expand(A2 * q_exact**2 + A1 * q_exact + A0) != 0 \
+                or not abs(float(q_exact) - q_stable) <= 1e-9 * max(1.0, abs(q_stable)):
+            q_exact, qf = stable, q_stable
+    qf = float(q_exact) if qf is None else qf
     loss = 0.5 * ((qf - 1) ** 2 + 2 * (qf**2 / p + 1 / p_star) + float(noise) ** 2)
     rates = tuple(float(_rate(qf, p, p_star, float(eta), float(tau))) for tau in taus)
     return PlateauResult(p, p_star, eta, q_exact, qf, loss, rates,
@@ -283,19 +432,38 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: float, t_grid:
     """
     from fltheory.theory import quadratic_ode as qode
 
+    R0 = np.asarray(R0, dtype=float)
+    if R0.ndim != 2 or min(R0.shape) < 1:
+        raise DomainError("R0", f"an array of shape {R0.shape}", "a p × p* matrix, p, p* >= 1")
     p, ps = R0.shape
-    a = 1.0 / p if a is None else a
-    b = 1.0 / ps if b is None else b
-    eta_w = p * eta if eta_w is None else eta_w
+    R0 = _matrix(R0, "R0", (p, ps))
+    Q0 = _matrix(Q0, "Q0", (p, p))
+    T = np.ascontiguousarray(_matrix(T, "T", (ps, ps)))
+    for M, name in ((Q0, "Q0"), (R0, "R0"), (T, "T")):
+        if np.abs(M).max() > 1e6:  # overlaps are O(1); 1e6 keeps q³ terms far from overflow
+            raise DomainError(name, f"a matrix with entries up to {np.abs(M).max():.3g}",
+                              "entries of magnitude <= 1e6")
+    eta_in = eta
+    eta = _real(eta, "eta", 0.0, strict=True)
+    sigma = _real(sigma, "sigma", 0.0)
+    a = 1.0 / p if a is None else _real(a, "a")
+    b = 1.0 / ps if b is None else _real(b, "b")
+    eta_w = p * eta if eta_w is None else _real(eta_w, "eta_w")
+    rtol, atol = _real(rtol, "rtol", 0.0, strict=True), _real(atol, "atol", 0.0, strict=True)
     t_grid = np.ascontiguousarray(t_grid, dtype=float)
-    T = np.ascontiguousarray(T, dtype=float)
-    Q0, R0 = np.asarray(Q0, float), np.asarray(R0, float)
+    if t_grid.ndim != 1 or len(t_grid) < 1 or not np.isfinite(t_grid).all() \
+            or np.any(np.diff(t_grid) < 0):
+        raise DomainError("t_grid", f"an array of shape {t_grid.shape}",
+                          "a non-empty, finite, non-decreasing 1-d grid of times")
+    if method not in ("auto", "dopri", "lsoda"):
+        raise DomainError("method", method, "auto, dopri or lsoda")
     if reduce:
         q0, V, S0, K0 = qode.reduce_start(Q0, R0)
     else:
         q0, V, S0, K0 = 0.0, np.eye(p), 0.5 * (Q0 + Q0.T), R0.copy()
     k = V.shape[1]
     m = p - k  # bulk students (0 for the full system)
+    check_ode_request(p, ps, abs(a * eta_w), float(t_grid[-1] - t_grid[0]), len(t_grid), k)
     y0 = np.concatenate([[q0], S0.ravel(), K0.ravel()])
     args = (k, ps, m, float(a), float(b), float(eta_w), float(sigma) ** 2, T)
     jit: Any = None
@@ -307,21 +475,41 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: float, t_grid:
                 raise DomainError("method", method, "lsoda or auto (dopri needs numba: pip "
                                   "install 'fltheory[fast]')") from None
         method = "dopri" if jit is not None else "lsoda"
+    y_max = 1e8 * max(1.0, float(np.abs(y0).max()), float(np.abs(T).max()))
     if method == "dopri":
-        Y, _, status = jit.dopri5(y0, t_grid, rtol, atol, *args, 10**7)
-        if status:
-            raise RuntimeError("Dormand–Prince integration failed: "
-                               + ("too many steps" if status == 1 else "step size underflow"))
-    elif method == "lsoda":
+        # a step costs 6 evaluations: cap the steps at 3 × the time bound (ode_cost's fit)
+        n = k + ps
+        max_steps = int(3 * ODE_SECONDS_LIMIT / (6 * (4e-6 + 3e-8 * n * n + 1e-9 * k * n * n)))
+        Y, _, status = jit.dopri5(y0, t_grid, rtol, atol, *args, max_steps)
+        if status == 1:
+            raise DomainError("eta", eta_in, "steps for which the ODE can be integrated",
+                              reason=f"makes the ODE too stiff: over {max_steps} steps "
+                                     f"(3 × the {ODE_SECONDS_LIMIT:g} s bound)")
+        if status:  # 3: left the box; 2: step size underflow, the signature of a blow-up
+            raise ODEDivergence(eta_in, _first_unreached(t_grid, Y))
+    else:  # lsoda
         from scipy.integrate import solve_ivp
 
-        sol = solve_ivp(lambda _t, y: qode.block_rhs(y, *args), (t_grid[0], t_grid[-1]), y0,
-                        t_eval=t_grid, method="LSODA", rtol=rtol, atol=atol)
-        if not sol.success:
-            raise RuntimeError(sol.message)
+        # a state beyond the box aborts the integration from inside the right side (the
+        # exception propagates through LSODA's callback): a blow-up ends at once
+        class _Left(Exception):
+            pass
+
+        def rhs(t_: float, y: np.ndarray) -> np.ndarray:
+            if not float(np.abs(y).max()) <= y_max:
+                raise _Left(t_)
+            return qode.block_rhs(y, *args)
+
+        try:
+            with np.errstate(all="ignore"):
+                sol = solve_ivp(rhs, (t_grid[0], t_grid[-1]), y0, t_eval=t_grid,
+                                method="LSODA", rtol=rtol, atol=atol)
+        except _Left as exc:
+            raise ODEDivergence(eta_in, float(exc.args[0])) from None
         Y = sol.y.T
-    else:
-        raise DomainError("method", method, "auto, dopri or lsoda")
+        if not sol.success:
+            raise DomainError("eta", eta_in, "steps for which the ODE can be integrated",
+                              reason=f"stops LSODA: {sol.message}")
     q = Y[:, 0]
     S = Y[:, 1:1 + k * k].reshape(len(Y), k, k)
     S = 0.5 * (S + S.transpose(0, 2, 1))
@@ -334,6 +522,12 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: float, t_grid:
                                 a, b, q)
     loss = 0.5 * (t1**2 + 2 * tr2 + float(sigma) ** 2)
     return ODESolution(t_grid.copy(), Qs, Rs, loss)
+
+
+def _first_unreached(t_grid: np.ndarray, Y: np.ndarray) -> float:
+    """The first grid time whose state the integrator did not reach (rows left NaN)."""
+    bad = np.nonzero(~np.isfinite(Y).all(axis=1))[0]
+    return float(t_grid[bad[0]] if len(bad) else t_grid[-1])
 
 
 def plateau_noise_moment(q: Any, p: int, p_star: int, a: float, b: float,
@@ -360,10 +554,14 @@ def plateau_overlap_variance(p: int, p_star: int, eta: Fraction, t: float,
     the noise D = 4η² E[(f − y)² λ² ν²]_{q*} per unit time, amplified at the rate r,
     D (e^{2rt} − 1)/(2r). At the ODE's level (N → ∞) ρ stays 0; this is the O(1/N) variance
     that starts the escape from an exact plateau point."""
-    pl = plateau(p, p_star, Fraction(eta))
-    D = plateau_noise_rate(pl.q, p, p_star, float(eta), sigma)
+    pl = plateau(p, p_star, eta)
+    t, sigma = _real(t, "t", 0.0), _real(sigma, "sigma", 0.0)
+    D = plateau_noise_rate(pl.q, p, p_star, float(pl.eta), sigma)
     r = pl.escape_rate
-    return float(D * t) if r == 0 else float(D * math.expm1(2 * r * t) / (2 * r))
+    try:
+        return float(D * t) if r == 0 else float(D * math.expm1(2 * r * t) / (2 * r))
+    except OverflowError:
+        raise DomainError("t", t, f"times with e^(2rt) below 1e308 (r = {r:.3g})") from None
 
 
 @dataclass(frozen=True)
@@ -437,12 +635,20 @@ def escape_time_law(p: int, p_star: int, eta: float, N: int, q0: float = 0.25,
     check_integer(p, "p", 1)
     check_integer(p_star, "p_star", 1)
     check_integer(N, "N", 1)
-    r_star = plateau(p, p_star, Fraction(eta).limit_denominator(10**12),
-                     Fraction(sigma).limit_denominator(10**12)).escape_rate
+    check_integer(samples, "samples", 2)
+    check_integer(seed, "seed", 0)
+    eta_q = _step(eta)
+    sigma_q = Fraction(sigma) if not isinstance(sigma, float) else _step(sigma, "noise", True)
+    if sigma_q < 0:
+        raise DomainError("noise", _fstr(sigma_q), "noise >= 0")
+    q0, threshold = _real(q0, "q0", 0.0, strict=True), _real(threshold, "threshold", 0.0, True)
+    dt = _real(dt, "dt", 0.0, strict=True)
+    r_star = plateau(p, p_star, eta_q, sigma_q).escape_rate
+    eta, sigma = float(eta_q), float(sigma_q)
     if r_star <= 0:
-        raise DomainError("eta", eta, "steps with a positive escape rate")
-    sigma0 = math.sqrt(p * p_star * q0 / N)
-    t_max = 2.0 * max(math.log(threshold / sigma0), 1.0) / r_star + 40.0
+        raise DomainError("eta", _fstr(eta_q), "steps with a positive escape rate")
+    t_max = _escape_horizon(p, p_star, N, q0, threshold, r_star)
+    check_escape_request(p, p_star, eta_q, [N], q0, threshold, sigma_q, samples, dt)
     t = np.arange(0.0, t_max + dt / 2, dt)
     q = integrate(q0 * np.eye(p), np.zeros((p, p_star)), np.eye(p_star), eta, t, sigma).Q[:, 0, 0]
     rq = _rate(q, p, p_star, eta)
@@ -458,7 +664,8 @@ def escape_time_law(p: int, p_star: int, eta: float, N: int, q0: float = 0.25,
             sol = integrate(q0 * np.eye(p), scale * G[i], np.eye(p_star), eta, t, sigma)
             out[i] = crossing_time(t, np.linalg.norm(sol.R, axis=(1, 2)), threshold)
         if np.isnan(out).any():
-            raise RuntimeError(f"no escape by t = {t_max:.0f}")
+            raise DomainError("threshold", threshold, "levels ‖ρ‖_F that the ODE reaches",
+                              reason=f"is not reached by t = {t_max:.0f}")
         return out
 
     with_noise, without = t_esc(s_eff), t_esc(s0)
@@ -469,6 +676,61 @@ def escape_time_law(p: int, p_star: int, eta: float, N: int, q0: float = 0.25,
                      float(without.mean()), float(without.std(ddof=1) / root),
                      float((with_noise - without).mean()),
                      float((with_noise - without).std(ddof=1) / root), mlog, samples)
+
+
+def _escape_horizon(p: int, p_star: int, N: int, q0: float, threshold: float,
+                    rate: float) -> float:
+    """The integration horizon of :func:`escape_time_law`: twice the linear-stage escape time
+    from ‖ρ(0)‖_F ≈ √(p p* q0/N), plus 40."""
+    sigma0 = math.sqrt(p * p_star * q0 / N)
+    return 2.0 * max(math.log(threshold / sigma0), 1.0) / rate + 40.0
+
+
+def check_escape_request(p: int, p_star: int, eta: Any, Ns: Sequence[int], q0: float = 0.25,
+                         threshold: float = 0.5, sigma: Any = 0.0, samples: int = 400,
+                         dt: float = 0.125) -> None:
+    """Refuse (CostError, before any work) :func:`escape_time_law` over all ``Ns`` when its
+    estimated time (:func:`escape_cost`, summed) exceeds ESCAPE_SECONDS_LIMIT or one call's
+    memory exceeds MEMORY_LIMIT_BYTES. The horizon grows like 1/r ∝ p*/η: a tiny η asks for a
+    grid of ~p*/η points (η = 1e-9: 1e10 points, 100 GiB)."""
+    check_integer(samples, "samples", 2)
+    eta_q = _step(eta)
+    sigma_q = Fraction(sigma) if not isinstance(sigma, float) else _step(sigma, "noise", True)
+    if sigma_q < 0:
+        raise DomainError("noise", _fstr(sigma_q), "noise >= 0")
+    q0, threshold = _real(q0, "q0", 0.0, strict=True), _real(threshold, "threshold", 0.0, True)
+    dt = _real(dt, "dt", 0.0, strict=True)
+    rate = plateau(p, p_star, eta_q, sigma_q).escape_rate
+    if rate <= 0:
+        raise DomainError("eta", _fstr(eta_q), "steps with a positive escape rate")
+    total, memory = 0.0, 0.0
+    for N in Ns:
+        check_integer(N, "N", 1)
+        n_grid = _escape_horizon(p, p_star, N, q0, threshold, rate) / dt
+        seconds, mem = escape_cost(p, p_star, n_grid, samples)
+        total, memory = total + seconds, max(memory, mem)
+    what = (f"eta = {_fstr(eta_q)} with {len(Ns)} value(s) of N, {samples} samples, p = {p}, "
+            f"p* = {p_star} (escape horizon ≈ {n_grid * dt:.3g})")
+    check_cost(what, memory, MEMORY_LIMIT_BYTES, "bytes of memory",
+               "a larger step eta or fewer students p")
+    check_cost(what, total, ESCAPE_SECONDS_LIMIT, "seconds (estimated)",
+               "fewer samples or values of N, a larger step eta or fewer students p")
+
+
+def escape_cost(p: int, p_star: int, n_grid: float, samples: int) -> tuple[float, float]:
+    """(seconds, bytes) of one :func:`escape_time_law`: 1 + 2·samples reduced integrations on
+    a grid of ``n_grid`` points. Fitted on this machine (2 cores; escape_time_law timed at
+    (p, p*, samples, grid) = (4, 2, 100, 546): 2.7 s; (4, 2, 400, 546): 10.7 s; (4, 2, 100,
+    2277): 10.7 s; (16, 2, 100, 475): 3.9 s; (64, 2, 50, 411): 9.4 s; (8, 8, 50, 862): 9.7 s):
+    per sample, integration and grid point 2.5e-5 + 5e-8·p² + 4e-8·k·n² s (k = min(p, p*),
+    n = k + p*; the p² is rebuilding Q on the grid). Memory: Q and ρ on the grid, and three
+    temporaries of that size."""
+    k = min(p, p_star)
+    n = k + p_star
+    per_point = 2.5e-5 + 5e-8 * p * p + 4e-8 * k * n * n
+    seconds = (1 + 2 * samples) * n_grid * per_point
+    memory = 4.0 * 8 * n_grid * (p * p + p * p_star + 4)
+    return seconds, memory
 
 
 def manifold_dimension(p: int, p_star: int) -> int:
@@ -538,8 +800,21 @@ def hessian_plateau_counts(p: int, p_star: int, N: int) -> tuple[int, int, int]:
 
 
 def polar_factor(R: np.ndarray) -> np.ndarray:
-    """S = ρ(ρᵀρ)^{−1/2}: the orthonormal-column factor of the overlaps (p × p*)."""
-    w, V = np.linalg.eigh(R.T @ R)
+    """S = ρ(ρᵀρ)^{−1/2}: the orthonormal-column factor of the overlaps (p × p*); for p < p*
+    (ρᵀρ is then singular) the orthonormal-row factor (ρρᵀ)^{−1/2}ρ. Defined only when ρ has
+    full rank min(p, p*): a rank-deficient ρ (e.g. ρ = 0, an exact fixed point of the ODE)
+    raises DomainError instead of returning NaN."""
+    R = np.asarray(R, dtype=float)
+    if R.ndim != 2 or not np.isfinite(R).all():
+        raise DomainError("rho", f"an array of shape {R.shape}", "a finite p × p* matrix")
+    wide = R.shape[0] < R.shape[1]
+    w, V = np.linalg.eigh(R @ R.T if wide else R.T @ R)
+    if not w.min() > 1e-24 * w.max():  # σ_min/σ_max < 1e-12 (or ρ = 0)
+        raise DomainError("rho", f"a {R.shape[0]} × {R.shape[1]} matrix of rank < "
+                          f"{min(R.shape)}", "overlaps of full rank min(p, p*)",
+                          reason="is rank-deficient: S = ρ(ρᵀρ)^(−1/2) is undefined")
+    if wide:
+        return V @ np.diag(w**-0.5) @ V.T @ R
     return R @ V @ np.diag(w**-0.5) @ V.T
 
 
@@ -558,11 +833,22 @@ def implicit_bias_drift(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: floa
     not commute with Φ) or an anisotropic Q(0) breaks this; the drift is then O(1) and is
     measured here by integration.
     """
+    t_max = _real(t_max, "t_max", 0.0, strict=True)
     t = np.linspace(0.0, t_max, 401)
+    polar_factor(np.asarray(R0, dtype=float))  # ρ(0) of full rank, else S is undefined
     sol = integrate(Q0, R0, T, eta, t)
     S0 = polar_factor(sol.R[0])
     drift = max(float(np.linalg.norm(polar_factor(R) - S0)) for R in sol.R)
     return {"drift": drift, "final_loss": float(sol.loss[-1])}
+
+
+def jacobian_cost(p: int, p_star: int) -> float:
+    """Seconds for :func:`ode_jacobian_counts` (both points): 2D right-side evaluations of the
+    full matrix form, D = p(p+1)/2 + p p*, each ≈ 2e-5 + 2e-9 (p + p*)³ s, and an eigenvalue
+    problem ≈ 5e-9 D³ s (fit on this machine: 0.25 s at (10, 5), 0.8 s at (30, 10), 2.5 s at
+    (40, 20), per point; the estimate is above each)."""
+    D = p * (p + 1) / 2 + p * p_star
+    return 2 * (2 * D * (2e-5 + 2e-9 * (p + p_star) ** 3) + 5e-9 * D**3)
 
 
 def ode_jacobian_counts(p: int, p_star: int, eta: Fraction, at: str = "plateau",
@@ -578,6 +864,12 @@ def ode_jacobian_counts(p: int, p_star: int, eta: Fraction, at: str = "plateau",
     along which Q decays only quadratically — hence power-law rather than exponential
     convergence when p > p*; the rest are stable.
     """
+    check_integer(p, "p", 1)
+    check_integer(p_star, "p_star", 1)
+    eta = _step(eta)
+    check_cost(f"p = {p}, p* = {p_star} (Jacobian of size {p * (p + 1) // 2 + p * p_star})",
+               jacobian_cost(p, p_star), ODE_SECONDS_LIMIT, "seconds (estimated)",
+               "fewer students p or a smaller teacher p*")
     eta_f = float(eta)
     a, b, eta_w = 1.0 / p, 1.0 / p_star, p * eta_f
     T = np.eye(p_star)

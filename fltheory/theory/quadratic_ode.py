@@ -196,11 +196,24 @@ def dopri5(y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: float, k: int,
     """Adaptive Dormand–Prince 5(4) with local extrapolation on :func:`block_rhs_loops`; steps
     are shortened to land on every point of ``t_grid`` (no interpolation). Written as loops for
     compilation. Returns (states on the grid, number of right-side evaluations, status:
-    0 ok, 1 too many steps, 2 step size underflow)."""
+    0 ok, 1 too many steps, 2 step size underflow, 3 diverged). Grid rows not reached stay NaN.
+
+    Divergence: an accepted state leaving the box max|y| <= 1e8 · max(1, max|y0|, max|T|)
+    stops the integration with status 3 (a trial step whose stages overflow is rejected and
+    shortened). Above the stability limits the quadratic ODE blows up in finite time (the η²
+    term grows like q³), so once the box is left the step size would only shrink to underflow;
+    stopping there names the cause."""
     n = y0.shape[0]
-    out = np.empty((t_grid.shape[0], n))
+    out = np.full((t_grid.shape[0], n), np.nan)
     out[0] = y0
     y = y0.copy()
+    y_max = 1.0
+    for i in range(n):
+        y_max = max(y_max, abs(y0[i]))
+    for i in range(T.shape[0]):
+        for j in range(T.shape[1]):
+            y_max = max(y_max, abs(T[i, j]))
+    y_max *= 1e8
     ys = np.empty(n)
     Ks = np.empty((7, n))
     t = t_grid[0]
@@ -242,9 +255,14 @@ def dopri5(y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: float, k: int,
                 err += (hs * e / sc) ** 2
             err = np.sqrt(err / n)
             steps += 1
+            if not np.isfinite(err):  # a stage overflowed: reject, shrink the step by 5
+                err = 1e10
             if err <= 1.0:
                 t = target if last else t + hs
                 y[:] = ys
+                for i in range(n):
+                    if not abs(y[i]) <= y_max:
+                        return out, nfev, 3
                 Ks[0] = Ks[6]
                 fac = 5.0 if err == 0.0 else min(5.0, max(0.2, 0.9 * err ** -0.2))
                 if not last or fac < 1.0:
