@@ -44,13 +44,22 @@ def lambda_result(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: in
     exponents = [{"k": t.k, "exponent": fraction_str(t.exponent),
                   "numeric": to_decimal_str(t.exponent, dps), "status": t.status}
                  for t in r.exponents]
+    rows = [[str(e["k"]), str(e["exponent"]), str(e["numeric"]), str(e["status"])]
+            for e in exponents]
+    latex_rows = [[str(t.k), "$" + _latex_q(t.exponent) + "$", to_decimal_str(t.exponent, dps),
+                   t.status] for t in r.exponents]
+    if r.omitted is not None:  # α1 near 1/2: the middle terms are summarised, not listed
+        lo, hi = r.omitted
+        at = lo - 1
+        rows.insert(at, [f"{lo}..{hi}", "(not listed)", "> 0", "outlier"])
+        latex_rows.insert(at, [f"${lo}..{hi}$", "(not listed)", "$> 0$", "outlier"])
+        notes.append(f"{hi - lo + 1} terms k = {lo}..{hi} are not listed: their exponents are "
+                     "all > 0 (outliers); Λ is exact")
     table = Table(
         columns=["k", "exponent α2 + k(α1 − 1/2)", "decimal", "status"],
-        rows=[[str(e["k"]), str(e["exponent"]), str(e["numeric"]), str(e["status"])]
-              for e in exponents],
+        rows=rows,
         latex_columns=["$k$", r"$\alpha_2 + k(\alpha_1 - \tfrac12)$", "decimal", "status"],
-        latex_rows=[[str(t.k), "$" + _latex_q(t.exponent) + "$",
-                     to_decimal_str(t.exponent, dps), t.status] for t in r.exponents],
+        latex_rows=latex_rows,
         caption=(f"Exponents of the terms of the second update at α1 = {a1}, α2 = {a2}, "
                  f"L = {r.L}: Λ = {r.value}"),
         latex_caption=(r"Exponents of the terms of the second update at $\alpha_1 = "
@@ -79,6 +88,8 @@ def lambda_result(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: in
             "boundary": r.boundary_k is not None,
             "boundary_k": r.boundary_k,
             "exponents": exponents,
+            "exponents_omitted": None if r.omitted is None else
+            {"k_from": r.omitted[0], "k_to": r.omitted[1], "status": "outlier"},
         },
         table=table,
         notes=notes,
@@ -124,12 +135,21 @@ def phase_command(a1: Fraction, L: int | Infinity, dps: int, fmt: str) -> None:
     The lower end of every region with Λ >= 1 is a boundary case: there the last counted term
     has exponent exactly 0. Example: fltheory phase --a1 .45
     """
-    from fltheory.theory.twostep import phase_line
+    from fltheory.theory.twostep import phase_line, phase_region_count
 
     dps = check_dps(dps)
     regions = phase_line(a1, L)
+    count = phase_region_count(a1, L)
     rows, latex_rows, out = [], [], []
-    for r in regions:
+    notes = []
+    for i, r in enumerate(regions):
+        if i and r.value != regions[i - 1].value + 1:  # α1 near 1/2: middle regions summarised
+            lo, hi = regions[i - 1].value + 1, r.value - 1
+            rows.append(["…", "…", f"{lo}..{hi}", "yes"])
+            latex_rows.append(["\\ldots", "\\ldots", f"${lo}..{hi}$", "yes"])
+            out.append({"omitted": {"lambda_from": lo, "lambda_to": hi}})
+            notes.append(f"{hi - lo + 1} regions Λ = {lo}..{hi} are not listed (region Λ = k is "
+                         f"[k·g, (k+1)·g) with g = 1/2 − α1); {count} regions in all")
         high = "1/2" if r.alpha2_high is None else fraction_str(r.alpha2_high)
         high_q = Fraction(1, 2) if r.alpha2_high is None else r.alpha2_high
         rows.append([f"[{fraction_str(r.alpha2_low)}, {high})",
@@ -142,7 +162,7 @@ def phase_command(a1: Fraction, L: int | Infinity, dps: int, fmt: str) -> None:
     result = Result(
         command="phase",
         inputs={"a1": fraction_str(a1), "L": str(L), "dps": dps},
-        value=[o["lambda"] for o in out],
+        value=[o["lambda"] for o in out if "lambda" in o],
         conventions=_CONVENTIONS,
         summary=[f"Λ along α2 at α1 = {fraction_str(a1)} (L = {L}); boundaries α2 = k(1/2 − α1) "
                  f"= k·{fraction_str(Fraction(1, 2) - a1)}"],
@@ -155,7 +175,7 @@ def phase_command(a1: Fraction, L: int | Infinity, dps: int, fmt: str) -> None:
                                   f"{_latex_q(a1)}$.",
                     label="tab:fltheory-phase", align="lrrl"),
         notes=["at a boundary α2 = k(1/2 − α1) the k-th term has exponent 0: its outlier status "
-               "depends on its O(1) constant; Λ there counts it"],
+               "depends on its O(1) constant; Λ there counts it", *notes],
     )
     emit(result, fmt)
 
