@@ -309,7 +309,7 @@ def ruben_terms(w: np.ndarray, m: np.ndarray | None = None, tol: float = _RUBEN_
     gap = 1 - rho
     if gap <= 0:
         return MAX_RUBEN_TERMS * 10**6
-    return int(math.ceil((math.log(1 / tol) + 2 * math.log(1 / gap)) / gap)) + 1
+    return math.ceil((math.log(1 / tol) + 2 * math.log(1 / gap)) / gap) + 1
 
 
 class _GenChi2:
@@ -327,7 +327,8 @@ class _GenChi2:
         # a_r = (1/2r) Σ_{j=1}^r G_j a_{r−j}, G_j = Σ m_i r_i^j: the convolution is one dot
         # product per term (the series needs O(1/(1 − ρ)) terms, so a Python inner loop would be
         # quadratic in them); arrays grow by doubling from the a-priori estimate.
-        size = min(MAX_RUBEN_TERMS + 2, max(64, ruben_terms(w, m, tol)))
+        estimate = ruben_terms(w, m, tol)
+        size = min(MAX_RUBEN_TERMS + 2, max(64, estimate))
         a = np.zeros(size)
         G = np.zeros(size)
         a[0] = math.exp(log_a0)
@@ -344,7 +345,9 @@ class _GenChi2:
             # Stop when the mass is complete, or when the tail bound |a_r|/(1 − ρ) (terms decay
             # like ρ^r) is below tol: the partial sums' rounding (~ r·eps·max|a|) can keep
             # 1 − total above 10·tol for ever when w_max/w_min is large.
-            if (abs(a[r]) < tol and (1 - total < 10 * tol or abs(a[r]) < tol * gap)) \
+            # (A single small term proves nothing — G_1 can vanish — hence r >= the estimate.)
+            if (abs(a[r]) < tol and (1 - total < 10 * tol
+                                     or (r >= estimate and abs(a[r]) < tol * gap))) \
                     or r > MAX_RUBEN_TERMS:
                 break
             r += 1
@@ -367,9 +370,9 @@ class _GenChi2:
         for start in range(0, len(order), 256):
             idx = order[start:start + 256]
             zb = z[idx]
-            half = int(math.ceil(8 * math.sqrt(max(zb[-1], 0.0) / 2) + 40))
-            lo = min(len(self.a), max(0, int(math.floor(zb[0] / 2 - shift)) - half))
-            hi = min(len(self.a), int(math.ceil(zb[-1] / 2 - shift)) + half + 1)
+            half = math.ceil(8 * math.sqrt(max(zb[-1], 0.0) / 2) + 40)
+            lo = min(len(self.a), max(0, math.floor(zb[0] / 2 - shift) - half))
+            hi = min(len(self.a), math.ceil(zb[-1] / 2 - shift) + half + 1)
             yield idx, zb[:, None], lo, max(lo, hi)
 
     def _log_terms(self, sl: slice, z: np.ndarray) -> np.ndarray:
