@@ -241,7 +241,7 @@ def recovery_result(d: int, q: int, gamma: Fraction, n: Fraction, d1: int, trans
               help="Hermite degree q (1..64).")
 @click.option("--gamma", type=RATIONAL, default="1", show_default=True,
               help="λ_k = k^(−γ), γ > 0. Ruben's series needs ≈ 20·d1^γ terms and "
-                   "(d1 + 2)·terms²/2 operations: refused above 1e9 (e.g. γ <= 3 at d1 = 8).")
+                   "(d1 + 2)·terms²/2 operations: refused above 3e8 (e.g. γ <= 5/2 at d1 = 8).")
 @click.option("--n", "n", type=RATIONAL, default=None,
               help="Sample size n > 0 (e.g. 1e6), with δ = n/D in [1e-300, 1e300].")
 @click.option("--d1", "d1", type=CountType(minimum=1), default=8, show_default=True,
