@@ -138,10 +138,9 @@ _MAX_FLOPS = 6e11
 
 
 def simulate_result(d: int, m: int, seed: int, progress: bool) -> Result:
+    from fltheory.exact import DomainError, check_cost
     from fltheory.sim import fisher as sim
     from fltheory.theory import fisher as th
-
-    from fltheory.exact import DomainError, check_cost
 
     th.multiplicity(d, 0)  # domain of d
     try:

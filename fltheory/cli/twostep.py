@@ -252,9 +252,13 @@ def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fracti
     emit(result, fmt)
 
 
+_MAX_FLOPS = 4e11
+
+
 @twostep_group.command("simulate")
 @click.option("--N", "N", type=CountType(minimum=10), default=1000, show_default=True,
-              help="Width N = n = d.")
+              help="Width N = n = d >= 10; cost 2·(4 + L)·N³ <= 4e11 operations (N <= 2700 "
+                   "for a cubic σ) and memory <= 2 GiB.")
 @click.option("--a1", "a1", type=RATIONAL, default="2/5", show_default=True)
 @click.option("--a2", "a2", type=RATIONAL, default="3/10", show_default=True)
 @click.option("--batch", type=click.Choice(["reused", "fresh"]), default="reused",
@@ -280,10 +284,10 @@ def simulate_command(N: int, a1: Fraction, a2: Fraction, batch: str, sigma: str,
 
     import numpy as np
 
-    from fltheory.exact import DomainError, check_integer, check_interval
+    from fltheory.exact import DomainError, check_cost, check_integer, check_interval
     from fltheory.sim import twostep as sim
 
-    check_integer(N, "N", 10, 6000)
+    check_integer(N, "N", 10)
     check_interval(a1, "a1", Fraction(0), Fraction(1, 2))
     check_interval(a2, "a2", Fraction(0), Fraction(1, 2))
     if sigma not in sim.SIGMAS and sigma not in sim.SIGMA_DERIVATIVES:
@@ -297,6 +301,15 @@ def simulate_command(N: int, a1: Fraction, a2: Fraction, batch: str, sigma: str,
                               reason="is not a simulator target")
     if len(targets) >= N:
         raise DomainError("target", len(targets), f"fewer than N = {N} directions")
+    terms = len(sim.SIGMAS[sigma]) - 1 if sigma in sim.SIGMAS else 0
+    try:
+        sim.check_sizes(N, N, N, seed, len(targets), terms)
+    except sim.SizeError as exc:
+        raise DomainError(exc.param, exc.value, exc.allowed) from None
+    # ~2·(4 + L)·N³ multiply-adds: 4e11 is ~40 s on the 2-core machine unloaded (~10 GFlop/s);
+    # N = 2000 (the claims' large grid) is accepted, N = 3000 with a cubic σ is not
+    check_cost(f"N = {N}", sim.run_flops(N, N, N, terms), _MAX_FLOPS, "floating-point operations",
+               "lower N: the cost grows as N³")
     if sys.stderr.isatty():
         click.echo(f"simulating N = n = d = {N} ({batch} batch) ...", err=True)
     run = sim.simulate(N, N, N, float(a1), float(a2), sim.SIGMAS.get(sigma, sigma),

@@ -19,6 +19,13 @@ __all__ = ["MAX_BYTES", "FisherSample", "SizeError", "check_sample", "fisher_mat
 MAX_BYTES = 2 * 1024**3
 
 
+def _gib(nbytes: int) -> str:
+    """Bytes as GiB for a message (no float overflow for absurd sizes)."""
+    if nbytes.bit_length() < 1000:
+        return f"{nbytes / 1024**3:.3g} GiB"
+    return f"about 2^{nbytes.bit_length() - 30} GiB"
+
+
 class SizeError(ValueError):
     """A simulation size or seed outside what the simulator accepts; the message names the
     parameter, the value and what is allowed (the same one-line form as the CLI's errors).
@@ -47,7 +54,7 @@ def check_sample(d: int, m: int, seed: int) -> None:
         name, value = ("d", d) if d > 3 * m else ("m", m)
         shown = value if int(value).bit_length() < 64 else f"about 2^{int(value).bit_length()}"
         raise SizeError(name, shown, f"8·(d·m + 3·m²) bytes <= {MAX_BYTES >> 30} GiB (here "
-                        f"{need >> 30} GiB)")
+                        f"{_gib(need)})")
 
 
 def fisher_matrix(W: np.ndarray) -> np.ndarray:
