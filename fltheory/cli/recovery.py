@@ -285,20 +285,25 @@ def simulate_result(d: int, n: int, d1: int, gamma: Fraction, features: str, tra
     check_integer(n, "n", 10, 2 * 10**6)
     if d1 > D:
         raise DomainError("d1", d1, f"d1 <= D = {D}")
+    from fltheory.exact import to_float
+
+    gamma_f = to_float(gamma, "gamma", positive=True)
+    model = None
+    if transform in ("rank", "sign"):  # before the runs: its cost is checked up front
+        from fltheory.theory.recovery import RecoveryModel
+
+        model = RecoveryModel.power_law(d1, gamma, transform)
     runs = []
     for s in range(seed, seed + seeds):
         if progress:
             click.echo(f"run {s - seed + 1}/{seeds}: n = {n}, D = {D}, {features} features ...",
                        err=True)
-        runs.append(sim.run(d, n, s, q=q, d1=d1, gamma=float(gamma), features=features,
+        runs.append(sim.run(d, n, s, q=q, d1=d1, gamma=gamma_f, features=features,
                             transform=transform))
     rho2 = np.array([r.best_overlaps for r in runs])
     mse = np.array([r.relative_mse for r in runs])
     pred = None
-    if transform in ("rank", "sign"):
-        from fltheory.theory.recovery import RecoveryModel
-
-        model = RecoveryModel.power_law(d1, float(gamma), transform)
+    if model is not None:
         pred = model.overlaps([n / D])[0]
         pred_mse = float(model.mse([n / D])[0])
     rows = []

@@ -140,7 +140,9 @@ def phase_command(a1: Fraction, L: int | Infinity, dps: int, fmt: str) -> None:
     dps = check_dps(dps)
     regions = phase_line(a1, L)
     count = phase_region_count(a1, L)
-    rows, latex_rows, out = [], [], []
+    rows: list[list[str]] = []
+    latex_rows: list[list[str]] = []
+    out: list[dict[str, object]] = []
     notes = []
     for i, r in enumerate(regions):
         if i and r.value != regions[i - 1].value + 1:  # α1 near 1/2: middle regions summarised
