@@ -259,7 +259,7 @@ _MAX_FLOPS = 4e11
 
 @twostep_group.command("simulate")
 @click.option("--N", "N", type=CountType(minimum=10), default=1000, show_default=True,
-              help="Width N = n = d >= 10; cost 2·(4 + L)·N³ <= 4e11 operations (N <= 2700 "
+              help="Width N = n = d >= 10; cost 2·(4 + L)·N³ <= 4e11 operations (N <= 3000 "
                    "for a cubic σ) and memory <= 2 GiB.")
 @click.option("--a1", "a1", type=RATIONAL, default="2/5", show_default=True)
 @click.option("--a2", "a2", type=RATIONAL, default="3/10", show_default=True)
@@ -309,7 +309,7 @@ def simulate_command(N: int, a1: Fraction, a2: Fraction, batch: str, sigma: str,
     except sim.SizeError as exc:
         raise DomainError(exc.param, exc.value, exc.allowed) from None
     # ~2·(4 + L)·N³ multiply-adds: 4e11 is ~40 s on the 2-core machine unloaded (~10 GFlop/s);
-    # N = 2000 (the claims' large grid) is accepted, N = 3000 with a cubic σ is not
+    # N = 2000 (the claims' large grid) is accepted, N = 3500 with a cubic σ is not
     check_cost(f"N = {N}", sim.run_flops(N, N, N, terms), _MAX_FLOPS, "floating-point operations",
                "lower N: the cost grows as N³")
     if sys.stderr.isatty():
