@@ -112,9 +112,10 @@ def _latex(value: object) -> str:
 
 @click.group("fisher", invoke_without_command=True)
 @click.option("--d", "d", type=CountType(minimum=2), default=None,
-              help="Input dimension d >= 2.")
+              help="Input dimension d >= 2 (multiplicities N(d, lmax) of at most 1000 digits).")
 @click.option("--lmax", type=CountType(minimum=0), default=4, show_default=True,
-              help="Highest spherical-harmonic degree l.")
+              help="Highest spherical-harmonic degree l, 0..60; work lmax³·(dps + "
+                   "lmax·digits(d))² <= 3e10 (e.g. lmax <= 60 at d = 10^6, 20 at d = 10^50).")
 @dps_option
 @format_option
 @click.pass_context
@@ -133,12 +134,23 @@ def fisher_command(ctx: click.Context, d: int | None, lmax: int, dps: int, fmt: 
     emit(fisher_result(d, lmax, check_dps(dps)), fmt)
 
 
+_MAX_FLOPS = 6e11
+
+
 def simulate_result(d: int, m: int, seed: int, progress: bool) -> Result:
+    from fltheory.exact import DomainError, check_cost
     from fltheory.sim import fisher as sim
     from fltheory.theory import fisher as th
 
-    check_integer(m, "m", 2, 20000)
     th.multiplicity(d, 0)  # domain of d
+    try:
+        sim.check_sample(d, m, seed)
+    except sim.SizeError as exc:
+        raise DomainError(exc.param, exc.value, exc.allowed) from None
+    # W'W (2·d·m²) and eigh with vectors (~8·m³) flops: 6e11 is ~1 minute on the 2-core machine
+    # unloaded at ~10 GFlop/s (m = 4000 at small d, the claims' largest width, is accepted)
+    check_cost(f"m = {m}", 2.0 * d * m * m + 8.0 * m**3, _MAX_FLOPS, "floating-point operations",
+               "lower m (or d): the cost is 2·d·m² + 8·m³")
     if progress:
         click.echo(f"sampling W ({d}×{m}), building J, eigendecomposing ...", err=True)
     s = sim.sample(d, m, seed)
@@ -173,9 +185,11 @@ def simulate_result(d: int, m: int, seed: int, progress: bool) -> Result:
 
 
 @fisher_command.command("simulate")
-@click.option("--d", "d", type=CountType(minimum=2), required=True, help="Input dimension d >= 2.")
+@click.option("--d", "d", type=CountType(minimum=2), required=True,
+              help="Input dimension d >= 2; memory 8·(d·m + 3·m²) bytes <= 2 GiB.")
 @click.option("--m", "m", type=CountType(minimum=1), default=2000, show_default=True,
-              help="Number of random features.")
+              help="Number of random features m >= 2; cost 2·d·m² + 8·m³ <= 6e11 operations "
+                   "(m <= 4200 at small d).")
 @click.option("--seed", type=CountType(minimum=0), default=0, show_default=True)
 @format_option
 def simulate_command(d: int, m: int, seed: int, fmt: str) -> None:

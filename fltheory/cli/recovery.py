@@ -9,7 +9,7 @@ from fractions import Fraction
 import click
 
 from fltheory.cli.options import RATIONAL, CountType, check_dps, dps_option, emit, format_option
-from fltheory.exact import DomainError, check_integer, fraction_str, parse_int_range
+from fltheory.exact import DomainError, check_cost, check_integer, fraction_str, parse_int_range
 from fltheory.results import Result, Table
 
 _SOURCE = "Dandi, Krzakala, Loureiro, Tabanelli, Wortsman-Zurich (2026), arXiv 2605.14567"
@@ -22,6 +22,9 @@ _CONVENTIONS = {
 }
 
 
+_MAX_ROWS = 10_000
+
+
 def _dim_option(func: click.decorators.FC) -> click.decorators.FC:
     return click.option("--dim", type=click.Choice(["D", "dq"]), default="D", show_default=True,
                         help="Dimension in the thresholds: D = C(d+q−1, q) or d^q (they differ "
@@ -32,6 +35,32 @@ def _gamma(gamma: Fraction) -> Fraction:
     if gamma <= 0:
         raise DomainError("gamma", fraction_str(gamma), "γ > 0")
     return gamma
+
+
+def _delta(n: Fraction, size: int, dim: str) -> float:
+    """δ = n/D as a float, refused (naming n) when a double cannot hold it."""
+    from fltheory.exact import to_float
+
+    try:
+        return to_float(n / size, "delta", positive=True)
+    except DomainError:
+        import math
+
+        magnitude = math.log10(n.numerator) - math.log10(n.denominator)
+        shown = fraction_str(n) if max(len(str(n.numerator)), len(str(n.denominator))) < 30 \
+            else f"1e{magnitude:.0f} (about)"
+        size_text = str(size) if size.bit_length() < 100 else f"1e{math.log10(size):.0f}"
+        raise DomainError("n", shown, f"n with δ = n/{dim} in [1e-300, 1e300] ({dim} = "
+                                      f"{size_text})",
+                          reason="is beyond double precision") from None
+
+
+def _check_finite(*values: float) -> None:
+    """Every number printed is finite: a NaN or inf here is a bug, never an answer."""
+    import math
+
+    if not all(math.isfinite(v) for v in values):
+        raise RuntimeError("non-finite value in the recovery computation (a bug: please report)")
 
 
 def _strengths(text: str | None) -> list[Fraction] | None:
@@ -51,9 +80,6 @@ def threshold_result(d: int, q: int, gamma: Fraction, ks: list[int], C: Fraction
 
     from fltheory.theory import recovery as th
 
-    check_integer(q, "q", 1, 64)
-    if C <= 0:
-        raise DomainError("C", fraction_str(C), "C > 0")
     if strengths is not None and max(ks) > len(strengths):
         raise DomainError("k", max(ks), f"k <= {len(strengths)} (the number of strengths)")
     size = th.feature_dimension(d, q) if dim == "D" else d ** q
@@ -63,8 +89,8 @@ def threshold_result(d: int, q: int, gamma: Fraction, ks: list[int], C: Fraction
         a = None if strengths is None else strengths[k - 1]
         value = th.threshold(d, q, k, gamma, C, dps, dim, a)
         exact = th.threshold_exact(d, q, k, gamma, C, dim, a)
-        strength = (mpmath.nstr(mpmath.power(k, -mpmath.mpf(gamma.numerator) / gamma.denominator),
-                                digits) if a is None else fraction_str(a))
+        strength = (mpmath.nstr(th.power_strength(k, gamma, dps), digits) if a is None
+                    else fraction_str(a))
         with mpmath.workdps(dps):
             rows.append([str(k), strength, mpmath.nstr(value, digits),
                          mpmath.nstr(mpmath.log10(value), 6)])
@@ -95,15 +121,17 @@ def threshold_result(d: int, q: int, gamma: Fraction, ks: list[int], C: Fraction
 
 
 @click.command("threshold")
-@click.option("--d", "d", type=CountType(minimum=1), required=True, help="Input dimension d.")
+@click.option("--d", "d", type=CountType(minimum=1), required=True,
+              help="Input dimension d (D = C(d+q−1, q) of at most 1000 digits).")
 @click.option("--q", "q", type=CountType(minimum=1), default=2, show_default=True,
-              help="Hermite degree q of the first layer.")
+              help="Hermite degree q of the first layer (1..64).")
 @click.option("--gamma", type=RATIONAL, default="1", show_default=True,
-              help="Power-law exponent: a_k = k^(−γ).")
+              help="Power-law exponent γ > 0: a_k = k^(−γ) (any size: huge γ is evaluated "
+                   "with guard digits).")
 @click.option("--strengths", default=None,
               help="Explicit strengths a_1,a_2,… instead of k^(−γ).")
 @click.option("--k", "k_text", default="1..10", show_default=True,
-              help="Directions: k, a..b or a,b,c.")
+              help=f"Directions: k, a..b or a,b,c (k <= 10^6, at most {_MAX_ROWS} of them).")
 @click.option("--C", "C", type=RATIONAL, default="1", show_default=True,
               help="Threshold constant C (label-transform dependent).")
 @_dim_option
@@ -116,7 +144,9 @@ def threshold_command(d: int, q: int, gamma: Fraction, strengths: str | None, k_
     Example: fltheory threshold --d 1000 --q 3 --gamma 1.5 --k 1..10
     """
     ks = parse_int_range(k_text, "k", 1, 10**6)
-    emit(threshold_result(d, q, _gamma(gamma), ks, C, dim, check_dps(dps),
+    # each row is a few mpmath evaluations (~0.1 ms) plus a printed line: 10^4 rows ≈ 1 s
+    check_cost(f"k = {k_text}", len(ks), _MAX_ROWS, "rows", "ask for fewer directions")
+    emit(threshold_result(d, q, gamma, ks, C, dim, check_dps(dps),
                           _strengths(strengths)), fmt)
 
 
@@ -129,15 +159,17 @@ def recovery_result(d: int, q: int, gamma: Fraction, n: Fraction, d1: int, trans
 
     from fltheory.theory import recovery as th
 
-    check_integer(q, "q", 1, 64)
     check_integer(d1, "d1", 1, th.MAX_D1)
     if n <= 0:
         raise DomainError("n", fraction_str(n), "n > 0")
-    model = th.RecoveryModel.power_law(d1, float(gamma), transform)
     size = th.feature_dimension(d, q) if dim == "D" else d ** q
-    delta = float(n / size)
-    C = model.weak_constant()
-    C_frac = Fraction(C).limit_denominator(10**12)
+    delta = _delta(n, size, dim)
+    model = th.RecoveryModel.power_law(d1, gamma, transform)
+    try:
+        C: float | None = model.weak_constant()
+    except DomainError as exc:  # d1 = 1, rank: no weak direction, so no C, scaling count, law
+        C, no_C = None, str(exc.reason)
+    C_frac = None if C is None else Fraction(C).limit_denominator(10**12)
     rows, out = [], []
     theta, bbp = model.theta(), model.bbp_thresholds()
     for i in range(d1):
@@ -150,18 +182,23 @@ def recovery_result(d: int, q: int, gamma: Fraction, n: Fraction, d1: int, trans
                     "n_threshold_bbp": float(bbp[i] * size), "rho2": ov.rho2,
                     "rho2_bbp": bbp_rho2, "outlier": ov.outlier, "bulk_edge": ov.edge})
     k_luli = sum(1 for o in out if o["rho2"] > 0)
-    k_scaling = th.recovered_count(n, d, q, gamma, C_frac, dim)
+    k_scaling = None if C_frac is None else th.recovered_count(n, d, q, gamma, C_frac, dim)
     mse = float(model.mse([delta])[0])
+    _check_finite(mse, *(o["rho2"] for o in out), *(o["theta"] for o in out))
     details = {"D": size, "delta": delta, "C": C, "directions": out, "recovered_luli": k_luli,
                "recovered_scaling": k_scaling, "mse": mse,
                "bulk_edge": out[0]["bulk_edge"]}
+    scaling = (f"scaling count (d1 = ∞) k*(n) = #{{k : n >= C·{dim}·k^(2γ)}} = {k_scaling} "
+               f"(C = {C:.6g})" if C is not None else "no scaling count: the weak-direction "
+               f"constant C is undefined at d1 = 1 ({no_C})")
     summary = [f"d = {d}, q = {q}, {dim} = {size}, n = {fraction_str(n)}: δ = n/{dim} = "
                f"{delta:.6g}; {transform} transform, d1 = {d1}, γ = {fraction_str(gamma)}",
-               f"recovered (Lu–Li outliers): {k_luli} of {d1}; scaling count (d1 = ∞) "
-               f"k*(n) = #{{k : n >= C·{dim}·k^(2γ)}} = {k_scaling} (C = {C:.6g})",
+               f"recovered (Lu–Li outliers): {k_luli} of {d1}; {scaling}",
                f"MSE (finite d1 = {d1}) = {mse:.6g}"]
     notes = []
-    if gamma > Fraction(1, 2):
+    if C is None or C_frac is None:
+        notes.append("d1 = 1: no MSE law (it needs the weak-direction constant C)")
+    elif gamma > Fraction(1, 2):
         expo = th.law_exponent(gamma)
         with mpmath.workdps(dps):
             pref = th.law_prefactor(gamma, th.law_a1_squared(gamma, C, dps), dps)
@@ -176,7 +213,8 @@ def recovery_result(d: int, q: int, gamma: Fraction, n: Fraction, d1: int, trans
         notes.append("γ <= 1/2: Σ k^(−2γ) diverges for d1 = ∞, so no MSE law (finite d1 only)")
     notes.append("overlaps: Lu & Li (2017) for Gaussian-equivalent features; real Hermite features "
                  "at small d recover later (fourth-cumulant clutter)")
-    notes.append("C and the law use the weak-direction constant of this d1-direction model")
+    if C is not None:
+        notes.append("C and the law use the weak-direction constant of this d1-direction model")
     return Result(
         command="recovery",
         inputs={"d": d, "q": q, "gamma": fraction_str(gamma), "n": fraction_str(n), "d1": d1,
@@ -197,13 +235,17 @@ def recovery_result(d: int, q: int, gamma: Fraction, n: Fraction, d1: int, trans
 
 
 @click.group("recovery", invoke_without_command=True)
-@click.option("--d", "d", type=CountType(minimum=1), default=None, help="Input dimension d.")
-@click.option("--q", "q", type=CountType(minimum=1), default=2, show_default=True)
+@click.option("--d", "d", type=CountType(minimum=1), default=None,
+              help="Input dimension d (D = C(d+q−1, q) of at most 1000 digits).")
+@click.option("--q", "q", type=CountType(minimum=1), default=2, show_default=True,
+              help="Hermite degree q (1..64).")
 @click.option("--gamma", type=RATIONAL, default="1", show_default=True,
-              help="λ_k = k^(−γ).")
-@click.option("--n", "n", type=RATIONAL, default=None, help="Sample size n (e.g. 1e6).")
+              help="λ_k = k^(−γ), γ > 0. Ruben's series needs ≈ 20·d1^γ terms and "
+                   "(d1 + 2)·terms²/2 operations: refused above 3e8 (e.g. γ <= 5/2 at d1 = 8).")
+@click.option("--n", "n", type=RATIONAL, default=None,
+              help="Sample size n > 0 (e.g. 1e6), with δ = n/D in [1e-300, 1e300].")
 @click.option("--d1", "d1", type=CountType(minimum=1), default=8, show_default=True,
-              help="Number of latent directions (≤ 64).")
+              help="Number of latent directions (1..64; see --gamma for the cost).")
 @click.option("--transform", type=click.Choice(["rank", "sign"]), default="rank",
               show_default=True, help="Bounded label transform T.")
 @_dim_option
@@ -222,7 +264,7 @@ def recovery_group(ctx: click.Context, d: int | None, q: int, gamma: Fraction,
         return
     if d is None or n is None:
         raise click.UsageError("Missing option '--d' or '--n'.")
-    emit(recovery_result(d, q, _gamma(gamma), n, d1, transform, dim, check_dps(dps)), fmt)
+    emit(recovery_result(d, q, gamma, n, d1, transform, dim, check_dps(dps)), fmt)
 
 
 def simulate_result(d: int, n: int, d1: int, gamma: Fraction, features: str, transform: str,
@@ -243,20 +285,25 @@ def simulate_result(d: int, n: int, d1: int, gamma: Fraction, features: str, tra
     check_integer(n, "n", 10, 2 * 10**6)
     if d1 > D:
         raise DomainError("d1", d1, f"d1 <= D = {D}")
+    from fltheory.exact import to_float
+
+    gamma_f = to_float(gamma, "gamma", positive=True)
+    model = None
+    if transform in ("rank", "sign"):  # before the runs: its cost is checked up front
+        from fltheory.theory.recovery import RecoveryModel
+
+        model = RecoveryModel.power_law(d1, gamma, transform)
     runs = []
     for s in range(seed, seed + seeds):
         if progress:
             click.echo(f"run {s - seed + 1}/{seeds}: n = {n}, D = {D}, {features} features ...",
                        err=True)
-        runs.append(sim.run(d, n, s, q=q, d1=d1, gamma=float(gamma), features=features,
+        runs.append(sim.run(d, n, s, q=q, d1=d1, gamma=gamma_f, features=features,
                             transform=transform))
     rho2 = np.array([r.best_overlaps for r in runs])
     mse = np.array([r.relative_mse for r in runs])
     pred = None
-    if transform in ("rank", "sign"):
-        from fltheory.theory.recovery import RecoveryModel
-
-        model = RecoveryModel.power_law(d1, float(gamma), transform)
+    if model is not None:
         pred = model.overlaps([n / D])[0]
         pred_mse = float(model.mse([n / D])[0])
     rows = []

@@ -44,13 +44,22 @@ def lambda_result(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: in
     exponents = [{"k": t.k, "exponent": fraction_str(t.exponent),
                   "numeric": to_decimal_str(t.exponent, dps), "status": t.status}
                  for t in r.exponents]
+    rows = [[str(e["k"]), str(e["exponent"]), str(e["numeric"]), str(e["status"])]
+            for e in exponents]
+    latex_rows = [[str(t.k), "$" + _latex_q(t.exponent) + "$", to_decimal_str(t.exponent, dps),
+                   t.status] for t in r.exponents]
+    if r.omitted is not None:  # α1 near 1/2: the middle terms are summarised, not listed
+        lo, hi = r.omitted
+        at = lo - 1
+        rows.insert(at, [f"{lo}..{hi}", "(not listed)", "> 0", "outlier"])
+        latex_rows.insert(at, [f"${lo}..{hi}$", "(not listed)", "$> 0$", "outlier"])
+        notes.append(f"{hi - lo + 1} terms k = {lo}..{hi} are not listed: their exponents are "
+                     "all > 0 (outliers); Λ is exact")
     table = Table(
         columns=["k", "exponent α2 + k(α1 − 1/2)", "decimal", "status"],
-        rows=[[str(e["k"]), str(e["exponent"]), str(e["numeric"]), str(e["status"])]
-              for e in exponents],
+        rows=rows,
         latex_columns=["$k$", r"$\alpha_2 + k(\alpha_1 - \tfrac12)$", "decimal", "status"],
-        latex_rows=[[str(t.k), "$" + _latex_q(t.exponent) + "$",
-                     to_decimal_str(t.exponent, dps), t.status] for t in r.exponents],
+        latex_rows=latex_rows,
         caption=(f"Exponents of the terms of the second update at α1 = {a1}, α2 = {a2}, "
                  f"L = {r.L}: Λ = {r.value}"),
         latex_caption=(r"Exponents of the terms of the second update at $\alpha_1 = "
@@ -79,6 +88,8 @@ def lambda_result(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: in
             "boundary": r.boundary_k is not None,
             "boundary_k": r.boundary_k,
             "exponents": exponents,
+            "exponents_omitted": None if r.omitted is None else
+            {"k_from": r.omitted[0], "k_to": r.omitted[1], "status": "outlier"},
         },
         table=table,
         notes=notes,
@@ -124,12 +135,23 @@ def phase_command(a1: Fraction, L: int | Infinity, dps: int, fmt: str) -> None:
     The lower end of every region with Λ >= 1 is a boundary case: there the last counted term
     has exponent exactly 0. Example: fltheory phase --a1 .45
     """
-    from fltheory.theory.twostep import phase_line
+    from fltheory.theory.twostep import phase_line, phase_region_count
 
     dps = check_dps(dps)
     regions = phase_line(a1, L)
-    rows, latex_rows, out = [], [], []
-    for r in regions:
+    count = phase_region_count(a1, L)
+    rows: list[list[str]] = []
+    latex_rows: list[list[str]] = []
+    out: list[dict[str, object]] = []
+    notes = []
+    for i, r in enumerate(regions):
+        if i and r.value != regions[i - 1].value + 1:  # α1 near 1/2: middle regions summarised
+            lo, hi = regions[i - 1].value + 1, r.value - 1
+            rows.append(["…", "…", f"{lo}..{hi}", "yes"])
+            latex_rows.append(["\\ldots", "\\ldots", f"${lo}..{hi}$", "yes"])
+            out.append({"omitted": {"lambda_from": lo, "lambda_to": hi}})
+            notes.append(f"{hi - lo + 1} regions Λ = {lo}..{hi} are not listed (region Λ = k is "
+                         f"[k·g, (k+1)·g) with g = 1/2 − α1); {count} regions in all")
         high = "1/2" if r.alpha2_high is None else fraction_str(r.alpha2_high)
         high_q = Fraction(1, 2) if r.alpha2_high is None else r.alpha2_high
         rows.append([f"[{fraction_str(r.alpha2_low)}, {high})",
@@ -142,7 +164,7 @@ def phase_command(a1: Fraction, L: int | Infinity, dps: int, fmt: str) -> None:
     result = Result(
         command="phase",
         inputs={"a1": fraction_str(a1), "L": str(L), "dps": dps},
-        value=[o["lambda"] for o in out],
+        value=[o["lambda"] for o in out if "lambda" in o],
         conventions=_CONVENTIONS,
         summary=[f"Λ along α2 at α1 = {fraction_str(a1)} (L = {L}); boundaries α2 = k(1/2 − α1) "
                  f"= k·{fraction_str(Fraction(1, 2) - a1)}"],
@@ -155,7 +177,7 @@ def phase_command(a1: Fraction, L: int | Infinity, dps: int, fmt: str) -> None:
                                   f"{_latex_q(a1)}$.",
                     label="tab:fltheory-phase", align="lrrl"),
         notes=["at a boundary α2 = k(1/2 − α1) the k-th term has exponent 0: its outlier status "
-               "depends on its O(1) constant; Λ there counts it"],
+               "depends on its O(1) constant; Λ there counts it", *notes],
     )
     emit(result, fmt)
 
@@ -232,9 +254,13 @@ def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fracti
     emit(result, fmt)
 
 
+_MAX_FLOPS = 4e11
+
+
 @twostep_group.command("simulate")
 @click.option("--N", "N", type=CountType(minimum=10), default=1000, show_default=True,
-              help="Width N = n = d.")
+              help="Width N = n = d >= 10; cost 2·(4 + L)·N³ <= 4e11 operations (N <= 3000 "
+                   "for a cubic σ) and memory <= 2 GiB.")
 @click.option("--a1", "a1", type=RATIONAL, default="2/5", show_default=True)
 @click.option("--a2", "a2", type=RATIONAL, default="3/10", show_default=True)
 @click.option("--batch", type=click.Choice(["reused", "fresh"]), default="reused",
@@ -260,10 +286,10 @@ def simulate_command(N: int, a1: Fraction, a2: Fraction, batch: str, sigma: str,
 
     import numpy as np
 
-    from fltheory.exact import DomainError, check_integer, check_interval
+    from fltheory.exact import DomainError, check_cost, check_integer, check_interval
     from fltheory.sim import twostep as sim
 
-    check_integer(N, "N", 10, 6000)
+    check_integer(N, "N", 10)
     check_interval(a1, "a1", Fraction(0), Fraction(1, 2))
     check_interval(a2, "a2", Fraction(0), Fraction(1, 2))
     if sigma not in sim.SIGMAS and sigma not in sim.SIGMA_DERIVATIVES:
@@ -277,6 +303,15 @@ def simulate_command(N: int, a1: Fraction, a2: Fraction, batch: str, sigma: str,
                               reason="is not a simulator target")
     if len(targets) >= N:
         raise DomainError("target", len(targets), f"fewer than N = {N} directions")
+    terms = len(sim.SIGMAS[sigma]) - 1 if sigma in sim.SIGMAS else 0
+    try:
+        sim.check_sizes(N, N, N, seed, len(targets), terms)
+    except sim.SizeError as exc:
+        raise DomainError(exc.param, exc.value, exc.allowed) from None
+    # ~2·(4 + L)·N³ multiply-adds: 4e11 is ~40 s on the 2-core machine unloaded (~10 GFlop/s);
+    # N = 2000 (the claims' large grid) is accepted, N = 3500 with a cubic σ is not
+    check_cost(f"N = {N}", sim.run_flops(N, N, N, terms), _MAX_FLOPS, "floating-point operations",
+               "lower N: the cost grows as N³")
     if sys.stderr.isatty():
         click.echo(f"simulating N = n = d = {N} ({batch} batch) ...", err=True)
     run = sim.simulate(N, N, N, float(a1), float(a2), sim.SIGMAS.get(sigma, sigma),

@@ -29,6 +29,33 @@ __all__ = ["FEATURES", "TRANSFORMS", "RecoveryRun", "feature_dim", "flat_latents
 FEATURES = ("gaussian", "hermite")
 TRANSFORMS = ("rank", "sign", "identity")
 _CHUNK = 8192
+#: Memory of a run: Ĉ and its eigenvectors (D × D each), a chunk of features (chunk × D, two with
+#: prefetch) and the labels (n): 2 GiB keeps a run on a small machine.
+MAX_BYTES = 2 * 1024**3
+
+
+class SizeError(ValueError):
+    """A simulation size or seed outside what the simulator accepts (one line naming the
+    parameter; sim/ cannot use fltheory.exact.DomainError, the CLI turns it into one)."""
+
+    def __init__(self, param: str, value: object, allowed: str):
+        self.param, self.value, self.allowed = param, value, allowed
+        super().__init__(f"{param} = {value} is outside the allowed range {allowed}")
+
+
+def check_run(d: int, n: int, seed: int, q: int, d1: int, chunk: int = _CHUNK) -> None:
+    """Refuse sizes :func:`run` cannot honour, before allocating anything."""
+    for name, value, low in (("d", d, 1), ("n", n, 2), ("seed", seed, 0), ("q", q, 1),
+                             ("d1", d1, 1), ("chunk", chunk, 1)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+            raise SizeError(name, value, f"integers >= {low}")
+    D = feature_dim(d, q)
+    if d1 > D:
+        raise SizeError("d1", d1, f"d1 <= D = {D}")
+    need = 8 * (2 * D * D + 2 * min(chunk, n) * D + 2 * n)
+    if need > MAX_BYTES:
+        raise SizeError("d", d, f"{MAX_BYTES >> 30} GiB of arrays (D = C(d+q−1, q) = {D}, "
+                                f"n = {n}: about {need >> 20} MiB)")
 
 
 def feature_dim(d: int, q: int) -> int:
@@ -231,6 +258,7 @@ def run(d: int, n: int, seed: int, *, q: int = 2, d1: int = 8, gamma: float = 1.
     """
     from concurrent.futures import ThreadPoolExecutor
 
+    check_run(d, n, seed, q, d1 if lam is None else len(lam), chunk)
     rng = np.random.default_rng(np.random.SeedSequence([seed, d, n, q]))
     lam_arr = strengths(d1, gamma) if lam is None else np.asarray(lam, dtype=float)
     d1 = len(lam_arr)

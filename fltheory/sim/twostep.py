@@ -28,8 +28,53 @@ from typing import Any
 import numpy as np
 from numpy.polynomial import hermite_e as He
 
-__all__ = ["SIGMAS", "SIGMA_DERIVATIVES", "TARGETS", "TwoStepRun", "bounded_odd_tau3",
-           "hermite_sigma", "simulate", "top_right_singular_vector"]
+__all__ = ["MAX_BYTES", "SIGMAS", "SIGMA_DERIVATIVES", "TARGETS", "SizeError", "TwoStepRun",
+           "bounded_odd_tau3", "check_sizes", "hermite_sigma", "run_bytes", "run_flops",
+           "simulate", "top_right_singular_vector"]
+
+#: Memory of one run (see :func:`run_bytes`); 2 GiB keeps a run on a small machine.
+MAX_BYTES = 2 * 1024**3
+
+
+def _gib(nbytes: int) -> str:
+    """Bytes as GiB for a message (no float overflow for absurd sizes)."""
+    if nbytes.bit_length() < 1000:
+        return f"{nbytes / 1024**3:.3g} GiB"
+    return f"about 2^{nbytes.bit_length() - 30} GiB"
+
+
+class SizeError(ValueError):
+    """A simulation size or seed outside what the simulator accepts (one line naming the
+    parameter; sim/ cannot use fltheory.exact.DomainError, the CLI turns it into one)."""
+
+    def __init__(self, param: str, value: object, allowed: str):
+        self.param, self.value, self.allowed = param, value, allowed
+        super().__init__(f"{param} = {value} is outside the allowed range {allowed}")
+
+
+def run_bytes(N: int, n: int, d: int, terms: int) -> int:
+    """Bytes held by :func:`simulate`: X (n × d); W0, W1, W2, G0 and the terms H_k (N × d
+    each); Z0, D, Z1 and a temporary (N × n each)."""
+    return 8 * (n * d + (4 + terms) * N * d + 4 * N * n)
+
+
+def run_flops(N: int, n: int, d: int, terms: int) -> float:
+    """Multiply-adds of :func:`simulate`: the products W0 Xᵀ, G X (two steps), G0 Xᵀ and one
+    M X per term, 2·N·n·d each."""
+    return 2.0 * (4 + terms) * N * n * d
+
+
+def check_sizes(N: int, n: int, d: int, seed: int, n_targets: int, terms: int = 0) -> None:
+    """Refuse sizes :func:`simulate` cannot honour, before allocating anything."""
+    for name, value, low in (("N", N, 1), ("n", n, 2), ("d", d, 1), ("seed", seed, 0)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
+            raise SizeError(name, value, f"integers >= {low}")
+    if n_targets > d:
+        raise SizeError("targets", n_targets, f"at most d = {d} directions")
+    need = run_bytes(N, n, d, terms)
+    if need > MAX_BYTES:
+        raise SizeError("N", N, f"{MAX_BYTES >> 30} GiB of arrays (here about "
+                                f"{_gib(need)} at n = {n}, d = {d})")
 
 
 def hermite_sigma(coefficients: Sequence[float]) -> np.ndarray:
@@ -151,6 +196,8 @@ def simulate(N: int, n: int, d: int, alpha1: float, alpha2: float, sigma: np.nda
     """
     if batch not in ("reused", "fresh"):
         raise ValueError("batch must be 'reused' or 'fresh'")
+    check_sizes(N, n, d, seed, len(targets),
+                0 if isinstance(sigma, str) or not terms else len(sigma) - 1)
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d))
     y = sum(g(X[:, k]) for k, g in enumerate(targets)) + noise * rng.standard_normal(n)

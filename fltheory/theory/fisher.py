@@ -65,7 +65,7 @@ from typing import Any
 
 import mpmath
 
-from fltheory.exact import DomainError, check_integer
+from fltheory.exact import DomainError, check_cost, check_integer
 
 __all__ = [
     "CLOSED_FORMS",
@@ -90,6 +90,39 @@ CLOSED_FORMS = {
 }
 
 _EXACT_MAX_D = 1000  # above this, exact Gamma ratios are huge: mpmath evaluates the same sum
+
+#: Highest degree l (the CLI's --lmax default bound is 60).
+MAX_L = 200
+#: digits of the multiplicity N(d, l) ≈ d^{l−1}: Python prints at most 4300, and beyond 1000 no
+#: count is meaningful.
+MAX_MULTIPLICITY_DIGITS = 1000
+#: Work of the spectrum l = 0..lmax: O(lmax³) Beta ratios (the A_j recursion per moment) at
+#: P = dps + guard digits, each ~P²: cost ≈ lmax³·P². Measured on the 2-core machine under load
+#: (~10): d = 10^6, lmax = 40 (8.5e9) 5.5 s; lmax = 60 (6e10) 23 s; d = 10^16, lmax = 60 (2.7e11)
+#: over 120 s. The bound keeps accepted requests under ~15 s.
+MAX_SPECTRUM_WORK = 3e10
+
+
+def spectrum_work(d: int, lmax: int, dps: int = 30) -> float:
+    """Estimated work (see MAX_SPECTRUM_WORK) of the levels l = 0..lmax at ``dps``."""
+    precision = dps + _guard(d, lmax)
+    return float(max(lmax, 1)) ** 3 * float(precision) ** 2
+
+
+def _check_work(d: int, lmax: int, dps: int) -> None:
+    import math
+
+    digits = (lmax - 1) * math.log10(d) if lmax >= 2 else math.log10(d)
+    if digits > MAX_MULTIPLICITY_DIGITS:
+        shown = d if d.bit_length() < 100 else f"1e{math.log10(d):.0f} (about)"
+        raise DomainError("d", shown, f"d and lmax with N(d, lmax) ≈ d^(lmax−1) of at most "
+                          f"{MAX_MULTIPLICITY_DIGITS} digits",
+                          reason=f"gives multiplicities of about {digits:.0f} digits at "
+                                 f"lmax = {lmax}")
+    check_cost(f"lmax = {lmax} (d = {d if d.bit_length() < 64 else f'1e{math.log10(d):.0f}'}, "
+               f"dps = {dps})", spectrum_work(d, lmax, dps), MAX_SPECTRUM_WORK,
+               "operations (lmax³ × precision²)",
+               "lower lmax or --dps: the sum loses about lmax·log10(d) digits to cancellation")
 
 
 def _check_d(d: int) -> int:
@@ -203,7 +236,8 @@ class FisherLevel:
 
 def _guard(d: int, l: int) -> int:
     # P_l's coefficients alternate; the sum loses about l·log10(d) digits to cancellation.
-    return 15 + l * (len(str(d)) + 1)
+    digits = len(str(d)) if d.bit_length() < 14000 else int(d.bit_length() * 0.30103) + 1
+    return 15 + l * (digits + 1)
 
 
 def eigenvalue(d: int, l: int, dps: int = 30, exact: bool | None = None) -> FisherLevel:
@@ -218,8 +252,9 @@ def eigenvalue(d: int, l: int, dps: int = 30, exact: bool | None = None) -> Fish
     Fraction(0, 1)
     """
     d = _check_d(d)
-    check_integer(l, "l", 0)
+    check_integer(l, "l", 0, MAX_L)
     check_integer(dps, "dps", 1, 10000)
+    _check_work(d, l, dps)
     N = multiplicity(d, l)
     approx = paper_approximation(d, l, dps)
     # Exact rationals (no sympy needed) where the docstring proves the value for every d.
@@ -297,8 +332,11 @@ def trace(d: int) -> Fraction:
 
 def spectrum(d: int, lmax: int = 4, dps: int = 30, exact: bool | None = None
              ) -> list[FisherLevel]:
-    """Levels l = 0..lmax."""
-    check_integer(lmax, "lmax", 0, 200)
+    """Levels l = 0..lmax (the work is checked first: DomainError/CostError)."""
+    d = _check_d(d)
+    check_integer(lmax, "lmax", 0, MAX_L)
+    check_integer(dps, "dps", 1, 10000)
+    _check_work(d, lmax, dps)
     return [eigenvalue(d, l, dps, exact) for l in range(lmax + 1)]
 
 

@@ -27,10 +27,16 @@ from fractions import Fraction
 
 from fltheory.exact import INF, Infinity, check_integer, check_interval
 
-__all__ = ["HALF", "LambdaResult", "PhaseRegion", "TermExponent", "lambda_count", "lambda_details",
-           "phase_line"]
+__all__ = ["HALF", "MAX_ROWS", "LambdaResult", "PhaseRegion", "TermExponent", "lambda_count",
+           "lambda_details", "phase_line", "phase_region_count"]
 
 HALF = Fraction(1, 2)
+
+#: Rows listed by :func:`lambda_details` and :func:`phase_line` by default. Near α1 = 1/2 there
+#: are ~1/(1 − 2α1) of them (billions at α1 = 0.4999999999) while Λ itself is one division: the
+#: first and last MAX_ROWS/2 rows are listed, the middle ones (all outliers, resp. regions
+#: Λ = k, k + 1, …) are summarised. 64 rows cost well under a millisecond at any --dps.
+MAX_ROWS = 64
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,8 @@ class LambdaResult:
     ratio: Fraction
     boundary_k: int | None
     exponents: tuple[TermExponent, ...] = field(default=())
+    #: terms k = first..last not listed in ``exponents`` (all outliers: exponent > 0), or None
+    omitted: tuple[int, int] | None = None
 
     @property
     def outliers_of_w2(self) -> int:
@@ -111,8 +119,13 @@ def lambda_count(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF) ->
     return value
 
 
-def lambda_details(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF) -> LambdaResult:
+def lambda_details(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF,
+                   max_rows: int | None = MAX_ROWS) -> LambdaResult:
     """Λ with the exponents of the terms k = 1, …, Λ + 1 and the boundary flag.
+
+    When there are more than ``max_rows`` terms (α1 close to 1/2), only the first and the last
+    ``max_rows // 2`` are listed and ``omitted`` gives the range of the others, all outliers
+    (their exponents are > 0); ``max_rows=None`` lists every term (unbounded work).
 
     The k-th term of the second update has exponent α2 + k(α1 − 1/2); terms with positive
     exponent are outliers. When α2/(1/2 − α1) is an integer K with 1 <= K <= L − 1, the K-th
@@ -134,8 +147,14 @@ def lambda_details(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF) 
     last = value + 1
     if not isinstance(L, Infinity):
         last = min(last, L - 1)  # terms exist only for k <= L - 1
-    exponents = tuple(TermExponent(k, alpha2 + k * (alpha1 - HALF)) for k in range(1, last + 1))
-    return LambdaResult(alpha1, alpha2, L, value, ratio, boundary, exponents)
+    ks: list[int] | range = range(1, last + 1)
+    omitted = None
+    if max_rows is not None and last > max(max_rows, 2):
+        head = max_rows // 2
+        ks = [*range(1, head + 1), *range(last - (max_rows - head) + 1, last + 1)]
+        omitted = (head + 1, last - (max_rows - head))
+    exponents = tuple(TermExponent(k, alpha2 + k * (alpha1 - HALF)) for k in ks)
+    return LambdaResult(alpha1, alpha2, L, value, ratio, boundary, exponents, omitted)
 
 
 # --------------------------------------------------------------------------- phase diagram
@@ -151,24 +170,45 @@ class PhaseRegion:
     boundary_at_low: bool
 
 
-def phase_line(alpha1: Fraction, L: int | Infinity = INF) -> list[PhaseRegion]:
+def phase_region_count(alpha1: Fraction, L: int | Infinity = INF) -> int:
+    """Number of regions of constant Λ along α2 ∈ [0, 1/2): #{k >= 0 : k(1/2 − α1) < 1/2,
+    k <= L − 1}, exactly (without listing them).
+
+    >>> phase_region_count(Fraction(2, 5)), phase_region_count(Fraction(2, 5), L=3)
+    (5, 3)
+    """
+    alpha1 = Fraction(alpha1)
+    check_interval(alpha1, "a1", Fraction(0), HALF)
+    L = _check_L(L)
+    ratio = HALF / (HALF - alpha1)  # k < ratio
+    count = -((-ratio.numerator) // ratio.denominator)  # ceil(ratio): k = 0, …, ceil − 1
+    return count if isinstance(L, Infinity) else min(count, L)
+
+
+def phase_line(alpha1: Fraction, L: int | Infinity = INF,
+               max_regions: int | None = MAX_ROWS) -> list[PhaseRegion]:
     """Regions of constant Λ along α2 ∈ [0, 1/2) at fixed α1: boundaries α2 = k(1/2 − α1).
 
-    The low end of region k >= 1 is a boundary case (exponent exactly 0 there).
+    The low end of region k >= 1 is a boundary case (exponent exactly 0 there). When there are
+    more than ``max_regions`` regions (α1 close to 1/2) only the first and the last
+    ``max_regions // 2`` are listed: a jump in ``value`` between consecutive list entries marks
+    the omitted ones (:func:`phase_region_count` gives the total). ``None`` lists them all.
 
     >>> [(str(r.alpha2_low), r.value) for r in phase_line(Fraction(2, 5))]
     [('0', 0), ('1/10', 1), ('1/5', 2), ('3/10', 3), ('2/5', 4)]
     """
     alpha1 = Fraction(alpha1)
-    check_interval(alpha1, "a1", Fraction(0), HALF)
+    count = phase_region_count(alpha1, L)
     L = _check_L(L)
     gap = HALF - alpha1
+    ks: list[int] | range = range(count)
+    if max_regions is not None and count > max(max_regions, 2):
+        head = max_regions // 2
+        ks = [*range(head), *range(count - (max_regions - head), count)]
     regions: list[PhaseRegion] = []
-    k = 0
-    while k * gap < HALF and (isinstance(L, Infinity) or k <= L - 1):
+    for k in ks:
         low = k * gap
         high = (k + 1) * gap
         last = not isinstance(L, Infinity) and k == L - 1
         regions.append(PhaseRegion(low, None if high >= HALF or last else high, k, k >= 1))
-        k += 1
     return regions
