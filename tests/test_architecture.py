@@ -29,8 +29,11 @@ def test_simulators_import_no_theory_and_no_symbolic_engine():
             assert root not in {"sympy", "mpmath"}, f"{path.name} imports {name}"
             assert not name.startswith(("fltheory.theory", "fltheory.claims", "..theory",
                                         "..claims")), f"{path.name} imports {name}"
-            assert not name.startswith("fltheory.") or name.startswith("fltheory.sim"), \
-                f"{path.name} imports {name}: the simulator may use only numpy/scipy and sim/"
+            # fltheory.exact is standard library only (exact numbers, DomainError): no formula
+            assert (not name.startswith("fltheory.") or name.startswith("fltheory.sim")
+                    or name == "fltheory.exact"), \
+                f"{path.name} imports {name}: the simulator may use only numpy/scipy, sim/ " \
+                "and fltheory.exact"
 
 
 def test_theory_does_not_import_simulators():

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from fractions import Fraction
 
 import click
@@ -51,16 +49,6 @@ def _positive(value: Fraction, param: str, allow_zero: bool = False,
                           low if maximum is None else f"{low}, <= {maximum}")
     return to_float(value, param)
 
-
-@contextlib.contextmanager
-def _sim_errors() -> Iterator[None]:
-    """Turn the simulator's input errors into the CLI's one-line domain errors."""
-    from fltheory.sim.quadratic import SimulationInputError
-
-    try:
-        yield
-    except SimulationInputError as exc:
-        raise DomainError(exc.param, exc.value, exc.allowed, exc.reason) from None
 
 
 def _bounds_text(p: int, p_star: int, noise: Fraction = Fraction(0)) -> str:
@@ -432,11 +420,10 @@ def simulate_command(N: int, p: int, p_star: int, eta: Fraction, t_max: Fraction
     if sys.stderr.isatty():
         click.echo(f"SGD: {int(t_max_f * N)} steps at N = {N} ...", err=True)
     rng = np.random.default_rng(seed)
-    with _sim_errors():
-        W_star = orthonormal_teacher(N, p_star, rng)
-        W0 = 0.5 * rng.standard_normal((p, N))
-        t = np.linspace(0, t_max_f, 21)
-        run = sgd(W0, W_star, eta_f, t, seed + 100, n_test=2000)
+    W_star = orthonormal_teacher(N, p_star, rng)
+    W0 = 0.5 * rng.standard_normal((p, N))
+    t = np.linspace(0, t_max_f, 21)
+    run = sgd(W0, W_star, eta_f, t, seed + 100, n_test=2000)
     ode_diverged = None
     try:
         ode = integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N, eta_f, t)

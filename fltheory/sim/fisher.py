@@ -11,7 +11,9 @@ from itertools import pairwise
 
 import numpy as np
 
-__all__ = ["MAX_BYTES", "FisherSample", "SizeError", "check_sample", "fisher_matrix",
+from fltheory.exact import DomainError
+
+__all__ = ["MAX_BYTES", "FisherSample", "check_sample", "fisher_matrix",
            "fisher_matrix_monte_carlo", "gap_clusters", "project_outputs", "sample"]
 
 #: Memory of one sample: W (d × m), J and its eigenvectors (m × m each) and eigh's workspace
@@ -26,19 +28,6 @@ def _gib(nbytes: int) -> str:
     return f"about 2^{nbytes.bit_length() - 30} GiB"
 
 
-class SizeError(ValueError):
-    """A simulation size or seed outside what the simulator accepts; the message names the
-    parameter, the value and what is allowed (the same one-line form as the CLI's errors).
-
-    sim/ imports nothing from fltheory outside sim/, so this is not fltheory.exact.DomainError;
-    the CLI turns it into one.
-    """
-
-    def __init__(self, param: str, value: object, allowed: str):
-        self.param, self.value, self.allowed = param, value, allowed
-        super().__init__(f"{param} = {value} is outside the allowed range {allowed}")
-
-
 def sample_bytes(d: int, m: int) -> int:
     """Memory of :func:`sample` in bytes (see MAX_BYTES)."""
     return 8 * (d * m + 3 * m * m)
@@ -48,12 +37,12 @@ def check_sample(d: int, m: int, seed: int) -> None:
     """Refuse sizes and seeds :func:`sample` cannot honour, before allocating anything."""
     for name, value, low in (("d", d, 1), ("m", m, 2), ("seed", seed, 0)):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-            raise SizeError(name, value, f"integers >= {low}")
+            raise DomainError(name, value, f"integers >= {low}")
     need = sample_bytes(d, m)
     if need > MAX_BYTES:
         name, value = ("d", d) if d > 3 * m else ("m", m)
         shown = value if int(value).bit_length() < 64 else f"about 2^{int(value).bit_length()}"
-        raise SizeError(name, shown, f"8·(d·m + 3·m²) bytes <= {MAX_BYTES >> 30} GiB (here "
+        raise DomainError(name, shown, f"8·(d·m + 3·m²) bytes <= {MAX_BYTES >> 30} GiB (here "
                         f"{_gib(need)})")
 
 
@@ -100,7 +89,7 @@ class FisherSample:
 def sample(d: int, m: int, seed: int) -> FisherSample:
     """W ∈ ℝ^{d×m} i.i.d. N(0, 1/m), J exactly, and its eigendecomposition (descending).
 
-    Sizes are checked first (:func:`check_sample`, :class:`SizeError`)."""
+    Sizes are checked first (:func:`check_sample`, :class:`DomainError`)."""
     check_sample(d, m, seed)
     rng = np.random.default_rng(seed)
     W = rng.standard_normal((d, m)) / np.sqrt(m)

@@ -12,30 +12,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["SGDRun", "SimulationInputError", "hessian_counts_at_solution", "orthonormal_teacher",
+from fltheory.exact import DomainError
+
+__all__ = ["SGDRun", "hessian_counts_at_solution", "orthonormal_teacher",
            "plateau_point", "population_hessian_counts", "sgd", "sgd_cost"]
 
 #: memory one simulation may allocate (the dense Hessians are (pN)² doubles)
 MEMORY_LIMIT_BYTES = 2**30
 
 
-class SimulationInputError(ValueError):
-    """An argument outside the simulator's domain. Same shape as ``fltheory.exact.DomainError``
-    (``param``, ``value``, ``allowed``, ``reason``; a one-line message), defined here because
-    the simulator imports nothing from the rest of fltheory."""
-
-    def __init__(self, param: str, value: object, allowed: str, reason: str | None = None):
-        self.param, self.value, self.allowed, self.reason = param, value, allowed, reason
-        if reason is None:
-            msg = f"{param} = {value} is outside the allowed range {allowed}"
-        else:
-            msg = f"{param} = {value} {reason}; allowed: {allowed}"
-        super().__init__(msg)
-
-
 def _positive_int(value: object, param: str, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
-        raise SimulationInputError(param, value, f"integers >= {minimum}")
+        raise DomainError(param, value, f"integers >= {minimum}")
     return int(value)
 
 
@@ -43,15 +31,15 @@ def _finite(value: object, param: str, low: float, strict: bool) -> float:
     try:
         v = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError, OverflowError):
-        raise SimulationInputError(param, value, "a finite real number") from None
+        raise DomainError(param, value, "a finite real number") from None
     if not math.isfinite(v) or v < low or (strict and v == low):
-        raise SimulationInputError(param, value, f"finite numbers {'>' if strict else '>='} {low}")
+        raise DomainError(param, value, f"finite numbers {'>' if strict else '>='} {low}")
     return v
 
 
 def _check_memory(param: str, value: object, nbytes: float) -> None:
     if not nbytes <= MEMORY_LIMIT_BYTES:
-        raise SimulationInputError(param, value, f"at most {MEMORY_LIMIT_BYTES:.3g} bytes",
+        raise DomainError(param, value, f"at most {MEMORY_LIMIT_BYTES:.3g} bytes",
                                    reason=f"would need about {nbytes:.3g} bytes")
 
 
@@ -75,7 +63,7 @@ def orthonormal_teacher(N: int, p_star: int, rng: np.random.Generator,
     if eigenvalues is not None:
         ev = np.asarray(eigenvalues, dtype=float)
         if ev.shape != (p_star,) or not np.isfinite(ev).all() or ev.min() <= 0:
-            raise SimulationInputError("eigenvalues", ev.tolist(),
+            raise DomainError("eigenvalues", ev.tolist(),
                                        f"{p_star} finite positive numbers")
     Qm, _ = np.linalg.qr(rng.standard_normal((N, p_star)))
     scale = np.ones(p_star) if eigenvalues is None else np.sqrt(eigenvalues)
@@ -117,12 +105,12 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed
     """
     W0, W_star = np.asarray(W0, dtype=float), np.asarray(W_star, dtype=float)
     if W0.ndim != 2 or min(W0.shape) < 1 or not np.isfinite(W0).all():
-        raise SimulationInputError("W0", f"an array of shape {W0.shape}",
+        raise DomainError("W0", f"an array of shape {W0.shape}",
                                    "a finite p × N matrix, p, N >= 1")
     p, N = W0.shape
     if W_star.ndim != 2 or W_star.shape[1] != N or W_star.shape[0] < 1 \
             or not np.isfinite(W_star).all():
-        raise SimulationInputError("W_star", f"an array of shape {W_star.shape}",
+        raise DomainError("W_star", f"an array of shape {W_star.shape}",
                                    f"a finite p* × N matrix with N = {N}")
     ps = W_star.shape[0]
     eta = _finite(eta, "eta", 0.0, strict=True)
@@ -130,10 +118,10 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed
     t_grid = np.asarray(t_grid, dtype=float)
     if t_grid.ndim != 1 or len(t_grid) < 1 or not np.isfinite(t_grid).all() \
             or t_grid.min() < 0 or np.any(np.diff(t_grid) < 0):
-        raise SimulationInputError("t_grid", f"an array of shape {t_grid.shape}",
+        raise DomainError("t_grid", f"an array of shape {t_grid.shape}",
                                    "a non-empty, finite, non-decreasing grid of times >= 0")
     if float(t_grid[-1]) * N > 1e12:
-        raise SimulationInputError("t_grid", f"up to t = {t_grid[-1]:.3g}",
+        raise DomainError("t_grid", f"up to t = {t_grid[-1]:.3g}",
                                    "at most 1e12 steps (t·N)")
     chunk = _positive_int(chunk, "chunk")
     n_test = _positive_int(n_test, "n_test", 0)
@@ -215,7 +203,7 @@ def hessian_counts_at_solution(p: int, p_star: int, N: int, seed: int, n_samples
     p, p_star, N = (_positive_int(v, name) for v, name in ((p, "p"), (p_star, "p_star"),
                                                           (N, "N")))
     if p < p_star or p_star > N:
-        raise SimulationInputError("p", p, f"p >= p* = {p_star} and N >= p*")
+        raise DomainError("p", p, f"p >= p* = {p_star} and N >= p*")
     a = 1.0 / p if a is None else a
     b = 1.0 / p_star if b is None else b
     n = n_samples or 4 * p * N

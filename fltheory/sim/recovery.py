@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fltheory.exact import DomainError
+
 __all__ = ["FEATURES", "TRANSFORMS", "RecoveryRun", "feature_dim", "flat_latents",
            "hermite_features", "label_transform", "run", "strengths"]
 
@@ -34,27 +36,18 @@ _CHUNK = 8192
 MAX_BYTES = 2 * 1024**3
 
 
-class SizeError(ValueError):
-    """A simulation size or seed outside what the simulator accepts (one line naming the
-    parameter; sim/ cannot use fltheory.exact.DomainError, the CLI turns it into one)."""
-
-    def __init__(self, param: str, value: object, allowed: str):
-        self.param, self.value, self.allowed = param, value, allowed
-        super().__init__(f"{param} = {value} is outside the allowed range {allowed}")
-
-
 def check_run(d: int, n: int, seed: int, q: int, d1: int, chunk: int = _CHUNK) -> None:
     """Refuse sizes :func:`run` cannot honour, before allocating anything."""
     for name, value, low in (("d", d, 1), ("n", n, 2), ("seed", seed, 0), ("q", q, 1),
                              ("d1", d1, 1), ("chunk", chunk, 1)):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-            raise SizeError(name, value, f"integers >= {low}")
+            raise DomainError(name, value, f"integers >= {low}")
     D = feature_dim(d, q)
     if d1 > D:
-        raise SizeError("d1", d1, f"d1 <= D = {D}")
+        raise DomainError("d1", d1, f"d1 <= D = {D}")
     need = 8 * (2 * D * D + 2 * min(chunk, n) * D + 2 * n)
     if need > MAX_BYTES:
-        raise SizeError("d", d, f"{MAX_BYTES >> 30} GiB of arrays (D = C(d+q−1, q) = {D}, "
+        raise DomainError("d", d, f"{MAX_BYTES >> 30} GiB of arrays (D = C(d+q−1, q) = {D}, "
                                 f"n = {n}: about {need >> 20} MiB)")
 
 

@@ -28,7 +28,9 @@ from typing import Any
 import numpy as np
 from numpy.polynomial import hermite_e as He
 
-__all__ = ["MAX_BYTES", "SIGMAS", "SIGMA_DERIVATIVES", "TARGETS", "SizeError", "TwoStepRun",
+from fltheory.exact import DomainError
+
+__all__ = ["MAX_BYTES", "SIGMAS", "SIGMA_DERIVATIVES", "TARGETS", "TwoStepRun",
            "bounded_odd_tau3", "check_sizes", "hermite_sigma", "run_bytes", "run_flops",
            "simulate", "top_right_singular_vector"]
 
@@ -41,15 +43,6 @@ def _gib(nbytes: int) -> str:
     if nbytes.bit_length() < 1000:
         return f"{nbytes / 1024**3:.3g} GiB"
     return f"about 2^{nbytes.bit_length() - 30} GiB"
-
-
-class SizeError(ValueError):
-    """A simulation size or seed outside what the simulator accepts (one line naming the
-    parameter; sim/ cannot use fltheory.exact.DomainError, the CLI turns it into one)."""
-
-    def __init__(self, param: str, value: object, allowed: str):
-        self.param, self.value, self.allowed = param, value, allowed
-        super().__init__(f"{param} = {value} is outside the allowed range {allowed}")
 
 
 def run_bytes(N: int, n: int, d: int, terms: int) -> int:
@@ -68,12 +61,12 @@ def check_sizes(N: int, n: int, d: int, seed: int, n_targets: int, terms: int = 
     """Refuse sizes :func:`simulate` cannot honour, before allocating anything."""
     for name, value, low in (("N", N, 1), ("n", n, 2), ("d", d, 1), ("seed", seed, 0)):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-            raise SizeError(name, value, f"integers >= {low}")
+            raise DomainError(name, value, f"integers >= {low}")
     if n_targets > d:
-        raise SizeError("targets", n_targets, f"at most d = {d} directions")
+        raise DomainError("targets", n_targets, f"at most d = {d} directions")
     need = run_bytes(N, n, d, terms)
     if need > MAX_BYTES:
-        raise SizeError("N", N, f"{MAX_BYTES >> 30} GiB of arrays (here about "
+        raise DomainError("N", N, f"{MAX_BYTES >> 30} GiB of arrays (here about "
                                 f"{_gib(need)} at n = {n}, d = {d})")
 
 

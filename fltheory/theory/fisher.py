@@ -65,7 +65,7 @@ from typing import Any
 
 import mpmath
 
-from fltheory.exact import DomainError, check_cost, check_integer
+from fltheory.exact import DomainError, check_cost, check_dps, check_integer
 
 __all__ = [
     "CLOSED_FORMS",
@@ -253,7 +253,7 @@ def eigenvalue(d: int, l: int, dps: int = 30, exact: bool | None = None) -> Fish
     """
     d = _check_d(d)
     check_integer(l, "l", 0, MAX_L)
-    check_integer(dps, "dps", 1, 10000)
+    check_dps(dps)
     _check_work(d, l, dps)
     N = multiplicity(d, l)
     approx = paper_approximation(d, l, dps)
@@ -335,7 +335,7 @@ def spectrum(d: int, lmax: int = 4, dps: int = 30, exact: bool | None = None
     """Levels l = 0..lmax (the work is checked first: DomainError/CostError)."""
     d = _check_d(d)
     check_integer(lmax, "lmax", 0, MAX_L)
-    check_integer(dps, "dps", 1, 10000)
+    check_dps(dps)
     _check_work(d, lmax, dps)
     return [eigenvalue(d, l, dps, exact) for l in range(lmax + 1)]
 

@@ -59,7 +59,14 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.exact import CostError, DomainError, check_cost, check_integer, fraction_str
+from fltheory.exact import (
+    CostError,
+    DomainError,
+    check_cost,
+    check_dps,
+    check_integer,
+    fraction_str,
+)
 
 _Floats = Sequence[float] | np.ndarray
 
@@ -121,7 +128,7 @@ def threshold(d: int, q: int, k: int, gamma: Fraction, C: Fraction = Fraction(1)
     import mpmath
 
     check_integer(k, "k", 1)
-    check_integer(dps, "dps", 1, 10000)
+    check_dps(dps)
     C = _check_positive(C, "C")
     if strength is None:
         extra = _power_guard(k, _check_positive(gamma, "gamma"))
