@@ -178,3 +178,22 @@ def test_generative_exponent_conditional_value_non_polynomial():
     ref = _conditional_by_window(f, roots, 2, f(z0))
     assert value == pytest.approx(ref, rel=1e-6, abs=1e-9)
     assert abs(ref) > 1e-3
+
+
+def test_generative_exponent_atom_row():
+    """At an atom (f = c on a set A of positive measure) E[h_k | y = c] = E[h_k 1_A]/P(A): for
+    Max(|z| − 1, 0), A = [−1, 1]; reference by scipy quadrature of He_k φ over A."""
+    from scipy import integrate
+
+    from fltheory.theory.functions import parse_function
+    from fltheory.theory.hermite import _conditional_expectations, _Engine
+
+    cond = _conditional_expectations(_Engine(parse_function("Max(Abs(z) - 1, 0)"), 30, 0), 4)
+    (row,) = [v for lab, v in zip(cond.labels, cond.values, strict=True) if lab.startswith("atom")]
+    mass = integrate.quad(lambda x: math.exp(-x * x / 2), -1, 1)[0]
+    for k in range(1, 5):
+        He = np.polynomial.hermite_e.HermiteE([0] * k + [1])
+        num = integrate.quad(lambda x, He=He: He(x) * math.exp(-x * x / 2), -1, 1)[0]
+        assert float(row[k - 1]) == pytest.approx(num / mass / math.sqrt(math.factorial(k)),
+                                                  abs=1e-12), k
+    assert abs(float(row[1])) > 0.1

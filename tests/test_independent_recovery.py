@@ -227,14 +227,18 @@ def test_theta_and_threshold_equal_strengths_by_quadrature(transform):
 # --------------------------------------------------------------------------- weak constant
 
 
-def test_weak_constant_is_the_limit_of_delta_c_squared():
+@pytest.mark.parametrize("transform", ["rank", "sign"])
+def test_weak_constant_is_the_limit_of_delta_c_squared(transform):
     """C = E[T²]/(2 E[T'(s)]²) from the density ∫p_s² must be the limit of δ_i c_i² =
     E[T²] c_i²/θ_i² (θ_i from the size bias, another route) as c_i → 0: generic γ = 7/5,
-    d1 = 12; the last direction has c ≈ 0.03 and the O(c) gap is below 3 %, shrinking with c."""
-    model = th.RecoveryModel.power_law(12, 1.4)
+    d1 = 12; the last direction has c ≈ 0.03 and the O(c) gap is below 3 % (rank; 10 % for
+    the sign transform, whose T is not smooth in s), shrinking with c. A slope off by 2 would
+    put the ratio at 4 or 1/4."""
+    model = th.RecoveryModel.power_law(12, 1.4, transform)
     ratio = model.bbp_thresholds() * model.c**2 / model.weak_constant()
     gaps = np.abs(ratio - 1)
-    assert gaps[-1] < 0.03 and gaps[-1] < gaps[6] < gaps[2]
+    assert gaps[-1] < (0.03 if transform == "rank" else 0.1)
+    assert gaps[-1] < gaps[6] < gaps[3]
 
 
 # --------------------------------------------------------------------------- the MSE formula
