@@ -164,12 +164,45 @@ def test_fixed_step_is_mean_field_at_eta_over_p():
     assert math.isfinite(right)
 
 
-def test_cli_fixed_scaling_rate(invoke):
-    import json
+def _fixed_point_and_rates(p, p_star, a, b, eta_w):
+    """Independent of ``plateau()``: the ρ = 0 fixed point Q = q I of the matrix-form ODE at the
+    given (a, b, η_w), found by bisection on dQ_11/dt(q) (started at the small root's
+    η → 0 limit side), and the escape rates by finite differences of dρ/dt in each teacher
+    direction."""
+    from scipy.optimize import brentq
 
-    fixed = json.loads(invoke("quadratic", "ode", "--p", "4", "--p-star", "2", "--eta", ".4",
-                              "--scaling", "fixed", "--t-max", "50", "--format", "json").stdout)
-    mf = json.loads(invoke("quadratic", "ode", "--p", "4", "--p-star", "2", "--eta", ".1",
-                           "--t-max", "50", "--format", "json").stdout)
-    assert fixed["details"]["escape_rates"] == mf["details"]["escape_rates"]
-    assert fixed["inputs"]["scaling"] == "fixed" and fixed["inputs"]["eta"] == "2/5"
+    T = np.eye(p_star)
+
+    def dq(q):
+        return th.rhs_matrix(q * np.eye(p), np.zeros((p, p_star)), T, a, b, eta_w)[0][0, 0]
+
+    # dQ/dt < 0 just above the gradient-flow plateau p/(p + 2) is the attracting side; bracket the
+    # root continuous with it between q = 0.05 and p/(p + 2) + 0.3.
+    q = brentq(dq, 0.05, p / (p + 2) + 0.3, xtol=1e-15)
+    eps = 1e-7
+    rates = []
+    for m in range(p_star):
+        R = np.zeros((p, p_star))
+        R[0, m] = eps
+        rates.append(th.rhs_matrix(q * np.eye(p), R, T, a, b, eta_w)[1][0, m] / eps)
+    return q, rates
+
+
+def test_cli_fixed_scaling_rate(invoke):
+    """--scaling fixed means the literal step a = 1/p, η_w = η. Reference computed without
+    ``plateau()`` and without the CLI's η/p mapping: the fixed point and the linearised rate of
+    the matrix-form ODE at a = 1/p, b = 1/p*, η_w = η (generic p = 5, p* = 3, η = 3/4)."""
+    p, p_star, eta = 5, 3, 0.75
+    fixed = json.loads(invoke("quadratic", "ode", "--p", str(p), "--p-star", str(p_star),
+                              "--eta", "3/4", "--scaling", "fixed", "--t-max", "20", "--format",
+                              "json").stdout)
+    q, rates = _fixed_point_and_rates(p, p_star, 1 / p, 1 / p_star, eta)
+    assert float(sp.sympify(fixed["details"]["q_star"])) == pytest.approx(q, abs=1e-10)
+    assert fixed["details"]["escape_rates"] == pytest.approx(rates, abs=1e-6)
+    assert fixed["inputs"]["scaling"] == "fixed" and fixed["inputs"]["eta"] == "3/4"
+    # the mean-field reading (a = 1/p, η_w = pη), at another generic step
+    mf = json.loads(invoke("quadratic", "ode", "--p", str(p), "--p-star", str(p_star), "--eta",
+                           "1/10", "--t-max", "20", "--format", "json").stdout)
+    q_mf, rates_mf = _fixed_point_and_rates(p, p_star, 1 / p, 1 / p_star, p * 0.1)
+    assert float(sp.sympify(mf["details"]["q_star"])) == pytest.approx(q_mf, abs=1e-10)
+    assert mf["details"]["escape_rates"] == pytest.approx(rates_mf, abs=1e-6)

@@ -49,6 +49,7 @@ def test_law_shift_is_the_linear_stage_rescaling_at_large_N():
     L = th.escape_time_law(4, 2, 0.1, 10**10, samples=20)
     assert L.shift == pytest.approx(-math.log(1 + L.noise_variance / 0.25) / (2 * L.rate),
                                     abs=2e-3)
+    assert L.linear_shift == pytest.approx(L.shift, abs=2e-3)  # the property states the same
     assert L.shift_se < 1e-3
 
 

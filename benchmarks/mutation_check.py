@@ -1,0 +1,355 @@
+"""Mutation check: does some test fail when a formula in fltheory/theory is perturbed?
+
+Each mutation replaces one exact snippet of a source file (it must occur exactly once), runs the
+smallest pytest selection that should catch it, and restores the file in a ``finally`` (also on
+Ctrl-C). A mutation is *caught* when pytest exits with status 1 (a test failed); status 0 means
+it survived, anything else (collection error, timeout) is reported as such.
+
+Run from the repository root (the package imported is the one in this tree):
+
+    PYTHONPATH=. python benchmarks/mutation_check.py            # all mutations
+    PYTHONPATH=. python benchmarks/mutation_check.py -k recovery  # those whose label matches
+
+Bytecode caches are disabled in the child (a same-size edit within one second could otherwise
+reuse a stale .pyc) and numba gets a fresh cache directory per run, for the same reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TH = "fltheory/theory/"
+TI = "tests/test_independent_"
+
+
+@dataclass(frozen=True)
+class Mutation:
+    label: str  # the formula
+    file: str
+    old: str
+    new: str
+    tests: tuple[str, ...]  # pytest arguments (files and -k)
+
+
+def M(label: str, file: str, old: str, new: str, *tests: str) -> Mutation:
+    return Mutation(label, file, old, new, tests)
+
+
+H, TS, TT, R, Q, QO, F = (TH + "hermite.py", TH + "twostep.py", TH + "twostep_terms.py",
+                          TH + "recovery.py", TH + "quadratic.py", TH + "quadratic_ode.py",
+                          TH + "fisher.py")
+
+MUTATIONS: list[Mutation] = [
+    # ---------------------------------------------------------------- hermite
+    M("hermite: E[z^n] = (n−1)!!", H, "math.prod(range(n - 1, 0, -2))",
+      "math.prod(range(n - 1, 0, -1))", TI + "hermite.py", "-k", "gauss_moment"),
+    M("hermite: interval moment boundary a^{n−1}φ(a)", H,
+      "else a**(n - 1) * _phi(a)", "else a**n * _phi(a)",
+      TI + "hermite.py", "-k", "piecewise and Max"),
+    M("hermite: interval moment recursion (n−1)J_{n−2}", H, "(n - 1) * J[n - 2]",
+      "n * J[n - 2]", TI + "hermite.py", "-k", "piecewise and Max"),
+    M("hermite: Φ(x) = (1 + erf(x/√2))/2", H, "return (1 + sp.erf(x / sp.sqrt(2))) / 2",
+      "return (1 + sp.erf(x / 2)) / 2", TI + "hermite.py", "-k", "piecewise and Heaviside"),
+    M("hermite: Gaussian moment e^{b²/(4s)}", H, "sp.exp(b**2 / (4 * s))",
+      "sp.exp(b**2 / (2 * s))", TI + "hermite.py", "-k", "gaussian_path and exp"),
+    M("hermite: Gaussian moment mean b/(2s)", H, "m, v = b / (2 * s), 1 / (2 * s)",
+      "m, v = b / s, 1 / (2 * s)", TI + "hermite.py", "-k", "gaussian_path and exp"),
+    M("hermite: quadrature He recursion", H, "He.append(x * He[j] - j * He[j - 1])",
+      "He.append(x * He[j] - (j + 1) * He[j - 1])", "tests/test_hermite.py", "-k",
+      "gauss_hermite and tanh"),
+    M("hermite: μ_k = E[f He_k]/√k!", H, "mu = _clean(value / sp.sqrt(sp.factorial(k)))",
+      "mu = _clean(value / sp.factorial(k))", TI + "hermite.py", "-k", "piecewise and Max"),
+    M("hermite: Parseval fraction", H, "captured = total / value if",
+      "captured = total / value**2 if", TI + "hermite.py", "-k", "parseval and tanh"),
+    M("hermite: co-area weight φ(z_i)/|f'(z_i)|", H,
+      "weights.append((r, mpmath.npdf(r) / d))", "weights.append((r, mpmath.npdf(r) * d))",
+      TI + "hermite.py", "-k", "conditional_value_polynomial"),
+    M("hermite: atom E[h_k 1_A]/P(A)", H,
+      "row.append(mpmath.mpf(sp.N(num / mass, dps + _GUARD)) / norms[k])",
+      "row.append(mpmath.mpf(sp.N(num, dps + _GUARD)) / norms[k])",
+      TI + "hermite.py", "-k", "atom_row"),
+    # ---------------------------------------------------------------- twostep Λ
+    M("twostep: Λ ratio α2/(1/2 − α1)", TS, "    ratio = alpha2 / (HALF - alpha1)\n    value",
+      "    ratio = alpha2 / (1 - alpha1)\n    value", "tests/test_twostep_lambda.py", "-k",
+      "full_grid"),
+    M("twostep: Λ cap L − 1", TS, "value = min(L - 1, value)", "value = min(L, value)",
+      "tests/test_twostep_lambda.py", "-k", "full_grid"),
+    M("twostep: term exponent α2 + k(α1 − 1/2)", TS, "alpha2 + k * (alpha1 - HALF)) for k",
+      "alpha2 + k * (HALF - alpha1)) for k", "tests/test_twostep_lambda.py", "-k",
+      "boundary_flag"),
+    M("twostep: phase boundaries k(1/2 − α1)", TS, "high = (k + 1) * gap",
+      "high = (k + 2) * gap", "tests/test_twostep.py", "-k", "phase_regions"),
+    # ---------------------------------------------------------------- twostep spike constants
+    M("twostep: reused term ψ2 σ'(z) y", TT, "sp.nsimplify(model.psi2) * d1 * y",
+      "sp.nsimplify(model.psi2) ** 2 * d1 * y", TI + "twostep.py", "-k",
+      "gauss_hermite_grid and targets0-reused"),
+    M("twostep: ξ variance ψ1 E[σ'²] E[y²]", TT, "sp.nsimplify(model.psi1) * E_d1sq * Ey2",
+      "E_d1sq * Ey2", TI + "twostep.py", "-k", "gauss_hermite_grid and targets1-fresh"),
+    M("twostep: label noise in E[y²]", TT, "+ model.noise**2", "+ model.noise",
+      TI + "twostep.py", "-k", "gauss_hermite_grid and targets1-fresh"),
+    M("twostep: c_k = σ^{(k+1)} D̃^k y/k!", TT, "D**k * y / math.factorial(k)",
+      "D**k * y / math.factorial(k + 1)", TI + "twostep.py", "-k",
+      "gauss_hermite_grid and targets0-reused"),
+    M("twostep: E over s_v (shift)", TT, "extra[shift % 100] = 1 + shift // 100",
+      "extra[shift % 100] = 2 + shift // 100", TI + "twostep.py", "-k",
+      "gauss_hermite_grid and targets0-reused"),
+    M("twostep: E a^{2k+2} = (2k+1)!!", TT, "math.prod(range(2 * self.k + 1, 0, -2))",
+      "math.prod(range(2 * self.k + 1, 0, -1))", TI + "twostep.py", "-k", "mean_square"),
+    M("twostep: mean square C² + (Q − C²)/n2", TT, "(float(self.Q) - C2) / n2",
+      "float(self.Q) / n2", TI + "twostep.py", "-k", "mean_square"),
+    M("twostep: BBP 1 − (c + θ²)/(θ²(θ² + 1))", TT, "1 - (cf + theta**2) /",
+      "1 - (1 + theta**2) /", TI + "twostep.py", "-k", "bbp_overlap"),
+    M("twostep: B² = Σμ_1² + ψ1 E[y²]", TT, "B2 = signal + float(model.psi1) * Ey2",
+      "B2 = signal + Ey2", TI + "twostep.py", "-k", "strength_and_alignment"),
+    M("twostep: θ = N^{α1} |μ_σ| B", TT, "theta = float(N) ** float(alpha1)",
+      "theta = float(N) ** (2 * float(alpha1))", TI + "twostep.py", "-k",
+      "strength_and_alignment"),
+    # ---------------------------------------------------------------- recovery
+    M("recovery: D(d, q) = C(d+q−1, q)", R, "return math.comb(d + q - 1, q)",
+      "return math.comb(d + q, q)", TI + "recovery.py", "-k", "depth_rows"),
+    M("recovery: kernel D(d, 2q)", R, '"kernel": feature_dimension(d, 2 * q)',
+      '"kernel": feature_dimension(d, q + 2)', TI + "recovery.py", "-k", "depth_rows"),
+    M("recovery: threshold k^{2γ} (mpmath)", R, "inv_a2 = mpmath.power(k, 2 * g)",
+      "inv_a2 = mpmath.power(k, g + 1)", TI + "recovery.py", "-k", "irrational_power"),
+    M("recovery: threshold k^{2γ} (exact)", R, "return C * size * k ** int(2 * gamma)",
+      "return C * size * k ** int(gamma + 1)", TI + "recovery.py", "-k", "half_integer"),
+    M("recovery: threshold 1/a² for a strength", R,
+      "inv_a2 = mpmath.mpf(strength.denominator) ** 2 / strength.numerator ** 2",
+      "inv_a2 = mpmath.mpf(strength.denominator) / strength.numerator ** 2",
+      TI + "recovery.py", "-k", "given_strength"),
+    M("recovery: recovered count k^{2u} <= R^v", R, "return k ** (2 * u) <= target",
+      "return k ** (2 * u + 1) <= target", "tests/test_recovery.py", "-k",
+      "high_precision_enumeration"),
+    # (">=" → ">" at the boundary, "<= target" → "< target", makes the search loop forever at
+    # n = C·D exactly: test_recovered_count_boundary_is_exact then hangs instead of failing.)
+    M("recovery: continuum count (n/CD)^{1/(2γ)}", R,
+      "return +mpmath.power(R, 1 / (2 * g))", "return +mpmath.power(R, 1 / (g + 1))",
+      TI + "recovery.py", "-k", "continuum"),
+    M("recovery: law exponent −1 + 1/(2γ)", R, "return -1 + 1 / (2 * gamma)",
+      "return -1 + 1 / (gamma + 1)", "tests/test_recovery.py", "-k", "law_domain"),
+    M("recovery: a_1² = 1/(ζ(2γ) C)", R,
+      "mpmath.zeta(2 * mpmath.mpf(gamma.numerator) / gamma.denominator)\n",
+      "mpmath.zeta(mpmath.mpf(gamma.numerator) / gamma.denominator + 1)\n",
+      TI + "recovery.py", "-k", "a1_squared"),
+    M("recovery: law prefactor 8γ²/(4γ² − 1)", R, "8 * g ** 2 / ((4 * g ** 2 - 1)",
+      "8 * g ** 2 / ((4 * g ** 2 + 1)", TI + "recovery.py", "-k", "law_prefactor"),
+    M("recovery: law prefactor power of a_1²", R,
+      "mpmath.power(a1_squared, -1 + 1 / (2 * g))", "mpmath.power(a1_squared, -1 + 1 / (g + 1))",
+      TI + "recovery.py", "-k", "law_prefactor"),
+    # (a wrong recursion, / (2r) → / r, never reaches total mass 1 and runs to the 200 000-term
+    # cap, quadratic in Python: a hang, not a failure; the χ² mixture's normalisation instead:)
+    M("recovery: Ruben mixture χ²_{M+2j} densities", R,
+      "self._log_norm = -(dof / 2) * math.log(2) - gammaln(dof / 2)",
+      "self._log_norm = -(dof / 2) * math.log(2) - gammaln(dof / 2 + 1)",
+      "tests/test_recovery.py", "-k", "ruben_series_moments"),
+    M("recovery: size bias χ²_1 → χ²_3 (rank)", R,
+      "        m[i] = 3\n        biased.append(_GenChi2(w, m).pdf(x) * jac)",
+      "        m[i] = 5\n        biased.append(_GenChi2(w, m).pdf(x) * jac)",
+      TI + "recovery.py", "-k", "luli and 6.0-3-rank"),
+    M("recovery: ψ closed form (rank)", R, "lam / delta - lam + lam * lam * L / 2",
+      "lam / delta - lam + lam * lam * L / 3", TI + "recovery.py", "-k", "luli and 6.0-3-rank"),
+    M("recovery: ψ' closed form (rank)", R, "lam * L - lam * lam / (lam * lam - 1)",
+      "lam * L - lam / (lam * lam - 1)", TI + "recovery.py", "-k", "luli and 6.0-3-rank"),
+    M("recovery: ψ' generic (sign)", R, "return lam * (1 / delta + e1), 1 / delta - e2",
+      "return lam * (1 / delta + e1), 1 / delta + e2", TI + "recovery.py", "-k",
+      "luli and 6.0-1-sign"),
+    M("recovery: φ_i(λ) = λ E[T h²/(λ − T)]", R,
+      "return (lam * float(b @ (self.t / (lam - self.t))),",
+      "return (float(b @ (self.t / (lam - self.t))),", TI + "recovery.py", "-k",
+      "luli and 6.0-1-sign"),
+    M("recovery: Lu–Li ρ² = ψ'/(ψ' − φ')", R, "Overlap(dpsi / (dpsi - dphi), psi, edge)",
+      "Overlap(dpsi / (dpsi + dphi), psi, edge)", TI + "recovery.py", "-k",
+      "luli and 6.0-1-sign"),
+    M("recovery: θ_i = E[T(h_i² − 1)]", R, "return self.biased @ self.t - self.base @ self.t",
+      "return 2 * self.biased @ self.t - self.base @ self.t", TI + "recovery.py", "-k",
+      "theta_and_threshold"),
+    M("recovery: δ_BBP = E[T²]/θ²", R, "return self.law.second_moment / self.theta() ** 2",
+      "return self.law.second_moment / self.theta()", TI + "recovery.py", "-k",
+      "theta_and_threshold"),
+    M("recovery: BBP overlap 1 − 1/x", R, "return np.clip(1 - 1 / x, 0.0, None)",
+      "return np.clip(1 - 2 / x, 0.0, None)", TI + "recovery.py", "-k", "theta_and_threshold"),
+    M("recovery: MSE = 1 − Σ c² ρ⁴", R, "out: np.ndarray = 1 - (rho2 ** 2) @ (self.c ** 2)",
+      "out: np.ndarray = 1 - (rho2) @ (self.c ** 2)", TI + "recovery.py", "-k", "mse_formula"),
+    M("recovery: weak constant E[T²]/(2 slope²)", R,
+      "return self.law.second_moment / (2 * self.law.slope ** 2)",
+      "return self.law.second_moment / (self.law.slope ** 2)", TI + "recovery.py", "-k",
+      "weak_constant"),
+    M("recovery: slope E[T'] = 2∫p² (rank)", R, "float(2 * weights @ p))",
+      "float(weights @ p))", TI + "recovery.py", "-k", "weak_constant"),
+    M("recovery: slope E[T'] = 2 p(median) (sign)", R,
+      "float(2 * base.pdf(np.array([med]))[0]))", "float(base.pdf(np.array([med]))[0]))",
+      TI + "recovery.py", "-k", "weak_constant"),
+    # ---------------------------------------------------------------- quadratic
+    M("quadratic: plateau bracket 2/p*", Q, "sp.Rational(2, p_star)", "sp.Rational(1, p_star)",
+      TI + "quadratic.py", "-k", "plateau_with_noise"),
+    M("quadratic: plateau bracket noise σ²", Q, "+ 8 * q**2 / p**2 + s2))",
+      "+ 8 * q**2 / p**2 + 2 * s2))", TI + "quadratic.py", "-k",
+      "plateau_with_noise and noise1"),
+    M("quadratic: plateau root branch", Q, "root = (-A1 - sp.sqrt(disc)) / (2 * A2)",
+      "root = (-A1 + sp.sqrt(disc)) / (2 * A2)", TI + "quadratic.py", "-k", "plateau_with_noise"),
+    M("quadratic: discriminant → η_max", Q, "disc = sp.expand(A1**2 - 4 * A2 * A0)",
+      "disc = sp.expand(A1**2 - 2 * A2 * A0)", TI + "quadratic.py", "-k", "step_bound"),
+    M("quadratic: plateau loss", Q, "2 * (qf**2 / p + 1 / p_star)", "2 * (qf**2 / p + 2 / p_star)",
+      TI + "quadratic.py", "-k", "plateau_with_noise"),
+    M("quadratic: escape rate 2η(1 − q − 2q/p + 2τ/p*)", Q,
+      "return 2 * eta * (1 - q - 2 * q / p + 2 * tau / p_star)",
+      "return 2 * eta * (1 - q - 2 * q / p + tau / p_star)", TI + "quadratic.py", "-k",
+      "anisotropic_teacher_linearise"),
+    M("quadratic: right side 8 C𝒜C𝒜C", QO, "+ 8.0 * (CAC @ AC)", "+ 6.0 * (CAC @ AC)",
+      TI + "quadratic.py", "-k", "monte_carlo_over_the_fields"),
+    M("quadratic: dρ/dt = −2aη_w E[(f−y)λν]", QO,
+      "out[1 + k * k:] = (-2.0 * a * eta_w * M1[:k, k:]).ravel()",
+      "out[1 + k * k:] = (-4.0 * a * eta_w * M1[:k, k:]).ravel()",
+      TI + "quadratic.py", "-k", "monte_carlo_over_the_fields"),
+    M("quadratic: E[(zᵀ𝒜z) zzᵀ] = tr(𝒜C)C + 2C𝒜C", QO, "M1 = t1 * C + 2.0 * CAC",
+      "M1 = t1 * C + 1.0 * CAC", TI + "quadratic.py", "-k", "monte_carlo_over_the_fields"),
+    M("quadratic: loss ½(tr² + 2 tr(𝒜C)² + σ²)", Q,
+      "return float(0.5 * (t1**2 + 2 * tr2 + sigma**2))",
+      "return float(0.5 * (t1**2 + tr2 + sigma**2))", TI + "quadratic.py", "-k",
+      "monte_carlo_over_the_fields"),
+    M("quadratic: bulk trace m·a·q", QO, "t1 = np.trace(AC, axis1=-2, axis2=-1) + m * a * q",
+      "t1 = np.trace(AC, axis1=-2, axis2=-1) + m * a * q * q",
+      "tests/test_quadratic_ode.py", "-k", "full_one_restricted and False"),
+    M("quadratic: bulk dq (8a²q³ term)", QO, "+ 8.0 * a * a * q * q * q))",
+      "+ 4.0 * a * a * q * q * q))", "tests/test_quadratic_ode.py", "-k",
+      "full_one_restricted and False"),
+    M("quadratic: element-wise derivation η² term", Q,
+      "+ 4 * a**2 * eta**2 * (E(err**2 * lam[k] * lam[l])",
+      "+ 2 * a**2 * eta**2 * (E(err**2 * lam[k] * lam[l])",
+      "tests/test_quadratic.py", "-k", "elementwise"),
+    M("quadratic: Isserlis pairing", Q, "total += cov[first][rest[j]] * _wick(",
+      "total += 2 * cov[first][rest[j]] * _wick(", "tests/test_quadratic.py", "-k", "wick"),
+    M("quadratic: plateau noise moment (p*+2)(p*+4)", Q,
+      "b * b * q * (p_star + 2) * (p_star + 4)", "b * b * q * (p_star + 2) * (p_star + 3)",
+      TI + "quadratic.py", "-k", "noise_moment"),
+    M("quadratic: plateau noise rate 4η²E", Q,
+      "return 4 * eta**2 * plateau_noise_moment(", "return 2 * eta**2 * plateau_noise_moment(",
+      "tests/test_quadratic_escape.py", "-k", "small_time"),
+    M("quadratic: overlap variance D(e^{2rt} − 1)/(2r)", Q,
+      "D * math.expm1(2 * r * t) / (2 * r)", "D * math.expm1(2 * r * t) / r",
+      "tests/test_quadratic_escape.py", "-k", "small_time"),
+    M("quadratic: J integrand e^{−2R}", Q, "sigma) * np.exp(-2 * R)", "sigma) * np.exp(-R)",
+      "tests/test_quadratic_escape.py", "-k", "D_over_2r"),
+    M("quadratic: E ln‖ρ‖ digamma(p p*/2)", Q, "float(mpmath.digamma(p * p_star / 2))",
+      "float(mpmath.digamma(p * p_star))", "tests/test_quadratic_escape.py", "-k",
+      "mean_log_overlap"),
+    M("quadratic: linear shift −ln(1 + J/q0)/(2r)", Q,
+      "return -math.log(1 + self.noise_variance / self.q0) / (2 * self.rate)",
+      "return -math.log(1 + self.noise_variance / self.q0) / self.rate",
+      "tests/test_quadratic_escape.py", "-k", "linear_stage"),
+    M("quadratic: crossing time log interpolation", Q, "(np.log(level) - x0) / (x1 - x0)",
+      "(level - x0) / (x1 - x0)", "tests/test_quadratic_escape.py", "-k", "crossing_time"),
+    M("quadratic: manifold dim pp* − p*(p*+1)/2", Q,
+      "return p * p_star - p_star * (p_star + 1) // 2",
+      "return p * p_star - p_star * (p_star - 1) // 2", TI + "quadratic.py", "-k",
+      "manifold_dimension"),
+    M("quadratic: Hessian at solution (p−p*)(N−p*)", Q, "zero = dim + (p - p_star) * (N - p_star)",
+      "zero = dim + (p - p_star) * (N - p)", TI + "quadratic.py", "-k", "hessian_counts"),
+    M("quadratic: Hessian at plateau p(N − p − p*)", Q,
+      "zero = p * (p - 1) // 2 + p * (N - p - p_star)", "zero = p * (p - 1) // 2 + p * (N - p)",
+      TI + "quadratic.py", "-k", "hessian_counts"),
+    M("quadratic: polar factor ρ(ρᵀρ)^{−1/2}", Q, "np.diag(w**-0.5)", "np.diag(w**-1.0)",
+      TI + "quadratic.py", "-k", "polar"),
+    M("quadratic: implicit-bias drift max_t", Q,
+      "drift = max(float(np.linalg.norm(polar_factor(R) - S0)) for R in sol.R)",
+      "drift = min(float(np.linalg.norm(polar_factor(R) - S0)) for R in sol.R)",
+      "tests/test_quadratic.py", "-k", "implicit_bias_conditions"),
+    M("quadratic: Jacobian zero modes (p−p*)(p−p*+1)/2", Q,
+      "extra = (p - p_star) * (p - p_star + 1) // 2",
+      "extra = (p - p_star) * (p - p_star - 1) // 2",
+      "tests/test_quadratic.py", "-k", "jacobian_counts and 3-1"),
+    M("quadratic CLI: --scaling fixed is step η/p", "fltheory/cli/quadratic.py",
+      "        eta = eta / p  # a·η_w", "        eta = eta  # a·η_w",
+      "tests/test_quadratic.py", "-k", "fixed_scaling_rate"),
+    # ---------------------------------------------------------------- fisher
+    M("fisher: N(d, l)", F, "return math.comb(l + d - 1, d - 1) - math.comb(l + d - 3, d - 1)",
+      "return math.comb(l + d - 1, d - 1) - math.comb(l + d - 2, d - 1)",
+      TI + "fisher.py", "-k", "multiplicity"),
+    M("fisher: Gegenbauer recurrence (2l + d − 2)", F, "new[i + 1] += (2 * n + d - 2) * c",
+      "new[i + 1] += (2 * n + d - 1) * c", TI + "fisher.py", "-k", "legendre"),
+    M("fisher: Gegenbauer recurrence 1/(l + d − 2)", F, "[c / (n + d - 2) for c in new]",
+      "[c / (n + d - 1) for c in new]", TI + "fisher.py", "-k", "legendre"),
+    M("fisher: A_j recursion 2j A_{j−1}", F, "return (2 * j * A(j - 1, n + 1)",
+      "return (j * A(j - 1, n + 1)", TI + "fisher.py", "-k", "eigenvalue_against_scipy"),
+    M("fisher: even moment /(2πZ)", F, "+ A(j, nu)) / (2 * ctx.pi * Z)",
+      "+ A(j, nu)) / (ctx.pi * Z)", TI + "fisher.py", "-k", "eigenvalue_against_scipy"),
+    M("fisher: λ_1 = 1/4", F, "return FisherLevel(d, l, N, Fraction(1, 4), mpmath.mpf(1) / 4,",
+      "return FisherLevel(d, l, N, Fraction(1, 3), mpmath.mpf(1) / 3,", TI + "fisher.py",
+      "-k", "eigenvalue_against_scipy"),
+    M("fisher: quadrature κ(cos θ)", F,
+      "kappa = (s + (mpmath.pi - theta) * c) / (2 * mpmath.pi)",
+      "kappa = (s + (mpmath.pi + theta) * c) / (2 * mpmath.pi)", TI + "fisher.py", "-k",
+      "eigenvalue_against_scipy"),
+    M("fisher: paper λ_0 (2d+1)/(4π)", F, "return (2 * mpmath.mpf(d) + 1) / (4 * mpmath.pi)",
+      "return (2 * mpmath.mpf(d) + 2) / (4 * mpmath.pi)", "tests/test_tables.py", "-k",
+      "fisher_table_cells"),
+    M("fisher: paper λ_2 1/(2π(d+2))", F, "return 1 / (2 * mpmath.pi * (d + 2))",
+      "return 1 / (2 * mpmath.pi * (d + 1))", "tests/test_tables.py", "-k", "fisher_table_cells"),
+    M("fisher: top-3 limit 1/2 + 3/(2π)", F, "mpmath.mpf(1) / 2 + 3 / (2 * mpmath.pi)",
+      "mpmath.mpf(1) / 2 + 3 / (4 * mpmath.pi)", "tests/test_fisher.py", "-k", "huge_d"),
+    M("fisher: trace d/2", F, "return Fraction(_check_d(d), 2)", "return Fraction(_check_d(d), 3)",
+      TI + "fisher.py", "-k", "trace"),
+    M("fisher: sphere moments d(d+2)…", F, "den = math.prod(d + 2 * i for i in range(total // 2))",
+      "den = math.prod(d + i for i in range(total // 2))", TI + "fisher.py", "-k", "gram"),
+    M("fisher: eigenfunction correction −‖x‖/d", F, "cols += [x[:, c] ** 2 / r - r / d",
+      "cols += [x[:, c] ** 2 / r - r / (d + 1)", TI + "fisher.py", "-k", "eigenfunction_basis"),
+]
+
+
+def run(m: Mutation, timeout: float) -> tuple[str, float]:
+    path = ROOT / m.file
+    original = path.read_text(encoding="utf-8")
+    if original.count(m.old) != 1:
+        return f"snippet found {original.count(m.old)} times", 0.0
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1",
+               OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    start = time.perf_counter()
+    try:
+        path.write_text(original.replace(m.old, m.new), encoding="utf-8")
+        with tempfile.TemporaryDirectory() as cache:
+            env["NUMBA_CACHE_DIR"] = cache
+            proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p",
+                                   "no:cacheprovider", "--no-header", *m.tests], cwd=ROOT,
+                                  env=env, capture_output=True, text=True, timeout=timeout,
+                                  check=False)
+        status = {0: "SURVIVED", 1: "caught"}.get(proc.returncode,
+                                                   f"pytest exit {proc.returncode}")
+        if proc.returncode == 5:
+            status = "no test selected"
+    except subprocess.TimeoutExpired:
+        status = f"timeout ({timeout:.0f} s)"
+    finally:
+        path.write_text(original, encoding="utf-8")
+    return status, time.perf_counter() - start
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-k", default="", help="run the mutations whose label contains one of these "
+                    "comma-separated texts")
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds per pytest run")
+    args = ap.parse_args()
+    keys = [k.strip().lower() for k in args.k.split(",")]
+    chosen = [m for m in MUTATIONS if any(k in m.label.lower() for k in keys)]
+    width = max(len(m.label) for m in chosen)
+    print(f"{'formula':{width}}  {'mutation':60}  caught?  (s)", flush=True)
+    survived = 0
+    for m in chosen:
+        status, secs = run(m, args.timeout)
+        survived += status != "caught"
+        change = f"{m.old.strip()[:28]} → {m.new.strip()[:28]}".replace("\n", " ")
+        print(f"{m.label:{width}}  {change:60}  {status}  ({secs:.0f})", flush=True)
+    print(f"{len(chosen) - survived}/{len(chosen)} caught", flush=True)
+    return 1 if survived else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
