@@ -99,16 +99,15 @@ def test_step_bound_is_where_the_fixed_point_disappears(noise):
     assert min_bracket(eta_max * (1 - 1e-4)) < 0 < min_bracket(eta_max * (1 + 1e-4))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "defect in theory/quadratic.py: the plateau bracket uses 2/p* for 2b² tr(T²), true only "
-    "for T = I; with a teacher of unequal eigenvalues (tr T = p*, tr T² ≠ p*) q* is not a fixed "
-    "point at η > 0. Fix: replace sp.Rational(2, p_star) by 2·Σ τ_i²/p*² (and the loss's 1/p* "
-    "by Σ τ_i²/p*²)"))
 def test_plateau_with_anisotropic_teacher_is_a_fixed_point():
     teacher = [Fraction(3, 2), Fraction(1, 2), Fraction(1)]
     r = th.plateau(P, PS, ETA, teacher=teacher)
-    dQ = _dq_on_plateau(r.q, P, PS, float(ETA), 0.0, np.diag([float(t) for t in teacher]))
+    T = np.diag([float(t) for t in teacher])
+    dQ = _dq_on_plateau(r.q, P, PS, float(ETA), 0.0, T)
     assert np.abs(dQ).max() < 1e-12
+    # the plateau loss carries tr T² = 7/2 (not p* = 3): the matrix-form loss at (q* I, 0, T)
+    assert r.loss == pytest.approx(th.loss_matrix(r.q * np.eye(P), np.zeros((P, PS)), T,
+                                                  1 / P, 1 / PS), rel=1e-12)
 
 
 def test_rates_with_anisotropic_teacher_linearise_the_ode():

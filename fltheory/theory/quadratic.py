@@ -342,10 +342,15 @@ class PlateauResult:
 
 
 @lru_cache(maxsize=64)
-def _plateau_symbolic(p: int, p_star: int) -> tuple[Any, Any, Any, Any]:
+def _plateau_symbolic(p: int, p_star: int,
+                      tr_t2: Fraction | None = None) -> tuple[Any, Any, Any, Any]:
+    """The plateau bracket as a quadratic in q; ``tr_t2`` = tr T² (default p*, T = I): the
+    teacher enters the η term as 2b² tr T² with b = 1/p*."""
     q, eta, s2 = sp.symbols("q eta sigma2", positive=True)
+    t2 = Fraction(p_star) if tr_t2 is None else Fraction(tr_t2)
     bracket = (-(q - 1 + 2 * q / p)
-               + eta * ((q - 1) ** 2 + 2 * q**2 / p + sp.Rational(2, p_star)
+               + eta * ((q - 1) ** 2 + 2 * q**2 / p
+                        + 2 * sp.Rational(t2.numerator, t2.denominator) / p_star**2
                         + 4 * q * (q - 1) / p + 8 * q**2 / p**2 + s2))
     poly = sp.Poly(sp.expand(bracket), q)
     A2, A1, A0 = (poly.coeff_monomial(q**2), poly.coeff_monomial(q), poly.coeff_monomial(1))
@@ -377,7 +382,8 @@ def plateau(p: int, p_star: int, eta: Fraction, noise: Fraction = Fraction(0),
     if len(taus) != p_star or sum(taus) != p_star:
         raise DomainError("teacher", ",".join(map(str, taus)),
                           f"{p_star} eigenvalues with mean 1 (tr T = p*)")
-    root, disc, (_, eta_s, s2), coeffs = _plateau_symbolic(p, p_star)
+    tr_t2 = sum(t * t for t in taus)
+    root, disc, (_, eta_s, s2), coeffs = _plateau_symbolic(p, p_star, tr_t2)
     subs = {eta_s: sp.Rational(eta.numerator, eta.denominator),
             s2: sp.Rational((noise**2).numerator, (noise**2).denominator)}
     eta_max = sp.solve(disc.subs(s2, subs[s2]), eta_s)
@@ -403,7 +409,8 @@ def plateau(p: int, p_star: int, eta: Fraction, noise: Fraction = Fraction(0),
                 or not abs(float(q_exact) - q_stable) <= 1e-9 * max(1.0, abs(q_stable)):
             q_exact, qf = stable, q_stable
     qf = float(q_exact) if qf is None else qf
-    loss = 0.5 * ((qf - 1) ** 2 + 2 * (qf**2 / p + 1 / p_star) + float(noise) ** 2)
+    loss = 0.5 * ((qf - 1) ** 2 + 2 * (qf**2 / p + float(tr_t2) / p_star**2)
+                  + float(noise) ** 2)
     rates = tuple(float(_rate(qf, p, p_star, float(eta), float(tau))) for tau in taus)
     return PlateauResult(p, p_star, eta, q_exact, qf, loss, rates,
                          [e for e in eta_max if e.is_positive] or None)
