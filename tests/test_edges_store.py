@@ -551,3 +551,16 @@ def test_a_worker_killed_from_outside_is_a_failed_run_not_a_traceback():
             proc.communicate(timeout=10)
     assert proc.returncode == 1 and "Traceback" not in err
     assert out.count("a worker process died") == 4  # every run of the broken pool, listed
+
+
+def test_quadratic_escape_task_reports_divergence():
+    """η = 1 is above the mean-field stability bound for p = 4, p* = 2 (η_max = 3/10): the sweep
+    task says the run diverged (metric 'diverged' = 1) instead of passing NaN off as a loss."""
+    from fltheory.sweep.tasks import get_task
+
+    out = get_task("quadratic.escape").func(
+        {"N": "50", "p": "4", "p_star": "2", "eta": "1", "t_max": "5"}, 0)
+    assert out["diverged"] == 1.0
+    calm = get_task("quadratic.escape").func(
+        {"N": "50", "p": "4", "p_star": "2", "eta": "1/10", "t_max": "1"}, 0)
+    assert calm["diverged"] == 0.0 and math.isfinite(calm["final_test_loss"])

@@ -206,9 +206,12 @@ def _quadratic_escape(p: dict[str, Any], seed: int) -> dict[str, float]:
     norms = np.linalg.norm(run.R, axis=(1, 2))
     escaped = np.nonzero(norms > 0.5)[0]
     assert run.test_loss is not None
+    # a diverged run (η above the stability bound) has NaN records after the stop: its final
+    # loss is NaN (counted apart by the aggregate) and the fraction of diverged runs is a metric
     return {"escape_time": float(t[escaped[0]]) if len(escaped) else math.nan,
             "final_test_loss": float(run.test_loss[-1]),
-            "initial_overlap": float(norms[0])}
+            "initial_overlap": float(norms[0]),
+            "diverged": 0.0 if run.diverged_at is None else 1.0}
 
 
 def _recovery_spectral(p: dict[str, Any], seed: int) -> dict[str, float]:
