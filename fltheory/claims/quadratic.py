@@ -614,7 +614,9 @@ CLAIMS = [
           "E‖polar(A + √(J/q0) B) − polar(A)‖ (A, B Gaussian, J the plateau noise), while the "
           "ODE from the same start drifts only O(N^(−1/2)). Tested at p = 4, p* = 2, read at "
           "t = 5/η: η = 1/10 over N = 250…1000 and η = 1/20, 1/5 at N = 500 (large: "
-          "N = 250…4000; η = 1/40…1/5 at N = 1000)",
+          "N = 250…4000; η = 1/40…1/5 at N = 1000). Tested: the level per (N, η) and its "
+          "N-independence; not decided: the exact η-slope (measured steeper than predicted, "
+          "see why)",
           _predict_cold, _sim_cold, _compare_cold,
           "per (N, η) cell the seed mean of SGD's drift against the prediction (seed and Monte "
           "Carlo errors combined), and the log-log slope of the drift against N compared with "
@@ -624,7 +626,14 @@ CLAIMS = [
           "mostly on the per-cell comparison with the predicted level. Every run must "
           "have converged (‖ρ(t_end)‖_F >= 1.5, the solution's being 2) or the verdict is "
           "inconclusive; S moves by < 0.01 once ‖ρ‖_F > 1.5 (3 runs, N = 1000, η = 1/10, "
-          "t ≤ 80)",
+          "t ≤ 80). Measured on the large grid with 8 seeds (seed 0): η = 1/10, N = 250, 500, "
+          "1000, 2000, 4000: 0.86, 0.97, 0.89, 0.84, 0.70 (± 0.11…0.16) against 0.90, log-log "
+          "slope in N −0.08 ± 0.07 (5.8 SE from −1/2); N = 1000, η = 1/40, 1/20, 1/10, 1/5: "
+          "0.39, 0.57, 0.89, 1.32 against 0.50, 0.68, 0.90, 1.16 — each cell within 1.8 SE, "
+          "but the paired slope d ln drift/d ln η is 0.65 ± 0.08 against the predicted 0.43 "
+          "(2.6 SE), cause not identified (the neglected noise once ρ = O(1) could raise the "
+          "drift at large η, not lower it at small η); so the η-slope is not part of the "
+          "verdict beyond the per-cell levels",
           {"small": {"p": 4, "p_star": 2, "eta": Fraction(1, 10), "N_grid": (250, 500, 1000),
                      "N_eta": 500, "eta_grid": (Fraction(1, 20), Fraction(1, 5)),
                      "t_eta": 5, "seeds": 12, "mc": 100000},
