@@ -43,9 +43,11 @@ def _compare_deviation(pred: float, rows: np.ndarray) -> Verdict:
     _, _, slope, se = linear_fit(rows[:, 0], rows[:, 1])
     z, zc = abs(slope - pred) / se, z_crit(1)
     largest = math.exp(rows[rows[:, 0] == rows[:, 0].max(), 1].mean())
-    return Verdict("pass" if z <= zc else "fail", "|SGD − ODE| ∝ N^(−1/2)",
-                   f"log-log slope {slope:.2f} ± {se:.2f} (|z| = {z:.2f}); deviation "
-                   f"{largest:.3f} at the largest N", f"|z| <= {zc:.2f}")
+    return Verdict("pass" if z <= zc else "fail", "max |SGD − ODE| ∝ N^(−1/2) (t ≤ t_max, "
+                   "warm start)",
+                   f"log-log slope {slope:.2f} ± {se:.2f} (|z| = {z:.2f}; from 0: "
+                   f"{abs(slope) / se:.1f}); deviation {largest:.3f} at the largest N",
+                   f"|z| <= {zc:.2f}")
 
 
 def _predict_plateau(params: Mapping[str, Any]) -> dict[str, float]:
@@ -384,6 +386,110 @@ def _compare_aniso(pred: float, rows: np.ndarray) -> Verdict:
                    f"ODE drift > 1e-8 every start and |slope + 1/2| <= {zc:.2f}·SE")
 
 
+def _cold_run(N: int, p: int, ps: int, eta: float, t_end: float, seed: int
+              ) -> tuple[float, float, float]:
+    """One cold start W0 ~ N(0, 1/4) (the escape claims' start), orthonormal teacher: (drift of
+    S along SGD, drift along the ODE from the same sampled overlaps, ‖ρ_SGD(t_end)‖_F), drifts
+    ‖S(t_end) − S(0)‖_F with S = ρ(ρᵀρ)^{−1/2} by the simulator's numpy."""
+    rng = np.random.default_rng(seed)
+    W_star = sim.orthonormal_teacher(N, ps, rng)
+    W0 = 0.5 * rng.standard_normal((p, N))
+    t = np.array([0.0, t_end])
+    run = sim.sgd(W0, W_star, eta, t, seed + 500)
+    ode = theory.integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N, eta, t)
+    S0 = _polar(run.R[0])
+    return (float(np.linalg.norm(_polar(run.R[-1]) - S0)),
+            float(np.linalg.norm(_polar(ode.R[-1]) - S0)), float(np.linalg.norm(run.R[-1])))
+
+
+def _cold_cells(params: Mapping[str, Any]) -> list[tuple[int, Fraction]]:
+    """The (N, η) cells: the N grid at η, and the η grid at N_eta (a shared cell once)."""
+    cells = [(N, Fraction(params["eta"])) for N in params["N_grid"]]
+    cells += [(params["N_eta"], Fraction(e)) for e in params["eta_grid"]]
+    return list(dict.fromkeys(cells))
+
+
+def _sim_cold(params: Mapping[str, Any], seed: int) -> dict[tuple[int, Fraction], np.ndarray]:
+    """{(N, η): array (seeds, 3) of (SGD drift, ODE drift, ‖ρ(t_end)‖_F)}, t_end = t_eta/η:
+    the time scale of the whole run is 1/η (rates ∝ η), so every η is read at the same stage."""
+    p, ps = params["p"], params["p_star"]
+    return {(N, eta): np.array([_cold_run(N, p, ps, float(eta), float(params["t_eta"] / eta),
+                                          seed * 1000 + s) for s in range(params["seeds"])])
+            for N, eta in _cold_cells(params)}
+
+
+def _polar_stack(R: np.ndarray) -> np.ndarray:
+    """Polar factors ρ(ρᵀρ)^{−1/2} of a stack of p × p* matrices (eigendecomposition of ρᵀρ)."""
+    w, V = np.linalg.eigh(np.swapaxes(R, -1, -2) @ R)
+    out: np.ndarray = R @ (V * w[..., None, :] ** -0.5) @ np.swapaxes(V, -1, -2)
+    return out
+
+
+def _predict_cold(params: Mapping[str, Any]) -> dict[Fraction, tuple[float, float, float]]:
+    r"""{η: (J, E drift, its Monte Carlo SE)} for SGD's drift of S from a cold start.
+
+    Derivation (the escape law's, :func:`fltheory.theory.quadratic.escape_time_law`): from
+    Q(0) ≈ q0 I, T = I, ρ grows by a scalar factor in the linear stage, so its direction is that
+    of ρ(0) + ξ, ξ the plateau noise propagated back to t = 0: independent of ρ(0), i.i.d.
+    Gaussian entries of variance J/N against ρ(0)'s q0/N. The mean-field ODE then conserves
+    S (implicit_bias), so S at the solution is polar(ρ(0) + ξ) while S(0) = polar(ρ(0)): with
+    A, B i.i.d. standard Gaussian p × p*, drift = ‖polar(A + √(J/q0) B) − polar(A)‖_F, whose
+    law does not depend on N (both terms are O(N^(−1/2)) and the polar factor is scale-free)
+    and tends to 0 with J ∝ η. E drift is a Monte Carlo over ``mc`` draws (common A, B for
+    every η). Neglected: the noise once ρ = O(1) and the O(N^(−1/2)) anisotropy of Q(0) (the
+    ODE's own drift, reported).
+    """
+    p, ps, q0 = params["p"], params["p_star"], 0.25
+    rng = np.random.default_rng(12345)
+    A = rng.standard_normal((params["mc"], p, ps))
+    B = rng.standard_normal((params["mc"], p, ps))
+    SA = _polar_stack(A)
+    out = {}
+    for eta in sorted({e for _, e in _cold_cells(params)}):
+        J = theory.escape_time_law(p, ps, float(eta), max(params["N_grid"]), q0=q0,
+                                   samples=2).noise_variance
+        d = np.linalg.norm(_polar_stack(A + math.sqrt(J / q0) * B) - SA, axis=(1, 2))
+        out[eta] = (J, float(d.mean()), float(d.std(ddof=1) / math.sqrt(len(d))))
+    return out
+
+
+def _compare_cold(pred: dict[Fraction, tuple[float, float, float]],
+                  meas: dict[tuple[int, Fraction], np.ndarray]) -> Verdict:
+    # Per (N, η) cell the seed mean of SGD's drift against E drift(η) (seed SE and Monte Carlo
+    # SE combined); and, over the N grid at fixed η, the log-log slope of the drift against N
+    # against 0 (the law does not depend on N); Bonferroni over all. The power against "a
+    # finite-N fluctuation" (drift ∝ N^(−1/2), the warm start's law) is reported as the slope's
+    # |z| from −1/2.
+    cells = sorted(meas)
+    zc = z_crit(len(cells) + 1)
+    predicted = ("E‖S_end − S(0)‖ = " + ", ".join(f"{pred[e][1]:.2f} (η={e}, J={pred[e][0]:.3f})"
+                                                  for e in sorted(pred)) + "; independent of N")
+    low = min(float(meas[c][:, 2].min()) for c in cells)
+    if low < 1.5:
+        return Verdict("inconclusive", predicted, f"smallest ‖ρ(t_end)‖_F {low:.2f}",
+                       f"|z| <= {zc:.2f} per cell and for the slope",
+                       reason="some run had not converged by t_end (‖ρ‖_F < 1.5 of 2)")
+    worst, parts = 0.0, []
+    for N, eta in cells:
+        m, se = mean_se(meas[(N, eta)][:, 0])
+        _, d, mc = pred[eta]
+        z = abs(m - d) / math.hypot(se, mc)
+        worst = max(worst, z)
+        parts.append(f"N={N} η={eta}: {m:.2f} ± {se:.2f} vs {d:.2f} (|z| = {z:.2f}; ODE "
+                     f"{meas[(N, eta)][:, 1].mean():.3f})")
+    eta0 = max({e for _, e in cells}, key=lambda e: sum(c[1] == e for c in cells))  # N grid
+    grid = [c for c in cells if c[1] == eta0]
+    x = np.concatenate([np.full(len(meas[c]), math.log(c[0])) for c in grid])
+    y = np.log(np.concatenate([meas[c][:, 0] for c in grid]))
+    _, _, slope, se = linear_fit(x, y)
+    z_slope = abs(slope) / se
+    ok = worst <= zc and z_slope <= zc
+    return Verdict("pass" if ok else "fail", predicted,
+                   "; ".join(parts) + f"; d ln drift/d ln N at η={eta0}: {slope:+.2f} ± {se:.2f}"
+                   f" (|z| from 0 = {z_slope:.2f}, from −1/2 = {abs(slope + 0.5) / se:.1f})",
+                   f"|z| <= {zc:.2f} per cell and for the slope")
+
+
 def loss_curves(p: int, p_star: int, eta: float, Ns: tuple[int, ...], t_max: float = 60,
                 seed: int = 0, n_test: int = 2000) -> dict[str, Any]:
     """Cold-start loss curves: SGD (test loss on fresh inputs) at each N, and the ODE from the
@@ -484,17 +590,57 @@ CLAIMS = [
            "large": {"cases": ((2, 2, 16), (4, 2, 16), (8, 2, 16))}},
           source=_SOURCE),
     Claim("quadratic.implicit_bias",
-          "isotropic teacher and initialisation: S = ρ(ρᵀρ)^(−1/2) is conserved, so the solution "
-          "reached is the zero-loss point closest to the initialisation",
+          "from a warm start — Q(0) = I/4 exactly, rows mixed with 0.6·teacher, so ρ(0) ≈ 0.26 "
+          "per matched entry, O(1) — with an isotropic teacher, the ODE conserves "
+          "S = ρ(ρᵀρ)^(−1/2) (the solution reached is the zero-loss point closest to the "
+          "initialisation) and SGD's drift of S over t ≤ 20 vanishes as N^(−1/2) "
+          "(η = 1/10, p = 4, p* = 2; N = 250…2000, large 500…4000). From a cold start SGD does "
+          "not select the closest point: quadratic.cold_start_drift",
           lambda params: 0.0, _sim_bias, _compare_bias_iso,
           "the ODE conserves S exactly under these conditions (proof in "
           "theory.implicit_bias_drift; integration must show < 1e-6); SGD's drift is a "
           "finite-N fluctuation: its log-log slope against N is compared with −1/2 (Bonferroni "
-          "over the two checks)",
+          "over the two checks). The warm start matters: SGD's plateau noise is O(N^(−1/2)) "
+          "like a cold start's overlaps, but small against this ρ(0)",
           {"small": {"p": 4, "p_star": 2, "eta": Fraction(1, 10), "teacher": (1, 1),
                      "t_max": 20, "N_grid": (250, 1000, 2000), "seeds": 4},
            "large": {"p": 4, "p_star": 2, "eta": Fraction(1, 10), "teacher": (1, 1),
                      "t_max": 20, "N_grid": (500, 1000, 2000, 4000), "seeds": 8}},
+          source=_SOURCE),
+    Claim("quadratic.cold_start_drift",
+          "from a cold random start (W0 ~ N(0, 1/4), ρ(0) = O(N^(−1/2))) SGD does not select "
+          "the closest solution: S = ρ(ρᵀρ)^(−1/2) drifts by an O(1) amount that does not "
+          "vanish as N → ∞ and grows with η — predicted E‖S_end − S(0)‖_F = "
+          "E‖polar(A + √(J/q0) B) − polar(A)‖ (A, B Gaussian, J the plateau noise), while the "
+          "ODE from the same start drifts only O(N^(−1/2)). Tested at p = 4, p* = 2, read at "
+          "t = 5/η: η = 1/10 over N = 250…1000 and η = 1/20, 1/5 at N = 500 (large: "
+          "N = 250…4000; η = 1/40…1/5 at N = 1000). Tested: the level per (N, η) and its "
+          "N-independence; not decided: the exact η-slope (measured steeper than predicted, "
+          "see why)",
+          _predict_cold, _sim_cold, _compare_cold,
+          "per (N, η) cell the seed mean of SGD's drift against the prediction (seed and Monte "
+          "Carlo errors combined), and the log-log slope of the drift against N compared with "
+          "0 within its standard error; Bonferroni over all; the slope's |z| from −1/2 (a "
+          "finite-N fluctuation, the warm start's law) is reported as the power: at the small "
+          "size it is only 2–4 SE (seeds 0, 1: 3.9, 2.1), so there the N-independence rests "
+          "mostly on the per-cell comparison with the predicted level. Every run must "
+          "have converged (‖ρ(t_end)‖_F >= 1.5, the solution's being 2) or the verdict is "
+          "inconclusive; S moves by < 0.01 once ‖ρ‖_F > 1.5 (3 runs, N = 1000, η = 1/10, "
+          "t ≤ 80). Measured on the large grid with 8 seeds (seed 0): η = 1/10, N = 250, 500, "
+          "1000, 2000, 4000: 0.86, 0.97, 0.89, 0.84, 0.70 (± 0.11…0.16) against 0.90, log-log "
+          "slope in N −0.08 ± 0.07 (5.8 SE from −1/2); N = 1000, η = 1/40, 1/20, 1/10, 1/5: "
+          "0.39, 0.57, 0.89, 1.32 against 0.50, 0.68, 0.90, 1.16 — each cell within 1.8 SE, "
+          "but the paired slope d ln drift/d ln η is 0.65 ± 0.08 against the predicted 0.43 "
+          "(2.6 SE), cause not identified (the neglected noise once ρ = O(1) could raise the "
+          "drift at large η, not lower it at small η); so the η-slope is not part of the "
+          "verdict beyond the per-cell levels",
+          {"small": {"p": 4, "p_star": 2, "eta": Fraction(1, 10), "N_grid": (250, 500, 1000),
+                     "N_eta": 500, "eta_grid": (Fraction(1, 20), Fraction(1, 5)),
+                     "t_eta": 5, "seeds": 12, "mc": 100000},
+           "large": {"p": 4, "p_star": 2, "eta": Fraction(1, 10),
+                     "N_grid": (250, 500, 1000, 2000, 4000), "N_eta": 1000,
+                     "eta_grid": (Fraction(1, 40), Fraction(1, 20), Fraction(1, 5)),
+                     "t_eta": 5, "seeds": 16, "mc": 100000}},
           source=_SOURCE),
     Claim("quadratic.implicit_bias_anisotropic",
           "outside isotropy the paper's selection fails: with T = diag(3/2, 1/2) S drifts by "
@@ -523,13 +669,20 @@ CLAIMS = [
            "large": {"cases": ((2, 20), (4, 20), (6, 24))}},
           source=_SOURCE),
     Claim("quadratic.ode_matches_sgd",
-          "one-pass SGD follows the derived ODEs for (Q, ρ), with O(N^(−1/2)) fluctuations",
+          "from a warm start (rows 0.6·w*_(k mod p*) + N(0, 1/4) noise, so ρ(0) ≈ 0.6 on the "
+          "matched entries) one-pass SGD follows the derived ODEs for (Q, ρ) over t ≤ 10: the "
+          "largest deviation, max over t and entries of |SGD − ODE(same start)|, falls as "
+          "N^(−1/2) (η = 1/10, p = 4, p* = 2; N = 500…2000, large 500…4000). Not tested: "
+          "cold starts, where plateau noise shifts SGD's escape by O(1) against the ODE from "
+          "the same start (quadratic.escape_time_vs_p tests that shift)",
           lambda params: -0.5, _sim_deviation, _compare_deviation,
           "warm start (student partly aligned with the teacher), where trajectories are "
           "deterministic at N → ∞; the ODE starts from the sampled overlaps; the log-log slope of "
-          "the maximal deviation on t ∈ [0, 10] against N is compared with the CLT rate −1/2 "
-          "within a one-test z-bound. N >= 500: over N = 250…1000 the fitted slope was "
-          "pre-asymptotic (−0.19 ± 0.11 at seed 0), over 500…4000 it is −0.58 ± 0.06",
+          "the maximal deviation on t ∈ [0, 10] against N (over N and seeds) is compared with "
+          "the CLT rate −1/2 within a one-test z-bound using the slope's standard error; the "
+          "|z| from 0 (no convergence) is reported as the power. N >= 500: over N = 250…1000 "
+          "the fitted slope was pre-asymptotic (−0.19 ± 0.11 at seed 0), over 500…4000 it is "
+          "−0.58 ± 0.06",
           {"small": {"p": 4, "p_star": 2, "eta": Fraction(1, 10), "t_max": 10,
                      "N_grid": (500, 1000, 2000), "seeds": 4},
            "large": {"p": 4, "p_star": 2, "eta": Fraction(1, 10), "t_max": 10,

@@ -212,24 +212,60 @@ def _compare_lambda(predicted: int, measured: int) -> Verdict:
 
 
 def _sim_one_step(params: Mapping[str, Any], seed: int) -> np.ndarray:
-    pts = []
+    """Per N and seed: (ln N, r_F, r_2, ‖H_0‖_F², ‖H_1‖_F², ‖H_2‖_F²) with r the relative
+    deviation ‖W2 − W0 − (η1+η2)G0‖/‖(η1+η2)G0‖ in the Frobenius (r_F) and spectral (r_2)
+    norms, and the Taylor terms' Frobenius norms (H_0 = G0 for a reused batch)."""
+    rows = []
     for N in params["N_grid"]:
         for s in range(params["seeds_grid"]):
             run = _run(N, "reused", seed * 1000 + s, float(params["alpha1"]),
-                       float(params["alpha2"]), terms=False)
+                       float(params["alpha2"]), terms=True)
             one = (run.eta1 + run.eta2) * run.G0
-            pts.append((math.log(N), math.log(np.linalg.norm(run.W2 - run.W0 - one, 2)
-                                              / np.linalg.norm(one, 2))))
-    return np.array(pts)
+            dev = run.W2 - run.W0 - one
+            rows.append((math.log(N), float(np.linalg.norm(dev) / np.linalg.norm(one)),
+                         float(np.linalg.norm(dev, 2) / np.linalg.norm(one, 2)),
+                         *(float(np.linalg.norm(H) ** 2) for H in run.H)))
+    return np.array(rows)
 
 
-def _compare_one_step(pred: Fraction, pts: np.ndarray) -> Verdict:
-    _, _, slope, se = linear_fit(pts[:, 0], pts[:, 1])
-    z_crit = _z_crit(1)
-    return Verdict("pass" if slope + z_crit * se < 0 else "fail",
-                   f"‖W2 − W0 − (η1+η2)G0‖/‖(η1+η2)G0‖ → 0 (asymptotically ∝ N^{pred})",
-                   f"log-log slope {slope:.2f} ± {se:.2f}; largest-N ratio "
-                   f"{math.exp(pts[-1, 1]):.2f}", f"slope + {z_crit:.2f}·SE < 0")
+def _one_step_ratio(alpha1: float, alpha2: float, N: float, h1: float, h2: float) -> float:
+    """r_F(N) = η2/(η1+η2)·√(ε²h1 + ε⁴h2), ε = η1/√N, h_k = ‖H_k‖_F²/‖G0‖_F² (σ of degree 3:
+    k <= 2; ⟨H_1, H_2⟩ is odd in the second-layer weights a_j and averages out)."""
+    eta1, eta2 = N**alpha1, N**alpha2
+    eps = eta1 / math.sqrt(N)
+    return eta2 / (eta1 + eta2) * math.sqrt(eps**2 * h1 + eps**4 * h2)
+
+
+def _compare_one_step(pred: Mapping[str, Any], pts: np.ndarray) -> Verdict:
+    # The deviation is exactly η2(εH_1 + ε²H_2) (twostep.taylor_identity), so its N-dependence
+    # is that of the prefactors iff the terms' Frobenius norms relative to G0's,
+    # h_k = ‖H_k‖_F²/‖G0‖_F², do not depend on N. Tested: the slopes of ln h_1 and ln h_2
+    # against ln N over N and seeds, each against 0 within a Bonferroni z-bound over the two.
+    # Then r_F(N) follows the prefactor law, whose exponent tends to α1 − 1/2 (α2 > α1) and
+    # whose size at each N is reported (and where it would fall below 1/10).
+    a1, a2 = float(pred["alpha1"]), float(pred["alpha2"])
+    # Power: a deviation that does not decay would need h_k ∝ ε^(−2k) = N^(k(1 − 2α1)); its
+    # |z| is reported.
+    zc = _z_crit(2)
+    worst, parts, hs = 0.0, [], []
+    for k in (1, 2):
+        h = pts[:, 3 + k] / pts[:, 3]
+        _, _, slope, se = linear_fit(pts[:, 0], np.log(h))
+        worst = max(worst, abs(slope) / se)
+        hs.append(float(np.exp(np.log(h).mean())))
+        parts.append(f"h{k} = {hs[-1]:.3g}, d ln h{k}/d ln N = {slope:+.3f} ± {se:.3f} "
+                     f"(|z| from no decay {abs(slope - k * (1 - 2 * a1)) / se:.1f})")
+    Ns = sorted(set(pts[:, 0]))
+    shown = "; ".join(f"N={math.exp(x):.0f}: r_F {pts[pts[:, 0] == x, 1].mean():.2f} "
+                      f"(law {_one_step_ratio(a1, a2, math.exp(x), *hs):.2f}), "
+                      f"spectral {pts[pts[:, 0] == x, 2].mean():.2f}" for x in Ns)
+    N10 = next((N for N in (10.0 ** (e / 20) for e in range(40, 400))
+                if _one_step_ratio(a1, a2, N, *hs) < 0.1), float("inf"))
+    return Verdict("pass" if worst <= zc else "fail",
+                   "r_F = η2/(η1+η2)·√(ε²h1 + ε⁴h2) with h_k = ‖H_k‖²/‖G0‖² independent of N: "
+                   f"r_F ∝ N^{pred['exponent']} asymptotically",
+                   "; ".join(parts) + f"; {shown}; r_F < 0.1 from N ≈ {N10:.2g}",
+                   f"|slope|/SE <= {zc:.2f} for h1 and h2")
 
 
 def _predict_overlap(params: Mapping[str, Any]) -> float:
@@ -333,13 +369,24 @@ CLAIMS = [
           {"small": {"alpha1": Fraction(1, 10), "N": 1000, "seeds": 8},
            "large": {"alpha1": Fraction(1, 10), "N": 3000, "seeds": 16}}, source=_SOURCE),
     Claim("twostep.below_half_is_one_step",
-          "α1 + α2 < 1/2: W2 ≈ W0 + (η1 + η2) G0 (one step of size η1 + η2)",
-          lambda params: params["alpha1"] - Fraction(1, 2), _sim_one_step, _compare_one_step,
-          "log-log slope of the relative deviation against N must be negative beyond a z-bound; "
-          "at feasible N the ε² term (∝ N^(2(α1 − 1/2))) still contributes, so the slope is "
-          "steeper than the asymptotic α1 − 1/2 and only its sign is tested",
+          "α1 + α2 < 1/2 (α1 = 1/10, α2 = 1/5; σ = (h1+h2+h3)/√3, reused batch, n = d = N): "
+          "W2 − W0 − (η1+η2)G0 = η2(εH_1 + ε²H_2) with ‖H_k‖_F/‖G0‖_F independent of N, so the "
+          "relative deviation from one step of size η1 + η2 (Frobenius) is "
+          "η2/(η1+η2)·√(ε²h1 + ε⁴h2) and vanishes as N^(α1 − 1/2); at the tested N = 250…1000 "
+          "(large 500…4000) it is still O(1) (h1 ≈ 300): W2 is one step only asymptotically",
+          lambda params: {"alpha1": params["alpha1"], "alpha2": params["alpha2"],
+                          "exponent": min(params["alpha1"], params["alpha2"]) - Fraction(1, 2)},
+          _sim_one_step, _compare_one_step,
+          "the Taylor identity (twostep.taylor_identity) makes the deviation's N-dependence that "
+          "of the prefactors η2 ε^k/(η1+η2) iff h_k = ‖H_k‖_F²/‖G0‖_F² is N-independent: the "
+          "log-log slopes of h1 and h2 against N (over N and seeds) are compared with 0, "
+          "Bonferroni over the two. The sizes r_F and the spectral-norm ratio are reported per "
+          "N. The leading-order moment formula of twostep_terms (E‖H_k v‖² summed over a basis) "
+          "gives h1 ≈ 254 against ≈ 300 measured at N = 400, 800: its per-direction O(1/n) "
+          "corrections add up to O(1) over d = n directions, so the size is not predicted from "
+          "it here",
           {"small": {"alpha1": Fraction(1, 10), "alpha2": Fraction(1, 5),
-                     "N_grid": (250, 500, 1000), "seeds_grid": 4},
+                     "N_grid": (250, 500, 1000), "seeds_grid": 6},
            "large": {"alpha1": Fraction(1, 10), "alpha2": Fraction(1, 5),
                      "N_grid": (500, 1000, 2000, 4000), "seeds_grid": 8}},
           source=_SOURCE),
