@@ -165,7 +165,7 @@ def _escape_row(N: int, p: int, ps: int, eta: float, t: np.ndarray, seed: int
 
 
 def _escape_law(p: int, params: Mapping[str, Any], N: int) -> theory.EscapeLaw:
-    return theory.escape_time_law(p, params["p_star"], float(params["eta"]), N, q0=0.25,
+    return theory.escape_time_law(p, params["p_star"], params["eta"], N, q0=0.25,
                                   samples=400, dt=0.25)
 
 
