@@ -308,3 +308,11 @@ def test_plateau_at_a_tiny_step_has_no_cancellation():
     cancels catastrophically (it used to give q* ≈ 5e77)."""
     r = th.plateau(4, 2, Fraction(1, 10**200))
     assert abs(r.q - 2 / 3) < 1e-12 and abs(r.loss - th.plateau(4, 2, Fraction(0)).loss) < 1e-12
+
+
+@pytest.mark.parametrize(("p", "p_star"), [("1000", "2"), ("2", "1e18")])
+def test_equations_cost_estimate_does_not_overflow(invoke, p, p_star):
+    """Found by benchmarks/fuzz_cli.py: 2.3^(p + p* − 4) overflowed a float at p = 1000."""
+    r = invoke("quadratic", "equations", "--p", p, "--p-star", p_star)
+    assert r.exit_code == 2
+    assert r.stderr.count("\n") == 1 and "internal error" not in r.stderr

@@ -564,3 +564,18 @@ def test_quadratic_escape_task_reports_divergence():
     calm = get_task("quadratic.escape").func(
         {"N": "50", "p": "4", "p_star": "2", "eta": "1/10", "t_max": "1"}, 0)
     assert calm["diverged"] == 0.0 and math.isfinite(calm["final_test_loss"])
+
+
+@pytest.mark.parametrize("make", [
+    lambda tmp: tmp / ("x" * 300 + ".sqlite"),             # a name beyond NAME_MAX
+    lambda tmp: tmp.joinpath(*["d"] * 1500, "t.sqlite"),    # deeper than directory creation
+    lambda tmp: tmp.joinpath(*["d" * 200] * 25, "t.sqlite"),  # beyond PATH_MAX
+])
+@pytest.mark.parametrize("args", [("cache", "info"), ("sweep", "check.normal", "--seeds", "0..1",
+                                                      "--workers", "1")])
+def test_store_path_beyond_file_system_limits_is_one_line(invoke, tmp_path, make, args):
+    """Found by benchmarks/fuzz_cli.py: a 300-byte name made `cache info` raise ENAMETOOLONG
+    and a 2000-level path made `sweep --store` recurse out of the stack."""
+    r = invoke(*args, "--store", str(make(tmp_path)))
+    assert r.exit_code == 2
+    assert r.stderr.count("\n") == 1 and "store = " in r.stderr

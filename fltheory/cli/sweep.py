@@ -218,12 +218,13 @@ def cache_command(action: str, task: str | None, store_path: str | None) -> None
     started; `clear` deletes a corrupt store, and (without --task) also the copies moved aside.
     A read-only store can be inspected, not cleared.
     """
-    from fltheory.sweep.store import Store, code_version, default_path
+    from fltheory.sweep.store import Store, check_store_path, code_version, default_path
 
     path = Path(store_path) if store_path else default_path()
     if action == "path":
         click.echo(str(path))
         return
+    check_store_path(path)
     if action == "info" and not path.exists() and not path.is_symlink():
         click.echo(f"{path}: empty (no runs stored yet)")
         return

@@ -90,6 +90,24 @@ class StoreError(DomainError):
                          reason=reason)
 
 
+#: limits on a store path, checked before the file system is touched: the kernel's PATH_MAX and
+#: NAME_MAX (4096, 255 bytes on Linux), and a depth that directory creation can handle
+MAX_PATH_BYTES, MAX_NAME_BYTES, MAX_PATH_DEPTH = 4095, 255, 200
+
+
+def check_store_path(path: Path) -> None:
+    """Refuse (StoreError) a store path the file system cannot hold, before using it."""
+    raw = os.fsencode(str(path))
+    if len(raw) > MAX_PATH_BYTES:
+        raise StoreError(f"{str(path)[:40]}…", f"is {len(raw)} bytes long (at most "
+                                                f"{MAX_PATH_BYTES})")
+    if any(len(os.fsencode(part)) > MAX_NAME_BYTES for part in path.parts):
+        raise StoreError(f"{str(path)[:40]}…", f"has a name longer than {MAX_NAME_BYTES} bytes")
+    if len(path.parts) > MAX_PATH_DEPTH:
+        raise StoreError(f"{str(path)[:40]}…", f"is {len(path.parts)} directories deep (at "
+                                                f"most {MAX_PATH_DEPTH})")
+
+
 def _stderr_warning(message: str) -> None:
     sys.stderr.write("fltheory: warning: " + " ".join(message.split()) + "\n")
     sys.stderr.flush()
@@ -150,6 +168,7 @@ class Store:
         self.readonly = False
         self._writes_off = ""  # why results are no longer saved ("" while they are)
         self._reads_off = False
+        check_store_path(self.path)
         self._check_path()
         existed = self.path.exists()
         try:
