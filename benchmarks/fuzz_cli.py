@@ -50,13 +50,13 @@ import json
 import os
 import random
 import re
-import shutil
 import signal
 import stat
 import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -475,10 +475,26 @@ def _prepare_run_dir(root: str) -> str:
     return run
 
 
+def _walk(top: str) -> Iterator[tuple[str, list[str], list[str]]]:
+    """os.walk without recursion: a fuzzed path may create a tree thousands of levels deep."""
+    stack = [top]
+    while stack:
+        here = stack.pop()
+        dirs, files = [], []
+        with contextlib.suppress(OSError), os.scandir(here) as entries:
+            for entry in entries:
+                is_dir = False
+                with contextlib.suppress(OSError):
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                (dirs if is_dir else files).append(entry.name)
+        yield here, dirs, files
+        stack.extend(os.path.join(here, d) for d in dirs)
+
+
 def _snapshot(run: str) -> dict[str, tuple[int, int]]:
     """path -> (mode, mtime in ns) of everything under the run directory."""
     out = {}
-    for dirpath, dirnames, filenames in os.walk(run):
+    for dirpath, dirnames, filenames in _walk(run):
         for n in dirnames + filenames:
             p = os.path.join(dirpath, n)
             with contextlib.suppress(OSError):
@@ -654,11 +670,18 @@ class Runner:
 
 
 def _rmtree(path: str) -> None:
-    for dirpath, dirnames, _ in os.walk(path):
+    dirs = []
+    for dirpath, dirnames, filenames in _walk(path):
         for d in dirnames:
             with contextlib.suppress(OSError):
                 os.chmod(os.path.join(dirpath, d), 0o755)
-    shutil.rmtree(path, ignore_errors=True)
+        for f in filenames:
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(dirpath, f))
+        dirs.append(dirpath)
+    for d in reversed(dirs):  # deepest first, without recursion (shutil.rmtree recurses)
+        with contextlib.suppress(OSError):
+            os.rmdir(d)
 
 
 # --------------------------------------------------------------------------------------------
