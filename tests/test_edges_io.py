@@ -500,3 +500,10 @@ def test_dps_bound_ends_are_accepted(invoke):
     assert check_dps(MAX_DPS) == MAX_DPS
     with pytest.raises(DomainError):
         check_dps(MAX_DPS + 1)
+
+
+def test_verify_empty_selector_is_refused(invoke):
+    """Found by benchmarks/fuzz_cli.py: `verify ''` ran every claim (minutes) as if no selector
+    had been given."""
+    r = invoke("verify", "")
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "claim = ''" in r.stderr

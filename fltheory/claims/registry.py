@@ -123,12 +123,14 @@ def select(which: str | None) -> list[Claim]:
     """Claims matching ``which``: ``None`` (all), a paper key, or a claim id (prefix match on
     ``paper.quantity``)."""
     claims = all_claims()
-    if not which:
+    allowed = "a paper (" + ", ".join(PAPERS) + ") or a claim id (see fltheory verify --list)"
+    if which is None:
         return claims
+    if not which.strip():
+        raise DomainError("claim", "''", allowed, reason="is empty (omit it to run every claim)")
     chosen = [c for c in claims if c.paper == which or c.id == which
               or c.id.startswith(which + ".")]
     if not chosen:
-        allowed = "a paper (" + ", ".join(PAPERS) + ") or a claim id (see fltheory verify --list)"
         raise DomainError("claim", which, allowed, reason="matches no claim")
     return chosen
 
