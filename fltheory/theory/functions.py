@@ -490,7 +490,7 @@ class _Builder:
             raise self.refuse(f"calls {name} with a starred argument")
         args = [self.node(arg) for arg in node.args]
         digits = sum(arg.digits for arg in args)
-        if name.startswith("He"):
+        if name[2:].isascii() and name[2:].isdigit() and name.startswith("He"):  # not Heaviside
             k = int(name[2:])
             u = args[0]
             est = self.bounded(_Est(None, k * u.degree,
