@@ -125,6 +125,26 @@ def names_result(command: str, names: list[str], fmt: str) -> None:
     list_result(command, ["name"], [[n] for n in names], fmt)
 
 
+def pick_name(command: str, kind: str, names: list[str], name: str | None, list_only: bool,
+              fmt: str) -> str | None:
+    """NAME of ``table``/``plot``: ``None`` once ``--list`` has been printed; otherwise the
+    checked name (one line, exit 2, when missing, unknown, or ``--format`` is given)."""
+    from fltheory.exact import DomainError
+
+    if list_only:
+        names_result(command, names, fmt)
+        return None
+    if name is None:
+        raise click.UsageError(f"Missing argument 'NAME' (fltheory {command} --list names them).")
+    if fmt != "text":
+        raise DomainError("format", fmt, "text (json and latex format the --list)",
+                          reason="applies to --list only")
+    if name not in names:
+        raise DomainError("NAME", name, "one of " + ", ".join(names),
+                          reason=f"is not a known {kind}")
+    return name
+
+
 def dps_option(func: F) -> F:
     """``--dps``: the bound [MIN_DPS, MAX_DPS] of :mod:`fltheory.exact` is enforced by the option
     type, so every command that takes ``--dps`` refuses the same values with the same line."""

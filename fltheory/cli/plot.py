@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from fltheory.cli.options import atomic_output, check_output_path, list_option, names_result
+from fltheory.cli.options import atomic_output, check_output_path, list_option, pick_name
 from fltheory.exact import DomainError
 
 _FORMATS = (".pdf", ".png", ".svg")
@@ -27,17 +27,10 @@ def plot_command(name: str | None, output: str | None, list_only: bool, fmt: str
     """
     from fltheory.render.plots import PLOTS
 
-    if list_only:
-        names_result("plot", sorted(PLOTS), fmt)
+    picked = pick_name("plot", "figure", sorted(PLOTS), name, list_only, fmt)
+    if picked is None:
         return
-    if name is None:
-        raise click.UsageError("Missing argument 'NAME' (fltheory plot --list names them).")
-    if fmt != "text":
-        raise DomainError("format", fmt, "text (json and latex format the --list)",
-                          reason="applies to --list only")
-    if name not in PLOTS:
-        raise DomainError("NAME", name, "one of " + ", ".join(sorted(PLOTS)),
-                          reason="is not a known figure")
+    name = picked
     path = Path(output) if output else Path("figures") / f"{name}.pdf"
     if path.suffix not in _FORMATS:
         raise DomainError("output", str(path), "a file ending in " + ", ".join(_FORMATS))

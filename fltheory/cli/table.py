@@ -6,8 +6,7 @@ from pathlib import Path
 
 import click
 
-from fltheory.cli.options import check_output_path, list_option, names_result, write_atomically
-from fltheory.exact import DomainError
+from fltheory.cli.options import check_output_path, list_option, pick_name, write_atomically
 
 
 @click.command("table")
@@ -25,17 +24,10 @@ def table_command(name: str | None, output: str | None, list_only: bool, fmt: st
     """
     from fltheory.render.tables import TABLES
 
-    if list_only:
-        names_result("table", sorted(TABLES), fmt)
+    picked = pick_name("table", "table", sorted(TABLES), name, list_only, fmt)
+    if picked is None:
         return
-    if name is None:
-        raise click.UsageError("Missing argument 'NAME' (fltheory table --list names them).")
-    if fmt != "text":
-        raise DomainError("format", fmt, "text (json and latex format the --list)",
-                          reason="applies to --list only")
-    if name not in TABLES:
-        raise DomainError("NAME", name, "one of " + ", ".join(sorted(TABLES)),
-                          reason="is not a known table")
+    name = picked
     from fltheory.render.latex import tabular
     from fltheory.render.tables import build_table
 

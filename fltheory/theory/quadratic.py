@@ -642,18 +642,10 @@ def escape_time_law(p: int, p_star: int, eta: float, N: int, q0: float = 0.25,
     check_integer(p, "p", 1)
     check_integer(p_star, "p_star", 1)
     check_integer(N, "N", 1)
-    check_integer(samples, "samples", 2)
     check_integer(seed, "seed", 0)
-    eta_q = _step(eta)
-    sigma_q = Fraction(sigma) if not isinstance(sigma, float) else _step(sigma, "noise", True)
-    if sigma_q < 0:
-        raise DomainError("noise", _fstr(sigma_q), "noise >= 0")
-    q0, threshold = _real(q0, "q0", 0.0, strict=True), _real(threshold, "threshold", 0.0, True)
-    dt = _real(dt, "dt", 0.0, strict=True)
-    r_star = plateau(p, p_star, eta_q, sigma_q).escape_rate
+    eta_q, sigma_q, q0, threshold, dt, r_star = _escape_arguments(p, p_star, eta, q0, threshold,
+                                                                  sigma, samples, dt)
     eta, sigma = float(eta_q), float(sigma_q)
-    if r_star <= 0:
-        raise DomainError("eta", _fstr(eta_q), "steps with a positive escape rate")
     t_max = _escape_horizon(p, p_star, N, q0, threshold, r_star)
     check_escape_request(p, p_star, eta_q, [N], q0, threshold, sigma_q, samples, dt)
     t = np.arange(0.0, t_max + dt / 2, dt)
@@ -693,13 +685,11 @@ def _escape_horizon(p: int, p_star: int, N: int, q0: float, threshold: float,
     return 2.0 * max(math.log(threshold / sigma0), 1.0) / rate + 40.0
 
 
-def check_escape_request(p: int, p_star: int, eta: Any, Ns: Sequence[int], q0: float = 0.25,
-                         threshold: float = 0.5, sigma: Any = 0.0, samples: int = 400,
-                         dt: float = 0.125) -> None:
-    """Refuse (CostError, before any work) :func:`escape_time_law` over all ``Ns`` when its
-    estimated time (:func:`escape_cost`, summed) exceeds ESCAPE_SECONDS_LIMIT or one call's
-    memory exceeds MEMORY_LIMIT_BYTES. The horizon grows like 1/r ∝ p*/η: a tiny η asks for a
-    grid of ~p*/η points (η = 1e-9: 1e10 points, 100 GiB)."""
+def _escape_arguments(p: int, p_star: int, eta: Any, q0: float, threshold: float, sigma: Any,
+                      samples: int, dt: float) -> tuple[Fraction, Fraction, float, float, float,
+                                                        float]:
+    """The checked arguments of :func:`escape_time_law` (exact η and noise; q0, threshold, dt
+    as floats) and the plateau escape rate, which must be positive."""
     check_integer(samples, "samples", 2)
     eta_q = _step(eta)
     sigma_q = Fraction(sigma) if not isinstance(sigma, float) else _step(sigma, "noise", True)
@@ -710,6 +700,18 @@ def check_escape_request(p: int, p_star: int, eta: Any, Ns: Sequence[int], q0: f
     rate = plateau(p, p_star, eta_q, sigma_q).escape_rate
     if rate <= 0:
         raise DomainError("eta", _fstr(eta_q), "steps with a positive escape rate")
+    return eta_q, sigma_q, q0, threshold, dt, rate
+
+
+def check_escape_request(p: int, p_star: int, eta: Any, Ns: Sequence[int], q0: float = 0.25,
+                         threshold: float = 0.5, sigma: Any = 0.0, samples: int = 400,
+                         dt: float = 0.125) -> None:
+    """Refuse (CostError, before any work) :func:`escape_time_law` over all ``Ns`` when its
+    estimated time (:func:`escape_cost`, summed) exceeds ESCAPE_SECONDS_LIMIT or one call's
+    memory exceeds MEMORY_LIMIT_BYTES. The horizon grows like 1/r ∝ p*/η: a tiny η asks for a
+    grid of ~p*/η points (η = 1e-9: 1e10 points, 100 GiB)."""
+    eta_q, _, q0, threshold, dt, rate = _escape_arguments(p, p_star, eta, q0, threshold, sigma,
+                                                          samples, dt)
     total, memory = 0.0, 0.0
     for N in Ns:
         check_integer(N, "N", 1)
