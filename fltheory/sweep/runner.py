@@ -166,6 +166,12 @@ def _stop_pool(pool: Any) -> None:
         if proc.is_alive():  # pragma: no cover - a worker that ignores SIGTERM
             proc.kill()
             proc.join(5)
+    # Let the executor's manager thread see the dead workers and close its wake-up pipe before
+    # this process exits: on CPython 3.11, concurrent.futures' atexit hook can otherwise write to
+    # that pipe while the thread closes it ("OSError: Bad file descriptor" printed at exit).
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(5)
 
 
 class _Terminated(BaseException):
