@@ -351,6 +351,17 @@ SLOW_SWEEP = ["sweep", "check.sleep", "--grid", "seconds=30", "--seeds", "0..3",
               "2", "--no-cache", "--no-progress"]
 
 
+def _wait_for_workers(proc: subprocess.Popen, count: int = 2) -> list[int]:
+    """The live child processes of ``proc`` once there are ``count`` of them (60 s at most)."""
+    workers: list[int] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(workers) < count:
+        time.sleep(0.1)
+        workers = [pid for pid, (ppid, state) in _processes().items()
+                   if ppid == proc.pid and state != "Z"]
+    return workers
+
+
 def _start_and_kill(sig: int, prelude: str = "") -> tuple[subprocess.Popen, list[int], str, str]:
     """Start a slow --workers 2 sweep, wait for its two workers, send ``sig`` to the parent;
     return the process, the worker pids, stdout and stderr (the pipes must close promptly)."""
@@ -359,11 +370,7 @@ def _start_and_kill(sig: int, prelude: str = "") -> tuple[subprocess.Popen, list
                             stderr=subprocess.PIPE, text=True, env=_env())
     workers: list[int] = []
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and len(workers) < 2:
-            time.sleep(0.1)
-            workers = [pid for pid, (ppid, state) in _processes().items()
-                       if ppid == proc.pid and state != "Z"]
+        workers = _wait_for_workers(proc)
         assert len(workers) >= 2, "the sweep did not start its workers"
         time.sleep(0.5)  # the workers are inside their 30-second task
         proc.send_signal(sig)
@@ -534,11 +541,7 @@ def test_a_worker_killed_from_outside_is_a_failed_run_not_a_traceback():
                             stderr=subprocess.PIPE, text=True, env=_env())
     workers: list[int] = []
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and len(workers) < 2:
-            time.sleep(0.1)
-            workers = [pid for pid, (ppid, state) in _processes().items()
-                       if ppid == proc.pid and state != "Z"]
+        workers = _wait_for_workers(proc)
         assert len(workers) >= 2
         time.sleep(0.5)
         os.kill(workers[0], signal.SIGKILL)  # as the kernel's OOM killer would
