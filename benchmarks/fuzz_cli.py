@@ -1,7 +1,7 @@
 """Fuzz every command and sub-command of ``fltheory`` with bad, extreme and hostile values.
 
 The commands and their options are discovered from the click tree (``fltheory.cli.cli``, whose
-root lists ``_COMMANDS``; groups are walked, and a group that runs without a sub-command is
+root lists ``fltheory.cli.commands()``; groups are walked, and a group that runs without a sub-command is
 fuzzed itself), so a new command or option is fuzzed without editing this script. Each
 invocation starts from a cheap valid command line (``BASE`` below; a command missing from it gets
 one built from its options' types) and replaces one option -- sometimes two -- by a value drawn
@@ -275,13 +275,13 @@ def _names_for(cmd: Command, param: Param) -> list[str]:
     key = cmd.key
     try:
         if key == "table":
-            from fltheory.render.tables import TABLES
-            return [*sorted(TABLES), "list", "--list"]
+            from fltheory.render.tables import table_names
+            return [*table_names(), "list", "--list"]
         if key == "plot":
             return ["fisher", "lambda", "quadratic", "recovery", "twostep"]
         if key == "sweep":
-            from fltheory.sweep.tasks import TASKS
-            return [t for t in TASKS if t != "verify.claims"]
+            from fltheory.sweep.tasks import all_tasks
+            return [t for t in all_tasks() if t != "verify.claims"]
         if key == "verify":
             return [*CHEAP_CLAIMS, "nope", "twostep.nope"]
     except ImportError:
@@ -294,8 +294,8 @@ def _grid_pool() -> list[str]:
            "n=1e309", "n=" + BIG_DIGITS, "n=nan", "n=inf", "x=" + LONG, "N=1=2", "n=1,1",
            "seconds=1e9", "seconds=-1", "seconds=nan", "x=1", "bad=0", "n=1e-400", "n=10"]
     try:
-        from fltheory.sweep.tasks import TASKS
-        for task in TASKS.values():
+        from fltheory.sweep.tasks import all_tasks
+        for task in all_tasks().values():
             for name in task.params:
                 out += [f"{name}=0", f"{name}=1e309", f"{name}=-1", f"{name}=abc"]
     except ImportError:

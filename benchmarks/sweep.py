@@ -29,7 +29,7 @@ def timed(fn):  # type: ignore[no-untyped-def]
 
 
 def main() -> None:
-    task = tasks.TASKS["recovery.spectral"]
+    task = tasks.get_task("recovery.spectral")
     points = [tasks.canonical(task, {"d": 28, "delta": 80})]
     seeds = list(range(16))
     t1, serial = timed(lambda: runner.sweep(task.id, points, seeds, workers=1))
@@ -38,7 +38,7 @@ def main() -> None:
     print(f"16 × recovery.spectral (d = 28, δ = 80): 1 worker {t1:.2f} s, 2 workers {t2:.2f} s "
           f"(incl. process start-up); speed-up {t1 / t2:.2f} (target >= 1.7); identical: {same}")
 
-    tiny = [tasks.canonical(tasks.TASKS["check.normal"], {"n": 100})]
+    tiny = [tasks.canonical(tasks.get_task("check.normal"), {"n": 100})]
     many = list(range(64))
     tl, _ = timed(lambda: runner.sweep("check.normal", tiny, many, workers=2))
     from distributed import Client, LocalCluster

@@ -11,13 +11,34 @@ PKG = Path(__file__).resolve().parent.parent / "fltheory"
 
 
 def _imports(path: Path) -> set[str]:
+    """Every module a file imports, as absolute names: ``from fltheory import theory`` gives
+    ``fltheory`` and ``fltheory.theory``, ``from .. import theory`` in a sub-package of fltheory
+    gives ``fltheory.theory`` (relative imports resolved against the file's package)."""
+    package = ".".join(path.relative_to(PKG.parent).with_suffix("").parts[:-1])
     names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module if node.level == 0 else "." * node.level + node.module)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, *([base] if base else [])])
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
     return names
+
+
+def test_import_reader_resolves_every_form(tmp_path):
+    """The reader sees the forms that would smuggle theory into a simulator."""
+    path = PKG / "sim" / "_probe.py"
+    text = "from fltheory import theory\nfrom .. import claims\nfrom ..theory.fisher import x\n"
+    try:
+        path.write_text(text, encoding="utf-8")
+        names = _imports(path)
+    finally:
+        path.unlink()
+    assert {"fltheory.theory", "fltheory.claims", "fltheory.theory.fisher"} <= names
 
 
 def test_simulators_import_no_theory_and_no_symbolic_engine():
@@ -31,7 +52,7 @@ def test_simulators_import_no_theory_and_no_symbolic_engine():
                                         "..claims")), f"{path.name} imports {name}"
             # fltheory.exact is standard library only (exact numbers, DomainError): no formula
             assert (not name.startswith("fltheory.") or name.startswith("fltheory.sim")
-                    or name == "fltheory.exact"), \
+                    or name == "fltheory.exact" or name.startswith("fltheory.exact.")), \
                 f"{path.name} imports {name}: the simulator may use only numpy/scipy, sim/ " \
                 "and fltheory.exact"
 
@@ -39,7 +60,21 @@ def test_simulators_import_no_theory_and_no_symbolic_engine():
 def test_theory_does_not_import_simulators():
     for path in (PKG / "theory").rglob("*.py"):
         for name in _imports(path):
-            assert "sim" not in name.lstrip(".").split(".")[:2], f"{path.name} imports {name}"
+            assert not name.startswith("fltheory.sim"), f"{path.name} imports {name}"
+
+
+def test_declarations_and_render_stay_in_their_room():
+    """A paper's declaration names things and imports nothing but :mod:`fltheory.papers`;
+    render/ formats and draws, it reaches neither the theory, the claims nor a simulator."""
+    for path in (PKG / "papers").rglob("*.py"):
+        for name in _imports(path):
+            assert name in {"fltheory.papers", "fltheory.papers.Paper", "__future__",
+                            "__future__.annotations"} or not name.startswith("fltheory"), \
+                f"{path.name} imports {name}"
+    for path in (PKG / "render").rglob("*.py"):
+        for name in _imports(path):
+            assert not name.startswith(("fltheory.theory", "fltheory.claims", "fltheory.sim",
+                                        "fltheory.views")), f"render/{path.name} imports {name}"
 
 
 def test_light_query_imports_no_heavy_engine():

@@ -162,11 +162,12 @@ def test_verify_list_json(invoke):
 
 
 @pytest.mark.parametrize(("command", "module", "registry"), [
-    ("table", "fltheory.render.tables", "TABLES"), ("plot", "fltheory.render.plots", "PLOTS")])
+    ("table", "fltheory.render.tables", "table_names"),
+    ("plot", "fltheory.render.plots", "figure_names")])
 def test_table_and_plot_list(invoke, command, module, registry):
     import importlib
 
-    names = sorted(getattr(importlib.import_module(module), registry))
+    names = getattr(importlib.import_module(module), registry)()
     r = invoke(command, "--list")
     assert r.exit_code == 0 and r.stdout.splitlines() == names
     data = _strict_json(invoke(command, "--list", "--format", "json").stdout)

@@ -238,7 +238,7 @@ def test_write_failure_during_a_sweep_warns_once_and_goes_on(tmp_path):
     warnings: list[str] = []
     store = Store(tmp_path / "runs.sqlite", warn=warnings.append)
     store.db = _ReadOnlyConnection(store.db)  # type: ignore[assignment]
-    points = [tasks.canonical(tasks.TASKS["check.normal"], {"n": n}) for n in (10, 20)]
+    points = [tasks.canonical(tasks.get_task("check.normal"), {"n": n}) for n in (10, 20)]
     outcome = runner.sweep("check.normal", points, [0, 1, 2], store=store)
     assert not outcome.failed and all(run.result is not None for run in outcome.runs)
     assert len(warnings) == 1 and "not saved" in warnings[0] and "readonly" in warnings[0]
@@ -456,8 +456,8 @@ def test_grid_validated_at_the_api_before_any_run():
     def never(done: int, total: int, run: runner.Run) -> None:
         raise AssertionError("a run started")
 
-    good = tasks.canonical(tasks.TASKS["fisher.clusters"], {"m": 200})
-    bad = tasks.canonical(tasks.TASKS["fisher.clusters"], {"d": 1})
+    good = tasks.canonical(tasks.get_task("fisher.clusters"), {"m": 200})
+    bad = tasks.canonical(tasks.get_task("fisher.clusters"), {"d": 1})
     with pytest.raises(DomainError, match=r"^d = 1 is out of range"):
         runner.sweep("fisher.clusters", [good, bad], [0], progress=never)
     with pytest.raises(DomainError, match="claims"):
@@ -466,12 +466,12 @@ def test_grid_validated_at_the_api_before_any_run():
     with pytest.raises(DomainError, match="workers"):
         runner.sweep("fisher.clusters", [good], [0], workers=10**6, progress=never)
     with pytest.raises(DomainError, match="runs"):
-        runner.sweep("check.normal", [tasks.canonical(tasks.TASKS["check.normal"], {})],
+        runner.sweep("check.normal", [tasks.canonical(tasks.get_task("check.normal"), {})],
                      list(range(tasks.MAX_RUNS + 1)), progress=never)
 
 
 def test_every_default_point_is_valid():
-    for task in tasks.TASKS.values():
+    for task in tasks.all_tasks().values():
         tasks.validate(task, tasks.canonical(task, {}))
 
 

@@ -171,10 +171,10 @@ def test_every_command_is_fuzzed() -> None:
     """Discovery reaches every registered command and every sub-command of a group."""
     import click
 
-    from fltheory.cli import _COMMANDS, cli
+    from fltheory.cli import cli, commands
 
     ctx = click.Context(cli)
-    for name in _COMMANDS:
+    for name in commands():
         cmd = cli.get_command(ctx, name)
         if isinstance(cmd, click.Group):
             for sub in cmd.list_commands(ctx):

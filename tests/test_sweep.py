@@ -17,7 +17,7 @@ import pytest
 from fltheory.sweep import runner, tasks
 from fltheory.sweep.store import Store, code_version
 
-POINTS = [tasks.canonical(tasks.TASKS["fisher.clusters"], {"m": m}) for m in (200, 300)]
+POINTS = [tasks.canonical(tasks.get_task("fisher.clusters"), {"m": m}) for m in (200, 300)]
 
 
 def _results(outcome: runner.SweepOutcome) -> dict[tuple[str, int], object]:
@@ -74,7 +74,7 @@ def test_aggregate_mean_and_standard_error(serial):
 
 
 def test_failures_reported_others_complete():
-    pts = [tasks.canonical(tasks.TASKS["check.fail"], {"x": x}) for x in (0, 1, 2)]
+    pts = [tasks.canonical(tasks.get_task("check.fail"), {"x": x}) for x in (0, 1, 2)]
     outcome = runner.sweep("check.fail", pts, [0, 1], workers=2)
     failed = {(r.params["x"], r.seed) for r in outcome.failed}
     assert failed == {("1", 0), ("1", 1)}
@@ -105,7 +105,7 @@ def test_store_survives_concurrent_writers(tmp_path):
 
 
 def test_interrupted_sweep_resumes_from_the_store(tmp_path):
-    pts = [tasks.canonical(tasks.TASKS["check.normal"], {"n": n}) for n in (10, 20)]
+    pts = [tasks.canonical(tasks.get_task("check.normal"), {"n": n}) for n in (10, 20)]
     store = Store(tmp_path / "runs.sqlite")
 
     def stop_after_three(done: int, total: int, run: runner.Run) -> None:

@@ -20,19 +20,18 @@ from typing import Any, Literal
 
 from fltheory.exact import DomainError
 
-__all__ = ["PAPERS", "Claim", "ClaimRun", "Verdict", "all_claims", "clear_caches", "run_claim",
-           "select"]
+__all__ = ["Claim", "ClaimRun", "Verdict", "all_claims", "claim_modules", "clear_caches",
+           "run_claim", "select"]
 
 Status = Literal["pass", "fail", "inconclusive"]
 
-#: Paper key -> module holding its claims (``CLAIMS`` list). Loaded only when claims are used.
-PAPERS: dict[str, str] = {
-    "hermite": "fltheory.claims.hermite",
-    "twostep": "fltheory.claims.twostep",
-    "fisher": "fltheory.claims.fisher",
-    "quadratic": "fltheory.claims.quadratic",
-    "recovery": "fltheory.claims.recovery",
-}
+
+def claim_modules() -> dict[str, str]:
+    """Paper key -> module holding its claims (``CLAIMS`` list), as the papers declare them
+    (:mod:`fltheory.papers`); the modules are imported only when claims are used."""
+    from fltheory.papers import papers
+
+    return {p.key: p.claims for p in papers() if p.claims is not None}
 
 SIZES = ("small", "large")
 
@@ -103,8 +102,12 @@ class ClaimRun:
 def all_claims() -> list[Claim]:
     """Every registered claim, in paper order (imports the claim modules, hence numpy/sympy)."""
     claims: list[Claim] = []
-    for module in PAPERS.values():
-        claims.extend(importlib.import_module(module).CLAIMS)
+    for key, module in claim_modules().items():
+        found = importlib.import_module(module).CLAIMS
+        strangers = [c.id for c in found if c.paper != key]
+        if strangers:
+            raise RuntimeError(f"claims {strangers} of paper {key} do not start with {key}.")
+        claims.extend(found)
     ids = [c.id for c in claims]
     if len(set(ids)) != len(ids):
         raise RuntimeError(f"duplicate claim ids in {ids}")
@@ -113,7 +116,7 @@ def all_claims() -> list[Claim]:
 
 def clear_caches() -> None:
     """Drop every claim module's cached simulations (modules that cache define clear_cache)."""
-    for module in PAPERS.values():
+    for module in claim_modules().values():
         clear = getattr(importlib.import_module(module), "clear_cache", None)
         if clear is not None:
             clear()
@@ -123,7 +126,8 @@ def select(which: str | None) -> list[Claim]:
     """Claims matching ``which``: ``None`` (all), a paper key, or a claim id (prefix match on
     ``paper.quantity``)."""
     claims = all_claims()
-    allowed = "a paper (" + ", ".join(PAPERS) + ") or a claim id (see fltheory verify --list)"
+    allowed = ("a paper (" + ", ".join(claim_modules()) + ") or a claim id (see fltheory verify "
+               "--list)")
     if which is None:
         return claims
     if not which.strip():

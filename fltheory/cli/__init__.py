@@ -13,7 +13,6 @@ a Unix filter killed by SIGPIPE does.
 from __future__ import annotations
 
 import errno
-import importlib
 import os
 import sys
 from typing import Any
@@ -23,39 +22,47 @@ import click
 from fltheory import __version__
 from fltheory.exact import DomainError
 
-__all__ = ["cli", "main"]
+__all__ = ["CORE_COMMANDS", "cli", "commands", "main"]
 
-#: command name -> "module:attribute"
-_COMMANDS: dict[str, str] = {
+#: the commands of the machinery itself, name -> "module:attribute"; the papers contribute
+#: theirs (``Paper.commands``, :mod:`fltheory.papers`)
+CORE_COMMANDS: dict[str, str] = {
     "cache": "fltheory.cli.sweep:cache_command",
-    "exponent": "fltheory.cli.hermite:exponent_command",
-    "fisher": "fltheory.cli.fisher:fisher_command",
-    "hermite": "fltheory.cli.hermite:hermite_command",
-    "lambda": "fltheory.cli.twostep:lambda_command",
-    "phase": "fltheory.cli.twostep:phase_command",
     "plot": "fltheory.cli.plot:plot_command",
-    "quadratic": "fltheory.cli.quadratic:quadratic_group",
-    "recovery": "fltheory.cli.recovery:recovery_group",
     "sweep": "fltheory.cli.sweep:sweep_command",
     "table": "fltheory.cli.table:table_command",
-    "threshold": "fltheory.cli.recovery:threshold_command",
-    "twostep": "fltheory.cli.twostep:twostep_group",
     "verify": "fltheory.cli.verify:verify_command",
 }
+
+
+def commands(every: bool = True) -> dict[str, str]:
+    """Command name -> "module:attribute": the core commands and the papers' (``every=False``:
+    the built-in papers only, which needs no scan of the installed distributions)."""
+    from fltheory.papers import builtin_papers, contributions
+
+    papers = None if every else builtin_papers()
+    found = {**CORE_COMMANDS}
+    for name, target in contributions("commands", papers).items():
+        if name in found:
+            raise RuntimeError(f"command {name!r} is declared by a paper and by the core")
+        found[name] = target
+    return found
 
 
 class _LazyRoot(click.Group):
     """Root group: lazily loaded sub-commands and one-line errors with exit status 2."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(_COMMANDS)
+        return sorted(commands())
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = _COMMANDS.get(cmd_name)
+        from fltheory.papers import load
+
+        # a built-in name is found without scanning the installed distributions for plugins
+        target = commands(every=False).get(cmd_name) or commands().get(cmd_name)
         if target is None:
             return None
-        module, _, attr = target.partition(":")
-        command = getattr(importlib.import_module(module), attr)
+        command = load(target)
         assert isinstance(command, click.Command)
         return command
 

@@ -19,15 +19,15 @@ _FORMATS = (".pdf", ".png", ".svg")
                    "regular file; directories are created.")
 @list_option("figures")
 def plot_command(name: str | None, output: str | None, list_only: bool, fmt: str) -> None:
-    """Draw the figure NAME (fisher, lambda, quadratic, recovery, twostep). Needs matplotlib:
-    pip install 'fltheory[plot]'. `fltheory plot --list` names them.
+    """Draw the figure NAME, one of those the papers declare (`fltheory plot --list`). Needs
+    matplotlib: pip install 'fltheory[plot]'.
 
     The file is written atomically, with the permissions the umask gives a new file: an error
     leaves no partial file.
     """
-    from fltheory.render.plots import PLOTS
+    from fltheory.render.plots import figure_names
 
-    picked = pick_name("plot", "figure", sorted(PLOTS), name, list_only, fmt)
+    picked = pick_name("plot", "figure", figure_names(), name, list_only, fmt)
     if picked is None:
         return
     name = picked

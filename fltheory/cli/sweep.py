@@ -111,12 +111,12 @@ def sweep_command(task_id: str | None, grid: tuple[str, ...], seeds_text: str,
     SIGTERM (worker processes are stopped; they also die if this process is killed).
     The standard error of a single seed is undefined: shown as the mean alone (JSON: null).
     """
-    from fltheory.sweep.tasks import TASKS
+    from fltheory.sweep.tasks import all_tasks
 
     if list_only or task_id is None:
         if task_id is None and not list_only:
             raise click.UsageError("Missing argument 'TASK' (fltheory sweep --list).")
-        for t in TASKS.values():
+        for t in all_tasks().values():
             params = ", ".join(f"{k}={_default(v.default)} ({v.allowed()})"
                                for k, v in t.params.items())
             click.echo(f"{t.id}\t{params}\t{t.description}")

@@ -18,13 +18,13 @@ from fltheory.cli.options import check_output_path, list_option, pick_name, writ
 def table_command(name: str | None, output: str | None, list_only: bool, fmt: str) -> None:
     """Write the LaTeX (booktabs) table NAME. `fltheory table --list` names them.
 
-    NAME is one of the tables in fltheory.render.tables (e.g. lambda). The file is written
+    NAME is one of the tables the papers declare (fltheory.papers), e.g. lambda. The file is written
     atomically, with the permissions the umask gives a new file: an error leaves no partial
     file.
     """
-    from fltheory.render.tables import TABLES
+    from fltheory.render.tables import table_names
 
-    picked = pick_name("table", "table", sorted(TABLES), name, list_only, fmt)
+    picked = pick_name("table", "table", table_names(), name, list_only, fmt)
     if picked is None:
         return
     name = picked

@@ -1,0 +1,153 @@
+"""Papers as plugins: each paper declares, in one place, what it contributes.
+
+A paper is a :class:`Paper` object named ``PAPER`` in a module. The declaration holds only names
+(``"module:attribute"`` strings), so discovering every paper imports nothing heavy: ``fltheory
+lambda`` reads the declarations and imports only the module of the command it runs.
+
+Where papers come from, in this order:
+
+1. the modules of this package (``fltheory/papers/<key>.py``), the built-in papers;
+2. the entry points of group ``fltheory.papers`` of any installed distribution, each naming a
+   module that defines ``PAPER`` (a third-party paper: ``[project.entry-points."fltheory.papers"]
+   mypaper = "mypackage.paper"`` in its ``pyproject.toml``). They are read only when a listing
+   needs every paper or a name is not a built-in one, so a built-in light query never pays for
+   the scan of installed distributions.
+
+Everything that lists papers' contributions — the claim registry (``fltheory verify``),
+``fltheory table``, ``fltheory plot``, ``fltheory sweep --list``, the root command's
+sub-commands and ``notebooks/build.py`` — asks this module, so adding a paper is adding files:
+its declaration, its theory, simulator, claims, command and views. Two papers may not contribute
+the same name (a claim id, table, figure, sweep task or command): that is an error naming both.
+
+>>> [p.key for p in builtin_papers()]
+['hermite', 'twostep', 'fisher', 'quadratic', 'recovery']
+>>> paper("fisher").tables
+{'fisher': 'fltheory.views.fisher:fisher_table'}
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+__all__ = ["ENTRY_POINT_GROUP", "Paper", "builtin_papers", "contributions", "load",
+           "paper", "papers"]
+
+#: entry-point group through which installed distributions contribute papers
+ENTRY_POINT_GROUP = "fltheory.papers"
+
+
+@dataclass(frozen=True)
+class Paper:
+    """What one paper contributes, by name.
+
+    Every value is a ``"module:attribute"`` string (``claims``: a module name), resolved by
+    :func:`load` only when it is used.
+
+    key:
+        short name, the prefix of the paper's claim ids (``twostep`` → ``twostep.lambda``).
+    title:
+        one line for listings: authors, year, subject.
+    claims:
+        module whose ``CLAIMS`` list holds the paper's :class:`~fltheory.claims.registry.Claim`
+        objects (it may define ``clear_cache()``).
+    commands:
+        name → click command or group of the ``fltheory`` command.
+    tables:
+        name → function returning a :class:`fltheory.results.Table` (``fltheory table NAME``).
+    figures:
+        name → function returning a matplotlib figure (``fltheory plot NAME``).
+    sweep_tasks:
+        ``"module:attribute"`` of a sequence of :class:`fltheory.sweep.tasks.Task`.
+    notebook:
+        ``"module:attribute"`` of the notebook's cells, a list of ``(kind, source)`` pairs,
+        kind ``"markdown"`` or ``"code"`` (``notebooks/build.py`` writes ``<key>.ipynb``).
+    order:
+        position in listings (built-in papers: the order of the seeds).
+    """
+
+    key: str
+    title: str
+    claims: str | None = None
+    commands: Mapping[str, str] = field(default_factory=dict)
+    tables: Mapping[str, str] = field(default_factory=dict)
+    figures: Mapping[str, str] = field(default_factory=dict)
+    sweep_tasks: str | None = None
+    notebook: str | None = None
+    order: int = 1000
+
+
+def load(target: str) -> Any:
+    """The object a ``"module:attribute"`` string names (a bare module name: the module)."""
+    module, _, attr = target.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split(".") if attr else ():
+        obj = getattr(obj, part)
+    return obj
+
+
+def _declared(module_name: str) -> Paper:
+    declared = getattr(importlib.import_module(module_name), "PAPER", None)
+    if not isinstance(declared, Paper):
+        raise RuntimeError(f"paper module {module_name} defines no PAPER = Paper(...)")
+    return declared
+
+
+@cache
+def builtin_papers() -> tuple[Paper, ...]:
+    """The papers declared in this package, in their ``order``."""
+    found = [_declared(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__)
+             if not m.name.startswith("_")]
+    return tuple(sorted(found, key=lambda p: (p.order, p.key)))
+
+
+@cache
+def _installed_papers() -> tuple[Paper, ...]:
+    from importlib.metadata import entry_points
+
+    found = [_declared(ep.value.partition(":")[0])
+             for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    return tuple(sorted(found, key=lambda p: (p.order, p.key)))
+
+
+def papers() -> tuple[Paper, ...]:
+    """Every paper: the built-in ones, then the installed plugins; keys are unique."""
+    every = builtin_papers() + _installed_papers()
+    _unique("paper", ((p.key, p) for p in every))
+    return every
+
+
+def paper(key: str) -> Paper:
+    """The paper with this key (built-in or installed); ``KeyError`` if there is none."""
+    for p in builtin_papers() + _installed_papers():
+        if p.key == key:
+            return p
+    raise KeyError(key)
+
+
+def contributions(kind: str, which: Iterable[Paper] | None = None) -> dict[str, str]:
+    """Name → ``"module:attribute"`` of every paper's ``kind`` (``commands``, ``tables`` or
+    ``figures``), in paper order; a name contributed twice is an error naming both papers."""
+    pairs = [(name, (p, target)) for p in (papers() if which is None else which)
+             for name, target in getattr(p, kind).items()]
+    _unique(kind[:-1], ((name, p) for name, (p, _) in pairs))
+    return {name: target for name, (_, target) in pairs}
+
+
+def _unique(what: str, items: Iterable[tuple[str, Paper]]) -> None:
+    seen: dict[str, Paper] = {}
+    for name, owner in items:
+        if name in seen and seen[name] is not owner:
+            raise RuntimeError(f"{what} {name!r} is declared by two papers: "
+                               f"{seen[name].key} and {owner.key}")
+        seen[name] = owner
+
+
+def clear() -> None:
+    """Forget the discovered papers (after installing a plugin in a running interpreter)."""
+    builtin_papers.cache_clear()
+    _installed_papers.cache_clear()

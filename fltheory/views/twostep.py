@@ -1,0 +1,252 @@
+"""Views of the two-step GD paper (Moniri & Hassani): tables, figures, sweep tasks, notebook.
+
+Each builder asks the theory, the claims or the simulator for its numbers and hands them to
+:mod:`fltheory.render`; nothing is computed here. Declared in :mod:`fltheory.papers.twostep`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from fltheory.exact import to_decimal_str
+from fltheory.render.plots import finish_size_axis, pyplot
+from fltheory.results import Table
+from fltheory.sweep.tasks import Param, Task, run_cost
+
+
+def lambda_table() -> Table:
+    from fltheory.theory.twostep import lambda_details
+
+    grid = [Fraction(i, 20) for i in range(10)]  # 0, 0.05, ..., 0.45
+    rows, latex_rows = [], []
+    for a1 in grid:
+        row, latex_row = [_dec(a1)], [_dec(a1)]
+        for a2 in grid:
+            r = lambda_details(a1, a2)
+            flag = r.boundary_k is not None
+            row.append(f"{r.value}{'*' if flag else ''}")
+            latex_row.append(f"${r.value}^\\dagger$" if flag else str(r.value))
+        rows.append(row)
+        latex_rows.append(latex_row)
+    return Table(
+        columns=["α1 \\ α2", *(_dec(a2) for a2 in grid)],
+        rows=rows,
+        latex_columns=[r"$\alpha_1 \backslash \alpha_2$", *(_dec(a2) for a2 in grid)],
+        latex_rows=latex_rows,
+        caption=("Number Λ(α1, α2) = ⌊α2/(1/2 − α1)⌋ of spectral outliers of W2 beyond the "
+                 "one-step spike (L = ∞), after Moniri & Hassani (2026); W2 has 1 + Λ."),
+        latex_caption=(r"Number $\Lambda(\alpha_1, \alpha_2) = \lfloor \alpha_2/(1/2 - \alpha_1)"
+                       r" \rfloor$ of spectral outliers of $W_2$ beyond the one-step spike "
+                       r"($L = \infty$), after Moniri \& Hassani (2026); $W_2$ has $1 + \Lambda$."),
+        label="tab:lambda",
+        align="l" + "r" * len(grid),
+        notes=["* boundary case: α2/(1/2 − α1) is an integer, the last counted term has "
+               "exponent 0 and its outlier status depends on constants."],
+        latex_notes=[r"$^\dagger$ boundary case: $\alpha_2/(1/2-\alpha_1)$ is an integer, the "
+                     r"last counted term has exponent $0$ and its outlier status depends on "
+                     r"constants."],
+    )
+
+
+def _dec(q: Fraction) -> str:
+    """Grid values as short exact decimals: 0, 0.05, ..., 0.45."""
+    return to_decimal_str(q, 10)
+
+
+TWOSTEP_TABLE_POINTS = ((Fraction(1, 10), Fraction(1, 5)), (Fraction(3, 10), Fraction(1, 4)),
+                        (Fraction(2, 5), Fraction(3, 10)), (Fraction(9, 20), Fraction(3, 10)))
+
+
+TWOSTEP_TABLE_TARGETS = ("He1", "He3", "He2", "bounded3")
+
+
+def twostep_table() -> Table:
+    from fltheory.theory.twostep_terms import TwoStepModel, learnability
+
+    sigma = "(He1(z) + He2(z)/sqrt(2) + He3(z)/sqrt(6))/sqrt(3)"
+    rows = []
+    for batch in ("reused", "fresh"):
+        psi = Fraction(1) if batch == "reused" else Fraction(2)
+        model = TwoStepModel.build(sigma, list(TWOSTEP_TABLE_TARGETS), psi1=psi, psi2=psi)
+        for a1, a2 in TWOSTEP_TABLE_POINTS:
+            lam, dirs = learnability(model, a1, a2, batch)
+            cells = []
+            for d in dirs:
+                if d.step1:
+                    cells.append("step 1")
+                elif d.step2:
+                    cells.append(f"step 2 (k={d.via_k})")
+                else:
+                    cells.append("no")
+            rows.append([batch, _dec(a1), _dec(a2), str(lam), *cells])
+    return Table(
+        columns=["batch", "α1", "α2", "Λ", *TWOSTEP_TABLE_TARGETS],
+        rows=rows,
+        latex_columns=["batch", r"$\alpha_1$", r"$\alpha_2$", r"$\Lambda$",
+                       *(r"\texttt{" + t + "}" for t in TWOSTEP_TABLE_TARGETS)],
+        caption=("Directions learned by two GD steps, σ = (h1 + h2 + h3)/√3 (L = 3, so Λ <= 2), "
+                 "y = Σ_k g_k(β_k·x), ψ = d/n = 1 per step (reused) or 2 (fresh halves)."),
+        latex_caption=(r"Directions learned by two gradient steps, $\sigma = (h_1 + h_2 + h_3)/"
+                       r"\sqrt3$ ($L = 3$, so $\Lambda \le 2$), $y = \sum_k g_k(\beta_k\cdot "
+                       r"x)$; step 2 (k) names the first outlier term whose spike constant "
+                       r"$C_k(\beta) \ne 0$. \texttt{bounded3} is a bounded odd target with "
+                       r"$\mu_1 = 0$, $\mu_3 \ne 0$."),
+        label="tab:twostep",
+        align="lrrrllll",
+    )
+
+
+def twostep_terms_table() -> Table:
+    from fltheory.theory.twostep_terms import TwoStepModel, term_prediction
+
+    sigma = "(He1(z) + He2(z)/sqrt(2) + He3(z)/sqrt(6))/sqrt(3)"
+    rows = []
+    for batch in ("reused", "fresh"):
+        psi = Fraction(1) if batch == "reused" else Fraction(2)
+        model = TwoStepModel.build(sigma, ["He1", "bounded3"], psi1=psi, psi2=psi)
+        for k in range(3):
+            cells = []
+            for j in (0, 1):
+                C = float(term_prediction(model, k, j, batch, with_Q=False).C)
+                cells.append("0" if abs(C) < 1e-12 else f"{C:.5g}")
+            rows.append([batch, str(k), *cells])
+    return Table(
+        columns=["batch", "k", "C_k(β1), g = He1", "C_k(β2), g = bounded3"],
+        rows=rows,
+        latex_columns=["batch", "$k$", r"$C_k(\beta_1)$, \texttt{He1}",
+                       r"$C_k(\beta_2)$, \texttt{bounded3}"],
+        caption=("Leading-order spike constants of the terms H_k of the second update "
+                 "(σ = (h1 + h2 + h3)/√3, y = He1(β1·x) + bounded3(β2·x), ψ = 1 reused, 2 fresh)."),
+        latex_caption=(r"Leading-order spike constants $C_k(\beta)$ of the terms $H_k$ of the "
+                       r"second update, $(H_k\beta)_j \approx a_j^{k+1} C_k(\beta)/\sqrt N$ "
+                       r"($\sigma = (h_1+h_2+h_3)/\sqrt3$, $y = \mathrm{He}_1(\beta_1\cdot x) + "
+                       r"g(\beta_2\cdot x)$ with $g$ = \texttt{bounded3}; $\psi = d/n = 1$ "
+                       r"reused, $2$ fresh)."),
+        label="tab:twostep-terms",
+        align="lrrr",
+    )
+
+
+def lambda_figure(grid: int = 200) -> Any:
+    """Phase diagram of Λ(α1, α2) (L = ∞) with the boundaries α2 = k(1/2 − α1)."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    from fltheory.theory.twostep import lambda_count
+
+    plt = pyplot()
+    values = np.array([[lambda_count(Fraction(i, 2 * grid), Fraction(j, 2 * grid))
+                        for i in range(grid)] for j in range(grid)])
+    fig, ax = plt.subplots(figsize=(5, 4.2))
+    mesh = ax.pcolormesh(np.arange(grid) / (2 * grid), np.arange(grid) / (2 * grid),
+                         np.minimum(values, 10), shading="auto", cmap="viridis")
+    a1 = np.linspace(0, 0.5, 400)
+    for k in range(1, 11):
+        ax.plot(a1, k * (0.5 - a1), "w-", lw=0.6)
+    ax.set_xlim(0, 0.5)
+    ax.set_ylim(0, 0.5)
+    ax.set_xlabel("α1")
+    ax.set_ylabel("α2")
+    ax.set_title("Λ(α1, α2): outliers of W2 beyond the one-step spike")
+    fig.colorbar(mesh, ax=ax, label="Λ (clipped at 10)")
+    fig.tight_layout()
+    return fig
+
+
+def draw_twostep(spectra: dict[str, Any], constants: dict[str, Any]) -> Any:
+    """(a) singular values of W0, W1, W2 with W0's bulk edge; (b) the estimated spike constants
+    Ĉ_k of the second-step terms against N, with the predicted C_k (dashed)."""
+    import numpy as np
+
+    plt = pyplot()
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    for name, color in (("W0", "0.6"), ("W1", "C0"), ("W2", "C3")):
+        sv = spectra[name]
+        ax1.semilogy(np.arange(1, len(sv) + 1), sv, ".", ms=3, color=color, label=name)
+    ax1.axhline(spectra["edge"], color="k", ls="--", lw=0.8, label="bulk edge of W0")
+    ax1.set_xscale("log")
+    ax1.set_xlabel("index")
+    ax1.set_ylabel("singular value")
+    ax1.set_title(f"N = n = d = {spectra['N']}, α1 = {spectra['alpha1']}, "
+                  f"α2 = {spectra['alpha2']} (reused)")
+    ax1.legend(fontsize=8)
+    Ns = constants["N"]
+    labels = {(0, 0): "k=0, β1 (He1)", (2, 0): "k=2, β1 (He1)", (2, 1): "k=2, β2 (τ=3)"}
+    for i, ((k, j), label) in enumerate(labels.items()):
+        est = constants["estimates"][:, :, k, j]
+        pred = constants["predicted"][k, j]
+        scale = abs(pred)
+        ax2.errorbar(Ns, est.mean(axis=1) / scale,
+                     yerr=est.std(axis=1, ddof=1) / np.sqrt(est.shape[1]) / scale, fmt="o-",
+                     color=f"C{i}", label=f"{label}: C = {pred:.3g}")
+    ax2.axhline(1, color="k", ls="--", lw=0.8)
+    ax2.axhline(-1, color="k", ls="--", lw=0.8)
+    finish_size_axis(ax2, Ns, "N", "Ĉ_k / |C_k| (predicted ±1)")
+    fig.tight_layout()
+    return fig
+
+
+def twostep_figure() -> Any:
+    from fltheory.claims.twostep import constants_vs_N, w2_singular_values
+
+    return draw_twostep(w2_singular_values(1000), constants_vs_N((400, 800, 1600), seeds=6))
+
+
+def _twostep_terms(p: dict[str, Any], seed: int) -> dict[str, float]:
+    from fltheory.claims.twostep import run_summary
+
+    C, residual = run_summary(int(p["N"]), p["batch"], seed)
+    names = ("beta1", "beta2", "random")
+    out = {f"C{k}_{names[j]}": float(C[k, j]) for k in range(3) for j in range(3)}
+    out["taylor_residual"] = float(residual)
+    return out
+
+
+def _check_twostep(v: dict[str, Any]) -> None:
+    # N × N matrices, a few GEMMs: measured 0.08 s at N = 500, 2.25 s at N = 1500 (∝ N³)
+    N = v["N"]
+    run_cost(f"N = {N}", 7e-10 * N**3, "lower N")
+
+
+SWEEP_TASKS = (
+    Task("twostep.term_constants",
+         "two-step GD (reused/fresh batch), N = n = d: estimated constants Ĉ_k(v) of the "
+         "second-step Taylor terms k = 0..2 along β1, β2 and a random direction",
+         {"N": Param("int", 500, 10, 6000), "batch": Param(("reused", "fresh"), "reused")},
+         _twostep_terms, check=_check_twostep),
+)
+
+
+NOTEBOOK: list[tuple[str, str]] = [
+    ("markdown", r"""# Two steps of gradient descent (Moniri & Hassani 2026)
+
+$f(x) = a^\top\sigma(Wx)/\sqrt N$, $W_0$ i.i.d. $N(0, 1/d)$, $a$ fixed, correlation loss,
+$\eta_i = N^{\alpha_i}$. The second update is exactly $\eta_2\sum_{k<L}\varepsilon^k H_k$ with
+$\varepsilon = \eta_1/\sqrt N$; its $k$-th term is an outlier when
+$\alpha_2 + k(\alpha_1 - 1/2) > 0$, which gives
+$\Lambda = \min(L-1, \lfloor \alpha_2/(1/2-\alpha_1) \rfloor)$ outliers beyond the one-step
+spike. This notebook draws the phase diagram, asks which directions each batch mode learns, and
+checks the leading-order spike constants $C_k$ of the terms against simulation."""),
+    ("code", """%matplotlib inline
+from fractions import Fraction
+from fltheory.views.twostep import draw_twostep, lambda_figure
+from fltheory.theory.twostep_terms import TwoStepModel, learnability
+from fltheory.claims.twostep import constants_vs_N, w2_singular_values
+
+fig = lambda_figure()"""),
+    ("code", """sigma = "(He1(z) + He2(z)/sqrt(2) + He3(z)/sqrt(6))/sqrt(3)"
+for batch, psi in (("reused", Fraction(1)), ("fresh", Fraction(2))):
+    model = TwoStepModel.build(sigma, ["He1", "He3", "He2"], psi1=psi, psi2=psi)
+    lam, dirs = learnability(model, Fraction(9, 20), Fraction(3, 10), batch)
+    print(f"{batch}: Λ = {lam}")
+    for d in dirs:
+        print(f"  {d.target:>4}: step 1 {d.step1!s:5} step 2 {d.step2!s:5} — {d.reason}")"""),
+    ("markdown", r"""The outlier count of $W_2$ does not show $\Lambda$ at feasible $N$ (left: the
+bulk of the $k \ge 1$ terms is heavy-tailed and as large as their spikes). What can be checked is
+the constant of each term's spike: the estimate $\hat C_k$ (projection of $H_k v$ on the neuron
+profile $a^{k+1}$) against the predicted $C_k$ (right, normalised so that the prediction is
+$\pm 1$), flat in $N$."""),
+    ("code", """fig = draw_twostep(w2_singular_values(1000), constants_vs_N((400, 800, 1600), seeds=6))"""),
+]
