@@ -42,7 +42,7 @@ def sequence(seed: SeedLike) -> np.random.SeedSequence:
     3
     >>> sequence(-1)
     Traceback (most recent call last):
-    fltheory.exact.DomainError: seed = -1 is outside the allowed range an integer >= 0 or a numpy SeedSequence
+    fltheory.exact.DomainError: seed = -1 is outside the allowed range an integer >= 0 ...
     """
     if isinstance(seed, np.random.SeedSequence):
         return seed
