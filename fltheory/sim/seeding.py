@@ -77,7 +77,7 @@ def children(seed: SeedLike, n: int) -> list[np.random.SeedSequence]:
 def rng(seed: SeedLike, *key: int) -> np.random.Generator:
     """A generator drawing from ``child(seed, *key)`` (``seed`` itself without a key).
 
-        >>> int(rng(0, 1).integers(10**6)) != int(rng(0, 2).integers(10**6))
+    >>> int(rng(0, 1).integers(10**6)) != int(rng(0, 2).integers(10**6))
     True
     """
     return np.random.default_rng(child(seed, *key))
