@@ -56,10 +56,18 @@ def test_dask_scheduler_address(serial):
 
 def test_seeds_derived_by_seed_sequence_per_point():
     p, q = POINTS
-    seeds = {runner.derived_seed("fisher.clusters", x, s) for x in (p, q) for s in range(50)}
-    assert len(seeds) == 100  # no collisions between points or seeds
-    a = runner.derived_seed("fisher.clusters", p, 0)
-    assert runner.derived_seed("fisher.clusters", p, 1) != a + 1
+    import numpy as np
+
+    derived = [runner.derived_seed("fisher.clusters", x, s) for x in (p, q) for s in range(50)]
+    assert all(isinstance(d, np.random.SeedSequence) for d in derived)
+    states = {tuple(d.generate_state(4)) for d in derived}
+    assert len(states) == 100  # no collisions between points or seeds
+    # the same point and seed always give the same stream (serial, pool and Dask agree)
+    again = runner.derived_seed("fisher.clusters", p, 7).generate_state(4)
+    assert list(again) == list(derived[7].generate_state(4))
+    # the user's seed is the entropy (kept whole), the point only picks the child
+    assert derived[0].entropy == 0 and derived[50].entropy == 0
+    assert derived[0].spawn_key != derived[50].spawn_key
 
 
 def test_aggregate_mean_and_standard_error(serial):

@@ -34,7 +34,7 @@ from typing import Any
 
 from fltheory.exact import DomainError
 from fltheory.sweep.store import Store, code_version, params_key
-from fltheory.sweep.tasks import check_runs, get_task, short_value, validate
+from fltheory.sweep.tasks import check_runs, get_task, parse_value, short_value, validate
 
 __all__ = ["CONNECT_TIMEOUT", "MAX_WORKERS", "Run", "SweepOutcome", "aggregate", "check_scheduler",
            "check_workers", "derived_seed", "execute", "sweep"]
@@ -55,18 +55,29 @@ _ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0
 _ADDRESS_FORM = "local, or a Dask scheduler address PROTOCOL://HOST:PORT such as tcp://HOST:8786"
 
 
-def derived_seed(task_id: str, params: Mapping[str, str], seed: int) -> int:
-    """The simulation seed of (task, grid point, user seed): SeedSequence over the user seed and
-    a digest of the task and its canonical parameters (not a sum of integers)."""
-    import numpy as np
+def derived_seed(task_id: str, params: Mapping[str, str], seed: int) -> Any:
+    """The simulation seed of (task, grid point, user seed): the child of the user's seed keyed
+    by a digest of the task and its canonical parameters (``fltheory.sim.seeding.child``), a
+    ``numpy.random.SeedSequence`` — independent streams by construction, the whole entropy kept.
+
+    >>> ss = derived_seed("check.normal", {"n": "10"}, 3)
+    >>> ss.entropy, len(ss.spawn_key)
+    (3, 4)
+    """
+    from fltheory.sim.seeding import child
 
     digest = hashlib.sha256((task_id + params_key(dict(params))).encode()).digest()
     words = [int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4)]
-    return int(np.random.SeedSequence([seed, *words]).generate_state(1, dtype=np.uint32)[0])
+    return child(seed, *words)
 
 
 def execute(task_id: str, params: dict[str, str], seed: int) -> dict[str, Any]:
-    """One run, in whatever process: {"result": …, "seconds": …} or {"error": …}."""
+    """One run, in whatever process: {"result": …, "seconds": …} or {"error": …}.
+
+    ``params`` are the canonical strings (the store's key, what travels to a worker); the task
+    receives them parsed exactly (``int``, ``Fraction``, ``str``): a rational reaches the
+    simulator as the user wrote it and becomes a float only where the simulator needs one.
+    """
     import numpy  # noqa: F401  load the BLAS libraries first, so that the limit reaches them
     import scipy.linalg  # noqa: F401
     from threadpoolctl import threadpool_limits
@@ -74,9 +85,10 @@ def execute(task_id: str, params: dict[str, str], seed: int) -> dict[str, Any]:
     start = time.perf_counter()
     try:
         task = get_task(task_id)
+        values = {name: parse_value(task, name, text) for name, text in params.items()}
         run_seed = derived_seed(task_id, params, seed) if task.derive_seed else seed
         with threadpool_limits(limits=1):
-            result = task.func(dict(params), run_seed)
+            result = task.func(values, run_seed)
     except Exception as exc:  # reported with its grid point and seed; the sweep goes on
         last = traceback.extract_tb(exc.__traceback__)[-1]
         return {"error": f"{type(exc).__name__}: {exc} ({last.filename.rsplit('/', 1)[-1]}:"

@@ -97,7 +97,10 @@ class Task:
     id: str
     description: str
     params: Mapping[str, Param]
-    func: Callable[[dict[str, Any], int], dict[str, Any]]
+    #: ``func(values, seed)``: the grid point's values parsed exactly (``int``, ``Fraction``,
+    #: ``str``) and the run's seed, a ``numpy.random.SeedSequence`` derived from (user seed,
+    #: task, point) — or the user's integer seed unchanged when ``derive_seed`` is False
+    func: Callable[[dict[str, Any], Any], dict[str, Any]]
     derive_seed: bool = True  # False: the user's seed is passed unchanged (claims)
     #: joint constraints and the cost check, on the parsed values (after the per-parameter ones)
     check: Callable[[dict[str, Any]], None] | None = None
@@ -164,18 +167,22 @@ def run_cost(what: str, seconds: float, hint: str) -> None:
     check_cost(what, seconds, MAX_RUN_SECONDS, "s per run (estimated, one core)", hint)
 
 
-def as_float(text: str) -> float:
-    """A grid value (exact text) as a float, where a simulator needs one."""
-    return float(Fraction(text))
+def as_float(value: Fraction | int | str) -> float:
+    """A grid value (exact, or its canonical text) as a float, where a simulator needs one.
+
+    >>> as_float(Fraction(1, 3)) == as_float("1/3") == 1 / 3
+    True
+    """
+    return float(Fraction(value))
 
 
 # --------------------------------------------------------------------------- the tasks
 
 
-def _check_normal(p: dict[str, Any], seed: int) -> dict[str, float]:
-    import numpy as np
+def _check_normal(p: dict[str, Any], seed: Any) -> dict[str, float]:
+    from fltheory.sim.seeding import rng
 
-    z = np.random.default_rng(seed).standard_normal(int(p["n"]))
+    z = rng(seed).standard_normal(int(p["n"]))
     return {"mean": float(z.mean()), "second_moment": float(z @ z / len(z))}
 
 
