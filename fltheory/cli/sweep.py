@@ -7,47 +7,13 @@ import math
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from fltheory.cli.options import CountType, emit, format_option
 from fltheory.exact import DomainError, parse_int_range
 from fltheory.results import Result, Table
-
-
-def _grid(task_id: str, specs: tuple[str, ...]) -> list[dict[str, str]]:
-    """The grid points, each checked against the task's domain and cost bound, and their number
-    against MAX_RUNS (counted before any value is parsed)."""
-    from itertools import product
-
-    from fltheory.sweep.tasks import MAX_RUNS, canonical, get_task, parse_value, validate
-
-    task = get_task(task_id)
-    texts: dict[str, list[str]] = {}
-    for spec in specs:
-        name, eq, values = spec.partition("=")
-        if not eq or not values:
-            raise DomainError("grid", spec[:60], "NAME=v1,v2,… (e.g. N=500,1000)",
-                              reason="is not NAME=values")
-        if name in texts:
-            raise DomainError("grid", spec[:60], "each parameter once", reason="repeats " + name)
-        texts[name] = values.split(",")
-    size = 1
-    for values_ in texts.values():
-        size *= len(values_)
-        if size > MAX_RUNS:
-            from fltheory.exact import check_cost
-
-            check_cost(f"grid = {' × '.join(str(len(v)) for v in texts.values())} points",
-                       size, MAX_RUNS, "grid points", "fewer grid values; split the sweep")
-    axes = {name: [parse_value(task, name, v) for v in values_]
-            for name, values_ in texts.items()}
-    names = list(axes)
-    points = [canonical(task, dict(zip(names, combo, strict=True)))
-              for combo in product(*(axes[n] for n in names))]
-    for point in points:
-        validate(task, point)
-    return points
 
 
 def _fmt(mean: float | None, se: float | None) -> str:
@@ -111,76 +77,96 @@ def sweep_command(task_id: str | None, grid: tuple[str, ...], seeds_text: str,
     SIGTERM (worker processes are stopped; they also die if this process is killed).
     The standard error of a single seed is undefined: shown as the mean alone (JSON: null).
     """
-    from fltheory.sweep.tasks import all_tasks
-
     if list_only or task_id is None:
         if task_id is None and not list_only:
             raise click.UsageError("Missing argument 'TASK' (fltheory sweep --list).")
-        for t in all_tasks().values():
-            params = ", ".join(f"{k}={_default(v.default)} ({v.allowed()})"
-                               for k, v in t.params.items())
-            click.echo(f"{t.id}\t{params}\t{t.description}")
+        _list_tasks()
         return 0
     if dask_local and scheduler:
         raise DomainError("scheduler", scheduler[:80], "either --dask or --scheduler, not both",
                           reason="is given with --dask")
-    from fltheory.sweep.runner import (
-        _stderr_progress,
-        aggregate,
-        check_scheduler,
-        check_workers,
-        sweep,
-    )
-    from fltheory.sweep.store import Store, default_path
-    from fltheory.sweep.tasks import check_runs
+    from fltheory.sweep.runner import check_scheduler, check_workers
+    from fltheory.sweep.tasks import check_runs, grid_points
 
-    points = _grid(task_id, grid)
+    points = grid_points(task_id, grid)
     seeds = parse_int_range(seeds_text, "seeds", 0, 10**6)
     check_runs(len(points), len(seeds))
-    if scheduler is not None:
-        scheduler = check_scheduler(scheduler)
+    backend = "local" if dask_local else None if scheduler is None else check_scheduler(scheduler)
     workers = workers or os.cpu_count() or 1
     check_workers(workers)
+    outcome = _run(task_id, points, seeds, workers, backend, no_cache, store_path, progress)
+    inputs = {"task": task_id, "grid": list(grid), "seeds": seeds_text, "workers": workers,
+              "scheduler": backend, "cache": not no_cache}
+    emit(_sweep_result(outcome, points, len(seeds), metrics, inputs), fmt)
+    if outcome.interrupted:
+        return 128 + (outcome.signal or 2)
+    return 1 if outcome.failed else 0
+
+
+def _list_tasks() -> None:
+    from fltheory.sweep.tasks import all_tasks
+
+    for t in all_tasks().values():
+        params = ", ".join(f"{k}={_default(v.default)} ({v.allowed()})"
+                           for k, v in t.params.items())
+        click.echo(f"{t.id}\t{params}\t{t.description}")
+
+
+def _run(task_id: str, points: list[dict[str, str]], seeds: list[int], workers: int,
+         backend: str | None, no_cache: bool, store_path: str | None,
+         progress: bool | None) -> Any:
+    """The sweep's runs, through the store unless ``no_cache``; progress on stderr if asked
+    (default: when stderr is a terminal)."""
+    from fltheory.sweep.runner import _stderr_progress, sweep
+    from fltheory.sweep.store import Store, default_path
 
     store = None if no_cache else Store(Path(store_path) if store_path else default_path())
     show = sys.stderr.isatty() if progress is None else progress
     try:
-        outcome = sweep(task_id, points, seeds, workers=workers,
-                        scheduler="local" if dask_local else scheduler, store=store,
-                        progress=_stderr_progress if show else None)
+        return sweep(task_id, points, seeds, workers=workers, scheduler=backend, store=store,
+                     progress=_stderr_progress if show else None)
     finally:
         if store is not None:
             store.close()
+
+
+def _metric_names(rows: list[dict[str, Any]], metrics: str | None, task_id: str) -> list[str]:
+    """The metrics to show: all of the task's, or the ``--metrics`` subset (checked)."""
+    names = list(rows[0]["metrics"]) if rows and rows[0]["metrics"] else []
+    if not metrics:
+        return names
+    wanted = metrics.split(",")
+    unknown = [m for m in wanted if names and m not in names]
+    if unknown:
+        raise DomainError("metrics", metrics[:80], "some of " + ", ".join(names),
+                          reason="names a metric that " + task_id + " does not have")
+    return wanted
+
+
+def _sweep_result(outcome: Any, points: list[dict[str, str]], n_seeds: int,
+                  metrics: str | None, inputs: dict[str, Any]) -> Result:
+    """The aggregated sweep (mean ± s.e. per grid point) as a Result with its table."""
+    from fltheory.sweep.runner import aggregate
+
+    task_id = outcome.task
     rows_out = _finite(aggregate(outcome))
     assert isinstance(rows_out, list)
-    names = list(rows_out[0]["metrics"]) if rows_out and rows_out[0]["metrics"] else []
-    if metrics:
-        wanted = metrics.split(",")
-        unknown = [m for m in wanted if names and m not in names]
-        if unknown:
-            raise DomainError("metrics", metrics[:80], "some of " + ", ".join(names),
-                              reason="names a metric that " + task_id + " does not have")
-        names = wanted
+    names = _metric_names(rows_out, metrics, task_id)
     axes = [k for k in points[0] if len({p[k] for p in points}) > 1] if points else []
-    rows = []
-    for r in rows_out:
-        cells = [r["params"][a] for a in axes]
-        cells += [_fmt(r["metrics"][m]["mean"], r["metrics"][m]["se"]) if m in r["metrics"]
-                  else "-" for m in names]
-        cells.append(str(max((r["metrics"][m]["n"] for m in r["metrics"]), default=0)))
-        rows.append(cells)
+    rows = [[*(r["params"][a] for a in axes),
+             *(_fmt(r["metrics"][m]["mean"], r["metrics"][m]["se"]) if m in r["metrics"]
+               else "-" for m in names),
+             str(max((r["metrics"][m]["n"] for m in r["metrics"]), default=0))]
+            for r in rows_out]
     cached = sum(run.cached for run in outcome.runs)
     notes = [f"FAILED {run.params} seed {run.seed}: {run.error}" for run in outcome.failed]
     if outcome.interrupted:
         notes.append("interrupted: completed runs are stored; run the same command to resume")
-    summary = [f"{task_id}: {len(points)} grid point(s) × {len(seeds)} seed(s) = "
+    summary = [f"{task_id}: {len(points)} grid point(s) × {n_seeds} seed(s) = "
                f"{len(outcome.runs)} runs on {outcome.backend}; {cached} from the store, "
                f"{len(outcome.failed)} failed; {outcome.wall:.2f} s"]
-    result = Result(
-        command="sweep",
-        inputs={"task": task_id, "grid": list(grid), "seeds": seeds_text, "workers": workers,
-                "scheduler": "local" if dask_local else scheduler, "cache": not no_cache},
-        value=rows_out,
+    return Result(
+        command="sweep", inputs=inputs, value=rows_out,
         conventions={"aggregate": "mean ± standard error over seeds (NaN runs counted apart); "
                                    "se is null when n < 2 (undefined), mean null when n = 0",
                      "seeds": "simulation seed = SeedSequence(seed, digest(task, grid point))"},
@@ -189,14 +175,10 @@ def sweep_command(task_id: str | None, grid: tuple[str, ...], seeds_text: str,
                            "error": r.error, "cached": r.cached} for r in outcome.runs],
                  "backend": outcome.backend, "wall_seconds": outcome.wall},
         table=Table(columns=[*axes, *names, "runs"], rows=rows,
-                    caption=f"Sweep of {task_id} (mean ± s.e. over seeds {seeds_text})",
+                    caption=f"Sweep of {task_id} (mean ± s.e. over seeds {inputs['seeds']})",
                     label="tab:fltheory-sweep", align="r" * (len(axes) + len(names) + 1)),
         notes=notes,
     )
-    emit(result, fmt)
-    if outcome.interrupted:
-        return 128 + (outcome.signal or 2)
-    return 1 if outcome.failed else 0
 
 
 def _default(value: object) -> str:
@@ -218,7 +200,7 @@ def cache_command(action: str, task: str | None, store_path: str | None) -> None
     started; `clear` deletes a corrupt store, and (without --task) also the copies moved aside.
     A read-only store can be inspected, not cleared.
     """
-    from fltheory.sweep.store import Store, check_store_path, code_version, default_path
+    from fltheory.sweep.store import Store, check_store_path, default_path
 
     path = Path(store_path) if store_path else default_path()
     if action == "path":
@@ -230,24 +212,35 @@ def cache_command(action: str, task: str | None, store_path: str | None) -> None
         return
     on_corrupt = "delete" if action == "clear" and task is None else "move"
     with Store(path, on_corrupt=on_corrupt) as store:
-        copies = store.corrupt_copies()
         if action == "clear":
-            removed = store.clear(task)
-            deleted = []
-            if task is None:
-                for copy in copies:
-                    for suffix in ("", "-wal", "-shm"):
-                        Path(f"{copy}{suffix}").unlink(missing_ok=True)
-                    deleted.append(copy.name)
-            extra = (f"; deleted {len(deleted)} corrupt copy(ies) moved aside earlier"
-                     if deleted else "")
-            click.echo(f"removed {removed} run(s) from {path}{extra}")
-            return
-        mode = "; read-only" if store.readonly else ""
-        click.echo(f"{path} (current code version {code_version()}; integrity "
-                   f"{store.check()}{mode})")
-        for name, version, count, seconds in store.summary():
-            mark = "" if version == code_version() else "  (older code)"
-            click.echo(f"{name}\t{version}\t{count} runs\t{seconds:.1f} s computed{mark}")
+            _clear(store, path, task)
+        else:
+            _info(store, path)
+
+
+def _clear(store: Any, path: Path, task: str | None) -> None:
+    """Remove the runs (of ``task``, or all and the corrupt copies moved aside earlier)."""
+    copies = store.corrupt_copies()
+    removed = store.clear(task)
+    deleted = []
+    if task is None:
         for copy in copies:
-            click.echo(f"corrupt store moved aside: {copy} (fltheory cache clear deletes it)")
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{copy}{suffix}").unlink(missing_ok=True)
+            deleted.append(copy.name)
+    extra = f"; deleted {len(deleted)} corrupt copy(ies) moved aside earlier" if deleted else ""
+    click.echo(f"removed {removed} run(s) from {path}{extra}")
+
+
+def _info(store: Any, path: Path) -> None:
+    """The store's integrity, its runs per task and code version, the corrupt copies."""
+    from fltheory.sweep.store import code_version
+
+    mode = "; read-only" if store.readonly else ""
+    click.echo(f"{path} (current code version {code_version()}; integrity "
+               f"{store.check()}{mode})")
+    for name, version, count, seconds in store.summary():
+        mark = "" if version == code_version() else "  (older code)"
+        click.echo(f"{name}\t{version}\t{count} runs\t{seconds:.1f} s computed{mark}")
+    for copy in store.corrupt_copies():
+        click.echo(f"corrupt store moved aside: {copy} (fltheory cache clear deletes it)")

@@ -23,7 +23,7 @@ runs of more than a minute, the sweep task is tighter through its cost check.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -38,8 +38,8 @@ from fltheory.exact import (
 )
 
 __all__ = ["CORE_TASKS", "MAX_RUNS", "MAX_RUN_SECONDS", "Param", "Task", "all_tasks", "as_float",
-           "canonical", "check_runs", "get_task", "parse_value", "run_cost", "short_value",
-           "validate"]
+           "canonical", "check_runs", "get_task", "grid_points", "parse_value", "run_cost",
+           "short_value", "validate"]
 
 Kind = str | tuple[str, ...]
 
@@ -240,6 +240,45 @@ CORE_TASKS: tuple[Task, ...] = (
           "size": Param(("small", "large"), "small")},
          _claims, derive_seed=False, check=_check_claims),
 )
+
+
+def grid_points(task_id: str, specs: Sequence[str]) -> list[dict[str, str]]:
+    """The grid points of ``specs`` (``"NAME=v1,v2,…"`` each; the grid is their product) as
+    canonical strings, each checked against the task's domain and cost bound, and their number
+    against :data:`MAX_RUNS` (counted before any value is parsed).
+
+    >>> grid_points("check.normal", ["n=10,20"])
+    [{'n': '10'}, {'n': '20'}]
+    >>> grid_points("check.normal", ["n=0"])
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: n = 0 is out of range; allowed: integers in [1, 10000000]
+    """
+    from itertools import product
+
+    task = get_task(task_id)
+    texts: dict[str, list[str]] = {}
+    for spec in specs:
+        name, eq, values = spec.partition("=")
+        if not eq or not values:
+            raise DomainError("grid", spec[:60], "NAME=v1,v2,… (e.g. N=500,1000)",
+                              reason="is not NAME=values")
+        if name in texts:
+            raise DomainError("grid", spec[:60], "each parameter once", reason="repeats " + name)
+        texts[name] = values.split(",")
+    size = 1
+    for values_ in texts.values():
+        size *= len(values_)
+        if size > MAX_RUNS:
+            check_cost(f"grid = {' × '.join(str(len(v)) for v in texts.values())} points",
+                       size, MAX_RUNS, "grid points", "fewer grid values; split the sweep")
+    axes = {name: [parse_value(task, name, v) for v in values_]
+            for name, values_ in texts.items()}
+    names = list(axes)
+    points = [canonical(task, dict(zip(names, combo, strict=True)))
+              for combo in product(*(axes[n] for n in names))]
+    for point in points:
+        validate(task, point)
+    return points
 
 
 def all_tasks() -> dict[str, Task]:
