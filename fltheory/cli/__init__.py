@@ -75,51 +75,48 @@ class _LazyRoot(click.Group):
     def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
-        debug = os.environ.get("FLTHEORY_DEBUG", "") not in ("", "0")
         try:
             rv = super().main(args, prog_name or "fltheory", complete_var,
                               standalone_mode=False, **extra)
             sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
-        except DomainError as exc:
-            _fail(str(exc), 2)
-        except click.UsageError as exc:
-            _fail(exc.format_message(), 2)
-        except click.ClickException as exc:
-            _fail(exc.format_message(), exc.exit_code)
-        except click.exceptions.Abort:
-            _fail("aborted", 130)
-        except click.exceptions.Exit as exc:
-            sys.exit(exc.exit_code)
-        except (_PipeClosed, BrokenPipeError):
-            _discard_stdout()
-            sys.exit(141)
-        except OSError as exc:
-            if debug:
-                raise
-            if exc.errno in _WRITE_ERRORS and not exc.filename:
-                _discard_stdout()  # its unwritten buffer would fail again at exit
-                _fail(f"the output could not be written: {exc.strerror}", 2)
-            _internal(exc)
+        except Exception as exc:
+            _exit_for(exc)
         except KeyboardInterrupt:
             _fail("aborted", 130)
-        except MemoryError:
-            if debug:
-                raise
-            _fail("the request is too large: it ran out of memory (MemoryError); ask for less", 2)
-        except ValueError as exc:
-            if debug:
-                raise
-            if "integer string conversion" in str(exc):
-                # Python refuses int <-> str beyond sys.get_int_max_str_digits() digits (4300);
-                # inputs are limited to 1000 digits, so only a result grown from them gets here
-                _fail("the request is too large: a number in its answer has more than "
-                      f"{sys.get_int_max_str_digits()} digits, too many to print exactly", 2)
-            _internal(exc)
-        except Exception as exc:
-            if debug:
-                raise
-            _internal(exc)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _exit_for(exc: Exception) -> None:
+    """End the process for an exception that left a command: input errors one line and exit
+    status 2, a closed pipe 141, anything else an internal error (1) — or its traceback with
+    ``FLTHEORY_DEBUG=1``."""
+    debug = os.environ.get("FLTHEORY_DEBUG", "") not in ("", "0")
+    if isinstance(exc, DomainError):
+        _fail(str(exc), 2)
+    if isinstance(exc, click.UsageError):
+        _fail(exc.format_message(), 2)
+    if isinstance(exc, click.ClickException):
+        _fail(exc.format_message(), exc.exit_code)
+    if isinstance(exc, click.exceptions.Abort):
+        _fail("aborted", 130)
+    if isinstance(exc, click.exceptions.Exit):
+        sys.exit(exc.exit_code)
+    if isinstance(exc, _PipeClosed | BrokenPipeError):
+        _discard_stdout()
+        sys.exit(141)
+    if debug:
+        raise exc
+    if isinstance(exc, OSError) and exc.errno in _WRITE_ERRORS and not exc.filename:
+        _discard_stdout()  # its unwritten buffer would fail again at exit
+        _fail(f"the output could not be written: {exc.strerror}", 2)
+    if isinstance(exc, MemoryError):
+        _fail("the request is too large: it ran out of memory (MemoryError); ask for less", 2)
+    if isinstance(exc, ValueError) and "integer string conversion" in str(exc):
+        # Python refuses int <-> str beyond sys.get_int_max_str_digits() digits (4300); inputs
+        # are limited to 1000 digits, so only a result grown from them gets here
+        _fail("the request is too large: a number in its answer has more than "
+              f"{sys.get_int_max_str_digits()} digits, too many to print exactly", 2)
+    _internal(exc)
 
 
 class _PipeClosed(Exception):

@@ -74,7 +74,7 @@ def verify_command(which: str | None, size: str, seed: int, workers: int | None,
     With --size large, or --workers > 1, claims run through the sweep machinery (parallel
     worker processes; large results kept in the store, so an interrupted run resumes).
     """
-    from fltheory.claims.registry import run_claim, select
+    from fltheory.claims.registry import select
 
     claims = select(which)
     if list_only:
@@ -87,11 +87,27 @@ def verify_command(which: str | None, size: str, seed: int, workers: int | None,
         runs, errors = _through_sweeps([c.id for c in claims], size, seed, workers,
                                        size == "large" and not no_cache, store_path, show)
     else:
-        runs = []
-        for i, claim in enumerate(claims, 1):
-            if show:
-                click.echo(f"[{i}/{len(claims)}] {claim.id} ...", err=True)
-            runs.append(run_claim(claim, size, seed).as_json())
+        runs = _in_process(claims, size, seed, show)
+    result = _verify_result(runs, errors, which, size, seed)
+    emit(result, fmt)
+    return 1 if result.value["fail"] or errors else 0
+
+
+def _in_process(claims: list[Any], size: str, seed: int, show: bool) -> list[dict[str, Any]]:
+    """The claims run one after the other in this process (progress on stderr if ``show``)."""
+    from fltheory.claims.registry import run_claim
+
+    runs = []
+    for i, claim in enumerate(claims, 1):
+        if show:
+            click.echo(f"[{i}/{len(claims)}] {claim.id} ...", err=True)
+        runs.append(run_claim(claim, size, seed).as_json())
+    return runs
+
+
+def _verify_result(runs: list[dict[str, Any]], errors: list[str], which: str | None,
+                   size: str, seed: int) -> Result:
+    """The verdicts counted, tabulated and noted (the reasons of inconclusive claims)."""
     counts = {s: sum(r["status"] == s for r in runs) for s in ("pass", "fail", "inconclusive")}
     table = Table(
         columns=["claim", "predicted", "measured", "tolerance", "verdict"],
@@ -102,7 +118,7 @@ def verify_command(which: str | None, size: str, seed: int, workers: int | None,
         align="lllll",
         notes=[f"{r['id']}: {r['status']}: {r['reason']}" for r in runs if r["reason"]],
     )
-    result = Result(
+    return Result(
         command="verify",
         inputs={"which": which or "all", "size": size, "seed": seed},
         value=counts,
@@ -115,5 +131,3 @@ def verify_command(which: str | None, size: str, seed: int, workers: int | None,
         table=table,
         notes=[f"ERROR {e}" for e in errors],
     )
-    emit(result, fmt)
-    return 1 if counts["fail"] or errors else 0
