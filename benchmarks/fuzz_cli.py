@@ -1,14 +1,13 @@
 """Fuzz every command and sub-command of ``fltheory`` with bad, extreme and hostile values.
 
 The commands and their options are discovered from the click tree (``fltheory.cli.cli``, whose
-root lists ``fltheory.cli.commands()``; groups are walked, and a group that runs without a
-sub-command is fuzzed itself), so a new command or option is fuzzed without editing this
-script. Each
-invocation starts from a cheap valid command line (``BASE`` below; a command missing from it gets
-one built from its options' types) and replaces one option -- sometimes two -- by a value drawn
-from a pool chosen by the option's type and name: malformed and oversize numbers, nan/inf,
-values beyond a double's range, edge values that are valid, hostile expressions, unwritable or
-special paths, malformed grids and ranges.
+root lists ``fltheory.cli.commands()``; groups are walked, and a group that runs without a sub-
+command is fuzzed itself), so a new command or option is fuzzed without editing this script.
+Each invocation starts from a cheap valid command line (``BASE`` below; a command missing from
+it gets one built from its options' types) and replaces one option -- sometimes two -- by a
+value drawn from a pool chosen by the option's type and name: malformed and oversize numbers,
+nan/inf, values beyond a double's range, edge values that are valid, hostile expressions,
+unwritable or special paths, malformed grids and ranges.
 
 Each invocation runs in its own process with a wall-time bound (--timeout), at most --jobs (<= 2)
 at a time, in a fresh temporary cwd with a fresh FLTHEORY_CACHE, an address-space limit
