@@ -19,20 +19,16 @@ FISHER_TABLE_DIMENSIONS = (2, 3, 5, 10, 100, 1000)
 def fisher_table() -> Table:
     import mpmath
 
-    from fltheory.theory.fisher import paper_approximation, spectrum
+    from fltheory.theory.fisher import spectrum
 
     rows = []
     for d in FISHER_TABLE_DIMENSIONS:
-        lev = spectrum(d, 2, 20)
-        with mpmath.workdps(25):
-            exact_share = sum(x.multiplicity * x.value for x in lev) / (mpmath.mpf(d) / 2)
-            paper = [paper_approximation(d, x.l, 20) for x in lev]
-            paper_share = sum(x.multiplicity * p for x, p in zip(lev, paper, strict=True)
-                              if p is not None) / (mpmath.mpf(d) / 2)
+        spec = spectrum(d, 2, 20)
+        lev = spec.levels
         rows.append([str(d), mpmath.nstr(lev[0].value, 6),
                      mpmath.nstr(lev[0].approximation, 6), mpmath.nstr(lev[2].value, 6),
                      mpmath.nstr(lev[2].approximation, 6), str(lev[2].multiplicity),
-                     mpmath.nstr(exact_share, 6), mpmath.nstr(paper_share, 6)])
+                     mpmath.nstr(spec.share.top3, 6), mpmath.nstr(spec.share.paper, 6)])
     return Table(
         columns=["d", "λ_0", "(2d+1)/(4π)", "λ_2", "1/(2π(d+2))", "N(d,2)", "top-3 share",
                  "paper's share"],
