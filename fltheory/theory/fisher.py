@@ -452,7 +452,11 @@ def _trace_share(d: int, levels: tuple[FisherLevel, ...], dps: int) -> TraceShar
             cumulative.append(total / half)
         paper = None
         if len(levels) > 2:
-            paper = sum(lev.multiplicity * lev.approximation for lev in levels[:3]) / half
+            paper = mpmath.mpf(0)
+            for lev in levels[:3]:
+                if lev.approximation is not None:  # always, for l <= 2
+                    paper += lev.multiplicity * lev.approximation
+            paper /= half
     return TraceShare(tuple(cumulative), paper)
 
 
