@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from fltheory.cli.options import CountType, check_dps, dps_option, emit, format_option
+from fltheory.cli.options import CountType, dps_option, emit, format_option
 from fltheory.results import Result
 
 _CONVENTIONS = {
@@ -97,7 +97,7 @@ def fisher_command(ctx: click.Context, d: int | None, lmax: int, dps: int, fmt: 
         return
     if d is None:
         raise click.UsageError("Missing option '--d'.")
-    emit(fisher_result(d, lmax, check_dps(dps)), fmt)
+    emit(fisher_result(d, lmax, dps), fmt)
 
 
 def simulate_result(d: int, m: int, seed: int, progress: bool) -> Result:
