@@ -54,6 +54,14 @@ share tends to 1/2 + 3/(2π) ≈ 0.977 as d → ∞.
 x_c²/‖x‖ − ‖x‖/d — the "correction" is exactly −‖x‖/d, which makes x̂_c² − 1/d a harmonic.
 Functions of different degree (or orthogonal harmonics) are exactly orthogonal in L²(N(0, I_d))
 since E[‖x‖² Y Y'] = d E_û[Y Y']; the paper's uncorrected x_c²/‖x‖ is not orthogonal to ‖x‖.
+
+Python API
+----------
+``spectrum(d, lmax, dps)`` returns a :class:`FisherSpectrum`: a sequence of :class:`FisherLevel`
+(exact closed form, mpmath value, multiplicity, the paper's value), the paper's relative errors
+and the shares of the trace (:class:`TraceShare`, also ``trace_share``); in a notebook it shows
+as a table. Every public function checks its arguments (d >= 2, 0 <= l <= MAX_L, 5 <= dps <= 100,
+the work before it starts) and raises :class:`fltheory.exact.DomainError`.
 """
 
 from __future__ import annotations
@@ -507,6 +515,11 @@ class FisherSpectrum(ShowsTable):
     def __len__(self) -> int:
         return len(self.levels)
 
+    def __repr__(self) -> str:
+        values = ", ".join(str(lev.exact) if lev.exact is not None else mpmath.nstr(lev.value, 8)
+                           for lev in self.levels)
+        return f"FisherSpectrum(d={self.d}, lmax={self.lmax}, dps={self.dps}: λ = {values})"
+
     def table(self) -> Table:
         """The spectrum as a table: l, N(d, l), exact λ_l, λ_l, the paper's value, its relative
         error and the cumulative share of the trace (what ``fltheory fisher`` prints)."""
@@ -550,6 +563,8 @@ def spectrum(d: int, lmax: int = 4, dps: int = 30, exact: bool | None = None
     a notebook).
 
     >>> spec = spectrum(3, 2)
+    >>> spec
+    FisherSpectrum(d=3, lmax=2, dps=30: λ = 9/16, 1/4, 9/256)
     >>> [str(lev.exact) for lev in spec], mpmath.nstr(spec.share.top3, 8)
     (['9/16', '1/4', '9/256'], '0.9921875')
     >>> print(spec.table().rows[2])
