@@ -9,7 +9,8 @@ the 1/m correction b is reported (measured, not assumed).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -18,22 +19,38 @@ import numpy as np
 from fltheory.claims.registry import Claim, Verdict
 from fltheory.claims.stats import linear_fit as _fit
 from fltheory.claims.stats import z_crit as _z_crit
+from fltheory.results import ShowsTable, Table
 from fltheory.sim import fisher as sim
+from fltheory.sim import seeding
 from fltheory.theory import fisher as theory
+
+#: Seeding keys (fltheory.sim.seeding): the children of a claim's seed. Repetition s at width m
+#: draws its weights from child(seed, RUNS, m, s), so widths and repetitions are independent;
+#: the test inputs of the eigenfunction claims from child(seed, TEST); the Monte-Carlo inputs of
+#: the Gram claim from child(seed, GRAM).
+RUNS, TEST, GRAM = 0, 1, 2
 
 
 @lru_cache(maxsize=48)
-def _sample(d: int, m: int, seed: int) -> sim.FisherSample:
-    return sim.sample(d, m, seed)
+def _cached(d: int, m: int, seed: int, s: int) -> sim.FisherSample:
+    return sim.sample(d, m, seeding.child(seed, RUNS, m, s))
 
 
 def clear_cache() -> None:
     """Forget cached simulations (tests use it to check reproducibility for real)."""
-    _sample.cache_clear()
+    _cached.cache_clear()
 
 
-def _runs(params: Mapping[str, Any], seed: int) -> list[tuple[int, sim.FisherSample]]:
-    return [(m, _sample(params["d"], m, seed * 1000 + s))
+def _sample(d: int, m: int, seed: seeding.SeedLike, s: int) -> sim.FisherSample:
+    """Repetition s at width m (cached for an integer seed: the claims share their runs)."""
+    if isinstance(seed, int):
+        return _cached(d, m, seed, s)
+    return sim.sample(d, m, seeding.child(seed, RUNS, m, s))
+
+
+def _runs(params: Mapping[str, Any], seed: seeding.SeedLike
+          ) -> list[tuple[int, sim.FisherSample]]:
+    return [(m, _sample(params["d"], m, seed, s))
             for m in params["m"] for s in range(params["seeds"])]
 
 
@@ -47,9 +64,8 @@ def _levels(params: Mapping[str, Any]) -> list[float]:
 def _sim_cluster_means(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
     inv_m, means = [], []
     for m, s in _runs(params, seed):
-        clusters = sim.gap_clusters(s.eigenvalues, 3)
         inv_m.append(1 / m)
-        means.append([c.mean() for c in clusters])
+        means.append(sim.cluster_summary(s.eigenvalues, 3).means)
     return {"inv_m": np.array(inv_m), "means": np.array(means)}
 
 
@@ -72,8 +88,7 @@ def _predict_multiplicities(params: Mapping[str, Any]) -> tuple[int, ...]:
 
 
 def _sim_sizes(params: Mapping[str, Any], seed: int) -> list[tuple[int, ...]]:
-    return [tuple(len(c) for c in sim.gap_clusters(s.eigenvalues, 3))
-            for _, s in _runs(params, seed)]
+    return [sim.cluster_summary(s.eigenvalues, 3).sizes for _, s in _runs(params, seed)]
 
 
 def _compare_sizes(pred: tuple[int, ...], meas: list[tuple[int, ...]]) -> Verdict:
@@ -87,17 +102,14 @@ def _compare_sizes(pred: tuple[int, ...], meas: list[tuple[int, ...]]) -> Verdic
 
 
 def _predict_share(params: Mapping[str, Any]) -> float:
-    d, lev = params["d"], theory.spectrum(params["d"], 2, 30)
-    top = sum(level.multiplicity * level.value for level in lev)
-    return float(top / (theory.trace(d).numerator / theory.trace(d).denominator))
+    return float(theory.trace_share(params["d"], 2, 30).cumulative[2])
 
 
 def _sim_share(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
     inv_m, share = [], []
     for m, s in _runs(params, seed):
-        clusters = sim.gap_clusters(s.eigenvalues, 3)
         inv_m.append(1 / m)
-        share.append(sum(c.sum() for c in clusters) / s.eigenvalues.sum())
+        share.append(sim.cluster_summary(s.eigenvalues, 3).top_share)
     return {"inv_m": np.array(inv_m), "share": np.array(share)}
 
 
@@ -113,7 +125,7 @@ def _compare_share(pred: float, meas: dict[str, Any]) -> Verdict:
 
 
 def _x_test(params: Mapping[str, Any], seed: int) -> np.ndarray:
-    return np.random.default_rng(10**6 + seed).standard_normal((params["n_test"], params["d"]))
+    return seeding.rng(seed, TEST).standard_normal((params["n_test"], params["d"]))
 
 
 def _sim_residuals(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
@@ -121,7 +133,7 @@ def _sim_residuals(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
     bases = [theory.eigenfunction_basis(x, l) for l in range(3)]
     log_m, rel, mae = [], [], []
     for m, s in _runs(params, seed):
-        sizes = [len(c) for c in sim.gap_clusters(s.eigenvalues, 3)]
+        sizes = sim.cluster_summary(s.eigenvalues, 3).sizes
         start, row_rel, row_mae = 0, [], []
         for l, size in enumerate(sizes):
             e_mae, e_rel = sim.project_outputs(s, slice(start, start + size), bases[l], x)
@@ -167,8 +179,8 @@ def _predict_gram(params: Mapping[str, Any]) -> list[list[float]]:
 
 
 def _sim_gram(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
-    rng = np.random.default_rng(seed)
-    F = sim.paper_functions(rng.standard_normal((params["n_gram"], params["d"])))
+    x = seeding.rng(seed, GRAM).standard_normal((params["n_gram"], params["d"]))
+    F = sim.paper_functions(x)
     prods = F[:, :, None] * F[:, None, :]
     return {"mean": prods.mean(axis=0), "se": prods.std(axis=0, ddof=1) / math.sqrt(len(F))}
 
@@ -191,12 +203,74 @@ def residuals_vs_m(d: int, widths: tuple[int, ...], seeds: int = 2, n_test: int 
     return _sim_residuals({"d": d, "m": widths, "seeds": seeds, "n_test": n_test}, seed)
 
 
-def spectrum_sample(d: int, m: int, seed: int = 0) -> dict[str, Any]:
-    """A simulated spectrum with the predicted levels and multiplicities, for figures."""
-    s = _sample(d, m, seed)
+def spectrum_sample(d: int, m: int, seed: seeding.SeedLike = 0) -> dict[str, Any]:
+    """A simulated spectrum (:func:`fltheory.sim.fisher.sample` at ``seed``) with the predicted
+    levels and multiplicities l = 0..4, for figures."""
+    s = sim.sample(d, m, seed)
     levels = theory.spectrum(d, 4, 20)
     return {"d": d, "m": m, "eigenvalues": s.eigenvalues,
             "levels": [(lev.l, float(lev.value), lev.multiplicity) for lev in levels]}
+
+
+# --------------------------------------------------------------------------- one simulation
+
+
+#: Bound of :func:`compare_clusters`: W'W (2·d·m²) and eigh with vectors (~8·m³) flops; 6e11 is
+#: ~1 minute on the 2-core machine unloaded at ~10 GFlop/s (m = 4000 at small d, the claims'
+#: largest width, is accepted).
+MAX_FLOPS = 6e11
+
+
+@dataclass(frozen=True)
+class ClusterComparison(ShowsTable):
+    """One simulated Fisher spectrum against the m → ∞ prediction: for each of the three leading
+    clusters (split by gaps, no predicted sizes used) its size and mean next to N(d, l) and
+    λ_l(d), the relative difference, and the share of the trace the clusters carry."""
+
+    d: int
+    m: int
+    seed: seeding.SeedLike
+    levels: tuple[theory.FisherLevel, ...]  # predicted, l = 0, 1, 2
+    clusters: sim.ClusterSummary
+
+    @property
+    def relative_errors(self) -> tuple[float, ...]:
+        """(cluster mean − λ_l)/λ_l for each cluster found (at most three)."""
+        return tuple((mean - float(lev.value)) / float(lev.value)
+                     for lev, mean in zip(self.levels, self.clusters.means, strict=False))
+
+    def table(self) -> Table:
+        """Per cluster: l, size, N(d, l), mean, λ_l (m → ∞), relative difference."""
+        rows = [[str(lev.l), str(size), str(lev.multiplicity), f"{mean:.6g}",
+                 f"{float(lev.value):.6g}", f"{rel:+.3%}"]
+                for lev, size, mean, rel in zip(self.levels, self.clusters.sizes,
+                                                self.clusters.means, self.relative_errors,
+                                                strict=False)]
+        return Table(columns=["l", "size", "N(d,l)", "mean", "λ_l (m → ∞)", "rel. diff."],
+                     rows=rows, caption=f"Simulated clusters, d = {self.d}, m = {self.m}, "
+                                        f"seed {self.seed}",
+                     label="tab:fltheory-fisher-sim", align="rrrrrr")
+
+
+def compare_clusters(d: int, m: int, seed: seeding.SeedLike = 0,
+                     progress: Callable[[str], None] | None = None) -> ClusterComparison:
+    """Sample W (d × m) at ``seed``, build J exactly, split its spectrum into the three leading
+    clusters and set them against the exact m → ∞ levels l = 0, 1, 2 (``fltheory fisher
+    simulate``). ``d`` >= 2, ``m`` >= 2 with memory and 2·d·m² + 8·m³ <= MAX_FLOPS checked
+    before anything is sampled (DomainError/CostError); ``progress`` receives one line before
+    the work starts.
+    """
+    from fltheory.exact import check_cost
+
+    theory.multiplicity(d, 0)  # domain of d
+    sim.check_sample(d, m, seed)
+    check_cost(f"m = {m}", 2.0 * d * m * m + 8.0 * m**3, MAX_FLOPS, "floating-point operations",
+               "lower m (or d): the cost is 2·d·m² + 8·m³")
+    if progress is not None:
+        progress(f"sampling W ({d}×{m}), building J, eigendecomposing ...")
+    s = sim.sample(d, m, seed)
+    return ClusterComparison(d, m, seed, tuple(theory.spectrum(d, 2, 20)),
+                             sim.cluster_summary(s.eigenvalues, 3))
 
 
 _FIT_WHY = ("finite-size scaling: y(m) = a + b/m fitted over the width grid and seeds; the "

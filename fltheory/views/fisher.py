@@ -19,20 +19,16 @@ FISHER_TABLE_DIMENSIONS = (2, 3, 5, 10, 100, 1000)
 def fisher_table() -> Table:
     import mpmath
 
-    from fltheory.theory.fisher import paper_approximation, spectrum
+    from fltheory.theory.fisher import spectrum
 
     rows = []
     for d in FISHER_TABLE_DIMENSIONS:
-        lev = spectrum(d, 2, 20)
-        with mpmath.workdps(25):
-            exact_share = sum(x.multiplicity * x.value for x in lev) / (mpmath.mpf(d) / 2)
-            paper = [paper_approximation(d, x.l, 20) for x in lev]
-            paper_share = sum(x.multiplicity * p for x, p in zip(lev, paper, strict=True)
-                              if p is not None) / (mpmath.mpf(d) / 2)
+        spec = spectrum(d, 2, 20)
+        lev = spec.levels
         rows.append([str(d), mpmath.nstr(lev[0].value, 6),
                      mpmath.nstr(lev[0].approximation, 6), mpmath.nstr(lev[2].value, 6),
                      mpmath.nstr(lev[2].approximation, 6), str(lev[2].multiplicity),
-                     mpmath.nstr(exact_share, 6), mpmath.nstr(paper_share, 6)])
+                     mpmath.nstr(spec.share.top3, 6), mpmath.nstr(spec.share.paper, 6)])
     return Table(
         columns=["d", "λ_0", "(2d+1)/(4π)", "λ_2", "1/(2π(d+2))", "N(d,2)", "top-3 share",
                  "paper's share"],
@@ -97,25 +93,22 @@ def fisher_figure() -> Any:
                          residuals_vs_m(5, (250, 500, 1000, 2000), seeds=3))
 
 
-def _fisher_clusters(p: dict[str, Any], seed: int) -> dict[str, float]:
+def _fisher_clusters(p: dict[str, Any], seed: Any) -> dict[str, float]:
     from fltheory.sim import fisher as sim
 
     s = sim.sample(int(p["d"]), int(p["m"]), seed)
-    clusters = sim.gap_clusters(s.eigenvalues, 3)
-    out = {f"lambda{l}": float(c.mean()) for l, c in enumerate(clusters)}
-    out |= {f"size{l}": float(len(c)) for l, c in enumerate(clusters)}
-    out["top3_share"] = float(sum(c.sum() for c in clusters) / s.eigenvalues.sum())
+    summary = sim.cluster_summary(s.eigenvalues, 3)
+    out = {f"lambda{l}": mean for l, mean in enumerate(summary.means)}
+    out |= {f"size{l}": float(size) for l, size in enumerate(summary.sizes)}
+    out["top3_share"] = summary.top_share
     return out
 
 
-def _fisher_multiplicities(d: int) -> int:
-    """1 + d + N(d, 2): the eigenvalues in the three leading clusters (degrees l = 0, 1, 2)."""
-    return 1 + d + (d + 2) * (d - 1) // 2
-
-
 def _check_fisher(v: dict[str, Any]) -> None:
-    d, m = v["d"], v["m"]
-    need = _fisher_multiplicities(d)
+    from fltheory.theory.fisher import multiplicity
+
+    d, m = int(v["d"]), int(v["m"])
+    need = sum(multiplicity(d, l) for l in range(3))  # the three leading clusters' eigenvalues
     if m < need:  # fewer features than the three clusters' eigenvalues: the clusters are not there
         raise DomainError("m", m, f"m >= 1 + d + N(d, 2) = {need} at d = {d}",
                           reason="is fewer than the three leading clusters' eigenvalues")
@@ -146,14 +139,18 @@ derives (Funk–Hecke), against the paper's approximations."""),
     ("code", """import numpy as np
 import mpmath
 from fltheory.theory import fisher as theory
-from fltheory.claims.fisher import residuals_vs_m, spectrum_sample
+from fltheory.claims.fisher import compare_clusters, residuals_vs_m, spectrum_sample
 from fltheory.views.fisher import draw_fisher
 
-for d in (2, 3, 5, 10, 100):
+theory.spectrum(d=5)  # exact levels l = 0..4, the paper's values, shares of the trace d/2"""),
+    ("code", """for d in (2, 3, 5, 10, 100):
     levels = theory.spectrum(d, 2, 20)
     print(f"d = {d:>3}: " + ", ".join(
         f"λ{lev.l} = {mpmath.nstr(lev.value, 8)} (paper {mpmath.nstr(lev.approximation, 8)}, ×{lev.multiplicity})"
-        for lev in levels))"""),
+        for lev in levels) + f"; top-3 share {mpmath.nstr(levels.share.top3, 6)}")"""),
+    ("markdown", """One finite network ($d = 5$, $m = 1000$): its three leading eigenvalue clusters, found
+from the gaps alone, against the exact levels."""),
+    ("code", """compare_clusters(5, 1000, seed=0)"""),
     ("markdown", """## Error against the width $m$ (the paper's validation)
 
 For each cluster $l = 0, 1, 2$ the outputs $f_v(x) = X(x)^\\top v$ of its eigenvectors are
