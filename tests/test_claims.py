@@ -12,6 +12,12 @@ CLAIMS = all_claims()
 INCONCLUSIVE_BY_DESIGN = {"twostep.lambda", "recovery.depth_advantage"}
 
 
+#: claims whose small size lacks the power to decide at some seeds: never "fail" there, and an
+#: inconclusive verdict gives the reason (fisher.error_decreases_with_m: a slope of −1/2 with
+#: SE ≈ 0.15–0.2 for the one-eigenvector cluster; undecided at about half the seeds)
+UNDERPOWERED_AT_SMALL = {"fisher.error_decreases_with_m"}
+
+
 @pytest.mark.parametrize("claim", CLAIMS, ids=[c.id for c in CLAIMS])
 def test_claim_at_ci_size(claim):
     assert claim.why, "a claim states why its comparison rule and tolerance are right"
@@ -21,6 +27,9 @@ def test_claim_at_ci_size(claim):
     run = run_claim(claim, "small", seed=0)
     if claim.id in INCONCLUSIVE_BY_DESIGN:
         assert run.verdict.status == "inconclusive" and run.verdict.reason
+    elif claim.id in UNDERPOWERED_AT_SMALL:
+        assert run.verdict.status in ("pass", "inconclusive"), run.as_json()
+        assert run.verdict.status == "pass" or "decides" in run.verdict.reason
     else:
         assert run.verdict.status == "pass", run.as_json()
 
@@ -55,3 +64,20 @@ def test_simulation_is_reproducible(claim):
     clear_caches()
     second = claim.simulate(params, 3)
     assert repr(first) == repr(second)
+
+
+@pytest.mark.parametrize(("slope", "noise", "status"), [
+    (0.0, 0.05, "fail"), (-0.5, 0.05, "pass"), (-0.5, 0.6, "inconclusive")])
+def test_decrease_verdict_is_three_way(slope, noise, status):
+    """fisher.error_decreases_with_m on synthetic MAEs ∝ m^slope with log-normal noise: a flat
+    MAE fails, a clean m^(−1/2) passes, a noisy one that cannot exclude 0 is inconclusive."""
+    import numpy as np
+
+    from fltheory.claims.fisher import _compare_decrease
+
+    log_m = np.log(np.repeat([500.0, 1000.0, 2000.0], 4))
+    noise_draws = np.random.default_rng(1).normal(0, noise, (12, 3))
+    verdict = _compare_decrease(-0.5, {"log_m": log_m,
+                                       "mae": np.exp(slope * log_m[:, None] + noise_draws)})
+    assert verdict.status == status, verdict
+    assert (status == "inconclusive") == bool(verdict.reason)

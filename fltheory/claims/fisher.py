@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.claims.registry import Claim, Verdict
+from fltheory.claims.registry import Claim, Status, Verdict
 from fltheory.claims.stats import linear_fit as _fit
 from fltheory.claims.stats import z_crit as _z_crit
 from fltheory.results import ShowsTable, Table
@@ -161,13 +161,30 @@ def _compare_rate(pred: float, meas: dict[str, Any]) -> Verdict:
 
 
 def _compare_decrease(pred: float, meas: dict[str, Any]) -> Verdict:
-    z_crit, parts, ok = _z_crit(3), [], True
+    """pass: every slope is below 0 by z·SE; fail: a slope that does not exclude 0 and is above
+    the predicted rate ``pred`` (−1/2) by more than z·SE (no decrease at the predicted rate);
+    inconclusive otherwise: a slope consistent with −1/2 whose standard error is too large at
+    this size to exclude 0 (a lack of power, not evidence against the claim)."""
+    z_crit, parts, slopes = _z_crit(3), [], []
     for l in range(3):
         _, _, slope, se = _fit(meas["log_m"], np.log(meas["mae"][:, l]))
-        ok &= slope + z_crit * se < 0
+        slopes.append((l, slope, se))
         parts.append(f"l={l}: {slope:.2f}±{se:.2f}")
-    return Verdict("pass" if ok else "fail", "MAE decreasing in m (slope < 0)",
-                   "log-log slopes " + "; ".join(parts), f"slope + {z_crit:.2f}·SE < 0")
+    undecided = [(l, slope, se) for l, slope, se in slopes if slope + z_crit * se >= 0]
+    refuted = [l for l, slope, se in undecided if slope - z_crit * se > pred]
+    status: Status = "fail" if refuted else "inconclusive" if undecided else "pass"
+    reason = ""
+    if undecided and not refuted:
+        reason = "; ".join(
+            f"l={l}: slope {slope:.2f}±{se:.2f} is negative but within {z_crit:.2f}·SE of 0 "
+            f"(deciding needs SE < {abs(slope) / z_crit:.2f})" for l, slope, se in undecided)
+        reason += (" — too few seeds/widths at this size to exclude a flat MAE; the m^(−1/2) "
+                   "rate itself is checked by fisher.eigenfunctions; the large size decides")
+    return Verdict(status, "MAE decreasing in m (slope < 0)",
+                   "log-log slopes " + "; ".join(parts),
+                   f"pass: slope + {z_crit:.2f}·SE < 0; fail: also slope − {z_crit:.2f}·SE > "
+                   f"{pred}",
+                   reason=reason)
 
 
 # --------------------------------------------------------------------------- orthogonality
@@ -314,7 +331,10 @@ CLAIMS = [
     Claim("fisher.error_decreases_with_m",
           "the mean absolute error between f_v and its projection falls as m grows",
           lambda params: -0.5, _sim_residuals, _compare_decrease,
-          "log-log slope of the MAE against m, over widths and seeds, is negative by more than "
-          "a Bonferroni z-bound times its standard error",
+          "log-log slope of the MAE against m, over widths and seeds: pass when it is negative "
+          "by more than a Bonferroni z-bound times its standard error, fail when it does not "
+          "exclude 0 and is above the rate −1/2 by as much, inconclusive in between (at the "
+          "small size the single eigenvector of cluster l = 0 gives SE ≈ 0.15–0.2 for a slope "
+          "of −1/2, so about half the seeds cannot exclude 0 — measured over seeds 0–5)",
           {"small": _SMALL, "large": _LARGE}, source=_SOURCE),
 ]
