@@ -75,11 +75,18 @@ BOUNDS = (f"Bounds, checked before any work: at most {LIMITS['characters']} char
 
 
 def hermite_He(k: int, x: sp.Expr = Z) -> sp.Expr:
-    """Probabilists' Hermite polynomial He_k(x) (monic, orthogonal under N(0, 1)).
+    """Probabilists' Hermite polynomial He_k(x) (monic, orthogonal under N(0, 1)), expanded.
+
+    Parameters: ``k``, the degree, an integer in [0, 200] (:data:`LIMITS` "degree"); ``x``, a
+    sympy expression (default :data:`Z`). Returns an exact sympy polynomial in ``x``; He_k obeys
+    He_{k+1} = x He_k − k He_{k−1}, E[He_j He_k] = k! δ_jk under N(0, 1).
 
     >>> hermite_He(3)
     z**3 - 3*z
     """
+    from fltheory.theory.hermite_bounds import check_degree
+
+    check_degree(k, "k", 0, LIMITS["degree"])
     return sp.expand(sp.hermite_prob(k, x))
 
 
@@ -163,8 +170,17 @@ def parse_expression(text: str | sp.Basic, param: str = "EXPR") -> sp.Expr:
             raise DomainError(param, text, _ALLOWED, reason="uses a variable other than z")
         _check_real_valued(expr, param, str(expr))
         return expr
-    source = str(text).strip()
+    source = _as_text(text, param)
     return _build(CATALOGUE.get(source, source), param, source)
+
+
+def _as_text(text: object, param: str) -> str:
+    """The text of an input that is not a sympy expression (``str`` of a number, stripped)."""
+    try:
+        return str(text).strip()
+    except ValueError:  # an int of more than 4300 digits
+        raise DomainError(param, "a huge number", _ALLOWED,
+                          reason="is not a valid expression") from None
 
 _BUILD_CACHE: dict[str, sp.Expr] = {}
 

@@ -27,6 +27,7 @@ from fltheory.theory.expressions import (
     GRAMMAR,
     LIMITS,
     Z,
+    _as_text,
     hermite_He,
     parse_expression,
 )
@@ -84,7 +85,7 @@ def parse_function(text: str | sp.Expr | Function, param: str = "EXPR",
         expr = parse_expression(text, param)
         source = str(expr)
     else:
-        source = str(text).strip()
+        source = _as_text(text, param)
         expr = parse_expression(source, param)
     l2 = check_square_integrable(expr, param, source) if square_integrable else ""
     return Function(source, expr, source, l2)

@@ -54,6 +54,10 @@ class _NotL2(Exception):
 def check_square_integrable(expr: sp.Expr, param: str = "EXPR", shown: str | None = None) -> str:
     """Decide that E[f(z)²] < ∞ for z ~ N(0, 1), or raise :class:`DomainError` with the reason.
 
+    Parameters: ``expr``, a sympy expression in :data:`~fltheory.theory.expressions.Z`;
+    ``param`` and ``shown``, the name and the text a refusal gives the input. The criteria are
+    those of the module docstring (sympy limits at the singular points and at ±∞, a numeric
+    criterion when sympy cannot decide within its time budget of 20 s).
     Returns how it was decided: "exact" (sympy limits or a polynomial / piecewise-polynomial /
     bounded structure), or "numeric" (the mpmath criterion of the module docstring).
 
@@ -64,6 +68,9 @@ def check_square_integrable(expr: sp.Expr, param: str = "EXPR", shown: str | Non
     ...
     fltheory.exact.DomainError: EXPR = exp(z**2/4) is not square-integrable under N(0, 1): ...
     """
+    if not isinstance(expr, sp.Expr) or expr.free_symbols - {Z}:
+        raise DomainError(param, _show(str(expr)), "sympy expressions in z",
+                          reason="is not a sympy expression in z")
     shown = _show(shown if shown is not None else str(expr))
     if expr in _L2_CACHE:
         return _L2_CACHE[expr]
