@@ -311,9 +311,9 @@ def expansion(f: str | sp.Expr | Function, K: int = 8, dps: int = 30,
     >>> [c.path for c in e.coefficients][:2]
     ['exact:piecewise', 'exact:piecewise']
     """
+    seconds = check_budget(budget)  # first: the order the command line has always used
     check_degree(K, "K", 0, K_MAX)
     check_dps(dps)
-    seconds = check_budget(budget)
     engine, scale = _engine(f, dps, seconds, param)
     coeffs = tuple(_coefficient(engine, k, scale) for k in range(K + 1))
     if engine.func.l2 == "numeric":
