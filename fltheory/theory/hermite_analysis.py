@@ -35,15 +35,14 @@ class HermiteAnalysis(ShowsTable):
         return self.expansion.function
 
     def table(self) -> Table:
-        """The coefficients (k, exact, numeric to its confirmed digits, path), the exponents in
-        the caption and their reasons in the notes."""
-        rows = [[str(c.k), str(c.exact) if c.exact is not None else "-", c.confirmed_text(),
-                 c.path] for c in self.expansion.coefficients]
-        return Table(columns=["k", "μ_k exact", "μ_k numeric", "path"], rows=rows,
-                     caption=(f"f(z) = {self.function.expr}: information exponent "
-                              f"{self.information}, generative exponent {self.generative}"),
-                     notes=[f"information: {self.information.reason}",
-                            f"generative: {self.generative.reason}", *self.expansion.notes])
+        """The expansion's table, with the exponents in the caption and their reasons in the
+        notes."""
+        table = self.expansion.table()
+        table.caption = (f"f(z) = {self.function.expr}: information exponent "
+                         f"{self.information}, generative exponent {self.generative}")
+        table.notes = [f"information: {self.information.reason}",
+                       f"generative: {self.generative.reason}", *table.notes]
+        return table
 
 
 def analyse(f: str | sp.Expr | Function, kmax: int = 8, dps: int = 30,

@@ -27,6 +27,7 @@ import mpmath
 import sympy as sp
 
 from fltheory.exact import DomainError, check_dps
+from fltheory.results import ShowsTable, Table
 from fltheory.theory.functions import Function, Z, hermite_He, parse_function
 from fltheory.theory.hermite_bounds import K_MAX, check_budget, check_degree
 from fltheory.theory.hermite_exact import (
@@ -105,10 +106,11 @@ class Coefficient:
 
 
 @dataclass(frozen=True)
-class Expansion:
+class Expansion(ShowsTable):
     """The first coefficients of ``function``; ``coefficients[k]`` is μ_k (orthonormal), each
     at ``dps`` digits; ``notes`` say when sympy's budget ran out or square integrability was
-    decided numerically; ``budget`` is the sympy time budget it was given, in seconds."""
+    decided numerically; ``budget`` is the sympy time budget it was given, in seconds.
+    In a notebook it shows as a table (k, exact, numeric to its confirmed digits, path)."""
 
     function: Function
     coefficients: tuple[Coefficient, ...]
@@ -122,6 +124,15 @@ class Expansion:
         coefficient is exact)."""
         agreements = [c.agreement or 0 for c in self.coefficients if c.agreement is not None]
         return min(agreements) if agreements else None
+
+    def table(self) -> Table:
+        """The coefficients: k, μ_k exact ("-" when only numeric), μ_k numeric to its confirmed
+        digits, the path; the notes in the table's notes."""
+        rows = [[str(c.k), str(c.exact) if c.exact is not None else "-", c.confirmed_text(),
+                 c.path] for c in self.coefficients]
+        return Table(columns=["k", "μ_k exact", "μ_k numeric", "path"], rows=rows,
+                     caption=f"Hermite coefficients of f(z) = {self.function.expr}",
+                     notes=list(self.notes))
 
 
 @dataclass(frozen=True)
