@@ -15,13 +15,12 @@ from hypothesis import strategies as st
 from fltheory.exact import DomainError
 from fltheory.theory.functions import Z, hermite_He, parse_function
 from fltheory.theory.hermite import (
-    _time_limit,
-    _Timeout,
     expansion,
     generative_exponent,
     information_exponent,
     parseval,
 )
+from fltheory.theory.timer import Timeout, time_limit
 
 
 def _He_at_zero(n: int) -> int:
@@ -159,7 +158,7 @@ def test_parseval():
 
 
 def test_time_limit_interrupts():
-    with pytest.raises(_Timeout), _time_limit(0.05) as limited:
+    with pytest.raises(Timeout), time_limit(0.05) as limited:
         assert limited
         while True:
             pass

@@ -186,7 +186,8 @@ def test_generative_exponent_atom_row():
     from scipy import integrate
 
     from fltheory.theory.functions import parse_function
-    from fltheory.theory.hermite import _conditional_expectations, _Engine
+    from fltheory.theory.hermite_coefficients import _Engine
+    from fltheory.theory.hermite_exponents import _conditional_expectations
 
     cond = _conditional_expectations(_Engine(parse_function("Max(Abs(z) - 1, 0)"), 30, 0), 4)
     (row,) = [v for lab, v in zip(cond.labels, cond.values, strict=True) if lab.startswith("atom")]

@@ -8,6 +8,7 @@ from typing import Any
 from fltheory.claims.registry import Claim, Verdict
 from fltheory.claims.stats import z_crit as _z_crit
 from fltheory.sim.hermite import sample_coefficients
+from fltheory.sim.seeding import SeedLike, children
 from fltheory.theory.hermite import expansion
 
 
@@ -16,9 +17,11 @@ def _predict(params: Mapping[str, Any]) -> dict[str, list[float]]:
             for name in params["activations"]}
 
 
-def _simulate(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
-    return {name: sample_coefficients(name, params["K"], params["n"], seed + i)
-            for i, name in enumerate(params["activations"])}
+def _simulate(params: Mapping[str, Any], seed: SeedLike) -> dict[str, Any]:
+    """One independent stream per activation: child i of the seed for activation i."""
+    names = params["activations"]
+    return {name: sample_coefficients(name, params["K"], params["n"], s)
+            for name, s in zip(names, children(seed, len(names)), strict=True)}
 
 
 def _compare(predicted: dict[str, list[float]], measured: dict[str, Any]) -> Verdict:

@@ -13,18 +13,18 @@ HERMITE_TABLE_FUNCTIONS = ("relu", "tanh", "sigmoid", "softplus", "gelu", "erf",
 
 
 def hermite_table() -> Table:
+    """μ_0..μ_4 and both exponents (examined up to k = 8) of the catalogue, at 20 digits."""
     import mpmath
 
-    from fltheory.theory.hermite import expansion, generative_exponent, information_exponent
+    from fltheory.theory.hermite import analyse
 
     K, kmax, dps = 4, 8, 20
     rows = []
     for name in HERMITE_TABLE_FUNCTIONS:
-        e = expansion(name, kmax, dps)
-        info = information_exponent(e.function, kmax, dps, e)
-        gen = generative_exponent(e.function, kmax, dps, e)
+        a = analyse(name, kmax, dps)
         rows.append([name, *(mpmath.nstr(c.numeric, 6) if not c.zero else "0"
-                             for c in e.coefficients[: K + 1]), str(info), str(gen)])
+                             for c in a.expansion.coefficients[: K + 1]),
+                     str(a.information), str(a.generative)])
     latex_rows = [[r"\texttt{" + row[0] + "}", *(f"${v}$" for v in row[1:-2]),
                    *(f"${v}$" for v in row[-2:])] for row in rows]
     return Table(

@@ -1,0 +1,69 @@
+"""One Hermite analysis of a function: its expansion, then its information exponent, then its
+generative exponent, computed once from the same coefficients (the pipeline the ``exponent``
+command, the ``hermite`` table and the two-step paper's ``learn`` command share).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from fltheory.exact import check_dps
+from fltheory.results import ShowsTable, Table
+from fltheory.theory.functions import Function
+from fltheory.theory.hermite_bounds import KMAX_MAX, check_budget, check_degree
+from fltheory.theory.hermite_coefficients import Expansion, expansion
+from fltheory.theory.hermite_exponents import Exponent, generative_exponent, information_exponent
+
+__all__ = ["HermiteAnalysis", "analyse"]
+
+
+@dataclass(frozen=True)
+class HermiteAnalysis(ShowsTable):
+    """The Hermite view of a function: ``expansion`` (μ_0..μ_kmax, orthonormal basis), its
+    ``information`` exponent and its ``generative`` exponent (both examined up to ``kmax``).
+    In a notebook it shows the coefficients as a table, the exponents in the caption."""
+
+    expansion: Expansion
+    information: Exponent
+    generative: Exponent
+
+    @property
+    def function(self) -> Function:
+        """The parsed function."""
+        return self.expansion.function
+
+    def table(self) -> Table:
+        """The expansion's table, with the exponents in the caption and their reasons in the
+        notes."""
+        table = self.expansion.table()
+        table.caption = (f"f(z) = {self.function.expr}: information exponent "
+                         f"{self.information}, generative exponent {self.generative}")
+        table.notes = [f"information: {self.information.reason}",
+                       f"generative: {self.generative.reason}", *table.notes]
+        return table
+
+
+def analyse(f: str | sp.Expr | Function, kmax: int = 8, dps: int = 30,
+            budget: float | str = 5.0) -> HermiteAnalysis:
+    """Expansion of f to degree ``kmax``, then its information and generative exponents.
+
+    Parameters: ``f``, a catalogue name, an expression in z, a sympy expression or a parsed
+    :class:`~fltheory.theory.functions.Function` (real-valued, square-integrable under
+    N(0, 1)); ``kmax``, the largest k examined, in [1, 40]; ``dps``, significant digits of the
+    numeric values, in [5, 100]; ``budget``, seconds for sympy's ``integrate``, in [0, 600].
+    All bounds are checked before any work. Returns a :class:`HermiteAnalysis` (μ_k exact
+    sympy values where a structured path applies, else mpmath at ``dps`` digits).
+
+    >>> a = analyse("He3", kmax=4, dps=15)
+    >>> str(a.information), str(a.generative), str(a.expansion.coefficients[3].exact)
+    ('3', '1', 'sqrt(6)')
+    >>> str(analyse("relu", kmax=2, dps=15).generative)
+    '1'
+    """
+    check_degree(kmax, "kmax", 1, KMAX_MAX)
+    check_dps(dps)
+    e = expansion(f, kmax, dps, check_budget(budget))
+    return HermiteAnalysis(e, information_exponent(e.function, kmax, dps, e),
+                           generative_exponent(e.function, kmax, dps, e))

@@ -1,0 +1,304 @@
+r"""The information and generative exponents of a function of one variable.
+
+The **information exponent** is the smallest k >= 1 with μ_k = E[f(z) h_k(z)] ≠ 0, z ~ N(0, 1)
+(orthonormal h_k = He_k/√(k!)). An exact coefficient is zero only when sympy proves it; a
+numeric one counts as zero when |μ_k| <= 10^{−dps}·‖f‖ (‖f‖² = E[f²]) and below ten times the
+quadrature's error estimate (:mod:`fltheory.theory.hermite_coefficients`).
+
+The **generative exponent** (Damian, Pillaud-Vivien, Lee & Bruna 2024) is the smallest k >= 1 such
+that E[h_k(z) | y] is not almost surely zero, y = f(z): the information exponent of the best label
+transformation T(y). For a deterministic f the law of z given y is explicit:
+
+* at a value c that f takes on a set A of positive measure (a flat piece, e.g. relu's 0), y = c
+  is an atom and E[h_k | y = c] = E[h_k 1_A]/P(A) (exact, by the
+  interval moments of :mod:`fltheory.theory.hermite_exact`);
+* at a generic value y of the continuous part, z is one of the preimages z_i (f(z_i) = y) with
+  probability proportional to φ(z_i)/|f'(z_i)| (co-area formula), so
+  E[h_k | y] = Σ_i φ(z_i) h_k(z_i)/|f'(z_i)| / Σ_i φ(z_i)/|f'(z_i)|.
+
+The conditional expectation is evaluated at a handful of generic y (images of fixed irrational-ish
+points) and at every atom; k is counted when any of these is non-zero beyond 10^{−10}. Exact
+shortcuts come first: μ_1 ≠ 0 gives 1 (T(y) = y); an even f (f(−z) = f(z), proved by sympy) makes
+every odd k vanish identically, since z and −z are then equally likely given y. Preimages are found
+exactly (polynomial roots) for piecewise-polynomial f, and by bracketing sign changes of f − y on a
+grid of [−12, 12] (spacing 0.003) otherwise; the weight of preimages beyond |z| = 12 is below
+e^{−70} relative to the ones used. Since E[y h_k] = E[y E[h_k | y]], the generative exponent never
+exceeds the information exponent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import mpmath
+import sympy as sp
+
+from fltheory.exact import DomainError, check_dps
+from fltheory.theory.functions import Function, Z, hermite_He, parse_function
+from fltheory.theory.hermite_bounds import K_MAX, KMAX_MAX, check_degree
+from fltheory.theory.hermite_coefficients import (
+    _GUARD,
+    Coefficient,
+    Expansion,
+    _Engine,
+    expansion,
+)
+from fltheory.theory.hermite_exact import _interval_expectation, _is_polynomial, _to_poly
+from fltheory.theory.hermite_quadrature import _mp_function, _mp_He
+from fltheory.theory.timer import Timeout, time_limit
+
+__all__ = ["Exponent", "generative_exponent", "information_exponent"]
+
+
+@dataclass(frozen=True)
+class Exponent:
+    """An information or generative exponent (``kind``): ``value`` (None when there is none up to
+    ``kmax``; ``str`` shows it as "> kmax") with the ``reason``, the per-k ``evidence``, and
+    whether the decision is ``exact`` (sympy-proved zeros) or numeric."""
+
+    kind: str
+    value: int | None
+    kmax: int
+    reason: str
+    evidence: tuple[str, ...] = ()
+    exact: bool = True
+
+    def __str__(self) -> str:
+        return str(self.value) if self.value is not None else f"> {self.kmax}"
+
+
+def _given(expansion_: Expansion | None, kmax: int) -> None:
+    """An expansion passed in must reach degree kmax (else 'μ_k = 0 up to kmax' would be a lie)."""
+    if expansion_ is not None and len(expansion_.coefficients) < kmax + 1:
+        raise DomainError("kmax", kmax, f"integers in [1, {len(expansion_.coefficients) - 1}] "
+                          "(the degree of the expansion given)")
+
+
+def information_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int = 30,
+                         expansion_: Expansion | None = None) -> Exponent:
+    """Smallest k >= 1 with μ_k = E[f(z) h_k(z)] ≠ 0 (see the module docstring).
+
+    Parameters: ``f`` as for :func:`~fltheory.theory.hermite_coefficients.expansion`; ``kmax``,
+    the largest k examined, in [1, 60]; ``dps``, in [5, 100]; ``expansion_``, an expansion of f
+    to degree >= kmax already computed (else computed here). Returns an :class:`Exponent`
+    whose ``value`` is None when μ_k = 0 for every 1 <= k <= kmax.
+
+    >>> information_exponent("He3", 4, 15).value, information_exponent("relu", 4, 15).value
+    (3, 1)
+    """
+    check_degree(kmax, "kmax", 1, K_MAX)
+    check_dps(dps)
+    _given(expansion_, kmax)
+    func = parse_function(f)
+    exp_ = expansion_ or expansion(func, kmax, dps)
+    evidence: list[str] = []
+    for c in exp_.coefficients[1: kmax + 1]:
+        if not c.zero:
+            how = ("exactly non-zero" if c.exact is not None else
+                   f"|μ_{c.k}| = {mpmath.nstr(abs(c.numeric), 5)} above the zero bound")
+            return Exponent("information", c.k, kmax,
+                            f"μ_{c.k} = {_short(c)} is the first non-zero coefficient ({how})",
+                            tuple(evidence), c.exact is not None)
+        evidence.append(f"μ_{c.k} = 0" + (" (exact)" if c.exact is not None
+                                           else f" (|μ_{c.k}| <= 10^-{dps}·‖f‖)"))
+    exact = all(c.exact is not None for c in exp_.coefficients[1: kmax + 1])
+    return Exponent("information", None, kmax, f"μ_k = 0 for all 1 <= k <= {kmax}",
+                    tuple(evidence), exact)
+
+
+def _short(c: Coefficient) -> str:
+    return str(c.exact) if c.exact is not None else mpmath.nstr(c.numeric, 8)
+
+
+
+# --------------------------------------------------------------------------- generative exponent
+
+_GENERIC_Z = ("0.3137", "-0.6229", "1.0771", "-1.4173", "0.0419", "1.8523", "-2.2361")
+_GRID_HALF_WIDTH = 12
+_GRID_POINTS = 8001
+_NONZERO = mpmath.mpf("1e-10")
+
+
+def _is_even(expr: sp.Expr) -> bool:
+    """f(−z) = f(z), proved by sympy (Poly arithmetic for a polynomial; simplify otherwise, within
+    a time limit: undecided counts as not even, which only skips the parity shortcut)."""
+    if _is_polynomial(expr):
+        poly = _to_poly(expr)
+        return all(m[0] % 2 == 0 for m in poly.monoms() if poly.coeff_monomial(m) != 0)
+    try:
+        with time_limit(10.0):
+            return bool(sp.simplify(expr.subs(Z, -Z) - expr) == 0)
+    except Timeout:
+        return False
+
+
+@dataclass
+class _Conditional:
+    """E[h_k(z) | y] at several y values, for k = 1..kmax."""
+
+    labels: list[str] = field(default_factory=list)
+    values: list[list[Any]] = field(default_factory=list)  # values[i][k-1]
+
+
+def _atoms(pairs: list[tuple[sp.Expr, sp.Interval]] | None
+           ) -> dict[sp.Expr, list[sp.Interval]]:
+    atoms: dict[sp.Expr, list[sp.Interval]] = {}
+    for piece, where in pairs or []:
+        if not piece.has(Z):
+            atoms.setdefault(piece, []).append(where)
+    return atoms
+
+
+def _preimages(engine: _Engine, y: Any, grid: list[Any], values: list[Any]) -> list[Any]:
+    """All real z with f(z) = y (isolated roots), exact for piecewise polynomials."""
+    roots: list[Any] = []
+    if engine.pairs is not None:
+        for piece, where in engine.pairs:
+            if not piece.has(Z):
+                continue
+            coeffs = [mpmath.mpf(sp.N(c, engine.dps + _GUARD)) for c in
+                      sp.Poly(piece, Z).all_coeffs()]
+            coeffs[-1] -= y
+            if len(coeffs) == 1:
+                continue
+            found = mpmath.polyroots(coeffs, maxsteps=200, extraprec=60) if len(coeffs) > 2 \
+                else [-coeffs[1] / coeffs[0]]
+            lo = mpmath.mpf(sp.N(where.start, 40)) if where.start != -sp.oo else -mpmath.inf
+            hi = mpmath.mpf(sp.N(where.end, 40)) if where.end != sp.oo else mpmath.inf
+            for r in found:
+                if abs(mpmath.im(r)) < mpmath.mpf(10) ** (-engine.dps // 2):
+                    x = mpmath.re(r)
+                    if lo < x < hi:
+                        roots.append(x)
+        return roots
+    for i in range(len(grid) - 1):
+        a, b = values[i] - y, values[i + 1] - y
+        if a == 0:
+            roots.append(grid[i])
+        elif a * b < 0:
+            try:
+                roots.append(mpmath.findroot(lambda x: engine.fn(x) - y, (grid[i], grid[i + 1]),
+                                             solver="anderson"))
+            except (ValueError, ZeroDivisionError):
+                roots.append(_bisect(lambda x: engine.fn(x) - y, grid[i], grid[i + 1], a))
+    return roots
+
+
+def _bisect(g: Callable[[Any], Any], lo: Any, hi: Any, g_lo: Any) -> Any:
+    """A root of g in (lo, hi) where g changes sign, to the working precision: plain bisection,
+    which cannot fail (unlike mpmath's tolerance test on a flat g such as z¹⁰⁰ − y near 0)."""
+    for _ in range(mpmath.mp.prec + 8):
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            break
+        g_mid = g(mid)
+        if g_mid == 0:
+            return mid
+        if (g_mid < 0) == (g_lo < 0):
+            lo, g_lo = mid, g_mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def _conditional_expectations(engine: _Engine, kmax: int) -> _Conditional:
+    out = _Conditional()
+    dps = engine.dps
+    with mpmath.workdps(dps + _GUARD):
+        norms = [mpmath.sqrt(mpmath.factorial(k)) for k in range(kmax + 1)]
+        # Atoms: y = c on a set of positive measure.
+        for c, intervals in _atoms(engine.pairs).items():
+            mass = sum((_interval_expectation(sp.Integer(1), w.start, w.end) for w in intervals),
+                       sp.Integer(0))
+            row = []
+            for k in range(1, kmax + 1):
+                num = sum((_interval_expectation(hermite_He(k), w.start, w.end)
+                           for w in intervals), sp.Integer(0))
+                row.append(mpmath.mpf(sp.N(num / mass, dps + _GUARD)) / norms[k])
+            out.labels.append(f"atom y = {c} (P = {sp.N(mass, 4)})")
+            out.values.append(row)
+        # Continuous part: generic values y = f(z0).
+        # f' away from the kinks: the DiracDelta terms of a piecewise f vanish at generic points
+        dfn = _mp_function(sp.diff(engine.expr, Z).replace(sp.DiracDelta,
+                                                          lambda *_: sp.Integer(0)))
+        grid: list[Any] = []
+        values: list[Any] = []
+        if engine.pairs is None:
+            step = mpmath.mpf(2 * _GRID_HALF_WIDTH) / (_GRID_POINTS - 1)
+            grid = [-_GRID_HALF_WIDTH + i * step for i in range(_GRID_POINTS)]
+            values = [engine.fn(x) for x in grid]
+        atom_values = [mpmath.mpf(sp.N(c, dps)) for c in _atoms(engine.pairs)]
+        used = 0
+        for z0s in _GENERIC_Z:
+            z0 = mpmath.mpf(z0s)
+            if abs(dfn(z0)) < mpmath.mpf(10) ** (-dps // 2):
+                continue  # a flat point: y0 is an atom or critical value, not generic
+            y = engine.fn(z0)
+            if any(abs(y - a) < mpmath.mpf(10) ** (-dps // 2) for a in atom_values):
+                continue
+            roots = _preimages(engine, y, grid, values)
+            weights = []
+            for r in roots:
+                d = abs(dfn(r))
+                if d == 0:
+                    continue
+                weights.append((r, mpmath.npdf(r) / d))
+            total = mpmath.fsum(w for _, w in weights)
+            if total == 0:
+                continue
+            row = [mpmath.fsum(w * _mp_He(k, r) for r, w in weights) / total / norms[k]
+                   for k in range(1, kmax + 1)]
+            out.labels.append(f"y = f({z0s}) = {mpmath.nstr(y, 6)} "
+                              f"({len(weights)} preimage{'s' if len(weights) != 1 else ''})")
+            out.values.append(row)
+            used += 1
+            if used >= 4:
+                break
+    return out
+
+
+def generative_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int = 30,
+                        expansion_: Expansion | None = None) -> Exponent:
+    """Smallest k >= 1 with E[h_k(z) | f(z)] not almost surely zero (see the module docstring).
+
+    Parameters: ``f`` as for :func:`~fltheory.theory.hermite_coefficients.expansion`; ``kmax``,
+    the largest k examined, in [1, 40]; ``dps``, in [5, 100]; ``expansion_``, an expansion of f
+    already computed (only μ_1 is used). Returns an :class:`Exponent` whose ``value``
+    is None when E[h_k | y] vanished at every tested y for 1 <= k <= kmax; ``exact`` is False
+    unless μ_1 ≠ 0 decided it.
+
+    >>> generative_exponent("He3", 4, 15).value, generative_exponent("abs", 4, 15).value
+    (1, 2)
+    """
+    check_degree(kmax, "kmax", 1, KMAX_MAX)
+    check_dps(dps)
+    func = parse_function(f)
+    exp_ = expansion_ or expansion(func, min(kmax, 2), dps)
+    mu1 = exp_.coefficients[1] if len(exp_.coefficients) > 1 else None
+    if mu1 is not None and not mu1.zero:  # the information exponent is 1
+        return Exponent("generative", 1, kmax,
+                        "μ_1 ≠ 0: already T(y) = y correlates with h_1, so E[h_1 | y] ≠ 0",
+                        exact=mu1.exact is not None)
+    engine = _Engine(func, dps, 0)
+    even = _is_even(func.expr)
+    if not func.expr.has(Z):
+        return Exponent("generative", None, kmax,
+                        "f is constant: y carries no information, E[h_k | y] = E[h_k] = 0")
+    cond = _conditional_expectations(engine, kmax)
+    evidence = []
+    for k in range(1, kmax + 1):
+        if even and k % 2:
+            evidence.append(f"k = {k}: E[h_{k} | y] = 0 exactly (f is even, h_{k} odd)")
+            continue
+        values = [row[k - 1] for row in cond.values]
+        best = max(range(len(values)), key=lambda i: abs(values[i]), default=None)
+        if best is not None and abs(values[best]) > _NONZERO:
+            reason = (f"E[h_{k}(z) | y] = {mpmath.nstr(values[best], 8)} at {cond.labels[best]}"
+                      + (" (odd k vanish: f is even)" if even and k > 1 else ""))
+            return Exponent("generative", k, kmax, reason, tuple(evidence), exact=False)
+        evidence.append(f"k = {k}: |E[h_{k} | y]| <= 1e-10 at all {len(values)} tested values")
+    return Exponent("generative", None, kmax,
+                    f"E[h_k | y] vanished at every tested y for 1 <= k <= {kmax}",
+                    tuple(evidence), exact=False)

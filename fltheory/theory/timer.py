@@ -1,0 +1,81 @@
+"""A wall-clock time limit for a block of sympy work (SIGALRM), used by the Hermite engine and the
+square-integrability check to bound sympy's ``integrate``, ``limit``, ``solveset`` and
+``simplify``, which can run for minutes on an innocent-looking input.
+
+The limit is a context manager, :func:`time_limit`; it raises :class:`Timeout` inside its block
+when the time is up. It works only on the main thread (where CPython runs signal handlers) and
+where ``signal.setitimer`` exists; elsewhere it yields False and limits nothing, so a caller that
+needs a bound falls back to something that is bounded by construction (a numeric criterion).
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = ["Timeout", "time_limit"]
+
+
+class Timeout(BaseException):
+    """Raised by :func:`time_limit` when its time is up; a BaseException so that sympy's
+    ``except Exception`` (inside ``integrate``, ``limit``, …) lets it pass."""
+
+
+def _pending_signals() -> None:
+    """A Python-level call: CPython runs pending signal handlers on entering it."""
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[bool]:
+    """Yield True and raise :class:`Timeout` inside the block after ``seconds``; yield False
+    (no limit) off the main thread, without ``setitimer``, or for ``seconds <= 0``.
+
+    Parameters: ``seconds``, a wall-clock time in seconds (float).
+
+    Safe by construction: the alarm is armed only from the main thread (where CPython runs
+    signal handlers), the handler raises only while its own block is active, the timer is
+    disarmed and any alarm already delivered is consumed (by a Python call, while the handler
+    is still installed) before the previous handler is restored, and an enclosing timer
+    (of an outer ``time_limit`` or of the caller) is shortened to nothing more than it had and
+    re-armed with its remaining time on exit.
+
+    >>> with time_limit(5) as limited:
+    ...     limited
+    True
+    >>> try:
+    ...     with time_limit(0.01):
+    ...         while True:
+    ...             pass
+    ... except Timeout:
+    ...     print("stopped")
+    stopped
+    """
+    usable = (seconds > 0 and hasattr(signal, "setitimer")
+              and threading.current_thread() is threading.main_thread())
+    if not usable:
+        yield False
+        return
+    state = {"active": True}
+
+    def _raise(signum: int, frame: Any) -> None:
+        if state["active"]:
+            state["active"] = False
+            raise Timeout
+
+    start = time.monotonic()
+    previous = signal.signal(signal.SIGALRM, _raise)
+    outer, _ = signal.getitimer(signal.ITIMER_REAL)
+    signal.setitimer(signal.ITIMER_REAL, min(seconds, outer) if outer > 0 else seconds)
+    try:
+        yield True
+    finally:
+        state["active"] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _pending_signals()
+        signal.signal(signal.SIGALRM, previous)
+        if outer > 0:
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - start), 1e-3))
