@@ -24,7 +24,7 @@ from numbers import Integral
 import sympy as sp
 
 from fltheory.exact import DomainError
-from fltheory.theory.expressions import Z
+from fltheory.theory.expressions import Z, _phi_cdf
 
 __all__ = ["gauss_moment"]
 
@@ -79,7 +79,7 @@ def _Phi(x: sp.Expr) -> sp.Expr:
         return sp.Integer(1)
     if x == -sp.oo:
         return sp.Integer(0)
-    return (1 + sp.erf(x / sp.sqrt(2))) / 2
+    return _phi_cdf(x)  # the catalogue's Phi: one formula
 
 
 def _interval_moments(a: sp.Expr, b: sp.Expr, nmax: int) -> list[sp.Expr]:
