@@ -83,7 +83,14 @@ class LambdaResult:
         return 1 + self.value
 
     @property
+    def capped(self) -> bool:
+        """Λ is L − 1 because σ has degree L (the ratio alone would give more or as many)."""
+        return not isinstance(self.L, Infinity) and self.value == self.L - 1 \
+            and self.ratio >= self.L
+
+    @property
     def regime(self) -> str:
+        """The regime in words: linear σ, one-step equivalent (α1 + α2 < 1/2), or Λ outliers."""
         if self.L == 1:
             return "L = 1 (linear σ): the second update has no k >= 1 terms, Λ = 0"
         if self.alpha1 + self.alpha2 < HALF:
