@@ -50,7 +50,8 @@ MAX_ROWS = 64
 
 @dataclass(frozen=True)
 class TermExponent:
-    """The N-exponent α2 + k(α1 − 1/2) of the k-th term of the second update."""
+    """The N-exponent α2 + k(α1 − 1/2) of the k-th term of the second update, exact, with its
+    :attr:`status` (outlier, boundary or bulk)."""
 
     k: int
     exponent: Fraction
@@ -65,7 +66,9 @@ class TermExponent:
 
 @dataclass(frozen=True)
 class LambdaResult:
-    """Λ with everything needed to explain it."""
+    """Λ with everything needed to explain it: the exact inputs α1, α2, L, the value Λ, the
+    ratio α2/(1/2 − α1), the boundary term (exponent exactly 0) if any, the exponents of the
+    listed terms and the range of terms left out of the listing (see :func:`lambda_details`)."""
 
     alpha1: Fraction
     alpha2: Fraction
@@ -221,7 +224,8 @@ def lambda_details(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF,
 
 @dataclass(frozen=True)
 class PhaseRegion:
-    """An interval of α2 (at fixed α1) on which Λ is constant."""
+    """An interval [alpha2_low, alpha2_high) of α2 (at fixed α1) on which Λ = ``value`` is
+    constant; ``boundary_at_low``: the low end is a boundary case (a term with exponent 0)."""
 
     alpha2_low: Fraction
     alpha2_high: Fraction | None  # None: up to (not including) 1/2
