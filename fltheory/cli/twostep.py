@@ -246,9 +246,6 @@ def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fracti
 def learn_result(report: Any, inputs: dict[str, Any]) -> Result:
     """A :class:`~fltheory.theory.twostep_terms.LearnReport` as a :class:`Result`."""
     dirs, exps = report.directions, report.exponents
-    rows = [[f"β{i + 1}", d.target, exps[i][0], exps[i][1], "yes" if d.step1 else "no",
-             "yes" if d.step2 else "no", "-" if d.via_k is None else str(d.via_k), d.reason]
-            for i, d in enumerate(dirs)]
     return Result(
         command="twostep learn",
         inputs=inputs,
@@ -261,9 +258,7 @@ def learn_result(report: Any, inputs: dict[str, Any]) -> Result:
         details={"lambda": report.lam, "directions": [
             {"reason": d.reason, "information_exponent": ex[0], "generative_exponent": ex[1]}
             for d, ex in zip(dirs, exps, strict=True)]},
-        table=Table(columns=["dir", "g", "info", "gen", "step 1", "step 2", "via k", "reason"],
-                    rows=rows, caption="Learned directions", label="tab:fltheory-twostep-learn",
-                    align="lllllllp{6cm}"),
+        table=report.table(),
         notes=["info/gen: information and generative exponents of g (Hermite engine). A reused "
                "batch can reach a direction only if its generative exponent is 1 (some power of "
                "y correlates with β·x); a fresh one only if its information exponent is 1"],

@@ -17,7 +17,8 @@ first step, so
 counts the outliers of W2 *beyond* the one-step spike: W2 has 1 + Λ outliers in all.
 
 Everything in this module is exact rational arithmetic on :class:`fractions.Fraction` and uses
-the standard library only, so ``fltheory lambda`` starts without sympy, numpy or scipy.
+the standard library only (and :mod:`fltheory.results`, itself standard library only), so
+``fltheory lambda`` starts without sympy, numpy or scipy.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from fltheory.exact import INF, DomainError, Infinity, check_integer, check_interval
+from fltheory.exact import INF, DomainError, Infinity, check_integer, check_interval, fraction_str
+from fltheory.results import ShowsTable, Table
 
 __all__ = ["HALF", "MAX_ROWS", "TWO_STEP_SIGMA", "TWO_STEP_SIGMA_NAME", "LambdaResult",
            "PhaseRegion", "TermExponent", "check_alpha", "lambda_count", "lambda_details",
@@ -65,7 +67,7 @@ class TermExponent:
 
 
 @dataclass(frozen=True)
-class LambdaResult:
+class LambdaResult(ShowsTable):
     """Λ with everything needed to explain it: the exact inputs α1, α2, L, the value Λ, the
     ratio α2/(1/2 − α1), the boundary term (exponent exactly 0) if any, the exponents of the
     listed terms and the range of terms left out of the listing (see :func:`lambda_details`)."""
@@ -84,6 +86,20 @@ class LambdaResult:
     def outliers_of_w2(self) -> int:
         """Outliers of W2 in all: the one-step spike plus Λ."""
         return 1 + self.value
+
+    def table(self) -> Table:
+        """The listed terms k with their exact exponents and status (a notebook shows it).
+
+        >>> lambda_details(Fraction(2, 5), Fraction(3, 10)).table().rows[2]
+        ['3', '0', 'boundary']
+        """
+        rows = [[str(t.k), fraction_str(t.exponent), t.status] for t in self.exponents]
+        if self.omitted is not None:
+            lo, hi = self.omitted
+            rows.insert(lo - 1, [f"{lo}..{hi}", "(not listed) > 0", "outlier"])
+        return Table(columns=["k", "exponent α2 + k(α1 − 1/2)", "status"], rows=rows,
+                     caption=f"Λ(α1 = {fraction_str(self.alpha1)}, α2 = "
+                             f"{fraction_str(self.alpha2)}; L = {self.L}) = {self.value}")
 
     @property
     def capped(self) -> bool:

@@ -47,6 +47,7 @@ import mpmath
 import sympy as sp
 
 from fltheory.exact import DomainError, check_dps, fraction_str
+from fltheory.results import ShowsTable, Table
 from fltheory.theory.functions import Function, Z, parse_function
 from fltheory.theory.hermite import gauss_moment
 from fltheory.theory.twostep import (
@@ -404,14 +405,25 @@ def one_step_overlap(model: TwoStepModel, alpha1: Fraction, N: int, c: Fraction 
 
 
 @dataclass(frozen=True)
-class LearnReport:
+class LearnReport(ShowsTable):
     """What ``fltheory twostep learn`` reports: the model, Λ, the verdict per direction and the
-    information and generative exponents of each target (Hermite engine, kmax 6, 20 digits)."""
+    information and generative exponents of each target (Hermite engine, kmax 6, 20 digits).
+    Shows its :meth:`table` in a notebook."""
 
     model: TwoStepModel
     lam: int
     directions: list[DirectionLearning]
     exponents: list[tuple[str, str]]
+
+    def table(self) -> Table:
+        """One row per direction: target, exponents, learned in step 1 / step 2, via k, why."""
+        rows = [[f"β{i + 1}", d.target, self.exponents[i][0], self.exponents[i][1],
+                 "yes" if d.step1 else "no", "yes" if d.step2 else "no",
+                 "-" if d.via_k is None else str(d.via_k), d.reason]
+                for i, d in enumerate(self.directions)]
+        return Table(columns=["dir", "g", "info", "gen", "step 1", "step 2", "via k", "reason"],
+                     rows=rows, caption="Learned directions", label="tab:fltheory-twostep-learn",
+                     align="lllllllp{6cm}")
 
 
 def learn(sigma: str, targets: list[str], alpha1: Fraction, alpha2: Fraction, batch: str,
