@@ -211,11 +211,10 @@ def _sim_one_step(params: Mapping[str, Any], seed: int) -> np.ndarray:
 
 
 def _one_step_ratio(alpha1: float, alpha2: float, N: float, h1: float, h2: float) -> float:
-    """r_F(N) = η2/(η1+η2)·√(ε²h1 + ε⁴h2), ε = η1/√N, h_k = ‖H_k‖_F²/‖G0‖_F² (σ of degree 3:
-    k <= 2; ⟨H_1, H_2⟩ is odd in the second-layer weights a_j and averages out)."""
-    eta1, eta2 = N**alpha1, N**alpha2
-    eps = eta1 / math.sqrt(N)
-    return eta2 / (eta1 + eta2) * math.sqrt(eps**2 * h1 + eps**4 * h2)
+    """The prediction r_F(N) (:func:`fltheory.theory.twostep_terms.one_step_ratio`)."""
+    from fltheory.theory.twostep_terms import one_step_ratio
+
+    return one_step_ratio(alpha1, alpha2, N, h1, h2)
 
 
 def _compare_one_step(pred: Mapping[str, Any], pts: np.ndarray) -> Verdict:

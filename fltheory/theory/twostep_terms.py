@@ -60,7 +60,7 @@ from fltheory.theory.twostep import (
 
 __all__ = ["TWO_STEP_SIGMA", "TWO_STEP_SIGMA_NAME", "DirectionLearning", "LearnReport",
            "TermPrediction", "TwoStepModel", "batch_model", "batch_psi", "learn", "learnability",
-           "one_step_overlap", "term_prediction"]
+           "one_step_overlap", "one_step_ratio", "term_prediction"]
 
 BATCHES = ("reused", "fresh")
 
@@ -402,6 +402,30 @@ def one_step_overlap(model: TwoStepModel, alpha1: Fraction, N: int, c: Fraction 
     along_b = 1 - (cf + theta**2) / (theta**2 * (theta**2 + 1)) if theta > cf**0.25 else 0.0
     return {"theta": theta, "overlap_b": along_b, "b_alignment": signal / B2,
             "overlap": along_b * signal / B2}
+
+
+def one_step_ratio(alpha1: float | Fraction, alpha2: float | Fraction, N: float, h1: float,
+                   h2: float) -> float:
+    """The relative Frobenius deviation of W2 from one step of size η1 + η2 (σ of degree 3):
+
+        r_F(N) = η2/(η1+η2)·√(ε²h1 + ε⁴h2),   ε = η1/√N,  η_i = N^{α_i},
+
+    from the Taylor identity W2 − W0 − (η1+η2)G0 = η2(εH_1 + ε²H_2) with h_k = ‖H_k‖_F²/‖G0‖_F²
+    (⟨H_1, H_2⟩ is odd in the second-layer weights a_j and averages out). α1, α2 in [0, 1/2),
+    N > 0, h1, h2 >= 0 finite; a float (double precision).
+
+    >>> round(one_step_ratio(0.1, 0.2, 1000.0, 300.0, 1.3e4), 4)
+    0.7883
+    """
+    a1, a2 = float(check_alpha(alpha1, "a1")), float(check_alpha(alpha2, "a2"))
+    for name, value, positive in (("N", N, True), ("h1", h1, False), ("h2", h2, False)):
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not (0 < value < math.inf if positive else 0 <= value < math.inf):
+            raise DomainError(name, value, "finite numbers > 0" if positive
+                              else "finite numbers >= 0")
+    eta1, eta2 = N**a1, N**a2
+    eps = eta1 / math.sqrt(N)
+    return eta2 / (eta1 + eta2) * math.sqrt(eps**2 * h1 + eps**4 * h2)
 
 
 @dataclass(frozen=True)
