@@ -231,19 +231,16 @@ checks the leading-order spike constants $C_k$ of the terms against simulation."
     ("code", """%matplotlib inline
 from fractions import Fraction
 from fltheory.views.twostep import draw_twostep, lambda_figure
-from fltheory.theory.twostep import lambda_details
-from fltheory.theory.twostep_terms import batch_model, learnability
+from fltheory.theory.twostep import TWO_STEP_SIGMA, lambda_details
+from fltheory.theory.twostep_terms import batch_psi, learn
 from fltheory.sim.twostep import singular_values
 from fltheory.claims.twostep import constants_vs_N
 
 lambda_details(Fraction(2, 5), Fraction(3, 10))"""),
     ("code", """fig = lambda_figure()"""),
-    ("code", """for batch in ("reused", "fresh"):
-    model = batch_model(["He1", "He3", "He2"], batch)  # σ = TWO_STEP_SIGMA, ψ = 1 or 2
-    lam, dirs = learnability(model, Fraction(9, 20), Fraction(3, 10), batch)
-    print(f"{batch}: Λ = {lam}")
-    for d in dirs:
-        print(f"  {d.target:>4}: step 1 {d.step1!s:5} step 2 {d.step2!s:5} — {d.reason}")"""),
+    ("code", """for batch in ("reused", "fresh"):  # ψ = d/n per step: 1 reused, 2 fresh halves
+    display(learn(TWO_STEP_SIGMA, ["He1", "He3", "He2"], Fraction(9, 20), Fraction(3, 10),
+                  batch, batch_psi(batch)))"""),
     ("markdown", r"""The outlier count of $W_2$ does not show $\Lambda$ at feasible $N$ (left: the
 bulk of the $k \ge 1$ terms is heavy-tailed and as large as their spikes). What can be checked is
 the constant of each term's spike: the estimate $\hat C_k$ (projection of $H_k v$ on the neuron
