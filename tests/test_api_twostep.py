@@ -272,8 +272,10 @@ def test_measure_messages_are_the_cli_messages(kwargs, message):
 def test_measurements_refuse_bad_counts(value):
     run = _small_run()
     _refused(sim.directions, 10, value, 0)
-    _refused(sim.target_overlaps, run, value if value != 10 else 21)
-    _refused(run.spike_constant, value if value != 10 else 3, np.ones(20))
+    # the run has d = 20 inputs and 3 terms: 10..20 targets are allowed, k = 10 is not
+    too_many = 21 if isinstance(value, int) and 0 <= value <= 20 else value
+    _refused(sim.target_overlaps, run, too_many)
+    _refused(run.spike_constant, value, np.ones(20))
 
 
 @FEW
