@@ -73,7 +73,7 @@ def _lambda_details(r: Any, exponents: list[dict[str, Any]], dps: int) -> dict[s
         "ratio": fraction_str(r.ratio),
         "ratio_numeric": to_decimal_str(r.ratio, dps),
         "regime": r.regime,
-        "one_step_equivalent": r.alpha1 + r.alpha2 < Fraction(1, 2),
+        "one_step_equivalent": r.one_step_equivalent,
         "boundary": r.boundary_k is not None,
         "boundary_k": r.boundary_k,
         "exponents": exponents,

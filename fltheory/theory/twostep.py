@@ -108,11 +108,16 @@ class LambdaResult(ShowsTable):
             and self.ratio >= self.L
 
     @property
+    def one_step_equivalent(self) -> bool:
+        """α1 + α2 < 1/2: Λ = 0 and the second step acts like one step of size η1 + η2."""
+        return self.alpha1 + self.alpha2 < HALF
+
+    @property
     def regime(self) -> str:
         """The regime in words: linear σ, one-step equivalent (α1 + α2 < 1/2), or Λ outliers."""
         if self.L == 1:
             return "L = 1 (linear σ): the second update has no k >= 1 terms, Λ = 0"
-        if self.alpha1 + self.alpha2 < HALF:
+        if self.one_step_equivalent:
             return ("α1 + α2 < 1/2: Λ = 0, the second step acts like one step "
                     "of size η1 + η2")
         return f"α1 + α2 >= 1/2: the second step adds Λ = {self.value} outlier(s)"
