@@ -19,9 +19,10 @@ import pytest
 from scipy import stats
 
 from fltheory.sim import twostep as sim
+from fltheory.theory.twostep import TWO_STEP_SIGMA
 from fltheory.theory.twostep_terms import TwoStepModel, one_step_overlap, term_prediction
 
-SIGMA = "(He1(z) + He2(z)/sqrt(2) + He3(z)/sqrt(6))/sqrt(3)"
+SIGMA = TWO_STEP_SIGMA  # the theory's one definition of the paper's σ
 PSI1, PSI2, NOISE = Fraction(3, 2), Fraction(2, 3), Fraction(1, 3)
 
 # σ = (He1 + He2/√2 + He3/√6)/√3 and its derivatives, written out here

@@ -13,10 +13,10 @@ import sympy as sp
 
 from fltheory.sim import twostep as sim
 from fltheory.theory.functions import Z
-from fltheory.theory.twostep import lambda_count, phase_line
+from fltheory.theory.twostep import TWO_STEP_SIGMA, lambda_count, phase_line
 from fltheory.theory.twostep_terms import TwoStepModel, learnability, term_prediction
 
-SIGMA = "(He1(z) + He2(z)/sqrt(2) + He3(z)/sqrt(6))/sqrt(3)"
+SIGMA = TWO_STEP_SIGMA  # the theory's one definition of the paper's σ
 
 
 @pytest.mark.parametrize("a1", [Fraction(0), Fraction(1, 5), Fraction(2, 5), Fraction(9, 20)])

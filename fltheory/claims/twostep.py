@@ -1,13 +1,19 @@
 """Claims of the two-step paper (seed 000, Moniri & Hassani 2026).
 
-The simulated model and the predictions share only the model's definition: σ = (h1 + h2 + h3)/√3
-(written as He-coefficients in the simulator, as an expression for the theory) and targets
+The simulated model (:func:`fltheory.sim.twostep.model_run`) and the predictions
+(:func:`fltheory.theory.twostep_terms.batch_model`) share only the model's definition:
+σ = (h1 + h2 + h3)/√3 (``TWO_STEP_SIGMA``: He-coefficients in the simulator, an expression in the
+theory) and targets
 y = He1(β1·x) + g(β2·x) with g the bounded odd τ = 3 function `bounded3` (μ_1 = 0, μ_3 ≠ 0; He_3
 itself does not concentrate at feasible N).
 
 The k-th term H_k of the second update has entries (H_k v)_j ≈ a_j^{k+1} C_k(v)/√N; the simulator's
 estimator Ĉ_k(v) = √N Σ_j a_j^{k+1}(H_k v)_j / Σ_j a_j^{2k+2} projects on that neuron profile, so
 the heavy-tailed bulk of H_k (as large as the spike at feasible N) averages out.
+
+Seeds: repetition s of a claim run with seed ``seed`` simulates with ``child(seed, s)``
+(:mod:`fltheory.sim.seeding`); the simulator draws from its children ``KEY_DATA`` and
+``KEY_DIRECTION``.
 """
 
 from __future__ import annotations
@@ -25,36 +31,18 @@ from fltheory.claims.stats import linear_fit, mean_se
 from fltheory.claims.stats import z_crit as _z_crit
 from fltheory.exact import INF
 from fltheory.sim import twostep as sim
+from fltheory.sim.seeding import child
 from fltheory.theory.twostep import lambda_details
 
-SIGMA = "(He1(z) + He2(z)/sqrt(2) + He3(z)/sqrt(6))/sqrt(3)"
-TARGETS = ("He1", "bounded3")
-
-
-def _run(N: int, batch: str, seed: int, alpha1: float = 0.4, alpha2: float = 0.3,
-         terms: bool = True) -> sim.TwoStepRun:
-    return sim.simulate(N, N, N, alpha1, alpha2, sim.SIGMAS["h1+h2+h3"],
-                        [sim.TARGETS[t] for t in TARGETS], seed=seed, batch=batch, terms=terms)
-
-
-def _directions(N: int, seed: int) -> list[np.ndarray]:
-    u = np.random.default_rng(10**6 + seed).standard_normal(N)
-    u[: len(TARGETS)] = 0.0
-    return [np.eye(1, N, 0).ravel(), np.eye(1, N, 1).ravel(), u / np.linalg.norm(u)]
+__all__ = ["CLAIMS", "clear_cache", "constants_vs_N"]
 
 
 @lru_cache(maxsize=512)
-def _summary(N: int, batch: str, seed: int) -> tuple[np.ndarray, float]:
-    """Ĉ_k(v) for k = 0..2 and v = β1, β2, random (3 × 3), and the Taylor residual, of one run
-    (kept instead of the run's matrices, which several claims would otherwise recompute)."""
-    run = _run(N, batch, seed)
-    C = np.array([[run.spike_constant(k, v) for v in _directions(N, seed)] for k in range(3)])
-    return C, run.taylor_residual()
-
-
-def run_summary(N: int, batch: str, seed: int) -> tuple[np.ndarray, float]:
-    """One seed's Ĉ_k(v) (3 × 3) and Taylor residual: what ``fltheory sweep`` runs."""
-    return _summary(N, batch, seed)
+def _summary(N: int, batch: str, seed: int, s: int) -> sim.SpikeSummary:
+    """Repetition ``s`` of the user's ``seed`` (its child ``s``): Ĉ_k(v) for k = 0..2 and
+    v = β1, β2, random (3 × 3), and the Taylor residual of one run (cached: several claims share
+    the runs)."""
+    return sim.spike_summary(N, batch, child(seed, s))
 
 
 def clear_cache() -> None:
@@ -64,10 +52,9 @@ def clear_cache() -> None:
 
 @lru_cache(maxsize=8)
 def _model(batch: str) -> Any:
-    from fltheory.theory.twostep_terms import TwoStepModel
+    from fltheory.theory.twostep_terms import batch_model
 
-    psi = Fraction(1) if batch == "reused" else Fraction(2)  # fresh: each step sees n/2
-    return TwoStepModel.build(SIGMA, list(TARGETS), psi1=psi, psi2=psi)
+    return batch_model(list(sim.MODEL_TARGETS), batch)
 
 
 def _predict_C(params: Mapping[str, Any]) -> dict[tuple[str, int, int], float]:
@@ -82,7 +69,7 @@ def _sim_C(params: Mapping[str, Any], seed: int) -> dict[tuple[str, int, int], n
     out: dict[tuple[str, int, int], list[float]] = {}
     for b in ("reused", "fresh"):
         for s in range(params["seeds"]):
-            C, _ = _summary(params["N"], b, seed * 1000 + s)
+            C = _summary(params["N"], b, seed, s).C
             for j in range(3):
                 for k in range(3):
                     out.setdefault((b, k, j), []).append(float(C[k, j]))
@@ -117,7 +104,7 @@ def _compare_constants(pred: dict[tuple[str, int, int], float],
 
 
 def _sim_taylor(params: Mapping[str, Any], seed: int) -> float:
-    return max(_summary(params["N"], b, seed * 1000 + s)[1]
+    return max(_summary(params["N"], b, seed, s).taylor_residual
                for b in ("reused", "fresh") for s in range(params["seeds"]))
 
 
@@ -136,7 +123,7 @@ def _sim_flat(params: Mapping[str, Any], seed: int) -> dict[tuple[int, int], Any
     out: dict[tuple[int, int], list[tuple[float, float]]] = {}
     for N in params["N_grid"]:
         for s in range(params["seeds_grid"]):
-            C, _ = _summary(N, "reused", seed * 1000 + s)
+            C = _summary(N, "reused", seed, s).C
             for (k, j) in params["spikes"]:
                 out.setdefault((k, j), []).append((math.log(N), float(C[k, j])))
     return {key: np.array(vals) for key, vals in out.items()}
@@ -196,10 +183,9 @@ def _predict_lambda(params: Mapping[str, Any]) -> int:
 
 
 def _sim_outliers(params: Mapping[str, Any], seed: int) -> int:
-    run = _run(params["N"], "reused", seed, float(params["alpha1"]), float(params["alpha2"]),
-               terms=False)
-    edge = 1 + math.sqrt(run.N / run.d)  # bulk edge of W0 (entries of variance 1/d)
-    return int(np.sum(np.linalg.svd(run.W2, compute_uv=False) > 1.1 * edge))
+    run = sim.model_run(params["N"], "reused", seed, params["alpha1"], params["alpha2"],
+                        terms=False)
+    return sim.count_outliers(run, 1.1)
 
 
 def _compare_lambda(predicted: int, measured: int) -> Verdict:
@@ -218,22 +204,17 @@ def _sim_one_step(params: Mapping[str, Any], seed: int) -> np.ndarray:
     rows = []
     for N in params["N_grid"]:
         for s in range(params["seeds_grid"]):
-            run = _run(N, "reused", seed * 1000 + s, float(params["alpha1"]),
-                       float(params["alpha2"]), terms=True)
-            one = (run.eta1 + run.eta2) * run.G0
-            dev = run.W2 - run.W0 - one
-            rows.append((math.log(N), float(np.linalg.norm(dev) / np.linalg.norm(one)),
-                         float(np.linalg.norm(dev, 2) / np.linalg.norm(one, 2)),
-                         *(float(np.linalg.norm(H) ** 2) for H in run.H)))
+            dev = sim.one_step_deviation(sim.model_run(N, "reused", child(seed, s),
+                                                       params["alpha1"], params["alpha2"]))
+            rows.append((math.log(N), dev.r_F, dev.r_2, *dev.term_norms2))
     return np.array(rows)
 
 
 def _one_step_ratio(alpha1: float, alpha2: float, N: float, h1: float, h2: float) -> float:
-    """r_F(N) = η2/(η1+η2)·√(ε²h1 + ε⁴h2), ε = η1/√N, h_k = ‖H_k‖_F²/‖G0‖_F² (σ of degree 3:
-    k <= 2; ⟨H_1, H_2⟩ is odd in the second-layer weights a_j and averages out)."""
-    eta1, eta2 = N**alpha1, N**alpha2
-    eps = eta1 / math.sqrt(N)
-    return eta2 / (eta1 + eta2) * math.sqrt(eps**2 * h1 + eps**4 * h2)
+    """The prediction r_F(N) (:func:`fltheory.theory.twostep_terms.one_step_ratio`)."""
+    from fltheory.theory.twostep_terms import one_step_ratio
+
+    return one_step_ratio(alpha1, alpha2, N, h1, h2)
 
 
 def _compare_one_step(pred: Mapping[str, Any], pts: np.ndarray) -> Verdict:
@@ -277,10 +258,10 @@ def _predict_overlap(params: Mapping[str, Any]) -> float:
 def _sim_overlap(params: Mapping[str, Any], seed: int) -> np.ndarray:
     values = []
     for s in range(params["seeds"]):
-        run = _run(params["N"], "reused", seed * 1000 + s, float(params["alpha1"]), 0.1,
-                   terms=False)
+        run = sim.model_run(params["N"], "reused", child(seed, s), params["alpha1"],
+                            Fraction(1, 10), terms=False)
         # the learned direction Σ μ_1(g_k) β_k is β1 here (μ_1(bounded3) = 0)
-        values.append(float(sim.top_right_singular_vector(run.W1)[0] ** 2))
+        values.append(sim.target_overlaps(run, 1)[0])
     return np.array(values)
 
 
@@ -292,23 +273,15 @@ def _compare_overlap(pred: float, values: np.ndarray) -> Verdict:
                    f"|z| <= {z_crit:.2f}")
 
 
-def constants_vs_N(N_grid: tuple[int, ...], seeds: int, batch: str = "reused"
+def constants_vs_N(N_grid: tuple[int, ...], seeds: int, batch: str = "reused", seed: int = 0
                    ) -> dict[str, Any]:
-    """Estimated Ĉ_k(v) (k = 0..2; v = β1, β2, random) per N and seed, with the predictions
-    C_k(v) — public API for figures and notebooks."""
-    est = np.array([[_summary(N, batch, s)[0] for s in range(seeds)] for N in N_grid])
+    """Estimated Ĉ_k(v) (k = 0..2; v = β1, β2, random) per N and repetition s < ``seeds`` (the
+    children of ``seed``, the runs of the claims), with the predictions C_k(v) — public API for
+    figures and notebooks: ``estimates[i, s, k, j]``, ``predicted[k, j]``."""
+    est = np.array([[_summary(N, batch, seed, s).C for s in range(seeds)] for N in N_grid])
     pred = _predict_C({})
     return {"N": np.array(N_grid), "estimates": est,
             "predicted": np.array([[pred[(batch, k, j)] for j in range(3)] for k in range(3)])}
-
-
-def w2_singular_values(N: int, seed: int = 0, alpha1: float = 0.4, alpha2: float = 0.3,
-                       batch: str = "reused") -> dict[str, Any]:
-    """Singular values of W0, W1 and W2 of one run (public API for figures)."""
-    run = _run(N, batch, seed, alpha1, alpha2, terms=False)
-    return {name: np.linalg.svd(M, compute_uv=False)
-            for name, M in (("W0", run.W0), ("W1", run.W1), ("W2", run.W2))} | {
-        "edge": 1 + math.sqrt(run.N / run.d), "alpha1": alpha1, "alpha2": alpha2, "N": N}
 
 
 _SMALL = {"N": 1000, "seeds": 12, "N_grid": (400, 800, 1600), "seeds_grid": 6,

@@ -1,14 +1,17 @@
-"""Commands of the two-step paper (seed 000): ``lambda``."""
+"""Commands of the two-step paper (seed 000): ``lambda``, ``phase``, ``twostep learn``,
+``twostep simulate``. Each parses, calls one function of the theory or the simulator, renders."""
 
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import click
 
 from fltheory.cli.options import RATIONAL, CountType, check_dps, dps_option, emit, format_option
 from fltheory.exact import INF, Infinity, fraction_str, to_decimal_str
 from fltheory.results import Result, Table
+from fltheory.theory.twostep import TWO_STEP_SIGMA
 
 _CONVENTIONS = {
     "Λ": "counts the spectral outliers of W2 beyond the one-step spike; W2 has 1 + Λ in all",
@@ -25,12 +28,32 @@ def lambda_result(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: in
 
     r = lambda_details(alpha1, alpha2, L)
     a1, a2 = fraction_str(r.alpha1), fraction_str(r.alpha2)
-    summary = [
-        f"Λ(α1 = {a1}, α2 = {a2}; L = {r.L}) = {r.value}",
-        f"W2 has 1 + Λ = {r.outliers_of_w2} outliers: the one-step spike plus Λ beyond it",
-        f"regime: {r.regime}",
-        f"ratio α2/(1/2 − α1) = {fraction_str(r.ratio)} ≈ {to_decimal_str(r.ratio, dps)}",
-    ]
+    exponents = [{"k": t.k, "exponent": fraction_str(t.exponent),
+                  "numeric": to_decimal_str(t.exponent, dps), "status": t.status}
+                 for t in r.exponents]
+    notes = _lambda_notes(r)
+    return Result(
+        command="lambda",
+        inputs={"a1": a1, "a2": a2, "L": str(r.L), "dps": dps},
+        value=r.value,
+        numeric=str(r.value),
+        conventions=_CONVENTIONS,
+        summary=[
+            f"Λ(α1 = {a1}, α2 = {a2}; L = {r.L}) = {r.value}",
+            f"W2 has 1 + Λ = {r.outliers_of_w2} outliers: the one-step spike plus Λ beyond it",
+            f"regime: {r.regime}",
+            f"ratio α2/(1/2 − α1) = {fraction_str(r.ratio)} ≈ {to_decimal_str(r.ratio, dps)}",
+        ],
+        details=_lambda_details(r, exponents, dps),
+        table=_lambda_table(r, exponents, dps, notes),
+        notes=notes,
+        latex_value=(r"\Lambda(\alpha_1 = " + _latex_q(r.alpha1) + r", \alpha_2 = "
+                     + _latex_q(r.alpha2) + ("" if isinstance(r.L, Infinity) else f"; L = {r.L}")
+                     + f") = {r.value}"),
+    )
+
+
+def _lambda_notes(r: Any) -> list[str]:
     notes = []
     if r.boundary_k is not None:
         notes.append(
@@ -38,26 +61,43 @@ def lambda_result(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: in
             f"k = {r.boundary_k} has exponent exactly 0; whether it is an outlier depends on its "
             f"O(1) constant, not on the exponent (Λ = {r.value} counts it; without it "
             f"Λ would be {r.value - 1})")
-    if not isinstance(r.L, Infinity) and r.value == r.L - 1 and r.ratio >= r.L:
+    if r.capped:
         notes.append(f"Λ is capped by L − 1 = {r.L - 1}: σ has Hermite degree L = {r.L}, "
                      "so the second update has no terms beyond k = L − 1")
-    exponents = [{"k": t.k, "exponent": fraction_str(t.exponent),
-                  "numeric": to_decimal_str(t.exponent, dps), "status": t.status}
-                 for t in r.exponents]
+    return notes
+
+
+def _lambda_details(r: Any, exponents: list[dict[str, Any]], dps: int) -> dict[str, Any]:
+    return {
+        "outliers_of_W2": r.outliers_of_w2,
+        "ratio": fraction_str(r.ratio),
+        "ratio_numeric": to_decimal_str(r.ratio, dps),
+        "regime": r.regime,
+        "one_step_equivalent": r.one_step_equivalent,
+        "boundary": r.boundary_k is not None,
+        "boundary_k": r.boundary_k,
+        "exponents": exponents,
+        "exponents_omitted": None if r.omitted is None else
+        {"k_from": r.omitted[0], "k_to": r.omitted[1], "status": "outlier"},
+    }
+
+
+def _lambda_table(r: Any, exponents: list[dict[str, Any]], dps: int, notes: list[str]
+                  ) -> Table:
+    """The exponents table; appends the note on omitted rows (α1 near 1/2) to ``notes``."""
     rows = [[str(e["k"]), str(e["exponent"]), str(e["numeric"]), str(e["status"])]
             for e in exponents]
     latex_rows = [[str(t.k), "$" + _latex_q(t.exponent) + "$", to_decimal_str(t.exponent, dps),
                    t.status] for t in r.exponents]
     if r.omitted is not None:  # α1 near 1/2: the middle terms are summarised, not listed
         lo, hi = r.omitted
-        at = lo - 1
-        rows.insert(at, [f"{lo}..{hi}", "(not listed)", "> 0", "outlier"])
-        latex_rows.insert(at, [f"${lo}..{hi}$", "(not listed)", "$> 0$", "outlier"])
+        rows.insert(lo - 1, [f"{lo}..{hi}", "(not listed)", "> 0", "outlier"])
+        latex_rows.insert(lo - 1, [f"${lo}..{hi}$", "(not listed)", "$> 0$", "outlier"])
         notes.append(f"{hi - lo + 1} terms k = {lo}..{hi} are not listed: their exponents are "
                      "all > 0 (outliers); Λ is exact")
-    table = Table(
-        columns=["k", "exponent α2 + k(α1 − 1/2)", "decimal", "status"],
-        rows=rows,
+    a1, a2 = fraction_str(r.alpha1), fraction_str(r.alpha2)
+    return Table(
+        columns=["k", "exponent α2 + k(α1 − 1/2)", "decimal", "status"], rows=rows,
         latex_columns=["$k$", r"$\alpha_2 + k(\alpha_1 - \tfrac12)$", "decimal", "status"],
         latex_rows=latex_rows,
         caption=(f"Exponents of the terms of the second update at α1 = {a1}, α2 = {a2}, "
@@ -66,34 +106,7 @@ def lambda_result(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: in
                        + _latex_q(r.alpha1) + r"$, $\alpha_2 = " + _latex_q(r.alpha2)
                        + r"$, $L = " + ("\\infty" if isinstance(r.L, Infinity) else str(r.L))
                        + r"$: $\Lambda = " + str(r.value) + "$."),
-        label="tab:fltheory-lambda-exponents",
-        align="rrrl",
-    )
-    latex_value = (r"\Lambda(\alpha_1 = " + _latex_q(r.alpha1) + r", \alpha_2 = "
-                   + _latex_q(r.alpha2) + ("" if isinstance(r.L, Infinity) else f"; L = {r.L}")
-                   + f") = {r.value}")
-    return Result(
-        command="lambda",
-        inputs={"a1": a1, "a2": a2, "L": str(r.L), "dps": dps},
-        value=r.value,
-        numeric=str(r.value),
-        conventions=_CONVENTIONS,
-        summary=summary,
-        details={
-            "outliers_of_W2": r.outliers_of_w2,
-            "ratio": fraction_str(r.ratio),
-            "ratio_numeric": to_decimal_str(r.ratio, dps),
-            "regime": r.regime,
-            "one_step_equivalent": r.alpha1 + r.alpha2 < Fraction(1, 2),
-            "boundary": r.boundary_k is not None,
-            "boundary_k": r.boundary_k,
-            "exponents": exponents,
-            "exponents_omitted": None if r.omitted is None else
-            {"k_from": r.omitted[0], "k_to": r.omitted[1], "status": "outlier"},
-        },
-        table=table,
-        notes=notes,
-        latex_value=latex_value,
+        label="tab:fltheory-lambda-exponents", align="rrrl",
     )
 
 
@@ -123,29 +136,45 @@ def lambda_command(a1: Fraction, a2: Fraction, L: int | Infinity, dps: int, fmt:
     emit(lambda_result(a1, a2, L, check_dps(dps)), fmt)
 
 
-@click.command("phase")
-@click.option("--a1", "a1", type=RATIONAL, required=True, help="α1 in [0, 1/2).")
-@click.option("--L", "-L", "L", type=CountType(minimum=1, allow_inf=True), default=INF,
-              show_default=True, help="Hermite degree of σ (an integer >= 1, or inf).")
-@dps_option
-@format_option
-def phase_command(a1: Fraction, L: int | Infinity, dps: int, fmt: str) -> None:
-    """Regions of constant Λ along α2 ∈ [0, 1/2) at fixed α1 (boundaries α2 = k(1/2 − α1)).
-
-    The lower end of every region with Λ >= 1 is a boundary case: there the last counted term
-    has exponent exactly 0. Example: fltheory phase --a1 .45
-    """
+def phase_result(alpha1: Fraction, L: int | Infinity, dps: int) -> Result:
+    """The regions of constant Λ along α2 at fixed α1, as a :class:`Result`."""
     from fltheory.theory.twostep import phase_line, phase_region_count
 
-    dps = check_dps(dps)
-    regions = phase_line(a1, L)
-    count = phase_region_count(a1, L)
+    regions = phase_line(alpha1, L)
+    rows, latex_rows, out, notes = _phase_rows(regions, phase_region_count(alpha1, L), dps)
+    a1 = fraction_str(alpha1)
+    return Result(
+        command="phase",
+        inputs={"a1": a1, "L": str(L), "dps": dps},
+        value=[o["lambda"] for o in out if "lambda" in o],
+        conventions=_CONVENTIONS,
+        summary=[f"Λ along α2 at α1 = {a1} (L = {L}); boundaries α2 = k(1/2 − α1) "
+                 f"= k·{fraction_str(Fraction(1, 2) - alpha1)}"],
+        details={"regions": out},
+        table=Table(columns=["α2 interval", "decimal", "Λ", "boundary at lower end"],
+                    rows=rows, latex_columns=[r"$\alpha_2$", "decimal", r"$\Lambda$",
+                                              "boundary"], latex_rows=latex_rows,
+                    caption=f"Phase regions at α1 = {a1}",
+                    latex_caption=f"Regions of constant $\\Lambda$ at $\\alpha_1 = "
+                                  f"{_latex_q(alpha1)}$.",
+                    label="tab:fltheory-phase", align="lrrl"),
+        notes=["at a boundary α2 = k(1/2 − α1) the k-th term has exponent 0: its outlier status "
+               "depends on its O(1) constant; Λ there counts it", *notes],
+    )
+
+
+def _phase_rows(regions: list[Any], count: int, dps: int) -> tuple[list[list[str]],
+                                                                     list[list[str]],
+                                                                     list[dict[str, Any]],
+                                                                     list[str]]:
+    """Text rows, LaTeX rows, JSON entries and notes of the phase table (a jump in Λ between
+    consecutive regions marks omitted middle regions, α1 near 1/2)."""
     rows: list[list[str]] = []
     latex_rows: list[list[str]] = []
-    out: list[dict[str, object]] = []
+    out: list[dict[str, Any]] = []
     notes = []
     for i, r in enumerate(regions):
-        if i and r.value != regions[i - 1].value + 1:  # α1 near 1/2: middle regions summarised
+        if i and r.value != regions[i - 1].value + 1:
             lo, hi = regions[i - 1].value + 1, r.value - 1
             rows.append(["…", "…", f"{lo}..{hi}", "yes"])
             latex_rows.append(["\\ldots", "\\ldots", f"${lo}..{hi}$", "yes"])
@@ -161,25 +190,22 @@ def phase_command(a1: Fraction, L: int | Infinity, dps: int, fmt: str) -> None:
                            str(r.value), rows[-1][3]])
         out.append({"alpha2_low": fraction_str(r.alpha2_low), "alpha2_high": high,
                     "lambda": r.value, "boundary_at_low": r.boundary_at_low})
-    result = Result(
-        command="phase",
-        inputs={"a1": fraction_str(a1), "L": str(L), "dps": dps},
-        value=[o["lambda"] for o in out if "lambda" in o],
-        conventions=_CONVENTIONS,
-        summary=[f"Λ along α2 at α1 = {fraction_str(a1)} (L = {L}); boundaries α2 = k(1/2 − α1) "
-                 f"= k·{fraction_str(Fraction(1, 2) - a1)}"],
-        details={"regions": out},
-        table=Table(columns=["α2 interval", "decimal", "Λ", "boundary at lower end"],
-                    rows=rows, latex_columns=[r"$\alpha_2$", "decimal", r"$\Lambda$",
-                                              "boundary"], latex_rows=latex_rows,
-                    caption=f"Phase regions at α1 = {fraction_str(a1)}",
-                    latex_caption=f"Regions of constant $\\Lambda$ at $\\alpha_1 = "
-                                  f"{_latex_q(a1)}$.",
-                    label="tab:fltheory-phase", align="lrrl"),
-        notes=["at a boundary α2 = k(1/2 − α1) the k-th term has exponent 0: its outlier status "
-               "depends on its O(1) constant; Λ there counts it", *notes],
-    )
-    emit(result, fmt)
+    return rows, latex_rows, out, notes
+
+
+@click.command("phase")
+@click.option("--a1", "a1", type=RATIONAL, required=True, help="α1 in [0, 1/2).")
+@click.option("--L", "-L", "L", type=CountType(minimum=1, allow_inf=True), default=INF,
+              show_default=True, help="Hermite degree of σ (an integer >= 1, or inf).")
+@dps_option
+@format_option
+def phase_command(a1: Fraction, L: int | Infinity, dps: int, fmt: str) -> None:
+    """Regions of constant Λ along α2 ∈ [0, 1/2) at fixed α1 (boundaries α2 = k(1/2 − α1)).
+
+    The lower end of every region with Λ >= 1 is a boundary case: there the last counted term
+    has exponent exactly 0. Example: fltheory phase --a1 .45
+    """
+    emit(phase_result(a1, L, check_dps(dps)), fmt)
 
 
 @click.group("twostep")
@@ -188,7 +214,7 @@ def twostep_group() -> None:
 
 
 @twostep_group.command("learn")
-@click.option("--sigma", default="(He1(z) + He2(z)/sqrt(2) + He3(z)/sqrt(6))/sqrt(3)",
+@click.option("--sigma", default=TWO_STEP_SIGMA,
               show_default=True, help="Activation: a polynomial in z (catalogue name allowed).")
 @click.option("--target", "targets", multiple=True, required=True,
               help="g_k of one direction, repeated: --target He1 --target He3 (directions "
@@ -209,52 +235,34 @@ def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fracti
 
     Example: fltheory twostep learn --target He1 --target He3 --a1 .45 --a2 .3 --batch reused
     """
-    from fltheory.exact import check_interval
-    from fltheory.theory.twostep_terms import TwoStepModel, learnability
+    from fltheory.theory.twostep_terms import learn
 
-    check_interval(a1, "a1", Fraction(0), Fraction(1, 2))
-    check_interval(a2, "a2", Fraction(0), Fraction(1, 2))
-    if psi <= 0:
-        from fltheory.exact import DomainError
+    report = learn(sigma, list(targets), a1, a2, batch, psi)
+    emit(learn_result(report, {"sigma": sigma, "targets": list(targets), "a1": fraction_str(a1),
+                               "a2": fraction_str(a2), "batch": batch,
+                               "psi": fraction_str(psi)}), fmt)
 
-        raise DomainError("psi", fraction_str(psi), "rationals > 0")
-    from fltheory.theory.hermite import expansion, generative_exponent, information_exponent
 
-    model = TwoStepModel.build(sigma, list(targets), psi1=psi, psi2=psi)
-    lam, directions = learnability(model, a1, a2, batch)
-    exponents = []
-    for g in model.targets:  # the Hermite engine's view of each target
-        e = expansion(g, 6, 20)
-        exponents.append((str(information_exponent(g, 6, 20, e)),
-                          str(generative_exponent(g, 6, 20, e))))
-    rows = [[f"β{i + 1}", d.target, exponents[i][0], exponents[i][1],
-             "yes" if d.step1 else "no", "yes" if d.step2 else "no",
-             "-" if d.via_k is None else str(d.via_k), d.reason]
-            for i, d in enumerate(directions)]
-    result = Result(
+def learn_result(report: Any, inputs: dict[str, Any]) -> Result:
+    """A :class:`~fltheory.theory.twostep_terms.LearnReport` as a :class:`Result`."""
+    dirs, exps = report.directions, report.exponents
+    return Result(
         command="twostep learn",
-        inputs={"sigma": sigma, "targets": list(targets), "a1": fraction_str(a1),
-                "a2": fraction_str(a2), "batch": batch, "psi": fraction_str(psi)},
+        inputs=inputs,
         value=[{"direction": i + 1, "target": d.target, "step1": d.step1, "step2": d.step2,
-                "via_k": d.via_k} for i, d in enumerate(directions)],
+                "via_k": d.via_k} for i, d in enumerate(dirs)],
         conventions=_CONVENTIONS | {"normalisation": "f(x) = aᵀσ(Wx)/√N, W0 ~ N(0, 1/d), "
                                                      "a ~ N(0, 1) fixed, correlation loss"},
-        summary=[f"Λ = {lam} (σ of degree {model.degree}, α1 = {fraction_str(a1)}, "
-                 f"α2 = {fraction_str(a2)}, {batch} batch)"],
-        details={"lambda": lam, "directions": [
+        summary=[f"Λ = {report.lam} (σ of degree {report.model.degree}, α1 = {inputs['a1']}, "
+                 f"α2 = {inputs['a2']}, {inputs['batch']} batch)"],
+        details={"lambda": report.lam, "directions": [
             {"reason": d.reason, "information_exponent": ex[0], "generative_exponent": ex[1]}
-            for d, ex in zip(directions, exponents, strict=True)]},
-        table=Table(columns=["dir", "g", "info", "gen", "step 1", "step 2", "via k", "reason"],
-                    rows=rows, caption="Learned directions", label="tab:fltheory-twostep-learn",
-                    align="lllllllp{6cm}"),
+            for d, ex in zip(dirs, exps, strict=True)]},
+        table=report.table(),
         notes=["info/gen: information and generative exponents of g (Hermite engine). A reused "
                "batch can reach a direction only if its generative exponent is 1 (some power of "
                "y correlates with β·x); a fresh one only if its information exponent is 1"],
     )
-    emit(result, fmt)
-
-
-_MAX_FLOPS = 4e11
 
 
 @twostep_group.command("simulate")
@@ -284,71 +292,46 @@ def simulate_command(N: int, a1: Fraction, a2: Fraction, batch: str, sigma: str,
     """
     import sys
 
-    import numpy as np
-
-    from fltheory.exact import DomainError, check_cost, check_integer, check_interval
     from fltheory.sim import twostep as sim
 
-    check_integer(N, "N", 10)
-    check_interval(a1, "a1", Fraction(0), Fraction(1, 2))
-    check_interval(a2, "a2", Fraction(0), Fraction(1, 2))
-    if sigma not in sim.SIGMAS and sigma not in sim.SIGMA_DERIVATIVES:
-        raise DomainError("sigma", sigma, "one of " + ", ".join([*sim.SIGMAS,
-                                                                *sim.SIGMA_DERIVATIVES]),
-                          reason="is not a simulator activation")
-    targets = targets or ("He1", "bounded3")
-    for t in targets:
-        if t not in sim.TARGETS:
-            raise DomainError("target", t, "one of " + ", ".join(sim.TARGETS),
-                              reason="is not a simulator target")
-    if len(targets) >= N:
-        raise DomainError("target", len(targets), f"fewer than N = {N} directions")
-    terms = len(sim.SIGMAS[sigma]) - 1 if sigma in sim.SIGMAS else 0
-    sim.check_sizes(N, N, N, seed, len(targets), terms)
-    # ~2·(4 + L)·N³ multiply-adds: 4e11 is ~40 s on the 2-core machine unloaded (~10 GFlop/s);
-    # N = 2000 (the claims' large grid) is accepted, N = 3500 with a cubic σ is not
-    check_cost(f"N = {N}", sim.run_flops(N, N, N, terms), _MAX_FLOPS, "floating-point operations",
-               "lower N: the cost grows as N³")
-    if sys.stderr.isatty():
-        click.echo(f"simulating N = n = d = {N} ({batch} batch) ...", err=True)
-    run = sim.simulate(N, N, N, float(a1), float(a2), sim.SIGMAS.get(sigma, sigma),
-                       [sim.TARGETS[t] for t in targets], seed=seed, batch=batch)
-    if not run.H:  # non-polynomial σ: report the spectrum and the one-step alignment
-        sv = np.linalg.svd(run.W2, compute_uv=False)
-        v1 = sim.top_right_singular_vector(run.W1)
-        overlaps = [float(v1[i] ** 2) for i in range(len(targets))]
-        emit(Result(
-            command="twostep simulate",
-            inputs={"N": N, "a1": fraction_str(a1), "a2": fraction_str(a2), "batch": batch,
-                    "sigma": sigma, "targets": list(targets), "seed": seed},
-            value={"top_singular_values_W2": [float(v) for v in sv[:8]],
-                   "one_step_overlaps": overlaps},
+    def announce() -> None:
+        if sys.stderr.isatty():
+            click.echo(f"simulating N = n = d = {N} ({batch} batch) ...", err=True)
+
+    report = sim.measure(N, a1, a2, batch, sigma, targets, seed, on_start=announce)
+    inputs = {"N": N, "a1": fraction_str(a1), "a2": fraction_str(a2), "batch": batch,
+              "sigma": sigma, "targets": list(report.targets), "seed": seed}
+    emit(simulate_result(report, inputs, a1, a2), fmt)
+
+
+def simulate_result(report: Any, inputs: dict[str, Any], alpha1: Fraction, alpha2: Fraction
+                    ) -> Result:
+    """A :class:`~fltheory.sim.twostep.SimulationReport` as a :class:`Result`; the exponent
+    column is the theory's :func:`~fltheory.theory.twostep.term_exponent`."""
+    from fltheory.theory.twostep import term_exponent
+
+    if report.C_hat is None:  # non-polynomial σ: the spectrum and the one-step alignment
+        sv = report.singular_values
+        return Result(
+            command="twostep simulate", inputs=inputs,
+            value={"top_singular_values_W2": sv[:8], "one_step_overlaps": report.overlaps},
             conventions=_CONVENTIONS,
-            summary=[f"σ = {sigma} has no finite Taylor expansion: no terms H_k",
+            summary=[f"σ = {report.sigma} has no finite Taylor expansion: no terms H_k",
                      "top singular values of W2: " + ", ".join(f"{v:.3f}" for v in sv[:8]),
                      "squared overlaps of W1's top right-singular vector with β_k: "
-                     + ", ".join(f"{o:.4f}" for o in overlaps)],
-            details={"singular_values_W2": [float(v) for v in sv]}), fmt)
-        return
-    u = np.random.default_rng(10**6 + seed).standard_normal(N)
-    u[: len(targets)] = 0.0
-    dirs = [*(np.eye(1, N, i).ravel() for i in range(len(targets))), u / np.linalg.norm(u)]
-    est = [[run.spike_constant(k, v) for v in dirs] for k in range(len(run.H))]
-    names = [f"Ĉ_k(β{i + 1}: {t})" for i, t in enumerate(targets)] + ["Ĉ_k(random)"]
+                     + ", ".join(f"{o:.4f}" for o in report.overlaps)],
+            details={"singular_values_W2": sv})
+    est = report.C_hat
+    names = [f"Ĉ_k(β{i + 1}: {t})" for i, t in enumerate(report.targets)] + ["Ĉ_k(random)"]
     rows = [[str(k), *(f"{c:+.4f}" for c in est[k]),
-             to_decimal_str(a2 + k * (a1 - Fraction(1, 2)), 6)] for k in range(len(est))]
-    result = Result(
-        command="twostep simulate",
-        inputs={"N": N, "a1": fraction_str(a1), "a2": fraction_str(a2), "batch": batch,
-                "sigma": sigma, "targets": list(targets), "seed": seed},
-        value=est,
-        conventions=_CONVENTIONS,
-        summary=[f"Taylor identity residual {run.taylor_residual():.1e}; ε = η1/√N = "
-                 f"{run.epsilon:.4f}"],
-        details={"C_hat": est, "columns": names, "taylor_residual": run.taylor_residual()},
+             to_decimal_str(term_exponent(alpha1, alpha2, k), 6)] for k in range(len(est))]
+    return Result(
+        command="twostep simulate", inputs=inputs, value=est, conventions=_CONVENTIONS,
+        summary=[f"Taylor identity residual {report.taylor_residual:.1e}; ε = η1/√N = "
+                 f"{report.epsilon:.4f}"],
+        details={"C_hat": est, "columns": names, "taylor_residual": report.taylor_residual},
         table=Table(columns=["k", *names, "exponent"], rows=rows,
                     caption="Estimated spike constants of the second-step terms",
                     label="tab:fltheory-twostep-sim", align="r" * (len(names) + 2)),
         notes=["predictions: fltheory verify twostep (one seed is noisy: average seeds)"],
     )
-    emit(result, fmt)

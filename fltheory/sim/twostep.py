@@ -15,6 +15,15 @@ update Δ = η1 G0 X2ᵀ = ε D, ε = η1/√N, D = √N G0 X2ᵀ):
 
     G(W1) = Σ_{k=0}^{L−1} ε^k H_k,  H_k = (1/(n2√N)) (a ⊙ σ^{(k+1)}(W0 X2ᵀ) ⊙ D^k/k! ⊙ y2) X2.
 
+The paper's model as the claims and the sweep simulate it (:func:`model_run`): σ =
+:data:`TWO_STEP_SIGMA` = (h1 + h2 + h3)/√3 (He-coefficients here, the same function as the
+theory's expression ``fltheory.theory.twostep.TWO_STEP_SIGMA``), targets y = He1(β1·x) +
+bounded3(β2·x) (:data:`MODEL_TARGETS`), N = n = d.
+
+Seeds (:mod:`fltheory.sim.seeding`): a run draws its data and weights from
+``rng(seed, KEY_DATA)`` and the random test direction of :func:`directions` from
+``rng(seed, KEY_DIRECTION)``; averages over runs use ``children(seed, n)``.
+
 numpy only: nothing here imports sympy, mpmath or :mod:`fltheory.theory`.
 """
 
@@ -23,19 +32,38 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from numpy.polynomial import hermite_e as He
 
-from fltheory.exact import DomainError
+from fltheory.exact import DomainError, check_cost
+from fltheory.sim.seeding import SeedLike, rng, sequence
 
-__all__ = ["MAX_BYTES", "SIGMAS", "SIGMA_DERIVATIVES", "TARGETS", "TwoStepRun",
-           "bounded_odd_tau3", "check_sizes", "hermite_sigma", "run_bytes", "run_flops",
-           "simulate", "top_right_singular_vector"]
+__all__ = ["KEY_DATA", "KEY_DIRECTION", "MAX_BYTES", "MAX_FLOPS", "MIN_N", "MODEL_TARGETS",
+           "SIGMAS", "SIGMA_DERIVATIVES", "TARGETS", "TWO_STEP_SIGMA", "OneStepDeviation",
+           "SimulationReport", "SpikeSummary", "TwoStepRun", "bounded_odd_tau3",
+           "check_sizes", "count_outliers", "directions", "hermite_sigma", "measure",
+           "model_run", "one_step_deviation", "run_bytes", "run_flops", "simulate",
+           "singular_values", "spike_constants", "spike_summary", "target_overlaps",
+           "top_right_singular_vector"]
+
+#: seeding keys (children of the run's seed): the data and weights of a run, and the random
+#: direction orthogonal to the targets along which :func:`directions` measures the bulk
+KEY_DATA = 0
+KEY_DIRECTION = 1
 
 #: Memory of one run (see :func:`run_bytes`); 2 GiB keeps a run on a small machine.
 MAX_BYTES = 2 * 1024**3
+
+#: Multiply-adds accepted by :func:`measure` (``fltheory twostep simulate``): ~2·(4 + L)·N³;
+#: 4e11 is ~40 s on the 2-core machine unloaded (~10 GFlop/s); N = 2000 (the claims' large grid)
+#: is accepted, N = 3500 with a cubic σ is not.
+MAX_FLOPS = 4e11
+
+#: smallest width :func:`measure` accepts
+MIN_N = 10
 
 
 def _gib(nbytes: int) -> str:
@@ -45,24 +73,74 @@ def _gib(nbytes: int) -> str:
     return f"about 2^{nbytes.bit_length() - 30} GiB"
 
 
+def _is_int(value: object) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | np.integer)
+
+
+def _check_count(name: str, value: object, low: int) -> int:
+    if not _is_int(value) or value < low:  # type: ignore[operator]
+        raise DomainError(name, value, f"integers >= {low}")
+    return int(value)  # type: ignore[call-overload]
+
+
+def _check_alpha(value: object, name: str) -> float:
+    """α as a float in [0, 1/2) (a Fraction is compared exactly, then converted)."""
+    if isinstance(value, Fraction):
+        if not 0 <= value < Fraction(1, 2):
+            raise DomainError(name, _fraction_text(value), "[0, 1/2)")
+        return float(value)
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise DomainError(name, value, "[0, 1/2)", reason="is not a number")
+    if not 0 <= value < 0.5:  # also refuses NaN
+        raise DomainError(name, value, "[0, 1/2)")
+    return float(value)
+
+
+def _fraction_text(q: Fraction) -> str:
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+def _check_batch(batch: object) -> str:
+    if batch not in ("reused", "fresh"):
+        raise DomainError("batch", batch, "reused or fresh")
+    return str(batch)
+
+
 def run_bytes(N: int, n: int, d: int, terms: int) -> int:
     """Bytes held by :func:`simulate`: X (n × d); W0, W1, W2, G0 and the terms H_k (N × d
-    each); Z0, D, Z1 and a temporary (N × n each)."""
+    each); Z0, D, Z1 and a temporary (N × n each): 8·(nd + (4 + terms)Nd + 4Nn).
+
+    >>> run_bytes(100, 100, 100, 3)
+    960000
+    """
     return 8 * (n * d + (4 + terms) * N * d + 4 * N * n)
 
 
 def run_flops(N: int, n: int, d: int, terms: int) -> float:
     """Multiply-adds of :func:`simulate`: the products W0 Xᵀ, G X (two steps), G0 Xᵀ and one
-    M X per term, 2·N·n·d each."""
+    M X per term, 2·N·n·d each: 2·(4 + terms)·N·n·d.
+
+    >>> run_flops(1000, 1000, 1000, 3)
+    14000000000.0
+    """
     return 2.0 * (4 + terms) * N * n * d
 
 
-def check_sizes(N: int, n: int, d: int, seed: int, n_targets: int, terms: int = 0) -> None:
-    """Refuse sizes :func:`simulate` cannot honour, before allocating anything."""
-    for name, value, low in (("N", N, 1), ("n", n, 2), ("d", d, 1), ("seed", seed, 0)):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-            raise DomainError(name, value, f"integers >= {low}")
-    if n_targets > d:
+def check_sizes(N: int, n: int, d: int, seed: SeedLike, n_targets: int, terms: int = 0) -> None:
+    """Refuse sizes :func:`simulate` cannot honour, before allocating anything: N, d >= 1 and
+    n >= 2 integers, a valid seed, at most d target directions, at most :data:`MAX_BYTES`.
+
+    >>> check_sizes(100, 100, 100, 0, 2, 3)
+    >>> check_sizes(10**5, 10**5, 10**5, 0, 1)
+    Traceback (most recent call last):
+    ...
+    fltheory.exact.DomainError: N = 100000 is outside the allowed range 2 GiB of arrays ...
+    """
+    for name, value, low in (("N", N, 1), ("n", n, 2), ("d", d, 1)):
+        _check_count(name, value, low)
+    sequence(seed)
+    _check_count("terms", terms, 0)
+    if not _is_int(n_targets) or not 0 <= n_targets <= d:
         raise DomainError("targets", n_targets, f"at most d = {d} directions")
     need = run_bytes(N, n, d, terms)
     if need > MAX_BYTES:
@@ -71,7 +149,11 @@ def check_sizes(N: int, n: int, d: int, seed: int, n_targets: int, terms: int = 
 
 
 def hermite_sigma(coefficients: Sequence[float]) -> np.ndarray:
-    """He-basis coefficients of Σ_k c_k h_k (orthonormal h_k = He_k/√(k!))."""
+    """He-basis coefficients of Σ_k c_k h_k (orthonormal h_k = He_k/√(k!)).
+
+    >>> hermite_sigma([0, 1, 1]).round(4).tolist()
+    [0.0, 1.0, 0.7071]
+    """
     return np.array([c / math.sqrt(math.factorial(k)) for k, c in enumerate(coefficients)])
 
 
@@ -83,12 +165,20 @@ SIGMAS: dict[str, np.ndarray] = {
     "cubic": np.array([0.0, 3.0, 0.0, 1.0]),  # z³ = He3 + 3 He1
 }
 
+#: the paper's activation σ = (h1 + h2 + h3)/√3 (He-coefficients); the theory writes the same
+#: function as the expression ``fltheory.theory.twostep.TWO_STEP_SIGMA`` (tests check they agree)
+TWO_STEP_SIGMA = SIGMAS["h1+h2+h3"]
+
 
 def bounded_odd_tau3(s: np.ndarray) -> np.ndarray:
     """A bounded odd target with zero linear Hermite coefficient and non-zero cubic one:
     g(s) = (sin(2s)/(2e^{−2}) − sin(s)/e^{−1/2}) / c, using E[s sin(bs)] = b e^{−b²/2} (so the
     two linear coefficients cancel); c ≈ normalises E[g²] to 1 (c² = E[(…)²], computed in closed
-    form from E[sin(bs) sin(b's)] = (e^{−(b−b')²/2} − e^{−(b+b')²/2})/2)."""
+    form from E[sin(bs) sin(b's)] = (e^{−(b−b')²/2} − e^{−(b+b')²/2})/2).
+
+    >>> bounded_odd_tau3(np.array([0.0, 1.0])).round(4).tolist()
+    [0.0, 0.9433]
+    """
     A, B = 1 / (2 * math.exp(-2)), 1 / math.exp(-0.5)
 
     def e_sin_sin(b: float, c: float) -> float:
@@ -115,10 +205,16 @@ TARGETS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "bounded3": bounded_odd_tau3,
 }
 
+#: the targets of the paper's model: y = He1(β1·x) + bounded3(β2·x) (μ_1 = 0, μ_3 ≠ 0 for the
+#: second; He_3 itself does not concentrate at feasible N)
+MODEL_TARGETS = ("He1", "bounded3")
+
 
 @dataclass
 class TwoStepRun:
-    """Everything one simulation records."""
+    """Everything one simulation records: the sizes, the learning rates η_i = N^{α_i}, the
+    batch mode, the seed, the weights W0, W1, W2, the first gradient G0, the second layer a and
+    (polynomial σ) the Taylor terms H_k of the second update."""
 
     N: int
     n: int
@@ -126,7 +222,7 @@ class TwoStepRun:
     eta1: float
     eta2: float
     batch: str
-    seed: int
+    seed: SeedLike
     W0: np.ndarray
     W1: np.ndarray
     W2: np.ndarray
@@ -136,12 +232,15 @@ class TwoStepRun:
 
     @property
     def epsilon(self) -> float:
+        """ε = η1/√N, the expansion parameter of the second update."""
         return self.eta1 / math.sqrt(self.N)
 
     def spike_constant(self, k: int, v: np.ndarray) -> float:
         """Ĉ_k(v) = √N Σ_j a_j^{k+1}(H_k v)_j / Σ_j a_j^{2k+2}: the projection of H_k v on the
         neuron profile a^{k+1}, which estimates the leading-order constant of the k-th term's
         spike along v while the heavy-tailed bulk (random signs across neurons) averages out."""
+        if not _is_int(k) or not 0 <= k < len(self.H):
+            raise DomainError("k", k, f"0..{len(self.H) - 1} (the recorded terms)")
         ak = self.a ** (k + 1)
         return float(math.sqrt(self.N) * (ak @ (self.H[k] @ v)) / (ak @ ak))
 
@@ -150,9 +249,19 @@ class TwoStepRun:
         total = self.W1 + self.eta2 * sum(self.epsilon**k * Hk for k, Hk in enumerate(self.H))
         return float(np.linalg.norm(self.W2 - total) / np.linalg.norm(self.W2 - self.W1))
 
+    @property
+    def bulk_edge(self) -> float:
+        """1 + √(N/d): the top of W0's singular-value bulk (entries of variance 1/d)."""
+        return 1 + math.sqrt(self.N / self.d)
+
 
 def top_right_singular_vector(M: np.ndarray) -> np.ndarray:
-    """The leading right-singular vector of M (ARPACK; M's top singular value is separated)."""
+    """The leading right-singular vector of M (ARPACK; M's top singular value is separated).
+
+    >>> v = top_right_singular_vector(np.diag([3.0, 1.0, 0.5]))
+    >>> abs(v).round(6).tolist()
+    [1.0, 0.0, 0.0]
+    """
     from scipy.sparse.linalg import svds
 
     _, _, vt = svds(M, k=1, random_state=0)
@@ -179,30 +288,62 @@ def _gradient(W_X: np.ndarray, a: np.ndarray, y: np.ndarray, X: np.ndarray, dsig
     return M @ X
 
 
-def simulate(N: int, n: int, d: int, alpha1: float, alpha2: float, sigma: np.ndarray | str,
-             targets: Sequence[Callable[[np.ndarray], np.ndarray]], seed: int,
-             batch: str = "reused", noise: float = 0.0, terms: bool = True) -> TwoStepRun:
-    """Two GD steps; targets[k] acts on direction e_k (orthonormal by rotation invariance).
+def _check_sigma(sigma: object) -> np.ndarray | str:
+    if isinstance(sigma, str):
+        if sigma not in SIGMA_DERIVATIVES:
+            raise DomainError("sigma", sigma, "one of " + ", ".join(SIGMA_DERIVATIVES)
+                              + " or He-coefficients", reason="is not a simulator activation")
+        return sigma
+    arr = np.asarray(sigma, dtype=float) if isinstance(sigma, np.ndarray | list | tuple) else None
+    if arr is None or arr.ndim != 1 or len(arr) < 2 or not np.all(np.isfinite(arr)):
+        raise DomainError("sigma", sigma, "a finite He-coefficient vector of length >= 2 or one "
+                          "of " + ", ".join(SIGMA_DERIVATIVES))
+    return arr
 
-    ``sigma`` is a He-coefficient vector (polynomial: the terms H_k are recorded when ``terms``)
-    or the name of a non-polynomial activation in SIGMA_DERIVATIVES (no terms).
+
+def _check_noise(noise: object) -> float:
+    if isinstance(noise, bool) or not isinstance(noise, int | float | Fraction | np.floating
+                                                 | np.integer) or not 0 <= noise < math.inf:
+        raise DomainError("noise", noise, "finite numbers >= 0")
+    return float(noise)
+
+
+def simulate(N: int, n: int, d: int, alpha1: float | Fraction, alpha2: float | Fraction,
+             sigma: np.ndarray | str, targets: Sequence[Callable[[np.ndarray], np.ndarray]],
+             seed: SeedLike, batch: str = "reused", noise: float = 0.0, terms: bool = True
+             ) -> TwoStepRun:
+    """Two full-batch GD steps W1 = W0 + η1 G0, W2 = W1 + η2 G(W1; X2, y2), η_i = N^{α_i}.
+
+    Parameters: widths N >= 1, n >= 2 samples, d >= 1 inputs (memory <= :data:`MAX_BYTES`);
+    α1, α2 in [0, 1/2) (float or exact Fraction); ``sigma`` a He-coefficient vector (polynomial:
+    the Taylor terms H_k are recorded when ``terms``) or the name of a non-polynomial
+    activation in :data:`SIGMA_DERIVATIVES` (no terms); ``targets[k]`` acts on direction e_k
+    (orthonormal by rotation invariance), at most d of them; ``seed`` an integer >= 0 or a
+    SeedSequence (data and weights from ``rng(seed, KEY_DATA)``); ``batch`` ``reused`` or
+    ``fresh``; label ``noise`` >= 0. Returns a :class:`TwoStepRun` (float64 arrays).
+
+    >>> run = simulate(50, 50, 50, 0.4, 0.3, TWO_STEP_SIGMA, [TARGETS["He1"]], seed=0)
+    >>> len(run.H), run.taylor_residual() < 1e-12
+    (3, True)
     """
-    if batch not in ("reused", "fresh"):
-        raise ValueError("batch must be 'reused' or 'fresh'")
+    alpha1, alpha2 = _check_alpha(alpha1, "a1"), _check_alpha(alpha2, "a2")
+    batch, sigma, noise = _check_batch(batch), _check_sigma(sigma), _check_noise(noise)
+    if not isinstance(targets, Sequence) or not all(callable(g) for g in targets):
+        raise DomainError("targets", targets, "a sequence of functions of one variable")
     check_sizes(N, n, d, seed, len(targets),
                 0 if isinstance(sigma, str) or not terms else len(sigma) - 1)
-    rng = np.random.default_rng(seed)
-    X = rng.standard_normal((n, d))
-    y = sum(g(X[:, k]) for k, g in enumerate(targets)) + noise * rng.standard_normal(n)
-    W0 = rng.standard_normal((N, d)) / math.sqrt(d)
-    a = rng.standard_normal(N)
+    gen = rng(seed, KEY_DATA)
+    X = gen.standard_normal((n, d))
+    y = sum((g(X[:, k]) for k, g in enumerate(targets)), np.zeros(n))
+    y = y + noise * gen.standard_normal(n)
+    W0 = gen.standard_normal((N, d)) / math.sqrt(d)
+    a = gen.standard_normal(N)
     eta1, eta2 = float(N) ** alpha1, float(N) ** alpha2
     if batch == "reused":
         (X1, y1), (X2, y2) = (X, y), (X, y)
     else:
         half = n // 2
         (X1, y1), (X2, y2) = (X[:half], y[:half]), (X[half:], y[half:])
-    polynomial = not isinstance(sigma, str)
     dsigma: Any = SIGMA_DERIVATIVES[sigma] if isinstance(sigma, str) else He.hermeder(sigma)
     Z01 = W0 @ X1.T
     G0 = _gradient(Z01, a, y1, X1, dsigma)
@@ -215,20 +356,230 @@ def simulate(N: int, n: int, d: int, alpha1: float, alpha2: float, sigma: np.nda
     W2 = W1 + eta2 * _gradient(Z1, a, y2, X2, dsigma)
     del Z1
     run = TwoStepRun(N, n, d, eta1, eta2, batch, seed, W0, W1, W2, G0, a)
-    if terms and polynomial:
-        D *= math.sqrt(N)  # D = √N G0 X2ᵀ
-        power: np.ndarray | None = None
-        deriv = dsigma
-        scale = X2.shape[0] * math.sqrt(N)
-        assert not isinstance(sigma, str)
-        for k in range(len(sigma) - 1):  # σ^{(k+1)} ≠ 0 for k <= L − 1
-            M = _polyval(Z0, deriv)
-            if power is not None:
-                M *= power
-            M *= a[:, None] / (math.factorial(k) * scale)
-            M *= y2[None, :]
-            run.H.append(M @ X2)
-            deriv = He.hermeder(deriv)
-            if k < len(sigma) - 2:
-                power = D.copy() if power is None else np.multiply(power, D, out=power)
+    if terms and not isinstance(sigma, str):
+        run.H.extend(_taylor_terms(sigma, dsigma, Z0, D, a, X2, y2))
     return run
+
+
+def _taylor_terms(sigma: np.ndarray, dsigma: np.ndarray, Z0: np.ndarray, D: np.ndarray,
+                  a: np.ndarray, X2: np.ndarray, y2: np.ndarray) -> list[np.ndarray]:
+    """H_k = (1/(n2√N)) (a ⊙ σ^{(k+1)}(Z0) ⊙ D^k/k! ⊙ y2) X2, k = 0..L−1 (D scaled in place)."""
+    N = a.shape[0]
+    D *= math.sqrt(N)  # D = √N G0 X2ᵀ
+    power: np.ndarray | None = None
+    deriv = dsigma
+    scale = X2.shape[0] * math.sqrt(N)
+    out = []
+    for k in range(len(sigma) - 1):  # σ^{(k+1)} ≠ 0 for k <= L − 1
+        M = _polyval(Z0, deriv)
+        if power is not None:
+            M *= power
+        M *= a[:, None] / (math.factorial(k) * scale)
+        M *= y2[None, :]
+        out.append(M @ X2)
+        deriv = He.hermeder(deriv)
+        if k < len(sigma) - 2:
+            power = D.copy() if power is None else np.multiply(power, D, out=power)
+    return out
+
+
+# --------------------------------------------------------------------------- the paper's model
+
+
+def model_run(N: int, batch: str, seed: SeedLike, alpha1: float | Fraction = 0.4,
+              alpha2: float | Fraction = 0.3, terms: bool = True) -> TwoStepRun:
+    """One run of the paper's model: N = n = d, σ = :data:`TWO_STEP_SIGMA`, targets
+    :data:`MODEL_TARGETS`; the arguments and their domains are those of :func:`simulate`.
+
+    >>> model_run(40, "fresh", 3).W2.shape
+    (40, 40)
+    """
+    return simulate(N, N, N, alpha1, alpha2, TWO_STEP_SIGMA,
+                    [TARGETS[t] for t in MODEL_TARGETS], seed=seed, batch=batch, terms=terms)
+
+
+def directions(N: int, n_targets: int, seed: SeedLike) -> list[np.ndarray]:
+    """The test directions of a run: the target directions e_0, …, e_{n_targets − 1} and a
+    random unit vector orthogonal to them (drawn from ``rng(seed, KEY_DIRECTION)``).
+
+    >>> [float(v @ v) for v in directions(5, 2, 0)]
+    [1.0, 1.0, 1.0]
+    """
+    _check_count("N", N, 1)
+    if not _is_int(n_targets) or not 0 <= n_targets < N:
+        raise DomainError("targets", n_targets, f"fewer than N = {N} directions")
+    u = rng(seed, KEY_DIRECTION).standard_normal(N)
+    u[:n_targets] = 0.0
+    return [*(np.eye(1, N, i).ravel() for i in range(n_targets)), u / np.linalg.norm(u)]
+
+
+def spike_constants(run: TwoStepRun, vectors: Sequence[np.ndarray]) -> np.ndarray:
+    """Ĉ_k(v) (:meth:`TwoStepRun.spike_constant`) for every recorded term k (rows) and every
+    vector v (columns), as a float64 array.
+
+    >>> run = model_run(40, "reused", 0)
+    >>> spike_constants(run, directions(40, 2, 0)).shape
+    (3, 3)
+    """
+    return np.array([[run.spike_constant(k, v) for v in vectors] for k in range(len(run.H))])
+
+
+@dataclass(frozen=True)
+class SpikeSummary:
+    """What one run of the model leaves for the claims and the sweep: ``C[k, j]`` = Ĉ_k(v_j)
+    for k = 0..2 and v = β1, β2, random (3 × 3) and the Taylor-identity residual."""
+
+    C: np.ndarray
+    taylor_residual: float
+
+
+def spike_summary(N: int, batch: str, seed: SeedLike) -> SpikeSummary:
+    """The spike constants and Taylor residual of :func:`model_run` (α1 = 0.4, α2 = 0.3) along
+    :func:`directions` (kept instead of the run's matrices).
+
+    >>> s = spike_summary(40, "reused", 0)
+    >>> s.C.shape, s.taylor_residual < 1e-12
+    ((3, 3), True)
+    """
+    run = model_run(N, batch, seed)
+    C = spike_constants(run, directions(N, len(MODEL_TARGETS), seed))
+    return SpikeSummary(C, run.taylor_residual())
+
+
+def count_outliers(run: TwoStepRun, factor: float = 1.1) -> int:
+    """Singular values of W2 above ``factor`` × the bulk edge of W0 (``factor`` > 0).
+
+    >>> count_outliers(model_run(60, "reused", 0, terms=False)) >= 1
+    True
+    """
+    if isinstance(factor, bool) or not isinstance(factor, int | float) or not 0 < factor < math.inf:
+        raise DomainError("factor", factor, "finite numbers > 0")
+    return int(np.sum(np.linalg.svd(run.W2, compute_uv=False) > factor * run.bulk_edge))
+
+
+@dataclass(frozen=True)
+class OneStepDeviation:
+    """W2 against one step of size η1 + η2: the relative deviation ‖W2 − W0 − (η1+η2)G0‖ /
+    ‖(η1+η2)G0‖ in the Frobenius (``r_F``) and spectral (``r_2``) norms, and the squared
+    Frobenius norms ‖H_k‖_F² of the Taylor terms (H_0 = G0 for a reused batch)."""
+
+    r_F: float
+    r_2: float
+    term_norms2: tuple[float, ...]
+
+
+def one_step_deviation(run: TwoStepRun) -> OneStepDeviation:
+    """:class:`OneStepDeviation` of a run (its terms H_k must be recorded).
+
+    >>> dev = one_step_deviation(model_run(40, "reused", 0, 0.1, 0.2))
+    >>> len(dev.term_norms2), dev.r_F > 0
+    (3, True)
+    """
+    one = (run.eta1 + run.eta2) * run.G0
+    dev = run.W2 - run.W0 - one
+    return OneStepDeviation(float(np.linalg.norm(dev) / np.linalg.norm(one)),
+                            float(np.linalg.norm(dev, 2) / np.linalg.norm(one, 2)),
+                            tuple(float(np.linalg.norm(H) ** 2) for H in run.H))
+
+
+def target_overlaps(run: TwoStepRun, n_targets: int) -> list[float]:
+    """Squared overlaps ⟨v1, e_k⟩², k < n_targets, of W1's top right-singular vector v1 with
+    the target directions (after one step).
+
+    >>> [0 <= o <= 1 for o in target_overlaps(model_run(40, "reused", 0), 2)]
+    [True, True]
+    """
+    if not _is_int(n_targets) or not 0 <= n_targets <= run.d:
+        raise DomainError("targets", n_targets, f"at most d = {run.d} directions")
+    v1 = top_right_singular_vector(run.W1)
+    return [float(v1[i] ** 2) for i in range(n_targets)]
+
+
+def singular_values(N: int, seed: SeedLike = 0, alpha1: float | Fraction = 0.4,
+                    alpha2: float | Fraction = 0.3, batch: str = "reused") -> dict[str, Any]:
+    """Singular values of W0, W1 and W2 of one :func:`model_run` (no terms), with W0's bulk
+    edge and the parameters (what the two-step figure draws).
+
+    >>> sv = singular_values(30)
+    >>> len(sv["W2"]), round(sv["edge"], 3)
+    (30, 2.0)
+    """
+    run = model_run(N, batch, seed, alpha1, alpha2, terms=False)
+    return {name: np.linalg.svd(M, compute_uv=False)
+            for name, M in (("W0", run.W0), ("W1", run.W1), ("W2", run.W2))} | {
+        "edge": run.bulk_edge, "alpha1": alpha1, "alpha2": alpha2, "N": N}
+
+
+# --------------------------------------------------------------------------- one CLI run
+
+
+@dataclass(frozen=True)
+class SimulationReport:
+    """One run of ``fltheory twostep simulate``: for a polynomial σ the estimated constants
+    ``C_hat[k][j]`` along the targets and a random direction, the Taylor residual and ε; for a
+    non-polynomial σ the singular values of W2 and the one-step overlaps with the targets."""
+
+    sigma: str
+    targets: tuple[str, ...]
+    epsilon: float
+    C_hat: list[list[float]] | None = None
+    taylor_residual: float | None = None
+    singular_values: list[float] | None = None
+    overlaps: list[float] | None = None
+
+
+def _check_measure(N: int, alpha1: Fraction | float, alpha2: Fraction | float, sigma: str,
+                   targets: tuple[str, ...], seed: SeedLike) -> int:
+    """The checks of :func:`measure`, in the order the CLI reports them; returns L − 1."""
+    if not _is_int(N):
+        raise DomainError("N", N, f"integers >= {MIN_N}")
+    if N < MIN_N:
+        raise DomainError("N", N, f"integers in [{MIN_N}, inf]")
+    _check_alpha(alpha1, "a1")
+    _check_alpha(alpha2, "a2")
+    if sigma not in SIGMAS and sigma not in SIGMA_DERIVATIVES:
+        raise DomainError("sigma", sigma, "one of " + ", ".join([*SIGMAS, *SIGMA_DERIVATIVES]),
+                          reason="is not a simulator activation")
+    for t in targets:
+        if t not in TARGETS:
+            raise DomainError("target", t, "one of " + ", ".join(TARGETS),
+                              reason="is not a simulator target")
+    if len(targets) >= N:
+        raise DomainError("target", len(targets), f"fewer than N = {N} directions")
+    terms = len(SIGMAS[sigma]) - 1 if sigma in SIGMAS else 0
+    check_sizes(N, N, N, seed, len(targets), terms)
+    check_cost(f"N = {N}", run_flops(N, N, N, terms), MAX_FLOPS, "floating-point operations",
+               "lower N: the cost grows as N³")
+    return terms
+
+
+def measure(N: int, alpha1: Fraction | float, alpha2: Fraction | float, batch: str = "reused",
+            sigma: str = "h1+h2+h3", targets: Sequence[str] = (), seed: SeedLike = 0,
+            on_start: Callable[[], None] | None = None) -> SimulationReport:
+    """Simulate the two steps (N = n = d) and measure them (``fltheory twostep simulate``).
+
+    ``sigma`` names an activation of :data:`SIGMAS` (polynomial: Ĉ_k along each target and a
+    random direction, :func:`spike_constants`) or :data:`SIGMA_DERIVATIVES` (the spectrum of W2
+    and the one-step overlaps); ``targets`` name :data:`TARGETS` (default
+    :data:`MODEL_TARGETS`), fewer than N. N >= 10 within :data:`MAX_BYTES` and
+    :data:`MAX_FLOPS` (checked before any work; ``on_start`` is called after the checks).
+
+    >>> r = measure(40, Fraction(2, 5), Fraction(3, 10))
+    >>> len(r.C_hat), len(r.C_hat[0]), r.taylor_residual < 1e-12
+    (3, 3, True)
+    """
+    targets = tuple(targets) or MODEL_TARGETS
+    _check_measure(N, alpha1, alpha2, sigma, targets, seed)
+    batch = _check_batch(batch)
+    if on_start is not None:
+        on_start()
+    run = simulate(N, N, N, alpha1, alpha2, SIGMAS.get(sigma, sigma),
+                   [TARGETS[t] for t in targets], seed=seed, batch=batch)
+    if not run.H:
+        sv = np.linalg.svd(run.W2, compute_uv=False)
+        return SimulationReport(sigma, targets, run.epsilon,
+                                singular_values=[float(v) for v in sv],
+                                overlaps=target_overlaps(run, len(targets)))
+    est = spike_constants(run, directions(N, len(targets), seed))
+    return SimulationReport(sigma, targets, run.epsilon, C_hat=est.tolist(),
+                            taylor_residual=run.taylor_residual())

@@ -17,7 +17,8 @@ first step, so
 counts the outliers of W2 *beyond* the one-step spike: W2 has 1 + Λ outliers in all.
 
 Everything in this module is exact rational arithmetic on :class:`fractions.Fraction` and uses
-the standard library only, so ``fltheory lambda`` starts without sympy, numpy or scipy.
+the standard library only (and :mod:`fltheory.results`, itself standard library only), so
+``fltheory lambda`` starts without sympy, numpy or scipy.
 """
 
 from __future__ import annotations
@@ -25,12 +26,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from fltheory.exact import INF, Infinity, check_integer, check_interval
+from fltheory.exact import INF, DomainError, Infinity, check_integer, check_interval, fraction_str
+from fltheory.results import ShowsTable, Table
 
-__all__ = ["HALF", "MAX_ROWS", "LambdaResult", "PhaseRegion", "TermExponent", "lambda_count",
-           "lambda_details", "phase_line", "phase_region_count"]
+__all__ = ["HALF", "MAX_ROWS", "TWO_STEP_SIGMA", "TWO_STEP_SIGMA_NAME", "LambdaResult",
+           "PhaseRegion", "TermExponent", "check_alpha", "lambda_count", "lambda_details",
+           "phase_line", "phase_region_count", "term_exponent"]
 
 HALF = Fraction(1, 2)
+
+#: The activation of the paper's examples, σ = (h1 + h2 + h3)/√3 with h_k = He_k/√(k!), as an
+#: expression in z (the theory's one definition: tables, claims, CLI default and notebook use
+#: it; the simulator's numpy coefficients ``fltheory.sim.twostep.TWO_STEP_SIGMA`` are tested to
+#: be the same function). Degree L = 3.
+TWO_STEP_SIGMA = "(He1(z) + He2(z)/sqrt(2) + He3(z)/sqrt(6))/sqrt(3)"
+#: how the tables and captions name :data:`TWO_STEP_SIGMA`
+TWO_STEP_SIGMA_NAME = "(h1 + h2 + h3)/√3"
 
 #: Rows listed by :func:`lambda_details` and :func:`phase_line` by default. Near α1 = 1/2 there
 #: are ~1/(1 − 2α1) of them (billions at α1 = 0.4999999999) while Λ itself is one division: the
@@ -41,7 +52,8 @@ MAX_ROWS = 64
 
 @dataclass(frozen=True)
 class TermExponent:
-    """The N-exponent α2 + k(α1 − 1/2) of the k-th term of the second update."""
+    """The N-exponent α2 + k(α1 − 1/2) of the k-th term of the second update, exact, with its
+    :attr:`status` (outlier, boundary or bulk)."""
 
     k: int
     exponent: Fraction
@@ -55,8 +67,10 @@ class TermExponent:
 
 
 @dataclass(frozen=True)
-class LambdaResult:
-    """Λ with everything needed to explain it."""
+class LambdaResult(ShowsTable):
+    """Λ with everything needed to explain it: the exact inputs α1, α2, L, the value Λ, the
+    ratio α2/(1/2 − α1), the boundary term (exponent exactly 0) if any, the exponents of the
+    listed terms and the range of terms left out of the listing (see :func:`lambda_details`)."""
 
     alpha1: Fraction
     alpha2: Fraction
@@ -73,25 +87,94 @@ class LambdaResult:
         """Outliers of W2 in all: the one-step spike plus Λ."""
         return 1 + self.value
 
+    def table(self) -> Table:
+        """The listed terms k with their exact exponents and status (a notebook shows it).
+
+        >>> lambda_details(Fraction(2, 5), Fraction(3, 10)).table().rows[2]
+        ['3', '0', 'boundary']
+        """
+        rows = [[str(t.k), fraction_str(t.exponent), t.status] for t in self.exponents]
+        if self.omitted is not None:
+            lo, hi = self.omitted
+            rows.insert(lo - 1, [f"{lo}..{hi}", "(not listed) > 0", "outlier"])
+        return Table(columns=["k", "exponent α2 + k(α1 − 1/2)", "status"], rows=rows,
+                     caption=f"Λ(α1 = {fraction_str(self.alpha1)}, α2 = "
+                             f"{fraction_str(self.alpha2)}; L = {self.L}) = {self.value}")
+
+    @property
+    def capped(self) -> bool:
+        """Λ is L − 1 because σ has degree L (the ratio alone would give more or as many)."""
+        return not isinstance(self.L, Infinity) and self.value == self.L - 1 \
+            and self.ratio >= self.L
+
+    @property
+    def one_step_equivalent(self) -> bool:
+        """α1 + α2 < 1/2: Λ = 0 and the second step acts like one step of size η1 + η2."""
+        return self.alpha1 + self.alpha2 < HALF
+
     @property
     def regime(self) -> str:
+        """The regime in words: linear σ, one-step equivalent (α1 + α2 < 1/2), or Λ outliers."""
         if self.L == 1:
             return "L = 1 (linear σ): the second update has no k >= 1 terms, Λ = 0"
-        if self.alpha1 + self.alpha2 < HALF:
+        if self.one_step_equivalent:
             return ("α1 + α2 < 1/2: Λ = 0, the second step acts like one step "
                     "of size η1 + η2")
         return f"α1 + α2 >= 1/2: the second step adds Λ = {self.value} outlier(s)"
 
 
-def _check_alphas(alpha1: Fraction, alpha2: Fraction) -> None:
-    check_interval(Fraction(alpha1), "a1", Fraction(0), HALF)
-    check_interval(Fraction(alpha2), "a2", Fraction(0), HALF)
+def check_alpha(value: Fraction | int | float | str, name: str = "a1") -> Fraction:
+    """An exponent α as an exact :class:`~fractions.Fraction` in [0, 1/2), or
+    :class:`~fltheory.exact.DomainError` naming ``name`` (``a1``, ``a2``).
+
+    Accepts a Fraction, an int, a finite float (converted exactly) or a rational string.
+
+    >>> check_alpha("2/5")
+    Fraction(2, 5)
+    >>> check_alpha(Fraction(1, 2), "a2")
+    Traceback (most recent call last):
+    ...
+    fltheory.exact.DomainError: a2 = 1/2 is outside the allowed range [0, 1/2)
+    """
+    if isinstance(value, bool) or not isinstance(value, Fraction | int | float | str):
+        raise DomainError(name, value, "[0, 1/2)", reason="is not a rational number")
+    try:
+        q = Fraction(value)
+    except (ValueError, OverflowError, ZeroDivisionError):
+        raise DomainError(name, value, "[0, 1/2)", reason="is not a rational number") from None
+    return check_interval(q, name, Fraction(0), HALF)
 
 
-def _check_L(L: int | Infinity) -> int | Infinity:
+def _check_alphas(alpha1: object, alpha2: object) -> tuple[Fraction, Fraction]:
+    return check_alpha(alpha1, "a1"), check_alpha(alpha2, "a2")  # type: ignore[arg-type]
+
+
+def _check_L(L: object) -> int | Infinity:
     if isinstance(L, Infinity):
         return L
-    return check_integer(int(L), "L", minimum=1)
+    if isinstance(L, bool) or not isinstance(L, int):
+        raise DomainError("L", L, "integers in [1, inf] or inf", reason="is not an integer")
+    return check_integer(L, "L", minimum=1)
+
+
+def _check_rows(value: object, name: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise DomainError(name, value, "integers >= 0 or None")
+    return value
+
+
+def term_exponent(alpha1: Fraction, alpha2: Fraction, k: int) -> Fraction:
+    """The N-exponent α2 + k(α1 − 1/2) of the k-th term of the second update (k >= 0), exactly.
+
+    >>> term_exponent(Fraction(2, 5), Fraction(3, 10), 2)
+    Fraction(1, 10)
+    """
+    alpha1, alpha2 = _check_alphas(alpha1, alpha2)
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+        raise DomainError("k", k, "integers >= 0")
+    return alpha2 + k * (alpha1 - HALF)
 
 
 def lambda_count(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF) -> int:
@@ -109,8 +192,7 @@ def lambda_count(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF) ->
     >>> lambda_count(F(9, 20), F(3, 10), L=3)
     2
     """
-    alpha1, alpha2 = Fraction(alpha1), Fraction(alpha2)
-    _check_alphas(alpha1, alpha2)
+    alpha1, alpha2 = _check_alphas(alpha1, alpha2)
     L = _check_L(L)
     ratio = alpha2 / (HALF - alpha1)
     value = ratio.numerator // ratio.denominator
@@ -138,9 +220,10 @@ def lambda_details(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF,
     >>> r.value, r.boundary_k, [str(t.exponent) for t in r.exponents]
     (3, 3, ['1/5', '1/10', '0', '-1/10'])
     """
-    alpha1, alpha2 = Fraction(alpha1), Fraction(alpha2)
+    alpha1, alpha2 = _check_alphas(alpha1, alpha2)
     value = lambda_count(alpha1, alpha2, L)
     L = _check_L(L)
+    max_rows = _check_rows(max_rows, "max_rows")
     ratio = alpha2 / (HALF - alpha1)
     K = ratio.numerator if ratio.denominator == 1 else 0
     boundary = K if K >= 1 and (isinstance(L, Infinity) or K <= L - 1) else None
@@ -153,7 +236,7 @@ def lambda_details(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF,
         head = max_rows // 2
         ks = [*range(1, head + 1), *range(last - (max_rows - head) + 1, last + 1)]
         omitted = (head + 1, last - (max_rows - head))
-    exponents = tuple(TermExponent(k, alpha2 + k * (alpha1 - HALF)) for k in ks)
+    exponents = tuple(TermExponent(k, term_exponent(alpha1, alpha2, k)) for k in ks)
     return LambdaResult(alpha1, alpha2, L, value, ratio, boundary, exponents, omitted)
 
 
@@ -162,7 +245,8 @@ def lambda_details(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF,
 
 @dataclass(frozen=True)
 class PhaseRegion:
-    """An interval of α2 (at fixed α1) on which Λ is constant."""
+    """An interval [alpha2_low, alpha2_high) of α2 (at fixed α1) on which Λ = ``value`` is
+    constant; ``boundary_at_low``: the low end is a boundary case (a term with exponent 0)."""
 
     alpha2_low: Fraction
     alpha2_high: Fraction | None  # None: up to (not including) 1/2
@@ -177,8 +261,7 @@ def phase_region_count(alpha1: Fraction, L: int | Infinity = INF) -> int:
     >>> phase_region_count(Fraction(2, 5)), phase_region_count(Fraction(2, 5), L=3)
     (5, 3)
     """
-    alpha1 = Fraction(alpha1)
-    check_interval(alpha1, "a1", Fraction(0), HALF)
+    alpha1 = check_alpha(alpha1, "a1")
     L = _check_L(L)
     ratio = HALF / (HALF - alpha1)  # k < ratio
     count = -((-ratio.numerator) // ratio.denominator)  # ceil(ratio): k = 0, …, ceil − 1
@@ -197,9 +280,10 @@ def phase_line(alpha1: Fraction, L: int | Infinity = INF,
     >>> [(str(r.alpha2_low), r.value) for r in phase_line(Fraction(2, 5))]
     [('0', 0), ('1/10', 1), ('1/5', 2), ('3/10', 3), ('2/5', 4)]
     """
-    alpha1 = Fraction(alpha1)
+    alpha1 = check_alpha(alpha1, "a1")
     count = phase_region_count(alpha1, L)
     L = _check_L(L)
+    max_regions = _check_rows(max_regions, "max_regions")
     gap = HALF - alpha1
     ks: list[int] | range = range(count)
     if max_regions is not None and count > max(max_regions, 2):

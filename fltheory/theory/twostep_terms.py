@@ -46,13 +46,43 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from fltheory.exact import DomainError
+from fltheory.exact import DomainError, check_dps, fraction_str
+from fltheory.results import ShowsTable, Table
 from fltheory.theory.functions import Function, Z, parse_function
 from fltheory.theory.hermite import gauss_moment
-from fltheory.theory.twostep import lambda_details
+from fltheory.theory.twostep import (
+    TWO_STEP_SIGMA,
+    TWO_STEP_SIGMA_NAME,
+    check_alpha,
+    lambda_details,
+    term_exponent,
+)
 
-__all__ = ["DirectionLearning", "TwoStepModel", "learnability", "one_step_overlap",
-           "term_prediction"]
+__all__ = ["TWO_STEP_SIGMA", "TWO_STEP_SIGMA_NAME", "DirectionLearning", "LearnReport",
+           "TermPrediction", "TwoStepModel", "batch_model", "batch_psi", "learn", "learnability",
+           "one_step_overlap", "one_step_ratio", "term_prediction"]
+
+BATCHES = ("reused", "fresh")
+
+
+def _check_batch(batch: object) -> str:
+    if batch not in BATCHES:
+        raise DomainError("batch", batch, "reused or fresh")
+    return str(batch)
+
+
+def _check_ratio(value: object, name: str, positive: bool) -> Fraction:
+    """A ψ (> 0) or a noise level (>= 0) as an exact Fraction."""
+    allowed = "rationals > 0" if positive else "rationals >= 0"
+    if isinstance(value, bool) or not isinstance(value, Fraction | int | float | str):
+        raise DomainError(name, value, allowed, reason="is not a rational number")
+    try:
+        q = Fraction(value)
+    except (ValueError, OverflowError, ZeroDivisionError):
+        raise DomainError(name, value, allowed, reason="is not a rational number") from None
+    if q < 0 or (positive and q == 0):
+        raise DomainError(name, fraction_str(q), allowed)
+    return q
 
 _XI = sp.Symbol("xi", real=True)
 
@@ -75,6 +105,20 @@ class TwoStepModel:
     def build(cls, sigma: str, targets: list[str], psi1: Fraction = Fraction(1),
               psi2: Fraction = Fraction(1), noise: Fraction = Fraction(0),
               dps: int = 30) -> TwoStepModel:
+        """The model from text: ``sigma`` a polynomial in z (catalogue names allowed, e.g.
+        :data:`TWO_STEP_SIGMA`), ``targets`` one function of z per direction (non-empty, each
+        with E[g] = 0), ψ1, ψ2 = d/n of each step's batch (rationals > 0), the label-noise
+        standard deviation (>= 0), ``dps`` digits of the numerical moments (5..100).
+
+        >>> TwoStepModel.build(TWO_STEP_SIGMA, ["He1", "He3"]).degree
+        3
+        """
+        if not isinstance(sigma, str):
+            raise DomainError("sigma", sigma, "a polynomial in z", reason="is not an expression")
+        if not isinstance(targets, list | tuple) or not all(isinstance(t, str) for t in targets):
+            raise DomainError("target", targets, "a list of functions of z (strings)")
+        psi1, psi2 = _check_ratio(psi1, "psi", True), _check_ratio(psi2, "psi", True)
+        noise, dps = _check_ratio(noise, "noise", False), check_dps(dps)
         sig = parse_function(sigma, "sigma")
         if not sig.expr.is_polynomial(Z):
             raise DomainError("sigma", sigma, "a polynomial in z (the terms H_k are a finite sum "
@@ -82,7 +126,7 @@ class TwoStepModel:
         if not targets:
             raise DomainError("target", "(none)", "at least one target function")
         funcs = tuple(parse_function(t, "target") for t in targets)
-        model = cls(sig, funcs, Fraction(psi1), Fraction(psi2), Fraction(noise), dps)
+        model = cls(sig, funcs, psi1, psi2, noise, dps)
         for i, g in enumerate(funcs):
             if model.target_moment(i, 0, 1) != 0 and abs(sp.N(model.target_moment(i, 0, 1))) \
                     > 1e-20:
@@ -92,6 +136,7 @@ class TwoStepModel:
 
     @property
     def degree(self) -> int:
+        """L, the degree of σ (the second update has the terms k = 0..L − 1)."""
         return int(sp.Poly(self.sigma.expr, Z).degree())
 
     def target_moment(self, k: int, c: int, e: int) -> Any:
@@ -113,7 +158,29 @@ class TwoStepModel:
         return self._moment_cache[key]
 
     def mu1(self, k: int) -> Any:
+        """μ_1(g_k) = E[s g_k(s)], the first Hermite coefficient of the k-th target."""
         return self.target_moment(k, 1, 1)
+
+
+def batch_psi(batch: str) -> Fraction:
+    """ψ = d/n of each step's batch in the paper's examples (n = d): 1 for a reused batch, 2 for
+    a fresh one (each step sees one half of the n samples).
+
+    >>> batch_psi("reused"), batch_psi("fresh")
+    (Fraction(1, 1), Fraction(2, 1))
+    """
+    return Fraction(1) if _check_batch(batch) == "reused" else Fraction(2)
+
+
+def batch_model(targets: list[str], batch: str, sigma: str = TWO_STEP_SIGMA) -> TwoStepModel:
+    """:meth:`TwoStepModel.build` with ψ1 = ψ2 = :func:`batch_psi` (``batch``), the model of the
+    paper's tables and claims (σ = :data:`TWO_STEP_SIGMA` by default).
+
+    >>> batch_model(["He1"], "fresh").psi1
+    Fraction(2, 1)
+    """
+    psi = batch_psi(batch)
+    return TwoStepModel.build(sigma, list(targets), psi1=psi, psi2=psi)
 
 
 def _expect(expr: sp.Expr | sp.Poly, model: TwoStepModel, s_syms: list[sp.Symbol],
@@ -197,12 +264,24 @@ def _term_polys(model: TwoStepModel, k: int, batch: str, square: bool) -> sp.Pol
 
 def term_prediction(model: TwoStepModel, k: int, direction: int | None, batch: str,
                     with_Q: bool = True) -> TermPrediction:
-    """C_k(v) and E[c_k² s_v²] along target direction ``direction`` (index) or, for None, a
-    random unit direction orthogonal to every target direction."""
-    if batch not in ("reused", "fresh"):
-        raise DomainError("batch", batch, "reused or fresh")
-    if not 0 <= k <= model.degree - 1:
+    """C_k(v) = E[c_k s_v] and Q = E[c_k² s_v²] (exact sympy values, or sympy Floats at the
+    model's dps when a target is integrated numerically) along target direction ``direction``
+    (index 0..K − 1) or, for None, a random unit direction orthogonal to every target
+    direction; 0 <= k <= L − 1; ``batch`` reused or fresh; ``with_Q=False`` skips Q (nan).
+
+    >>> m = batch_model(["He1", "He3"], "reused")
+    >>> term_prediction(m, 0, 0, "reused", with_Q=False).C
+    sqrt(3)/3
+    """
+    if not isinstance(model, TwoStepModel):
+        raise DomainError("model", model, "a TwoStepModel")
+    _check_batch(batch)
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= model.degree - 1:
         raise DomainError("k", k, f"0..{model.degree - 1} (σ has degree {model.degree})")
+    if direction is not None and (isinstance(direction, bool) or not isinstance(direction, int)
+                                  or not 0 <= direction < len(model.targets)):
+        raise DomainError("direction", direction,
+                          f"0..{len(model.targets) - 1} (a target index) or None")
     s, G = _symbols(model)
     if direction is None:
         C: Any = sp.Integer(0)
@@ -224,6 +303,9 @@ def _nonzero(value: Any, dps: int) -> bool:
 
 @dataclass(frozen=True)
 class DirectionLearning:
+    """The verdict on one target direction: learned in step 1 (μ_1(g) ≠ 0), in step 2 (through
+    the term ``via_k``), and why."""
+
     target: str
     mu1: Any
     step1: bool
@@ -236,8 +318,19 @@ def learnability(model: TwoStepModel, alpha1: Fraction, alpha2: Fraction, batch:
                  ) -> tuple[int, list[DirectionLearning]]:
     """Which target directions are learned after step 1 and after step 2 (given batch mode).
 
-    Returns Λ (capped by L − 1, L = degree of σ) and, per direction, the verdict with its reason.
+    α1, α2 in [0, 1/2) exact; ``batch`` reused or fresh. Returns Λ (capped by L − 1, L = degree
+    of σ) and, per direction, the verdict with its reason (a direction enters step 2 through the
+    first outlier term 1 <= k <= Λ whose C_k(β) ≠ 0).
+
+    >>> lam, dirs = learnability(batch_model(["He1", "He3"], "reused"), Fraction(9, 20),
+    ...                          Fraction(3, 10), "reused")
+    >>> lam, [(d.step1, d.step2, d.via_k) for d in dirs]
+    (2, [(True, True, 2), (False, True, 2)])
     """
+    if not isinstance(model, TwoStepModel):
+        raise DomainError("model", model, "a TwoStepModel")
+    alpha1, alpha2 = check_alpha(alpha1, "a1"), check_alpha(alpha2, "a2")
+    _check_batch(batch)
     lam = lambda_details(alpha1, alpha2, model.degree)
     mu_sigma = _expect(sp.diff(model.sigma.expr, Z), model, *_symbols(model))
     out = []
@@ -253,7 +346,7 @@ def learnability(model: TwoStepModel, alpha1: Fraction, alpha2: Fraction, batch:
             reason = (f"μ_1(g) = {_short(mu1)} ≠ 0: in the one-step spike (rank one along "
                       "Σ μ_1(g_k) β_k)")
         elif via is not None:
-            exp = alpha2 + via * (alpha1 - Fraction(1, 2))
+            exp = term_exponent(alpha1, alpha2, via)
             reason = (f"μ_1(g) = 0, but C_{via}(β) ≠ 0 in the {batch} second step: term k = {via} "
                       f"with exponent {exp} {'> 0' if exp > 0 else '= 0 (boundary)'}")
         elif batch == "fresh":
@@ -281,7 +374,22 @@ def one_step_overlap(model: TwoStepModel, alpha1: Fraction, N: int, c: Fraction 
     |⟨ṽ, b/‖b‖⟩|² = 1 − (c + θ²)/(θ²(θ² + 1)) for θ > c^{1/4} (0 below); b's noise part is
     isotropic, so ⟨b/‖b‖, learned⟩² = Σ μ_1²/B². The fluctuation term is neglected: it is of
     relative order N^{α1 − 1/2}.
+
+    α1 in [0, 1/2), N an integer >= 1, c = N/d in (0, 1]. Returns floats (double precision):
+    ``theta``, ``overlap_b``, ``b_alignment`` and ``overlap``.
+
+    >>> out = one_step_overlap(batch_model(["He1", "bounded3"], "reused"), Fraction(1, 10), 1000)
+    >>> round(out["overlap"], 4)
+    0.2496
     """
+    if not isinstance(model, TwoStepModel):
+        raise DomainError("model", model, "a TwoStepModel")
+    alpha1 = check_alpha(alpha1, "a1")
+    if isinstance(N, bool) or not isinstance(N, int) or N < 1:
+        raise DomainError("N", N, "integers >= 1")
+    c = _check_ratio(c, "c", True)
+    if c > 1:
+        raise DomainError("c", fraction_str(c), "(0, 1] (c = N/d)")
     s, G = _symbols(model)
     d1 = sp.diff(model.sigma.expr, Z)
     mu_sigma = float(_expect(d1, model, s, G))
@@ -294,3 +402,72 @@ def one_step_overlap(model: TwoStepModel, alpha1: Fraction, N: int, c: Fraction 
     along_b = 1 - (cf + theta**2) / (theta**2 * (theta**2 + 1)) if theta > cf**0.25 else 0.0
     return {"theta": theta, "overlap_b": along_b, "b_alignment": signal / B2,
             "overlap": along_b * signal / B2}
+
+
+def one_step_ratio(alpha1: float | Fraction, alpha2: float | Fraction, N: float, h1: float,
+                   h2: float) -> float:
+    """The relative Frobenius deviation of W2 from one step of size η1 + η2 (σ of degree 3):
+
+        r_F(N) = η2/(η1+η2)·√(ε²h1 + ε⁴h2),   ε = η1/√N,  η_i = N^{α_i},
+
+    from the Taylor identity W2 − W0 − (η1+η2)G0 = η2(εH_1 + ε²H_2) with h_k = ‖H_k‖_F²/‖G0‖_F²
+    (⟨H_1, H_2⟩ is odd in the second-layer weights a_j and averages out). α1, α2 in [0, 1/2),
+    N > 0, h1, h2 >= 0 finite; a float (double precision).
+
+    >>> round(one_step_ratio(0.1, 0.2, 1000.0, 300.0, 1.3e4), 4)
+    0.7883
+    """
+    a1, a2 = float(check_alpha(alpha1, "a1")), float(check_alpha(alpha2, "a2"))
+    for name, value, positive in (("N", N, True), ("h1", h1, False), ("h2", h2, False)):
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not (0 < value < math.inf if positive else 0 <= value < math.inf):
+            raise DomainError(name, value, "finite numbers > 0" if positive
+                              else "finite numbers >= 0")
+    eta1, eta2 = N**a1, N**a2
+    eps = eta1 / math.sqrt(N)
+    return eta2 / (eta1 + eta2) * math.sqrt(eps**2 * h1 + eps**4 * h2)
+
+
+@dataclass(frozen=True)
+class LearnReport(ShowsTable):
+    """What ``fltheory twostep learn`` reports: the model, Λ, the verdict per direction and the
+    information and generative exponents of each target (Hermite engine, kmax 6, 20 digits).
+    Shows its :meth:`table` in a notebook."""
+
+    model: TwoStepModel
+    lam: int
+    directions: list[DirectionLearning]
+    exponents: list[tuple[str, str]]
+
+    def table(self) -> Table:
+        """One row per direction: target, exponents, learned in step 1 / step 2, via k, why."""
+        rows = [[f"β{i + 1}", d.target, self.exponents[i][0], self.exponents[i][1],
+                 "yes" if d.step1 else "no", "yes" if d.step2 else "no",
+                 "-" if d.via_k is None else str(d.via_k), d.reason]
+                for i, d in enumerate(self.directions)]
+        return Table(columns=["dir", "g", "info", "gen", "step 1", "step 2", "via k", "reason"],
+                     rows=rows, caption="Learned directions", label="tab:fltheory-twostep-learn",
+                     align="lllllllp{6cm}")
+
+
+def learn(sigma: str, targets: list[str], alpha1: Fraction, alpha2: Fraction, batch: str,
+          psi: Fraction = Fraction(1)) -> LearnReport:
+    """:func:`learnability` of the model (σ, targets, ψ1 = ψ2 = ``psi`` > 0) with the information
+    and generative exponents of each target (as strings, ``None`` when beyond kmax = 6).
+
+    >>> r = learn(TWO_STEP_SIGMA, ["He1", "He3"], Fraction(9, 20), Fraction(3, 10), "reused")
+    >>> r.lam, r.exponents
+    (2, [('1', '1'), ('3', '1')])
+    """
+    from fltheory.theory.hermite import expansion, generative_exponent, information_exponent
+
+    alpha1, alpha2 = check_alpha(alpha1, "a1"), check_alpha(alpha2, "a2")
+    psi = _check_ratio(psi, "psi", True)
+    model = TwoStepModel.build(sigma, list(targets), psi1=psi, psi2=psi)
+    lam, directions = learnability(model, alpha1, alpha2, batch)
+    exponents = []
+    for g in model.targets:  # the Hermite engine's view of each target
+        e = expansion(g, 6, 20)
+        exponents.append((str(information_exponent(g, 6, 20, e)),
+                          str(generative_exponent(g, 6, 20, e))))
+    return LearnReport(model, lam, directions, exponents)

@@ -13,6 +13,7 @@ from fltheory.exact import to_decimal_str
 from fltheory.render.plots import finish_size_axis, pyplot
 from fltheory.results import Table
 from fltheory.sweep.tasks import Param, Task, run_cost
+from fltheory.theory.twostep import TWO_STEP_SIGMA_NAME
 
 
 def lambda_table() -> Table:
@@ -62,13 +63,11 @@ TWOSTEP_TABLE_TARGETS = ("He1", "He3", "He2", "bounded3")
 
 
 def twostep_table() -> Table:
-    from fltheory.theory.twostep_terms import TwoStepModel, learnability
+    from fltheory.theory.twostep_terms import batch_model, learnability
 
-    sigma = "(He1(z) + He2(z)/sqrt(2) + He3(z)/sqrt(6))/sqrt(3)"
     rows = []
     for batch in ("reused", "fresh"):
-        psi = Fraction(1) if batch == "reused" else Fraction(2)
-        model = TwoStepModel.build(sigma, list(TWOSTEP_TABLE_TARGETS), psi1=psi, psi2=psi)
+        model = batch_model(list(TWOSTEP_TABLE_TARGETS), batch)
         for a1, a2 in TWOSTEP_TABLE_POINTS:
             lam, dirs = learnability(model, a1, a2, batch)
             cells = []
@@ -85,7 +84,7 @@ def twostep_table() -> Table:
         rows=rows,
         latex_columns=["batch", r"$\alpha_1$", r"$\alpha_2$", r"$\Lambda$",
                        *(r"\texttt{" + t + "}" for t in TWOSTEP_TABLE_TARGETS)],
-        caption=("Directions learned by two GD steps, σ = (h1 + h2 + h3)/√3 (L = 3, so Λ <= 2), "
+        caption=(f"Directions learned by two GD steps, σ = {TWO_STEP_SIGMA_NAME} (L = 3, so Λ <= 2), "
                  "y = Σ_k g_k(β_k·x), ψ = d/n = 1 per step (reused) or 2 (fresh halves)."),
         latex_caption=(r"Directions learned by two gradient steps, $\sigma = (h_1 + h_2 + h_3)/"
                        r"\sqrt3$ ($L = 3$, so $\Lambda \le 2$), $y = \sum_k g_k(\beta_k\cdot "
@@ -98,13 +97,11 @@ def twostep_table() -> Table:
 
 
 def twostep_terms_table() -> Table:
-    from fltheory.theory.twostep_terms import TwoStepModel, term_prediction
+    from fltheory.theory.twostep_terms import batch_model, term_prediction
 
-    sigma = "(He1(z) + He2(z)/sqrt(2) + He3(z)/sqrt(6))/sqrt(3)"
     rows = []
     for batch in ("reused", "fresh"):
-        psi = Fraction(1) if batch == "reused" else Fraction(2)
-        model = TwoStepModel.build(sigma, ["He1", "bounded3"], psi1=psi, psi2=psi)
+        model = batch_model(["He1", "bounded3"], batch)
         for k in range(3):
             cells = []
             for j in (0, 1):
@@ -117,7 +114,8 @@ def twostep_terms_table() -> Table:
         latex_columns=["batch", "$k$", r"$C_k(\beta_1)$, \texttt{He1}",
                        r"$C_k(\beta_2)$, \texttt{bounded3}"],
         caption=("Leading-order spike constants of the terms H_k of the second update "
-                 "(σ = (h1 + h2 + h3)/√3, y = He1(β1·x) + bounded3(β2·x), ψ = 1 reused, 2 fresh)."),
+                 f"(σ = {TWO_STEP_SIGMA_NAME}, y = He1(β1·x) + bounded3(β2·x), ψ = 1 reused, "
+                 "2 fresh)."),
         latex_caption=(r"Leading-order spike constants $C_k(\beta)$ of the terms $H_k$ of the "
                        r"second update, $(H_k\beta)_j \approx a_j^{k+1} C_k(\beta)/\sqrt N$ "
                        r"($\sigma = (h_1+h_2+h_3)/\sqrt3$, $y = \mathrm{He}_1(\beta_1\cdot x) + "
@@ -189,18 +187,19 @@ def draw_twostep(spectra: dict[str, Any], constants: dict[str, Any]) -> Any:
 
 
 def twostep_figure() -> Any:
-    from fltheory.claims.twostep import constants_vs_N, w2_singular_values
+    from fltheory.claims.twostep import constants_vs_N
+    from fltheory.sim.twostep import singular_values
 
-    return draw_twostep(w2_singular_values(1000), constants_vs_N((400, 800, 1600), seeds=6))
+    return draw_twostep(singular_values(1000), constants_vs_N((400, 800, 1600), seeds=6))
 
 
-def _twostep_terms(p: dict[str, Any], seed: int) -> dict[str, float]:
-    from fltheory.claims.twostep import run_summary
+def _twostep_terms(p: dict[str, Any], seed: Any) -> dict[str, float]:
+    from fltheory.sim.twostep import spike_summary
 
-    C, residual = run_summary(int(p["N"]), p["batch"], seed)
+    summary = spike_summary(int(p["N"]), str(p["batch"]), seed)
     names = ("beta1", "beta2", "random")
-    out = {f"C{k}_{names[j]}": float(C[k, j]) for k in range(3) for j in range(3)}
-    out["taylor_residual"] = float(residual)
+    out = {f"C{k}_{names[j]}": float(summary.C[k, j]) for k in range(3) for j in range(3)}
+    out["taylor_residual"] = float(summary.taylor_residual)
     return out
 
 
@@ -232,21 +231,20 @@ checks the leading-order spike constants $C_k$ of the terms against simulation."
     ("code", """%matplotlib inline
 from fractions import Fraction
 from fltheory.views.twostep import draw_twostep, lambda_figure
-from fltheory.theory.twostep_terms import TwoStepModel, learnability
-from fltheory.claims.twostep import constants_vs_N, w2_singular_values
+from fltheory.theory.twostep import TWO_STEP_SIGMA, lambda_details
+from fltheory.theory.twostep_terms import batch_psi, learn
+from fltheory.sim.twostep import singular_values
+from fltheory.claims.twostep import constants_vs_N
 
-fig = lambda_figure()"""),
-    ("code", """sigma = "(He1(z) + He2(z)/sqrt(2) + He3(z)/sqrt(6))/sqrt(3)"
-for batch, psi in (("reused", Fraction(1)), ("fresh", Fraction(2))):
-    model = TwoStepModel.build(sigma, ["He1", "He3", "He2"], psi1=psi, psi2=psi)
-    lam, dirs = learnability(model, Fraction(9, 20), Fraction(3, 10), batch)
-    print(f"{batch}: Λ = {lam}")
-    for d in dirs:
-        print(f"  {d.target:>4}: step 1 {d.step1!s:5} step 2 {d.step2!s:5} — {d.reason}")"""),
+lambda_details(Fraction(2, 5), Fraction(3, 10))"""),
+    ("code", """fig = lambda_figure()"""),
+    ("code", """for batch in ("reused", "fresh"):  # ψ = d/n per step: 1 reused, 2 fresh halves
+    display(learn(TWO_STEP_SIGMA, ["He1", "He3", "He2"], Fraction(9, 20), Fraction(3, 10),
+                  batch, batch_psi(batch)))"""),
     ("markdown", r"""The outlier count of $W_2$ does not show $\Lambda$ at feasible $N$ (left: the
 bulk of the $k \ge 1$ terms is heavy-tailed and as large as their spikes). What can be checked is
 the constant of each term's spike: the estimate $\hat C_k$ (projection of $H_k v$ on the neuron
 profile $a^{k+1}$) against the predicted $C_k$ (right, normalised so that the prediction is
 $\pm 1$), flat in $N$."""),
-    ("code", """fig = draw_twostep(w2_singular_values(1000), constants_vs_N((400, 800, 1600), seeds=6))"""),
+    ("code", """fig = draw_twostep(singular_values(1000), constants_vs_N((400, 800, 1600), seeds=6))"""),
 ]
