@@ -459,15 +459,12 @@ def learn(sigma: str, targets: list[str], alpha1: Fraction, alpha2: Fraction, ba
     >>> r.lam, r.exponents
     (2, [('1', '1'), ('3', '1')])
     """
-    from fltheory.theory.hermite import expansion, generative_exponent, information_exponent
+    from fltheory.theory.hermite import analyse
 
     alpha1, alpha2 = check_alpha(alpha1, "a1"), check_alpha(alpha2, "a2")
     psi = _check_ratio(psi, "psi", True)
     model = TwoStepModel.build(sigma, list(targets), psi1=psi, psi2=psi)
     lam, directions = learnability(model, alpha1, alpha2, batch)
-    exponents = []
-    for g in model.targets:  # the Hermite engine's view of each target
-        e = expansion(g, 6, 20)
-        exponents.append((str(information_exponent(g, 6, 20, e)),
-                          str(generative_exponent(g, 6, 20, e))))
+    analyses = [analyse(g, 6, 20) for g in model.targets]  # the Hermite engine's view
+    exponents = [(str(a.information), str(a.generative)) for a in analyses]
     return LearnReport(model, lam, directions, exponents)
