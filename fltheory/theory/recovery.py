@@ -100,9 +100,11 @@ def _rational(value: Any, param: str) -> Fraction:
                                                  | np.floating):
         raise DomainError(param, repr(value), "a rational number (int, Fraction, float or text "
                           "such as 3/2)", reason="is not a number")
-    if isinstance(value, float | np.floating) and not math.isfinite(value):
-        raise DomainError(param, value, "finite numbers", reason="is not a finite number")
-    return Fraction(value)
+    if isinstance(value, float | np.floating):
+        if not math.isfinite(value):
+            raise DomainError(param, value, "finite numbers", reason="is not a finite number")
+        return Fraction(float(value))
+    return Fraction(int(value)) if isinstance(value, np.integer) else Fraction(value)
 
 
 def _positive_float(value: Any, param: str, allowed: str | None = None) -> float:
@@ -287,9 +289,8 @@ class Thresholds(ShowsTable):
 
         digits = min(self.dps, 15)
         with mpmath.workdps(self.dps):
-            rows = [[str(r.k), r.strength if isinstance(r.strength, str)
-                     else mpmath.nstr(r.strength, digits) if not isinstance(r.strength, Fraction)
-                     else fraction_str(r.strength), mpmath.nstr(r.value, digits),
+            rows = [[str(r.k), fraction_str(r.strength) if isinstance(r.strength, Fraction)
+                     else mpmath.nstr(r.strength, digits), mpmath.nstr(r.value, digits),
                      mpmath.nstr(mpmath.log10(r.value), 6)] for r in self.rows]
         label = "D" if self.dim == "D" else f"d^{self.q}"
         return Table(columns=["k", "a_k", "n_k", "log10 n_k"], rows=rows,
@@ -319,19 +320,22 @@ def thresholds(d: int, q: int, ks: Sequence[int], gamma: Fraction, C: Fraction =
     ks = [_integer(k, "k", 1) for k in ks]
     check_dps(dps)
     if strengths is not None:
+        allowed = "positive numbers a_1,a_2,…"
         if isinstance(strengths, str | bytes) or not isinstance(strengths, Sequence):
-            raise DomainError("strengths", repr(strengths), "positive numbers a_1,a_2,…")
-        strengths = [_check_positive(a, "strengths", "positive numbers a_1,a_2,…")
-                     for a in strengths]
+            raise DomainError("strengths", repr(strengths), allowed)
+        strengths = [_rational(a, "strengths") for a in strengths]
+        if not strengths or min(strengths) <= 0:
+            raise DomainError("strengths", ",".join(map(fraction_str, strengths)), allowed)
         if max(ks) > len(strengths):
             raise DomainError("k", max(ks), f"k <= {len(strengths)} (the number of strengths)")
+    size = _dim(d, q, dim)
     rows = []
     for k in ks:
         a = None if strengths is None else strengths[k - 1]
         rows.append(ThresholdRow(k, power_strength(k, gamma, dps) if a is None else a,
                                  threshold(d, q, k, gamma, C, dps, dim, a),
                                  threshold_exact(d, q, k, gamma, C, dim, a)))
-    return Thresholds(d, q, dim, _dim(d, q, dim), _rational(C, "C"), dps, rows)
+    return Thresholds(d, q, dim, size, _rational(C, "C"), dps, rows)
 
 
 def k_text(ks: Sequence[int]) -> str:
