@@ -107,6 +107,26 @@ def _rational(value: Any, param: str) -> Fraction:
     return Fraction(int(value)) if isinstance(value, np.integer) else Fraction(value)
 
 
+#: integers of more bits than this are not converted to text (Python refuses beyond 4300 digits)
+_TEXT_BITS = 14_000
+
+
+def _digits(x: int) -> int:
+    """The number of decimal digits of |x| (estimated from its bits when it is huge)."""
+    x = abs(x)
+    return len(str(x)) if x.bit_length() < _TEXT_BITS else int(x.bit_length() * 0.30103) + 1
+
+
+def _shown(value: Fraction) -> str:
+    """A rational for a message: exact, or its order of magnitude when it is too long."""
+    value = Fraction(value)
+    if max(value.numerator.bit_length(), value.denominator.bit_length()) < _TEXT_BITS:
+        return fraction_str(value)
+    magnitude = (math.log10(abs(value.numerator)) - math.log10(value.denominator)
+                 if value else 0.0)
+    return f"{'-' if value < 0 else ''}1e{round(magnitude)} (about)"
+
+
 def _positive_float(value: Any, param: str, allowed: str | None = None) -> float:
     """A positive number the numeric code takes as a double (refused when one cannot hold it)."""
     from fltheory.exact import to_float
@@ -139,7 +159,7 @@ def _check_dq(d: int, q: int) -> None:
 def _check_positive(value: Any, param: str, allowed: str | None = None) -> Fraction:
     value = _rational(value, param)
     if value <= 0:
-        raise DomainError(param, fraction_str(value), allowed or f"{param} > 0")
+        raise DomainError(param, _shown(value), allowed or f"{param} > 0")
     return value
 
 
@@ -208,8 +228,8 @@ def _power_guard(k: int, gamma: Fraction) -> int:
     """Guard digits for k^{±γ}: as many as the exponent γ·ln k has before the decimal point."""
     size = float(min(gamma, Fraction(10**300))) * 2 * (math.log(k) + 1)
     digits = math.log10(size) if size > 0 else 0.0  # γ below 1e-308 is 0.0 as a double
-    return max(0, math.ceil(digits)) + max(0, len(str(gamma.numerator))
-                                           - len(str(gamma.denominator)) - 300)
+    return max(0, math.ceil(digits)) + max(0, _digits(gamma.numerator)
+                                           - _digits(gamma.denominator) - 300)
 
 
 def power_strength(k: int, gamma: Fraction, dps: int = 30) -> Any:
@@ -315,9 +335,9 @@ def thresholds(d: int, q: int, ks: Sequence[int], gamma: Fraction, C: Fraction =
     """
     if isinstance(ks, str | bytes) or not isinstance(ks, Sequence) or not ks:
         raise DomainError("k", repr(ks), "a non-empty list of integers >= 1")
+    ks = [_integer(k, "k", 1) for k in ks]
     check_cost(f"k = {k_text(ks)}", len(ks), MAX_THRESHOLD_ROWS, "rows",
                "ask for fewer directions")
-    ks = [_integer(k, "k", 1) for k in ks]
     check_dps(dps)
     if strengths is not None:
         allowed = "positive numbers a_1,a_2,…"
@@ -325,7 +345,7 @@ def thresholds(d: int, q: int, ks: Sequence[int], gamma: Fraction, C: Fraction =
             raise DomainError("strengths", repr(strengths), allowed)
         strengths = [_rational(a, "strengths") for a in strengths]
         if not strengths or min(strengths) <= 0:
-            raise DomainError("strengths", ",".join(map(fraction_str, strengths)), allowed)
+            raise DomainError("strengths", ",".join(map(_shown, strengths)), allowed)
         if max(ks) > len(strengths):
             raise DomainError("k", max(ks), f"k <= {len(strengths)} (the number of strengths)")
     size = _dim(d, q, dim)
@@ -384,9 +404,9 @@ def recovered_count(n: Fraction, d: int, q: int, gamma: Fraction, C: Fraction = 
     ratio = log_r / (2 * g) if g > 0 else (math.inf if log_r > 0 else 0.0)
     log10_count = ratio / math.log(10)
     if log10_count > MAX_DIGITS:
-        raise DomainError("n", fraction_str(n), f"n with k*(n) = (n/(C·D))^(1/(2γ)) of at most "
+        raise DomainError("n", _shown(n), f"n with k*(n) = (n/(C·D))^(1/(2γ)) of at most "
                           f"{MAX_DIGITS} digits", reason=f"gives k* of about {log10_count:.3g} "
-                          f"digits at γ = {fraction_str(gamma)}")
+                          f"digits at γ = {_shown(gamma)}")
     r_bits = max(R.numerator.bit_length(), R.denominator.bit_length())
     small = v * r_bits <= 10**5
 
@@ -416,8 +436,8 @@ def _power_leq(k: int, u: int, v: int, R: Fraction) -> bool:
 
     if k == 1:
         return R >= 1
-    digits = 30 + len(str(max(u, v))) + len(str(k.bit_length())) \
-        + len(str(max(R.numerator.bit_length(), R.denominator.bit_length())))
+    digits = 30 + _digits(max(u, v)) + _digits(k.bit_length()) \
+        + _digits(max(R.numerator.bit_length(), R.denominator.bit_length()))
     with mpmath.workdps(digits):
         lhs = 2 * u * mpmath.log(k)
         rhs = v * (mpmath.log(R.numerator) - mpmath.log(R.denominator))
@@ -817,9 +837,9 @@ class RecoveryModel:
         shown = gamma if isinstance(gamma, float | np.floating) else None
         gamma = _rational(gamma, "gamma")
         if not gamma > 0:
-            raise DomainError("gamma", fraction_str(gamma), "γ > 0")
+            raise DomainError("gamma", _shown(gamma), "γ > 0")
         g = float(min(gamma, Fraction(10**300)))
-        what = f"gamma = {fraction_str(gamma) if shown is None else shown}, d1 = {d1}"
+        what = f"gamma = {_shown(gamma) if shown is None else shown}, d1 = {d1}"
         if d1 > 1 and g * math.log(d1) > math.log(1e12):  # R ~ 20·d1^γ: refuse in log space
             raise CostError(what, (d1 + 2) * (20 * math.exp(min(g * math.log(d1), 300.0))) ** 2
                             / 2, MAX_RUBEN_WORK, "multiply-adds of Ruben's series",
@@ -934,7 +954,7 @@ def law_exponent(gamma: Fraction) -> Fraction:
     """
     gamma = _rational(gamma, "gamma")
     if gamma <= Fraction(1, 2):
-        raise DomainError("gamma", fraction_str(gamma), "γ > 1/2",
+        raise DomainError("gamma", _shown(gamma), "γ > 1/2",
                           reason="for γ <= 1/2 Σ k^{-2γ} diverges: the target has infinite "
                                  "variance and the MSE law does not exist")
     return -1 + 1 / (2 * gamma)
@@ -1113,7 +1133,7 @@ def _delta(n: Fraction, size: int, dim: str) -> float:
         return to_float(n / size, "delta", positive=True)
     except DomainError:
         magnitude = math.log10(n.numerator) - math.log10(n.denominator)
-        shown = fraction_str(n) if max(len(str(n.numerator)), len(str(n.denominator))) < 30 \
+        shown = fraction_str(n) if max(_digits(n.numerator), _digits(n.denominator)) < 30 \
             else f"1e{magnitude:.0f} (about)"
         size_text = str(size) if size.bit_length() < 100 else f"1e{math.log10(size):.0f}"
         raise DomainError("n", shown, f"n with δ = n/{dim} in [1e-300, 1e300] ({dim} = "
