@@ -1005,10 +1005,10 @@ def law_prefactor(gamma: Fraction, a1_squared: Any, dps: int = 30) -> Any:
     law_exponent(gamma)
     check_dps(dps)
     with mpmath.workdps(dps + 10):
-        a1 = _a1_squared(a1_squared)
+        a1_squared = _a1_squared(a1_squared)
         g = mpmath.mpf(gamma.numerator) / gamma.denominator
         return +(8 * g ** 2 / ((4 * g ** 2 - 1) * mpmath.zeta(2 * g))
-                 * mpmath.power(a1, -1 + 1 / (2 * g)))
+                 * mpmath.power(a1_squared, -1 + 1 / (2 * g)))
 
 
 @dataclass(frozen=True)
