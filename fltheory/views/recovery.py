@@ -136,8 +136,10 @@ def _recovery_spectral(p: dict[str, Any], seed: int) -> dict[str, float]:
 
 
 def _check_recovery(v: dict[str, Any]) -> None:
+    from fltheory.sim.recovery import feature_dim
+
     d, d1 = v["d"], v["d1"]
-    D = d * (d + 1) // 2  # degree-2 Hermite features
+    D = feature_dim(d, 2)  # degree-2 Hermite features
     n = round(float(v["delta"]) * D)
     if not 10 <= n <= 2 * 10**6:
         raise DomainError("delta", short_value(v["delta"]), f"10 <= n = δ·D <= 2e6 (D = {D} at "
