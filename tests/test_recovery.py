@@ -380,6 +380,7 @@ def test_simulation_comparison_runs_are_the_seed_children():
     se = c.rho2.std(axis=0, ddof=1) / math.sqrt(2)
     assert c.table().rows[1][1:3] == [f"{c.rho2[:, 1].mean():.4f}", f"{se[1]:.4f}"]
     model = th.RecoveryModel.power_law(3, Fraction(1))
+    assert c.predicted_rho2 is not None
     assert np.array_equal(c.predicted_rho2, model.overlaps([1500 / 21])[0])
 
 
