@@ -508,7 +508,7 @@ def compare_simulation(d: int, n: int, d1: int = 8, gamma: Fraction = Fraction(1
 
     >>> c = compare_simulation(6, 2000, d1=2)
     >>> c.D, c.rho2.shape, round(float(c.predicted_rho2[0]), 4)
-    (21, (1, 2), 0.9581)
+    (21, (1, 2), 0.9837)
     """
     gamma = parse_rational(gamma, "gamma")
     if gamma <= 0:
