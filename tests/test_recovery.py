@@ -335,3 +335,56 @@ def test_sampler_fields_match_features():
     assert np.abs(Z.T @ Z / n - B.T @ B).max() < 6 * math.sqrt(2 / n)  # sd <= √(2/n)
     assert np.allclose(gau.first_fields(4, np.random.default_rng(3)),
                        gau.features(4, np.random.default_rng(3))[:, :3])
+
+
+# --------------------------------------------------------------------------- the API's results
+
+
+def test_recovery_at_agrees_with_the_model_route():
+    """recovery_at (what the CLI prints) against the model's own methods, each column by a
+    second route: overlaps by RecoveryModel.overlap, the large-δ overlaps by bbp_overlaps
+    (1 − 1/x with x = δ/δ_k), thresholds δ_k·D, the count by recovered_count, the MSE by
+    model.mse, the law by law_prefactor · δ^e."""
+    d, q, gamma, n = 60, 2, Fraction(3, 2), Fraction(4 * 10**4)
+    r = th.recovery_at(d, q, gamma, n, d1=4)
+    model = th.RecoveryModel.power_law(4, gamma)
+    D = th.feature_dimension(d, q)
+    delta = float(n / D)
+    assert r.size == D and r.delta == delta
+    bbp = model.bbp_overlaps([delta])[0]
+    for i, row in enumerate(r.directions):
+        assert row.k == i + 1
+        assert row.rho2 == model.overlap(i, delta).rho2
+        assert abs(row.rho2_bbp - bbp[i]) < 1e-12
+        assert abs(row.n_threshold_bbp - model.bbp_thresholds()[i] * D) < 1e-9 * D
+    assert r.recovered_luli == sum(1 for row in r.directions if row.rho2 > 0)
+    C = Fraction(model.weak_constant()).limit_denominator(10**12)
+    assert r.recovered_scaling == th.recovered_count(n, d, q, gamma, C)
+    assert r.mse == float(model.mse([delta])[0])
+    with mpmath.workdps(30):
+        P = th.law_prefactor(gamma, th.law_a1_squared(gamma, model.weak_constant()))
+        assert abs(r.law_mse / (P * mpmath.mpf(delta) ** (-2 / mpmath.mpf(3))) - 1) < 1e-14
+    assert r.table().rows[0][0] == "1" and len(r.table().rows) == 4
+
+
+def test_simulation_comparison_runs_are_the_seed_children():
+    """compare_simulation's run s is sim.run at seeding.children(seed, seeds)[s]; its table's
+    means and standard errors are those of the runs."""
+    from fltheory.claims.recovery import compare_simulation
+    from fltheory.sim import seeding
+
+    c = compare_simulation(6, 1500, d1=3, seed=4, seeds=2)
+    for s, ss in enumerate(seeding.children(4, 2)):
+        r = sim.run(6, 1500, ss, d1=3)
+        assert np.array_equal(c.rho2[s], r.best_overlaps) and c.mse[s] == r.relative_mse
+    se = c.rho2.std(axis=0, ddof=1) / math.sqrt(2)
+    assert c.table().rows[1][1:3] == [f"{c.rho2[:, 1].mean():.4f}", f"{se[1]:.4f}"]
+    model = th.RecoveryModel.power_law(3, Fraction(1))
+    assert c.predicted_rho2 is not None
+    assert np.array_equal(c.predicted_rho2, model.overlaps([1500 / 21])[0])
+
+
+def test_simulator_seed_may_be_a_sequence():
+    a = sim.run(6, 800, 7, d1=2, n_test=500)
+    b = sim.run(6, 800, np.random.SeedSequence(7), d1=2, n_test=500)
+    assert np.array_equal(a.overlaps, b.overlaps) and a.mse == b.mse

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import sys
 from fractions import Fraction
+from typing import Any
 
 import click
 
-from fltheory.cli.options import RATIONAL, CountType, check_dps, dps_option, emit, format_option
-from fltheory.exact import DomainError, check_cost, check_integer, fraction_str, parse_int_range
-from fltheory.results import Result, Table
+from fltheory.cli.options import RATIONAL, CountType, dps_option, emit, format_option
+from fltheory.exact import fraction_str, parse_int_range
+from fltheory.results import Result
 
 _SOURCE = "Dandi, Krzakala, Loureiro, Tabanelli, Wortsman-Zurich (2026), arXiv 2605.14567"
 _CONVENTIONS = {
@@ -22,6 +23,8 @@ _CONVENTIONS = {
 }
 
 
+#: rows of ``threshold`` (the theory's bound, fltheory.theory.recovery.MAX_THRESHOLD_ROWS; not
+#: imported here so that the command's help stays light)
 _MAX_ROWS = 10_000
 
 
@@ -31,47 +34,12 @@ def _dim_option(func: click.decorators.FC) -> click.decorators.FC:
                              "by ≈ q!).")(func)
 
 
-def _gamma(gamma: Fraction) -> Fraction:
-    if gamma <= 0:
-        raise DomainError("gamma", fraction_str(gamma), "γ > 0")
-    return gamma
-
-
-def _delta(n: Fraction, size: int, dim: str) -> float:
-    """δ = n/D as a float, refused (naming n) when a double cannot hold it."""
-    from fltheory.exact import to_float
-
-    try:
-        return to_float(n / size, "delta", positive=True)
-    except DomainError:
-        import math
-
-        magnitude = math.log10(n.numerator) - math.log10(n.denominator)
-        shown = fraction_str(n) if max(len(str(n.numerator)), len(str(n.denominator))) < 30 \
-            else f"1e{magnitude:.0f} (about)"
-        size_text = str(size) if size.bit_length() < 100 else f"1e{math.log10(size):.0f}"
-        raise DomainError("n", shown, f"n with δ = n/{dim} in [1e-300, 1e300] ({dim} = "
-                                      f"{size_text})",
-                          reason="is beyond double precision") from None
-
-
-def _check_finite(*values: float) -> None:
-    """Every number printed is finite: a NaN or inf here is a bug, never an answer."""
-    import math
-
-    if not all(math.isfinite(v) for v in values):
-        raise RuntimeError("non-finite value in the recovery computation (a bug: please report)")
-
-
 def _strengths(text: str | None) -> list[Fraction] | None:
     if text is None:
         return None
     from fltheory.exact import parse_rational
 
-    values = [parse_rational(v, "strengths") for v in text.split(",")]
-    if any(v <= 0 for v in values):
-        raise DomainError("strengths", text, "positive numbers a_1,a_2,…")
-    return values
+    return [parse_rational(v, "strengths") for v in text.split(",")]
 
 
 def threshold_result(d: int, q: int, gamma: Fraction, ks: list[int], C: Fraction, dim: str,
@@ -80,23 +48,12 @@ def threshold_result(d: int, q: int, gamma: Fraction, ks: list[int], C: Fraction
 
     from fltheory.theory import recovery as th
 
-    if strengths is not None and max(ks) > len(strengths):
-        raise DomainError("k", max(ks), f"k <= {len(strengths)} (the number of strengths)")
-    size = th.feature_dimension(d, q) if dim == "D" else d ** q
-    rows, out = [], []
-    digits = min(dps, 15)
-    for k in ks:
-        a = None if strengths is None else strengths[k - 1]
-        value = th.threshold(d, q, k, gamma, C, dps, dim, a)
-        exact = th.threshold_exact(d, q, k, gamma, C, dim, a)
-        strength = (mpmath.nstr(th.power_strength(k, gamma, dps), digits) if a is None
-                    else fraction_str(a))
-        with mpmath.workdps(dps):
-            rows.append([str(k), strength, mpmath.nstr(value, digits),
-                         mpmath.nstr(mpmath.log10(value), 6)])
-            out.append({"k": k, "strength": strength,
-                        "exact": None if exact is None else fraction_str(exact),
-                        "numeric": mpmath.nstr(value, dps)})
+    t = th.thresholds(d, q, ks, gamma, C, dps, dim, strengths)
+    table = t.table()
+    out = [{"k": r.k, "strength": row[1],
+            "exact": None if r.exact is None else fraction_str(r.exact),
+            "numeric": mpmath.nstr(r.value, dps)} for r, row in zip(t.rows, table.rows,
+                                                                      strict=True)]
     label = "D" if dim == "D" else f"d^{q}"
     return Result(
         command="threshold",
@@ -109,13 +66,10 @@ def threshold_result(d: int, q: int, gamma: Fraction, ks: list[int], C: Fraction
         conventions=_CONVENTIONS | {"C": "the label transform's constant E[T²]/(θ_k/a_k)²; 1 "
                                          "by default (`fltheory recovery` computes it for the "
                                          "rank transform)"},
-        summary=[f"thresholds n_k = C·{label}/a_k², d = {d}, q = {q}, {label} = {size}, "
+        summary=[f"thresholds n_k = C·{label}/a_k², d = {d}, q = {q}, {label} = {t.size}, "
                  f"C = {fraction_str(C)}"],
-        details={"dimension": size, "thresholds": out},
-        table=Table(columns=["k", "a_k", "n_k", "log10 n_k"], rows=rows,
-                    caption=f"Recovery thresholds n_k = C {label}/a_k^2 (d = {d}, q = {q})",
-                    latex_columns=["$k$", "$a_k$", "$n_k$", r"$\log_{10} n_k$"],
-                    label="tab:fltheory-threshold", align="rrrr"),
+        details={"dimension": t.size, "thresholds": out},
+        table=table,
         notes=["exact values are given when 2γ is an integer or strengths are rational"],
     )
 
@@ -144,92 +98,68 @@ def threshold_command(d: int, q: int, gamma: Fraction, strengths: str | None, k_
     Example: fltheory threshold --d 1000 --q 3 --gamma 1.5 --k 1..10
     """
     ks = parse_int_range(k_text, "k", 1, 10**6)
-    # each row is a few mpmath evaluations (~0.1 ms) plus a printed line: 10^4 rows ≈ 1 s
-    check_cost(f"k = {k_text}", len(ks), _MAX_ROWS, "rows", "ask for fewer directions")
-    emit(threshold_result(d, q, gamma, ks, C, dim, check_dps(dps),
-                          _strengths(strengths)), fmt)
+    emit(threshold_result(d, q, gamma, ks, C, dim, dps, _strengths(strengths)), fmt)
 
 
 # --------------------------------------------------------------------------- recovery
 
 
-def recovery_result(d: int, q: int, gamma: Fraction, n: Fraction, d1: int, transform: str,
-                    dim: str, dps: int) -> Result:
+def _recovery_lines(r: Any) -> tuple[list[str], list[str], dict[str, Any]]:
+    """Summary lines, notes and law details of a :class:`~fltheory.theory.recovery.RecoveryAt`."""
     import mpmath
 
-    from fltheory.theory import recovery as th
-
-    check_integer(d1, "d1", 1, th.MAX_D1)
-    if n <= 0:
-        raise DomainError("n", fraction_str(n), "n > 0")
-    size = th.feature_dimension(d, q) if dim == "D" else d ** q
-    delta = _delta(n, size, dim)
-    model = th.RecoveryModel.power_law(d1, gamma, transform)
-    try:
-        C: float | None = model.weak_constant()
-    except DomainError as exc:  # d1 = 1, rank: no weak direction, so no C, scaling count, law
-        C, no_C = None, str(exc.reason)
-    C_frac = None if C is None else Fraction(C).limit_denominator(10**12)
-    rows, out = [], []
-    theta, bbp = model.theta(), model.bbp_thresholds()
-    for i in range(d1):
-        ov = model.overlap(i, delta)
-        bbp_rho2 = max(0.0, 1 - bbp[i] / delta)
-        rows.append([str(i + 1), f"{model.c[i]:.4f}", f"{theta[i]:.4f}", f"{bbp[i] * size:.4g}",
-                     f"{ov.rho2:.4f}", f"{bbp_rho2:.4f}",
-                     "-" if ov.outlier is None else f"{ov.outlier:.4f}"])
-        out.append({"k": i + 1, "c": float(model.c[i]), "theta": float(theta[i]),
-                    "n_threshold_bbp": float(bbp[i] * size), "rho2": ov.rho2,
-                    "rho2_bbp": bbp_rho2, "outlier": ov.outlier, "bulk_edge": ov.edge})
-    k_luli = sum(1 for o in out if o["rho2"] > 0)
-    k_scaling = None if C_frac is None else th.recovered_count(n, d, q, gamma, C_frac, dim)
-    mse = float(model.mse([delta])[0])
-    _check_finite(mse, *(o["rho2"] for o in out), *(o["theta"] for o in out))
-    details = {"D": size, "delta": delta, "C": C, "directions": out, "recovered_luli": k_luli,
-               "recovered_scaling": k_scaling, "mse": mse,
-               "bulk_edge": out[0]["bulk_edge"]}
-    scaling = (f"scaling count (d1 = ∞) k*(n) = #{{k : n >= C·{dim}·k^(2γ)}} = {k_scaling} "
-               f"(C = {C:.6g})" if C is not None else "no scaling count: the weak-direction "
-               f"constant C is undefined at d1 = 1 ({no_C})")
-    summary = [f"d = {d}, q = {q}, {dim} = {size}, n = {fraction_str(n)}: δ = n/{dim} = "
-               f"{delta:.6g}; {transform} transform, d1 = {d1}, γ = {fraction_str(gamma)}",
-               f"recovered (Lu–Li outliers): {k_luli} of {d1}; {scaling}",
-               f"MSE (finite d1 = {d1}) = {mse:.6g}"]
-    notes = []
-    if C is None or C_frac is None:
+    dim = r.dim
+    scaling = (f"scaling count (d1 = ∞) k*(n) = #{{k : n >= C·{dim}·k^(2γ)}} = "
+               f"{r.recovered_scaling} (C = {r.C:.6g})" if r.C is not None else "no scaling "
+               f"count: the weak-direction constant C is undefined at d1 = 1 ({r.no_C})")
+    summary = [f"d = {r.d}, q = {r.q}, {dim} = {r.size}, n = {fraction_str(r.n)}: δ = n/{dim} "
+               f"= {r.delta:.6g}; {r.transform} transform, d1 = {r.d1}, "
+               f"γ = {fraction_str(r.gamma)}",
+               f"recovered (Lu–Li outliers): {r.recovered_luli} of {r.d1}; {scaling}",
+               f"MSE (finite d1 = {r.d1}) = {r.mse:.6g}"]
+    notes, details = [], {}
+    if r.C is None:
         notes.append("d1 = 1: no MSE law (it needs the weak-direction constant C)")
-    elif gamma > Fraction(1, 2):
-        expo = th.law_exponent(gamma)
-        with mpmath.workdps(dps):
-            pref = th.law_prefactor(gamma, th.law_a1_squared(gamma, C, dps), dps)
-            law = pref * mpmath.power(mpmath.mpf(delta), float(expo))
-            cont = th.continuum_count(n, d, q, gamma, C_frac, dim, dps)
-        summary.append(f"law (d1 = ∞): MSE ≈ {mpmath.nstr(pref, 8)}·δ^({fraction_str(expo)}) "
-                       f"= {mpmath.nstr(law, 8)}; continuum count (n/(C·{dim}))^(1/(2γ)) = "
-                       f"{mpmath.nstr(cont, 8)}")
-        details |= {"law_exponent": fraction_str(expo), "law_prefactor": mpmath.nstr(pref, dps),
-                    "law_mse": mpmath.nstr(law, dps), "continuum_count": mpmath.nstr(cont, dps)}
+    elif r.law is not None:
+        expo, dps = fraction_str(r.law.exponent), r.law.dps
+        summary.append(f"law (d1 = ∞): MSE ≈ {mpmath.nstr(r.law.prefactor, 8)}·δ^({expo}) "
+                       f"= {mpmath.nstr(r.law_mse, 8)}; continuum count (n/(C·{dim}))^(1/(2γ)) "
+                       f"= {mpmath.nstr(r.continuum, 8)}")
+        details = {"law_exponent": expo, "law_prefactor": mpmath.nstr(r.law.prefactor, dps),
+                   "law_mse": mpmath.nstr(r.law_mse, dps),
+                   "continuum_count": mpmath.nstr(r.continuum, dps)}
     else:
         notes.append("γ <= 1/2: Σ k^(−2γ) diverges for d1 = ∞, so no MSE law (finite d1 only)")
     notes.append("overlaps: Lu & Li (2017) for Gaussian-equivalent features; real Hermite features "
                  "at small d recover later (fourth-cumulant clutter)")
-    if C is not None:
+    if r.C is not None:
         notes.append("C and the law use the weak-direction constant of this d1-direction model")
+    return summary, notes, details
+
+
+def recovery_result(d: int, q: int, gamma: Fraction, n: Fraction, d1: int, transform: str,
+                    dim: str, dps: int) -> Result:
+    from dataclasses import asdict
+
+    from fltheory.theory import recovery as th
+
+    r = th.recovery_at(d, q, gamma, n, d1, transform, dim, dps)
+    out = [asdict(x) for x in r.directions]
+    summary, notes, law = _recovery_lines(r)
+    details = {"D": r.size, "delta": r.delta, "C": r.C, "directions": out,
+               "recovered_luli": r.recovered_luli, "recovered_scaling": r.recovered_scaling,
+               "mse": r.mse, "bulk_edge": out[0]["bulk_edge"]} | law
     return Result(
         command="recovery",
         inputs={"d": d, "q": q, "gamma": fraction_str(gamma), "n": fraction_str(n), "d1": d1,
                 "transform": transform, "dim": dim, "dps": dps},
-        value={"recovered": k_luli, "mse": mse},
-        numeric=f"{mse:.15g}",
+        value={"recovered": r.recovered_luli, "mse": r.mse},
+        numeric=f"{r.mse:.15g}",
         conventions=_CONVENTIONS | {"overlap": "ρ_k² = ⟨Â_k, A_k⟩², Lu–Li at δ = n/D",
                                     "mse": "1 − Σ c_k² ρ_k⁴ (Var y = 1)"},
         summary=summary,
         details=details,
-        table=Table(columns=["k", "c_k", "θ_k", "n_k (BBP)", "ρ² Lu–Li", "ρ² BBP", "outlier"],
-                    rows=rows, caption=f"Recovery at n = {fraction_str(n)} (δ = {delta:.4g})",
-                    latex_columns=["$k$", "$c_k$", r"$\theta_k$", "$n_k$", r"$\rho_k^2$",
-                                   r"$\rho_k^2$ (BBP)", "outlier"],
-                    label="tab:fltheory-recovery-query", align="rrrrrrr"),
+        table=r.table(),
         notes=notes,
     )
 
@@ -264,57 +194,19 @@ def recovery_group(ctx: click.Context, d: int | None, q: int, gamma: Fraction,
         return
     if d is None or n is None:
         raise click.UsageError("Missing option '--d' or '--n'.")
-    emit(recovery_result(d, q, gamma, n, d1, transform, dim, check_dps(dps)), fmt)
+    emit(recovery_result(d, q, gamma, n, d1, transform, dim, dps), fmt)
 
 
 def simulate_result(d: int, n: int, d1: int, gamma: Fraction, features: str, transform: str,
                     seed: int, seeds: int, progress: bool, q: int = 2) -> Result:
-    import numpy as np
+    from fltheory.claims.recovery import compare_simulation
 
-    from fltheory.sim import recovery as sim
+    def report(s: int, D: int) -> None:
+        click.echo(f"run {s + 1}/{seeds}: n = {n}, D = {D}, {features} features ...", err=True)
 
-    check_integer(q, "q", 1, 4)
-    if features == "hermite" and q != 2:
-        raise DomainError("q", q, "q = 2 with --features hermite (any q <= 4 with gaussian)")
-    check_integer(d, "d", 2, 60 if q == 2 else 20)
-    check_integer(d1, "d1", 1, 64)
-    check_integer(seeds, "seeds", 1, 100)
-    D = sim.feature_dim(d, q)
-    if D > 4000:
-        raise DomainError("d", d, f"C(d+q−1, q) <= 4000 (here D = {D})")
-    check_integer(n, "n", 10, 2 * 10**6)
-    if d1 > D:
-        raise DomainError("d1", d1, f"d1 <= D = {D}")
-    from fltheory.exact import to_float
-
-    gamma_f = to_float(gamma, "gamma", positive=True)
-    model = None
-    if transform in ("rank", "sign"):  # before the runs: its cost is checked up front
-        from fltheory.theory.recovery import RecoveryModel
-
-        model = RecoveryModel.power_law(d1, gamma, transform)
-    runs = []
-    for s in range(seed, seed + seeds):
-        if progress:
-            click.echo(f"run {s - seed + 1}/{seeds}: n = {n}, D = {D}, {features} features ...",
-                       err=True)
-        runs.append(sim.run(d, n, s, q=q, d1=d1, gamma=gamma_f, features=features,
-                            transform=transform))
-    rho2 = np.array([r.best_overlaps for r in runs])
-    mse = np.array([r.relative_mse for r in runs])
-    pred = None
-    if model is not None:
-        pred = model.overlaps([n / D])[0]
-        pred_mse = float(model.mse([n / D])[0])
-    rows = []
-    for i in range(d1):
-        se = rho2[:, i].std(ddof=1) / np.sqrt(seeds) if seeds > 1 else float("nan")
-        rows.append([str(i + 1), f"{rho2[:, i].mean():.4f}", "-" if seeds == 1 else f"{se:.4f}",
-                     "-" if pred is None else f"{pred[i]:.4f}"])
-    summary = [f"spectral algorithm, q = {q}, d = {d} (D = {D}), n = {n} (δ = {n / D:.4g}), "
-               f"{features} features, {transform} transform, seeds {seed}..{seed + seeds - 1}",
-               f"test MSE/Var(y) = {mse.mean():.4f}"
-               + ("" if pred is None else f" (Lu–Li finite-d1 prediction {pred_mse:.4f})")]
+    c = compare_simulation(d, n, d1, gamma, features, transform, seed, seeds, q,
+                           report if progress else None)
+    pred = "" if c.predicted_mse is None else f" (Lu–Li finite-d1 prediction {c.predicted_mse:.4f})"
     notes = ["ρ_k² = max over the top d1 eigenvectors of ⟨Â_j, A_k⟩²"]
     if features == "hermite":
         notes.append("predictions are for Gaussian-equivalent features; real Hermite features at "
@@ -322,18 +214,19 @@ def simulate_result(d: int, n: int, d1: int, gamma: Fraction, features: str, tra
     return Result(
         command="recovery simulate",
         inputs={"d": d, "q": q, "n": n, "d1": d1, "gamma": fraction_str(gamma),
-                "features": features,
-                "transform": transform, "seed": seed, "seeds": seeds},
-        value={"rho2": rho2.mean(axis=0).tolist(), "mse": float(mse.mean())},
-        numeric=f"{mse.mean():.6g}",
+                "features": features, "transform": transform, "seed": seed, "seeds": seeds},
+        value={"rho2": c.rho2.mean(axis=0).tolist(), "mse": float(c.mse.mean())},
+        numeric=f"{c.mse.mean():.6g}",
         conventions=_CONVENTIONS | {"features": "gaussian: φ ~ N(0, I_D) (the surrogate); "
                                                 "hermite: the real degree-2 features"},
-        summary=summary,
-        details={"D": D, "rho2_runs": rho2.tolist(), "mse_runs": mse.tolist(),
-                 "predicted_rho2": None if pred is None else pred.tolist()},
-        table=Table(columns=["k", "ρ² measured", "s.e.", "ρ² Lu–Li"], rows=rows,
-                    caption=f"Measured overlaps, d = {d}, n = {n}",
-                    label="tab:fltheory-recovery-sim", align="rrrr"),
+        summary=[f"spectral algorithm, q = {q}, d = {d} (D = {c.D}), n = {n} (δ = {c.delta:.4g}), "
+                 f"{features} features, {transform} transform, seed {seed}, {seeds} run"
+                 f"{'s' if seeds > 1 else ''}",
+                 f"test MSE/Var(y) = {c.mse.mean():.4f}{pred}"],
+        details={"D": c.D, "rho2_runs": c.rho2.tolist(), "mse_runs": c.mse.tolist(),
+                 "predicted_rho2": None if c.predicted_rho2 is None
+                 else c.predicted_rho2.tolist()},
+        table=c.table(),
         notes=notes,
     )
 
@@ -352,12 +245,12 @@ def simulate_result(d: int, n: int, d1: int, gamma: Fraction, features: str, tra
               show_default=True)
 @click.option("--seed", type=CountType(minimum=0), default=0, show_default=True)
 @click.option("--seeds", type=CountType(minimum=1), default=1, show_default=True,
-              help="Number of consecutive seeds to average.")
+              help="Number of runs to average (the SeedSequence children of --seed).")
 @format_option
 def simulate_command(d: int, q: int, n: int, d1: int, gamma: Fraction, features: str,
                      transform: str, seed: int, seeds: int, fmt: str) -> None:
     """Run the layer-wise spectral algorithm and compare with the Lu–Li overlaps."""
-    emit(simulate_result(d, n, d1, _gamma(gamma), features, transform, seed, seeds,
+    emit(simulate_result(d, n, d1, gamma, features, transform, seed, seeds,
                          sys.stderr.isatty(), q), fmt)
 
 
@@ -377,22 +270,16 @@ def law_command(gamma: Fraction, a1_sq: Fraction, dps: int, fmt: str) -> None:
 
     from fltheory.theory import recovery as th
 
-    check_dps(dps)
-    if a1_sq <= 0:
-        raise DomainError("a1", fraction_str(a1_sq), "a_1² > 0")
-    expo = th.law_exponent(gamma)
-    with mpmath.workdps(dps):
-        P = th.law_prefactor(gamma, mpmath.mpf(a1_sq.numerator) / a1_sq.denominator, dps)
-        text = mpmath.nstr(P, dps)
-    g = fraction_str(gamma)
-    exact = f"8·({g})²/((4·({g})² − 1)·ζ({fraction_str(2 * gamma)}))·({fraction_str(a1_sq)})^" \
-            f"({fraction_str(expo)})"
+    law = th.mse_law(gamma, a1_sq, dps)
+    text, expo = mpmath.nstr(law.prefactor, dps), fraction_str(law.exponent)
+    exact = law.prefactor_formula()
     emit(Result(command="recovery law",
-                inputs={"gamma": g, "a1_squared": fraction_str(a1_sq), "dps": dps},
-                value={"exponent": fraction_str(expo), "prefactor": exact},
+                inputs={"gamma": fraction_str(gamma), "a1_squared": fraction_str(a1_sq),
+                        "dps": dps},
+                value={"exponent": expo, "prefactor": exact},
                 numeric=text, conventions=_CONVENTIONS,
-                summary=[f"MSE ≈ P·δ^({fraction_str(expo)}), δ = n/D, P = {exact} = {text}"],
-                details={"exponent": fraction_str(expo), "prefactor": text},
+                summary=[f"MSE ≈ P·δ^({expo}), δ = n/D, P = {exact} = {text}"],
+                details={"exponent": expo, "prefactor": text},
                 notes=["finite-d1 models are steeper over any finite window (all directions "
                        "recovered: MSE → 1/δ); `fltheory recovery` gives the finite-d1 curve"]),
          fmt)

@@ -20,45 +20,119 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from fltheory.exact import DomainError
+from fltheory.sim.seeding import SeedLike, child, sequence
 
-__all__ = ["FEATURES", "TRANSFORMS", "RecoveryRun", "feature_dim", "flat_latents",
-           "hermite_features", "label_transform", "run", "strengths"]
+__all__ = ["FEATURES", "LATENTS", "TRANSFORMS", "RecoveryRun", "check_run", "feature_dim",
+           "flat_latents", "hermite_features", "label_transform", "run", "strengths"]
 
 FEATURES = ("gaussian", "hermite")
 TRANSFORMS = ("rank", "sign", "identity")
+LATENTS = ("flat", "random")
 _CHUNK = 8192
 #: Memory of a run: Ĉ and its eigenvectors (D × D each), a chunk of features (chunk × D, two with
-#: prefetch) and the labels (n): 2 GiB keeps a run on a small machine.
+#: prefetch), the labels (n) and the second layer's design (n_fit or n_test rows of keep + 2):
+#: 2 GiB keeps a run on a small machine.
 MAX_BYTES = 2 * 1024**3
+#: Hermite degree q: the same bound as the theory's (D = C(d+q−1, q))
+MAX_Q = 64
+
+# Keys of the independent parts of a run under its seed (fltheory.sim.seeding): the latent
+# directions, the chunks of the moment matrix (chunk i draws from child(seed, _CHUNKS, i)), the
+# fresh samples of the second layer (fit, then test) and the label noise.
+_LATENTS, _CHUNKS, _FIT, _NOISE = 0, 1, 2, 3
 
 
-def check_run(d: int, n: int, seed: int, q: int, d1: int, chunk: int = _CHUNK) -> None:
-    """Refuse sizes :func:`run` cannot honour, before allocating anything."""
-    for name, value, low in (("d", d, 1), ("n", n, 2), ("seed", seed, 0), ("q", q, 1),
-                             ("d1", d1, 1), ("chunk", chunk, 1)):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-            raise DomainError(name, value, f"integers >= {low}")
+def _count(value: Any, name: str, low: int, high: int | None = None) -> int:
+    """An integer parameter in [low, high] (bool, float, Fraction refused)."""
+    allowed = f"integers >= {low}" if high is None else f"integers in [{low}, {high}]"
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise DomainError(name, repr(value), allowed, reason="is not an integer")
+    if value < low or (high is not None and value > high):
+        raise DomainError(name, value, allowed)
+    return int(value)
+
+
+def _number(value: Any, name: str, low: float = 0.0, *, strict: bool = True) -> float:
+    """A finite real number > low (>= low when not strict), as a double."""
+    from fractions import Fraction
+
+    ok_type = isinstance(value, int | float | Fraction | np.integer | np.floating) \
+        and not isinstance(value, bool)
+    try:
+        x = float(value) if ok_type else math.nan
+    except OverflowError:
+        x = math.inf
+    if not math.isfinite(x) or (x <= low if strict else x < low):
+        raise DomainError(name, value, f"finite numbers {'>' if strict else '>='} {low:g}")
+    return x
+
+
+def _choice(value: Any, name: str, choices: tuple[str, ...], what: str) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise DomainError(name, value, " or ".join(choices), reason=f"is not a {what}")
+    return value
+
+
+def check_run(d: int, n: int, seed: SeedLike, q: int, d1: int, chunk: int = _CHUNK, *,
+              features: str = "gaussian", transform: str = "rank", latents: str = "flat",
+              keep: int | None = None, n_fit: int | None = None, n_test: int = 20000) -> None:
+    """Refuse arguments :func:`run` cannot honour (DomainError), before allocating anything.
+
+    Integers d, q (<= MAX_Q), d1 <= D, chunk >= 1, n >= 2, 1 <= keep <= D, n_fit, n_test >= 2;
+    ``seed`` an integer >= 0 or a SeedSequence; ``features`` in FEATURES (``hermite`` needs
+    q = 2), ``transform`` in TRANSFORMS, ``latents`` in LATENTS; the arrays within MAX_BYTES.
+
+    >>> check_run(10, 1000, 0, 2, 8)
+    >>> check_run(10, 1000, 0, 3, 8, features="hermite")
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: q = 3 is outside the allowed range q = 2 with hermite features
+    """
+    for name, value, low, high in (("d", d, 1, None), ("n", n, 2, None), ("q", q, 1, MAX_Q),
+                                   ("d1", d1, 1, None), ("chunk", chunk, 1, None),
+                                   ("n_test", n_test, 2, None)):
+        _count(value, name, low, high)
+    sequence(seed)
+    _choice(features, "features", FEATURES, "feature mode")
+    _choice(transform, "transform", TRANSFORMS, "label transform")
+    _choice(latents, "latents", LATENTS, "latent-direction law")
+    if features == "hermite" and q != 2:
+        raise DomainError("q", q, "q = 2 with hermite features")
     D = feature_dim(d, q)
     if d1 > D:
         raise DomainError("d1", d1, f"d1 <= D = {D}")
-    need = 8 * (2 * D * D + 2 * min(chunk, n) * D + 2 * n)
+    width = d1 if keep is None else _count(keep, "keep", 1, D)
+    rows = max(n if n_fit is None else _count(n_fit, "n_fit", 2), n_test)
+    need = 8 * (2 * D * D + 2 * min(chunk, n) * D + 2 * n) + 8 * (width + 2) * min(rows, 10**15)
     if need > MAX_BYTES:
         raise DomainError("d", d, f"{MAX_BYTES >> 30} GiB of arrays (D = C(d+q−1, q) = {D}, "
                                 f"n = {n}: about {need >> 20} MiB)")
 
 
 def feature_dim(d: int, q: int) -> int:
-    """C(d + q − 1, q): the number of degree-q multivariate Hermite polynomials."""
+    """C(d + q − 1, q): the number of degree-q multivariate Hermite polynomials of d variables
+    (an exact int; d >= 1, 1 <= q <= MAX_Q).
+
+    >>> feature_dim(10, 2), feature_dim(10, 3)
+    (55, 220)
+    """
+    _count(d, "d", 1)
+    _count(q, "q", 1, MAX_Q)
     return math.comb(d + q - 1, q)
 
 
 def strengths(d1: int, gamma: float) -> np.ndarray:
-    """λ_i = i^{−γ}, i = 1..d1."""
-    return np.arange(1, d1 + 1, dtype=float) ** (-gamma)
+    """λ_i = i^{−γ}, i = 1..d1 (d1 >= 1 an integer, γ > 0 finite; doubles).
+
+    >>> strengths(3, 1.0).tolist()
+    [1.0, 0.5, 0.3333333333333333]
+    """
+    _count(d1, "d1", 1, 10**7)
+    return np.arange(1, d1 + 1, dtype=float) ** (-_number(gamma, "gamma"))
 
 
 def _pairs(d: int) -> tuple[np.ndarray, np.ndarray]:
@@ -66,9 +140,20 @@ def _pairs(d: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def hermite_features(X: np.ndarray) -> np.ndarray:
-    """Rows φ(x): [x_a x_b for a < b (row-major)] then [(x_a² − 1)/√2], written in place into
-    one output array (no gathers)."""
+    """Rows φ(x) of the degree-2 features of the rows x of ``X`` (m × d, finite): [x_a x_b for
+    a < b (row-major)] then [(x_a² − 1)/√2], so that E[φφᵀ] = I for x ~ N(0, I_d); written in
+    place into one m × d(d+1)/2 output array (no gathers).
+
+    >>> hermite_features(np.array([[1.0, 2.0]])).round(4).tolist()
+    [[2.0, 0.0, 2.1213]]
+    """
+    X = np.asarray(X, dtype=float) if isinstance(X, np.ndarray | Sequence) else np.array(np.nan)
+    if X.ndim != 2 or not np.all(np.isfinite(X)):
+        raise DomainError("X", f"an array of shape {X.shape}", "a finite m × d array")
     m, d = X.shape
+    if 8 * m * d * (d + 1) // 2 > MAX_BYTES:
+        raise DomainError("X", f"an array of shape {X.shape}", f"{MAX_BYTES >> 30} GiB of "
+                          "features", reason="is too large")
     phi = np.empty((m, d * (d + 1) // 2))
     off = 0
     for a in range(d - 1):
@@ -92,7 +177,20 @@ def _matrix_to_feature(M: np.ndarray) -> np.ndarray:
 def flat_latents(d: int, d1: int, rng: np.random.Generator) -> np.ndarray:
     """D × d1 orthonormal latent directions, each (before orthonormalisation) a symmetric matrix
     O diag(±1/√d) Oᵀ with random orthogonal O and balanced signs ("flat": no direction of ℝ^d
-    dominates, trace zero). Orthonormalised jointly (QR); the change is O(1/√D)."""
+    dominates, trace zero). Orthonormalised jointly (QR); the change is O(1/√D).
+
+    ``d`` >= 2 and 1 <= ``d1`` <= d(d+1)/2 integers, ``rng`` a numpy Generator.
+
+    >>> A = flat_latents(4, 2, np.random.default_rng(0))
+    >>> A.shape, bool(np.allclose(A.T @ A, np.eye(2)))
+    ((10, 2), True)
+    """
+    _count(d, "d", 2)
+    _count(d1, "d1", 1, d * (d + 1) // 2)
+    if 8 * d * d * (d1 + 1) > MAX_BYTES:
+        raise DomainError("d", d, f"{MAX_BYTES >> 30} GiB of latent matrices")
+    if not isinstance(rng, np.random.Generator):
+        raise DomainError("rng", repr(rng), "a numpy Generator")
     cols = []
     signs = np.where(np.arange(d) % 2 == 0, 1.0, -1.0) / math.sqrt(d)
     for _ in range(d1):
@@ -109,17 +207,24 @@ def _random_latents(D: int, d1: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def label_transform(y: np.ndarray, kind: str) -> np.ndarray:
-    """T(y): ``rank`` 2 rank/n − 1 ∈ (−1, 1] (ranks 1..n), ``sign`` ±1 about the median,
-    ``identity`` y − ȳ."""
+    """T(y) of a non-empty finite 1-D array y: ``rank`` 2 rank/n − 1 ∈ (−1, 1] (ranks 1..n,
+    ties in order), ``sign`` ±1 about the median, ``identity`` y minus its mean (kind in
+    TRANSFORMS).
+
+    >>> label_transform(np.array([3.0, -1.0, 2.0, 10.0]), "rank").tolist()
+    [0.5, -0.5, 0.0, 1.0]
+    """
+    _choice(kind, "transform", TRANSFORMS, "label transform")
+    y = np.asarray(y, dtype=float) if isinstance(y, np.ndarray | Sequence) else np.array(np.nan)
+    if y.ndim != 1 or len(y) == 0 or not np.all(np.isfinite(y)):
+        raise DomainError("y", f"an array of shape {y.shape}", "a non-empty finite 1-D array")
     if kind == "rank":
         r = np.empty(len(y))
         r[np.argsort(y, kind="stable")] = np.arange(1, len(y) + 1)
         return 2.0 * r / len(y) - 1.0
     if kind == "sign":
         return np.where(y > np.median(y), 1.0, -1.0)
-    if kind == "identity":
-        return y - y.mean()
-    raise ValueError(f"unknown label transform {kind!r}; choose from {TRANSFORMS}")
+    return y - y.mean()
 
 
 def _feature_to_matrices(B: np.ndarray, d: int) -> np.ndarray:
@@ -205,11 +310,15 @@ class _Sampler:
 
 @dataclass(frozen=True)
 class RecoveryRun:
+    """One run of :func:`run`: sizes, the seed it drew from, the top eigenvalues of Ĉ, the
+    overlaps of its top eigenvectors with the latent directions, the fitted second layer and the
+    test MSE with its standard error."""
+
     d: int
     q: int
     D: int
     n: int
-    seed: int
+    seed: SeedLike
     features: str
     transform: str
     eigenvalues: np.ndarray  # top ``keep`` of Ĉ, descending
@@ -236,23 +345,41 @@ def _fast_rng(ss: np.random.SeedSequence) -> np.random.Generator:
     return np.random.Generator(np.random.SFC64(ss))
 
 
-def run(d: int, n: int, seed: int, *, q: int = 2, d1: int = 8, gamma: float = 1.0,
+def run(d: int, n: int, seed: SeedLike, *, q: int = 2, d1: int = 8, gamma: float = 1.0,
         lam: Sequence[float] | None = None, features: str = "gaussian",
         transform: str = "rank", sigma: float = 0.0, keep: int | None = None,
         n_fit: int | None = None, n_test: int = 20000, latents: str = "flat",
         chunk: int = _CHUNK, prefetch: bool = True) -> RecoveryRun:
-    """One run of the spectral algorithm; ``keep`` top eigenvectors (default d1) form Â.
+    """One run of the spectral algorithm at n samples; ``keep`` top eigenvectors (default d1)
+    form Â; the second layer is fitted on ``n_fit`` fresh samples (default n, at least
+    10·(keep + 1)) and tested on ``n_test`` more.
 
-    Ĉ is accumulated chunk by chunk (memory O(chunk·D + D²)); the next chunk's features are
-    drawn in a helper thread while BLAS multiplies the current one (numpy's generators and
-    the feature products release the GIL). Chunks have their own seeds, so the result does not
-    depend on the thread timing. ``prefetch=False`` keeps the run on one thread (sweeps run
-    one task per core).
+    Arguments as in :func:`check_run`; λ_i = i^{−γ} (γ > 0) unless ``lam`` (positive numbers)
+    is given; σ >= 0 the label noise. ``seed``: an integer >= 0 or a SeedSequence, whose
+    children (fltheory.sim.seeding) draw the latents, the chunks of Ĉ, the second layer's
+    samples and the noise. Ĉ is accumulated chunk by chunk (memory O(chunk·D + D²)); the next
+    chunk's features are drawn in a helper thread while BLAS multiplies the current one (numpy's
+    generators and the feature products release the GIL). Chunks have their own seeds, so the
+    result does not depend on the thread timing. ``prefetch=False`` keeps the run on one thread
+    (sweeps run one task per core).
+
+    >>> r = run(6, 2000, 0, d1=2, n_test=2000)
+    >>> r.D, r.overlaps.shape, bool(r.best_overlaps[0] > 0.8)
+    (21, (2, 2), True)
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    check_run(d, n, seed, q, d1 if lam is None else len(lam), chunk)
-    rng = np.random.default_rng(np.random.SeedSequence([seed, d, n, q]))
+    if lam is None:
+        _number(gamma, "gamma")
+    else:
+        if isinstance(lam, str | bytes) or not isinstance(lam, Sequence | np.ndarray) \
+                or len(lam) == 0:
+            raise DomainError("lam", repr(lam), "a non-empty list of positive numbers")
+        lam = [_number(x, "lam") for x in lam]
+    sigma = _number(sigma, "sigma", strict=False)
+    check_run(d, n, seed, q, d1 if lam is None else len(lam), chunk, features=features,
+              transform=transform, latents=latents, keep=keep, n_fit=n_fit, n_test=n_test)
+    rng = np.random.default_rng(child(seed, _LATENTS))
     lam_arr = strengths(d1, gamma) if lam is None else np.asarray(lam, dtype=float)
     d1 = len(lam_arr)
     c = lam_arr / np.linalg.norm(lam_arr)
@@ -261,9 +388,9 @@ def run(d: int, n: int, seed: int, *, q: int = 2, d1: int = 8, gamma: float = 1.
     keep = d1 if keep is None else keep
 
     # pass 1: latent fields and labels (cheap), so that rank/median transforms see all of y
-    streams = np.random.SeedSequence([seed, d, n, q, 1]).spawn((n + chunk - 1) // chunk)
+    streams = [child(seed, _CHUNKS, i) for i in range((n + chunk - 1) // chunk)]
     sizes = [min(chunk, n - i * chunk) for i in range(len(streams))]
-    noise = np.random.default_rng(np.random.SeedSequence([seed, d, n, q, 3]))
+    noise = np.random.default_rng(child(seed, _NOISE))
     y = np.concatenate([smp.labels(smp.first_fields(m, _fast_rng(ss)), noise)
                         for m, ss in zip(sizes, streams, strict=True)])
     T = label_transform(y, transform)
@@ -291,7 +418,7 @@ def run(d: int, n: int, seed: int, *, q: int = 2, d1: int = 8, gamma: float = 1.
 
     # second layer on a fresh sample, test MSE on another
     n_fit = max(n if n_fit is None else n_fit, 10 * (keep + 1))
-    rf = np.random.default_rng(np.random.SeedSequence([seed, d, n, q, 2]))
+    rf = np.random.default_rng(child(seed, _FIT))
     design, target = _design(smp, V, n_fit, rf, noise, chunk)
     coef, *_ = np.linalg.lstsq(design, target, rcond=None)
     design, target = _design(smp, V, n_test, rf, noise, chunk)

@@ -21,7 +21,7 @@ def recovery_table() -> Table:
     from fltheory.theory.recovery import RecoveryModel, law_exponent
 
     d1 = 8
-    models = [RecoveryModel.power_law(d1, float(g)) for g in RECOVERY_TABLE_GAMMAS]
+    models = [RecoveryModel.power_law(d1, g) for g in RECOVERY_TABLE_GAMMAS]
     rows = []
     for i in range(d1):
         row = [str(i + 1)]
@@ -136,8 +136,10 @@ def _recovery_spectral(p: dict[str, Any], seed: int) -> dict[str, float]:
 
 
 def _check_recovery(v: dict[str, Any]) -> None:
+    from fltheory.sim.recovery import feature_dim
+
     d, d1 = v["d"], v["d1"]
-    D = d * (d + 1) // 2  # degree-2 Hermite features
+    D = feature_dim(d, 2)  # degree-2 Hermite features
     n = round(float(v["delta"]) * D)
     if not 10 <= n <= 2 * 10**6:
         raise DomainError("delta", short_value(v["delta"]), f"10 <= n = δ·D <= 2e6 (D = {D} at "
@@ -182,7 +184,7 @@ from fltheory.theory import recovery as theory
 from fltheory.claims.recovery import cascade_data
 from fltheory.views.recovery import draw_recovery
 
-model = theory.RecoveryModel.power_law(8, 1.0)
+model = theory.RecoveryModel.power_law(8, Fraction(1))
 print("θ_k =", model.theta().round(4))
 print("large-δ thresholds δ_k =", model.bbp_thresholds().round(2))
 print("Lu–Li δ at ρ² = 1/2 :", [round(model.crossing(i), 2) for i in range(8)])
@@ -198,8 +200,20 @@ effect that `fltheory verify recovery` removes by extrapolating in $1/D$."""),
 
 Thresholds $n_k = C\\,D/a_k^2$ are exact integers when $2\\gamma$ is an integer; $D$ reaches
 $10^{12}$ and beyond without rounding."""),
-    ("code", """for k in (1, 10, 100):
-    print(k, theory.threshold(10**6, 2, k, Fraction(1), Fraction(1), dps=30))
-print(theory.recovered_count(Fraction(10**15), 10**6, 2, Fraction(3, 2)))
+    ("code", """theory.thresholds(10**6, 2, [1, 10, 100], Fraction(1), dps=30)"""),
+    ("code", """print(theory.recovered_count(Fraction(10**15), 10**6, 2, Fraction(3, 2)))
 print(theory.depth_rows((100, 1000), (2, 3)))"""),
+    ("markdown", """## One sample size, and the law
+
+`recovery_at` answers at a given $n$: the Lu–Li overlaps and outliers per direction, the number
+recovered, the finite-$d_1$ MSE and the $d_1 = \\infty$ law with this model's constant $C$;
+`mse_law` gives the law alone. `compare_simulation` runs the spectral algorithm (seeds are the
+`SeedSequence` children of `seed`) against the same prediction."""),
+    ("code", """at = theory.recovery_at(100, 2, Fraction(1), Fraction(10**6))
+print(f"δ = {at.delta:.4g}: {at.recovered_luli} of {at.d1} recovered, MSE = {at.mse:.4f}")
+at"""),
+    ("code", """theory.mse_law(Fraction(3, 2))"""),
+    ("code", """from fltheory.claims.recovery import compare_simulation
+
+compare_simulation(d=20, n=4000, seeds=2)"""),
 ]
