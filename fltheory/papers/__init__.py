@@ -28,20 +28,17 @@ the same name (a claim id, table, figure, sweep task or command): that is an err
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
-__all__ = ["ENTRY_POINT_GROUP", "Paper", "builtin_papers", "contributions", "load",
+__all__ = ["ENTRY_POINT_GROUP", "Paper", "builtin_papers", "clear", "contributions", "load",
            "paper", "papers"]
 
 #: entry-point group through which installed distributions contribute papers
 ENTRY_POINT_GROUP = "fltheory.papers"
 
 
-@dataclass(frozen=True)
 class Paper:
     """What one paper contributes, by name.
 
@@ -70,15 +67,24 @@ class Paper:
         position in listings (built-in papers: the order of the seeds).
     """
 
-    key: str
-    title: str
-    claims: str | None = None
-    commands: Mapping[str, str] = field(default_factory=dict)
-    tables: Mapping[str, str] = field(default_factory=dict)
-    figures: Mapping[str, str] = field(default_factory=dict)
-    sweep_tasks: str | None = None
-    notebook: str | None = None
-    order: int = 1000
+    # A plain class, not a dataclass: building a dataclass costs about a millisecond at import,
+    # and every command, ``fltheory lambda`` included, reads the declarations.
+    __slots__ = ("claims", "commands", "figures", "key", "notebook", "order", "sweep_tasks",
+                 "tables", "title")
+
+    def __init__(self, key: str, title: str, claims: str | None = None,
+                 commands: Mapping[str, str] | None = None,
+                 tables: Mapping[str, str] | None = None,
+                 figures: Mapping[str, str] | None = None, sweep_tasks: str | None = None,
+                 notebook: str | None = None, order: int = 1000) -> None:
+        self.key, self.title, self.claims = key, title, claims
+        self.commands: Mapping[str, str] = dict(commands or {})
+        self.tables: Mapping[str, str] = dict(tables or {})
+        self.figures: Mapping[str, str] = dict(figures or {})
+        self.sweep_tasks, self.notebook, self.order = sweep_tasks, notebook, order
+
+    def __repr__(self) -> str:
+        return f"Paper(key={self.key!r}, title={self.title!r})"
 
 
 def load(target: str) -> Any:
@@ -97,21 +103,28 @@ def _declared(module_name: str) -> Paper:
     return declared
 
 
-@cache
+_found: dict[str, tuple[Paper, ...]] = {}
+
+
 def builtin_papers() -> tuple[Paper, ...]:
-    """The papers declared in this package, in their ``order``."""
-    found = [_declared(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__)
-             if not m.name.startswith("_")]
-    return tuple(sorted(found, key=lambda p: (p.order, p.key)))
+    """The papers declared in this package (its modules not starting with ``_``), in their
+    ``order``."""
+    if "builtin" not in _found:
+        names = sorted({entry.split(".")[0] for folder in __path__ for entry in os.listdir(folder)
+                        if entry.endswith(".py") and not entry.startswith("_")})
+        found = [_declared(f"{__name__}.{name}") for name in names]
+        _found["builtin"] = tuple(sorted(found, key=lambda p: (p.order, p.key)))
+    return _found["builtin"]
 
 
-@cache
 def _installed_papers() -> tuple[Paper, ...]:
-    from importlib.metadata import entry_points
+    if "installed" not in _found:
+        from importlib.metadata import entry_points
 
-    found = [_declared(ep.value.partition(":")[0])
-             for ep in entry_points(group=ENTRY_POINT_GROUP)]
-    return tuple(sorted(found, key=lambda p: (p.order, p.key)))
+        found = [_declared(ep.value.partition(":")[0])
+                 for ep in entry_points(group=ENTRY_POINT_GROUP)]
+        _found["installed"] = tuple(sorted(found, key=lambda p: (p.order, p.key)))
+    return _found["installed"]
 
 
 def papers() -> tuple[Paper, ...]:
@@ -149,5 +162,4 @@ def _unique(what: str, items: Iterable[tuple[str, Paper]]) -> None:
 
 def clear() -> None:
     """Forget the discovered papers (after installing a plugin in a running interpreter)."""
-    builtin_papers.cache_clear()
-    _installed_papers.cache_clear()
+    _found.clear()
