@@ -124,6 +124,14 @@ from fltheory.theory.quadratic_plateau import (
     plateau,
     stability_bounds,
 )
+from fltheory.theory.quadratic_report import (
+    ODERun,
+    curvature_counts,
+    escape_laws,
+    mean_field_step,
+    ode_run,
+    stability_text,
+)
 
 __all__ = [
     "ESCAPE_LEVEL",
@@ -132,14 +140,17 @@ __all__ = [
     "ODE_SECONDS_LIMIT",
     "EscapeLaw",
     "ODEDivergence",
+    "ODERun",
     "ODESolution",
     "PlateauResult",
     "check_escape_request",
     "check_ode_request",
     "cold_start_drift",
     "crossing_time",
+    "curvature_counts",
     "derive_elementwise",
     "escape_cost",
+    "escape_laws",
     "escape_time_law",
     "hessian_plateau_counts",
     "hessian_solution_counts",
@@ -149,8 +160,10 @@ __all__ = [
     "linear_rate",
     "loss_matrix",
     "manifold_dimension",
+    "mean_field_step",
     "ode_cost",
     "ode_jacobian_counts",
+    "ode_run",
     "plateau",
     "plateau_noise_integral",
     "plateau_noise_moment",
@@ -160,5 +173,6 @@ __all__ = [
     "polar_stack",
     "rhs_matrix",
     "stability_bounds",
+    "stability_text",
     "wick_expectation",
 ]

@@ -73,7 +73,7 @@ def linear_rate(q: Any, p: int, p_star: int, eta: Any, tau: Any = 1) -> Any:
     check_integer(p, "p", 1)
     check_integer(p_star, "p_star", 1)
     if all(isinstance(x, int | Fraction) for x in (q, eta, tau)):  # exact in, exact out
-        p, p_star = Fraction(p), Fraction(p_star)
+        return 2 * eta * (1 - q - Fraction(2 * q, p) + Fraction(2 * tau, p_star))
     return 2 * eta * (1 - q - 2 * q / p + 2 * tau / p_star)
 
 
