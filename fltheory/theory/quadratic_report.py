@@ -59,8 +59,9 @@ def stability_text(p: int, p_star: int, noise: Any = 0) -> str:
     """The stability bounds of :func:`~fltheory.theory.quadratic.stability_bounds` as one
     sentence (for error messages and summaries).
 
-    >>> stability_text(4, 2).split("; ")
-    ['the plateau exists for η <= 3/10 ≈ 0.3', 'zero-loss solutions are stable for η < p*/(2(p*+2)) = 1/4']
+    >>> print(stability_text(4, 2).replace("; ", "\\n"))
+    the plateau exists for η <= 3/10 ≈ 0.3
+    zero-loss solutions are stable for η < p*/(2(p*+2)) = 1/4
     """
     b = stability_bounds(p, p_star, _noise(noise))
     parts = []
