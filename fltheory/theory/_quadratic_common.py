@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.exact import DomainError, to_float
+from fltheory.exact import DomainError, check_integer, to_float
 
 #: bounds on the work one call may ask for (see :func:`ode_cost`, :func:`escape_cost`): an
 #: accepted request finishes in well under a minute on a 2-core machine
@@ -35,20 +35,30 @@ class ODEDivergence(DomainError):
 def _step(eta: Any, param: str = "eta", allow_zero: bool = False) -> Fraction:
     """A step as an exact rational: a Fraction (or int) is kept exactly — every caller inside
     fltheory (CLI, claims, views) passes the user's Fraction. A float typed by a Python user is
-    read as the decimal it stands for, the nearest rational of denominator <= 10^12 (so 0.1 is
-    1/10); this is reading a float, not a round trip of a rational. Refuses values a double
+    read as the decimal it stands for, its shortest round-tripping repr (so 0.1 is 1/10 and
+    1e-13 is 1/10^13; no limit_denominator, which turned 1.23456789e-5 into
+    5365622/434615385955); this is reading a float, not a round trip of a rational. Refuses values a double
     cannot hold, and steps <= 0 (or < 0 with ``allow_zero``)."""
     if isinstance(eta, bool) or not isinstance(eta, int | float | Fraction):
         raise DomainError(param, eta, "a rational or float step")
     if isinstance(eta, float):
         if not math.isfinite(eta):
             raise DomainError(param, eta, "finite steps > 0")
-        eta = Fraction(eta).limit_denominator(10**12)
+        eta = Fraction(repr(eta))  # the shortest decimal that is this float: what was typed
     eta = Fraction(eta)
     to_float(eta, param)
     if eta < 0 or (eta == 0 and not allow_zero):
         raise DomainError(param, _fstr(eta), f"{param} >= 0" if allow_zero else f"{param} > 0")
     return eta
+
+
+def _count(value: Any, param: str, minimum: int | None = None, maximum: int | None = None
+           ) -> int:
+    """An integer argument (not a bool, float or string) within inclusive bounds."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise DomainError(param, str(value)[:40], "integers" if minimum is None
+                          else f"integers >= {minimum}")
+    return check_integer(int(value), param, minimum, maximum)
 
 
 def _fstr(x: Fraction) -> str:

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.exact import DomainError, check_integer
-from fltheory.theory._quadratic_common import _real, _step
+from fltheory.exact import DomainError
+from fltheory.theory._quadratic_common import _count, _real, _step
 from fltheory.theory.quadratic_escape import plateau_noise_integral
 from fltheory.theory.quadratic_integrate import integrate
 
@@ -118,11 +118,11 @@ def cold_start_drift(p: int, p_star: int, etas: Sequence[Any], q0: Any = 0.25,
     >>> round(J, 3), 0.7 < mean < 1.1
     (0.115, True)
     """
-    check_integer(p, "p", 1)
-    check_integer(p_star, "p_star", 1)
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
     if p < p_star:
         raise DomainError("p", p, f"p >= p* = {p_star}")
-    check_integer(mc, "mc", 2, 10**7)
+    _count(mc, "mc", 2, 10**7)
     q0 = _real(q0, "q0", 0.0, strict=True)
     if isinstance(etas, str | bytes) or not isinstance(etas, Sequence) or not etas:
         raise DomainError("etas", str(etas)[:40], "a non-empty sequence of steps")

@@ -21,10 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.exact import DomainError, check_cost, check_integer
+from fltheory.exact import DomainError, check_cost
 from fltheory.theory._quadratic_common import (
     ESCAPE_SECONDS_LIMIT,
     MEMORY_LIMIT_BYTES,
+    _count,
     _fstr,
     _noise,
     _real,
@@ -48,8 +49,8 @@ def plateau_noise_moment(q: Any, p: int, p_star: int, a: Any, b: Any, sigma: Any
     >>> plateau_noise_moment(Fraction(1, 2), 1, 1, 1, 1)
     Fraction(39, 8)
     """
-    check_integer(p, "p", 1)
-    check_integer(p_star, "p_star", 1)
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
     return (a * a * q**3 * (p + 2) * (p + 4) - 2 * a * b * q * q * (p + 2) * (p_star + 2)
             + b * b * q * (p_star + 2) * (p_star + 4) + sigma**2 * q)
 
@@ -75,7 +76,7 @@ def plateau_overlap_variance(p: int, p_star: int, eta: Fraction, t: float,
     >>> round(plateau_overlap_variance(4, 2, Fraction(1, 10), 1.0), 6)
     0.115368
     """
-    pl = plateau(p, p_star, eta)
+    pl = plateau(p, p_star, _step(eta))
     t, sigma = _real(t, "t", 0.0), _real(sigma, "sigma", 0.0)
     D = plateau_noise_rate(pl.q, p, p_star, float(pl.eta), sigma)
     r = pl.escape_rate
@@ -125,8 +126,8 @@ def plateau_noise_integral(p: int, p_star: int, eta: Any, q0: Any = 0.25, sigma:
     >>> round(plateau_noise_integral(4, 2, Fraction(1, 10)), 4)
     0.1147
     """
-    check_integer(p, "p", 1)
-    check_integer(p_star, "p_star", 1)
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
     eta_q, sigma_q = _step(eta), _noise(sigma)
     q0 = _real(q0, "q0", 0.0, strict=True)
     t_max, dt = _real(t_max, "t_max", 0.0, strict=True), _real(dt, "dt", 0.0, strict=True)
@@ -177,10 +178,10 @@ def escape_time_law(p: int, p_star: int, eta: Any, N: int, q0: Any = 0.25,
     >>> round(L.rate, 4), round(L.noise_variance, 3)
     (0.1708, 0.115)
     """
-    check_integer(p, "p", 1)
-    check_integer(p_star, "p_star", 1)
-    check_integer(N, "N", 1)
-    check_integer(seed, "seed", 0)
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
+    _count(N, "N", 1)
+    _count(seed, "seed", 0)
     eta_q, sigma_q, q0, threshold, dt, _ = _escape_arguments(p, p_star, eta, q0, threshold,
                                                              sigma, samples, dt)
     check_escape_request(p, p_star, eta_q, [N], q0, threshold, sigma_q, samples, dt)
@@ -233,7 +234,7 @@ def _escape_arguments(p: int, p_star: int, eta: Any, q0: float, threshold: float
                                                         float]:
     """The checked arguments of :func:`escape_time_law` (exact η and noise; q0, threshold, dt
     as floats) and the plateau escape rate, which must be positive."""
-    check_integer(samples, "samples", 2)
+    _count(samples, "samples", 2)
     eta_q = _step(eta)
     sigma_q = _noise(sigma)
     if sigma_q > 1000:
@@ -271,7 +272,7 @@ def check_escape_request(p: int, p_star: int, eta: Any, Ns: Sequence[int], q0: f
                                                           samples, dt)
     total, memory = 0.0, 0.0
     for N in Ns:
-        check_integer(N, "N", 1)
+        _count(N, "N", 1)
         n_grid = _escape_horizon(p, p_star, N, q0, threshold, rate) / dt
         seconds, mem = escape_cost(p, p_star, n_grid, samples)
         total, memory = total + seconds, max(memory, mem)

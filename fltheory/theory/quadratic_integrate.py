@@ -16,11 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.exact import DomainError, check_cost, check_integer
+from fltheory.exact import DomainError, check_cost
 from fltheory.theory._quadratic_common import (
     MEMORY_LIMIT_BYTES,
     ODE_SECONDS_LIMIT,
     ODEDivergence,
+    _count,
     _matrix,
     _real,
 )
@@ -44,13 +45,13 @@ def check_ode_request(p: int, p_star: int, eta: float, t_span: float, n_grid: in
     Traceback (most recent call last):
     fltheory.exact.CostError: ...
     """
-    check_integer(p, "p", 1)
-    check_integer(p_star, "p_star", 1)
-    check_integer(n_grid, "n_grid", 1)
-    check_integer(count, "count", 1)
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
+    _count(n_grid, "n_grid", 1)
+    _count(count, "count", 1)
     eta, t_span = _real(eta, "eta", 0.0), _real(t_span, "t_span", 0.0)
     k = min(p, p_star) if k is None else k
-    check_integer(k, "k", 0)
+    _count(k, "k", 0)
     seconds, memory = ode_cost(k, p, p_star, eta, t_span, n_grid)
     what = f"p = {p}, p* = {p_star}, t-max = {t_span:.3g} (ODE of reduced size {k})"
     check_cost(what, count * memory, MEMORY_LIMIT_BYTES, "bytes of memory",
@@ -146,7 +147,10 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: float, t_grid:
     b = 1.0 / ps if b is None else _real(b, "b")
     eta_w = p * eta if eta_w is None else _real(eta_w, "eta_w")
     rtol, atol = _real(rtol, "rtol", 0.0, strict=True), _real(atol, "atol", 0.0, strict=True)
-    t_grid = np.ascontiguousarray(t_grid, dtype=float)
+    try:
+        t_grid = np.ascontiguousarray(t_grid, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError("t_grid", str(t_grid)[:40], "a 1-d grid of times") from None
     if t_grid.ndim != 1 or len(t_grid) < 1 or not np.isfinite(t_grid).all() \
             or np.any(np.diff(t_grid) < 0):
         raise DomainError("t_grid", f"an array of shape {t_grid.shape}",
@@ -236,7 +240,10 @@ def crossing_time(t: Any, norms: Any, level: float = ESCAPE_LEVEL) -> float:
     >>> crossing_time([0.0, 1.0, 2.0], [0.1, 0.2, 0.8], 0.4)
     1.5
     """
-    t, norms = np.asarray(t, dtype=float), np.asarray(norms, dtype=float)
+    try:
+        t, norms = np.asarray(t, dtype=float), np.asarray(norms, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError("norms", str(norms)[:40], "1-d arrays of times and norms") from None
     if t.ndim != 1 or t.shape != norms.shape or len(t) == 0:
         raise DomainError("norms", f"arrays of shapes {t.shape}, {norms.shape}",
                           "1-d arrays of times and norms of one length")

@@ -19,8 +19,8 @@ from typing import Any
 
 import sympy as sp
 
-from fltheory.exact import DomainError, check_integer
-from fltheory.theory._quadratic_common import _fstr, _noise, _step
+from fltheory.exact import DomainError
+from fltheory.theory._quadratic_common import _count, _fstr, _noise, _step
 
 __all__ = ["PlateauResult", "linear_rate", "plateau", "stability_bounds"]
 
@@ -49,8 +49,8 @@ def stability_bounds(p: int, p_star: int, noise: Fraction = Fraction(0)) -> dict
     >>> b["plateau"], b["solution"]
     (3/10, Fraction(1, 4))
     """
-    check_integer(p, "p", 1)
-    check_integer(p_star, "p_star", 1)
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
     noise = _noise(noise)
     _, disc, (_, eta_s, s2), _ = _plateau_symbolic(p, p_star)
     roots = sp.solve(disc.subs(s2, sp.Rational((noise**2).numerator, (noise**2).denominator)),
@@ -70,8 +70,8 @@ def linear_rate(q: Any, p: int, p_star: int, eta: Any, tau: Any = 1) -> Any:
     >>> linear_rate(Fraction(2, 3), 4, 2, Fraction(1, 10))
     Fraction(1, 5)
     """
-    check_integer(p, "p", 1)
-    check_integer(p_star, "p_star", 1)
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
     if all(isinstance(x, int | Fraction) for x in (q, eta, tau)):  # exact in, exact out
         return 2 * eta * (1 - q - Fraction(2 * q, p) + Fraction(2 * tau, p_star))
     return 2 * eta * (1 - q - 2 * q / p + 2 * tau / p_star)
@@ -142,8 +142,8 @@ def plateau(p: int, p_star: int, eta: Fraction, noise: Fraction = Fraction(0),
     >>> r.q_exact, round(r.escape_rate, 12)
     (1/2, 0.0)
     """
-    check_integer(p, "p", 1)
-    check_integer(p_star, "p_star", 1)
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
     eta = _step(eta, allow_zero=True)
     noise = _noise(noise)
     taus = _teacher(teacher, p_star)

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.exact import DomainError, check_integer
-from fltheory.theory._quadratic_common import ODEDivergence, _fstr, _noise, _step
+from fltheory.exact import DomainError
+from fltheory.theory._quadratic_common import ODEDivergence, _count, _fstr, _noise, _step
 from fltheory.theory.quadratic_bias import implicit_bias_drift
 from fltheory.theory.quadratic_curvature import (
     hessian_plateau_counts,
@@ -48,7 +48,7 @@ def mean_field_step(eta: Any, p: int, scaling: str = "mean-field") -> Fraction:
     >>> mean_field_step(Fraction(2, 5), 4, "fixed")
     Fraction(1, 10)
     """
-    check_integer(p, "p", 1)
+    _count(p, "p", 1)
     eta = _step(eta)
     if scaling not in ("mean-field", "fixed"):
         raise DomainError("scaling", scaling, "mean-field or fixed")
@@ -114,9 +114,9 @@ def ode_run(p: int, p_star: int, eta: Any, teacher: Sequence[Any] | None = None,
     >>> str(r.plateau.q_exact), round(r.escape_time, 2), r.s_drift < 1e-8
     ('2 - sqrt(2)', 37.89, True)
     """
-    check_integer(p, "p", 1)
-    check_integer(p_star, "p_star", 1)
-    check_integer(seed, "seed", 0)
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
+    _count(seed, "seed", 0)
     eta_in, eta = _step(eta), mean_field_step(eta, p, scaling)
     noise, q0, rho0 = _scale(noise, "noise", True), _scale(q0, "q0", False), \
         _scale(rho0, "rho0", True)
@@ -161,11 +161,11 @@ def escape_laws(p: int, p_star: int, eta: Any, Ns: Sequence[int], q0: Any = 0.25
     >>> [L.N for L in escape_laws(4, 2, Fraction(1, 10), [250, 500], samples=2)]
     [250, 500]
     """
-    check_integer(p, "p", 1)
-    check_integer(p_star, "p_star", 1)
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
     check_escape_request(p, p_star, eta, Ns, q0, threshold, noise, samples)
     for N in Ns:
-        check_integer(N, "N", p * p_star)
+        _count(N, "N", p * p_star)
     try:
         return [escape_time_law(p, p_star, eta, N, q0, threshold, noise, samples, seed)
                 for N in Ns]
@@ -186,9 +186,9 @@ def curvature_counts(p: int, p_star: int, N: int, eta: Any = Fraction(1, 10)
     >>> c["hessian_plateau"], c["manifold_dimension"], c["hessian_solution"]
     ((2, 15, 3), 1, (0, 10, 10))
     """
-    check_integer(p, "p", 1)
-    check_integer(p_star, "p_star", 1)
-    check_integer(N, "N", 1)
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
+    _count(N, "N", 1)
     if p + p_star > N:
         raise DomainError("N", N, f"N >= p + p* = {p + p_star}")
     out: dict[str, Any] = {"hessian_plateau": hessian_plateau_counts(p, p_star, N),
