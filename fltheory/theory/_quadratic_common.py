@@ -37,8 +37,8 @@ def _step(eta: Any, param: str = "eta", allow_zero: bool = False) -> Fraction:
     fltheory (CLI, claims, views) passes the user's Fraction. A float typed by a Python user is
     read as the decimal it stands for, its shortest round-tripping repr (so 0.1 is 1/10 and
     1e-13 is 1/10^13; no limit_denominator, which turned 1.23456789e-5 into
-    5365622/434615385955); this is reading a float, not a round trip of a rational. Refuses values a double
-    cannot hold, and steps <= 0 (or < 0 with ``allow_zero``)."""
+    5365622/434615385955); this is reading a float, not a round trip of a rational. Refuses
+    values a double cannot hold, and steps <= 0 (or < 0 with ``allow_zero``)."""
     if isinstance(eta, bool) or not isinstance(eta, int | float | Fraction):
         raise DomainError(param, eta, "a rational or float step")
     if isinstance(eta, float):

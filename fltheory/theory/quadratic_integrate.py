@@ -105,7 +105,7 @@ class ODESolution:
         return crossing_time(self.t, self.overlap_norm, level)
 
 
-def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: float, t_grid: np.ndarray,
+def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Any, t_grid: Any,
               sigma: float = 0.0, a: float | None = None, b: float | None = None,
               eta_w: float | None = None, method: str = "auto", rtol: float = 1e-9,
               atol: float = 1e-12, reduce: bool = True) -> ODESolution:
