@@ -30,7 +30,7 @@ bad_steps = st.one_of(st.fractions(max_value=0), st.integers(max_value=0),
                       st.just(Fraction(10**400)), st.just([0.1]))
 
 
-def _refuses(f, *args, **kwargs):  # type: ignore[no-untyped-def]
+def _refuses(f, *args, **kwargs):
     with pytest.raises(DomainError):
         f(*args, **kwargs)
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -122,7 +124,7 @@ def cold_start(N: int, p: int, p_star: int, seed: SeedLike, q0: float = 0.25,
     return W0, W_star
 
 
-def escape_time(t: np.ndarray, R: np.ndarray, level: float = ESCAPE_LEVEL) -> float:
+def escape_time(t: Any, R: Any, level: float = ESCAPE_LEVEL) -> float:
     """Escape time of a simulated run: the first time ‖ρ‖_F >= ``level`` (default 1/2), with
     ln‖ρ‖_F interpolated linearly between the records (exponential growth in the linear
     stage); NaN if never reached (records after a divergence are NaN: not reached). ``t``:
@@ -166,7 +168,7 @@ class SGDRun:
     diverged_at: float | None = None
 
 
-def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed: SeedLike,
+def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction, t_grid: Any, seed: SeedLike,
         sigma: float = 0.0, a: float | None = None, b: float | None = None,
         eta_w: float | None = None, chunk: int = 64, n_test: int = 0,
         divergence_factor: float = 1e6) -> SGDRun:
