@@ -179,6 +179,14 @@ normalisation, only the prefactor of the escape time through the initial overlap
         r = theory.plateau(p, 2, eta)
         print(f"η = {eta}, p = {p:>2}: q* = {r.q:.5f}, plateau loss {r.loss:.5f}, "
               f"rate {r.escape_rate:.6f}")"""),
+    ("code", """theory.plateau(4, 2, Fraction(1, 10))  # exact q*; renders as LaTeX"""),
+    ("markdown", r"""The ODE from a small generic start, one call (what `fltheory quadratic ode`
+prints): the escape time is read by the theory's one escape rule, the first time
+$\|\rho\|_F = 1/2$ (log-interpolated), and $S = \rho(\rho^\top\rho)^{-1/2}$ is conserved
+along the mean-field ODE for an isotropic teacher."""),
+    ("code", """run = theory.ode_run(4, 2, Fraction(1, 10), t_max=200)
+print(f"escape at t = {run.escape_time:.2f}, final loss {run.sol.loss[-1]:.2e}, "
+      f"drift of S along the ODE {run.s_drift:.1e}")"""),
     ("code", """fig = draw_quadratic(loss_curves(4, 2, Fraction(1, 10), (250, 1000), t_max=60))"""),
     ("markdown", r"""Escape from a random start. SGD's plateau noise kicks every overlap with variance
 $4\eta^2 E[(f-y)^2\lambda^2\nu^2]/N$ per unit time (closed form); amplified like $\rho(0)$, it
@@ -189,6 +197,13 @@ every $N$. The law (mean-field ODE from Gaussian overlaps, exactly reduced, Mont
     L = theory.escape_time_law(4, 2, Fraction(1, 10), N, samples=100)
     print(f"N = {N:>4}: E t_esc = {L.mean:.2f} ± {L.se:.2f} (no noise {L.mean_field:.2f}), "
           f"J = {L.noise_variance:.4f}, shift {L.shift:+.3f}")"""),
+    ("markdown", r"""From a cold start SGD does not select the closest solution: its plateau noise
+(the same $J$) tilts the direction $S$ before the escape. Predicted drift
+$E\|\mathrm{polar}(A + \sqrt{J/q_0}B) - \mathrm{polar}(A)\|_F$ (Monte Carlo over Gaussian
+$A$, $B$), growing with $\eta$ and independent of $N$ (claim `quadratic.cold_start_drift`):"""),
+    ("code", """for eta, (J, drift, se) in theory.cold_start_drift(
+        4, 2, [Fraction(1, 20), Fraction(1, 10), Fraction(1, 5)], mc=20000).items():
+    print(f"η = {eta}: J = {J:.4f}, E drift = {drift:.3f} ± {se:.3f}")"""),
     ("markdown", r"""Hessian counts (negative/zero/positive) in the full weight space at the plateau
 (a saddle) and on the zero-loss manifold (marginal), $N = 40$:"""),
     ("code", """for p in (2, 3, 4, 8):
