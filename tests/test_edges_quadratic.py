@@ -288,12 +288,14 @@ def test_escape_passes_the_exact_step(invoke, monkeypatch):
     assert Fraction(float(eta)).limit_denominator(10**12) != eta  # the old path changed it
     seen = []
     law = th.escape_time_law
+    from fltheory.theory import quadratic_report
 
     def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
         seen.append(args[2])
         return law(*args, **kwargs)
 
-    monkeypatch.setattr(th, "escape_time_law", spy)
+    # the command's one call, theory.quadratic_report.escape_laws, looks the law up there
+    monkeypatch.setattr(quadratic_report, "escape_time_law", spy)
     res = invoke("quadratic", "escape", "--eta", "0.1234567890123", "--N", "300", "--samples",
                  "10", "--format", "json")
     assert res.exit_code == 0, res.stderr

@@ -1,10 +1,19 @@
 """Claims of the quadratic-network paper (seed 003). Mean-field normalisation a = 1/p,
-b = 1/p*, η_w = pη; isotropic teacher T = I (see :mod:`fltheory.theory.quadratic`)."""
+b = 1/p*, η_w = pη; isotropic teacher T = I (see :mod:`fltheory.theory.quadratic`).
+
+Seeds: repetition s of a claim's simulation runs on ``seeding.children(seed, n)[s]`` (one
+SeedSequence per start; :mod:`fltheory.sim.quadratic` keys the teacher, the start, the
+samples and the test set under it). Besides the claims, two public functions put theory and
+simulation side by side for the CLI, the figure and the notebook: :func:`loss_curves` (SGD
+against the ODE from the same sampled overlaps) and :func:`compare_sgd_ode`; they live here
+because they are comparisons, the one thing neither theory/ nor sim/ may do alone.
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -12,15 +21,29 @@ import numpy as np
 
 from fltheory.claims.registry import Claim, Verdict
 from fltheory.claims.stats import linear_fit, mean_se, z_crit
+from fltheory.exact import DomainError
 from fltheory.sim import quadratic as sim
+from fltheory.sim.seeding import SeedLike, child, children
 from fltheory.theory import quadratic as theory
 
+#: seeding key of the Monte Carlo in the cold-start drift prediction (a prediction is
+#: deterministic: its draws hang from a fixed root, not from the run's seed)
+KEY_COLD_PREDICTION = 0
+_PREDICTION_ROOT = 12345
+#: seeding key of the random teacher mixture of the anisotropic implicit-bias start
+KEY_MIX = 5
 
-def _warm_start(N: int, p: int, ps: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    W_star = sim.orthonormal_teacher(N, ps, rng)
-    W0 = 0.6 * np.vstack([W_star[k % ps] for k in range(p)]) + 0.5 * rng.standard_normal((p, N))
-    return W0, W_star
+
+def _warm_start(N: int, p: int, ps: int, seed: SeedLike) -> tuple[np.ndarray, np.ndarray]:
+    W0, W_star = sim.cold_start(N, p, ps, seed)
+    return 0.6 * np.vstack([W_star[k % ps] for k in range(p)]) + W0, W_star
+
+
+def _ode_from(W0: np.ndarray, W_star: np.ndarray, eta: Any, t: np.ndarray
+              ) -> theory.ODESolution:
+    """The ODE from the overlaps of a sampled start."""
+    N = W0.shape[1]
+    return theory.integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N, eta, t)
 
 
 def _sim_deviation(params: Mapping[str, Any], seed: int) -> np.ndarray:
@@ -30,10 +53,10 @@ def _sim_deviation(params: Mapping[str, Any], seed: int) -> np.ndarray:
     t = np.linspace(0, params["t_max"], 21)
     rows = []
     for N in params["N_grid"]:
-        for s in range(params["seeds"]):
-            W0, Ws = _warm_start(N, p, ps, seed * 1000 + s)
-            run = sim.sgd(W0, Ws, eta, t, seed * 1000 + s + 500)
-            ode = theory.integrate(W0 @ W0.T / N, W0 @ Ws.T / N, Ws @ Ws.T / N, eta, t)
+        for rep in children(seed, params["seeds"]):
+            W0, Ws = _warm_start(N, p, ps, rep)
+            run = sim.sgd(W0, Ws, eta, t, rep)
+            ode = _ode_from(W0, Ws, eta, t)
             dev = max(np.abs(run.Q - ode.Q).max(), np.abs(run.R - ode.R).max())
             rows.append((math.log(N), math.log(dev)))
     return np.array(rows)
@@ -64,9 +87,9 @@ def _sim_plateau(params: Mapping[str, Any], seed: int) -> np.ndarray:
     t = np.linspace(0, 6, 25)
     window = (t >= 2) & (t <= 6)
     values = []
-    for s in range(params["seeds"]):
-        W0, W_star = sim.plateau_point(p, ps, N, q, seed * 1000 + s)
-        run = sim.sgd(W0, W_star, eta, t, seed * 1000 + s + 500)
+    for rep in children(seed, params["seeds"]):
+        W0, W_star = sim.plateau_point(p, ps, N, q, rep)
+        run = sim.sgd(W0, W_star, eta, t, rep)
         values.append(float(np.mean([np.trace(Q) / p for Q in run.Q[window]])))
     return np.array(values)
 
@@ -97,14 +120,11 @@ def _sim_rate(params: Mapping[str, Any], seed: int) -> np.ndarray:
     t = np.linspace(0, 8, 33)
     rows = []
     for N in params["N_grid"]:
-        for s in range(params["seeds"]):
-            rng = np.random.default_rng(seed * 1000 + s)
-            W_star = sim.orthonormal_teacher(N, ps, rng)
-            G = rng.standard_normal((p, N))
-            G -= (G @ W_star.T / N) @ W_star
+        for rep in children(seed, params["seeds"]):
+            G, W_star = sim.plateau_point(p, ps, N, 1.0, rep)  # rows ⊥ teacher
             G += 0.03 * np.vstack([W_star[k % ps] for k in range(p)])
             basis, _ = np.linalg.qr(G.T)
-            run = sim.sgd(basis.T * math.sqrt(N * q), W_star, eta, t, seed * 1000 + s + 500)
+            run = sim.sgd(basis.T * math.sqrt(N * q), W_star, eta, t, rep)
             rate = np.polyfit(t, np.log(np.linalg.norm(run.R, axis=(1, 2))), 1)[0]
             rows.append((1.0 / N, float(rate)))
     return np.array(rows)
@@ -131,9 +151,9 @@ def _sim_noise(params: Mapping[str, Any], seed: int) -> dict[float, np.ndarray]:
     times = tuple(params["times"])
     t = np.array((0.0, *times))
     rows = []
-    for s in range(params["seeds"]):
-        W0, W_star = sim.plateau_point(p, ps, N, q, seed * 1000 + s)
-        run = sim.sgd(W0, W_star, eta, t, seed * 1000 + s + 500)
+    for rep in children(seed, params["seeds"]):
+        W0, W_star = sim.plateau_point(p, ps, N, q, rep)
+        run = sim.sgd(W0, W_star, eta, t, rep)
         rows.append([N * float(np.mean(run.R[i + 1] ** 2)) for i in range(len(times))])
     out = np.array(rows)
     return {tt: out[:, i] for i, tt in enumerate(times)}
@@ -151,17 +171,14 @@ def _compare_noise(pred: dict[float, float], meas: dict[float, np.ndarray]) -> V
                    "; ".join(parts), f"|z| <= {zc:.2f} per time")
 
 
-def _escape_row(N: int, p: int, ps: int, eta: float, t: np.ndarray, seed: int
+def _escape_row(N: int, p: int, ps: int, eta: Any, t: np.ndarray, seed: SeedLike
                 ) -> tuple[float, float]:
     """(t_SGD, t_ODE): first time ‖ρ‖_F reaches 1/2 (log-interpolated on the grid) for SGD from
-    a cold start W0 ~ N(0, 1/4), and for the ODE from that run's sampled overlaps."""
-    rng = np.random.default_rng(seed)
-    W_star = sim.orthonormal_teacher(N, ps, rng)
-    W0 = 0.5 * rng.standard_normal((p, N))
-    run = sim.sgd(W0, W_star, eta, t, seed + 500)
-    ode = theory.integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N, eta, t)
-    return (theory.crossing_time(t, np.linalg.norm(run.R, axis=(1, 2)), 0.5),
-            theory.crossing_time(t, np.linalg.norm(ode.R, axis=(1, 2)), 0.5))
+    a cold start W0 ~ N(0, 1/4) (the simulator's rule, sim.escape_time), and for the ODE from
+    that run's sampled overlaps (the theory's, theory.crossing_time)."""
+    W0, W_star = sim.cold_start(N, p, ps, seed)
+    run = sim.sgd(W0, W_star, eta, t, seed)
+    return sim.escape_time(run.t, run.R), _ode_from(W0, W_star, eta, t).escape_time()
 
 
 def _escape_law(p: int, params: Mapping[str, Any], N: int) -> theory.EscapeLaw:
@@ -188,8 +205,8 @@ def _compare_law(cells: list[tuple[str, theory.EscapeLaw, np.ndarray]], extra_te
 def _escape_times(params: Mapping[str, Any], seed: int) -> dict[int, Any]:
     """{p: array (seeds, 2) of (t_SGD, t_ODE from the same start)} at N."""
     t = np.linspace(0, params["t_max"], int(4 * params["t_max"]) + 1)
-    return {p: np.array([_escape_row(params["N"], p, params["p_star"], float(params["eta"]), t,
-                                     seed * 1000 + s) for s in range(params["seeds"])])
+    return {p: np.array([_escape_row(params["N"], p, params["p_star"], params["eta"], t, rep)
+                         for rep in children(child(seed, p), params["seeds"])])
             for p in params["p_grid"]}
 
 
@@ -226,8 +243,8 @@ def _predict_slope_N(params: Mapping[str, Any]) -> dict[int, theory.EscapeLaw]:
 def _sim_slope_N(params: Mapping[str, Any], seed: int) -> dict[int, Any]:
     """{N: array (seeds, 2) of (t_SGD, t_ODE from the same start)}."""
     t = np.linspace(0, params["t_max"], int(4 * params["t_max"]) + 1)
-    return {N: np.array([_escape_row(N, params["p"], params["p_star"], float(params["eta"]), t,
-                                     seed * 1000 + s) for s in range(params["seeds"])])
+    return {N: np.array([_escape_row(N, params["p"], params["p_star"], params["eta"], t, rep)
+                         for rep in children(seed, params["seeds"])])
             for N in params["N_grid"]}
 
 
@@ -252,7 +269,8 @@ def _predict_counts(params: Mapping[str, Any]) -> list[tuple[int, int, int]]:
 
 
 def _sim_counts(params: Mapping[str, Any], seed: int) -> list[tuple[int, int, int]]:
-    return [sim.hessian_counts_at_solution(p, ps, N, seed) for p, ps, N in params["cases"]]
+    return [sim.hessian_counts_at_solution(p, ps, N, child(seed, i))
+            for i, (p, ps, N) in enumerate(params["cases"])]
 
 
 def _compare_counts(pred: list[tuple[int, int, int]], meas: list[tuple[int, int, int]]
@@ -269,8 +287,8 @@ def _predict_plateau_counts(params: Mapping[str, Any]) -> list[tuple[int, int, i
 
 def _sim_plateau_counts(params: Mapping[str, Any], seed: int) -> list[tuple[int, int, int]]:
     out = []
-    for p, ps, N in params["cases"]:
-        W, W_star = sim.plateau_point(p, ps, N, p / (p + 2), seed)
+    for i, (p, ps, N) in enumerate(params["cases"]):
+        W, W_star = sim.plateau_point(p, ps, N, p / (p + 2), child(seed, i))
         out.append(sim.population_hessian_counts(W, W_star, 1 / p, 1 / ps))
     return out
 
@@ -280,7 +298,8 @@ def _predict_dims(params: Mapping[str, Any]) -> list[int]:
 
 
 def _sim_dims(params: Mapping[str, Any], seed: int) -> list[int]:
-    return [sim.hessian_counts_at_solution(p, p, N, seed)[1] for p, N in params["cases"]]
+    return [sim.hessian_counts_at_solution(p, p, N, child(seed, i))[1]
+            for i, (p, N) in enumerate(params["cases"])]
 
 
 def _compare_dims(pred: list[int], meas: list[int]) -> Verdict:
@@ -295,22 +314,19 @@ def _polar(R: np.ndarray) -> np.ndarray:
     return out
 
 
-def _s_drift_sgd(N: int, p: int, ps: int, eta: float, taus: np.ndarray, t_max: float,
-                 seed: int) -> tuple[float, float]:
+def _s_drift_sgd(N: int, p: int, ps: int, eta: Any, taus: np.ndarray, t_max: float,
+                 seed: SeedLike) -> tuple[float, float]:
     """(drift of S along SGD, drift along the ODE from the same initial overlaps), measured as
     ‖S(t_max) − S(0)‖_F with S = ρ(ρᵀρ)^{−1/2} computed by the simulator's own numpy."""
-    rng = np.random.default_rng(seed)
-    W_star = sim.orthonormal_teacher(N, ps, rng, taus)
+    G, W_star = sim.cold_start(N, p, ps, seed, q0=1.0, eigenvalues=taus)
     # Rows: a random mixture with a teacher component, orthonormalised so that Q(0) = I/4
     # exactly (the isotropy condition holds at t = 0, not just up to O(N^(−1/2))).
-    mix = rng.standard_normal((p, N)) + 0.6 * np.vstack(
-        [W_star[k % ps] / math.sqrt(taus[k % ps]) for k in range(p)])
+    mix = G + 0.6 * np.vstack([W_star[k % ps] / math.sqrt(taus[k % ps]) for k in range(p)])
     basis, _ = np.linalg.qr(mix.T)
     W0 = basis.T * math.sqrt(N / 4)
     t = np.array([0.0, t_max])
-    run = sim.sgd(W0, W_star, eta, t, seed + 500)
-
-    ode = theory.integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N, eta, t)
+    run = sim.sgd(W0, W_star, eta, t, seed)
+    ode = _ode_from(W0, W_star, eta, t)
     return (float(np.linalg.norm(_polar(run.R[-1]) - _polar(run.R[0]))),
             float(np.linalg.norm(theory.polar_factor(ode.R[-1]) - theory.polar_factor(ode.R[0]))))
 
@@ -319,10 +335,9 @@ def _sim_bias(params: Mapping[str, Any], seed: int) -> np.ndarray:
     rows = []
     taus = np.array([float(t) for t in params["teacher"]])
     for N in params["N_grid"]:
-        for s in range(params["seeds"]):
-            sgd_drift, ode_drift = _s_drift_sgd(N, params["p"], params["p_star"],
-                                                float(params["eta"]), taus, params["t_max"],
-                                                seed * 1000 + s)
+        for rep in children(seed, params["seeds"]):
+            sgd_drift, ode_drift = _s_drift_sgd(N, params["p"], params["p_star"], params["eta"],
+                                                taus, params["t_max"], rep)
             rows.append((math.log(N), sgd_drift, ode_drift))
     return np.array(rows)
 
@@ -345,23 +360,21 @@ def _aniso_rows(params: Mapping[str, Any], seed: int) -> np.ndarray:
     """Anisotropic teacher, isotropic Q(0) = I/4, overlaps ‖ρ(0)‖ ≈ 0.2 in a random direction:
     rows (ln N, ‖S_SGD(t) − S_ODE(t)‖, ‖S_ODE(t) − S(0)‖, ‖S_SGD(t) − S(0)‖) at t = t_max, the
     ODE started from each run's sampled overlaps, polar factors by the simulator's numpy."""
-    p, ps, eta, t_max = params["p"], params["p_star"], float(params["eta"]), params["t_max"]
+    p, ps, eta, t_max = params["p"], params["p_star"], params["eta"], params["t_max"]
     taus = np.array([float(x) for x in params["teacher"]])
 
     rows = []
     for N in params["N_grid"]:
-        for s in range(params["seeds"]):
-            rng = np.random.default_rng(seed * 1000 + s)
-            W_star = sim.orthonormal_teacher(N, ps, rng, taus)
-            G = rng.standard_normal((p, N))
+        for rep in children(seed, params["seeds"]):
+            G, W_star = sim.cold_start(N, p, ps, rep, q0=1.0, eigenvalues=taus)
             G -= (G @ W_star.T / N) @ np.linalg.inv(W_star @ W_star.T / N) @ W_star
-            mix = G + 0.2 * rng.standard_normal((p, ps)) @ (W_star / np.sqrt(taus)[:, None])
+            M = np.random.default_rng(child(rep, KEY_MIX)).standard_normal((p, ps))
+            mix = G + 0.2 * M @ (W_star / np.sqrt(taus)[:, None])
             basis, _ = np.linalg.qr(mix.T)
             W0 = basis.T * math.sqrt(N / 4)  # Q(0) = I/4 exactly
             t = np.array([0.0, t_max])
-            run = sim.sgd(W0, W_star, eta, t, seed * 1000 + s + 500)
-            ode = theory.integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N,
-                                   eta, t)
+            run = sim.sgd(W0, W_star, eta, t, rep)
+            ode = _ode_from(W0, W_star, eta, t)
             S0, S_ode, S_sgd = _polar(ode.R[0]), _polar(ode.R[-1]), _polar(run.R[-1])
             rows.append((math.log(N), float(np.linalg.norm(S_sgd - S_ode)),
                          float(np.linalg.norm(S_ode - S0)), float(np.linalg.norm(S_sgd - S0))))
@@ -386,17 +399,15 @@ def _compare_aniso(pred: float, rows: np.ndarray) -> Verdict:
                    f"ODE drift > 1e-8 every start and |slope + 1/2| <= {zc:.2f}·SE")
 
 
-def _cold_run(N: int, p: int, ps: int, eta: float, t_end: float, seed: int
+def _cold_run(N: int, p: int, ps: int, eta: Any, t_end: float, seed: SeedLike
               ) -> tuple[float, float, float]:
     """One cold start W0 ~ N(0, 1/4) (the escape claims' start), orthonormal teacher: (drift of
     S along SGD, drift along the ODE from the same sampled overlaps, ‖ρ_SGD(t_end)‖_F), drifts
     ‖S(t_end) − S(0)‖_F with S = ρ(ρᵀρ)^{−1/2} by the simulator's numpy."""
-    rng = np.random.default_rng(seed)
-    W_star = sim.orthonormal_teacher(N, ps, rng)
-    W0 = 0.5 * rng.standard_normal((p, N))
+    W0, W_star = sim.cold_start(N, p, ps, seed)
     t = np.array([0.0, t_end])
-    run = sim.sgd(W0, W_star, eta, t, seed + 500)
-    ode = theory.integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N, eta, t)
+    run = sim.sgd(W0, W_star, eta, t, seed)
+    ode = _ode_from(W0, W_star, eta, t)
     S0 = _polar(run.R[0])
     return (float(np.linalg.norm(_polar(run.R[-1]) - S0)),
             float(np.linalg.norm(_polar(ode.R[-1]) - S0)), float(np.linalg.norm(run.R[-1])))
@@ -413,44 +424,18 @@ def _sim_cold(params: Mapping[str, Any], seed: int) -> dict[tuple[int, Fraction]
     """{(N, η): array (seeds, 3) of (SGD drift, ODE drift, ‖ρ(t_end)‖_F)}, t_end = t_eta/η:
     the time scale of the whole run is 1/η (rates ∝ η), so every η is read at the same stage."""
     p, ps = params["p"], params["p_star"]
-    return {(N, eta): np.array([_cold_run(N, p, ps, float(eta), float(params["t_eta"] / eta),
-                                          seed * 1000 + s) for s in range(params["seeds"])])
+    return {(N, eta): np.array([_cold_run(N, p, ps, eta, float(params["t_eta"] / eta), rep)
+                                for rep in children(seed, params["seeds"])])
             for N, eta in _cold_cells(params)}
 
 
-def _polar_stack(R: np.ndarray) -> np.ndarray:
-    """Polar factors ρ(ρᵀρ)^{−1/2} of a stack of p × p* matrices (eigendecomposition of ρᵀρ)."""
-    w, V = np.linalg.eigh(np.swapaxes(R, -1, -2) @ R)
-    out: np.ndarray = R @ (V * w[..., None, :] ** -0.5) @ np.swapaxes(V, -1, -2)
-    return out
-
-
 def _predict_cold(params: Mapping[str, Any]) -> dict[Fraction, tuple[float, float, float]]:
-    r"""{η: (J, E drift, its Monte Carlo SE)} for SGD's drift of S from a cold start.
-
-    Derivation (the escape law's, :func:`fltheory.theory.quadratic.escape_time_law`): from
-    Q(0) ≈ q0 I, T = I, ρ grows by a scalar factor in the linear stage, so its direction is that
-    of ρ(0) + ξ, ξ the plateau noise propagated back to t = 0: independent of ρ(0), i.i.d.
-    Gaussian entries of variance J/N against ρ(0)'s q0/N. The mean-field ODE then conserves
-    S (implicit_bias), so S at the solution is polar(ρ(0) + ξ) while S(0) = polar(ρ(0)): with
-    A, B i.i.d. standard Gaussian p × p*, drift = ‖polar(A + √(J/q0) B) − polar(A)‖_F, whose
-    law does not depend on N (both terms are O(N^(−1/2)) and the polar factor is scale-free)
-    and tends to 0 with J ∝ η. E drift is a Monte Carlo over ``mc`` draws (common A, B for
-    every η). Neglected: the noise once ρ = O(1) and the O(N^(−1/2)) anisotropy of Q(0) (the
-    ODE's own drift, reported).
-    """
-    p, ps, q0 = params["p"], params["p_star"], 0.25
-    rng = np.random.default_rng(12345)
-    A = rng.standard_normal((params["mc"], p, ps))
-    B = rng.standard_normal((params["mc"], p, ps))
-    SA = _polar_stack(A)
-    out = {}
-    for eta in sorted({e for _, e in _cold_cells(params)}):
-        J = theory.escape_time_law(p, ps, float(eta), max(params["N_grid"]), q0=q0,
-                                   samples=2).noise_variance
-        d = np.linalg.norm(_polar_stack(A + math.sqrt(J / q0) * B) - SA, axis=(1, 2))
-        out[eta] = (J, float(d.mean()), float(d.std(ddof=1) / math.sqrt(len(d))))
-    return out
+    """{η: (J, E drift, its Monte Carlo SE)}: :func:`fltheory.theory.quadratic.cold_start_drift`
+    (derivation there), its Monte Carlo drawn from a fixed root (a prediction is deterministic)."""
+    etas = sorted({e for _, e in _cold_cells(params)})
+    return theory.cold_start_drift(params["p"], params["p_star"], etas, q0=Fraction(1, 4),
+                                   mc=params["mc"],
+                                   seed=child(_PREDICTION_ROOT, KEY_COLD_PREDICTION))
 
 
 def _compare_cold(pred: dict[Fraction, tuple[float, float, float]],
@@ -490,33 +475,105 @@ def _compare_cold(pred: dict[Fraction, tuple[float, float, float]],
                    f"|z| <= {zc:.2f} per cell and for the slope")
 
 
-def loss_curves(p: int, p_star: int, eta: float, Ns: tuple[int, ...], t_max: float = 60,
-                seed: int = 0, n_test: int = 2000) -> dict[str, Any]:
+#: bound on the SGD run of :func:`compare_sgd_ode` (estimated by sim.sgd_cost)
+SGD_SECONDS_LIMIT = 30.0
+
+
+@dataclass(frozen=True)
+class SGDvsODE:
+    """One-pass SGD from a cold start against the ODE from the same sampled overlaps
+    (:func:`compare_sgd_ode`): on the grid ``t``, SGD's test loss and ‖ρ‖_F, the ODE's loss and
+    ‖ρ‖_F (NaN where a run diverged), and the divergence times (None if bounded)."""
+
+    N: int
+    t: np.ndarray
+    sgd_loss: np.ndarray
+    ode_loss: np.ndarray
+    sgd_rho: np.ndarray
+    ode_rho: np.ndarray
+    sgd_diverged_at: float | None
+    ode_diverged_by: float | None
+
+
+def check_comparison_request(N: int, p: int, p_star: int, eta: Any, t_max: Any,
+                             n_test: int = 2000, records: int = 21) -> None:
+    """Refuse, before any work, a :func:`compare_sgd_ode` outside its domain: 10 <= N <= 20000,
+    0 < η <= η_max(p, p*) (above it the plateau fixed point does not exist and the mean-field
+    dynamics diverge), 0 < t_max <= 1000, the SGD run within an estimated 30 s and the ODE
+    (unreduced: a random Q(0), size p) within its bound."""
+    from fltheory.exact import check_cost, check_integer, fraction_str
+
+    check_integer(N, "N", 10, 20000)
+    theory.check_ode_request(p, p_star, 0.1, 1.0, 2, k=p)  # p, p* integers of a bounded size
+    try:
+        ok = theory.plateau(p, p_star, eta).eta > 0  # the type, η >= 0 and η <= η_max
+    except DomainError:
+        ok = False
+    if not ok:
+        bound = theory.stability_bounds(p, p_star)["plateau"]
+        shown = fraction_str(Fraction(eta)) if isinstance(eta, int | Fraction) else str(eta)
+        raise DomainError("eta", shown, f"0 < eta <= η_max = {bound} ≈ {float(bound):.4g} "
+                          f"for p = {p}, p* = {p_star}", reason="is not a step of the stable "
+                          "range: above η_max the plateau fixed point q*(η) does not exist and "
+                          "the mean-field dynamics diverge")
+    t_f = float(t_max) if isinstance(t_max, int | float | Fraction) else math.nan
+    if not 0 < t_f <= 1000:
+        raise DomainError("t_max", fraction_str(Fraction(t_max)) if isinstance(
+            t_max, int | Fraction) else t_max, "0 < t-max <= 1000")
+    check_cost(f"N = {N}, t-max = {t_f:g}, p = {p}, p* = {p_star}",
+               sim.sgd_cost(N, p, p_star, t_f, n_test=n_test, records=records),
+               SGD_SECONDS_LIMIT, "seconds (estimated)", "a smaller N or t-max")
+    theory.check_ode_request(p, p_star, float(eta), t_f, records, k=p)
+
+
+def compare_sgd_ode(N: int, p: int, p_star: int, eta: Any, t_grid: Any, seed: SeedLike = 0,
+                    n_test: int = 2000) -> SGDvsODE:
+    """One-pass SGD at N from a cold start W0 ~ N(0, 1/4) (sim.cold_start) against the
+    mean-field ODE from the same sampled overlaps, on ``t_grid``. η exact (Fraction) or a float;
+    checked first by :func:`check_comparison_request`. A run that blows up is reported by its
+    divergence time (SGD: sim's criterion; ODE: theory.ODEDivergence), never as numbers."""
+    t = np.asarray(t_grid, dtype=float)
+    check_comparison_request(N, p, p_star, eta, float(t[-1]), n_test, len(t))
+    W0, W_star = sim.cold_start(N, p, p_star, seed)
+    run = sim.sgd(W0, W_star, eta, t, seed, n_test=n_test)
+    assert run.test_loss is not None
+    try:
+        ode = _ode_from(W0, W_star, eta, t)
+        ode_loss, ode_rho, ode_div = ode.loss, ode.overlap_norm, None
+    except theory.ODEDivergence as exc:
+        ode_loss = ode_rho = np.full(len(t), np.nan)
+        ode_div = exc.t
+    return SGDvsODE(N, t, run.test_loss, ode_loss, np.linalg.norm(run.R, axis=(1, 2)), ode_rho,
+                    run.diverged_at, ode_div)
+
+
+def loss_curves(p: int, p_star: int, eta: Any, Ns: tuple[int, ...], t_max: float = 60,
+                seed: SeedLike = 0, n_test: int = 2000) -> dict[str, Any]:
     """Cold-start loss curves: SGD (test loss on fresh inputs) at each N, and the ODE from the
-    same sampled initial overlaps; plus the plateau loss (public API for figures/notebooks)."""
+    same sampled initial overlaps (:func:`compare_sgd_ode`, the same seed at every N); plus the
+    plateau loss (public API for the figure and the notebook). η exact (Fraction) or a float.
+
+    Kept here, not in sim/: each curve pairs a simulation with the theory's ODE from the same
+    start, a comparison, which is what claims/ is for."""
     t = np.linspace(0, t_max, int(4 * t_max) + 1)
     curves = []
     for N in Ns:
-        rng = np.random.default_rng(seed)
-        W_star = sim.orthonormal_teacher(N, p_star, rng)
-        W0 = 0.5 * rng.standard_normal((p, N))
-        run = sim.sgd(W0, W_star, eta, t, seed + 100, n_test=n_test)
-        ode = theory.integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N, eta, t)
-        curves.append({"N": N, "sgd": run.test_loss, "ode": ode.loss})
-    pl = theory.plateau(p, p_star, Fraction(eta).limit_denominator(10**6))
+        c = compare_sgd_ode(N, p, p_star, eta, t, seed, n_test)
+        curves.append({"N": N, "sgd": c.sgd_loss, "ode": c.ode_loss})
+    pl = theory.plateau(p, p_star, eta)
     return {"t": t, "curves": curves, "plateau_loss": pl.loss, "p": p, "p_star": p_star,
             "eta": eta}
 
 
-def escape_vs_p(p_grid: tuple[int, ...] = (2, 4, 8, 16), N: int = 500, eta: float = 0.1,
-                p_star: int = 2, seeds: int = 4, seed: int = 0, samples: int = 200
-                ) -> dict[str, Any]:
+def escape_vs_p(p_grid: tuple[int, ...] = (2, 4, 8, 16), N: int = 500,
+                eta: Any = Fraction(1, 10), p_star: int = 2, seeds: int = 4,
+                seed: SeedLike = 0, samples: int = 200) -> dict[str, Any]:
     """Escape time (‖ρ‖_F = 1/2) against p from cold starts: the law with and without SGD's
     plateau noise, and SGD runs (public API for figures/notebooks)."""
     t_max = 30.0
     t = np.linspace(0, t_max, int(4 * t_max) + 1)
     laws = [theory.escape_time_law(p, p_star, eta, N, samples=samples, dt=0.25) for p in p_grid]
-    sgd = [[_escape_row(N, p, p_star, eta, t, seed * 1000 + s)[0] for s in range(seeds)]
+    sgd = [[_escape_row(N, p, p_star, eta, t, rep)[0] for rep in children(seed, seeds)]
            for p in p_grid]
     return {"p": list(p_grid), "N": N, "eta": eta, "p_star": p_star,
             "law": [(L.mean, L.se) for L in laws],

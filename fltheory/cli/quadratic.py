@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
+from typing import Any
 
 import click
 
 from fltheory.cli.options import RATIONAL, CountType, emit, format_option
-from fltheory.exact import DomainError, fraction_str, to_float
+from fltheory.exact import DomainError, fraction_str
 from fltheory.results import Result, Table
 
 _CONVENTIONS = {
@@ -19,49 +21,15 @@ _CONVENTIONS = {
 }
 
 
-def _teacher(text: str, p_star: int) -> list[Fraction]:
+def _teacher(text: str) -> list[Fraction] | None:
+    """Parse --teacher: ``identity`` or ``diag:t1,…`` (the theory checks count and range)."""
     from fltheory.exact import parse_rational
 
     if text == "identity":
-        return [Fraction(1)] * p_star
+        return None
     if not text.startswith("diag:"):
         raise DomainError("teacher", text, "identity or diag:t1,t2,… (p* values, mean 1)")
-    parts = text[5:].split(",")
-    if len(parts) != p_star:
-        raise DomainError("teacher", text[:40], f"{p_star} positive eigenvalues")
-    values = [parse_rational(v, "teacher") for v in parts]
-    if any(v <= 0 for v in values):
-        raise DomainError("teacher", text[:40], f"{p_star} positive eigenvalues")
-    if any(not Fraction(1, 1000) <= v <= 1000 for v in values):
-        raise DomainError("teacher", text[:40], "eigenvalues in [1/1000, 1000]")
-    return values
-
-
-def _positive(value: Fraction, param: str, allow_zero: bool = False,
-              maximum: int | None = None) -> float:
-    """A command-line number as a float for evaluation: refuses values a double cannot hold,
-    values <= 0 (< 0 with ``allow_zero``) and values above ``maximum``."""
-    if value < 0 or (value == 0 and not allow_zero) or (maximum is not None
-                                                         and value > maximum):
-        low = f"{param} >= 0" if allow_zero else f"{param} > 0"
-        raise DomainError(param, fraction_str(value) if value.denominator < 10**12
-                          else f"{float(value):.3g}",
-                          low if maximum is None else f"{low}, <= {maximum}")
-    return to_float(value, param)
-
-
-
-def _bounds_text(p: int, p_star: int, noise: Fraction = Fraction(0)) -> str:
-    from fltheory.theory.quadratic import stability_bounds
-
-    b = stability_bounds(p, p_star, noise)
-    parts = []
-    if b["plateau"] is not None:
-        parts.append(f"the plateau exists for η <= {b['plateau']} ≈ {float(b['plateau']):.4g}")
-    if b["solution"] is not None:
-        parts.append(f"zero-loss solutions are stable for η < p*/(2(p*+2)) = "
-                     f"{fraction_str(b['solution'])}")
-    return "; ".join(parts)
+    return [parse_rational(v, "teacher") for v in text[5:].split(",")]
 
 
 @click.group("quadratic")
@@ -111,88 +79,62 @@ def ode_command(p: int, p_star: int, eta: Fraction, scaling: str, teacher: str,
 
     Example: fltheory quadratic ode --p 4 --p-star 2 --eta .1
     """
-    _positive(eta, "eta")
-    noise_f = _positive(noise, "noise", allow_zero=True, maximum=1000)
-    q0_f = _positive(q0, "q0", maximum=1000)
-    rho0_f = _positive(rho0, "rho0", allow_zero=True, maximum=1000)
-    if not Fraction(1, 100) <= t_max <= 10**5:
-        raise DomainError("t_max", fraction_str(t_max), "[1/100, 10^5]")
-    taus = _teacher(teacher, p_star)
-    eta_in = eta
-    if scaling == "fixed":
-        eta = eta / p  # a·η_w = (1/p)·η: the mean-field dynamics at step η/p
-    eta_f = to_float(eta, "eta")
-    from fltheory.theory.quadratic import ODEDivergence, check_ode_request, integrate, plateau
+    from fltheory.theory.quadratic import ode_run
 
-    pl = plateau(p, p_star, eta, noise, taus) if sum(taus) == p_star else None
-    # both integrations (the trajectory and the implicit-bias drift), before any allocation
-    check_ode_request(p, p_star, eta_f, float(t_max), 401, k=min(p, p_star), count=2)
-
-    import numpy as np
-
-    T = np.diag([float(t) for t in taus])
-    t = np.unique(np.concatenate([[0.0], np.geomspace(1e-2, float(t_max), 400)]))
-    R0 = rho0_f * np.random.default_rng(seed).standard_normal((p, p_star))
-    try:
-        sol = integrate(q0_f * np.eye(p), R0, T, eta_f, t, noise_f)
-    except ODEDivergence as exc:
-        bounds = _bounds_text(p, p_star, noise) if sum(taus) == p_star else ""
-        raise DomainError("eta", fraction_str(eta_in), bounds or "steps for which the ODE "
-                          "stays bounded", reason=f"makes the mean-field ODE diverge (order "
-                          f"parameters beyond 1e8 × their scale by t ≈ {exc.t:.3g}, finite-time "
-                          f"blow-up)") from None
-    rho = np.linalg.norm(sol.R, axis=(1, 2))
-    escape = t[np.argmax(rho > 0.5)] if np.any(rho > 0.5) else None
-    rows = [[f"{t[i]:.3g}", f"{sol.loss[i]:.6g}", f"{rho[i]:.4g}",
-             f"{np.trace(sol.Q[i]) / p:.4f}"] for i in range(0, len(t), 40)]
-    summary = [f"p = {p}, p* = {p_star}, η = {fraction_str(eta_in)} ({scaling} scaling"
-               + (f": a·η_w = η/p = {fraction_str(eta)}" if scaling == "fixed" else "")
-               + f"), teacher {teacher}, σ = {fraction_str(noise)}"]
+    run = ode_run(p, p_star, eta, _teacher(teacher), noise, q0, rho0, seed, t_max, scaling)
+    sol = run.sol
+    rho = sol.overlap_norm
+    rows = [[f"{sol.t[i]:.3g}", f"{sol.loss[i]:.6g}", f"{rho[i]:.4g}",
+             f"{sol.Q[i].trace() / p:.4f}"] for i in range(0, len(sol.t), 40)]
     details: dict[str, object] = {"final_loss": float(sol.loss[-1]),
-                                  "escape_time": None if escape is None else float(escape)}
-    if pl is not None:
-        summary.append(f"plateau: q* = {pl.q_exact} ≈ {pl.q:.6f}, loss {pl.loss:.6f}; escape "
-                       f"rate {pl.escape_rate:.6f}" + (f"; plateau exists for "
-                                                       f"{'a·η_w' if scaling == 'fixed' else 'η'}"
-                                                       f" <= "
-                                                       f"{pl.eta_max_exact[0]}"
-                                                       if pl.eta_max_exact else ""))
-        details |= {"q_star": str(pl.q_exact), "plateau_loss": pl.loss,
-                    "escape_rates": list(pl.rates)}
-        if noise == 0 and all(tau == 1 for tau in taus) and eta >= Fraction(p_star,
-                                                                            2 * (p_star + 2)):
-            summary.append(f"note: η >= p*/(2(p*+2)) = "
-                           f"{fraction_str(Fraction(p_star, 2 * (p_star + 2)))}: the zero-loss "
-                           "solutions are unstable (a student component orthogonal to the "
-                           "teacher grows), the loss cannot converge to 0")
-    summary.append(f"escape (‖ρ‖_F > 1/2) at t ≈ {escape:.3g}" if escape is not None
-                   else "no escape before t-max")
-    summary.append(f"loss at t = {float(t_max):g}: {sol.loss[-1]:.3e}")
-    from fltheory.theory.quadratic import implicit_bias_drift
-
-    if rho0 == 0:
-        summary.append("ρ(0) = 0 is an exact fixed point of the ODE (dρ/dt is linear in ρ): "
-                       "ρ(t) = 0 for all t, the students never leave the plateau; the implicit-"
-                       "bias direction S = ρ(ρᵀρ)^(−1/2) is undefined (no drift reported)")
-        details["S_drift"] = None
-    else:
-        bias = implicit_bias_drift(q0_f * np.eye(p), R0, T, eta_f, float(t_max))
-        summary.append(f"implicit bias: drift of S = ρ(ρᵀρ)^(−1/2) along the ODE "
-                       f"{bias['drift']:.2e}"
-                       + (" (conserved: the solution reached is the one closest to the start)"
-                          if bias["drift"] < 1e-8 else " (not conserved: anisotropic teacher)"))
-        details["S_drift"] = bias["drift"]
+                                  "escape_time": run.escape_time, "S_drift": run.s_drift}
+    if run.plateau is not None:
+        details |= {"q_star": str(run.plateau.q_exact), "plateau_loss": run.plateau.loss,
+                    "escape_rates": list(run.plateau.rates)}
     emit(Result(command="quadratic ode",
-                inputs={"p": p, "p_star": p_star, "eta": fraction_str(eta_in),
+                inputs={"p": p, "p_star": p_star, "eta": fraction_str(eta),
                         "scaling": scaling, "teacher": teacher,
                         "noise": fraction_str(noise), "q0": fraction_str(q0),
                         "rho0": fraction_str(rho0), "seed": seed,
                         "t_max": fraction_str(t_max)},
-                value=float(sol.loss[-1]), conventions=_CONVENTIONS, summary=summary,
+                value=float(sol.loss[-1]), conventions=_CONVENTIONS,
+                summary=_ode_summary(run, p, p_star, eta, scaling, teacher, noise, t_max),
                 details=details,
                 table=Table(columns=["t", "loss", "‖ρ‖_F", "tr Q/p"], rows=rows,
                             caption="ODE trajectory (every 40th point of a log grid)",
                             label="tab:fltheory-quadratic-ode", align="rrrr")), fmt)
+
+
+def _ode_summary(run: Any, p: int, p_star: int, eta: Fraction, scaling: str, teacher: str,
+                 noise: Fraction, t_max: Fraction) -> list[str]:
+    fixed = scaling == "fixed"
+    out = [f"p = {p}, p* = {p_star}, η = {fraction_str(eta)} ({scaling} scaling"
+           + (f": a·η_w = η/p = {fraction_str(run.eta)}" if fixed else "")
+           + f"), teacher {teacher}, σ = {fraction_str(noise)}"]
+    pl = run.plateau
+    if pl is not None:
+        out.append(f"plateau: q* = {pl.q_exact} ≈ {pl.q:.6f}, loss {pl.loss:.6f}; escape rate "
+                   f"{pl.escape_rate:.6f}" + (f"; plateau exists for {'a·η_w' if fixed else 'η'}"
+                                              f" <= {pl.eta_max_exact[0]}"
+                                              if pl.eta_max_exact else ""))
+    if run.solutions_unstable:
+        bound = fraction_str(Fraction(p_star, 2 * (p_star + 2)))
+        out.append(f"note: η >= p*/(2(p*+2)) = {bound}: the zero-loss solutions are unstable (a "
+                   "student component orthogonal to the teacher grows), the loss cannot "
+                   "converge to 0")
+    out.append(f"escape (‖ρ‖_F > 1/2) at t ≈ {run.escape_time:.3g}"
+               if run.escape_time is not None else "no escape before t-max")
+    out.append(f"loss at t = {float(t_max):g}: {run.sol.loss[-1]:.3e}")
+    if run.s_drift is None:
+        out.append("ρ(0) = 0 is an exact fixed point of the ODE (dρ/dt is linear in ρ): ρ(t) = 0 "
+                   "for all t, the students never leave the plateau; the implicit-bias "
+                   "direction S = ρ(ρᵀρ)^(−1/2) is undefined (no drift reported)")
+    else:
+        out.append(f"implicit bias: drift of S = ρ(ρᵀρ)^(−1/2) along the ODE (the mean-field "
+                   f"dynamics, not SGD) {run.s_drift:.2e}"
+                   + (" (conserved: the solution reached is the one closest to the start)"
+                      if run.s_drift < 1e-8 else " (not conserved: anisotropic teacher)"))
+    return out
 
 
 @quadratic_group.command("equations")
@@ -258,36 +200,26 @@ def hessian_command(p: int, p_star: int, N: int, eta: Fraction, fmt: str) -> Non
 
     Example: fltheory quadratic hessian --p 4 --p-star 2 --N 100
     """
-    from fltheory.theory import quadratic as th
+    from fltheory.theory.quadratic import curvature_counts
 
-    if p + p_star > N:
-        raise DomainError("N", N, f"N >= p + p* = {p + p_star}")
-    plateau_h = th.hessian_plateau_counts(p, p_star, N)
-    rows = [["loss Hessian at the plateau (−/0/+)", "/".join(map(str, plateau_h))]]
-    details: dict[str, object] = {"hessian_plateau": plateau_h}
-    jac_p = th.ode_jacobian_counts(p, p_star, eta, "plateau")
-    rows.append(["ODE Jacobian at the plateau (unstable/0/stable)",
-                 "/".join(map(str, jac_p["predicted"]))
-                 + ("" if jac_p["predicted"] == jac_p["numerical"] else
-                    f" (numerical {jac_p['numerical']})")])
-    details["jacobian_plateau"] = jac_p
+    c = curvature_counts(p, p_star, N, eta)
+
+    def jac(j: dict[str, Any]) -> str:
+        same = j["predicted"] == j["numerical"]
+        return "/".join(map(str, j["predicted"])) + ("" if same else
+                                                     f" (numerical {j['numerical']})")
+
+    rows = [["loss Hessian at the plateau (−/0/+)", "/".join(map(str, c["hessian_plateau"]))],
+            ["ODE Jacobian at the plateau (unstable/0/stable)", jac(c["jacobian_plateau"])]]
     if p >= p_star:
-        sol_h = th.hessian_solution_counts(p, p_star, N)
-        jac_s = th.ode_jacobian_counts(p, p_star, eta, "solution")
-        rows += [["zero-loss manifold dimension", str(th.manifold_dimension(p, p_star))],
-                 ["loss Hessian at a solution (−/0/+)", "/".join(map(str, sol_h))],
-                 ["ODE Jacobian at a solution (unstable/0/stable)",
-                  "/".join(map(str, jac_s["predicted"]))
-                  + ("" if jac_s["predicted"] == jac_s["numerical"] else
-                     f" (numerical {jac_s['numerical']})")]]
-        details |= {"manifold_dimension": th.manifold_dimension(p, p_star),
-                    "hessian_solution": sol_h, "jacobian_solution": jac_s}
+        rows += [["zero-loss manifold dimension", str(c["manifold_dimension"])],
+                 ["loss Hessian at a solution (−/0/+)", "/".join(map(str, c["hessian_solution"]))],
+                 ["ODE Jacobian at a solution (unstable/0/stable)", jac(c["jacobian_solution"])]]
     notes = [] if p >= p_star else [f"p < p* = {p_star}: no zero-loss solution exists"]
     emit(Result(command="quadratic hessian",
                 inputs={"p": p, "p_star": p_star, "N": N, "eta": fraction_str(eta)},
-                value=details, conventions=_CONVENTIONS,
-                summary=[f"p = {p}, p* = {p_star}, N = {N}, T = I"],
-                details=details,
+                value=c, conventions=_CONVENTIONS,
+                summary=[f"p = {p}, p* = {p_star}, N = {N}, T = I"], details=c,
                 table=Table(columns=["quantity", "counts"], rows=rows,
                             caption="Curvature at the plateau and on the zero-loss manifold",
                             label="tab:fltheory-quadratic-hessian", align="lr"),
@@ -322,37 +254,22 @@ def escape_command(p: int, p_star: int, eta: Fraction, N_text: str, q0: Fraction
     Example: fltheory quadratic escape --p 4 --p-star 2 --eta 1/10 --N 250,1000,4000
     """
     from fltheory.exact import parse_int_range
-    from fltheory.theory import quadratic as th
+    from fltheory.theory import quadratic_report
 
     Ns = parse_int_range(N_text, "N", minimum=p * p_star)
-    q0_f = _positive(q0, "q0", maximum=1000)
-    if not Fraction(1, 10**6) <= threshold < 1:
-        raise DomainError("threshold", fraction_str(threshold), "1e-6 <= threshold < 1")
-    _positive(eta, "eta")
-    _positive(noise, "noise", allow_zero=True, maximum=1000)
-    # the exact step and noise go to theory (floats only at evaluation); every N's cost first
-    th.check_escape_request(p, p_star, eta, Ns, q0_f, float(threshold), noise, samples)
-    try:
-        laws = [th.escape_time_law(p, p_star, eta, N, q0_f, float(threshold), noise, samples,
-                                   seed) for N in Ns]
-    except th.ODEDivergence as exc:
-        raise DomainError("eta", fraction_str(eta), _bounds_text(p, p_star, noise),
-                          reason=f"makes the mean-field ODE diverge by t ≈ {exc.t:.3g} "
-                                 f"(finite-time blow-up)") from None
+    laws = quadratic_report.escape_laws(p, p_star, eta, Ns, q0, threshold, noise, samples, seed)
     rows = [[str(L.N), f"{L.mean:.3f} ± {L.se:.3f}", f"{L.mean_field:.3f}", f"{L.shift:+.3f}",
              f"{L.mean_log_overlap:.4f}"] for L in laws]
     L0 = laws[0]
+    keys = ("N", "mean", "se", "mean_field", "mean_field_se", "shift", "shift_se",
+            "mean_log_overlap")
     details = {"rate": L0.rate, "noise_variance_J": L0.noise_variance,
-               "laws": [{"N": L.N, "mean": L.mean, "se": L.se, "mean_field": L.mean_field,
-                         "mean_field_se": L.mean_field_se, "shift": L.shift,
-                         "shift_se": L.shift_se, "mean_log_overlap": L.mean_log_overlap}
-                        for L in laws]}
+               "laws": [{k: getattr(L, k) for k in keys} for L in laws]}
     summary = [f"p = {p}, p* = {p_star}, η = {fraction_str(eta)}, W0 ~ N(0, {fraction_str(q0)}), "
                f"escape at ‖ρ‖_F = {fraction_str(threshold)}, σ = {fraction_str(noise)}",
                f"plateau rate r = {L0.rate:.6f}; ln N slope → 1/(2r) = {1 / (2 * L0.rate):.4f}",
                f"plateau noise J = {L0.noise_variance:.5f}: SGD starts the escape as if "
-               f"Var ρ(0) = (q0 + J)/N; shift ≈ −ln(1 + J/q0)/(2r) = "
-               f"{L0.linear_shift:.3f}"]
+               f"Var ρ(0) = (q0 + J)/N; shift ≈ −ln(1 + J/q0)/(2r) = {L0.linear_shift:.3f}"]
     emit(Result(command="quadratic escape",
                 inputs={"p": p, "p_star": p_star, "eta": fraction_str(eta), "N": Ns,
                         "q0": fraction_str(q0), "threshold": fraction_str(threshold),
@@ -388,81 +305,53 @@ def simulate_command(N: int, p: int, p_star: int, eta: Fraction, t_max: Fraction
     """One-pass SGD from a random start (W0 ~ N(0, 1/4)), against the ODE from the same
     initial overlaps: test loss and ‖ρ‖ on a time grid. A run that blows up (SGD or the ODE)
     is reported as such ("SGD diverged at t ≈ …"), never as numbers."""
-    import math
     import sys
 
-    from fltheory.exact import check_cost, check_integer
-    from fltheory.sim.quadratic import sgd_cost
-    from fltheory.theory.quadratic import ODEDivergence, check_ode_request, stability_bounds
-
-    check_integer(N, "N", 10, 20000)
-    eta_f = _positive(eta, "eta")
-    bound = stability_bounds(p, p_star)
-    if bound["plateau"] is not None and eta > bound["plateau"]:
-        raise DomainError("eta", fraction_str(eta), f"0 < eta <= η_max = {bound['plateau']} "
-                          f"≈ {float(bound['plateau']):.4g} for p = {p}, p* = {p_star}",
-                          reason="is above the stability bound: the plateau fixed point q*(η) "
-                                 "does not exist and the mean-field dynamics diverge")
-    if not 0 < t_max <= 1000:
-        raise DomainError("t_max", fraction_str(t_max), "0 < t-max <= 1000")
-    t_max_f = float(t_max)
-    # SGD cost (fitted in sim.quadratic.sgd_cost), and the ODE on the unreduced state (a random
-    # Q(0) has no isotropic part: reduced size p)
-    check_cost(f"N = {N}, t-max = {fraction_str(t_max)}, p = {p}, p* = {p_star}",
-               sgd_cost(N, p, p_star, t_max_f, n_test=2000), 30.0, "seconds (estimated)",
-               "a smaller N or t-max")
-    check_ode_request(p, p_star, eta_f, t_max_f, 21, k=p)
     import numpy as np
 
-    from fltheory.sim.quadratic import orthonormal_teacher, sgd
-    from fltheory.theory.quadratic import integrate
+    from fltheory.claims.quadratic import check_comparison_request, compare_sgd_ode
 
+    check_comparison_request(N, p, p_star, eta, t_max)
     if sys.stderr.isatty():
-        click.echo(f"SGD: {int(t_max_f * N)} steps at N = {N} ...", err=True)
-    rng = np.random.default_rng(seed)
-    W_star = orthonormal_teacher(N, p_star, rng)
-    W0 = 0.5 * rng.standard_normal((p, N))
-    t = np.linspace(0, t_max_f, 21)
-    run = sgd(W0, W_star, eta_f, t, seed + 100, n_test=2000)
-    ode_diverged = None
-    try:
-        ode = integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N, eta_f, t)
-        ode_loss, ode_rho = ode.loss, np.linalg.norm(ode.R, axis=(1, 2))
-    except ODEDivergence as exc:
-        ode_diverged = exc.t
-        ode_loss = ode_rho = np.full(len(t), np.nan)
-    assert run.test_loss is not None
-    sgd_rho = np.linalg.norm(run.R, axis=(1, 2))
-
-    def cell(x: float, spec: str) -> str:
-        return format(x, spec) if math.isfinite(x) else "diverged"
-
-    def finite(xs: np.ndarray) -> list[float | None]:
-        return [float(x) if math.isfinite(x) else None for x in xs]
-
-    rows = [[f"{t[i]:g}", cell(run.test_loss[i], ".4g"), cell(ode_loss[i], ".4g"),
-             cell(sgd_rho[i], ".4f"), cell(ode_rho[i], ".4f")] for i in range(len(t))]
-    summary = [f"SGD at N = {N} vs the ODE from the same initial overlaps"]
-    if run.diverged_at is not None:
-        summary.append(f"SGD diverged at t ≈ {run.diverged_at:.4g}: the weights left every "
-                       f"bounded region (‖w‖²/N beyond 10^6 × its scale), the run was stopped "
-                       f"there (stability of the mean-field dynamics: {_bounds_text(p, p_star)})")
-    if ode_diverged is not None:
-        summary.append(f"the mean-field ODE diverged by t ≈ {ode_diverged:.4g} (finite-time "
-                       f"blow-up; {_bounds_text(p, p_star)})")
-    elif bound["solution"] is not None and eta >= bound["solution"]:
-        summary.append(f"note: η >= p*/(2(p*+2)) = {fraction_str(bound['solution'])}: the "
-                       "zero-loss solutions are unstable, the loss cannot converge to 0")
-    final = run.test_loss[-1]
+        click.echo(f"SGD: {int(float(t_max) * N)} steps at N = {N} ...", err=True)
+    c = compare_sgd_ode(N, p, p_star, eta, np.linspace(0, float(t_max), 21), seed)
+    rows = [[f"{c.t[i]:g}", _cell(c.sgd_loss[i], ".4g"), _cell(c.ode_loss[i], ".4g"),
+             _cell(c.sgd_rho[i], ".4f"), _cell(c.ode_rho[i], ".4f")] for i in range(len(c.t))]
+    final = float(c.sgd_loss[-1])
     emit(Result(command="quadratic simulate",
                 inputs={"N": N, "p": p, "p_star": p_star, "eta": fraction_str(eta),
                         "t_max": fraction_str(t_max), "seed": seed},
-                value=float(final) if math.isfinite(final) else None,
-                conventions=_CONVENTIONS,
-                summary=summary,
-                details={"t": t.tolist(), "sgd_test_loss": finite(run.test_loss),
-                         "ode_loss": finite(ode_loss), "sgd_diverged_at": run.diverged_at,
-                         "ode_diverged_by": ode_diverged},
+                value=final if math.isfinite(final) else None, conventions=_CONVENTIONS,
+                summary=_simulate_summary(c, p, p_star, eta),
+                details={"t": c.t.tolist(), "sgd_test_loss": _finite(c.sgd_loss),
+                         "ode_loss": _finite(c.ode_loss), "sgd_diverged_at": c.sgd_diverged_at,
+                         "ode_diverged_by": c.ode_diverged_by},
                 table=Table(columns=["t", "SGD test loss", "ODE loss", "‖ρ‖ SGD", "‖ρ‖ ODE"],
                             rows=rows, caption="One-pass SGD against the ODE",
                             label="tab:fltheory-quadratic-sim", align="rrrrr")), fmt)
+
+
+def _cell(x: float, spec: str) -> str:
+    return format(x, spec) if math.isfinite(x) else "diverged"
+
+
+def _finite(xs: Any) -> list[float | None]:
+    return [float(x) if math.isfinite(x) else None for x in xs]
+
+
+def _simulate_summary(c: Any, p: int, p_star: int, eta: Fraction) -> list[str]:
+    from fltheory.theory.quadratic import stability_bounds, stability_text
+
+    out = [f"SGD at N = {c.N} vs the ODE from the same initial overlaps"]
+    if c.sgd_diverged_at is not None:
+        out.append(f"SGD diverged at t ≈ {c.sgd_diverged_at:.4g}: the weights left every "
+                   f"bounded region (‖w‖²/N beyond 10^6 × its scale), the run was stopped there "
+                   f"(stability of the mean-field dynamics: {stability_text(p, p_star)})")
+    solution = stability_bounds(p, p_star)["solution"]
+    if c.ode_diverged_by is not None:
+        out.append(f"the mean-field ODE diverged by t ≈ {c.ode_diverged_by:.4g} (finite-time "
+                   f"blow-up; {stability_text(p, p_star)})")
+    elif solution is not None and eta >= solution:
+        out.append(f"note: η >= p*/(2(p*+2)) = {fraction_str(solution)}: the zero-loss "
+                   "solutions are unstable, the loss cannot converge to 0")
+    return out

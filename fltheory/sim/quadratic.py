@@ -3,19 +3,39 @@
 Student f(x) = a Σ_k (w_k·x)²/N, teacher y = b Σ_m (w*_m·x)²/N + σξ, x ~ N(0, I_N), squared loss,
 one fresh sample per step: w_k ← w_k − η_w·2a(f − y)(w_k·x/√N) x/√N. A step costs O(N(p + p*)).
 Order parameters Q = WWᵀ/N and ρ = WW*ᵀ/N are recorded at times t = steps/N on a grid.
+
+Seeds (:mod:`fltheory.sim.seeding`): every function takes ``seed`` (an integer >= 0 or a numpy
+SeedSequence) and draws each independent part from its own child, keyed by the constants
+below: the stream of training samples (``KEY_SAMPLES``), the fixed test inputs
+(``KEY_TEST``), the teacher (``KEY_TEACHER``), the initial student (``KEY_START``), the
+inputs of a sampled Hessian (``KEY_HESSIAN``). So :func:`cold_start` and :func:`sgd` may be
+given the same seed, and repetitions of an average take ``seeding.children(seed, n)``.
+
+The escape rule of the simulation side is :func:`escape_time` (first ‖ρ‖_F >= 1/2,
+log-interpolated), written independently of the theory's ``crossing_time``.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from fltheory.exact import DomainError
+from fltheory.sim.seeding import SeedLike, child, sequence
 
-__all__ = ["SGDRun", "hessian_counts_at_solution", "orthonormal_teacher",
-           "plateau_point", "population_hessian_counts", "sgd", "sgd_cost"]
+__all__ = ["ESCAPE_LEVEL", "KEY_HESSIAN", "KEY_SAMPLES", "KEY_START", "KEY_TEACHER", "KEY_TEST",
+           "SGDRun", "cold_start", "escape_time", "hessian_counts_at_solution",
+           "orthonormal_teacher", "plateau_point", "population_hessian_counts", "sgd", "sgd_cost"]
+
+#: seeding keys (children of a run's seed) of the independent parts of a simulation
+KEY_SAMPLES, KEY_TEST, KEY_TEACHER, KEY_START, KEY_HESSIAN = 0, 1, 2, 3, 4
+
+#: ‖ρ‖_F at which a run counts as escaped from the plateau
+ESCAPE_LEVEL = 0.5
 
 #: memory one simulation may allocate (the dense Hessians are (pN)² doubles)
 MEMORY_LIMIT_BYTES = 2**30
@@ -49,14 +69,29 @@ def sgd_cost(N: int, p: int, p_star: int, t_max: float, n_test: int = 0, records
     plus the test loss, 2e-9·n_test·N·p s per record. Fitted on this machine (2 cores,
     single-threaded BLAS): per step 2.5e-4 s at (N, p, p*) = (1000, 4, 2), 5.6e-4 at (4000, 4,
     2), 1.8e-3 at (10000, 4, 2), 2.0e-3 at (20000, 4, 2), 2.0e-4 at (1000, 32, 2); the estimate
-    is at or above each. Under a loaded multi-threaded BLAS it can be several times slower."""
+    is at or above each. Under a loaded multi-threaded BLAS it can be several times slower.
+
+    >>> round(sgd_cost(1000, 4, 2, 40.0), 2)
+    13.2
+    """
+    N, p, p_star = (_positive_int(v, n) for v, n in ((N, "N"), (p, "p"), (p_star, "p_star")))
+    n_test, records = _positive_int(n_test, "n_test", 0), _positive_int(records, "records", 0)
+    t_max = _finite(t_max, "t_max", 0.0, strict=False)
     steps = t_max * N
     return steps * (5e-5 + 2e-8 * N * (p + p_star + 8)) + 2e-9 * n_test * N * p * records
 
 
 def orthonormal_teacher(N: int, p_star: int, rng: np.random.Generator,
                         eigenvalues: np.ndarray | None = None) -> np.ndarray:
-    """Teacher rows with W*W*ᵀ/N = diag(eigenvalues) (default identity)."""
+    """Teacher rows (p* × N) with W*W*ᵀ/N = diag(eigenvalues) exactly (default identity):
+    orthonormalised Gaussian directions drawn from ``rng`` (a numpy Generator), scaled.
+
+    >>> W = orthonormal_teacher(10, 2, np.random.default_rng(0))
+    >>> np.allclose(W @ W.T / 10, np.eye(2))
+    True
+    """
+    if not isinstance(rng, np.random.Generator):
+        raise DomainError("rng", type(rng).__name__, "a numpy Generator")
     p_star = _positive_int(p_star, "p_star")
     N = _positive_int(N, "N", p_star)
     _check_memory("N", N, 8.0 * 3 * N * p_star)
@@ -70,8 +105,56 @@ def orthonormal_teacher(N: int, p_star: int, rng: np.random.Generator,
     return (Qm.T * math.sqrt(N)) * scale[:, None]
 
 
+def cold_start(N: int, p: int, p_star: int, seed: SeedLike, q0: float = 0.25,
+               eigenvalues: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A cold random start: (W0, W*) with W0 ~ N(0, q0) i.i.d. (p × N, so ρ(0) = O(N^(−1/2)))
+    and an orthonormal teacher (p* × N, :func:`orthonormal_teacher`), drawn from the children
+    ``KEY_START`` and ``KEY_TEACHER`` of ``seed``.
+
+    >>> W0, W_star = cold_start(50, 2, 1, 0)
+    >>> W0.shape, W_star.shape
+    ((2, 50), (1, 50))
+    """
+    q0 = _finite(q0, "q0", 0.0, strict=True)
+    W_star = orthonormal_teacher(N, p_star, np.random.default_rng(child(seed, KEY_TEACHER)),
+                                 eigenvalues)
+    p = _positive_int(p, "p")
+    _check_memory("N", N, 8.0 * p * N)
+    W0 = math.sqrt(q0) * np.random.default_rng(child(seed, KEY_START)).standard_normal((p, N))
+    return W0, W_star
+
+
+def escape_time(t: Any, R: Any, level: float = ESCAPE_LEVEL) -> float:
+    """Escape time of a simulated run: the first time ‖ρ‖_F >= ``level`` (default 1/2), with
+    ln‖ρ‖_F interpolated linearly between the records (exponential growth in the linear
+    stage); NaN if never reached (records after a divergence are NaN: not reached). ``t``:
+    the record times (len n), ``R``: the overlaps (n × p × p*), as in :class:`SGDRun`.
+
+    >>> escape_time(np.array([0.0, 1.0, 2.0]), np.array([[[0.1]], [[0.2]], [[0.8]]]), 0.4)
+    1.5
+    """
+    t, R = np.asarray(t, dtype=float), np.asarray(R, dtype=float)
+    if t.ndim != 1 or R.ndim != 3 or len(R) != len(t) or len(t) == 0:
+        raise DomainError("R", f"arrays of shapes {t.shape}, {R.shape}",
+                          "record times (n) and overlaps (n × p × p*)")
+    level = _finite(level, "level", 0.0, strict=True)
+    norms = np.sqrt(np.sum(R * R, axis=(1, 2)))
+    reached = [i for i, v in enumerate(norms) if v >= level]  # NaN compares False
+    if not reached:
+        return float("nan")
+    j = reached[0]
+    if j == 0 or not norms[j - 1] > 0:
+        return float(t[j])
+    lo, hi = math.log(norms[j - 1]), math.log(norms[j])
+    return float(t[j - 1] + (t[j] - t[j - 1]) * (math.log(level) - lo) / (hi - lo))
+
+
 @dataclass
 class SGDRun:
+    """A one-pass SGD run from :func:`sgd`: record times ``t``, overlaps ``Q`` (n × p × p) and
+    ``R`` = ρ (n × p × p*) at the records, start ``W0``, teacher ``W_star``, final ``W``, and
+    optionally the test loss at each record and the divergence time."""
+
     t: np.ndarray
     Q: np.ndarray
     R: np.ndarray
@@ -85,7 +168,7 @@ class SGDRun:
     diverged_at: float | None = None
 
 
-def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed: int,
+def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction, t_grid: Any, seed: SeedLike,
         sigma: float = 0.0, a: float | None = None, b: float | None = None,
         eta_w: float | None = None, chunk: int = 64, n_test: int = 0,
         divergence_factor: float = 1e6) -> SGDRun:
@@ -102,7 +185,16 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed
     max_k ‖w_k‖²/N exceeds ``divergence_factor``·max(1, its initial value, the teacher's), the
     run stops, ``diverged_at`` records the time and the remaining records are NaN (SGD above
     its stability limit blows up: the loss grows like ‖w‖⁴, the step like ‖w‖³).
+
+    Seeds: the samples from the child ``KEY_SAMPLES`` of ``seed``, the test inputs from
+    ``KEY_TEST``. η > 0 and the other reals finite (η a float or a Fraction).
+
+    >>> W0, W_star = cold_start(100, 2, 1, 0)
+    >>> run = sgd(W0, W_star, 0.1, [0.0, 1.0], 0)
+    >>> run.R.shape, run.diverged_at
+    ((2, 2, 1), None)
     """
+    seed = sequence(seed)
     W0, W_star = np.asarray(W0, dtype=float), np.asarray(W_star, dtype=float)
     if W0.ndim != 2 or min(W0.shape) < 1 or not np.isfinite(W0).all():
         raise DomainError("W0", f"an array of shape {W0.shape}",
@@ -135,14 +227,14 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed
     limit = divergence_factor * scale
     diverged_at: float | None = None
     # SFC64: the N normals per step are most of the cost; it draws them ~25 % faster than PCG64
-    rng = np.random.Generator(np.random.SFC64(seed))
+    rng = np.random.Generator(np.random.SFC64(child(seed, KEY_SAMPLES)))
     W = W0.copy()
     record_steps = np.rint(np.asarray(t_grid) * N).astype(int)
     Qs, Rs = np.empty((len(record_steps), p, p)), np.empty((len(record_steps), p, ps))
     sqrtN = math.sqrt(N)
     losses = np.empty(len(record_steps)) if n_test else None
     if n_test:
-        test_rng = np.random.default_rng([seed, 1])
+        test_rng = np.random.default_rng(child(seed, KEY_TEST))
         X_test = test_rng.standard_normal((n_test, N))
         y_test = b * np.sum((X_test @ W_star.T / sqrtN) ** 2, axis=1)
         if sigma:
@@ -190,7 +282,7 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float, t_grid: np.ndarray, seed
     return SGDRun(np.asarray(t_grid), Qs, Rs, W0, W_star, W, losses, diverged_at)
 
 
-def hessian_counts_at_solution(p: int, p_star: int, N: int, seed: int, n_samples: int = 0,
+def hessian_counts_at_solution(p: int, p_star: int, N: int, seed: SeedLike, n_samples: int = 0,
                                a: float | None = None, b: float | None = None
                                ) -> tuple[int, int, int]:
     """(negative, zero, positive) eigenvalue counts of the loss Hessian at a random zero-loss
@@ -198,18 +290,22 @@ def hessian_counts_at_solution(p: int, p_star: int, N: int, seed: int, n_samples
 
     At such a point f(x) = y(x) for every x, so each sample's loss Hessian is exactly
     ∇f(x)∇f(x)ᵀ; the Hessian of the sample loss over ``n_samples`` inputs (default 4pN) is
-    computed from the gradients ∇_W f(x) = 2a (Wx) xᵀ/N and eigendecomposed.
+    computed from the gradients ∇_W f(x) = 2a (Wx) xᵀ/N and eigendecomposed. The teacher
+    from the child ``KEY_TEACHER`` of ``seed``, the point and the inputs from ``KEY_HESSIAN``.
+
+    >>> hessian_counts_at_solution(2, 1, 6, 0)
+    (0, 6, 6)
     """
     p, p_star, N = (_positive_int(v, name) for v, name in ((p, "p"), (p_star, "p_star"),
                                                           (N, "N")))
     if p < p_star or p_star > N:
         raise DomainError("p", p, f"p >= p* = {p_star} and N >= p*")
-    a = 1.0 / p if a is None else a
-    b = 1.0 / p_star if b is None else b
-    n = n_samples or 4 * p * N
+    a = 1.0 / p if a is None else _finite(a, "a", 0.0, strict=True)
+    b = 1.0 / p_star if b is None else _finite(b, "b", 0.0, strict=True)
+    n = _positive_int(n_samples, "n_samples", 0) or 4 * p * N
     _check_memory("N", N, 8.0 * (n * p * N * 2 + (p * N) ** 2 * 2 + n * N))
-    rng = np.random.default_rng(seed)
-    W_star = orthonormal_teacher(N, p_star, rng)
+    W_star = orthonormal_teacher(N, p_star, np.random.default_rng(child(seed, KEY_TEACHER)))
+    rng = np.random.default_rng(child(seed, KEY_HESSIAN))
     O, _ = np.linalg.qr(rng.standard_normal((p, p_star)))
     W = (O * math.sqrt(b / a)) @ W_star
     X = rng.standard_normal((n, N))
@@ -229,7 +325,18 @@ def population_hessian_counts(W: np.ndarray, W_star: np.ndarray, a: float, b: fl
     2 tr(A²), so L = ½((tr A)² + 2 tr A²) and ∇_W L = (2a/N)(tr A·W + 2 W A). The Hessian is
     formed by central differences of that gradient (exact up to O(h²) for this cubic gradient)
     and eigendecomposed; |λ| <= rel_tol·max|λ| counts as zero.
+
+    >>> W, W_star = plateau_point(1, 1, 4, 1 / 3, 0)
+    >>> population_hessian_counts(W, W_star, 1.0, 1.0)
+    (1, 2, 1)
     """
+    W, W_star = np.asarray(W, dtype=float), np.asarray(W_star, dtype=float)
+    if W.ndim != 2 or W_star.ndim != 2 or W.shape[1] != W_star.shape[1] or W.size == 0 \
+            or W_star.size == 0 or not (np.isfinite(W).all() and np.isfinite(W_star).all()):
+        raise DomainError("W", f"arrays of shapes {W.shape}, {W_star.shape}",
+                          "finite p × N and p* × N matrices")
+    a, b = _finite(a, "a", 0.0, strict=True), _finite(b, "b", 0.0, strict=False)
+    h, rel_tol = _finite(h, "h", 0.0, strict=True), _finite(rel_tol, "rel_tol", 0.0, True)
     p, N = W.shape
     _check_memory("N", N, 8.0 * 3 * (p * N) ** 2)
 
@@ -248,15 +355,22 @@ def population_hessian_counts(W: np.ndarray, W_star: np.ndarray, a: float, b: fl
     return int(np.sum(ev < -tol)), int(np.sum(np.abs(ev) <= tol)), int(np.sum(ev > tol))
 
 
-def plateau_point(p: int, p_star: int, N: int, q: float, seed: int
+def plateau_point(p: int, p_star: int, N: int, q: float, seed: SeedLike
                   ) -> tuple[np.ndarray, np.ndarray]:
-    """A student on the ρ = 0 plateau: rows orthogonal to the teacher's, WWᵀ/N = q I."""
+    """A student on the ρ = 0 plateau: (W, W*) with rows of W orthogonal to the teacher's and
+    WWᵀ/N = q I exactly; teacher from the child ``KEY_TEACHER`` of ``seed``, student from
+    ``KEY_START``. Integers p, p* >= 1, N >= p + p*; q >= 0.
+
+    >>> W, W_star = plateau_point(2, 1, 10, 0.5, 0)
+    >>> np.allclose(W @ W.T / 10, 0.5 * np.eye(2)), np.allclose(W @ W_star.T, 0)
+    (True, True)
+    """
     p = _positive_int(p, "p")
     N = _positive_int(N, "N", p + _positive_int(p_star, "p_star"))
     q = _finite(q, "q", 0.0, strict=False)
-    rng = np.random.default_rng(seed)
-    W_star = orthonormal_teacher(N, p_star, rng)
-    G = rng.standard_normal((p, N))
+    _check_memory("N", N, 8.0 * 4 * N * (p + p_star))
+    W_star = orthonormal_teacher(N, p_star, np.random.default_rng(child(seed, KEY_TEACHER)))
+    G = np.random.default_rng(child(seed, KEY_START)).standard_normal((p, N))
     G -= (G @ W_star.T / N) @ W_star
     basis, _ = np.linalg.qr(G.T)
     return basis.T * math.sqrt(N * q), W_star

@@ -28,7 +28,11 @@ __all__ = ["block_matrix", "block_rhs", "block_rhs_loops", "block_traces", "bulk
 
 
 def block_matrix(Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> np.ndarray:
-    """The covariance [[Q, ρ], [ρᵀ, T]] of the fields, batched over leading axes of Q and R."""
+    """The covariance [[Q, ρ], [ρᵀ, T]] of the fields, batched over leading axes of Q and R.
+
+    >>> block_matrix(np.eye(1) / 2, np.full((1, 1), 0.1), np.eye(1)).tolist()
+    [[0.5, 0.1], [0.1, 1.0]]
+    """
     lead = Q.shape[:-2]
     k, ps = R.shape[-2:]
     C = np.empty((*lead, k + ps, k + ps))
@@ -42,7 +46,12 @@ def block_matrix(Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> np.ndarray:
 def block_traces(C: np.ndarray, k: int, m: int, a: float, b: float, q: np.ndarray | float
                  ) -> tuple[np.ndarray, np.ndarray]:
     """tr(𝒜C) and tr((𝒜C)²), 𝒜 = diag(a I_k, −b I_p*), with m bulk students of variance q
-    added (each contributes a q and a² q²); batched over leading axes of C."""
+    added (each contributes a q and a² q²); batched over leading axes of C.
+
+    >>> C = block_matrix(np.eye(1) / 2, np.full((1, 1), 0.1), np.eye(1))
+    >>> [round(float(v), 6) for v in block_traces(C, 1, 0, 1.0, 1.0, 0.0)]
+    [-0.5, 1.23]
+    """
     A = np.concatenate([np.full(k, a), np.full(C.shape[-1] - k, -b)])
     AC = A[:, None] * C
     t1 = np.trace(AC, axis1=-2, axis2=-1) + m * a * q
@@ -52,7 +61,11 @@ def block_traces(C: np.ndarray, k: int, m: int, a: float, b: float, q: np.ndarra
 
 def bulk_dq(q: float, t1: float, coef: float, a: float, eta_w: float) -> float:
     """dq/dt of a bulk student (its field variance q, uncorrelated with everything): the
-    matrix-form Q-equation for a 1 × 1 block, C𝒜C = a q², C𝒜C𝒜C = a² q³."""
+    matrix-form Q-equation for a 1 × 1 block, C𝒜C = a q², C𝒜C𝒜C = a² q³.
+
+    >>> round(bulk_dq(0.5, -0.5, 0.5, 1.0, 0.1), 6)
+    -0.07
+    """
     return (-4.0 * a * eta_w * (t1 * q + 2.0 * a * q * q)
             + 4.0 * a * a * eta_w * eta_w * (coef * q + 4.0 * t1 * a * q * q
                                               + 8.0 * a * a * q * q * q))
@@ -62,7 +75,12 @@ def block_rhs(y: np.ndarray, k: int, ps: int, m: int, a: float, b: float, eta_w:
               sigma2: float, T: np.ndarray) -> np.ndarray:
     """d(q, S, K)/dt for the flat state y = (q, S.ravel(), K.ravel()); m bulk students.
     With m = 0 and q = 0 this is the full matrix form (:func:`~fltheory.theory.quadratic.rhs_matrix`
-    calls it so)."""
+    calls it so).
+
+    >>> y = np.array([0.0, 0.5, 0.1])  # q = 0, S = 1/2, K = 1/10: p = p* = 1
+    >>> np.round(block_rhs(y, 1, 1, 0, 1.0, 1.0, 0.1, 0.0, np.eye(1)), 6).tolist()
+    [0.0, -0.017, 0.03]
+    """
     q = y[0]
     S = y[1:1 + k * k].reshape(k, k)
     C = block_matrix(0.5 * (S + S.T) + q * np.eye(k), y[1 + k * k:].reshape(k, ps), T)
@@ -89,6 +107,10 @@ def reduce_start(Q0: np.ndarray, R0: np.ndarray, tol: float = 1e-12
     q0 is the eigenvalue of Q0 of largest multiplicity (relative tolerance ``tol``); V spans the
     columns of R0 and the eigenvectors of Q0 − q0 I. If that leaves nothing to reduce, V = I,
     q0 = 0 and S0 = Q0 (the full system).
+
+    >>> q0, V, S0, K0 = reduce_start(np.eye(3) / 4, np.array([[1e-3], [0.0], [0.0]]))
+    >>> q0, V.shape, S0.tolist()
+    (0.25, (3, 1), [[0.0]])
     """
     p = Q0.shape[0]
     Qs = 0.5 * (Q0 + Q0.T)
@@ -111,7 +133,12 @@ def block_rhs_loops(y: np.ndarray, k: int, ps: int, m: int, a: float, b: float, 
                     sigma2: float, T: np.ndarray) -> np.ndarray:
     """:func:`block_rhs` written as explicit loops, for compilation (as plain Python it is
     correct but slow). Only the rows of the student block are formed; blocks larger than 16
-    use two BLAS products instead of the loops."""
+    use two BLAS products instead of the loops.
+
+    >>> y = np.array([0.0, 0.5, 0.1])
+    >>> np.round(block_rhs_loops(y, 1, 1, 0, 1.0, 1.0, 0.1, 0.0, np.eye(1)), 6).tolist()
+    [0.0, -0.017, 0.03]
+    """
     n = k + ps
     q = y[0]
     C = np.empty((n, n))
@@ -202,7 +229,14 @@ def dopri5(y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: float, k: int,
     stops the integration with status 3 (a trial step whose stages overflow is rejected and
     shortened). Above the stability limits the quadratic ODE blows up in finite time (the η²
     term grows like q³), so once the box is left the step size would only shrink to underflow;
-    stopping there names the cause."""
+    stopping there names the cause.
+
+    >>> y0, grid = np.array([0.0, 0.5, 0.1]), np.array([0.0, 1.0])
+    >>> Y, nfev, status = dopri5(y0, grid, 1e-9, 1e-12, 1, 1, 0, 1.0, 1.0, 0.1, 0.0, np.eye(1),
+    ...                          10**5)
+    >>> status, np.round(Y[1], 4).tolist()
+    (0, [0.0, 0.4891, 0.1355])
+    """
     n = y0.shape[0]
     out = np.full((t_grid.shape[0], n), np.nan)
     out[0] = y0

@@ -6,7 +6,6 @@ Each builder asks the theory, the claims or the simulator for its numbers and ha
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from typing import Any
 
@@ -38,8 +37,7 @@ def quadratic_table() -> Table:
         R0 = np.random.default_rng(0).standard_normal((p, p_star))
         R0 *= 1e-3 / np.linalg.norm(R0)
         t = np.linspace(0, 200, 4001)
-        sol = integrate(np.eye(p) / 4, R0, np.eye(p_star), float(eta), t)
-        escape = t[np.argmax(np.linalg.norm(sol.R, axis=(1, 2)) > 0.5)]
+        escape = integrate(np.eye(p) / 4, R0, np.eye(p_star), eta, t).escape_time()
         latex_q.append(sp.latex(pl.q_exact))
         neg, zero, pos = hessian_plateau_counts(p, p_star, N)
         sneg, szero, spos = hessian_solution_counts(p, p_star, N)
@@ -112,26 +110,25 @@ def draw_quadratic(data: dict[str, Any], escape: dict[str, Any] | None = None) -
 def quadratic_figure() -> Any:
     from fltheory.claims.quadratic import escape_vs_p, loss_curves
 
-    return draw_quadratic(loss_curves(4, 2, 0.1, (250, 1000), t_max=60), escape_vs_p())
+    return draw_quadratic(loss_curves(4, 2, Fraction(1, 10), (250, 1000), t_max=60),
+                          escape_vs_p())
 
 
-def _quadratic_escape(p: dict[str, Any], seed: int) -> dict[str, float]:
+def _quadratic_escape(p: dict[str, Any], seed: Any) -> dict[str, float]:
     import numpy as np
 
     from fltheory.sim import quadratic as sim
 
     N, pw, ps = int(p["N"]), int(p["p"]), int(p["p_star"])
-    rng = np.random.default_rng(seed)
-    W_star = sim.orthonormal_teacher(N, ps, rng)
-    W0 = 0.5 * rng.standard_normal((pw, N))
+    # one seed for the start and the run: sim keys the teacher, W0, samples and test set apart
+    W0, W_star = sim.cold_start(N, pw, ps, seed)
     t = np.linspace(0, as_float(p["t_max"]), 121)
-    run = sim.sgd(W0, W_star, as_float(p["eta"]), t, seed + 1, n_test=1000)
+    run = sim.sgd(W0, W_star, as_float(p["eta"]), t, seed, n_test=1000)
     norms = np.linalg.norm(run.R, axis=(1, 2))
-    escaped = np.nonzero(norms > 0.5)[0]
     assert run.test_loss is not None
     # a diverged run (η above the stability bound) has NaN records after the stop: its final
     # loss is NaN (counted apart by the aggregate) and the fraction of diverged runs is a metric
-    return {"escape_time": float(t[escaped[0]]) if len(escaped) else math.nan,
+    return {"escape_time": sim.escape_time(run.t, run.R),
             "final_test_loss": float(run.test_loss[-1]),
             "initial_overlap": float(norms[0]),
             "diverged": 0.0 if run.diverged_at is None else 1.0}
@@ -182,16 +179,31 @@ normalisation, only the prefactor of the escape time through the initial overlap
         r = theory.plateau(p, 2, eta)
         print(f"η = {eta}, p = {p:>2}: q* = {r.q:.5f}, plateau loss {r.loss:.5f}, "
               f"rate {r.escape_rate:.6f}")"""),
-    ("code", """fig = draw_quadratic(loss_curves(4, 2, 0.1, (250, 1000), t_max=60))"""),
+    ("code", """theory.plateau(4, 2, Fraction(1, 10))  # exact q*; renders as LaTeX"""),
+    ("markdown", r"""The ODE from a small generic start, one call (what `fltheory quadratic ode`
+prints): the escape time is read by the theory's one escape rule, the first time
+$\|\rho\|_F = 1/2$ (log-interpolated), and $S = \rho(\rho^\top\rho)^{-1/2}$ is conserved
+along the mean-field ODE for an isotropic teacher."""),
+    ("code", """run = theory.ode_run(4, 2, Fraction(1, 10), t_max=200)
+print(f"escape at t = {run.escape_time:.2f}, final loss {run.sol.loss[-1]:.2e}, "
+      f"drift of S along the ODE {run.s_drift:.1e}")"""),
+    ("code", """fig = draw_quadratic(loss_curves(4, 2, Fraction(1, 10), (250, 1000), t_max=60))"""),
     ("markdown", r"""Escape from a random start. SGD's plateau noise kicks every overlap with variance
 $4\eta^2 E[(f-y)^2\lambda^2\nu^2]/N$ per unit time (closed form); amplified like $\rho(0)$, it
 acts as an initial overlap variance $(q_0 + J)/N$ instead of $q_0/N$. Both are $O(1/N)$: the
 $\ln N/(2r)$ law survives, and every escape comes earlier by about $\ln(1 + J/q_0)/(2r)$ — at
 every $N$. The law (mean-field ODE from Gaussian overlaps, exactly reduced, Monte Carlo):"""),
     ("code", """for N in (250, 1000, 4000):
-    L = theory.escape_time_law(4, 2, 0.1, N, samples=100)
+    L = theory.escape_time_law(4, 2, Fraction(1, 10), N, samples=100)
     print(f"N = {N:>4}: E t_esc = {L.mean:.2f} ± {L.se:.2f} (no noise {L.mean_field:.2f}), "
           f"J = {L.noise_variance:.4f}, shift {L.shift:+.3f}")"""),
+    ("markdown", r"""From a cold start SGD does not select the closest solution: its plateau noise
+(the same $J$) tilts the direction $S$ before the escape. Predicted drift
+$E\|\mathrm{polar}(A + \sqrt{J/q_0}B) - \mathrm{polar}(A)\|_F$ (Monte Carlo over Gaussian
+$A$, $B$), growing with $\eta$ and independent of $N$ (claim `quadratic.cold_start_drift`):"""),
+    ("code", """for eta, (J, drift, se) in theory.cold_start_drift(
+        4, 2, [Fraction(1, 20), Fraction(1, 10), Fraction(1, 5)], mc=20000).items():
+    print(f"η = {eta}: J = {J:.4f}, E drift = {drift:.3f} ± {se:.3f}")"""),
     ("markdown", r"""Hessian counts (negative/zero/positive) in the full weight space at the plateau
 (a saddle) and on the zero-loss manifold (marginal), $N = 40$:"""),
     ("code", """for p in (2, 3, 4, 8):
