@@ -32,8 +32,8 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["ENTRY_POINT_GROUP", "Paper", "builtin_papers", "clear", "contributions", "load",
-           "paper", "papers"]
+__all__ = ["ENTRY_POINT_GROUP", "Paper", "builtin_papers", "clear", "contribution", "contributions",
+           "load", "paper", "papers"]
 
 #: entry-point group through which installed distributions contribute papers
 ENTRY_POINT_GROUP = "fltheory.papers"
@@ -149,6 +149,24 @@ def contributions(kind: str, which: Iterable[Paper] | None = None) -> dict[str, 
              for name, target in getattr(p, kind).items()]
     _unique(kind[:-1], ((name, p) for name, (p, _) in pairs))
     return {name: target for name, (_, target) in pairs}
+
+
+def contribution(kind: str, name: str) -> Any:
+    """The object of the contribution ``name`` of ``kind`` (``tables``, ``figures``,
+    ``commands``), loaded; an unknown name is a :class:`~fltheory.exact.DomainError` listing the
+    known ones.
+
+    >>> contribution("tables", "nope")
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: NAME = nope is not a known table; allowed: one of fisher, ...
+    """
+    from fltheory.exact import DomainError
+
+    named = contributions(kind)
+    if name not in named:
+        raise DomainError("NAME", name, "one of " + ", ".join(sorted(named)),
+                          reason=f"is not a known {kind[:-1]}")
+    return load(named[name])
 
 
 def _unique(what: str, items: Iterable[tuple[str, Paper]]) -> None:

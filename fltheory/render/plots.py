@@ -47,10 +47,6 @@ def figure_names() -> list[str]:
 
 def make_figure(name: str) -> Any:
     """Draw the figure ``name`` (see :func:`figure_names`) and return it."""
-    from fltheory.papers import contributions, load
+    from fltheory.papers import contribution
 
-    figures = contributions("figures")
-    if name not in figures:
-        raise DomainError("NAME", name, "one of " + ", ".join(sorted(figures)),
-                          reason="is not a known figure")
-    return load(figures[name])()
+    return contribution("figures", name)()

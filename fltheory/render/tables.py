@@ -8,7 +8,6 @@ regenerates and compares them).
 
 from __future__ import annotations
 
-from fltheory.exact import DomainError
 from fltheory.results import Table
 
 __all__ = ["build_table", "table_names"]
@@ -23,12 +22,8 @@ def table_names() -> list[str]:
 
 def build_table(name: str) -> Table:
     """The table ``name`` (see :func:`table_names`)."""
-    from fltheory.papers import contributions, load
+    from fltheory.papers import contribution
 
-    tables = contributions("tables")
-    if name not in tables:
-        raise DomainError("NAME", name, "one of " + ", ".join(sorted(tables)),
-                          reason="is not a known table")
-    table = load(tables[name])()
+    table = contribution("tables", name)()
     assert isinstance(table, Table)
     return table
