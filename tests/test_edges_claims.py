@@ -15,6 +15,7 @@ import pytest
 from fltheory.claims import quadratic as cq
 from fltheory.claims import twostep as ct
 from fltheory.claims.registry import select
+from fltheory.theory.quadratic import polar_stack
 
 COLD = {"p": 4, "p_star": 2, "eta": Fraction(1, 10), "N_grid": (250, 500, 1000), "N_eta": 500,
         "eta_grid": (Fraction(1, 20), Fraction(1, 5)), "t_eta": 5, "seeds": 12, "mc": 20000}
@@ -41,7 +42,7 @@ def test_statements_say_what_is_tested():
 
 def test_polar_stack_agrees_with_the_svd_polar_factor():
     R = np.random.default_rng(1).standard_normal((5, 4, 2))
-    S = cq._polar_stack(R)
+    S = polar_stack(R)
     for i in range(5):
         np.testing.assert_allclose(S[i], cq._polar(R[i]), atol=1e-12)
         np.testing.assert_allclose(S[i].T @ S[i], np.eye(2), atol=1e-12)
@@ -69,10 +70,10 @@ def test_cold_drift_small_noise_limit():
     """For small κ = J/q0 the drift is ≈ √κ E‖dpolar(A)[B]‖: halving κ scales it by 1/√2."""
     rng = np.random.default_rng(0)
     A, B = rng.standard_normal((2, 40000, 4, 2))
-    SA = cq._polar_stack(A)
+    SA = polar_stack(A)
 
     def drift(kappa):
-        return float(np.linalg.norm(cq._polar_stack(A + math.sqrt(kappa) * B) - SA,
+        return float(np.linalg.norm(polar_stack(A + math.sqrt(kappa) * B) - SA,
                                     axis=(1, 2)).mean())
 
     assert drift(1e-4) / drift(0.5e-4) == pytest.approx(math.sqrt(2), rel=1e-2)

@@ -65,20 +65,22 @@ def _check_memory(param: str, value: object, nbytes: float) -> None:
 
 def sgd_cost(N: int, p: int, p_star: int, t_max: float, n_test: int = 0, records: int = 21
              ) -> float:
-    """Estimated seconds of :func:`sgd`: t_max·N steps of ≈ 5e-5 + 2e-8·N(p + p* + 8) s each,
-    plus the test loss, 2e-9·n_test·N·p s per record. Fitted on this machine (2 cores,
-    single-threaded BLAS): per step 2.5e-4 s at (N, p, p*) = (1000, 4, 2), 5.6e-4 at (4000, 4,
-    2), 1.8e-3 at (10000, 4, 2), 2.0e-3 at (20000, 4, 2), 2.0e-4 at (1000, 32, 2); the estimate
-    is at or above each. Under a loaded multi-threaded BLAS it can be several times slower.
+    """Estimated seconds of :func:`sgd`: t_max·N steps of ≈ 1e-5 + 2e-9·N(p + p* + 8) s each,
+    plus the test loss, 2e-9·n_test·N·p s per record. Fitted on this machine (2 cores, the
+    blocked sequential SGD; one or two BLAS threads alike): per step 2.4e-5 s at (N, p, p*) =
+    (1000, 4, 2), 9.3e-5 at (4000, 4, 2), 1.8e-4 at (10000, 4, 2), 3.9e-5 at (1000, 32, 2); the
+    estimate is 1.3–2.4 times each (an earlier fit, 5e-5 + 2e-8·N(p + p* + 8), was ten times
+    too high for the blocked SGD). The one cost model of an SGD run: the CLI, the claims'
+    comparisons and the sweep task ``quadratic.escape`` check their bounds with it.
 
     >>> round(sgd_cost(1000, 4, 2, 40.0), 2)
-    13.2
+    1.52
     """
     N, p, p_star = (_positive_int(v, n) for v, n in ((N, "N"), (p, "p"), (p_star, "p_star")))
     n_test, records = _positive_int(n_test, "n_test", 0), _positive_int(records, "records", 0)
     t_max = _finite(t_max, "t_max", 0.0, strict=False)
     steps = t_max * N
-    return steps * (5e-5 + 2e-8 * N * (p + p_star + 8)) + 2e-9 * n_test * N * p * records
+    return steps * (1e-5 + 2e-9 * N * (p + p_star + 8)) + 2e-9 * n_test * N * p * records
 
 
 def orthonormal_teacher(N: int, p_star: int, rng: np.random.Generator,
