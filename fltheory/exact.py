@@ -12,6 +12,7 @@ status 2.
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
@@ -24,6 +25,7 @@ __all__ = [
     "CostError",
     "DomainError",
     "Infinity",
+    "as_rational",
     "check_cost",
     "check_dps",
     "check_integer",
@@ -142,6 +144,42 @@ def parse_rational(text: str | int | Fraction, param: str = "value") -> Fraction
             value *= Fraction(10) ** exponent
         return -value if m.group(1) == "-" else value
     raise DomainError(param, s if s else "''", _NUMBER_FORMS, reason="is not a number")
+
+
+def as_rational(value: object, param: str = "value") -> Fraction:
+    """The exact rational a Python user means by ``value``: the one reading of a number given
+    to the public API, whatever its type.
+
+    * ``int`` and ``Fraction`` (and numpy integers): exactly;
+    * text: as on the command line (:func:`parse_rational`: ``".4"``, ``"3e-2"``, ``"1/3"``);
+    * a finite ``float`` (or numpy float): the decimal it was typed as, its shortest
+      round-tripping ``repr`` — ``0.1`` is 1/10, not 3602879701896397/2^55 —, so that
+      ``lambda_count(0.01, 0.49)`` is the answer for 1/100 and 49/100, as on the command line
+      (a float's binary value is an artefact of typing it, not the user's number);
+    * anything else (bool, NaN, ±inf, None, a list): :class:`DomainError` naming ``param``.
+
+    >>> as_rational(0.1), as_rational("2/5"), as_rational(3)
+    (Fraction(1, 10), Fraction(2, 5), Fraction(3, 1))
+    >>> as_rational(float("nan"), "eta")
+    Traceback (most recent call last):
+    ...
+    fltheory.exact.DomainError: eta = nan is not a number; allowed: a decimal such as .4 ...
+    """
+    if isinstance(value, bool):
+        raise DomainError(param, value, _NUMBER_FORMS, reason="is not a number")
+    if isinstance(value, int | Fraction):
+        return Fraction(value)
+    if isinstance(value, str):
+        return parse_rational(value, param)
+    kind = type(value).__module__ + "." + type(value).__name__
+    if isinstance(value, float) or kind.startswith("numpy.") and hasattr(value, "is_integer"):
+        x = float(value)  # type: ignore[arg-type]
+        if not math.isfinite(x):
+            raise DomainError(param, x, _NUMBER_FORMS, reason="is not a number")
+        return Fraction(repr(x))
+    if kind.startswith("numpy.") and hasattr(value, "__index__"):
+        return Fraction(int(value))  # type: ignore[call-overload]
+    raise DomainError(param, repr(value)[:40], _NUMBER_FORMS, reason="is not a number")
 
 
 _MAX_EXPONENT: Final = 4000
