@@ -16,6 +16,7 @@ import math
 import re
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
+from numbers import Integral
 from typing import Final
 
 __all__ = [
@@ -172,13 +173,13 @@ def as_rational(value: object, param: str = "value") -> Fraction:
     if isinstance(value, str):
         return parse_rational(value, param)
     kind = type(value).__module__ + "." + type(value).__name__
-    if isinstance(value, float) or kind.startswith("numpy.") and hasattr(value, "is_integer"):
+    if isinstance(value, float) or (kind.startswith("numpy.") and hasattr(value, "is_integer")):
         x = float(value)  # type: ignore[arg-type]
         if not math.isfinite(x):
             raise DomainError(param, x, _NUMBER_FORMS, reason="is not a number")
         return Fraction(repr(x))
     if kind.startswith("numpy.") and hasattr(value, "__index__"):
-        return Fraction(int(value))  # type: ignore[call-overload]
+        return Fraction(int(value))
     raise DomainError(param, repr(value)[:40], _NUMBER_FORMS, reason="is not a number")
 
 
@@ -255,7 +256,22 @@ def parse_int_range(text: str, param: str, minimum: int = 1, maximum: int = 10**
 
 def check_integer(value: int, param: str, minimum: int | None = None,
                   maximum: int | None = None) -> int:
-    """Check an integer against inclusive bounds; raise :class:`DomainError` naming ``param``."""
+    """Check an integer against inclusive bounds; raise :class:`DomainError` naming ``param``.
+    Only integers pass (``int`` or numpy integers; not a bool, a float such as 3.0, a string).
+
+    >>> check_integer(3, "k", 0, 10)
+    3
+    >>> check_integer(2.0, "k", 0)
+    Traceback (most recent call last):
+    ...
+    fltheory.exact.DomainError: k = 2.0 is not an integer; allowed: integers in [0, inf]
+    """
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        lo = "-inf" if minimum is None else str(minimum)
+        hi = "inf" if maximum is None else str(maximum)
+        raise DomainError(param, repr(value)[:40], f"integers in [{lo}, {hi}]",
+                          reason="is not an integer")
+    value = int(value)
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
         lo = "-inf" if minimum is None else str(minimum)
         hi = "inf" if maximum is None else str(maximum)
