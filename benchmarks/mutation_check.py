@@ -195,8 +195,11 @@ MUTATIONS: list[Mutation] = [
     M("quadratic: plateau bracket noise σ²", Q, "+ 8 * q**2 / p**2 + s2))",
       "+ 8 * q**2 / p**2 + 2 * s2))", TI + "quadratic.py", "-k",
       "plateau_with_noise and noise1"),
-    M("quadratic: plateau root branch", Q, "root = (-A1 - sp.sqrt(disc)) / (2 * A2)",
-      "root = (-A1 + sp.sqrt(disc)) / (2 * A2)", TI + "quadratic.py", "-k", "plateau_with_noise"),
+    # (the branch of the symbolic root, "root = (-A1 - sp.sqrt(disc)) / (2 * A2)", is checked at
+    # run time against the cancellation-free form below, which then replaces it: flipping it
+    # alone is an equivalent mutant; the form that decides is the one mutated here)
+    M("quadratic: plateau root branch", Q, "stable = 2 * A0 / (-A1 + sp.sqrt(d))",
+      "stable = 2 * A0 / (-A1 - sp.sqrt(d))", TI + "quadratic.py", "-k", "plateau_with_noise"),
     M("quadratic: discriminant → η_max", Q, "disc = sp.expand(A1**2 - 4 * A2 * A0)",
       "disc = sp.expand(A1**2 - 2 * A2 * A0)", TI + "quadratic.py", "-k", "step_bound"),
     M("quadratic: plateau loss", Q, "2 * (qf**2 / p + float(tr_t2) / p_star**2)",
