@@ -26,6 +26,9 @@ from fltheory.sim import quadratic as sim
 from fltheory.sim.seeding import SeedLike, child, children
 from fltheory.theory import quadratic as theory
 
+__all__ = ["CLAIMS", "KEY_COLD_PREDICTION", "KEY_MIX", "SGD_SECONDS_LIMIT", "SGDvsODE",
+           "check_comparison_request", "compare_sgd_ode", "escape_vs_p", "loss_curves"]
+
 #: seeding key of the Monte Carlo in the cold-start drift prediction (a prediction is
 #: deterministic: its draws hang from a fixed root, not from the run's seed)
 KEY_COLD_PREDICTION = 0
