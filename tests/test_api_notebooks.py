@@ -88,3 +88,15 @@ def test_module_declares_all(name):
     missing = [n for n in public if not hasattr(module, n)]
     assert not missing, f"{name}.__all__ names what it does not define: {missing}"
     assert not [n for n in public if n.startswith("_")], f"{name}.__all__ has private names"
+
+
+def test_claims_seed_keys_are_disjoint_from_the_simulators():
+    """claims.quadratic draws the anisotropic mixture from child(run seed, KEY_MIX), under the
+    same run seed as the simulator's own keys: KEY_MIX must be none of them."""
+    from fltheory.claims import quadratic as claims
+    from fltheory.sim import quadratic as sim
+
+    declared = {getattr(sim, n) for n in sim.__all__ if n.startswith("KEY_")}
+    assert declared and declared == claims.SIM_KEYS
+    assert claims.KEY_MIX not in declared
+    assert claims.KEY_MIX == 5  # unchanged: the claims' verdicts keep their numbers
