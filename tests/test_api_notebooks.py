@@ -100,3 +100,21 @@ def test_claims_seed_keys_are_disjoint_from_the_simulators():
     assert declared and declared == claims.SIM_KEYS
     assert claims.KEY_MIX not in declared
     assert claims.KEY_MIX == 5  # unchanged: the claims' verdicts keep their numbers
+
+
+def test_draw_fisher_takes_the_theory_spectrum():
+    """draw_fisher's exact levels: triples (spectrum_sample), a FisherSpectrum in the mapping, or
+    a FisherSpectrum as ``exact`` — the same drawing."""
+    from fltheory.claims.fisher import residuals_vs_m, spectrum_sample
+    from fltheory.theory.fisher import spectrum
+    from fltheory.views.fisher import draw_fisher
+
+    sample = spectrum_sample(3, 200, 0)
+    residuals = residuals_vs_m(3, (100, 200), seeds=2, n_test=300)
+    exact = spectrum(3, 4, 20)
+    figures = [draw_fisher(sample, residuals), draw_fisher(dict(sample, levels=exact), residuals),
+               draw_fisher({k: v for k, v in sample.items() if k != "levels"}, residuals,
+                           exact=exact)]
+    labels = [[t.get_text() for t in fig.axes[0].texts] for fig in figures]
+    assert labels[0] == ["l=0, ×1", "l=1, ×3", "l=2, ×5", "l=4, ×9"]
+    assert labels[0] == labels[1] == labels[2]
