@@ -17,14 +17,18 @@ from fltheory.papers import load, papers
 HERE = Path(__file__).resolve().parent
 
 
-def build(name: str, cells: list[tuple[str, str]]) -> Path:
+def build(name: str, cells: list[tuple[str, str]], out_dir: Path | str | None = None) -> Path:
+    """Execute the notebook of ``cells`` and write it as ``<name>.ipynb`` in ``out_dir`` (default
+    this directory, notebooks/; created if missing). Returns the path written."""
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
     nb.cells = [nbformat.v4.new_markdown_cell(src) if kind == "markdown"
                 else nbformat.v4.new_code_cell(src) for kind, src in cells]
     NotebookClient(nb, timeout=600, kernel_name="python3").execute()
-    path = HERE / f"{name}.ipynb"
+    directory = HERE if out_dir is None else Path(out_dir)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}.ipynb"
     nbformat.write(nb, path)
     return path
 

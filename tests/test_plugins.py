@@ -6,6 +6,7 @@ builder — without a single file of fltheory being edited.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -138,8 +139,24 @@ def test_toy_paper_appears_in_every_listing(toy_env, tmp_path):
     assert "'toy'" in r.stdout and "'fisher'" in r.stdout
 
 
+def _tree_snapshot() -> dict[str, str]:
+    """Every tracked-and-changed or untracked file of the repository (``git status``, ignored
+    files left out) → a hash of its content: a file written by a run changes the snapshot even
+    when the tree was already dirty before the run."""
+    r = subprocess.run(["git", "status", "--porcelain=v1", "-z", "--untracked-files=all"],
+                       cwd=ROOT, capture_output=True, text=True, check=True)
+    snapshot = {}
+    for entry in filter(None, r.stdout.split("\0")):
+        path = ROOT / entry[3:]
+        digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "-"
+        snapshot[entry] = digest
+    return snapshot
+
+
 def test_toy_paper_runs(toy_env, tmp_path):
-    """Its claim verifies, its table renders, its sweep task runs: the machinery is generic."""
+    """Its claim verifies, its table renders, its figure draws, its sweep task runs, its notebook
+    builds: the machinery is generic, and nothing of the repository's tree is written."""
+    before = _tree_snapshot()
     r = _run(toy_env, "verify", "toy", "--format", "json")
     assert r.returncode == 0, r.stderr
     runs = json.loads(r.stdout)["details"]["claims"]
@@ -151,6 +168,30 @@ def test_toy_paper_runs(toy_env, tmp_path):
              "--store", str(tmp_path / "store.sqlite"), "--format", "json")
     assert r.returncode == 0, r.stderr
     assert "toy.mean" in r.stdout
+    figure = tmp_path / "fig" / "x.png"
+    r = _run(toy_env, "plot", "toy_figure", "-o", str(figure))
+    assert r.returncode == 0, r.stderr
+    assert figure.read_bytes().startswith(b"\x89PNG")
+    code = ("import sys; sys.path.insert(0, 'notebooks'); import build; "
+            f"print(build.build('toy', build.notebooks()['toy'], {str(tmp_path / 'nb')!r}))")
+    r = _run(toy_env, code=code)
+    assert r.returncode == 0, r.stderr
+    written = json.loads((tmp_path / "nb" / "toy.ipynb").read_text(encoding="utf-8"))
+    outputs = [o for c in written["cells"] if c["cell_type"] == "code" for o in c["outputs"]]
+    assert outputs and "".join(outputs[0].get("text", "")) == "0.5\n", outputs
+    assert _tree_snapshot() == before, "a run of the toy paper wrote into the repository"
+
+
+def test_the_tree_snapshot_sees_a_write(tmp_path):
+    """The snapshot above does catch a file written into the tree (then removed again)."""
+    before = _tree_snapshot()
+    probe = ROOT / "tests" / f"_plugin_probe_{os.getpid()}.tmp"
+    try:
+        probe.write_text("x", encoding="utf-8")
+        assert _tree_snapshot() != before
+    finally:
+        probe.unlink()
+    assert _tree_snapshot() == before
 
 
 def test_a_name_declared_twice_is_an_error(toy_env):
@@ -161,6 +202,30 @@ def test_a_name_declared_twice_is_an_error(toy_env):
             "except RuntimeError as e:\n    print(e)\n")
     r = _run(toy_env, code=code)
     assert "table 'lambda' is declared by two papers: twostep and twin" in r.stdout, r.stderr
+
+
+def test_a_sweep_task_declared_twice_names_both_declarers(toy_env):
+    """Two papers declaring the same sweep task id: the error names both (as for tables)."""
+    code = ("from fltheory.papers import Paper, papers\n"
+            "from fltheory.sweep.tasks import all_tasks\n"
+            "twin = Paper(key='twin', title='t', "
+            "sweep_tasks='toy_fltheory_paper.views:SWEEP_TASKS')\n"
+            "try:\n    all_tasks([*papers(), twin])\n"
+            "except RuntimeError as e:\n    print(e)\n")
+    r = _run(toy_env, code=code)
+    assert "sweep task 'toy.mean' is declared twice: by toy and by twin" in r.stdout, r.stderr
+
+
+def test_a_table_builder_returning_no_table_is_a_type_error(monkeypatch):
+    """build_table checks what a paper's builder returns without ``assert`` (python -O keeps
+    the check), naming the builder."""
+    import fltheory.papers
+    from fltheory.render.tables import build_table
+
+    monkeypatch.setattr(fltheory.papers, "contribution", lambda kind, name: lambda: "text")
+    monkeypatch.setattr(fltheory.papers, "contributions", lambda kind: {"bad": "toy.views:bad"})
+    with pytest.raises(TypeError, match=r"table 'bad': its builder toy.views:bad returned str"):
+        build_table("bad")
 
 
 def test_light_query_does_not_scan_installed_distributions(toy_env):

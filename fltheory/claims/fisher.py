@@ -24,6 +24,9 @@ from fltheory.sim import fisher as sim
 from fltheory.sim import seeding
 from fltheory.theory import fisher as theory
 
+__all__ = ["CLAIMS", "GRAM", "MAX_FLOPS", "RUNS", "TEST", "ClusterComparison", "clear_cache",
+           "compare_clusters", "residuals_vs_m", "spectrum_sample"]
+
 #: Seeding keys (fltheory.sim.seeding): the children of a claim's seed. Repetition s at width m
 #: draws its weights from child(seed, RUNS, m, s), so widths and repetitions are independent;
 #: the test inputs of the eigenfunction claims from child(seed, TEST); the Monte-Carlo inputs of

@@ -11,6 +11,8 @@ from fltheory.sim.hermite import sample_coefficients
 from fltheory.sim.seeding import SeedLike, children
 from fltheory.theory.hermite import expansion
 
+__all__ = ["CLAIMS"]
+
 
 def _predict(params: Mapping[str, Any]) -> dict[str, list[float]]:
     return {name: [float(c.numeric) for c in expansion(name, params["K"], 20).coefficients]

@@ -26,12 +26,20 @@ from fltheory.sim import quadratic as sim
 from fltheory.sim.seeding import SeedLike, child, children
 from fltheory.theory import quadratic as theory
 
+__all__ = ["CLAIMS", "KEY_COLD_PREDICTION", "KEY_MIX", "SGD_SECONDS_LIMIT", "SIM_KEYS",
+           "SGDvsODE", "check_comparison_request", "compare_sgd_ode", "escape_vs_p",
+           "loss_curves"]
+
 #: seeding key of the Monte Carlo in the cold-start drift prediction (a prediction is
 #: deterministic: its draws hang from a fixed root, not from the run's seed)
 KEY_COLD_PREDICTION = 0
 _PREDICTION_ROOT = 12345
-#: seeding key of the random teacher mixture of the anisotropic implicit-bias start
-KEY_MIX = 5
+#: the seeding keys :mod:`fltheory.sim.quadratic` uses under a run's seed (its ``KEY_*``)
+SIM_KEYS = frozenset(v for k, v in vars(sim).items() if k.startswith("KEY_"))
+#: seeding key of the random teacher mixture of the anisotropic implicit-bias start; drawn
+#: under the same run seed as the simulation, so it is one past every key the simulator
+#: declares: disjoint by construction (5 while the simulator's keys are 0..4)
+KEY_MIX = max(SIM_KEYS) + 1
 
 
 def _warm_start(N: int, p: int, ps: int, seed: SeedLike) -> tuple[np.ndarray, np.ndarray]:

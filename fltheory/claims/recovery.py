@@ -27,6 +27,10 @@ from fltheory.sim import recovery as sim
 from fltheory.sim import seeding
 from fltheory.theory import recovery as theory
 
+__all__ = ["CLAIMS", "SIM_MAX_D", "SIM_MAX_D1", "SIM_MAX_D_OTHER", "SIM_MAX_FEATURES", "SIM_MAX_Q",
+           "SIM_MAX_SEEDS", "SIM_N", "SimulationComparison", "cascade_data", "clear_cache",
+           "compare_simulation"]
+
 _SOURCE = "Dandi, Krzakala, Loureiro et al. (2026), arXiv 2605.14567; Lu & Li (2017)"
 
 

@@ -21,9 +21,18 @@ def table_names() -> list[str]:
 
 
 def build_table(name: str) -> Table:
-    """The table ``name`` (see :func:`table_names`)."""
-    from fltheory.papers import contribution
+    """The table ``name`` (see :func:`table_names`); an unknown name is a
+    :class:`~fltheory.exact.DomainError`, a builder returning something other than a
+    :class:`~fltheory.results.Table` a TypeError naming the builder (a bug of its paper).
+
+    >>> build_table("lambda").label
+    'tab:lambda'
+    """
+    from fltheory.papers import contribution, contributions
 
     table = contribution("tables", name)()
-    assert isinstance(table, Table)
+    if not isinstance(table, Table):
+        raise TypeError(f"table {name!r}: its builder {contributions('tables')[name]} returned "
+                        f"{type(table).__name__}, not a fltheory.results.Table (an internal "
+                        "error of the paper that declares it)")
     return table

@@ -23,10 +23,10 @@ runs of more than a minute, the sweep task is tighter through its cost check.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fltheory.exact import (
     DomainError,
@@ -36,6 +36,9 @@ from fltheory.exact import (
     parse_rational,
     to_float,
 )
+
+if TYPE_CHECKING:
+    from fltheory.papers import Paper
 
 __all__ = ["CORE_TASKS", "MAX_RUNS", "MAX_RUN_SECONDS", "Param", "Task", "all_tasks", "as_float",
            "canonical", "check_runs", "get_task", "grid_points", "parse_value", "run_cost",
@@ -281,20 +284,28 @@ def grid_points(task_id: str, specs: Sequence[str]) -> list[dict[str, str]]:
     return points
 
 
-def all_tasks() -> dict[str, Task]:
-    """Task id → task: the core tasks, then every paper's (``Paper.sweep_tasks``); imports the
-    papers' views modules, which import their simulators only when a task runs."""
+def all_tasks(which: Iterable[Paper] | None = None) -> dict[str, Task]:
+    """Task id → task: the core tasks, then every paper's (``Paper.sweep_tasks``; ``which``
+    restricts the papers, default all discovered); imports the papers' views modules, which
+    import their simulators only when a task runs. A task id declared twice is a RuntimeError
+    naming both declarers (a paper's key, or ``core`` for :data:`CORE_TASKS`).
+
+    >>> "verify.claims" in all_tasks()
+    True
+    """
     from fltheory.papers import load, papers
 
-    found = list(CORE_TASKS)
-    for paper in papers():
+    found: list[tuple[Task, str]] = [(task, "core") for task in CORE_TASKS]
+    for paper in papers() if which is None else which:
         if paper.sweep_tasks is not None:
-            found.extend(load(paper.sweep_tasks))
+            found.extend((task, paper.key) for task in load(paper.sweep_tasks))
     tasks: dict[str, Task] = {}
-    for task in found:
+    owners: dict[str, str] = {}
+    for task, owner in found:
         if task.id in tasks:
-            raise RuntimeError(f"sweep task {task.id!r} is declared twice")
-        tasks[task.id] = task
+            raise RuntimeError(f"sweep task {task.id!r} is declared twice: by {owners[task.id]} "
+                               f"and by {owner}")
+        tasks[task.id], owners[task.id] = task, owner
     return tasks
 
 

@@ -81,6 +81,7 @@ from fltheory.results import ShowsTable, Table
 __all__ = [
     "CLOSED_FORMS",
     "MAX_L",
+    "MAX_SPECTRUM_WORK",
     "FisherLevel",
     "FisherSpectrum",
     "TraceShare",

@@ -50,6 +50,7 @@ __all__ = ["Basis", "Coefficient", "Expansion", "Parseval", "coefficient", "expa
 #: The two bases: ``"h"`` orthonormal h_k = He_k/√(k!) (μ_k), ``"He"`` monic He_k (c_k).
 Basis = Literal["h", "He"]
 _GUARD = 10
+_REPR_TERMS = 9  # coefficients shown by Expansion's repr (the table shows all)
 _RECHECK = 25
 _SYMPY_FRIENDLY = (sp.exp, sp.erf, sp.erfc, sp.sin, sp.cos, sp.sinh, sp.cosh)
 
@@ -124,6 +125,25 @@ class Expansion(ShowsTable):
         coefficient is exact)."""
         agreements = [c.agreement or 0 for c in self.coefficients if c.agreement is not None]
         return min(agreements) if agreements else None
+
+    def __repr__(self) -> str:
+        """One line: f, the degree, dps and μ_0..μ_K (exact where known, else 8 digits); the
+        paths and notes are in :meth:`table`.
+
+        >>> expansion("He2", 3, 15)
+        Expansion(f(z) = z**2 - 1, K = 3, dps = 15: μ = 0, 0, sqrt(2), 0)
+        """
+        def shown(c: Coefficient) -> str:
+            if c.exact is not None:
+                return str(c.exact)
+            return "0" if c.zero else mpmath.nstr(c.numeric, 8)
+
+        values = ", ".join(shown(c) for c in self.coefficients[:_REPR_TERMS])
+        more = f", … ({len(self.coefficients) - _REPR_TERMS} more)" \
+            if len(self.coefficients) > _REPR_TERMS else ""
+        notes = f"; {len(self.notes)} note(s)" if self.notes else ""
+        return (f"Expansion(f(z) = {self.function.expr}, K = {len(self.coefficients) - 1}, "
+                f"dps = {self.dps}: μ = {values}{more}{notes})")
 
     def table(self) -> Table:
         """The coefficients: k, μ_k exact ("-" when only numeric), μ_k numeric to its confirmed

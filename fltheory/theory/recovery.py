@@ -148,7 +148,48 @@ class RecoveryAt(ShowsTable):
     law_mse: Any  # P·δ^e (mpmath), None without a law
     continuum: Any  # (n/(C·D))^{1/(2γ)} (mpmath), None without a law
 
-    def table(self) -> Table:
+    def answers(self) -> list[str]:
+        """The answers, one line each: outliers recovered (Lu–Li), the scaling count, the MSE
+        and the law P·δ^e with the continuum count (or why there is none)."""
+        import mpmath
+
+        lines = [f"recovered (Lu–Li outliers): {self.recovered_luli} of {self.d1}",
+                 "recovered (scaling count): "
+                 + (f"{self.recovered_scaling}" if self.recovered_scaling is not None
+                    else f"- ({self.no_C})"),
+                 f"MSE at δ = {self.delta:.4g}: {self.mse:.4g}"]
+        if self.C is not None:
+            lines.append(f"weak-direction constant C = {self.C:.6g}")
+        if self.law is not None:
+            lines.append(f"law (d1 = ∞): MSE ≈ {mpmath.nstr(self.law.prefactor, 6)}·δ^("
+                         f"{fraction_str(self.law.exponent)}) = {mpmath.nstr(self.law_mse, 6)}, "
+                         f"continuum count {mpmath.nstr(self.continuum, 6)}")
+        else:
+            lines.append("law (d1 = ∞): none (needs d1 >= 2 and γ > 1/2)")
+        return lines
+
+    def __repr__(self) -> str:
+        """One line: the problem (d, q, γ, d1, transform, n, δ) and the answers (counts, MSE,
+        law); the per-direction overlaps are in :meth:`table`."""
+        import mpmath
+
+        law = "" if self.law is None else f", law MSE {mpmath.nstr(self.law_mse, 4)}"
+        scaling = "-" if self.recovered_scaling is None else str(self.recovered_scaling)
+        return (f"RecoveryAt(d={self.d}, q={self.q}, γ={fraction_str(self.gamma)}, "
+                f"d1={self.d1}, {self.transform}, n={_short_n(self.n)}, δ={self.delta:.4g}: "
+                f"recovered {self.recovered_luli} (Lu–Li), {scaling} (scaling), "
+                f"MSE {self.mse:.4g}{law})")
+
+    def _repr_html_(self) -> str:
+        """The notebook view: :meth:`table` with the answers (:meth:`answers`) as its notes."""
+        from fltheory.render.html import html_table
+
+        return html_table(self.table(answers=True))
+
+    def table(self, answers: bool = False) -> Table:
+        """One row per direction (c_k, θ_k, BBP threshold n_k, ρ² Lu–Li and BBP, outlier); with
+        ``answers`` the answers (:meth:`answers`) as the notes (the notebook view; the CLI
+        prints them as its summary instead)."""
         rows = [[str(r.k), f"{r.c:.4f}", f"{r.theta:.4f}", f"{r.n_threshold_bbp:.4g}",
                  f"{r.rho2:.4f}", f"{r.rho2_bbp:.4f}",
                  "-" if r.outlier is None else f"{r.outlier:.4f}"] for r in self.directions]
@@ -157,7 +198,14 @@ class RecoveryAt(ShowsTable):
                                         f"(δ = {self.delta:.4g})",
                      latex_columns=["$k$", "$c_k$", r"$\theta_k$", "$n_k$", r"$\rho_k^2$",
                                     r"$\rho_k^2$ (BBP)", "outlier"],
-                     label="tab:fltheory-recovery-query", align="rrrrrrr")
+                     label="tab:fltheory-recovery-query", align="rrrrrrr",
+                     notes=self.answers() if answers else [])
+
+
+def _short_n(n: Fraction) -> str:
+    """n as written, or in scientific notation when it has more than 12 digits."""
+    text = fraction_str(n)
+    return text if len(text) <= 12 else f"{float(n):.4g}"
 
 
 def _delta(n: Fraction, size: int, dim: str) -> float:

@@ -84,6 +84,16 @@ def _check_ratio(value: object, name: str, positive: bool) -> Fraction:
         raise DomainError(name, fraction_str(q), allowed)
     return q
 
+
+def _target_list(targets: object) -> list[str]:
+    """The targets as a list of strings: one string is one target (never its characters)."""
+    if isinstance(targets, str):
+        return [targets]
+    if not isinstance(targets, list | tuple) or not all(isinstance(t, str) for t in targets):
+        raise DomainError("target", targets, "a list of functions of z (strings)")
+    return list(targets)
+
+
 _XI = sp.Symbol("xi", real=True)
 
 
@@ -102,21 +112,23 @@ class TwoStepModel:
     _poly_cache: dict[tuple[int, str, bool], sp.Poly] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def build(cls, sigma: str, targets: list[str], psi1: Fraction = Fraction(1),
+    def build(cls, sigma: str, targets: str | list[str], psi1: Fraction = Fraction(1),
               psi2: Fraction = Fraction(1), noise: Fraction = Fraction(0),
               dps: int = 30) -> TwoStepModel:
         """The model from text: ``sigma`` a polynomial in z (catalogue names allowed, e.g.
         :data:`TWO_STEP_SIGMA`), ``targets`` one function of z per direction (non-empty, each
         with E[g] = 0), ψ1, ψ2 = d/n of each step's batch (rationals > 0), the label-noise
-        standard deviation (>= 0), ``dps`` digits of the numerical moments (5..100).
+        standard deviation (>= 0), ``dps`` digits of the numerical moments (5..100). A single
+        string is one target (``"He1"`` means ``["He1"]``).
 
         >>> TwoStepModel.build(TWO_STEP_SIGMA, ["He1", "He3"]).degree
         3
+        >>> len(TwoStepModel.build(TWO_STEP_SIGMA, "He1").targets)
+        1
         """
         if not isinstance(sigma, str):
             raise DomainError("sigma", sigma, "a polynomial in z", reason="is not an expression")
-        if not isinstance(targets, list | tuple) or not all(isinstance(t, str) for t in targets):
-            raise DomainError("target", targets, "a list of functions of z (strings)")
+        targets = _target_list(targets)
         psi1, psi2 = _check_ratio(psi1, "psi", True), _check_ratio(psi2, "psi", True)
         noise, dps = _check_ratio(noise, "noise", False), check_dps(dps)
         sig = parse_function(sigma, "sigma")
@@ -172,7 +184,7 @@ def batch_psi(batch: str) -> Fraction:
     return Fraction(1) if _check_batch(batch) == "reused" else Fraction(2)
 
 
-def batch_model(targets: list[str], batch: str, sigma: str = TWO_STEP_SIGMA) -> TwoStepModel:
+def batch_model(targets: str | list[str], batch: str, sigma: str = TWO_STEP_SIGMA) -> TwoStepModel:
     """:meth:`TwoStepModel.build` with ψ1 = ψ2 = :func:`batch_psi` (``batch``), the model of the
     paper's tables and claims (σ = :data:`TWO_STEP_SIGMA` by default).
 
@@ -180,7 +192,7 @@ def batch_model(targets: list[str], batch: str, sigma: str = TWO_STEP_SIGMA) -> 
     Fraction(2, 1)
     """
     psi = batch_psi(batch)
-    return TwoStepModel.build(sigma, list(targets), psi1=psi, psi2=psi)
+    return TwoStepModel.build(sigma, _target_list(targets), psi1=psi, psi2=psi)
 
 
 def _expect(expr: sp.Expr | sp.Poly, model: TwoStepModel, s_syms: list[sp.Symbol],
@@ -438,6 +450,24 @@ class LearnReport(ShowsTable):
     lam: int
     directions: list[DirectionLearning]
     exponents: list[tuple[str, str]]
+    alpha1: Fraction | None = None
+    alpha2: Fraction | None = None
+    batch: str | None = None
+
+    def __repr__(self) -> str:
+        """One line: σ, the targets, the step sizes, Λ and, per direction, its exponents and
+        where it is learned (the reasons are in :meth:`table`)."""
+        steps = "" if self.alpha1 is None or self.alpha2 is None else \
+            f", α1 = {fraction_str(self.alpha1)}, α2 = {fraction_str(self.alpha2)}"
+        batch = "" if self.batch is None else f", {self.batch}"
+        verdicts = "; ".join(
+            f"β{i + 1} {d.target} (info {info}, gen {gen}): "
+            + ("step 1" if d.step1 else f"step 2 via k = {d.via_k}" if d.step2 else "not learned")
+            for i, (d, (info, gen)) in enumerate(zip(self.directions, self.exponents,
+                                                       strict=True)))
+        targets = ", ".join(g.text for g in self.model.targets)
+        return (f"LearnReport(σ = {self.model.sigma.text}, targets [{targets}]{batch}{steps}, "
+                f"Λ = {self.lam}: {verdicts})")
 
     def table(self) -> Table:
         """One row per direction: target, exponents, learned in step 1 / step 2, via k, why."""
@@ -450,21 +480,25 @@ class LearnReport(ShowsTable):
                      align="lllllllp{6cm}")
 
 
-def learn(sigma: str, targets: list[str], alpha1: Fraction, alpha2: Fraction, batch: str,
+def learn(sigma: str, targets: str | list[str], alpha1: Fraction, alpha2: Fraction, batch: str,
           psi: Fraction = Fraction(1)) -> LearnReport:
     """:func:`learnability` of the model (σ, targets, ψ1 = ψ2 = ``psi`` > 0) with the information
-    and generative exponents of each target (as strings, ``None`` when beyond kmax = 6).
+    and generative exponents of each target (as strings, ``"> 6"`` when beyond kmax = 6).
+    ``targets`` is a list of functions of z; a single string is one target.
 
     >>> r = learn(TWO_STEP_SIGMA, ["He1", "He3"], Fraction(9, 20), Fraction(3, 10), "reused")
     >>> r.lam, r.exponents
     (2, [('1', '1'), ('3', '1')])
+    >>> one = learn(TWO_STEP_SIGMA, "He3", Fraction(9, 20), Fraction(3, 10), "fresh")
+    >>> repr(one).split(": ", 1)[1]
+    'β1 He3 (info 3, gen 1): not learned)'
     """
     from fltheory.theory.hermite import analyse
 
     alpha1, alpha2 = check_alpha(alpha1, "a1"), check_alpha(alpha2, "a2")
     psi = _check_ratio(psi, "psi", True)
-    model = TwoStepModel.build(sigma, list(targets), psi1=psi, psi2=psi)
+    model = TwoStepModel.build(sigma, _target_list(targets), psi1=psi, psi2=psi)
     lam, directions = learnability(model, alpha1, alpha2, batch)
     analyses = [analyse(g, 6, 20) for g in model.targets]  # the Hermite engine's view
     exponents = [(str(a.information), str(a.generative)) for a in analyses]
-    return LearnReport(model, lam, directions, exponents)
+    return LearnReport(model, lam, directions, exponents, alpha1, alpha2, str(batch))

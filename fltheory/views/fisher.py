@@ -6,12 +6,16 @@ Each builder asks the theory, the claims or the simulator for its numbers and ha
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fltheory.exact import DomainError
 from fltheory.render.plots import finish_size_axis, pyplot
 from fltheory.results import Table
 from fltheory.sweep.tasks import Param, Task, run_cost
+
+__all__ = ["FISHER_TABLE_DIMENSIONS", "NOTEBOOK", "SWEEP_TASKS", "draw_fisher", "fisher_figure",
+           "fisher_levels", "fisher_table"]
 
 FISHER_TABLE_DIMENSIONS = (2, 3, 5, 10, 100, 1000)
 
@@ -47,20 +51,53 @@ def fisher_table() -> Table:
     )
 
 
-def draw_fisher(spectrum: dict[str, Any], residuals: dict[str, Any]) -> Any:
+def fisher_levels(levels: Any) -> list[tuple[int, float, int]]:
+    """The exact levels as ``(l, λ_l, N(d, l))`` triples (λ_l a float), from a
+    :class:`~fltheory.theory.fisher.FisherSpectrum` (what :func:`fltheory.theory.fisher.spectrum`
+    returns), a sequence of :class:`~fltheory.theory.fisher.FisherLevel`, or triples already.
+
+    >>> from fltheory.theory.fisher import spectrum
+    >>> fisher_levels(spectrum(5, 1, 15))
+    [(0, 0.87890625, 1), (1, 0.25, 5)]
+    """
+    items = getattr(levels, "levels", levels)
+    out = []
+    for item in items:
+        if hasattr(item, "multiplicity"):  # a FisherLevel
+            out.append((int(item.l), float(item.value), int(item.multiplicity)))
+        else:
+            l, value, mult = item
+            out.append((int(l), float(value), int(mult)))
+    return out
+
+
+def draw_fisher(spectrum: Mapping[str, Any], residuals: Mapping[str, Any],
+                exact: Any = None) -> Any:
     """(a) a simulated Fisher spectrum (log scale) with the exact m → ∞ levels and their
-    multiplicities; (b) the eigenfunction residual against m with the m^(−1/2) law."""
+    multiplicities; (b) the eigenfunction residual against m with the m^(−1/2) law.
+
+    ``spectrum`` is what :func:`fltheory.claims.fisher.spectrum_sample` returns, a mapping with
+    ``"d"`` and ``"m"`` (ints), ``"eigenvalues"`` (the simulated eigenvalues of J, a numpy array,
+    e.g. ``fltheory.sim.fisher.sample(d, m, seed).eigenvalues``) and ``"levels"`` (the exact
+    levels: ``(l, λ_l, N(d, l))`` triples or a FisherSpectrum, see :func:`fisher_levels`).
+    ``exact``, a :class:`~fltheory.theory.fisher.FisherSpectrum` (``theory.spectrum(d, 4)``),
+    replaces ``spectrum["levels"]`` when given (the mapping may then leave it out).
+    ``residuals`` is what :func:`fltheory.claims.fisher.residuals_vs_m` returns: ``"log_m"``
+    (log of each run's width, shape (runs,)) and ``"rel"`` (relative residual per run and
+    cluster l = 0, 1, 2, shape (runs, 3)). Returns the matplotlib figure.
+    """
     import numpy as np
 
     plt = pyplot()
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
-    eig = spectrum["eigenvalues"]
+    eig = np.asarray(spectrum["eigenvalues"])
     positive = eig[eig > 0]
     ax1.semilogy(np.arange(1, len(positive) + 1), positive, ".", ms=3, label="simulated")
     start = 0
+    levels = fisher_levels(exact if exact is not None else spectrum["levels"])
     # Levels in the order they appear in a descending spectrum; λ_l = 0 (odd l >= 3) sit at
     # the bottom with the rest of the near-null space and are not drawn.
-    for l, value, mult in sorted(spectrum["levels"], key=lambda t: -t[1]):
+    for l, value, mult in sorted(levels, key=lambda t: -t[1]):
         if value <= 0:
             continue
         ax1.hlines(value, start + 1, start + mult, colors="C3", lw=2)

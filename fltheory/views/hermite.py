@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from fltheory.results import Table
 
+__all__ = ["HERMITE_TABLE_FUNCTIONS", "hermite_table"]
+
 HERMITE_TABLE_FUNCTIONS = ("relu", "tanh", "sigmoid", "softplus", "gelu", "erf", "abs", "sign",
                            "quadratic", "cubic", "He2", "He3", "He4")
 

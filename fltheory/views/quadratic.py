@@ -14,6 +14,9 @@ from fltheory.render.plots import pyplot
 from fltheory.results import Table
 from fltheory.sweep.tasks import Param, Task, as_float, run_cost
 
+__all__ = ["NOTEBOOK", "QUADRATIC_TABLE_P", "SWEEP_TASKS", "draw_quadratic", "quadratic_figure",
+           "quadratic_table"]
+
 QUADRATIC_TABLE_P = (2, 3, 4, 8)
 
 

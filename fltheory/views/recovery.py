@@ -14,6 +14,9 @@ from fltheory.render.plots import pyplot
 from fltheory.results import Table
 from fltheory.sweep.tasks import Param, Task, as_float, run_cost, short_value
 
+__all__ = ["NOTEBOOK", "RECOVERY_TABLE_GAMMAS", "SWEEP_TASKS", "draw_recovery",
+           "recovery_depth_table", "recovery_figure", "recovery_table"]
+
 RECOVERY_TABLE_GAMMAS = (Fraction(1), Fraction(3, 2))
 
 

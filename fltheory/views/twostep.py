@@ -15,6 +15,10 @@ from fltheory.results import Table
 from fltheory.sweep.tasks import Param, Task, run_cost
 from fltheory.theory.twostep import TWO_STEP_SIGMA_NAME
 
+__all__ = ["NOTEBOOK", "SWEEP_TASKS", "TWOSTEP_TABLE_POINTS", "TWOSTEP_TABLE_TARGETS",
+           "draw_twostep", "lambda_figure", "lambda_table", "twostep_figure", "twostep_table",
+           "twostep_terms_table"]
+
 
 def lambda_table() -> Table:
     from fltheory.theory.twostep import lambda_details
