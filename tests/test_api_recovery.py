@@ -106,6 +106,7 @@ def test_recovered_count_tiny_gamma_is_a_domain_error(exponent):
     gamma = Fraction(1, 10**exponent)
     _refused("gamma", th.recovered_count, Fraction(10**6), 100, 2, gamma)
     _refused("n", th.recovered_count, Fraction(10**(1100 + exponent)), 100, 2, Fraction(1, 10))
+    if exponent >= 320:
         assert th.recovered_count(Fraction(5050), 100, 2, gamma) == 1  # R = 1: only k = 1
         assert th.power_strength(2, gamma, dps=10) == 1  # 2^(−γ) = 1 to 10 digits
 
