@@ -19,11 +19,10 @@ Every value is an exact sympy expression. The helpers (``_``-prefixed) are share
 from __future__ import annotations
 
 import math
-from numbers import Integral
 
 import sympy as sp
 
-from fltheory.exact import DomainError, check_integer
+from fltheory.exact import check_integer
 from fltheory.theory.expressions import Z, _phi_cdf
 
 __all__ = ["MAX_MOMENT", "gauss_moment"]

@@ -281,9 +281,9 @@ def generative_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int = 
 
     Parameters: ``f`` as for :func:`~fltheory.theory.hermite_coefficients.expansion`; ``kmax``,
     the largest k examined, in [1, 40]; ``dps``, in [5, 100]; ``expansion_``, an expansion of f
-    already computed (only μ_1 is used; an expansion of another function is a DomainError). Returns an :class:`Exponent` whose ``value``
-    is None when E[h_k | y] vanished at every tested y for 1 <= k <= kmax; ``exact`` is False
-    unless μ_1 ≠ 0 decided it.
+    already computed (only μ_1 is used; an expansion of another function is a DomainError).
+    Returns an :class:`Exponent` whose ``value`` is None when E[h_k | y] vanished at every
+    tested y for 1 <= k <= kmax; ``exact`` is False unless μ_1 ≠ 0 decided it.
 
     >>> generative_exponent("He3", 4, 15).value, generative_exponent("abs", 4, 15).value
     (1, 2)

@@ -26,8 +26,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from fltheory.exact import (INF, DomainError, Infinity, as_rational, check_integer, check_interval,
-                            fraction_str)
+from fltheory.exact import (
+    INF,
+    DomainError,
+    Infinity,
+    as_rational,
+    check_integer,
+    check_interval,
+    fraction_str,
+)
 from fltheory.results import ShowsTable, Table
 
 __all__ = ["HALF", "MAX_ROWS", "TWO_STEP_SIGMA", "TWO_STEP_SIGMA_NAME", "LambdaResult",
