@@ -1,6 +1,8 @@
+# mypy: disable-error-code="arg-type"
 """The defects of the newcomer review of the public API (issue #14): one reading of a number
 (fltheory.exact.as_rational) everywhere, bounded work, DomainError on bad input, an expansion
-checked to be of f, messages that name the parameter and the real domain."""
+checked to be of f, messages that name the parameter and the real domain. (mypy: the tests
+pass wrong types on purpose.)"""
 
 from __future__ import annotations
 

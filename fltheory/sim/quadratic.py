@@ -183,8 +183,9 @@ class SGDRun:
     diverged_at: float | None = None
 
 
-def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction, t_grid: Any, seed: SeedLike,
-        sigma: float = 0.0, a: float | None = None, b: float | None = None,
+def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction | str, t_grid: Any,
+        seed: SeedLike, sigma: float | Fraction | str = 0.0, a: float | None = None,
+        b: float | None = None,
         eta_w: float | None = None, chunk: int = 64, n_test: int = 0,
         divergence_factor: float = 1e6) -> SGDRun:
     """Run one-pass SGD from W0 (p × N); record Q and ρ at the times of ``t_grid`` (and, with

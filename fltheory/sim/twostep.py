@@ -342,7 +342,8 @@ def _check_noise(noise: object) -> float:
     return float(q)
 
 
-def simulate(N: int, n: int, d: int, alpha1: float | Fraction, alpha2: float | Fraction,
+def simulate(N: int, n: int, d: int, alpha1: float | Fraction | str,
+             alpha2: float | Fraction | str,
              sigma: np.ndarray | str, targets: Sequence[Callable[[np.ndarray], np.ndarray]],
              seed: SeedLike, batch: str = "reused", noise: float = 0.0, terms: bool = True
              ) -> TwoStepRun:
@@ -420,8 +421,8 @@ def _taylor_terms(sigma: np.ndarray, dsigma: np.ndarray, Z0: np.ndarray, D: np.n
 # --------------------------------------------------------------------------- the paper's model
 
 
-def model_run(N: int, batch: str, seed: SeedLike, alpha1: float | Fraction = 0.4,
-              alpha2: float | Fraction = 0.3, terms: bool = True) -> TwoStepRun:
+def model_run(N: int, batch: str, seed: SeedLike, alpha1: float | Fraction | str = 0.4,
+              alpha2: float | Fraction | str = 0.3, terms: bool = True) -> TwoStepRun:
     """One run of the paper's model: N = n = d, σ = :data:`TWO_STEP_SIGMA`, targets
     :data:`MODEL_TARGETS`; the arguments and their domains are those of :func:`simulate`.
 
@@ -529,8 +530,8 @@ def target_overlaps(run: TwoStepRun, n_targets: int) -> list[float]:
     return [float(v1[i] ** 2) for i in range(n_targets)]
 
 
-def singular_values(N: int, seed: SeedLike = 0, alpha1: float | Fraction = 0.4,
-                    alpha2: float | Fraction = 0.3, batch: str = "reused") -> dict[str, Any]:
+def singular_values(N: int, seed: SeedLike = 0, alpha1: float | Fraction | str = 0.4,
+                    alpha2: float | Fraction | str = 0.3, batch: str = "reused") -> dict[str, Any]:
     """Singular values of W0, W1 and W2 of one :func:`model_run` (no terms), with W0's bulk
     edge and the parameters (what the two-step figure draws).
 

@@ -128,7 +128,8 @@ def _plateau_symbolic(p: int, p_star: int,
     return root, disc, (q, eta, s2), (A2, A1, A0)
 
 
-def plateau(p: int, p_star: int, eta: Fraction, noise: Fraction = Fraction(0),
+def plateau(p: int, p_star: int, eta: Fraction | int | float | str,
+            noise: Fraction | int | float | str = Fraction(0),
             teacher: Sequence[Fraction] | None = None) -> PlateauResult:
     """Plateau value q*, plateau loss and escape rates (one per teacher eigenvalue τ_i), in the
     mean-field normalisation with T = diag(teacher) (default identity; the fixed point assumes

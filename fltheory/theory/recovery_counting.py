@@ -251,7 +251,9 @@ def k_text(ks: Sequence[int]) -> str:
 MAX_THRESHOLD_ROWS = 10_000
 
 
-def recovered_count(n: Fraction, d: int, q: int, gamma: Fraction, C: Fraction = Fraction(1),
+def recovered_count(n: Fraction | int | float | str, d: int, q: int,
+                    gamma: Fraction | int | float | str,
+                    C: Fraction | int | float | str = Fraction(1),
                     dim: str = "D", cap: int | None = None) -> int:
     """k*(n) = #{k ≥ 1 : n ≥ C·D·k^{2γ}} (an exact int, at most ``cap`` when given): with
     γ = u/v, k^{2γ} ≤ R ⟺ k^{2u} ≤ R^v, R = n/(C·D).

@@ -195,7 +195,8 @@ def term_exponent(alpha1: Fraction, alpha2: Fraction, k: int) -> Fraction:
     return alpha2 + k * (alpha1 - HALF)
 
 
-def lambda_count(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF) -> int:
+def lambda_count(alpha1: Fraction | int | float | str, alpha2: Fraction | int | float | str,
+                 L: int | Infinity = INF) -> int:
     """Λ(α1, α2; L) = min(L − 1, ⌊α2 / (1/2 − α1)⌋), exactly.
 
     Number of spectral outliers of W2 beyond the one-step spike (Moniri & Hassani 2026).
@@ -219,7 +220,8 @@ def lambda_count(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF) ->
     return value
 
 
-def lambda_details(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF,
+def lambda_details(alpha1: Fraction | int | float | str, alpha2: Fraction | int | float | str,
+                   L: int | Infinity = INF,
                    max_rows: int | None = MAX_ROWS) -> LambdaResult:
     """Λ with the exponents of the terms k = 1, …, Λ + 1 and the boundary flag.
 
