@@ -3,11 +3,10 @@ every public function raises DomainError on a bad argument, never another except
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from typing import Any
 
-from fltheory.exact import DomainError, as_rational, check_integer, fraction_str
+from fltheory.exact import DomainError, _short, as_rational, check_integer
 
 
 def _integer(value: Any, param: str, minimum: int | None = 1, maximum: int | None = None) -> int:
@@ -34,13 +33,9 @@ def _digits(x: int) -> int:
 
 
 def _shown(value: Fraction) -> str:
-    """A rational for a message: exact, or its order of magnitude when it is too long."""
-    value = Fraction(value)
-    if max(value.numerator.bit_length(), value.denominator.bit_length()) < _TEXT_BITS:
-        return fraction_str(value)
-    magnitude = (math.log10(abs(value.numerator)) - math.log10(value.denominator)
-                 if value else 0.0)
-    return f"{'-' if value < 0 else ''}1e{round(magnitude)} (about)"
+    """A rational for a message: exact when short (numerator and denominator below 200 bits,
+    about 60 digits), else its order of magnitude (:func:`fltheory.exact._short`)."""
+    return _short(Fraction(value))
 
 
 def _positive_float(value: Any, param: str, allowed: str | None = None) -> float:
