@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fltheory.exact import DomainError
+from fltheory.exact import DomainError, as_rational
 from fltheory.sim import quadratic as sim
 from fltheory.theory import quadratic as th
 
@@ -23,11 +23,20 @@ SETTINGS = settings(max_examples=50, deadline=None)
 #: what a user might pass where a count (p, p*, N) belongs
 bad_counts = st.one_of(st.integers(max_value=0), st.floats(allow_nan=True), st.text(max_size=3),
                        st.none(), st.just(True), st.just([2]))
+def _not_number(text: str) -> bool:
+    """Text that is not a number (text such as "1/10" is a number: read as on the command line)."""
+    try:
+        as_rational(text)
+    except DomainError:
+        return True
+    return False
+
+
 #: what a user might pass where a step η > 0 belongs
 bad_steps = st.one_of(st.fractions(max_value=0), st.integers(max_value=0),
                       st.floats(max_value=0.0), st.just(math.nan), st.just(math.inf),
-                      st.just(-math.inf), st.text(max_size=3), st.none(), st.just(True),
-                      st.just(Fraction(10**400)), st.just([0.1]))
+                      st.just(-math.inf), st.text(max_size=3).filter(_not_number), st.none(),
+                      st.just(True), st.just(Fraction(10**400)), st.just([0.1]))
 
 
 def _refuses(f, *args, **kwargs):
@@ -80,7 +89,7 @@ def test_hessian_counts_refuse_bad_N(bad):
 
 @SETTINGS
 @given(eta=st.one_of(st.floats(max_value=0.0), st.just(math.nan), st.just(math.inf),
-                     st.text(max_size=3), st.none()),
+                     st.text(max_size=3).filter(_not_number), st.none()),
        t_grid=st.sampled_from([[], [1.0, 0.0], [[0.0, 1.0]], [0.0, math.nan], "ab"]))
 def test_integrate_refuses_bad_arguments(eta, t_grid):
     Q0, R0, T = np.eye(2) / 4, np.full((2, 1), 1e-3), np.eye(1)
@@ -92,7 +101,7 @@ def test_integrate_refuses_bad_arguments(eta, t_grid):
 
 @SETTINGS
 @given(q0=st.one_of(st.floats(max_value=0.0), st.floats(min_value=1001.0), st.just(math.nan),
-                    st.text(max_size=2)),
+                    st.text(max_size=2).filter(_not_number)),
        threshold=st.one_of(st.floats(max_value=1e-7), st.floats(min_value=1.0),
                            st.just(math.nan)),
        samples=st.one_of(st.integers(max_value=1), st.floats(), st.just("10")))

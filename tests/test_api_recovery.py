@@ -99,13 +99,14 @@ def test_recovered_and_continuum_counts_refuse(bad):
 @SETTINGS
 @given(exponent=st.integers(min_value=10, max_value=10**4))
 def test_recovered_count_tiny_gamma_is_a_domain_error(exponent):
-    """γ far below double range (the float of γ is 0): refused with a DomainError naming n
-    (k* has astronomically many digits), never a ZeroDivisionError."""
+    """γ tiny, down to far below double range (the float of γ is 0): refused with a
+    DomainError naming gamma (n/(C·D) is small, the exponent 1/(2γ) makes k* astronomically
+    long), never a ZeroDivisionError; a huge n at γ = 1/10 names n only when n/(C·D) alone has
+    too many digits."""
     gamma = Fraction(1, 10**exponent)
-    if exponent < 320:
-        _refused("n", th.recovered_count, Fraction(10**6), 100, 2, gamma)
-    else:
-        _refused("n", th.recovered_count, Fraction(10**6), 100, 2, gamma)
+    _refused("gamma", th.recovered_count, Fraction(10**6), 100, 2, gamma)
+    _refused("n", th.recovered_count, Fraction(10**(1100 + exponent)), 100, 2, Fraction(1, 10))
+    if exponent >= 320:
         assert th.recovered_count(Fraction(5050), 100, 2, gamma) == 1  # R = 1: only k = 1
         assert th.power_strength(2, gamma, dps=10) == 1  # 2^(−γ) = 1 to 10 digits
 
@@ -212,8 +213,8 @@ def test_law_refuses(gamma, bad, dps):
     _refused("gamma", th.law_prefactor, gamma, 1)
     _refused("gamma", th.law_a1_squared, gamma, 1.0)
     _refused("gamma", th.mse_law, gamma)
-    _refused("a1", th.law_prefactor, g, bad)
-    _refused("a1", th.mse_law, g, bad)
+    _refused("a1_squared", th.law_prefactor, g, bad)
+    _refused("a1_squared", th.mse_law, g, bad)
     _refused("C", th.law_a1_squared, g, bad)
     _refused("dps", th.mse_law, g, 1, dps)
     _refused("dps", th.law_prefactor, g, 1, dps)

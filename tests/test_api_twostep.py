@@ -238,9 +238,14 @@ def test_simulate_refuses_bad_batch(batch):
 
 @FEW
 @given(st.one_of(st.floats(allow_nan=True).filter(lambda x: not 0 <= x < math.inf),
-                 st.sampled_from(["0", None, True])))
+                 st.sampled_from(["x", "-1/10", None, True])))
 def test_simulate_refuses_bad_noise(noise):
     _refused(_sim, noise=noise)
+
+
+def test_simulate_reads_text_noise_as_typed():
+    """Text is read as on the command line (fltheory.exact.as_rational): "0" is 0."""
+    assert np.array_equal(_sim(noise="0").W2, _sim(noise=0.0).W2)
 
 
 @pytest.mark.parametrize("sigma", ["softsign", None, 3, [], [1.0], [[0.0, 1.0]],

@@ -57,13 +57,21 @@ def hermite_orthonormal(z: np.ndarray, K: int) -> np.ndarray:
     """Rows h_0(z), …, h_K(z), h_k = He_k/√(k!), by the normalised three-term recursion
     h_{k+1} = (z h_k − √k h_{k−1})/√(k+1).
 
-    Parameters: ``z``, an array of points; ``K``, the highest degree, an integer in [0, 200].
-    Returns a float64 array of shape (K + 1, *z.shape).
+    Parameters: ``z``, an array of finite real points; ``K``, the highest degree, an integer
+    in [0, 200] (else DomainError). Returns a float64 array of shape (K + 1, *z.shape).
 
     >>> hermite_orthonormal(np.array([0.0, 1.0]), 2).round(6).tolist()
     [[1.0, 1.0], [0.0, 1.0], [-0.707107, 0.0]]
     """
     K = _check_count(K, "K", 0, 200)
+    if isinstance(z, str | bytes):
+        raise DomainError("z", repr(z)[:40], "an array of finite real points")
+    try:
+        z = np.asarray(z, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError("z", repr(z)[:40], "an array of finite real points") from None
+    if not np.isfinite(z).all():
+        raise DomainError("z", "an array with non-finite entries", "an array of finite real points")
     out = np.empty((K + 1, *np.shape(z)))
     out[0] = 1.0
     if K >= 1:

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.exact import DomainError
+from fltheory.exact import DomainError, as_rational, to_float
 from fltheory.sim.seeding import SeedLike, child, sequence
 
 __all__ = ["ESCAPE_LEVEL", "KEY_HESSIAN", "KEY_SAMPLES", "KEY_START", "KEY_TEACHER", "KEY_TEST",
@@ -42,18 +42,31 @@ MEMORY_LIMIT_BYTES = 2**30
 
 
 def _positive_int(value: object, param: str, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise DomainError(param, repr(value)[:40], f"integers >= {minimum}",
+                          reason="is not an integer")
+    if value < minimum:
         raise DomainError(param, value, f"integers >= {minimum}")
     return int(value)
 
 
 def _finite(value: object, param: str, low: float, strict: bool) -> float:
-    try:
-        v = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError, OverflowError):
-        raise DomainError(param, value, "a finite real number") from None
-    if not math.isfinite(v) or v < low or (strict and v == low):
-        raise DomainError(param, value, f"finite numbers {'>' if strict else '>='} {low}")
+    """A real >= low (> with strict) as a double: a float as it is, anything else read by
+    :func:`fltheory.exact.as_rational` (int, Fraction, text such as "1/10"); NaN and ±inf
+    refused naming the domain."""
+    allowed = f"finite numbers {'>' if strict else '>='} {low}"
+    if isinstance(value, float | np.floating):
+        v = float(value)
+        if not math.isfinite(v):
+            raise DomainError(param, value, allowed, reason="is not a finite number")
+    else:
+        try:
+            q = as_rational(value, param)
+        except DomainError as exc:
+            raise DomainError(param, exc.value, allowed, reason=exc.reason) from None
+        v = to_float(q, param)
+    if v < low or (strict and v == low):
+        raise DomainError(param, value, allowed)
     return v
 
 
@@ -170,8 +183,9 @@ class SGDRun:
     diverged_at: float | None = None
 
 
-def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction, t_grid: Any, seed: SeedLike,
-        sigma: float = 0.0, a: float | None = None, b: float | None = None,
+def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction | str, t_grid: Any,
+        seed: SeedLike, sigma: float | Fraction | str = 0.0, a: float | None = None,
+        b: float | None = None,
         eta_w: float | None = None, chunk: int = 64, n_test: int = 0,
         divergence_factor: float = 1e6) -> SGDRun:
     """Run one-pass SGD from W0 (p × N); record Q and ρ at the times of ``t_grid`` (and, with

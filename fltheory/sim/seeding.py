@@ -65,12 +65,25 @@ def child(seed: SeedLike, *key: int) -> np.random.SeedSequence:
                                   pool_size=parent.pool_size)
 
 
+#: most children :func:`children` lists at once
+_MAX_CHILDREN = 10**6
+
+
 def children(seed: SeedLike, n: int) -> list[np.random.SeedSequence]:
     """The first ``n`` children of ``seed`` (the repetitions of an average).
 
     >>> [c.spawn_key for c in children(5, 3)]
     [(0,), (1,), (2,)]
+
+    ``n``: an integer in [0, 10^6] (a bool, float or text "is not an integer"; a negative or
+    larger n is a DomainError, checked before the list is built).
     """
+    if isinstance(n, bool) or not isinstance(n, int | np.integer):
+        raise DomainError("n", repr(n)[:40], f"integers in [0, {_MAX_CHILDREN}]",
+                          reason="is not an integer")
+    if not 0 <= n <= _MAX_CHILDREN:
+        raise DomainError("n", n if abs(n) < 10**12 else f"1e{len(str(abs(int(n)))) - 1} (about)",
+                          f"integers in [0, {_MAX_CHILDREN}]")
     return [child(seed, s) for s in range(n)]
 
 

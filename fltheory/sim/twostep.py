@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 from numpy.polynomial import hermite_e as He
 
-from fltheory.exact import DomainError, check_cost
+from fltheory.exact import DomainError, as_rational, check_cost
 from fltheory.sim.seeding import SeedLike, rng, sequence
 
 __all__ = ["KEY_DATA", "KEY_DIRECTION", "MAX_BYTES", "MAX_FLOPS", "MIN_N", "MODEL_TARGETS",
@@ -78,22 +78,22 @@ def _is_int(value: object) -> bool:
 
 
 def _check_count(name: str, value: object, low: int) -> int:
-    if not _is_int(value) or value < low:  # type: ignore[operator]
+    if not _is_int(value):
+        raise DomainError(name, repr(value)[:40], f"integers >= {low}", reason="is not an integer")
+    if value < low:  # type: ignore[operator]
         raise DomainError(name, value, f"integers >= {low}")
     return int(value)  # type: ignore[call-overload]
 
 
 def _check_alpha(value: object, name: str) -> float:
-    """α as a float in [0, 1/2) (a Fraction is compared exactly, then converted)."""
-    if isinstance(value, Fraction):
-        if not 0 <= value < Fraction(1, 2):
-            raise DomainError(name, _fraction_text(value), "[0, 1/2)")
-        return float(value)
-    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-        raise DomainError(name, value, "[0, 1/2)", reason="is not a number")
-    if not 0 <= value < 0.5:  # also refuses NaN
-        raise DomainError(name, value, "[0, 1/2)")
-    return float(value)
+    """α as a float in [0, 1/2): read by :func:`fltheory.exact.as_rational` (a float as the
+    decimal it was typed as, text such as ``"2/5"`` as on the command line), compared exactly,
+    then converted."""
+    q = as_rational(value, name)
+    if not 0 <= q < Fraction(1, 2):
+        raise DomainError(name, _fraction_text(q) if isinstance(value, Fraction | str) else value,
+                          "[0, 1/2)")
+    return float(q)
 
 
 def _fraction_text(q: Fraction) -> str:
@@ -153,8 +153,28 @@ def hermite_sigma(coefficients: Sequence[float]) -> np.ndarray:
 
     >>> hermite_sigma([0, 1, 1]).round(4).tolist()
     [0.0, 1.0, 0.7071]
+
+    ``coefficients``: a non-empty sequence of finite real numbers (at most 170 of them, so that
+    k! is a double); anything else is a DomainError.
     """
-    return np.array([c / math.sqrt(math.factorial(k)) for k, c in enumerate(coefficients)])
+    c = _finite_array(coefficients, "coefficients", "a non-empty sequence of finite numbers")
+    if c.ndim != 1 or not 1 <= len(c) <= 170:
+        raise DomainError("coefficients", f"an array of shape {c.shape}",
+                          "a non-empty sequence of at most 170 finite numbers")
+    return np.array([x / math.sqrt(math.factorial(k)) for k, x in enumerate(c)])
+
+
+def _finite_array(value: object, param: str, allowed: str) -> np.ndarray:
+    """``value`` as a float array of finite entries, or DomainError naming ``param``."""
+    if isinstance(value, str | bytes):
+        raise DomainError(param, repr(value)[:40], allowed)
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError(param, repr(value)[:40], allowed) from None
+    if not np.all(np.isfinite(arr)):
+        raise DomainError(param, "an array with non-finite entries", allowed)
+    return arr
 
 
 #: activations as He-basis coefficient vectors (polynomials)
@@ -178,7 +198,10 @@ def bounded_odd_tau3(s: np.ndarray) -> np.ndarray:
 
     >>> bounded_odd_tau3(np.array([0.0, 1.0])).round(4).tolist()
     [0.0, 0.9433]
+
+    ``s``: an array of finite reals (anything else is a DomainError).
     """
+    s = _finite_array(s, "s", "an array of finite numbers")
     A, B = 1 / (2 * math.exp(-2)), 1 / math.exp(-0.5)
 
     def e_sin_sin(b: float, c: float) -> float:
@@ -261,8 +284,16 @@ def top_right_singular_vector(M: np.ndarray) -> np.ndarray:
     >>> v = top_right_singular_vector(np.diag([3.0, 1.0, 0.5]))
     >>> abs(v).round(6).tolist()
     [1.0, 0.0, 0.0]
+
+    ``M``: a finite real matrix with at least two rows and two columns (ARPACK needs
+    k = 1 < min(M.shape)); anything else is a DomainError.
     """
     from scipy.sparse.linalg import svds
+
+    M = _finite_array(M, "M", "a finite matrix of shape (m, n) with m, n >= 2")
+    if M.ndim != 2 or min(M.shape) < 2:
+        raise DomainError("M", f"an array of shape {M.shape}",
+                          "a finite matrix of shape (m, n) with m, n >= 2")
 
     _, _, vt = svds(M, k=1, random_state=0)
     return vt[0]
@@ -302,13 +333,17 @@ def _check_sigma(sigma: object) -> np.ndarray | str:
 
 
 def _check_noise(noise: object) -> float:
-    if isinstance(noise, bool) or not isinstance(noise, int | float | Fraction | np.floating
-                                                 | np.integer) or not 0 <= noise < math.inf:
+    """Label noise σ >= 0, read by :func:`fltheory.exact.as_rational` (NaN, ±inf refused)."""
+    if isinstance(noise, float | np.floating) and not math.isfinite(noise):
+        raise DomainError("noise", noise, "finite numbers >= 0", reason="is not a finite number")
+    q = as_rational(noise, "noise")
+    if q < 0:
         raise DomainError("noise", noise, "finite numbers >= 0")
-    return float(noise)
+    return float(q)
 
 
-def simulate(N: int, n: int, d: int, alpha1: float | Fraction, alpha2: float | Fraction,
+def simulate(N: int, n: int, d: int, alpha1: float | Fraction | str,
+             alpha2: float | Fraction | str,
              sigma: np.ndarray | str, targets: Sequence[Callable[[np.ndarray], np.ndarray]],
              seed: SeedLike, batch: str = "reused", noise: float = 0.0, terms: bool = True
              ) -> TwoStepRun:
@@ -386,8 +421,8 @@ def _taylor_terms(sigma: np.ndarray, dsigma: np.ndarray, Z0: np.ndarray, D: np.n
 # --------------------------------------------------------------------------- the paper's model
 
 
-def model_run(N: int, batch: str, seed: SeedLike, alpha1: float | Fraction = 0.4,
-              alpha2: float | Fraction = 0.3, terms: bool = True) -> TwoStepRun:
+def model_run(N: int, batch: str, seed: SeedLike, alpha1: float | Fraction | str = 0.4,
+              alpha2: float | Fraction | str = 0.3, terms: bool = True) -> TwoStepRun:
     """One run of the paper's model: N = n = d, σ = :data:`TWO_STEP_SIGMA`, targets
     :data:`MODEL_TARGETS`; the arguments and their domains are those of :func:`simulate`.
 
@@ -495,8 +530,8 @@ def target_overlaps(run: TwoStepRun, n_targets: int) -> list[float]:
     return [float(v1[i] ** 2) for i in range(n_targets)]
 
 
-def singular_values(N: int, seed: SeedLike = 0, alpha1: float | Fraction = 0.4,
-                    alpha2: float | Fraction = 0.3, batch: str = "reused") -> dict[str, Any]:
+def singular_values(N: int, seed: SeedLike = 0, alpha1: float | Fraction | str = 0.4,
+                    alpha2: float | Fraction | str = 0.3, batch: str = "reused") -> dict[str, Any]:
     """Singular values of W0, W1 and W2 of one :func:`model_run` (no terms), with W0's bulk
     edge and the parameters (what the two-step figure draws).
 

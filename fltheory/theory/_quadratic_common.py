@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.exact import DomainError, check_integer, to_float
+from fltheory.exact import DomainError, as_rational, check_integer, to_float
 
 #: bounds on the work one call may ask for (see :func:`ode_cost`, :func:`escape_cost`): an
 #: accepted request finishes in well under a minute on a 2-core machine
@@ -33,32 +33,32 @@ class ODEDivergence(DomainError):
 
 
 def _step(eta: Any, param: str = "eta", allow_zero: bool = False) -> Fraction:
-    """A step as an exact rational: a Fraction (or int) is kept exactly — every caller inside
-    fltheory (CLI, claims, views) passes the user's Fraction. A float typed by a Python user is
-    read as the decimal it stands for, its shortest round-tripping repr (so 0.1 is 1/10 and
-    1e-13 is 1/10^13; no limit_denominator, which turned 1.23456789e-5 into
-    5365622/434615385955); this is reading a float, not a round trip of a rational. Refuses
-    values a double cannot hold, and steps <= 0 (or < 0 with ``allow_zero``)."""
-    if isinstance(eta, bool) or not isinstance(eta, int | float | Fraction):
-        raise DomainError(param, eta, "a rational or float step")
-    if isinstance(eta, float):
-        if not math.isfinite(eta):
-            raise DomainError(param, eta, "finite steps > 0")
-        eta = Fraction(repr(eta))  # the shortest decimal that is this float: what was typed
-    eta = Fraction(eta)
+    """A step as an exact rational, read by :func:`fltheory.exact.as_rational` (the one reading
+    of the public API): a Fraction or int exactly — every caller inside fltheory (CLI, claims,
+    views) passes the user's Fraction —, text as on the command line (``"1/10"``), a float
+    typed by a Python user as the decimal it stands for, its shortest round-tripping repr (so
+    0.1 is 1/10 and 1e-13 is 1/10^13). Refuses NaN/±inf (naming the domain), values a double
+    cannot hold, and steps <= 0 (or < 0 with ``allow_zero``)."""
+    allowed = f"{param} >= 0" if allow_zero else f"{param} > 0"
+    if isinstance(eta, float | np.floating) and not math.isfinite(eta):
+        raise DomainError(param, eta, f"finite numbers with {allowed}",
+                          reason="is not a finite number")
+    try:
+        eta = as_rational(eta, param)
+    except DomainError as exc:
+        raise DomainError(param, exc.value, f"rational numbers with {allowed} (int, Fraction, "
+                          "float or text such as 1/10)", reason=exc.reason) from None
     to_float(eta, param)
     if eta < 0 or (eta == 0 and not allow_zero):
-        raise DomainError(param, _fstr(eta), f"{param} >= 0" if allow_zero else f"{param} > 0")
+        raise DomainError(param, _fstr(eta), allowed)
     return eta
 
 
 def _count(value: Any, param: str, minimum: int | None = None, maximum: int | None = None
            ) -> int:
-    """An integer argument (not a bool, float or string) within inclusive bounds."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise DomainError(param, str(value)[:40], "integers" if minimum is None
-                          else f"integers >= {minimum}")
-    return check_integer(int(value), param, minimum, maximum)
+    """An integer argument (not a bool, float or string: "is not an integer") within
+    inclusive bounds."""
+    return check_integer(value, param, minimum, maximum)
 
 
 def _fstr(x: Fraction) -> str:
@@ -66,14 +66,45 @@ def _fstr(x: Fraction) -> str:
 
 
 def _real(x: Any, param: str, low: float | None = None, strict: bool = False) -> float:
-    """A finite real argument (float, int or Fraction) >= ``low`` (> with ``strict``)."""
-    if isinstance(x, bool) or not isinstance(x, int | float | Fraction | np.floating | np.integer):
-        raise DomainError(param, x, "a real number")
-    v = to_float(Fraction(x), param) if isinstance(x, Fraction | int) else float(x)
-    if not math.isfinite(v) or (low is not None and (v < low or (strict and v == low))):
-        raise DomainError(param, x, f"finite numbers {'>' if strict else '>='} {low}"
-                          if low is not None else "finite numbers")
+    """A finite real argument >= ``low`` (> with ``strict``) as a double: read by
+    :func:`fltheory.exact.as_rational` (int, Fraction, text, a float as typed), NaN/±inf
+    refused naming the domain."""
+    allowed = (f"finite numbers {'>' if strict else '>='} {low}" if low is not None
+               else "finite numbers")
+    if isinstance(x, float | np.floating) and not math.isfinite(x):
+        raise DomainError(param, x, allowed, reason="is not a finite number")
+    try:
+        q = as_rational(x, param)
+    except DomainError as exc:
+        raise DomainError(param, exc.value, allowed, reason=exc.reason) from None
+    v = float(x) if isinstance(x, float | np.floating) else to_float(q, param)
+    if low is not None and (v < low or (strict and v == low)):
+        raise DomainError(param, x, allowed)
     return v
+
+
+def _finite(x: Any, param: str) -> Any:
+    """A finite real number or array, kept as it is (int/Fraction exact, float, numpy array of
+    finite floats; text read by :func:`fltheory.exact.as_rational`); NaN, ±inf, bools and
+    non-numbers are a DomainError naming ``param``."""
+    if isinstance(x, np.ndarray | list | tuple):
+        try:
+            arr = np.asarray(x, dtype=float)
+        except (TypeError, ValueError):
+            raise DomainError(param, str(x)[:40], "finite real numbers") from None
+        if not np.isfinite(arr).all():
+            raise DomainError(param, "an array with non-finite entries", "finite real numbers")
+        return arr
+    if isinstance(x, float | np.floating):
+        if not math.isfinite(x):
+            raise DomainError(param, x, "finite real numbers", reason="is not a finite number")
+        return x
+    if isinstance(x, int | Fraction) and not isinstance(x, bool):
+        return x
+    try:
+        return as_rational(x, param)
+    except DomainError as exc:
+        raise DomainError(param, exc.value, "finite real numbers", reason=exc.reason) from None
 
 
 def _noise(sigma: Any, param: str = "noise") -> Fraction:

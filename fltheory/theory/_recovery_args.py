@@ -3,38 +3,23 @@ every public function raises DomainError on a bad argument, never another except
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
-from fltheory.exact import DomainError, check_integer, fraction_str, parse_rational
+from fltheory.exact import DomainError, _short, as_rational, check_integer
 
 
 def _integer(value: Any, param: str, minimum: int | None = 1, maximum: int | None = None) -> int:
-    """An integer parameter (bool, float, Fraction refused) within inclusive bounds."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        lo = "-inf" if minimum is None else str(minimum)
-        hi = "inf" if maximum is None else str(maximum)
-        raise DomainError(param, repr(value), f"integers in [{lo}, {hi}]",
-                          reason="is not an integer")
-    return check_integer(int(value), param, minimum, maximum)
+    """An integer parameter (bool, float, Fraction, text refused: "is not an integer") within
+    inclusive bounds."""
+    return check_integer(value, param, minimum, maximum)
 
 
 def _rational(value: Any, param: str) -> Fraction:
-    """A number given as int, Fraction, finite float or text (``"3/2"``), exactly."""
-    if isinstance(value, str):
-        return parse_rational(value, param)
-    if isinstance(value, bool) or not isinstance(value, int | Fraction | float | np.integer
-                                                 | np.floating):
-        raise DomainError(param, repr(value), "a rational number (int, Fraction, float or text "
-                          "such as 3/2)", reason="is not a number")
-    if isinstance(value, float | np.floating):
-        if not math.isfinite(value):
-            raise DomainError(param, value, "finite numbers", reason="is not a finite number")
-        return Fraction(float(value))
-    return Fraction(int(value)) if isinstance(value, np.integer) else Fraction(value)
+    """A number read by :func:`fltheory.exact.as_rational`, the one reading of the public API:
+    int and Fraction exactly, text as on the command line (``"3/2"``), a finite float as the
+    decimal it was typed as (0.1 is 1/10), anything else DomainError naming ``param``."""
+    return as_rational(value, param)
 
 
 #: integers of more bits than this are not converted to text (Python refuses beyond 4300 digits)
@@ -48,13 +33,9 @@ def _digits(x: int) -> int:
 
 
 def _shown(value: Fraction) -> str:
-    """A rational for a message: exact, or its order of magnitude when it is too long."""
-    value = Fraction(value)
-    if max(value.numerator.bit_length(), value.denominator.bit_length()) < _TEXT_BITS:
-        return fraction_str(value)
-    magnitude = (math.log10(abs(value.numerator)) - math.log10(value.denominator)
-                 if value else 0.0)
-    return f"{'-' if value < 0 else ''}1e{round(magnitude)} (about)"
+    """A rational for a message: exact when short (numerator and denominator below 200 bits,
+    about 60 digits), else its order of magnitude (:func:`fltheory.exact._short`)."""
+    return _short(Fraction(value))
 
 
 def _positive_float(value: Any, param: str, allowed: str | None = None) -> float:
@@ -63,6 +44,7 @@ def _positive_float(value: Any, param: str, allowed: str | None = None) -> float
 
     x = _check_positive(value, param, allowed)
     return to_float(x, param, positive=True)
+
 
 def _check_positive(value: Any, param: str, allowed: str | None = None) -> Fraction:
     value = _rational(value, param)

@@ -19,14 +19,16 @@ Every value is an exact sympy expression. The helpers (``_``-prefixed) are share
 from __future__ import annotations
 
 import math
-from numbers import Integral
 
 import sympy as sp
 
-from fltheory.exact import DomainError
+from fltheory.exact import check_integer
 from fltheory.theory.expressions import Z, _phi_cdf
 
-__all__ = ["gauss_moment"]
+__all__ = ["MAX_MOMENT", "gauss_moment"]
+
+#: Largest order n of :func:`gauss_moment` (see its docstring for why).
+MAX_MOMENT = 20000
 
 #: Atoms at which f may fail to be smooth (and which make it piecewise when polynomial inside).
 _KINK_ATOMS = (sp.Abs, sp.sign, sp.Heaviside, sp.Max, sp.Min, sp.Piecewise)
@@ -35,13 +37,17 @@ _KINK_ATOMS = (sp.Abs, sp.sign, sp.Heaviside, sp.Max, sp.Min, sp.Piecewise)
 def gauss_moment(n: int) -> int:
     """E[z^n] for z ~ N(0, 1): (n − 1)!! for even n, 0 for odd n (an exact int).
 
-    Parameters: ``n``, an integer >= 0 (anything else is a :class:`~fltheory.exact.DomainError`).
+    Parameters: ``n``, an integer in [0, :data:`MAX_MOMENT`] (anything else is a
+    :class:`~fltheory.exact.DomainError`, checked before any work: a non-integer "is not an
+    integer"). The bound is on the work: (n − 1)!! has about (n/2)·log10(n/e) digits and its
+    product costs ~n² bit operations — 0.02 s at n = 20000, 0.7 s at 10^5, minutes at 10^7 —
+    while the engines need the moments of polynomials of degree at most a few hundred (He_k
+    with k <= K_MAX = 60 times f, products of such terms in the two-step expansion).
 
     >>> [gauss_moment(n) for n in range(7)]
     [1, 0, 1, 0, 3, 0, 15]
     """
-    if isinstance(n, bool) or not isinstance(n, Integral) or n < 0:
-        raise DomainError("n", n, "integers >= 0")
+    check_integer(n, "n", 0, MAX_MOMENT)
     return 0 if n % 2 else math.prod(range(n - 1, 0, -2))
 
 

@@ -76,13 +76,28 @@ def _given(expansion_: Expansion | None, kmax: int) -> None:
                           "(the degree of the expansion given)")
 
 
+def _of(expansion_: Expansion | None, func: Function) -> Expansion | None:
+    """An expansion passed in must be one of f (the parsed expressions compared structurally,
+    which is cheap): else the exponent of another function would be returned silently."""
+    if expansion_ is None:
+        return None
+    if not isinstance(expansion_, Expansion):
+        raise DomainError("expansion_", type(expansion_).__name__, "an Expansion of f or None")
+    if expansion_.function.expr != func.expr:
+        raise DomainError("expansion_", f"an expansion of {expansion_.function.expr}"[:60],
+                          f"an expansion of f = {func.expr}"[:80],
+                          reason="is not an expansion of f")
+    return expansion_
+
+
 def information_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int = 30,
                          expansion_: Expansion | None = None) -> Exponent:
     """Smallest k >= 1 with μ_k = E[f(z) h_k(z)] ≠ 0 (see the module docstring).
 
     Parameters: ``f`` as for :func:`~fltheory.theory.hermite_coefficients.expansion`; ``kmax``,
     the largest k examined, in [1, 60]; ``dps``, in [5, 100]; ``expansion_``, an expansion of f
-    to degree >= kmax already computed (else computed here). Returns an :class:`Exponent`
+    to degree >= kmax already computed (else computed here; an expansion of another function
+    is a DomainError). Returns an :class:`Exponent`
     whose ``value`` is None when μ_k = 0 for every 1 <= k <= kmax.
 
     >>> information_exponent("He3", 4, 15).value, information_exponent("relu", 4, 15).value
@@ -90,9 +105,10 @@ def information_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int =
     """
     check_degree(kmax, "kmax", 1, K_MAX)
     check_dps(dps)
-    _given(expansion_, kmax)
     func = parse_function(f)
-    exp_ = expansion_ or expansion(func, kmax, dps)
+    given = _of(expansion_, func)
+    _given(given, kmax)
+    exp_ = given or expansion(func, kmax, dps)
     evidence: list[str] = []
     for c in exp_.coefficients[1: kmax + 1]:
         if not c.zero:
@@ -265,9 +281,9 @@ def generative_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int = 
 
     Parameters: ``f`` as for :func:`~fltheory.theory.hermite_coefficients.expansion`; ``kmax``,
     the largest k examined, in [1, 40]; ``dps``, in [5, 100]; ``expansion_``, an expansion of f
-    already computed (only μ_1 is used). Returns an :class:`Exponent` whose ``value``
-    is None when E[h_k | y] vanished at every tested y for 1 <= k <= kmax; ``exact`` is False
-    unless μ_1 ≠ 0 decided it.
+    already computed (only μ_1 is used; an expansion of another function is a DomainError).
+    Returns an :class:`Exponent` whose ``value`` is None when E[h_k | y] vanished at every
+    tested y for 1 <= k <= kmax; ``exact`` is False unless μ_1 ≠ 0 decided it.
 
     >>> generative_exponent("He3", 4, 15).value, generative_exponent("abs", 4, 15).value
     (1, 2)
@@ -275,7 +291,7 @@ def generative_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int = 
     check_degree(kmax, "kmax", 1, KMAX_MAX)
     check_dps(dps)
     func = parse_function(f)
-    exp_ = expansion_ or expansion(func, min(kmax, 2), dps)
+    exp_ = _of(expansion_, func) or expansion(func, min(kmax, 2), dps)
     mu1 = exp_.coefficients[1] if len(exp_.coefficients) > 1 else None
     if mu1 is not None and not mu1.zero:  # the information exponent is 1
         return Exponent("generative", 1, kmax,

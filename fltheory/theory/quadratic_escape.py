@@ -26,6 +26,7 @@ from fltheory.theory._quadratic_common import (
     ESCAPE_SECONDS_LIMIT,
     MEMORY_LIMIT_BYTES,
     _count,
+    _finite,
     _fstr,
     _noise,
     _real,
@@ -61,7 +62,14 @@ def plateau_noise_rate(q: Any, p: int, p_star: int, eta: float, sigma: float = 0
 
     >>> round(plateau_noise_rate(0.5, 1, 1, 0.1), 12)
     0.195
+
+    p, p* integers >= 1; q, η finite reals (or arrays of them), σ >= 0 finite (else
+    DomainError).
     """
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
+    q, eta = _finite(q, "q"), _finite(eta, "eta")
+    sigma = _real(sigma, "sigma", 0.0)
     return 4 * eta**2 * plateau_noise_moment(q, p, p_star, 1 / p, 1 / p_star, sigma)
 
 
@@ -296,7 +304,14 @@ def escape_cost(p: int, p_star: int, n_grid: float, samples: int) -> tuple[float
     >>> seconds, memory = escape_cost(4, 2, 546, 100)
     >>> round(seconds, 2), int(memory)
     (2.97, 489216)
+
+    p, p* integers >= 1, ``n_grid`` a finite number > 0, ``samples`` an integer >= 2 (as
+    :func:`escape_time_law` takes); else DomainError.
     """
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
+    n_grid = _real(n_grid, "n_grid", 0.0, strict=True)
+    _count(samples, "samples", 2)
     k = min(p, p_star)
     n = k + p_star
     per_point = 2.5e-5 + 5e-8 * p * p + 4e-8 * k * n * n

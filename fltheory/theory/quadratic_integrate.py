@@ -76,7 +76,15 @@ def ode_cost(k: int, p: int, p_star: int, eta: float, t_span: float, n_grid: int
     >>> seconds, memory = ode_cost(2, 4, 2, 0.1, 200.0, 401)
     >>> round(seconds, 3), int(memory)
     (0.016, 423456)
+
+    Integers p, p* >= 1, n_grid >= 1 and k in [0, p] (k = 0 is a start with ρ(0) = 0
+    exactly: only q evolves); η, t_span finite reals >= 0. Else DomainError.
     """
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
+    _count(k, "k", 0, p)
+    _count(n_grid, "n_grid", 1)
+    eta, t_span = _real(eta, "eta", 0.0), _real(t_span, "t_span", 0.0)
     n = k + p_star
     nfev = max(3000 + 15 * max(eta, 0.1) * t_span, 6.0 * n_grid)
     seconds = nfev * (4e-6 + 3e-8 * n * n + 1e-9 * k * n * n) + 2e-7 * n_grid * p * p
@@ -248,6 +256,11 @@ def crossing_time(t: Any, norms: Any, level: float = ESCAPE_LEVEL) -> float:
         raise DomainError("norms", f"arrays of shapes {t.shape}, {norms.shape}",
                           "1-d arrays of times and norms of one length")
     level = _real(level, "level", 0.0, strict=True)
+    if not np.isfinite(t).all():
+        raise DomainError("t", "an array with non-finite entries", "finite times")
+    if np.any(norms < 0) or np.any(np.isinf(norms)):
+        raise DomainError("norms", "an array with negative or infinite entries",
+                          "norms >= 0 (NaN after a divergence)")
     with np.errstate(invalid="ignore"):
         above = np.nonzero(norms >= level)[0]
     if len(above) == 0:

@@ -20,7 +20,7 @@ from typing import Any
 import sympy as sp
 
 from fltheory.exact import DomainError
-from fltheory.theory._quadratic_common import _count, _fstr, _noise, _step
+from fltheory.theory._quadratic_common import _count, _finite, _fstr, _noise, _step
 
 __all__ = ["PlateauResult", "linear_rate", "plateau", "stability_bounds"]
 
@@ -64,14 +64,16 @@ def linear_rate(q: Any, p: int, p_star: int, eta: Any, tau: Any = 1) -> Any:
     """Linear growth rate r = 2η(1 − q − 2q/p + 2τ/p*) of ρ along the teacher eigenvalue τ at
     ρ = 0, Q = q I (mean field, a η_w = η), the linearised ρ-equation of the module docstring.
 
-    ``q`` and ``eta`` may be numbers of any kind (Fraction in, Fraction out; a numpy array of
-    q gives an array: the rate along an ODE trajectory q(t)); p, p* integers >= 1.
+    ``q``, ``eta`` and ``tau`` are finite real numbers (Fraction or int in, Fraction out; text
+    such as ``"1/10"`` is read exactly; a numpy array of q gives an array: the rate along an
+    ODE trajectory q(t)); p, p* integers >= 1. NaN, ±inf and non-numbers are a DomainError.
 
     >>> linear_rate(Fraction(2, 3), 4, 2, Fraction(1, 10))
     Fraction(1, 5)
     """
     _count(p, "p", 1)
     _count(p_star, "p_star", 1)
+    q, eta, tau = _finite(q, "q"), _finite(eta, "eta"), _finite(tau, "tau")
     if all(isinstance(x, int | Fraction) for x in (q, eta, tau)):  # exact in, exact out
         return 2 * eta * (1 - q - Fraction(2 * q, p) + Fraction(2 * tau, p_star))
     return 2 * eta * (1 - q - 2 * q / p + 2 * tau / p_star)
@@ -126,7 +128,8 @@ def _plateau_symbolic(p: int, p_star: int,
     return root, disc, (q, eta, s2), (A2, A1, A0)
 
 
-def plateau(p: int, p_star: int, eta: Fraction, noise: Fraction = Fraction(0),
+def plateau(p: int, p_star: int, eta: Fraction | int | float | str,
+            noise: Fraction | int | float | str = Fraction(0),
             teacher: Sequence[Fraction] | None = None) -> PlateauResult:
     """Plateau value q*, plateau loss and escape rates (one per teacher eigenvalue τ_i), in the
     mean-field normalisation with T = diag(teacher) (default identity; the fixed point assumes

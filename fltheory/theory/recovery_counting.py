@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from fltheory.exact import DomainError, check_cost, check_dps, fraction_str
+from fltheory.exact import DomainError, _short, check_cost, check_dps, fraction_str
 from fltheory.results import ShowsTable, Table
 from fltheory.theory._recovery_args import _check_positive, _digits, _integer, _rational, _shown
 
@@ -251,7 +251,9 @@ def k_text(ks: Sequence[int]) -> str:
 MAX_THRESHOLD_ROWS = 10_000
 
 
-def recovered_count(n: Fraction, d: int, q: int, gamma: Fraction, C: Fraction = Fraction(1),
+def recovered_count(n: Fraction | int | float | str, d: int, q: int,
+                    gamma: Fraction | int | float | str,
+                    C: Fraction | int | float | str = Fraction(1),
                     dim: str = "D", cap: int | None = None) -> int:
     """k*(n) = #{k ≥ 1 : n ≥ C·D·k^{2γ}} (an exact int, at most ``cap`` when given): with
     γ = u/v, k^{2γ} ≤ R ⟺ k^{2u} ≤ R^v, R = n/(C·D).
@@ -281,9 +283,13 @@ def recovered_count(n: Fraction, d: int, q: int, gamma: Fraction, C: Fraction = 
     ratio = log_r / (2 * g) if g > 0 else (math.inf if log_r > 0 else 0.0)
     log10_count = ratio / math.log(10)
     if log10_count > MAX_DIGITS:
-        raise DomainError("n", _shown(n), f"n with k*(n) = (n/(C·D))^(1/(2γ)) of at most "
-                          f"{MAX_DIGITS} digits", reason=f"gives k* of about {log10_count:.3g} "
-                          f"digits at γ = {_shown(gamma)}")
+        allowed = f"n, γ with k*(n) = (n/(C·D))^(1/(2γ)) of at most {MAX_DIGITS} digits"
+        if gamma < Fraction(1, 2) and log_r / math.log(10) <= MAX_DIGITS:
+            # n/(C·D) alone is presentable: the small γ (exponent 1/(2γ) > 1) makes k* huge
+            raise DomainError("gamma", _short(gamma), allowed, reason=f"gives k* of about "
+                              f"{log10_count:.3g} digits at n = {_short(n)}")
+        raise DomainError("n", _short(n), allowed, reason=f"gives k* of about "
+                          f"{log10_count:.3g} digits at γ = {_short(gamma)}")
     r_bits = max(R.numerator.bit_length(), R.denominator.bit_length())
     small = v * r_bits <= 10**5
 

@@ -54,9 +54,9 @@ def _a1_squared(a1_squared: Any) -> Any:
 
     if isinstance(a1_squared, mpmath.mpf):
         if not (mpmath.isfinite(a1_squared) and a1_squared > 0):
-            raise DomainError("a1", a1_squared, "a_1² > 0")
+            raise DomainError("a1_squared", a1_squared, "a_1² > 0")
         return a1_squared
-    a1 = _check_positive(a1_squared, "a1", "a_1² > 0")
+    a1 = _check_positive(a1_squared, "a1_squared", "a_1² > 0")
     return mpmath.mpf(a1.numerator) / a1.denominator
 
 
@@ -131,7 +131,7 @@ def mse_law(gamma: Fraction, a1_squared: Any = 1, dps: int = 30) -> MSELaw:
 
     check_dps(dps)
     if not isinstance(a1_squared, mpmath.mpf):
-        a1_squared = _check_positive(a1_squared, "a1", "a_1² > 0")
+        a1_squared = _check_positive(a1_squared, "a1_squared", "a_1² > 0")
     expo = law_exponent(gamma)
     gamma = _rational(gamma, "gamma")
     with mpmath.workdps(dps):

@@ -26,7 +26,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from fltheory.exact import INF, DomainError, Infinity, check_integer, check_interval, fraction_str
+from fltheory.exact import (
+    INF,
+    DomainError,
+    Infinity,
+    as_rational,
+    check_integer,
+    check_interval,
+    fraction_str,
+)
 from fltheory.results import ShowsTable, Table
 
 __all__ = ["HALF", "MAX_ROWS", "TWO_STEP_SIGMA", "TWO_STEP_SIGMA_NAME", "LambdaResult",
@@ -127,7 +135,12 @@ def check_alpha(value: Fraction | int | float | str, name: str = "a1") -> Fracti
     """An exponent α as an exact :class:`~fractions.Fraction` in [0, 1/2), or
     :class:`~fltheory.exact.DomainError` naming ``name`` (``a1``, ``a2``).
 
-    Accepts a Fraction, an int, a finite float (converted exactly) or a rational string.
+    Read by :func:`fltheory.exact.as_rational`, the one reading of a number: a Fraction or an
+    int exactly, text as on the command line (``".4"``, ``"2/5"``), a finite float as the
+    decimal it was typed as (``0.4`` is 2/5, not its binary value), anything else refused.
+
+    >>> check_alpha(0.4)
+    Fraction(2, 5)
 
     >>> check_alpha("2/5")
     Fraction(2, 5)
@@ -136,12 +149,11 @@ def check_alpha(value: Fraction | int | float | str, name: str = "a1") -> Fracti
     ...
     fltheory.exact.DomainError: a2 = 1/2 is outside the allowed range [0, 1/2)
     """
-    if isinstance(value, bool) or not isinstance(value, Fraction | int | float | str):
-        raise DomainError(name, value, "[0, 1/2)", reason="is not a rational number")
     try:
-        q = Fraction(value)
-    except (ValueError, OverflowError, ZeroDivisionError):
-        raise DomainError(name, value, "[0, 1/2)", reason="is not a rational number") from None
+        q = as_rational(value, name)
+    except DomainError as exc:
+        raise DomainError(name, exc.value, "[0, 1/2)", reason=exc.reason or "is not a number") \
+            from None
     return check_interval(q, name, Fraction(0), HALF)
 
 
@@ -153,14 +165,18 @@ def _check_L(L: object) -> int | Infinity:
     if isinstance(L, Infinity):
         return L
     if isinstance(L, bool) or not isinstance(L, int):
-        raise DomainError("L", L, "integers in [1, inf] or inf", reason="is not an integer")
+        raise DomainError("L", repr(L)[:40], "integers in [1, inf] or inf",
+                          reason="is not an integer")
     return check_integer(L, "L", minimum=1)
 
 
 def _check_rows(value: object, name: str) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DomainError(name, repr(value)[:40], "integers >= 0 or None",
+                          reason="is not an integer")
+    if value < 0:
         raise DomainError(name, value, "integers >= 0 or None")
     return value
 
@@ -172,12 +188,15 @@ def term_exponent(alpha1: Fraction, alpha2: Fraction, k: int) -> Fraction:
     Fraction(1, 10)
     """
     alpha1, alpha2 = _check_alphas(alpha1, alpha2)
-    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise DomainError("k", repr(k)[:40], "integers >= 0", reason="is not an integer")
+    if k < 0:
         raise DomainError("k", k, "integers >= 0")
     return alpha2 + k * (alpha1 - HALF)
 
 
-def lambda_count(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF) -> int:
+def lambda_count(alpha1: Fraction | int | float | str, alpha2: Fraction | int | float | str,
+                 L: int | Infinity = INF) -> int:
     """Λ(α1, α2; L) = min(L − 1, ⌊α2 / (1/2 − α1)⌋), exactly.
 
     Number of spectral outliers of W2 beyond the one-step spike (Moniri & Hassani 2026).
@@ -201,7 +220,8 @@ def lambda_count(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF) ->
     return value
 
 
-def lambda_details(alpha1: Fraction, alpha2: Fraction, L: int | Infinity = INF,
+def lambda_details(alpha1: Fraction | int | float | str, alpha2: Fraction | int | float | str,
+                   L: int | Infinity = INF,
                    max_rows: int | None = MAX_ROWS) -> LambdaResult:
     """Λ with the exponents of the terms k = 1, …, Λ + 1 and the boundary flag.
 
