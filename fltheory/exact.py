@@ -63,6 +63,17 @@ class DomainError(ValueError):
             msg = f"{param} = {value} {reason}; allowed: {allowed}"
         super().__init__(msg)
 
+    def renamed(self, names: dict[str, str]) -> DomainError:
+        """The same error naming the parameter as the caller knows it (an API argument
+        ``a1_squared`` is the command line's ``--a1``); itself when ``names`` has no new name.
+
+        >>> str(DomainError("a1_squared", 0, "a_1² > 0").renamed({"a1_squared": "a1"}))
+        'a1 = 0 is outside the allowed range a_1² > 0'
+        """
+        if self.param not in names or type(self) is not DomainError:
+            return self
+        return DomainError(names[self.param], self.value, self.allowed, self.reason)
+
 
 class Infinity:
     """The value ``inf`` of an integer parameter that may be infinite (e.g. the degree L)."""

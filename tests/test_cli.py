@@ -109,3 +109,11 @@ def test_verify_text_and_json(invoke):
     assert set(data) == JSON_KEYS
     run = next(c for c in data["details"]["claims"] if c["id"] == "twostep.lambda")
     assert run["status"] == "inconclusive" and "feasible N" in run["reason"]
+
+
+@pytest.mark.parametrize("a1", ["0", "-1"])
+def test_api_error_names_the_option(invoke, a1):
+    """The API's a1_squared is the option --a1: the message names the option the user typed."""
+    r = invoke("recovery", "law", "--gamma", "3/2", "--a1", a1)
+    assert r.exit_code == 2
+    assert r.stderr.startswith(f"fltheory: error: a1 = {a1} ")

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from fltheory.cli.options import RATIONAL, CountType, dps_option, emit, format_option
-from fltheory.exact import fraction_str, parse_int_range
+from fltheory.exact import DomainError, fraction_str, parse_int_range
 from fltheory.results import Result
 
 _SOURCE = "Dandi, Krzakala, Loureiro, Tabanelli, Wortsman-Zurich (2026), arXiv 2605.14567"
@@ -270,7 +270,10 @@ def law_command(gamma: Fraction, a1_sq: Fraction, dps: int, fmt: str) -> None:
 
     from fltheory.theory import recovery as th
 
-    law = th.mse_law(gamma, a1_sq, dps)
+    try:
+        law = th.mse_law(gamma, a1_sq, dps)
+    except DomainError as exc:  # the API's a1_squared is the option --a1
+        raise exc.renamed({"a1_squared": "a1"}) from None
     text, expo = mpmath.nstr(law.prefactor, dps), fraction_str(law.exponent)
     exact = law.prefactor_formula()
     emit(Result(command="recovery law",
