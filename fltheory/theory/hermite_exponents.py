@@ -95,7 +95,8 @@ def information_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int =
     """Smallest k >= 1 with μ_k = E[f(z) h_k(z)] ≠ 0 (see the module docstring).
 
     Parameters: ``f`` as for :func:`~fltheory.theory.hermite_coefficients.expansion`; ``kmax``,
-    the largest k examined, in [1, 60]; ``dps``, in [5, 100]; ``expansion_``, an expansion of f
+    the largest k examined, in [1, 60] (K_MAX, the expansion's bound; the generative
+    exponent stops at 40, a time bound: see :mod:`~fltheory.theory.hermite_bounds`); ``dps``, in [5, 100]; ``expansion_``, an expansion of f
     to degree >= kmax already computed (else computed here; an expansion of another function
     is a DomainError). Returns an :class:`Exponent`
     whose ``value`` is None when μ_k = 0 for every 1 <= k <= kmax.
@@ -280,7 +281,9 @@ def generative_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int = 
     """Smallest k >= 1 with E[h_k(z) | f(z)] not almost surely zero (see the module docstring).
 
     Parameters: ``f`` as for :func:`~fltheory.theory.hermite_coefficients.expansion`; ``kmax``,
-    the largest k examined, in [1, 40]; ``dps``, in [5, 100]; ``expansion_``, an expansion of f
+    the largest k examined, in [1, 40] (KMAX_MAX: a time bound, not a mathematical one — the
+    search adds a conditional expectation at every k; see
+    :mod:`~fltheory.theory.hermite_bounds`); ``dps``, in [5, 100]; ``expansion_``, an expansion of f
     already computed (only μ_1 is used; an expansion of another function is a DomainError).
     Returns an :class:`Exponent` whose ``value`` is None when E[h_k | y] vanished at every
     tested y for 1 <= k <= kmax; ``exact`` is False unless μ_1 ≠ 0 decided it.

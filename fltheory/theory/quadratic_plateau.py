@@ -86,8 +86,13 @@ _rate = linear_rate
 class PlateauResult:
     """The ρ = 0 fixed point Q = q* I (mean field a = 1/p, b = 1/p*), from :func:`plateau`:
     ``q_exact`` (sympy) and ``q`` (float) the plateau value, ``loss`` the plateau loss,
-    ``rates`` one escape rate per teacher eigenvalue, ``eta_max_exact`` the positive roots of
-    the discriminant (the largest admissible steps) or None."""
+    ``rates`` one escape rate per teacher eigenvalue τ_i, ``eta_max_exact`` the positive roots
+    of the discriminant (the largest admissible steps) or None.
+
+    A rate r is the linear growth rate of the overlaps ρ along τ_i's teacher direction at the
+    plateau, ‖ρ(t)‖ ∝ e^{r t} with t = steps/N (the ODE's time), r = 2η(1 − q* − 2q*/p +
+    2τ_i/p*) (:func:`linear_rate`); :attr:`escape_rate` is the largest, the direction that
+    leaves first (for T = I all rates are equal)."""
 
     p: int
     p_star: int
@@ -100,7 +105,8 @@ class PlateauResult:
 
     @property
     def escape_rate(self) -> float:
-        """The largest rate: the direction along which ρ leaves the plateau first."""
+        """max(rates): the growth rate per unit t = steps/N of ρ along the teacher direction
+        that leaves the plateau first (the largest τ_i)."""
         return max(self.rates)
 
     def _repr_latex_(self) -> str:
@@ -141,9 +147,13 @@ def plateau(p: int, p_star: int, eta: Fraction | int | float | str,
     in the module docstring continuous with p/(p + 2) at η → 0) and the loss
     ½((q* − 1)² + 2(q*²/p + tr T²/p*²) + σ²) and rates as floats.
 
-    >>> r = plateau(2, 2, Fraction(0))
-    >>> r.q_exact, round(r.escape_rate, 12)
-    (1/2, 0.0)
+    >>> r = plateau(4, 2, Fraction(1, 10))
+    >>> r.q_exact, round(r.q, 6), round(r.loss, 6), round(r.escape_rate, 6)
+    (3 - sqrt(5), 0.763932, 0.673762, 0.17082)
+    >>> [round(x, 6) for x in plateau(4, 2, "1/10", teacher=["3/2", "1/2"]).rates]
+    [0.265207, 0.065207]
+    >>> plateau(2, 2, Fraction(0)).q_exact  # η → 0: p/(p + 2), no escape (rate 0)
+    1/2
     """
     _count(p, "p", 1)
     _count(p_star, "p_star", 1)
