@@ -98,8 +98,8 @@ def information_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int =
     the largest k examined, in [1, 60] (K_MAX, the expansion's bound; the generative
     exponent stops at 40, a time bound: see :mod:`~fltheory.theory.hermite_bounds`);
     ``dps``, in [5, 100]; ``expansion_``, an expansion of f to degree >= kmax already computed
-    (else computed here; an expansion of another function is a DomainError). Returns an :class:`Exponent`
-    whose ``value`` is None when μ_k = 0 for every 1 <= k <= kmax.
+    (else computed here; an expansion of another function is a DomainError). Returns an
+    :class:`Exponent` whose ``value`` is None when μ_k = 0 for every 1 <= k <= kmax.
 
     >>> information_exponent("He3", 4, 15).value, information_exponent("relu", 4, 15).value
     (3, 1)
@@ -284,9 +284,9 @@ def generative_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int = 
     the largest k examined, in [1, 40] (KMAX_MAX: a time bound, not a mathematical one — the
     search adds a conditional expectation at every k; see
     :mod:`~fltheory.theory.hermite_bounds`); ``dps``, in [5, 100]; ``expansion_``, an
-    expansion of f already computed (only μ_1 is used; an expansion of another function is a DomainError).
-    Returns an :class:`Exponent` whose ``value`` is None when E[h_k | y] vanished at every
-    tested y for 1 <= k <= kmax; ``exact`` is False unless μ_1 ≠ 0 decided it.
+    expansion of f already computed (only μ_1 is used; an expansion of another function is a
+    DomainError). Returns an :class:`Exponent` whose ``value`` is None when E[h_k | y]
+    vanished at every tested y for 1 <= k <= kmax; ``exact`` is False unless μ_1 ≠ 0 decided it.
 
     >>> generative_exponent("He3", 4, 15).value, generative_exponent("abs", 4, 15).value
     (1, 2)
