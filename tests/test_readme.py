@@ -23,3 +23,13 @@ def test_ci_runs_the_readme_test_command():
     _, tests = _readme_commands()
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert tests in ci
+
+
+def test_readme_python_examples_run():
+    """Every ```python block of the README runs (they are the API's first examples)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [part.split("```", 1)[0] for part in text.split("```python\n")[1:]]
+    assert blocks
+    for block in blocks:
+        namespace: dict[str, object] = {}
+        exec(compile(block, "README.md", "exec"), namespace)  # noqa: S102
