@@ -177,20 +177,18 @@ def as_rational(value: object, param: str = "value") -> Fraction:
     ...
     fltheory.exact.DomainError: eta = nan is not a number; allowed: a decimal such as .4 ...
     """
-    if isinstance(value, bool):
-        raise DomainError(param, value, _NUMBER_FORMS, reason="is not a number")
-    if isinstance(value, int | Fraction):
-        return Fraction(value)
-    if isinstance(value, str):
-        return parse_rational(value, param)
     kind = type(value).__module__ + "." + type(value).__name__
     if isinstance(value, float) or (kind.startswith("numpy.") and hasattr(value, "is_integer")):
         x = float(value)  # type: ignore[arg-type]
         if not math.isfinite(x):
             raise DomainError(param, x, _NUMBER_FORMS, reason="is not a number")
-        return Fraction(repr(x))
+        # the shortest text that reads back as this number at its own precision (numpy's str
+        # of a float32 0.1 is "0.1", where float() would give 0.10000000149011612)
+        return Fraction(repr(x) if isinstance(value, float) else str(value))
     if kind.startswith("numpy.") and hasattr(value, "__index__"):
         return Fraction(int(value))
+    if isinstance(value, int | Fraction | str):  # a bool is refused there
+        return parse_rational(value, param)
     raise DomainError(param, repr(value)[:40], _NUMBER_FORMS, reason="is not a number")
 
 
