@@ -132,10 +132,18 @@ def test_model_refuses_bad_dps(dps):
 
 
 @pytest.mark.parametrize(("sigma", "targets"), [
-    (None, ["He1"]), (3, ["He1"]), (th.TWO_STEP_SIGMA, "He1"), (th.TWO_STEP_SIGMA, [1]),
+    (None, ["He1"]), (3, ["He1"]), (th.TWO_STEP_SIGMA, [1]),
     (th.TWO_STEP_SIGMA, []), (th.TWO_STEP_SIGMA, None), ("tanh", ["He1"])])
 def test_model_refuses_bad_functions(sigma, targets):
     _refused(tt.TwoStepModel.build, sigma, targets)
+
+
+def test_model_reads_one_target_given_as_text():
+    """A single target given as a string is one target (not its characters)."""
+    one = tt.TwoStepModel.build(th.TWO_STEP_SIGMA, "He3")
+    assert [str(g.expr) for g in one.targets] == [str(g.expr) for g in
+                                                   tt.TwoStepModel.build(th.TWO_STEP_SIGMA,
+                                                                         ["He3"]).targets]
 
 
 def test_model_refuses_negative_noise():
