@@ -278,7 +278,8 @@ def _names_for(cmd: Command, param: Param) -> list[str]:
             from fltheory.render.tables import table_names
             return [*table_names(), "list", "--list"]
         if key == "plot":
-            return ["fisher", "lambda", "quadratic", "recovery", "twostep"]
+            from fltheory.render.plots import figure_names
+            return figure_names()
         if key == "sweep":
             from fltheory.sweep.tasks import all_tasks
             return [t for t in all_tasks() if t != "verify.claims"]
