@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.exact import DomainError
+from fltheory.exact import DomainError, as_rational, to_float
 from fltheory.sim import seeding
 from fltheory.sim.seeding import SeedLike
 
@@ -176,13 +176,14 @@ def sample(d: int, m: int, seed: SeedLike) -> FisherSample:
 
 
 def _ratio(ratio: Any) -> float:
+    """A gap factor > 1, read as every number of the API is (fltheory.exact.as_rational)."""
     try:
-        value = float(ratio)
-    except (TypeError, ValueError):
-        value = float("nan")
-    if isinstance(ratio, bool) or not value > 1 or value == float("inf"):
-        raise DomainError("ratio", ratio, "finite numbers > 1")
-    return value
+        value = as_rational(ratio, "ratio")
+    except DomainError:
+        raise DomainError("ratio", str(ratio)[:40], "finite numbers > 1") from None
+    if not value > 1:
+        raise DomainError("ratio", str(ratio)[:40], "finite numbers > 1")
+    return to_float(value, "ratio")
 
 
 def gap_clusters(eigenvalues: np.ndarray, count: int, ratio: float = 1.3) -> list[np.ndarray]:
