@@ -194,26 +194,21 @@ def test_the_tree_snapshot_sees_a_write(tmp_path):
     assert _tree_snapshot() == before
 
 
-def test_a_name_declared_twice_is_an_error(toy_env):
-    """A plugin may not take a built-in name: the error names both papers."""
+@pytest.mark.parametrize(("twin", "call", "message"), [
+    ("tables={'lambda': 'x:y'}", "contributions('tables', [*papers(), twin])",
+     "table 'lambda' is declared by two papers: twostep and twin"),
+    ("sweep_tasks='toy_fltheory_paper.views:SWEEP_TASKS'", "all_tasks([*papers(), twin])",
+     "sweep task 'toy.mean' is declared twice: by toy and by twin"),
+])
+def test_a_name_declared_twice_names_both_papers(toy_env, twin, call, message):
+    """A plugin may not take a name another paper declares (a built-in table, the toy paper's
+    sweep task): the error names both papers."""
     code = ("from fltheory.papers import Paper, contributions, papers\n"
-            "twin = Paper(key='twin', title='t', tables={'lambda': 'x:y'})\n"
-            "try:\n    contributions('tables', [*papers(), twin])\n"
-            "except RuntimeError as e:\n    print(e)\n")
-    r = _run(toy_env, code=code)
-    assert "table 'lambda' is declared by two papers: twostep and twin" in r.stdout, r.stderr
-
-
-def test_a_sweep_task_declared_twice_names_both_declarers(toy_env):
-    """Two papers declaring the same sweep task id: the error names both (as for tables)."""
-    code = ("from fltheory.papers import Paper, papers\n"
             "from fltheory.sweep.tasks import all_tasks\n"
-            "twin = Paper(key='twin', title='t', "
-            "sweep_tasks='toy_fltheory_paper.views:SWEEP_TASKS')\n"
-            "try:\n    all_tasks([*papers(), twin])\n"
-            "except RuntimeError as e:\n    print(e)\n")
+            f"twin = Paper(key='twin', title='t', {twin})\n"
+            f"try:\n    {call}\nexcept RuntimeError as e:\n    print(e)\n")
     r = _run(toy_env, code=code)
-    assert "sweep task 'toy.mean' is declared twice: by toy and by twin" in r.stdout, r.stderr
+    assert message in r.stdout, r.stderr
 
 
 def test_a_table_builder_returning_no_table_is_a_type_error(monkeypatch):
