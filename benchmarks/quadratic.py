@@ -21,7 +21,7 @@ from functools import partial
 
 import numpy as np
 
-from fltheory.sim.quadratic import orthonormal_teacher, sgd
+from fltheory.sim.quadratic import cold_start, orthonormal_teacher, sgd, sgd_cost
 from fltheory.theory.quadratic import derive_elementwise, integrate
 
 
@@ -67,9 +67,18 @@ def main() -> None:
         print(f"        full {p * p + 2 * p}-number system {1e3 * full:.1f} ms "
               f"({run / full:.0f}×); LSODA (reduced) {1e3 * lsoda:.1f} ms ({run / lsoda:.0f}×); "
               f"random start, unreduced {1e3 * rand:.1f} ms ({run / rand:.0f}×)")
+    print("sim.quadratic.sgd_cost (the one SGD cost model: CLI, claims, sweep) against sgd:")
+    for N, p, t_span in ((1000, 4, 20.0), (4000, 4, 5.0), (10000, 4, 2.0), (1000, 32, 10.0)):
+        W0, W_star = cold_start(N, p, 2, 0)
+        start = time.perf_counter()
+        sgd(W0, W_star, 0.1, np.linspace(0, t_span, 21), 1)
+        run = time.perf_counter() - start
+        estimate = sgd_cost(N, p, 2, t_span)
+        print(f"  N = {N:>5}, p = {p:>2}, t = {t_span:g}: measured {run:.2f} s, estimate "
+              f"{estimate:.2f} s (ratio {estimate / run:.1f}; the bound wants >= 1)")
     start = time.perf_counter()
-    derive_elementwise(4, 4)
-    print(f"sympy derivation (Isserlis), p = p* = 4: {time.perf_counter() - start:.1f} s "
+    derive_elementwise(3, 3)  # p + p* <= 6: the bound derive_elementwise checks
+    print(f"sympy derivation (Isserlis), p = p* = 3: {time.perf_counter() - start:.1f} s "
           "(cached per (p, p*) in-process)")
 
 

@@ -74,9 +74,9 @@ def linear_rate(q: Any, p: int, p_star: int, eta: Any, tau: Any = 1) -> Any:
     _count(p, "p", 1)
     _count(p_star, "p_star", 1)
     q, eta, tau = _finite(q, "q"), _finite(eta, "eta"), _finite(tau, "tau")
-    if all(isinstance(x, int | Fraction) for x in (q, eta, tau)):  # exact in, exact out
-        return 2 * eta * (1 - q - Fraction(2 * q, p) + Fraction(2 * tau, p_star))
-    return 2 * eta * (1 - q - 2 * q / p + 2 * tau / p_star)
+    exact = all(isinstance(x, int | Fraction) for x in (q, eta, tau))  # exact in, exact out
+    inv_p, inv_ps = (Fraction(1, p), Fraction(1, p_star)) if exact else (1 / p, 1 / p_star)
+    return 2 * eta * (1 - q - 2 * q * inv_p + 2 * tau * inv_ps)
 
 
 _rate = linear_rate
