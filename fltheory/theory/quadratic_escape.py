@@ -32,7 +32,12 @@ from fltheory.theory._quadratic_common import (
     _real,
     _step,
 )
-from fltheory.theory.quadratic_integrate import ESCAPE_LEVEL, crossing_time, integrate
+from fltheory.theory.quadratic_integrate import (
+    ESCAPE_LEVEL,
+    check_ode_request,
+    crossing_time,
+    integrate,
+)
 from fltheory.theory.quadratic_plateau import _rate, plateau
 
 __all__ = ["EscapeLaw", "check_escape_request", "escape_cost", "escape_time_law",
@@ -129,16 +134,22 @@ def plateau_noise_integral(p: int, p_star: int, eta: Any, q0: Any = 0.25, sigma:
     variance (times N) that SGD's plateau noise adds to each initial overlap, propagated back
     to t = 0 through the linear stage (T = I, mean field, from Q(0) = q0 I along the ρ = 0
     ODE q(t); trapezoid rule on a grid of step ``dt`` up to ``t_max``, where e^{−2R} is
-    negligible). η > 0 exact (Fraction), 0 < q0 <= 1000, σ >= 0. A float.
+    negligible). η > 0 exact (Fraction), 0 < q0 <= 1000, σ >= 0; the grid's t_max/dt points
+    are bounded in time and memory before the integration (:func:`check_ode_request`). A float.
 
     >>> round(plateau_noise_integral(4, 2, Fraction(1, 10)), 4)
     0.1147
+    >>> plateau_noise_integral(4, 2, Fraction(1, 10), dt=1e-9)
+    Traceback (most recent call last):
+    fltheory.exact.CostError: ...
     """
     _count(p, "p", 1)
     _count(p_star, "p_star", 1)
     eta_q, sigma_q = _step(eta), _noise(sigma)
     q0 = _real(q0, "q0", 0.0, strict=True)
     t_max, dt = _real(t_max, "t_max", 0.0, strict=True), _real(dt, "dt", 0.0, strict=True)
+    steps = t_max / dt  # finite over finite; capped so that a tiny dt is an estimate, not inf
+    check_ode_request(p, p_star, float(eta_q), t_max, int(min(steps, 1e15)) + 1, k=0)
     return _noise_integral(p, p_star, float(eta_q), q0, float(sigma_q),
                            np.arange(0.0, t_max + dt / 2, dt))
 
