@@ -300,25 +300,36 @@ _SMALL = {"d": 5, "m": (500, 1000, 2000), "seeds": 4, "n_test": 2000, "n_gram": 
 _LARGE = {"d": 10, "m": (1000, 2000, 4000), "seeds": 8, "n_test": 4000, "n_gram": 2_000_000}
 _SOURCE = "Takeishi et al. line (seed 004); exact spectrum: fltheory.theory.fisher"
 
+
+def _simulated_at(size: Mapping[str, Any]) -> str:
+    """What a simulation of this paper covers: J of m random ReLU features in dimension d,
+    m = first…last, with the number of independent draws per width."""
+    m = size["m"]
+    return f"d = {size['d']}, m = {m[0]}…{m[-1]}, {size['seeds']} draws per m"
+
+
+#: appended to each statement: the sizes the verdict rests on (small: CI; large: -m slow)
+_AT = f" (simulated: {_simulated_at(_SMALL)}; large size {_simulated_at(_LARGE)})"
+
 CLAIMS = [
     Claim("fisher.eigenvalues",
-          "cluster means of J's spectrum → λ_l(d) (exact Funk–Hecke), l = 0, 1, 2",
+          "cluster means of J's spectrum → λ_l(d) (exact Funk–Hecke), l = 0, 1, 2" + _AT,
           _levels, _sim_cluster_means, _compare_eigenvalues, _FIT_WHY, {"small": _SMALL,
                                                                           "large": _LARGE},
           source=_SOURCE),
     Claim("fisher.multiplicities",
-          "the three leading clusters have sizes 1, d, d(d+1)/2 − 1",
+          "the three leading clusters have sizes 1, d, d(d+1)/2 − 1" + _AT,
           _predict_multiplicities, _sim_sizes, _compare_sizes,
           "cluster sizes are integers: equality at every width and seed (clusters split where "
           "consecutive eigenvalues differ by a factor > 1.3)",
           {"small": _SMALL, "large": _LARGE}, source=_SOURCE),
     Claim("fisher.trace_share",
-          "share of trace J in the three leading clusters (m-independent in the limit)",
+          "share of trace J in the three leading clusters (m-independent in the limit)" + _AT,
           _predict_share, _sim_share, _compare_share, _FIT_WHY,
           {"small": _SMALL, "large": _LARGE}, source=_SOURCE),
     Claim("fisher.eigenfunctions",
           "network outputs of cluster-l eigenvectors converge to ‖x‖, x_a, x_ax_b/‖x‖ and "
-          "x_c²/‖x‖ − ‖x‖/d",
+          "x_c²/‖x‖ − ‖x‖/d" + _AT,
           lambda params: -0.5, _sim_residuals, _compare_rate,
           "the residual after projecting f_v on the predicted space is a finite-m fluctuation "
           "(an average over m random features, and an eigenvector perturbation of the same "
@@ -332,7 +343,7 @@ CLAIMS = [
           "a family-wise false alarm of 1e-3",
           {"small": _SMALL, "large": _LARGE}, source=_SOURCE),
     Claim("fisher.error_decreases_with_m",
-          "the mean absolute error between f_v and its projection falls as m grows",
+          "the mean absolute error between f_v and its projection falls as m grows" + _AT,
           lambda params: -0.5, _sim_residuals, _compare_decrease,
           "log-log slope of the MAE against m, over widths and seeds: pass when it is negative "
           "by more than a Bonferroni z-bound times its standard error, fail when it does not "
