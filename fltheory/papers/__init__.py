@@ -136,7 +136,7 @@ def papers() -> tuple[Paper, ...]:
 
 def paper(key: str) -> Paper:
     """The paper with this key (built-in or installed); ``KeyError`` if there is none."""
-    for p in builtin_papers() + _installed_papers():
+    for p in papers():
         if p.key == key:
             return p
     raise KeyError(key)
