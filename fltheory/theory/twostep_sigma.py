@@ -1,0 +1,377 @@
+r"""Which terms of the second update are outliers for a given activation σ (and targets).
+
+Λ(α1, α2; L) (:mod:`fltheory.theory.twostep`) counts the terms k = 1, …, Λ of the second
+update whose N-exponent α2 + k(α1 − 1/2) is positive. Each is an outlier only if its spike is
+non-zero, and that depends on σ. The derivation (normalisation of :mod:`fltheory.sim.twostep`;
+the notation of :mod:`fltheory.theory.twostep_terms`):
+
+Row j of the second gradient is (a_j/(n√N)) Σ_i σ'(z_ji + ε a_j D̃_ji) y_i x_i with ε = η1/√N,
+z_ji = w0_j·x_i ≈ N(0, 1) and D̃_ji = ψ2 σ'(z_ji) y_i + ξ_ji + r_i (reused batch; without the
+first, the sample's own contribution, for a fresh one), r_i = μ_σ b·x_i (b = Xᵀy/n: its part
+along the targets and a data-noise part common to all neurons), ξ_ji a neuron-specific Gaussian
+of variance ψ1 (E[σ'²] − μ_σ²) E[y²], μ_σ = E[σ'(z)] = μ_1(σ). Taylor expansion in ε a_j gives
+the k-th term, with row profile a_j^{k+1} and right vector u_k = (1/n) Σ_i h_k(i) x_i,
+
+    h_k(i) = (y_i/k!) Σ_{p=0}^{k} C(k, p) ψ2^p M_{k,p} E_ξ[(ξ + r_i)^{k−p}],
+    M_{k,p} = E_z[σ^{(k+1)}(z) σ'(z)^p],   M_{k,0} = √((k+1)!) μ_{k+1}(σ)   (Stein's lemma),
+
+(only p = 0 for a fresh batch). Its spike is (η2 ε^k/√N) a^{k+1} u_kᵀ, of norm
+N^{α2 + k(α1 − 1/2)} √((2k+1)!!) ‖u_k‖ with ‖u_k‖² ≈ Σ_l C_k(β_l)² + ψ2 E[h_k²] (the
+target part and the data-noise part). So **term k is an outlier iff its exponent is > 0 and
+h_k ≢ 0**. h_k is a polynomial in (y, r) whose y^{p+1}-coefficient is C(k, p) ψ2^p M_{k,p}
+P_{k−p}(r) with P_m(r) = E[(ξ + r)^m] monic of degree m in r; (y, r) has a joint density when
+μ_σ ≠ 0 (r contains the Gaussian data-noise part), so
+
+    h_k ≢ 0  ⇔  M_{k,p} ≠ 0 for some p (p = 0 only for a fresh batch),
+
+and when μ_σ = 0 (r ≡ 0, no one-step spike) additionally k − p even (E[ξ^{k−p}] ≠ 0). In
+particular: a fresh batch keeps term k iff μ_{k+1}(σ) ≠ 0 (ReLU: μ_3 = μ_5 = … = 0 removes k =
+2, 4, …); an odd σ has M_{k,p} = 0 for every odd k (σ^{(k+1)} odd, σ' even): the expected update
+is odd in a_j at every order, its even profiles a², a⁴, … vanish, in both batch modes.
+
+Targets. The count does not depend on the targets (for a y with at least k + 2 values): a term's
+spike always has the data-noise part. What the targets decide is the *alignment*: target
+direction β_l is in the spike of term k iff C_k(β_l) = E[h_k s_l] ≠ 0 (the constant of
+:func:`fltheory.theory.twostep_terms.term_prediction`, here for any smooth σ). With several
+targets each term is still ONE outlier (one row profile a^{k+1}, one right vector u_k, which mixes
+the target directions it reaches): the effective count is the number of terms 1 <= k <= Λ with
+h_k ≢ 0, plus the one-step spike when μ_1(σ) ≠ 0; per target, the report lists the terms that
+carry it.
+
+Scope. σ must have a continuous derivative for a reused batch: when σ' jumps (ReLU, |z|), the
+self-term ψ2 σ'(z) y jumps at the kink, the update is not a power series in ε a_j (terms in
+|ε a_j| appear) and the term-by-term count is not covered (a fresh batch is: Φ(t) = E σ'(z + t)
+is smooth and its Taylor coefficients are the M_{k,0}). A σ with σ' = 0 almost everywhere (sign)
+gives no gradient and is refused.
+
+Exactness. M_{k,0} comes from the Hermite engine (exact for polynomials and the structured
+paths, e.g. ReLU; else mpmath quadrature with its own zero bound). M_{k,p}, p >= 1: exact for
+polynomial σ, exactly 0 by parity for odd σ and odd k, else mpmath quadrature at ``dps + 10``
+and ``dps + 20`` digits, zero when |M| <= max(10^−dps, 10 × the difference of the two). A
+C_k(β_l) is zero when exactly 0 or, numerically, |C| <= 10^−(dps//2) (the bound of
+``fltheory twostep learn``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import sympy as sp
+
+from fltheory.exact import INF, DomainError, Infinity, check_dps, fraction_str
+from fltheory.results import ShowsTable, Table
+from fltheory.theory.functions import Function, Z, parse_function
+from fltheory.theory.hermite import coefficient, gauss_moment
+from fltheory.theory.twostep import LambdaResult, check_alpha, lambda_details
+from fltheory.theory.twostep_terms import _XI, TwoStepModel, _expect, _symbols, batch_psi
+
+__all__ = ["EffectiveOutliers", "TermOutlier", "derivative_moment", "effective_outliers"]
+
+#: largest term index examined (M_{k,p} needs σ^{(k+1)}; beyond this Λ is reported as generic)
+KMAX = 12
+
+
+@dataclass(frozen=True)
+class TermOutlier:
+    """Term k of the second update: its exponent and exponent status (outlier / boundary),
+    whether its spike is non-zero (``present``; None: not covered), why, and the constants
+    C_k(β_l) along the target directions with the indices l where they are non-zero."""
+
+    k: int
+    exponent: Fraction
+    status: str
+    present: bool | None
+    reason: str
+    constants: tuple[Any, ...] = ()
+    aligned: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class EffectiveOutliers(ShowsTable):
+    """The generic Λ and the effective outlier count of W2 for σ (and targets): see
+    :func:`effective_outliers`."""
+
+    sigma: str
+    targets: tuple[str, ...]
+    batch: str
+    generic: LambdaResult
+    one_step: bool
+    one_step_reason: str
+    terms: tuple[TermOutlier, ...]
+    odd: bool
+    dps: int
+    notes: tuple[str, ...] = ()
+
+    @property
+    def count(self) -> int | None:
+        """Terms 1 <= k <= Λ whose spike is non-zero (None when one is not covered)."""
+        if any(t.present is None for t in self.terms):
+            return None
+        return sum(1 for t in self.terms if t.present)
+
+    @property
+    def outliers_of_w2(self) -> int | None:
+        """The one-step spike (if μ_1(σ) ≠ 0) plus :attr:`count`."""
+        return None if self.count is None else int(self.one_step) + self.count
+
+    @property
+    def present_ks(self) -> list[int]:
+        """The terms k <= Λ that are outliers (boundary terms included, as Λ includes them)."""
+        return [t.k for t in self.terms if t.present]
+
+    def table(self) -> Table:
+        """One row per term k = 1..Λ: exponent, status, spike non-zero, targets carried, why.
+
+        >>> r = effective_outliers("2/5", "3/10", "tanh", dps=15)
+        >>> [row[3] for row in r.table().rows]
+        ['no', 'yes', 'no']
+        """
+        rows = []
+        for t in self.terms:
+            present = "not covered" if t.present is None else ("yes" if t.present else "no")
+            carried = ", ".join(f"β{i + 1}" for i in t.aligned) if self.targets else "-"
+            rows.append([str(t.k), fraction_str(t.exponent), t.status, present,
+                         carried or "none", t.reason])
+        return Table(columns=["k", "exponent", "status", "spike ≠ 0", "targets", "why"],
+                     rows=rows, caption=self.summary(), label="tab:fltheory-effective-outliers",
+                     align="rrlllp{7cm}")
+
+    def summary(self) -> str:
+        """One sentence: generic and effective count."""
+        g = self.generic
+        head = (f"σ = {self.sigma} ({self.batch} batch): generic Λ = {g.value}, ")
+        if self.count is None:
+            return head + "effective count not covered (see the terms)"
+        ks = ", ".join(map(str, self.present_ks)) or "none"
+        return (head + f"effective {self.count} (terms k = {ks}); W2 has "
+                f"{int(self.one_step)} + {self.count} = {self.outliers_of_w2} outliers")
+
+
+def _check_batch(batch: object) -> str:
+    if batch not in ("reused", "fresh"):
+        raise DomainError("batch", batch, "reused or fresh")
+    return str(batch)
+
+
+def _kinks(expr: sp.Expr) -> list[Any]:
+    """Real points where σ' jumps (arguments of DiracDelta in σ''), as mpmath numbers."""
+    points = []
+    for delta in sp.diff(expr, Z, 2).atoms(sp.DiracDelta):
+        for root in sp.solve(delta.args[0], Z):
+            if root.is_real:
+                points.append(mpmath.mpf(sp.N(root, 30)))
+    return sorted(points)
+
+
+def _is_odd(expr: sp.Expr) -> bool:
+    return bool(sp.simplify(expr.subs(Z, -Z) + expr) == 0)
+
+
+def _quad(expr: sp.Expr, dps: int, points: list[Any]) -> Any:
+    fn = sp.lambdify(Z, expr.rewrite(sp.Piecewise), "mpmath")
+    with mpmath.workdps(dps):
+        return mpmath.quad(lambda x: fn(x) * mpmath.npdf(x), [-mpmath.inf, *points, mpmath.inf])
+
+
+def derivative_moment(sigma: str | Function, k: int, p: int, dps: int = 30) -> tuple[Any, str]:
+    r"""M_{k,p} = E[σ^{(k+1)}(z) σ'(z)^p], z ~ N(0, 1), for 0 <= k <= 12, 0 <= p <= k + 1.
+
+    Returns (value, path): p = 0 by Stein's lemma M_{k,0} = √((k+1)!) μ_{k+1}(σ) from the
+    Hermite engine (exact sympy value or mpmath at ``dps``, zero flag of the engine); p >= 1
+    exactly for polynomial σ, exactly 0 for odd σ and odd k (parity), ``None`` when σ' jumps
+    (σ^{(k+1)} σ'^p is a product of distributions, k >= 1), else an mpmath quadrature at
+    ``dps + 10`` digits, 0 when |M| <= max(10^−dps, 10 |M(dps+10) − M(dps+20)|).
+
+    >>> derivative_moment("z**3", 1, 1)
+    (18, 'exact:polynomial')
+    >>> derivative_moment("tanh", 1, 2)
+    (0, 'exact:parity')
+    >>> derivative_moment("relu", 1, 0)[0]
+    sqrt(2)/(2*sqrt(pi))
+    """
+    dps = check_dps(dps)
+    f = sigma if isinstance(sigma, Function) else parse_function(sigma, "sigma")
+    for name, value, top in (("k", k, KMAX), ("p", p, KMAX + 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+            raise DomainError(name, value, f"integers in [0, {top}]")
+    if p == 0:
+        c = coefficient(f, k + 1, dps)
+        root = sp.sqrt(sp.factorial(k + 1))
+        if c.exact is not None:
+            return sp.nsimplify(sp.expand(c.exact * root)) if c.exact == 0 else \
+                sp.simplify(c.exact * root), c.path
+        return (sp.Integer(0) if c.zero else sp.Float(c.numeric * mpmath.sqrt(
+            mpmath.factorial(k + 1)), dps)), c.path
+    expr = f.expr
+    if k % 2 == 1 and _is_odd(expr):
+        return sp.Integer(0), "exact:parity"
+    integrand = sp.diff(expr, Z, k + 1) * sp.diff(expr, Z) ** p
+    if expr.is_polynomial(Z):
+        poly = sp.Poly(sp.expand(integrand), Z)
+        return sum((c * gauss_moment(m[0]) for m, c in poly.terms()), sp.Integer(0)), \
+            "exact:polynomial"
+    kinks = _kinks(expr)
+    if kinks and k >= 1:
+        return None, "undefined: σ' jumps"
+    v1, v2 = _quad(integrand, dps + 10, kinks), _quad(integrand, dps + 20, kinks)
+    if not mpmath.isfinite(v2):
+        raise DomainError("sigma", f.text, "functions whose derivatives are integrable",
+                          reason=f"gives a non-finite E[σ^({k + 1}) σ'^{p}]")
+    if abs(v2) <= max(mpmath.mpf(10) ** (-dps), 10 * abs(v1 - v2)):
+        return sp.Integer(0), "numeric:zero"
+    return sp.Float(v2, dps), "numeric:quad"
+
+
+def _zero(value: Any, dps: int) -> bool:
+    if value == 0:
+        return True
+    return bool(abs(sp.N(value, dps)) <= sp.Float(10) ** (-(dps // 2)))
+
+
+def _short(value: Any) -> str:
+    try:
+        return mpmath.nstr(mpmath.mpf(sp.N(value, 15)), 5)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _term_presence(M: list[Any], k: int, batch: str, mu1_zero: bool, odd: bool
+                   ) -> tuple[bool | None, str]:
+    """Whether h_k ≢ 0 from M_{k,p} (p = 0..k; None entries undefined), and why."""
+    ps = range(k + 1) if batch == "reused" else range(1)
+    usable = [p for p in ps if not mu1_zero or (k - p) % 2 == 0]
+    if odd and k % 2 == 1:
+        return False, (f"σ odd: every M_{k},p = E[σ^({k + 1})σ'^p] = 0 (σ^({k + 1}) odd, σ' "
+                       f"even); the expected update is odd in a_j, no a_j^{k + 1} profile")
+    hit = [p for p in usable if M[p] is not None and M[p] != 0]
+    if hit:
+        p = hit[0]
+        what = f"μ_{k + 1}(σ) = {_short(M[0] / sp.sqrt(sp.factorial(k + 1)))}" if p == 0 \
+            else f"E[σ^({k + 1})σ'^{p}] = {_short(M[p])}"
+        return True, f"{what} ≠ 0"
+    if any(M[p] is None for p in usable):
+        return None, ("not covered: σ' jumps and the reused batch's self-term ψσ'(z)y jumps "
+                      "with it, so the update is not a power series in ε a_j (use --batch fresh)")
+    if batch == "fresh":
+        return False, (f"fresh batch: the term is ∝ E[σ^({k + 1})] = √({k + 1}!) μ_{k + 1}(σ) "
+                       f"and μ_{k + 1}(σ) = 0")
+    why = f"μ_{k + 1}(σ) = 0 and E[σ^({k + 1})σ'^p] = 0 for p = 1..{k}"
+    if mu1_zero:
+        why += f" (μ_1(σ) = 0: only p with {k} − p even count)"
+    return False, why
+
+
+def _alignment(model: TwoStepModel, M: list[Any], k: int, batch: str, Esq: Any,
+               mu_sigma: Any, dps: int) -> tuple[tuple[Any, ...], tuple[int, ...]]:
+    """C_k(β_l) = (1/k!) Σ_p C(k,p) ψ2^p M_{k,p} E[y^{p+1}(ξ + m·s)^{k−p} s_l] and the l with
+    C ≠ 0 (ξ ~ N(0, ψ1 E[σ'²] E[y²]), m_i = μ_σ μ_1(g_i))."""
+    s, G = _symbols(model)
+    y = sum(G, sp.Integer(0))
+    Ey2 = _expect(y**2, model, s, G)
+    shift = sum((mu_sigma * model.mu1(i) * s[i] for i in range(len(s))), sp.Integer(0))
+    xi = sp.sqrt(sp.nsimplify(model.psi1) * Esq * Ey2) * _XI
+    ps = range(k + 1) if batch == "reused" else range(1)
+    consts = []
+    for ell in range(len(model.targets)):
+        total: Any = sp.Integer(0)
+        for p in ps:
+            if M[p] is None or M[p] == 0:
+                continue
+            T = _expect(y ** (p + 1) * (xi + shift) ** (k - p), model, s, G, shift=ell)
+            total += math.comb(k, p) * sp.nsimplify(model.psi2) ** p * M[p] * T
+        consts.append(total / math.factorial(k))
+    aligned = tuple(ell for ell, c in enumerate(consts) if not _zero(c, dps))
+    return tuple(consts), aligned
+
+
+def _degree(expr: sp.Expr) -> int | Infinity:
+    return int(sp.Poly(expr, Z).degree()) if expr.is_polynomial(Z) else INF
+
+
+def effective_outliers(alpha1: Fraction | int | float | str, alpha2: Fraction | int | float | str,
+                       sigma: str, targets: tuple[str, ...] | list[str] = (),
+                       batch: str = "reused", psi: Fraction | None = None,
+                       dps: int = 30) -> EffectiveOutliers:
+    r"""The outliers of W2 for activation ``sigma``: which terms 1 <= k <= Λ have a non-zero
+    spike, why the others vanish, and which target directions each term carries.
+
+    Parameters: α1, α2 in [0, 1/2) (exact rationals, as :func:`~fltheory.theory.twostep.
+    check_alpha` reads them); ``sigma`` a catalogue name or expression in z (L²(N(0, 1)); its
+    Hermite degree is L, ∞ for a non-polynomial); ``targets`` functions of z, one per orthonormal
+    direction β_l (may be empty: the count does not depend on them); ``batch`` reused or fresh;
+    ``psi`` = d/n per step (> 0; default 1 reused, 2 fresh); ``dps`` 5..100 digits.
+    Returns :class:`EffectiveOutliers`: the generic :class:`~fltheory.theory.twostep.
+    LambdaResult` for L, whether the one-step spike exists (μ_1(σ) ≠ 0), and per term k <= Λ
+    a :class:`TermOutlier`. Term k is an outlier iff α2 + k(α1 − 1/2) > 0 and
+    M_{k,p} = E[σ^{(k+1)}σ'^p] ≠ 0 for some p <= k (p = 0 only for a fresh batch; the module
+    docstring derives this), exact or numeric as stated there. Λ is examined up to k = 12.
+
+    >>> r = effective_outliers("2/5", "3/10", "tanh", dps=15)
+    >>> r.generic.value, r.count, r.outliers_of_w2, r.present_ks
+    (3, 1, 2, [2])
+    >>> effective_outliers("2/5", "3/10", "relu", batch="fresh", dps=15).present_ks
+    [1, 3]
+    """
+    from fltheory.theory.twostep_terms import _check_ratio
+
+    alpha1, alpha2 = check_alpha(alpha1, "a1"), check_alpha(alpha2, "a2")
+    dps, batch = check_dps(dps), _check_batch(batch)
+    targets = (targets,) if isinstance(targets, str) else tuple(targets)
+    if not all(isinstance(t, str) for t in targets):
+        raise DomainError("target", targets, "functions of z (strings)")
+    psi = batch_psi(batch) if psi is None else _check_ratio(psi, "psi", True)
+    f = parse_function(sigma, "sigma")
+    if sp.diff(f.expr, Z).has(sp.DiracDelta) or sp.diff(f.expr, Z) == 0:
+        raise DomainError("sigma", f.text, "activations with a non-zero derivative almost "
+                          "everywhere", reason="has σ' = 0 almost everywhere (no gradient)")
+    L = _degree(f.expr)
+    generic = lambda_details(alpha1, alpha2, L)
+    if generic.value > KMAX:
+        raise DomainError("a1", fraction_str(alpha1), f"step sizes with Λ <= {KMAX} when σ is "
+                          f"given (here Λ = {generic.value}: each term needs σ^(k+1))")
+    odd = _is_odd(f.expr)
+    mu_sigma, _ = derivative_moment(f, 0, 0, dps)
+    mu1_zero = _zero(mu_sigma, dps)
+    model = TwoStepModel(f, tuple(parse_function(t, "target") for t in targets), psi, psi,
+                         Fraction(0), dps)
+    Esq = None
+    if targets:
+        Esq, _ = derivative_moment(f, 0, 1, dps)
+    terms = []
+    for t in generic.exponents:
+        if t.k > generic.value:
+            continue
+        M = [derivative_moment(f, t.k, p, dps)[0] for p in
+             (range(t.k + 1) if batch == "reused" else range(1))]
+        present, reason = _term_presence(M, t.k, batch, mu1_zero, odd)
+        consts: tuple[Any, ...] = ()
+        aligned: tuple[int, ...] = ()
+        if targets and present:
+            consts, aligned = _alignment(model, M, t.k, batch, Esq, mu_sigma, dps)
+        terms.append(TermOutlier(t.k, t.exponent, t.status, present, reason, consts, aligned))
+    one_reason = (f"μ_1(σ) = {_short(mu_sigma)} ≠ 0: W1 has the one-step spike" if not mu1_zero
+                  else "μ_1(σ) = 0: no one-step spike (and no k = 0 term)")
+    notes = _notes(generic, odd, batch, targets)
+    return EffectiveOutliers(f.text, targets, batch, generic, not mu1_zero, one_reason,
+                             tuple(terms), odd, dps, notes)
+
+
+def _notes(generic: LambdaResult, odd: bool, batch: str, targets: tuple[str, ...]
+           ) -> tuple[str, ...]:
+    notes = []
+    if generic.omitted is not None:
+        notes.append("terms not listed by Λ's exponent table are examined too")
+    if odd:
+        notes.append("σ is odd: the terms k = 1, 3, 5, … vanish at every order in both batch "
+                     "modes (the update of row j is odd under (w0_j, a_j) → (−w0_j, −a_j))")
+    if not targets:
+        notes.append("no targets given: the count does not depend on them (each term's spike "
+                     "has a data-noise part); give --target to see which directions it carries")
+    else:
+        notes.append("each term is one outlier however many targets it carries (one row "
+                     "profile a^(k+1)); 'targets' lists the β_l with C_k(β_l) ≠ 0")
+    return tuple(notes)
