@@ -43,10 +43,10 @@ from fltheory.sim.seeding import SeedLike, rng, sequence
 
 __all__ = ["KEY_DATA", "KEY_DIRECTION", "MAX_BYTES", "MAX_FLOPS", "MIN_N", "MODEL_TARGETS",
            "SIGMAS", "SIGMA_DERIVATIVES", "TARGETS", "TWO_STEP_SIGMA", "OneStepDeviation",
-           "SimulationReport", "SpikeSummary", "TwoStepRun", "bounded_odd_tau3",
+           "PRESENCE_KMAX", "SimulationReport", "SpikeSummary", "TermPresence", "TwoStepRun", "bounded_odd_tau3",
            "check_sizes", "count_outliers", "directions", "hermite_sigma", "measure",
            "model_run", "one_step_deviation", "run_bytes", "run_flops", "simulate",
-           "singular_values", "spike_constants", "spike_summary", "target_overlaps",
+           "singular_values", "spike_constants", "spike_summary", "target_overlaps", "term_presence",
            "top_right_singular_vector"]
 
 #: seeding keys (children of the run's seed): the data and weights of a run, and the random
@@ -217,6 +217,7 @@ SIGMA_DERIVATIVES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "tanh": lambda z: 1.0 / np.cosh(z) ** 2,
     "relu": lambda z: (z > 0).astype(float),
     "erf": lambda z: 2.0 / math.sqrt(math.pi) * np.exp(-(z**2)),
+    "tanh(z+1/2)": lambda z: 1.0 / np.cosh(z + 0.5) ** 2,
 }
 
 #: targets g(s) of one direction, numpy
@@ -618,3 +619,117 @@ def measure(N: int, alpha1: Fraction | float, alpha2: Fraction | float, batch: s
     est = spike_constants(run, directions(N, len(targets), seed))
     return SimulationReport(sigma, targets, run.epsilon, C_hat=est.tolist(),
                             taylor_residual=run.taylor_residual())
+
+
+# --------------------------------------------------------------------------- term presence
+
+#: largest term index :func:`term_presence` tests (powers of a up to a^(kmax + 2) are fitted)
+PRESENCE_KMAX = 6
+
+
+@dataclass(frozen=True)
+class TermPresence:
+    """Per term k = 1..kmax of the second update (row profile a^{k+1}): the squared norm
+    ``T[k-1]`` of its projection, the mean and standard deviation of the same statistic under
+    random sign flips of the neurons (``null_mean``, ``null_sd``, exact moments of the flip
+    distribution), the one-sided p-value of T under the null (a scaled χ² with the null's
+    mean and variance, Satterthwaite) and its normal equivalent ``z`` = Φ⁻¹(1 − p) (capped at
+    37 where p underflows); with the run's size and batch mode."""
+
+    N: int
+    batch: str
+    T: tuple[float, ...]
+    null_mean: tuple[float, ...]
+    null_sd: tuple[float, ...]
+    p: tuple[float, ...]
+    z: tuple[float, ...]
+
+
+def _presence_stat(delta: np.ndarray, q: np.ndarray, resid: np.ndarray
+                   ) -> tuple[float, float, float]:
+    """T = ‖qᵀΔ‖², and the mean and sd of ‖Σ_j ε_j q_j R_j‖² over independent signs ε_j."""
+    T = float(np.sum((q @ delta) ** 2))
+    C = resid * q[:, None]
+    rows2 = np.einsum("ij,ij->i", C, C)
+    mean = float(rows2.sum())
+    gram2 = float(np.sum((C.T @ C) ** 2))  # ‖CᵀC‖_F² = ‖CCᵀ‖_F²
+    var = 2.0 * (gram2 - float(np.sum(rows2**2)))
+    return T, mean, math.sqrt(max(var, 0.0))
+
+
+def _lower_fit(a: np.ndarray, k: int, delta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """q: a^{k+1} orthogonalised against the lower powers a^m of the same parity (1 <= m <= k),
+    normalised; R: Δ minus its least-squares fit on those lower powers."""
+    target = a ** (k + 1)
+    lower = [a**m for m in range(1, k + 1) if (k + 1 - m) % 2 == 0]
+    if not lower:
+        return target / np.linalg.norm(target), delta
+    Q, _ = np.linalg.qr(np.column_stack(lower))
+    q = target - Q @ (Q.T @ target)
+    return q / np.linalg.norm(q), delta - Q @ (Q.T @ delta)
+
+
+def term_presence(run: TwoStepRun, kmax: int = 3) -> TermPresence:
+    r"""Is the k-th term of the second update present? A row of Δ = W2 − W1 depends only on its
+    own w0_j and a_j, and the k-th term has row profile a_j^{k+1}. The test vector q_k ∈ ℝ^N is
+    a^{k+1} orthogonalised (over the N neurons) against the lower powers a^m of the same parity,
+    1 <= m <= k, so that it has the exact parity of a^{k+1} and no lower same-parity profile
+    (e.g. the k = 0 term a) leaks into it; T_k = ‖q_kᵀΔ‖².
+
+    Null: the same statistic with random signs ε_j on the rows of R = Δ − (its fit on those
+    lower powers): mean Σ_j q_j²‖R_j‖², variance 2 Σ_{j≠j'} q_j²q_j'²(R_j·R_j')², exact
+    moments of the flip distribution. Why it is the right null: a = sign·|a| with the sign
+    independent of |a|, so every coherent part of the other parity enters q_kᵀΔ as a sum with
+    random signs, which the flips reproduce (removing it from R would understate the null);
+    when no profile of a^{k+1}'s parity is present (odd σ, odd k: exact by the symmetry
+    (w0_j, a_j) → (−w0_j, −a_j)), the rows q_jΔ_j are independent and symmetric and the flip
+    test is exact. A present term adds ≈ N × (its squared constant) to T. The p-value of T_k
+uses a scaled χ² with the null's mean and variance (:func:`_null_pvalue`).
+
+    ``run``: a :class:`TwoStepRun` (any σ); ``kmax`` in 1..:data:`PRESENCE_KMAX`, N > kmax + 1.
+    Returns :class:`TermPresence` (float64 values).
+
+    >>> r = term_presence(simulate(200, 200, 200, 0.4, 0.3, "tanh", [TARGETS["He1"]], 0,
+    ...                            terms=False), kmax=2)
+    >>> len(r.z)
+    2
+    """
+    if not isinstance(run, TwoStepRun):
+        raise DomainError("run", type(run).__name__, "a TwoStepRun")
+    if not _is_int(kmax) or not 1 <= kmax <= PRESENCE_KMAX:
+        raise DomainError("kmax", kmax, f"integers in [1, {PRESENCE_KMAX}]")
+    if run.N <= kmax + 1:
+        raise DomainError("N", run.N, f"integers > kmax + 1 = {kmax + 1}")
+    delta = run.W2 - run.W1
+    a = run.a / np.sqrt(np.mean(run.a**2))
+    T, means, sds = [], [], []
+    for k in range(1, kmax + 1):
+        q, resid = _lower_fit(a, k, delta)
+        t, m, s = _presence_stat(delta, q, resid)
+        T.append(t)
+        means.append(m)
+        sds.append(s)
+    if not all(math.isfinite(x) and x >= 0 for x in (*T, *means, *sds)) or min(sds) == 0:
+        raise DomainError("run", "a run with non-finite or degenerate updates",
+                          "runs whose second update is finite and non-zero")
+    p = tuple(_null_pvalue(t, m, s) for t, m, s in zip(T, means, sds, strict=True))
+    z = tuple(min(37.0, float(_norm_isf(x))) if x > 0 else 37.0 for x in p)
+    return TermPresence(run.N, run.batch, tuple(T), tuple(means), tuple(sds), p, z)
+
+
+def _norm_isf(p: float) -> float:
+    from scipy.stats import norm
+
+    return float(norm.isf(p))
+
+
+def _null_pvalue(T: float, mean: float, sd: float) -> float:
+    """P(X >= T) for X = g·χ²_h with E X = mean, Var X = sd² (h = 2 mean²/sd², g = mean/h).
+
+    The flip statistic is a quadratic form εᵀ(CCᵀ)ε ≈ Σ λ_i χ²_1: far from normal when one
+    direction dominates (then it is ≈ λ χ²_1, which this matches exactly), so a plain
+    (T − mean)/sd would overstate significance."""
+    from scipy.stats import chi2
+
+    h = 2.0 * mean**2 / sd**2
+    return float(chi2.sf(T * h / mean, h))
