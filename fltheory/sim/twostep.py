@@ -46,7 +46,8 @@ __all__ = ["KEY_DATA", "KEY_DIRECTION", "MAX_BYTES", "MAX_FLOPS", "MIN_N", "MODE
            "PRESENCE_KMAX", "SimulationReport", "SpikeSummary", "TermPresence", "TwoStepRun", "bounded_odd_tau3",
            "check_sizes", "count_outliers", "directions", "hermite_sigma", "measure",
            "model_run", "one_step_deviation", "run_bytes", "run_flops", "simulate",
-           "singular_values", "spike_constants", "spike_summary", "target_overlaps", "term_presence",
+           "singular_values", "combine_presence", "spike_constants", "spike_summary", "target_overlaps",
+           "term_presence",
            "top_right_singular_vector"]
 
 #: seeding keys (children of the run's seed): the data and weights of a run, and the random
@@ -733,3 +734,28 @@ def _null_pvalue(T: float, mean: float, sd: float) -> float:
 
     h = 2.0 * mean**2 / sd**2
     return float(chi2.sf(T * h / mean, h))
+
+
+def combine_presence(reports: Sequence[TermPresence]) -> TermPresence:
+    """Pool independent runs (same kmax): T, the null means and the null variances add (the
+    runs are independent), and the p-values are recomputed from the pooled moments. N and
+    batch are those of the first report.
+
+    >>> run = simulate(100, 100, 100, 0.4, 0.3, "tanh", [TARGETS["He1"]], 0, terms=False)
+    >>> r = term_presence(run, 1)
+    >>> round(combine_presence([r, r]).null_mean[0] / r.null_mean[0], 6)
+    2.0
+    """
+    reports = list(reports)
+    if not reports or not all(isinstance(r, TermPresence) for r in reports) \
+            or len({len(r.T) for r in reports}) != 1:
+        raise DomainError("reports", len(reports), "a non-empty list of TermPresence with the "
+                          "same kmax")
+    T = np.sum([r.T for r in reports], axis=0)
+    mean = np.sum([r.null_mean for r in reports], axis=0)
+    sd = np.sqrt(np.sum([np.square(r.null_sd) for r in reports], axis=0))
+    p = tuple(_null_pvalue(float(t), float(m), float(s)) for t, m, s in zip(T, mean, sd,
+                                                                           strict=True))
+    z = tuple(min(37.0, _norm_isf(x)) if x > 0 else 37.0 for x in p)
+    return TermPresence(reports[0].N, reports[0].batch, tuple(map(float, T)),
+                        tuple(map(float, mean)), tuple(map(float, sd)), p, z)

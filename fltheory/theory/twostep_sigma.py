@@ -69,7 +69,8 @@ from fltheory.theory.hermite import coefficient, gauss_moment
 from fltheory.theory.twostep import LambdaResult, check_alpha, lambda_details
 from fltheory.theory.twostep_terms import _XI, TwoStepModel, _expect, _symbols, batch_psi
 
-__all__ = ["EffectiveOutliers", "TermOutlier", "derivative_moment", "effective_outliers"]
+__all__ = ["KMAX", "EffectiveOutliers", "SpikePresence", "TermOutlier", "derivative_moment",
+           "effective_outliers", "spike_presence"]
 
 #: largest term index examined (M_{k,p} needs σ^{(k+1)}; beyond this Λ is reported as generic)
 KMAX = 12
@@ -186,7 +187,7 @@ def derivative_moment(sigma: str | Function, k: int, p: int, dps: int = 30) -> t
     (σ^{(k+1)} σ'^p is a product of distributions, k >= 1), else an mpmath quadrature at
     ``dps + 10`` digits, 0 when |M| <= max(10^−dps, 10 |M(dps+10) − M(dps+20)|).
 
-    >>> derivative_moment("z**3", 1, 1)
+    >>> derivative_moment("z**3", 2, 1)
     (18, 'exact:polynomial')
     >>> derivative_moment("tanh", 1, 2)
     (0, 'exact:parity')
@@ -239,30 +240,92 @@ def _short(value: Any) -> str:
         return str(value)
 
 
-def _term_presence(M: list[Any], k: int, batch: str, mu1_zero: bool, odd: bool
-                   ) -> tuple[bool | None, str]:
-    """Whether h_k ≢ 0 from M_{k,p} (p = 0..k; None entries undefined), and why."""
-    ps = range(k + 1) if batch == "reused" else range(1)
+def _term_presence(f: Function, k: int, batch: str, mu1_zero: bool, odd: bool, dps: int
+                   ) -> tuple[bool | None, str, list[Any]]:
+    """Whether h_k ≢ 0, why, and the M_{k,p} computed so far (lazily: stops at the first
+    non-zero one; None where not computed or undefined)."""
+    ps = list(range(k + 1)) if batch == "reused" else [0]
     usable = [p for p in ps if not mu1_zero or (k - p) % 2 == 0]
+    M: list[Any] = [None] * len(ps)
     if odd and k % 2 == 1:
+        M = [sp.Integer(0)] * len(ps)
         return False, (f"σ odd: every M_{k},p = E[σ^({k + 1})σ'^p] = 0 (σ^({k + 1}) odd, σ' "
-                       f"even); the expected update is odd in a_j, no a_j^{k + 1} profile")
-    hit = [p for p in usable if M[p] is not None and M[p] != 0]
-    if hit:
-        p = hit[0]
-        what = f"μ_{k + 1}(σ) = {_short(M[0] / sp.sqrt(sp.factorial(k + 1)))}" if p == 0 \
-            else f"E[σ^({k + 1})σ'^{p}] = {_short(M[p])}"
-        return True, f"{what} ≠ 0"
-    if any(M[p] is None for p in usable):
+                       f"even); the expected update is odd in a_j, no a_j^{k + 1} profile"), M
+    if not usable:
+        return False, (f"μ_1(σ) = 0: no first-step shift r, so only E[ξ^{k}-type] moments of "
+                       f"even order survive and k = {k} is odd"), M
+    undefined = False
+    for p in usable:
+        M[p] = derivative_moment(f, k, p, dps)[0]
+        if M[p] is None:
+            undefined = True
+        elif M[p] != 0:
+            what = f"μ_{k + 1}(σ) = {_short(M[0] / sp.sqrt(sp.factorial(k + 1)))}" if p == 0 \
+                else f"E[σ^({k + 1})σ'^{p}] = {_short(M[p])}"
+            return True, f"{what} ≠ 0", M
+    if undefined:
         return None, ("not covered: σ' jumps and the reused batch's self-term ψσ'(z)y jumps "
-                      "with it, so the update is not a power series in ε a_j (use --batch fresh)")
+                      "with it, so the update is not a power series in ε a_j (use --batch fresh)"
+                      ), M
     if batch == "fresh":
         return False, (f"fresh batch: the term is ∝ E[σ^({k + 1})] = √({k + 1}!) μ_{k + 1}(σ) "
-                       f"and μ_{k + 1}(σ) = 0")
+                       f"and μ_{k + 1}(σ) = 0"), M
     why = f"μ_{k + 1}(σ) = 0 and E[σ^({k + 1})σ'^p] = 0 for p = 1..{k}"
     if mu1_zero:
         why += f" (μ_1(σ) = 0: only p with {k} − p even count)"
-    return False, why
+    return False, why, M
+
+
+@dataclass(frozen=True)
+class SpikePresence:
+    """For σ and a batch mode: whether the one-step spike exists (μ_1(σ) ≠ 0) and, for
+    k = 1..kmax, whether term k's spike is non-zero (None: not covered) and why — independent
+    of α1, α2 (they only decide which terms are outliers)."""
+
+    sigma: str
+    batch: str
+    odd: bool
+    one_step: bool
+    one_step_reason: str
+    present: tuple[bool | None, ...]
+    reasons: tuple[str, ...]
+
+
+def _parse_sigma(sigma: str | Function) -> Function:
+    f = sigma if isinstance(sigma, Function) else parse_function(sigma, "sigma")
+    d1 = sp.diff(f.expr, Z)
+    if d1.has(sp.DiracDelta) or d1 == 0:
+        raise DomainError("sigma", f.text, "activations with a non-zero derivative almost "
+                          "everywhere", reason="has σ' = 0 almost everywhere (no gradient)")
+    return f
+
+
+def spike_presence(sigma: str | Function, kmax: int, batch: str = "reused", dps: int = 30
+                   ) -> SpikePresence:
+    r"""Which terms k = 1..``kmax`` (1..12) of the second update have a non-zero spike for σ
+    (a catalogue name or expression in z) with a ``reused`` or ``fresh`` batch, and why
+    (criterion and precision: :func:`effective_outliers`); ``dps`` 5..100 digits.
+
+    >>> spike_presence("relu", 4, "fresh", dps=15).present
+    (True, False, True, False)
+    >>> spike_presence("tanh", 3, dps=15).present
+    (False, True, False)
+    """
+    dps, batch = check_dps(dps), _check_batch(batch)
+    if isinstance(kmax, bool) or not isinstance(kmax, int) or not 0 <= kmax <= KMAX:
+        raise DomainError("kmax", kmax, f"integers in [0, {KMAX}]")
+    f = _parse_sigma(sigma)
+    odd = _is_odd(f.expr)
+    mu_sigma, _ = derivative_moment(f, 0, 0, dps)
+    mu1_zero = _zero(mu_sigma, dps)
+    L = _degree(f.expr)
+    out = [_term_presence(f, k, batch, mu1_zero, odd, dps)[:2] if isinstance(L, Infinity)
+           or k <= L - 1 else (False, f"k > L − 1 = {L - 1}: σ has degree {L}")
+           for k in range(1, kmax + 1)]
+    one = (f"μ_1(σ) = {_short(mu_sigma)} ≠ 0: W1 has the one-step spike" if not mu1_zero
+           else "μ_1(σ) = 0: no one-step spike (and no k = 0 term)")
+    return SpikePresence(f.text, batch, odd, not mu1_zero, one,
+                         tuple(p for p, _ in out), tuple(r for _, r in out))
 
 
 def _alignment(model: TwoStepModel, M: list[Any], k: int, batch: str, Esq: Any,
@@ -324,10 +387,7 @@ def effective_outliers(alpha1: Fraction | int | float | str, alpha2: Fraction | 
     if not all(isinstance(t, str) for t in targets):
         raise DomainError("target", targets, "functions of z (strings)")
     psi = batch_psi(batch) if psi is None else _check_ratio(psi, "psi", True)
-    f = parse_function(sigma, "sigma")
-    if sp.diff(f.expr, Z).has(sp.DiracDelta) or sp.diff(f.expr, Z) == 0:
-        raise DomainError("sigma", f.text, "activations with a non-zero derivative almost "
-                          "everywhere", reason="has σ' = 0 almost everywhere (no gradient)")
+    f = _parse_sigma(sigma)
     L = _degree(f.expr)
     generic = lambda_details(alpha1, alpha2, L)
     if generic.value > KMAX:
@@ -338,19 +398,17 @@ def effective_outliers(alpha1: Fraction | int | float | str, alpha2: Fraction | 
     mu1_zero = _zero(mu_sigma, dps)
     model = TwoStepModel(f, tuple(parse_function(t, "target") for t in targets), psi, psi,
                          Fraction(0), dps)
-    Esq = None
-    if targets:
-        Esq, _ = derivative_moment(f, 0, 1, dps)
+    Esq = derivative_moment(f, 0, 1, dps)[0] if targets else None
     terms = []
     for t in generic.exponents:
         if t.k > generic.value:
             continue
-        M = [derivative_moment(f, t.k, p, dps)[0] for p in
-             (range(t.k + 1) if batch == "reused" else range(1))]
-        present, reason = _term_presence(M, t.k, batch, mu1_zero, odd)
+        present, reason, M = _term_presence(f, t.k, batch, mu1_zero, odd, dps)
         consts: tuple[Any, ...] = ()
         aligned: tuple[int, ...] = ()
         if targets and present:
+            M = [m if m is not None else derivative_moment(f, t.k, p, dps)[0]
+                 for p, m in enumerate(M)]
             consts, aligned = _alignment(model, M, t.k, batch, Esq, mu_sigma, dps)
         terms.append(TermOutlier(t.k, t.exponent, t.status, present, reason, consts, aligned))
     one_reason = (f"μ_1(σ) = {_short(mu_sigma)} ≠ 0: W1 has the one-step spike" if not mu1_zero
