@@ -11,7 +11,7 @@ import click
 from fltheory.cli.options import RATIONAL, CountType, check_dps, dps_option, emit, format_option
 from fltheory.exact import INF, Infinity, fraction_str, to_decimal_str
 from fltheory.results import Result, Table
-from fltheory.theory.twostep import TWO_STEP_SIGMA
+from fltheory.theory.twostep import GENERIC_CONDITION, TWO_STEP_SIGMA
 
 _CONVENTIONS = {
     "Λ": "counts the spectral outliers of W2 beyond the one-step spike; W2 has 1 + Λ in all",
@@ -22,35 +22,118 @@ _CONVENTIONS = {
 }
 
 
-def lambda_result(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: int) -> Result:
-    """Λ(α1, α2; L) with its exponents, regime and boundary flag, as a :class:`Result`."""
-    from fltheory.theory.twostep import lambda_details
+def lambda_result(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: int,
+                  sigma: str | None = None, targets: tuple[str, ...] = (),
+                  batch: str | None = None) -> Result:
+    """Λ(α1, α2; L) with its exponents, regime and boundary flag, as a :class:`Result`; with
+    ``sigma`` (L then is σ's degree) also the effective count for σ and ``targets``."""
+    eff = _effective(alpha1, alpha2, L, dps, sigma, targets, batch)
+    if eff is None:
+        from fltheory.theory.twostep import lambda_details
 
-    r = lambda_details(alpha1, alpha2, L)
+        r = lambda_details(alpha1, alpha2, L)
+    else:
+        r = eff.generic
     a1, a2 = fraction_str(r.alpha1), fraction_str(r.alpha2)
     exponents = [{"k": t.k, "exponent": fraction_str(t.exponent),
                   "numeric": to_decimal_str(t.exponent, dps), "status": t.status}
                  for t in r.exponents]
     notes = _lambda_notes(r)
+    details = _lambda_details(r, exponents, dps)
+    table = _lambda_table(r, exponents, dps, notes)
+    summary = [
+        f"Λ(α1 = {a1}, α2 = {a2}; L = {r.L}) = {r.value}",
+        f"W2 has 1 + Λ = {r.outliers_of_w2} outliers: the one-step spike plus Λ beyond it",
+        f"regime: {r.regime}",
+        f"ratio α2/(1/2 − α1) = {fraction_str(r.ratio)} ≈ {to_decimal_str(r.ratio, dps)}",
+    ]
+    inputs: dict[str, Any] = {"a1": a1, "a2": a2, "L": str(r.L), "dps": dps}
+    if eff is None:
+        notes.append(GENERIC_CONDITION)
+        details["generic_condition"] = GENERIC_CONDITION
+    else:
+        _add_effective(eff, summary, details, table, notes, inputs)
     return Result(
-        command="lambda",
-        inputs={"a1": a1, "a2": a2, "L": str(r.L), "dps": dps},
-        value=r.value,
-        numeric=str(r.value),
-        conventions=_CONVENTIONS,
-        summary=[
-            f"Λ(α1 = {a1}, α2 = {a2}; L = {r.L}) = {r.value}",
-            f"W2 has 1 + Λ = {r.outliers_of_w2} outliers: the one-step spike plus Λ beyond it",
-            f"regime: {r.regime}",
-            f"ratio α2/(1/2 − α1) = {fraction_str(r.ratio)} ≈ {to_decimal_str(r.ratio, dps)}",
-        ],
-        details=_lambda_details(r, exponents, dps),
-        table=_lambda_table(r, exponents, dps, notes),
-        notes=notes,
+        command="lambda", inputs=inputs, value=r.value, numeric=str(r.value),
+        conventions=_CONVENTIONS, summary=summary, details=details, table=table, notes=notes,
         latex_value=(r"\Lambda(\alpha_1 = " + _latex_q(r.alpha1) + r", \alpha_2 = "
                      + _latex_q(r.alpha2) + ("" if isinstance(r.L, Infinity) else f"; L = {r.L}")
                      + f") = {r.value}"),
     )
+
+
+def _effective(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: int,
+               sigma: str | None, targets: tuple[str, ...], batch: str | None) -> Any:
+    """:func:`~fltheory.theory.twostep_sigma.effective_outliers`, or None without σ (then
+    --target and --batch are refused: they mean nothing for the generic count)."""
+    if sigma is None:
+        from fltheory.exact import DomainError
+
+        if targets:
+            raise DomainError("target", targets[0], "--target together with --sigma",
+                              reason="needs --sigma")
+        if batch is not None:
+            raise DomainError("batch", batch, "--batch together with --sigma",
+                              reason="needs --sigma")
+        return None
+    from fltheory.theory.twostep_sigma import effective_outliers
+
+    return effective_outliers(alpha1, alpha2, sigma, targets, batch or "reused", dps=dps,
+                              L=None if isinstance(L, Infinity) else L)
+
+
+def _effective_json(eff: Any) -> dict[str, Any]:
+    return {
+        "sigma": eff.sigma, "batch": eff.batch, "targets": list(eff.targets),
+        "one_step_spike": eff.one_step, "one_step_reason": eff.one_step_reason,
+        "count": eff.count, "outliers_of_W2": eff.outliers_of_w2, "odd_sigma": eff.odd,
+        "zero_threshold": f"exact, or |value| <= 10^-{eff.dps // 2} numerically "
+                          f"(M_k,p: the quadrature's own bound)",
+        "terms": [{"k": t.k, "present": t.present, "reason": t.reason,
+                   "targets": [i + 1 for i in t.aligned],
+                   "constants": [_num(c) for c in t.constants]} for t in eff.terms],
+    }
+
+
+def _num(value: Any) -> str:
+    import sympy as sp
+
+    return str(value) if getattr(value, "is_Float", False) is False and value == 0 \
+        else str(sp.N(value, 12))
+
+
+def _add_effective(eff: Any, summary: list[str], details: dict[str, Any], table: Table,
+                   notes: list[str], inputs: dict[str, Any]) -> None:
+    """The σ-aware part of ``lambda``: summary lines, details["effective"], two table
+    columns (spike non-zero, why) and the notes of the analysis."""
+    inputs.update(sigma=eff.sigma, targets=list(eff.targets), batch=eff.batch)
+    details["effective"] = _effective_json(eff)
+    summary.append(f"for σ = {eff.sigma} ({eff.batch} batch): " + (
+        f"W2 has {int(eff.one_step)} + {eff.count} = {eff.outliers_of_w2} outliers (effective)"
+        if eff.count is not None else "the effective count is not covered (see the terms)"))
+    vanish = [f"k = {t.k}" for t in eff.terms if t.present is False]
+    summary.append("outlier terms: " + (", ".join(f"k = {k}" for k in eff.present_ks) or "none")
+                   + ("; vanishing: " + ", ".join(vanish) if vanish else ""))
+    summary.append(f"one-step spike: {eff.one_step_reason}")
+    if eff.targets and eff.count is None:
+        summary.append("target alignment: not covered for this σ and batch")
+    for i, g in enumerate(eff.targets if eff.count is not None else ()):
+        ks = [str(t.k) for t in eff.terms if i in t.aligned]
+        summary.append(f"β{i + 1} ({g}) is in the spike of term(s) k = {', '.join(ks) or 'none'}")
+    from fltheory.render.latex import latex_escape
+
+    by_k = {t.k: t for t in eff.terms}
+    for rows, esc in ((table.rows, str), (table.latex_rows or [], latex_escape)):
+        for row in rows:
+            t = by_k.get(int(row[0])) if row[0].isdigit() else None
+            row.append("-" if t is None else {None: "not covered", True: "yes",
+                                              False: "no"}[t.present])
+            row.append(esc("beyond Λ" if t is None else t.reason))
+    table.columns.extend(["spike ≠ 0 (σ)", "why"])
+    if table.latex_columns is not None:
+        table.latex_columns.extend(["spike $\\ne 0$", "why"])
+    table.align = (table.align or "") + "lp{6cm}"
+    notes.extend(eff.notes)
 
 
 def _lambda_notes(r: Any) -> list[str]:
@@ -123,44 +206,106 @@ def _latex_q(q: Fraction) -> str:
               help="α2 in [0, 1/2): η2 ≍ N^α2.")
 @click.option("--L", "-L", "L", type=CountType(minimum=1, allow_inf=True), default=INF,
               show_default=True, help="Hermite degree of σ (an integer >= 1, or inf).")
+@click.option("--sigma", default=None,
+              help="Activation (catalogue name or expression in z, as in `fltheory hermite`): "
+                   "adds the effective count of outliers for this σ, with the reasons.")
+@click.option("--target", "targets", multiple=True,
+              help="With --sigma: g_k of one direction, repeated; shows which terms carry it.")
+@click.option("--batch", type=click.Choice(["reused", "fresh"]), default=None,
+              help="With --sigma: reused (default) or fresh batch.")
 @dps_option
 @format_option
-def lambda_command(a1: Fraction, a2: Fraction, L: int | Infinity, dps: int, fmt: str) -> None:
+def lambda_command(a1: Fraction, a2: Fraction, L: int | Infinity, sigma: str | None,
+                   targets: tuple[str, ...], batch: str | None, dps: int, fmt: str) -> None:
     """Λ(α1, α2; L) = min(L − 1, ⌊α2/(1/2 − α1)⌋): outliers of W2 beyond the one-step spike.
 
     Computed exactly on rationals. Shows the exponent α2 + k(α1 − 1/2) of each term of the
     second update, the regime, and flags boundary cases (integer ratio: a term with exponent 0).
+    With --sigma also the effective count for that activation: term k counts only if its spike
+    constant is non-zero (E[σ^(k+1)σ'^p] ≠ 0 for some p <= k; fresh batch: μ_{k+1}(σ) ≠ 0).
 
-    Example: fltheory lambda --a1 .4 --a2 .3
+    Example: fltheory lambda --a1 .4 --a2 .3 --sigma tanh
     """
-    emit(lambda_result(a1, a2, L, check_dps(dps)), fmt)
+    emit(lambda_result(a1, a2, L, check_dps(dps), sigma, targets, batch), fmt)
 
 
-def phase_result(alpha1: Fraction, L: int | Infinity, dps: int) -> Result:
-    """The regions of constant Λ along α2 at fixed α1, as a :class:`Result`."""
+def phase_result(alpha1: Fraction, L: int | Infinity, dps: int, sigma: str | None = None,
+                 batch: str | None = None) -> Result:
+    """The regions of constant Λ along α2 at fixed α1, as a :class:`Result`; with ``sigma``
+    (L then is σ's degree) also the effective outlier count of W2 in each region."""
     from fltheory.theory.twostep import phase_line, phase_region_count
 
-    regions = phase_line(alpha1, L)
+    eff = _phase_effective(alpha1, L, dps, sigma, batch)
+    regions = phase_line(alpha1, L) if eff is None else list(eff.regions)
+    L = L if eff is None else eff.L
     rows, latex_rows, out, notes = _phase_rows(regions, phase_region_count(alpha1, L), dps)
     a1 = fraction_str(alpha1)
-    return Result(
-        command="phase",
-        inputs={"a1": a1, "L": str(L), "dps": dps},
-        value=[o["lambda"] for o in out if "lambda" in o],
-        conventions=_CONVENTIONS,
-        summary=[f"Λ along α2 at α1 = {a1} (L = {L}); boundaries α2 = k(1/2 − α1) "
-                 f"= k·{fraction_str(Fraction(1, 2) - alpha1)}"],
-        details={"regions": out},
-        table=Table(columns=["α2 interval", "decimal", "Λ", "boundary at lower end"],
-                    rows=rows, latex_columns=[r"$\alpha_2$", "decimal", r"$\Lambda$",
-                                              "boundary"], latex_rows=latex_rows,
-                    caption=f"Phase regions at α1 = {a1}",
-                    latex_caption=f"Regions of constant $\\Lambda$ at $\\alpha_1 = "
-                                  f"{_latex_q(alpha1)}$.",
-                    label="tab:fltheory-phase", align="lrrl"),
-        notes=["at a boundary α2 = k(1/2 − α1) the k-th term has exponent 0: its outlier status "
-               "depends on its O(1) constant; Λ there counts it", *notes],
-    )
+    table = Table(columns=["α2 interval", "decimal", "Λ", "boundary at lower end"],
+                  rows=rows, latex_columns=[r"$\alpha_2$", "decimal", r"$\Lambda$",
+                                            "boundary"], latex_rows=latex_rows,
+                  caption=f"Phase regions at α1 = {a1}",
+                  latex_caption=f"Regions of constant $\\Lambda$ at $\\alpha_1 = "
+                                f"{_latex_q(alpha1)}$.",
+                  label="tab:fltheory-phase", align="lrrl")
+    summary = [f"Λ along α2 at α1 = {a1} (L = {L}); boundaries α2 = k(1/2 − α1) "
+               f"= k·{fraction_str(Fraction(1, 2) - alpha1)}"]
+    details: dict[str, Any] = {"regions": out}
+    notes = ["at a boundary α2 = k(1/2 − α1) the k-th term has exponent 0: its outlier status "
+             "depends on its O(1) constant; Λ there counts it", *notes]
+    if eff is None:
+        notes.append(GENERIC_CONDITION)
+    else:
+        _phase_add_effective(eff, table, summary, details, notes, out)
+    return Result(command="phase", inputs={"a1": a1, "L": str(L), "dps": dps}
+                  | ({} if eff is None else {"sigma": eff.presence.sigma,
+                                             "batch": eff.presence.batch}),
+                  value=[o["lambda"] for o in out if "lambda" in o], conventions=_CONVENTIONS,
+                  summary=summary, details=details, table=table, notes=notes)
+
+
+def _phase_effective(alpha1: Fraction, L: int | Infinity, dps: int, sigma: str | None,
+                     batch: str | None) -> Any:
+    """:func:`~fltheory.theory.twostep_sigma.effective_phase`, or None without σ."""
+    if sigma is None:
+        if batch is not None:
+            from fltheory.exact import DomainError
+
+            raise DomainError("batch", batch, "--batch together with --sigma",
+                              reason="needs --sigma")
+        return None
+    from fltheory.theory.twostep_sigma import effective_phase
+
+    return effective_phase(alpha1, sigma, batch or "reused", dps, L=None if isinstance(
+        L, Infinity) else L)
+
+
+def _phase_add_effective(eff: Any, table: Table, summary: list[str], details: dict[str, Any],
+                         notes: list[str], out: list[dict[str, Any]]) -> None:
+    """Column 'W2 outliers (σ)' per region, the per-term facts in summary and details."""
+    pres = eff.presence
+    by_value = {r.value: n for r, n in zip(eff.regions, eff.effective, strict=True)}
+    for rows in (table.rows, table.latex_rows or []):
+        for row in rows:
+            n = by_value.get(int(row[2])) if row[2].isdigit() else None
+            row.append("-" if n is None else str(n))
+    table.columns.append("W2 outliers (σ)")
+    if table.latex_columns is not None:
+        table.latex_columns.append(r"$W_2$ outliers ($\sigma$)")
+    table.align = (table.align or "") + "r"
+    for o in out:
+        if "lambda" in o:
+            o["effective_outliers_of_W2"] = by_value.get(o["lambda"])
+    present = [str(k + 1) for k, p in enumerate(pres.present) if p]
+    summary.append(f"σ = {pres.sigma} ({pres.batch} batch): terms with a non-zero spike k = "
+                   f"{', '.join(present) or 'none'} (of 1..{len(pres.present)}); "
+                   f"{pres.one_step_reason}")
+    details["effective"] = {"sigma": pres.sigma, "batch": pres.batch,
+                            "one_step_spike": pres.one_step,
+                            "terms": [{"k": k + 1, "present": p, "reason": r} for k, (p, r)
+                                      in enumerate(zip(pres.present, pres.reasons,
+                                                       strict=True))]}
+    notes.extend(f"k = {k + 1}: {r}" for k, (p, r) in enumerate(zip(pres.present, pres.reasons,
+                                                                   strict=True)) if not p)
 
 
 def _phase_rows(regions: list[Any], count: int, dps: int) -> tuple[list[list[str]],
@@ -197,15 +342,21 @@ def _phase_rows(regions: list[Any], count: int, dps: int) -> tuple[list[list[str
 @click.option("--a1", "a1", type=RATIONAL, required=True, help="α1 in [0, 1/2).")
 @click.option("--L", "-L", "L", type=CountType(minimum=1, allow_inf=True), default=INF,
               show_default=True, help="Hermite degree of σ (an integer >= 1, or inf).")
+@click.option("--sigma", default=None,
+              help="Activation (as in `fltheory hermite`): adds the effective number of "
+                   "outliers of W2 for this σ in each region.")
+@click.option("--batch", type=click.Choice(["reused", "fresh"]), default=None,
+              help="With --sigma: reused (default) or fresh batch.")
 @dps_option
 @format_option
-def phase_command(a1: Fraction, L: int | Infinity, dps: int, fmt: str) -> None:
+def phase_command(a1: Fraction, L: int | Infinity, sigma: str | None, batch: str | None,
+                  dps: int, fmt: str) -> None:
     """Regions of constant Λ along α2 ∈ [0, 1/2) at fixed α1 (boundaries α2 = k(1/2 − α1)).
 
     The lower end of every region with Λ >= 1 is a boundary case: there the last counted term
     has exponent exactly 0. Example: fltheory phase --a1 .45
     """
-    emit(phase_result(a1, L, check_dps(dps)), fmt)
+    emit(phase_result(a1, L, check_dps(dps), sigma, batch), fmt)
 
 
 @click.group("twostep")
@@ -254,15 +405,30 @@ def learn_result(report: Any, inputs: dict[str, Any]) -> Result:
         conventions=_CONVENTIONS | {"normalisation": "f(x) = aᵀσ(Wx)/√N, W0 ~ N(0, 1/d), "
                                                      "a ~ N(0, 1) fixed, correlation loss"},
         summary=[f"Λ = {report.lam} (σ of degree {report.model.degree}, α1 = {inputs['a1']}, "
-                 f"α2 = {inputs['a2']}, {inputs['batch']} batch)"],
+                 f"α2 = {inputs['a2']}, {inputs['batch']} batch)", *_learn_outliers(report)],
         details={"lambda": report.lam, "directions": [
             {"reason": d.reason, "information_exponent": ex[0], "generative_exponent": ex[1]}
-            for d, ex in zip(dirs, exps, strict=True)]},
+            for d, ex in zip(dirs, exps, strict=True)]}
+        | ({} if report.outliers is None else {"effective": _effective_json(report.outliers)}),
         table=report.table(),
         notes=["info/gen: information and generative exponents of g (Hermite engine). A reused "
                "batch can reach a direction only if its generative exponent is 1 (some power of "
-               "y correlates with β·x); a fresh one only if its information exponent is 1"],
+               "y correlates with β·x); a fresh one only if its information exponent is 1",
+               *(f"k = {t.k}: {t.reason}" for t in getattr(report.outliers, "terms", ())
+                 if not t.present)],
     )
+
+
+def _learn_outliers(report: Any) -> list[str]:
+    """The effective outlier count of W2 for σ, one line (none when not computed)."""
+    eff = report.outliers
+    if eff is None:
+        return []
+    ks = ", ".join(map(str, eff.present_ks)) or "none"
+    count = "not covered" if eff.count is None else \
+        f"{int(eff.one_step)} + {eff.count} = {eff.outliers_of_w2}"
+    return [f"outliers of W2 for this σ: {count} (terms k = {ks} have a non-zero spike; "
+            f"generic 1 + Λ = {1 + report.lam})"]
 
 
 @twostep_group.command("simulate")

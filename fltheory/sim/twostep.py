@@ -42,13 +42,12 @@ from fltheory.exact import DomainError, as_rational, check_cost
 from fltheory.sim.seeding import SeedLike, rng, sequence
 
 __all__ = ["KEY_DATA", "KEY_DIRECTION", "MAX_BYTES", "MAX_FLOPS", "MIN_N", "MODEL_TARGETS",
-           "SIGMAS", "SIGMA_DERIVATIVES", "TARGETS", "TWO_STEP_SIGMA", "OneStepDeviation",
-           "PRESENCE_KMAX", "SimulationReport", "SpikeSummary", "TermPresence", "TwoStepRun", "bounded_odd_tau3",
-           "check_sizes", "count_outliers", "directions", "hermite_sigma", "measure",
-           "model_run", "one_step_deviation", "run_bytes", "run_flops", "simulate",
-           "singular_values", "combine_presence", "spike_constants", "spike_summary", "target_overlaps",
-           "term_presence",
-           "top_right_singular_vector"]
+           "PRESENCE_KMAX", "SIGMAS", "SIGMA_DERIVATIVES", "TARGETS", "TWO_STEP_SIGMA",
+           "OneStepDeviation", "SimulationReport", "SpikeSummary", "TermPresence", "TwoStepRun",
+           "bounded_odd_tau3", "check_sizes", "combine_presence", "count_outliers", "directions",
+           "hermite_sigma", "measure", "model_run", "one_step_deviation", "run_bytes",
+           "run_flops", "simulate", "singular_values", "spike_constants", "spike_summary",
+           "target_overlaps", "term_presence", "top_right_singular_vector"]
 
 #: seeding keys (children of the run's seed): the data and weights of a run, and the random
 #: direction orthogonal to the targets along which :func:`directions` measures the bulk
@@ -699,7 +698,7 @@ uses a scaled χ² with the null's mean and variance (:func:`_null_pvalue`).
         raise DomainError("run", type(run).__name__, "a TwoStepRun")
     if not _is_int(kmax) or not 1 <= kmax <= PRESENCE_KMAX:
         raise DomainError("kmax", kmax, f"integers in [1, {PRESENCE_KMAX}]")
-    if run.N <= kmax + 1:
+    if kmax + 1 >= run.N:
         raise DomainError("N", run.N, f"integers > kmax + 1 = {kmax + 1}")
     delta = run.W2 - run.W1
     a = run.a / np.sqrt(np.mean(run.a**2))

@@ -37,7 +37,7 @@ from fltheory.exact import (
 )
 from fltheory.results import ShowsTable, Table
 
-__all__ = ["HALF", "MAX_ROWS", "TWO_STEP_SIGMA", "TWO_STEP_SIGMA_NAME", "LambdaResult",
+__all__ = ["GENERIC_CONDITION", "HALF", "MAX_ROWS", "TWO_STEP_SIGMA", "TWO_STEP_SIGMA_NAME", "LambdaResult",
            "PhaseRegion", "TermExponent", "check_alpha", "lambda_count", "lambda_details",
            "phase_line", "phase_region_count", "term_exponent"]
 
@@ -50,6 +50,15 @@ HALF = Fraction(1, 2)
 TWO_STEP_SIGMA = "(He1(z) + He2(z)/sqrt(2) + He3(z)/sqrt(6))/sqrt(3)"
 #: how the tables and captions name :data:`TWO_STEP_SIGMA`
 TWO_STEP_SIGMA_NAME = "(h1 + h2 + h3)/√3"
+
+#: What Λ assumes about σ, in one sentence (``fltheory lambda`` without ``--sigma`` prints it;
+#: :mod:`fltheory.theory.twostep_sigma` derives the condition and checks it for a given σ).
+GENERIC_CONDITION = (
+    "the count is for a generic activation: term k is an outlier only if its spike constant is "
+    "non-zero, i.e. E[σ^(k+1)(z) σ'(z)^p] ≠ 0 for some p <= k (a fresh batch: the Hermite "
+    "coefficient μ_{k+1}(σ) ≠ 0), and the one-step spike needs μ_1(σ) ≠ 0; an odd σ (tanh, erf) "
+    "loses every odd k, ReLU with a fresh batch every even k >= 2 (μ_3 = μ_5 = … = 0); "
+    "--sigma EXPR gives the count for your σ")
 
 #: Rows listed by :func:`lambda_details` and :func:`phase_line` by default. Near α1 = 1/2 there
 #: are ~1/(1 − 2α1) of them (billions at α1 = 0.4999999999) while Λ itself is one division: the

@@ -69,8 +69,8 @@ from fltheory.theory.hermite import coefficient, gauss_moment
 from fltheory.theory.twostep import LambdaResult, check_alpha, lambda_details
 from fltheory.theory.twostep_terms import _XI, TwoStepModel, _expect, _symbols, batch_psi
 
-__all__ = ["KMAX", "EffectiveOutliers", "SpikePresence", "TermOutlier", "derivative_moment",
-           "effective_outliers", "spike_presence"]
+__all__ = ["KMAX", "EffectiveOutliers", "EffectivePhase", "SpikePresence", "TermOutlier",
+           "derivative_moment", "effective_outliers", "effective_phase", "spike_presence"]
 
 #: largest term index examined (M_{k,p} needs σ^{(k+1)}; beyond this Λ is reported as generic)
 KMAX = 12
@@ -351,6 +351,15 @@ def _alignment(model: TwoStepModel, M: list[Any], k: int, batch: str, Esq: Any,
     return tuple(consts), aligned
 
 
+def _check_L(L: object, f: Function) -> int | Infinity:
+    """σ's Hermite degree; ``L`` must be None or equal to it."""
+    degree = _degree(f.expr)
+    if L is not None and L != degree:
+        raise DomainError("L", L, f"the Hermite degree of σ ({degree}) or omitted",
+                          reason="contradicts --sigma")
+    return degree
+
+
 def _degree(expr: sp.Expr) -> int | Infinity:
     return int(sp.Poly(expr, Z).degree()) if expr.is_polynomial(Z) else INF
 
@@ -358,7 +367,7 @@ def _degree(expr: sp.Expr) -> int | Infinity:
 def effective_outliers(alpha1: Fraction | int | float | str, alpha2: Fraction | int | float | str,
                        sigma: str, targets: tuple[str, ...] | list[str] = (),
                        batch: str = "reused", psi: Fraction | None = None,
-                       dps: int = 30) -> EffectiveOutliers:
+                       dps: int = 30, L: int | Infinity | None = None) -> EffectiveOutliers:
     r"""The outliers of W2 for activation ``sigma``: which terms 1 <= k <= Λ have a non-zero
     spike, why the others vanish, and which target directions each term carries.
 
@@ -366,7 +375,8 @@ def effective_outliers(alpha1: Fraction | int | float | str, alpha2: Fraction | 
     check_alpha` reads them); ``sigma`` a catalogue name or expression in z (L²(N(0, 1)); its
     Hermite degree is L, ∞ for a non-polynomial); ``targets`` functions of z, one per orthonormal
     direction β_l (may be empty: the count does not depend on them); ``batch`` reused or fresh;
-    ``psi`` = d/n per step (> 0; default 1 reused, 2 fresh); ``dps`` 5..100 digits.
+    ``psi`` = d/n per step (> 0; default 1 reused, 2 fresh); ``dps`` 5..100 digits; ``L``
+    None (σ's degree) or that degree itself (anything else is refused: L is σ's, not free).
     Returns :class:`EffectiveOutliers`: the generic :class:`~fltheory.theory.twostep.
     LambdaResult` for L, whether the one-step spike exists (μ_1(σ) ≠ 0), and per term k <= Λ
     a :class:`TermOutlier`. Term k is an outlier iff α2 + k(α1 − 1/2) > 0 and
@@ -388,8 +398,8 @@ def effective_outliers(alpha1: Fraction | int | float | str, alpha2: Fraction | 
         raise DomainError("target", targets, "functions of z (strings)")
     psi = batch_psi(batch) if psi is None else _check_ratio(psi, "psi", True)
     f = _parse_sigma(sigma)
-    L = _degree(f.expr)
-    generic = lambda_details(alpha1, alpha2, L)
+    degree = _check_L(L, f)
+    generic = lambda_details(alpha1, alpha2, degree)
     if generic.value > KMAX:
         raise DomainError("a1", fraction_str(alpha1), f"step sizes with Λ <= {KMAX} when σ is "
                           f"given (here Λ = {generic.value}: each term needs σ^(k+1))")
@@ -433,3 +443,45 @@ def _notes(generic: LambdaResult, odd: bool, batch: str, targets: tuple[str, ...
         notes.append("each term is one outlier however many targets it carries (one row "
                      "profile a^(k+1)); 'targets' lists the β_l with C_k(β_l) ≠ 0")
     return tuple(notes)
+
+
+@dataclass(frozen=True)
+class EffectivePhase:
+    """The regions of constant Λ along α2 at fixed α1 (L = σ's degree) with, per region, the
+    effective number of outliers of W2 for σ (None: a term is not covered or beyond
+    :data:`KMAX`) and the σ-dependent facts they rest on (:class:`SpikePresence`)."""
+
+    alpha1: Fraction
+    L: int | Infinity
+    regions: tuple[Any, ...]
+    effective: tuple[int | None, ...]
+    presence: SpikePresence
+
+
+def effective_phase(alpha1: Fraction | int | float | str, sigma: str, batch: str = "reused",
+                    dps: int = 30, L: int | Infinity | None = None) -> EffectivePhase:
+    """:func:`~fltheory.theory.twostep.phase_line` (L = degree of σ) with the effective outlier
+    count of W2 in each region: (μ_1(σ) ≠ 0) + #{1 <= k <= Λ : term k present}
+    (:func:`spike_presence`; terms k > 12 are not examined: None). Arguments as for
+    :func:`effective_outliers`.
+
+    >>> r = effective_phase("2/5", "tanh", dps=15)
+    >>> [(reg.value, n) for reg, n in zip(r.regions, r.effective)]
+    [(0, 1), (1, 1), (2, 2), (3, 2), (4, 3)]
+    """
+    from fltheory.theory.twostep import phase_line
+
+    alpha1 = check_alpha(alpha1, "a1")
+    f = _parse_sigma(sigma)
+    degree = _check_L(L, f)
+    regions = tuple(phase_line(alpha1, degree))
+    top = min(max(r.value for r in regions), KMAX)
+    pres = spike_presence(f, top, batch, dps)
+    effective: list[int | None] = []
+    for r in regions:
+        seen = pres.present[:r.value]
+        if r.value > KMAX or any(p is None for p in seen):
+            effective.append(None)
+        else:
+            effective.append(int(pres.one_step) + sum(1 for p in seen if p))
+    return EffectivePhase(alpha1, degree, regions, tuple(effective), pres)

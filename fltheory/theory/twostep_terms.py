@@ -453,6 +453,9 @@ class LearnReport(ShowsTable):
     alpha1: Fraction | None = None
     alpha2: Fraction | None = None
     batch: str | None = None
+    #: the effective outlier count of W2 for this σ
+    #: (:class:`fltheory.theory.twostep_sigma.EffectiveOutliers`), None when not computed
+    outliers: Any = None
 
     def __repr__(self) -> str:
         """One line: σ, the targets, the step sizes, Λ and, per direction, its exponents and
@@ -483,7 +486,9 @@ class LearnReport(ShowsTable):
 def learn(sigma: str, targets: str | list[str], alpha1: Fraction, alpha2: Fraction, batch: str,
           psi: Fraction = Fraction(1)) -> LearnReport:
     """:func:`learnability` of the model (σ, targets, ψ1 = ψ2 = ``psi`` > 0) with the information
-    and generative exponents of each target (as strings, ``"> 6"`` when beyond kmax = 6).
+    and generative exponents of each target (as strings, ``"> 6"`` when beyond kmax = 6) and
+    the effective outlier count of W2 for σ
+    (:func:`fltheory.theory.twostep_sigma.effective_outliers`, field ``outliers``).
     ``targets`` is a list of functions of z; a single string is one target.
 
     >>> r = learn(TWO_STEP_SIGMA, ["He1", "He3"], Fraction(9, 20), Fraction(3, 10), "reused")
@@ -494,6 +499,7 @@ def learn(sigma: str, targets: str | list[str], alpha1: Fraction, alpha2: Fracti
     'β1 He3 (info 3, gen 1): not learned)'
     """
     from fltheory.theory.hermite import analyse
+    from fltheory.theory.twostep_sigma import effective_outliers
 
     alpha1, alpha2 = check_alpha(alpha1, "a1"), check_alpha(alpha2, "a2")
     psi = _check_ratio(psi, "psi", True)
@@ -501,4 +507,6 @@ def learn(sigma: str, targets: str | list[str], alpha1: Fraction, alpha2: Fracti
     lam, directions = learnability(model, alpha1, alpha2, batch)
     analyses = [analyse(g, 6, 20) for g in model.targets]  # the Hermite engine's view
     exponents = [(str(a.information), str(a.generative)) for a in analyses]
-    return LearnReport(model, lam, directions, exponents, alpha1, alpha2, str(batch))
+    outliers = effective_outliers(alpha1, alpha2, model.sigma, [g.text for g in model.targets],
+                                  str(batch), psi)
+    return LearnReport(model, lam, directions, exponents, alpha1, alpha2, str(batch), outliers)
