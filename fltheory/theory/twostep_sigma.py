@@ -354,7 +354,7 @@ def _alignment(model: TwoStepModel, M: list[Any], k: int, batch: str, Esq: Any,
 def _check_L(L: object, f: Function) -> int | Infinity:
     """σ's Hermite degree; ``L`` must be None or equal to it."""
     degree = _degree(f.expr)
-    if L is not None and L != degree:
+    if L is not None and degree != L:
         raise DomainError("L", L, f"the Hermite degree of σ ({degree}) or omitted",
                           reason="contradicts --sigma")
     return degree
