@@ -38,8 +38,8 @@ from fltheory.exact import (
 from fltheory.results import ShowsTable, Table
 
 __all__ = ["GENERIC_CONDITION", "HALF", "MAX_ROWS", "TWO_STEP_SIGMA", "TWO_STEP_SIGMA_NAME",
-           "LambdaResult", "PhaseRegion", "TermExponent", "check_alpha", "lambda_count", "lambda_details",
-           "phase_line", "phase_region_count", "term_exponent"]
+           "LambdaResult", "PhaseRegion", "TermExponent", "check_alpha", "lambda_count",
+           "lambda_details", "phase_line", "phase_region_count", "term_exponent"]
 
 HALF = Fraction(1, 2)
 
