@@ -365,7 +365,7 @@ def _degree(expr: sp.Expr) -> int | Infinity:
 
 
 def effective_outliers(alpha1: Fraction | int | float | str, alpha2: Fraction | int | float | str,
-                       sigma: str, targets: tuple[str, ...] | list[str] = (),
+                       sigma: str | Function, targets: tuple[str, ...] | list[str] = (),
                        batch: str = "reused", psi: Fraction | None = None,
                        dps: int = 30, L: int | Infinity | None = None) -> EffectiveOutliers:
     r"""The outliers of W2 for activation ``sigma``: which terms 1 <= k <= Λ have a non-zero
@@ -458,7 +458,8 @@ class EffectivePhase:
     presence: SpikePresence
 
 
-def effective_phase(alpha1: Fraction | int | float | str, sigma: str, batch: str = "reused",
+def effective_phase(alpha1: Fraction | int | float | str, sigma: str | Function,
+                    batch: str = "reused",
                     dps: int = 30, L: int | Infinity | None = None) -> EffectivePhase:
     """:func:`~fltheory.theory.twostep.phase_line` (L = degree of σ) with the effective outlier
     count of W2 in each region: (μ_1(σ) ≠ 0) + #{1 <= k <= Λ : term k present}
