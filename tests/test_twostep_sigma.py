@@ -107,7 +107,7 @@ def test_kinked_sigma_reused_is_not_covered_and_sign_is_refused():
     r = ts.effective_outliers("2/5", "3/10", "relu", batch="reused", dps=15)
     assert r.count is None and r.outliers_of_w2 is None
     assert any(t.present is None and "not covered" in t.reason for t in r.terms)
-    with pytest.raises(DomainError, match="^sigma = sign"):
+    with pytest.raises(DomainError, match=r"^sigma = sign"):
         ts.spike_presence("sign", 2)
 
 
@@ -174,15 +174,15 @@ def test_phase_counts_agree_with_lambda():
 
 
 def test_bad_input():
-    with pytest.raises(DomainError, match="^sigma = exp"):
+    with pytest.raises(DomainError, match=r"^sigma = exp"):
         ts.effective_outliers("2/5", "3/10", "exp(z**2)")
-    with pytest.raises(DomainError, match="^batch = "):
+    with pytest.raises(DomainError, match=r"^batch = "):
         ts.effective_outliers("2/5", "3/10", "tanh", batch="both")
-    with pytest.raises(DomainError, match="^L = 3"):
+    with pytest.raises(DomainError, match=r"^L = 3"):
         ts.effective_outliers("2/5", "3/10", "tanh", L=3)
-    with pytest.raises(DomainError, match="^a1 = "):
+    with pytest.raises(DomainError, match=r"^a1 = "):
         ts.effective_outliers("49/100", "3/10", "tanh")
-    with pytest.raises(DomainError, match="^k = "):
+    with pytest.raises(DomainError, match=r"^k = "):
         ts.derivative_moment("tanh", 13, 0)
 
 
@@ -216,11 +216,11 @@ def test_flip_null_moments_by_enumeration():
 
 def test_term_presence_bad_input():
     run = sim.simulate(20, 20, 20, 0.4, 0.3, "tanh", [sim.TARGETS["He1"]], 0, terms=False)
-    with pytest.raises(DomainError, match="^kmax = "):
+    with pytest.raises(DomainError, match=r"^kmax = "):
         sim.term_presence(run, 0)
-    with pytest.raises(DomainError, match="^run = "):
+    with pytest.raises(DomainError, match=r"^run = "):
         sim.term_presence("run", 2)  # type: ignore[arg-type]
-    with pytest.raises(DomainError, match="^reports = "):
+    with pytest.raises(DomainError, match=r"^reports = "):
         sim.combine_presence([])
 
 
