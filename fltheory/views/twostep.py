@@ -16,7 +16,8 @@ from fltheory.sweep.tasks import Param, Task, run_cost
 from fltheory.theory.twostep import TWO_STEP_SIGMA_NAME
 
 __all__ = ["NOTEBOOK", "SWEEP_TASKS", "TWOSTEP_TABLE_POINTS", "TWOSTEP_TABLE_TARGETS",
-           "draw_twostep", "lambda_figure", "lambda_table", "twostep_figure", "twostep_table",
+           "OUTLIER_TABLE_ALPHA1", "OUTLIER_TABLE_SIGMAS", "draw_twostep", "lambda_figure",
+           "lambda_table", "twostep_figure", "twostep_outliers_table", "twostep_table",
            "twostep_terms_table"]
 
 
@@ -127,6 +128,56 @@ def twostep_terms_table() -> Table:
                        r"reused, $2$ fresh)."),
         label="tab:twostep-terms",
         align="lrrr",
+    )
+
+
+#: the activations of :func:`twostep_outliers_table` (catalogue names / expressions in z)
+OUTLIER_TABLE_SIGMAS = ("tanh", "erf", "relu", "gelu", "tanh(z+1/2)", "z**3")
+#: its α1; the columns are the regions Λ = 1..4 of α2 at this α1 (α2 in [k/10, (k+1)/10))
+OUTLIER_TABLE_ALPHA1 = Fraction(2, 5)
+
+
+def twostep_outliers_table() -> Table:
+    """The effective number of outliers of W2 for several activations and both batch modes
+    against the generic 1 + Λ, in the regions Λ = 1..4 along α2 at α1 = 2/5
+    (:func:`fltheory.theory.twostep_sigma.effective_phase`)."""
+    from fltheory.theory.twostep_sigma import effective_phase
+
+    rows = []
+    for sigma in OUTLIER_TABLE_SIGMAS:
+        for batch in ("reused", "fresh"):
+            ph = effective_phase(OUTLIER_TABLE_ALPHA1, sigma, batch, dps=15)
+            pres = ph.presence
+            by_value = dict(zip((r.value for r in ph.regions), ph.effective, strict=True))
+            cells = ["-" if lam not in by_value else
+                     f"{1 + lam} → {'?' if by_value[lam] is None else by_value[lam]}"
+                     for lam in range(1, 5)]
+            rows.append([sigma, batch,
+                         ", ".join(str(k + 1) for k, p in enumerate(pres.present) if p) or "none",
+                         ", ".join(str(k + 1) for k, p in enumerate(pres.present)
+                                   if p is None) or "-", *cells])
+    return Table(
+        columns=["σ", "batch", "k <= 4 with spike ≠ 0", "not covered",
+                 *(f"Λ = {lam}" for lam in range(1, 5))],
+        rows=rows,
+        latex_columns=[r"$\sigma$", "batch", r"$k \le 4$, spike $\ne 0$", "not covered",
+                       *(f"$\\Lambda = {lam}$" for lam in range(1, 5))],
+        latex_rows=[[r"\texttt{" + r[0].replace("**", r"\textasciicircum{}") + "}",
+                     *r[1:4], *(c.replace("→", r"$\to$") for c in r[4:])] for r in rows],
+        caption=("Outliers of W2 at α1 = 2/5 in the regions Λ = 1..4 of α2 (α2 in "
+                 "[Λ/10, (Λ+1)/10)): generic 1 + Λ → effective count for σ (the one-step spike "
+                 "if μ_1(σ) ≠ 0, plus the terms 1 <= k <= Λ whose spike is non-zero: "
+                 "E[σ^(k+1)σ'^p] ≠ 0 for some p <= k, p = 0 only for a fresh batch); ? = a term "
+                 "not covered (σ' jumps, reused batch); - = Λ beyond L − 1. Zeros: exact, or "
+                 "numerical at 15 digits."),
+        latex_caption=(r"Outliers of $W_2$ at $\alpha_1 = 2/5$ in the regions $\Lambda = 1..4$ "
+                       r"of $\alpha_2$: generic $1 + \Lambda$ $\to$ effective count for "
+                       r"$\sigma$ (one-step spike if $\mu_1(\sigma) \ne 0$, plus the terms "
+                       r"$1 \le k \le \Lambda$ with $E[\sigma^{(k+1)}\sigma'^p] \ne 0$ for "
+                       r"some $p \le k$; $p = 0$ only for a fresh batch). ? = not covered "
+                       r"($\sigma'$ jumps, reused batch); -- = $\Lambda > L - 1$."),
+        label="tab:twostep-outliers",
+        align="llllrrrr",
     )
 
 
