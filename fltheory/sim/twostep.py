@@ -45,8 +45,8 @@ __all__ = ["KEY_DATA", "KEY_DIRECTION", "MAX_BYTES", "MAX_FLOPS", "MIN_N", "MODE
            "PRESENCE_KMAX", "SIGMAS", "SIGMA_DERIVATIVES", "TARGETS", "TWO_STEP_SIGMA",
            "OneStepDeviation", "SimulationReport", "SpikeSummary", "TermPresence", "TwoStepRun",
            "bounded_odd_tau3", "check_sizes", "combine_presence", "count_outliers", "directions",
-           "hermite_sigma", "measure", "model_run", "one_step_deviation", "run_bytes",
-           "run_flops", "simulate", "singular_values", "spike_constants", "spike_summary",
+           "hermite_sigma", "measure", "model_run", "one_step_deviation", "profile_constant",
+           "run_bytes", "run_flops", "simulate", "singular_values", "spike_constants", "spike_summary",
            "target_overlaps", "term_presence", "top_right_singular_vector"]
 
 #: seeding keys (children of the run's seed): the data and weights of a run, and the random
@@ -211,6 +211,13 @@ def bounded_odd_tau3(s: np.ndarray) -> np.ndarray:
     return (A * np.sin(2 * s) - B * np.sin(s)) / math.sqrt(norm2)
 
 
+def _gelu_prime(z: np.ndarray) -> np.ndarray:
+    """d/dz [z Φ(z)] = Φ(z) + z φ(z) (GELU, exact form)."""
+    from scipy.special import ndtr
+
+    return ndtr(z) + z * np.exp(-(z**2) / 2) / math.sqrt(2 * math.pi)
+
+
 #: non-polynomial activations: their derivative σ' (the only thing the GD steps need); no finite
 #: Taylor expansion of the second step exists for these, so no terms H_k are recorded
 SIGMA_DERIVATIVES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
@@ -218,6 +225,7 @@ SIGMA_DERIVATIVES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "relu": lambda z: (z > 0).astype(float),
     "erf": lambda z: 2.0 / math.sqrt(math.pi) * np.exp(-(z**2)),
     "tanh(z+1/2)": lambda z: 1.0 / np.cosh(z + 0.5) ** 2,
+    "gelu": lambda z: _gelu_prime(z),
 }
 
 #: targets g(s) of one direction, numpy
@@ -758,3 +766,33 @@ def combine_presence(reports: Sequence[TermPresence]) -> TermPresence:
     z = tuple(min(37.0, _norm_isf(x)) if x > 0 else 37.0 for x in p)
     return TermPresence(reports[0].N, reports[0].batch, tuple(map(float, T)),
                         tuple(map(float, mean)), tuple(map(float, sd)), p, z)
+
+
+def profile_constant(run: TwoStepRun, v: np.ndarray, k: int) -> float:
+    r"""Ĉ_k(v): the a^{k+1} coefficient of the second update along v, in the units of the
+    theory's C_k(v). Least squares of (Δv)_j, Δ = W2 − W1, on a_j, a_j², …, a_j^(k+3) over the
+    N neurons (powers above k + 1 absorb the next terms of the series), then
+    Ĉ_k = √N × (coefficient of a^{k+1}) / (η2 ε^k). Works for any σ (no Taylor terms needed);
+    at feasible N the value includes the higher orders of ε = η1/√N, so only its sign and
+    whether it is zero compare with the leading-order constant.
+
+    ``run``: a :class:`TwoStepRun`; ``v`` a finite vector of length d; ``k`` in 0..6
+    (N > k + 3). Returns a float.
+
+    >>> run = simulate(200, 200, 200, 0.4, 0.35, "tanh", [TARGETS["He1"]], 0, terms=False)
+    >>> profile_constant(run, np.eye(1, 200, 0).ravel(), 2) < 0
+    True
+    """
+    if not isinstance(run, TwoStepRun):
+        raise DomainError("run", type(run).__name__, "a TwoStepRun")
+    if not _is_int(k) or not 0 <= k <= PRESENCE_KMAX:
+        raise DomainError("k", k, f"integers in [0, {PRESENCE_KMAX}]")
+    if k + 3 >= run.N:
+        raise DomainError("N", run.N, f"integers > k + 3 = {k + 3}")
+    v = _finite_array(v, "v", f"a finite vector of length d = {run.d}")
+    if v.shape != (run.d,):
+        raise DomainError("v", f"an array of shape {v.shape}", f"a vector of length {run.d}")
+    a = run.a
+    powers = np.column_stack([a**m for m in range(1, k + 4)])
+    coef = np.linalg.lstsq(powers, (run.W2 - run.W1) @ v, rcond=None)[0]
+    return float(coef[k] * math.sqrt(run.N) / (run.eta2 * run.epsilon**k))

@@ -57,6 +57,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import mpmath
@@ -70,7 +71,8 @@ from fltheory.theory.twostep import LambdaResult, check_alpha, lambda_details
 from fltheory.theory.twostep_terms import _XI, TwoStepModel, _expect, _symbols, batch_psi
 
 __all__ = ["KMAX", "EffectiveOutliers", "EffectivePhase", "SpikePresence", "TermOutlier",
-           "derivative_moment", "effective_outliers", "effective_phase", "spike_presence"]
+           "derivative_moment", "effective_outliers", "effective_phase", "spike_presence",
+           "term_constants"]
 
 #: largest term index examined (M_{k,p} needs σ^{(k+1)}; beyond this Λ is reported as generic)
 KMAX = 12
@@ -199,6 +201,13 @@ def derivative_moment(sigma: str | Function, k: int, p: int, dps: int = 30) -> t
     for name, value, top in (("k", k, KMAX), ("p", p, KMAX + 1)):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
             raise DomainError(name, value, f"integers in [0, {top}]")
+    return _moment(f, k, p, dps)
+
+
+@lru_cache(maxsize=1024)
+def _moment(f: Function, k: int, p: int, dps: int) -> tuple[Any, str]:
+    """:func:`derivative_moment` after its checks (cached: the claims and tables ask the same
+    moments for both batch modes and every region)."""
     if p == 0:
         c = coefficient(f, k + 1, dps)
         root = sp.sqrt(sp.factorial(k + 1))
@@ -486,3 +495,42 @@ def effective_phase(alpha1: Fraction | int | float | str, sigma: str | Function,
         else:
             effective.append(int(pres.one_step) + sum(1 for p in seen if p))
     return EffectivePhase(alpha1, degree, regions, tuple(effective), pres)
+
+
+def term_constants(sigma: str | Function, k: int, targets: tuple[str, ...] | list[str],
+                   batch: str = "reused", psi: Fraction | None = None, dps: int = 30
+                   ) -> tuple[Any, ...]:
+    r"""C_k(β_l) for every target l, for any σ with a continuous σ' (or a fresh batch):
+
+        C_k(β_l) = (1/k!) Σ_p C(k, p) ψ2^p M_{k,p} E[y^{p+1} (ξ + μ_σ Σ_i μ_1(g_i) s_i)^{k−p} s_l]
+
+    (p = 0 only for a fresh batch; ξ ~ N(0, ψ1 E[σ'²] E[y²]); M_{k,p} as in
+    :func:`derivative_moment`), the leading-order constant of term k's spike along β_l
+    (:func:`fltheory.theory.twostep_terms.term_prediction` for polynomial σ, which it equals).
+    ``k`` in 0..12, ``targets`` non-empty (functions of z), ``psi`` = d/n (default 1 reused, 2
+    fresh), ``dps`` 5..100. Returns sympy values (exact, or Floats at ``dps``); raises
+    DomainError when an M_{k,p} is undefined (σ' jumps, reused batch).
+
+    >>> [round(float(c), 4) for c in term_constants("gelu", 2, ["He1"], dps=15)]
+    [-0.6432]
+    """
+    dps, batch = check_dps(dps), _check_batch(batch)
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= KMAX:
+        raise DomainError("k", k, f"integers in [0, {KMAX}]")
+    targets = (targets,) if isinstance(targets, str) else tuple(targets)
+    if not targets or not all(isinstance(t, str) for t in targets):
+        raise DomainError("target", targets, "a non-empty list of functions of z")
+    from fltheory.theory.twostep_terms import _check_ratio
+
+    psi = batch_psi(batch) if psi is None else _check_ratio(psi, "psi", True)
+    f = _parse_sigma(sigma)
+    M = [derivative_moment(f, k, p, dps)[0] for p in (range(k + 1) if batch == "reused"
+                                                       else range(1))]
+    if any(m is None for m in M):
+        raise DomainError("sigma", f.text, "a σ with a continuous derivative for a reused batch",
+                          reason="has a jump in σ' (the terms are not covered)")
+    model = TwoStepModel(f, tuple(parse_function(t, "target") for t in targets), psi, psi,
+                         Fraction(0), dps)
+    mu_sigma = derivative_moment(f, 0, 0, dps)[0]
+    esq = derivative_moment(f, 0, 1, dps)[0]
+    return _alignment(model, M, k, batch, esq, mu_sigma, dps)[0]

@@ -15,10 +15,21 @@ from fltheory.results import Table
 from fltheory.sweep.tasks import Param, Task, run_cost
 from fltheory.theory.twostep import TWO_STEP_SIGMA_NAME
 
-__all__ = ["NOTEBOOK", "SWEEP_TASKS", "TWOSTEP_TABLE_POINTS", "TWOSTEP_TABLE_TARGETS",
-           "OUTLIER_TABLE_ALPHA1", "OUTLIER_TABLE_SIGMAS", "draw_twostep", "lambda_figure",
-           "lambda_table", "twostep_figure", "twostep_outliers_table", "twostep_table",
-           "twostep_terms_table"]
+__all__ = [
+    "NOTEBOOK",
+    "OUTLIER_TABLE_ALPHA1",
+    "OUTLIER_TABLE_SIGMAS",
+    "SWEEP_TASKS",
+    "TWOSTEP_TABLE_POINTS",
+    "TWOSTEP_TABLE_TARGETS",
+    "draw_twostep",
+    "lambda_figure",
+    "lambda_table",
+    "twostep_figure",
+    "twostep_outliers_table",
+    "twostep_table",
+    "twostep_terms_table",
+]
 
 
 def lambda_table() -> Table:
