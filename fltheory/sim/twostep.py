@@ -46,8 +46,8 @@ __all__ = ["KEY_DATA", "KEY_DIRECTION", "MAX_BYTES", "MAX_FLOPS", "MIN_N", "MODE
            "OneStepDeviation", "SimulationReport", "SpikeSummary", "TermPresence", "TwoStepRun",
            "bounded_odd_tau3", "check_sizes", "combine_presence", "count_outliers", "directions",
            "hermite_sigma", "measure", "model_run", "one_step_deviation", "profile_constant",
-           "run_bytes", "run_flops", "simulate", "singular_values", "spike_constants", "spike_summary",
-           "target_overlaps", "term_presence", "top_right_singular_vector"]
+           "run_bytes", "run_flops", "simulate", "singular_values", "spike_constants",
+           "spike_summary", "target_overlaps", "term_presence", "top_right_singular_vector"]
 
 #: seeding keys (children of the run's seed): the data and weights of a run, and the random
 #: direction orthogonal to the targets along which :func:`directions` measures the bulk
