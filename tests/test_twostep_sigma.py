@@ -258,6 +258,7 @@ def test_cli_lambda_without_sigma_stays_light():
 
 @pytest.mark.parametrize(("args", "param"), [
     (["--sigma", "exp(z**2)"], "sigma"), (["--sigma", "z+("], "sigma"),
+    (["--sigma", "Abs(z)**(-1/4)"], "sigma"), (["--sigma", "sign"], "sigma"),
     (["--target", "He1"], "target"), (["--batch", "fresh"], "batch"),
     (["--sigma", "tanh", "-L", "3"], "L")])
 def test_cli_lambda_sigma_bad_input(invoke, args, param):

@@ -441,8 +441,8 @@ def _learn_outliers(report: Any) -> list[str]:
               show_default=True)
 @click.option("--sigma", default="h1+h2+h3", show_default=True,
               help="Simulator activation: a polynomial (h1+h2+h3, h1+h3, He1, cubic) or tanh, "
-                   "relu, erf (no finite Taylor terms: only the spectrum and the one-step "
-                   "overlap are reported).")
+                   "relu, erf, tanh(z+1/2), gelu (no finite Taylor terms: only the spectrum "
+                   "and the one-step overlap are reported).")
 @click.option("--target", "targets", multiple=True,
               help="Simulator target per direction, repeated (He1, He2, He3, tanh, bounded3); "
                    "default: --target He1 --target bounded3.")

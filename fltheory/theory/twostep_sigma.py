@@ -302,11 +302,26 @@ class SpikePresence:
 
 def _parse_sigma(sigma: str | Function) -> Function:
     f = sigma if isinstance(sigma, Function) else parse_function(sigma, "sigma")
+    _check_derivative(f)
+    return f
+
+
+@lru_cache(maxsize=64)
+def _check_derivative(f: Function) -> None:
+    """σ' must be a function (no DiracDelta), not 0, and square-integrable: the first step's
+    fluctuation ξ has variance ∝ E[σ'²] (e.g. |z|^(−1/4) is in L² but its σ' is not)."""
+    from fltheory.theory.integrability import check_square_integrable
+
     d1 = sp.diff(f.expr, Z)
     if d1.has(sp.DiracDelta) or d1 == 0:
         raise DomainError("sigma", f.text, "activations with a non-zero derivative almost "
                           "everywhere", reason="has σ' = 0 almost everywhere (no gradient)")
-    return f
+    try:
+        check_square_integrable(d1, "sigma", f.text)
+    except DomainError as exc:
+        raise DomainError("sigma", f.text, "activations with E[σ'(z)²] < ∞",
+                          reason=f"has a derivative that is not square-integrable ({exc.reason})"
+                          ) from None
 
 
 def spike_presence(sigma: str | Function, kmax: int, batch: str = "reused", dps: int = 30
