@@ -222,6 +222,19 @@ def test_term_presence_bad_input():
         sim.term_presence("run", 2)  # type: ignore[arg-type]
     with pytest.raises(DomainError, match=r"^reports = "):
         sim.combine_presence([])
+    with pytest.raises(DomainError, match=r"^v = "):
+        sim.profile_constant(run, np.ones(3), 2)
+    with pytest.raises(DomainError, match=r"^k = "):
+        sim.profile_constant(run, np.ones(20), 9)
+
+
+def test_term_constants_refuses_uncovered_and_agrees_with_effective():
+    with pytest.raises(DomainError, match=r"^sigma = relu"):
+        ts.term_constants("relu", 2, ["He1"], "reused")
+    r = ts.effective_outliers("2/5", "3/10", "tanh", ["He1"], dps=15)
+    assert repr(r).startswith("EffectiveOutliers(σ = tanh (reused batch): generic Λ = 3")
+    assert float(ts.term_constants("tanh", 2, ["He1"], dps=15)[0]) == \
+        float(r.terms[1].constants[0])
 
 
 # ----------------------------------------------------------------------------- CLI

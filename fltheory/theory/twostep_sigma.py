@@ -109,6 +109,10 @@ class EffectiveOutliers(ShowsTable):
     dps: int
     notes: tuple[str, ...] = ()
 
+    def __repr__(self) -> str:
+        """One line: :meth:`summary` (the reasons are in :meth:`table`)."""
+        return f"EffectiveOutliers({self.summary()})"
+
     @property
     def count(self) -> int | None:
         """Terms 1 <= k <= Λ whose spike is non-zero (None when one is not covered)."""
