@@ -290,3 +290,29 @@ def test_cli_phase_and_learn_sigma(invoke):
     r = invoke("twostep", "learn", "--target", "He1", "--a1", ".45", "--a2", ".3",
                "--sigma", "z**3")
     assert r.exit_code == 0 and "outliers of W2 for this σ: 1 + 1 = 2" in r.stdout
+
+
+def test_learn_any_sigma_agrees_with_learnability_for_a_polynomial():
+    """The σ-aware direction verdicts (used for non-polynomial σ) against twostep_terms'
+    learnability (sympy expectations of the unfactorised terms) on the paper's σ."""
+    from fltheory.theory.twostep_terms import _directions_any_sigma, learnability
+
+    for batch in ("reused", "fresh"):
+        model = batch_model(["He1", "He3", "He2"], batch)
+        eff = ts.effective_outliers("9/20", "3/10", TWO_STEP_SIGMA, ["He1", "He3", "He2"],
+                                    batch=batch, dps=20)
+        _, ref = learnability(model, Fraction(9, 20), Fraction(3, 10), batch)
+        got = _directions_any_sigma(model, eff)
+        assert [(d.step1, d.step2, d.via_k) for d in got] == \
+            [(d.step1, d.step2, d.via_k) for d in ref], batch
+
+
+def test_cli_learn_tanh(invoke):
+    r = invoke("twostep", "learn", "--sigma", "tanh", "--target", "He1", "--target", "He3",
+               "--a1", ".4", "--a2", ".3", "--format", "json")
+    data = json.loads(r.stdout)
+    assert [(v["step1"], v["step2"], v["via_k"]) for v in data["value"]] == \
+        [(True, True, 2), (False, True, 2)]
+    r = invoke("twostep", "learn", "--sigma", "relu", "--target", "He1", "--a1", ".4",
+               "--a2", ".3")
+    assert r.exit_code == 2 and r.stderr.startswith("fltheory: error: sigma = relu")

@@ -366,7 +366,9 @@ def twostep_group() -> None:
 
 @twostep_group.command("learn")
 @click.option("--sigma", default=TWO_STEP_SIGMA,
-              show_default=True, help="Activation: a polynomial in z (catalogue name allowed).")
+              show_default=True, help="Activation: an expression in z or a catalogue name "
+                                      "(polynomial: exact; any other σ through the σ-aware "
+                                      "terms, e.g. tanh).")
 @click.option("--target", "targets", multiple=True, required=True,
               help="g_k of one direction, repeated: --target He1 --target He3 (directions "
                    "β_1, β_2, … orthonormal, one per --target; functions written in z).")
@@ -404,7 +406,7 @@ def learn_result(report: Any, inputs: dict[str, Any]) -> Result:
                 "via_k": d.via_k} for i, d in enumerate(dirs)],
         conventions=_CONVENTIONS | {"normalisation": "f(x) = aᵀσ(Wx)/√N, W0 ~ N(0, 1/d), "
                                                      "a ~ N(0, 1) fixed, correlation loss"},
-        summary=[f"Λ = {report.lam} (σ of degree {report.model.degree}, α1 = {inputs['a1']}, "
+        summary=[f"Λ = {report.lam} (σ of degree {_degree(report)}, α1 = {inputs['a1']}, "
                  f"α2 = {inputs['a2']}, {inputs['batch']} batch)", *_learn_outliers(report)],
         details={"lambda": report.lam, "directions": [
             {"reason": d.reason, "information_exponent": ex[0], "generative_exponent": ex[1]}
@@ -417,6 +419,11 @@ def learn_result(report: Any, inputs: dict[str, Any]) -> Result:
                *(f"k = {t.k}: {t.reason}" for t in getattr(report.outliers, "terms", ())
                  if not t.present)],
     )
+
+
+def _degree(report: Any) -> Any:
+    """L of the report's σ (inf for a non-polynomial σ)."""
+    return report.model.degree if report.outliers is None else report.outliers.generic.L
 
 
 def _learn_outliers(report: Any) -> list[str]:

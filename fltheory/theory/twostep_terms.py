@@ -114,12 +114,14 @@ class TwoStepModel:
     @classmethod
     def build(cls, sigma: str, targets: str | list[str], psi1: Fraction = Fraction(1),
               psi2: Fraction = Fraction(1), noise: Fraction = Fraction(0),
-              dps: int = 30) -> TwoStepModel:
+              dps: int = 30, polynomial: bool = True) -> TwoStepModel:
         """The model from text: ``sigma`` a polynomial in z (catalogue names allowed, e.g.
         :data:`TWO_STEP_SIGMA`), ``targets`` one function of z per direction (non-empty, each
         with E[g] = 0), ψ1, ψ2 = d/n of each step's batch (rationals > 0), the label-noise
         standard deviation (>= 0), ``dps`` digits of the numerical moments (5..100). A single
-        string is one target (``"He1"`` means ``["He1"]``).
+        string is one target (``"He1"`` means ``["He1"]``). ``polynomial=False`` accepts any
+        σ (then only :func:`learn`'s σ-aware path and :mod:`fltheory.theory.twostep_sigma`
+        use the model: the terms H_k are a finite sum only for a polynomial).
 
         >>> TwoStepModel.build(TWO_STEP_SIGMA, ["He1", "He3"]).degree
         3
@@ -132,7 +134,7 @@ class TwoStepModel:
         psi1, psi2 = _check_ratio(psi1, "psi", True), _check_ratio(psi2, "psi", True)
         noise, dps = _check_ratio(noise, "noise", False), check_dps(dps)
         sig = parse_function(sigma, "sigma")
-        if not sig.expr.is_polynomial(Z):
+        if polynomial and not sig.expr.is_polynomial(Z):
             raise DomainError("sigma", sigma, "a polynomial in z (the terms H_k are a finite sum "
                               "only for polynomial σ)", reason="is not a polynomial")
         if not targets:
@@ -148,7 +150,11 @@ class TwoStepModel:
 
     @property
     def degree(self) -> int:
-        """L, the degree of σ (the second update has the terms k = 0..L − 1)."""
+        """L, the degree of σ (the second update has the terms k = 0..L − 1); a model of a
+        non-polynomial σ (``build(..., polynomial=False)``) has no degree: DomainError."""
+        if not self.sigma.expr.is_polynomial(Z):
+            raise DomainError("sigma", self.sigma.text, "a polynomial in z",
+                              reason="has no finite degree")
         return int(sp.Poly(self.sigma.expr, Z).degree())
 
     def target_moment(self, k: int, c: int, e: int) -> Any:
@@ -497,16 +503,52 @@ def learn(sigma: str, targets: str | list[str], alpha1: Fraction, alpha2: Fracti
     >>> one = learn(TWO_STEP_SIGMA, "He3", Fraction(9, 20), Fraction(3, 10), "fresh")
     >>> repr(one).split(": ", 1)[1]
     'β1 He3 (info 3, gen 1): not learned)'
+    >>> learn("tanh", ["He1", "He3"], Fraction(2, 5), Fraction(3, 10), "reused").lam
+    3
+
+    Any σ (not only polynomials): for a non-polynomial σ the verdicts come from the σ-aware
+    terms (:func:`_directions_any_sigma`); a σ whose σ' jumps is refused with a reused batch.
     """
     from fltheory.theory.hermite import analyse
     from fltheory.theory.twostep_sigma import effective_outliers
 
     alpha1, alpha2 = check_alpha(alpha1, "a1"), check_alpha(alpha2, "a2")
     psi = _check_ratio(psi, "psi", True)
-    model = TwoStepModel.build(sigma, _target_list(targets), psi1=psi, psi2=psi)
-    lam, directions = learnability(model, alpha1, alpha2, batch)
-    analyses = [analyse(g, 6, 20) for g in model.targets]  # the Hermite engine's view
-    exponents = [(str(a.information), str(a.generative)) for a in analyses]
+    _check_batch(batch)
+    model = TwoStepModel.build(sigma, _target_list(targets), psi1=psi, psi2=psi,
+                               polynomial=False)
     outliers = effective_outliers(alpha1, alpha2, model.sigma, [g.text for g in model.targets],
                                   str(batch), psi)
+    if model.sigma.expr.is_polynomial(Z):
+        lam, directions = learnability(model, alpha1, alpha2, batch)
+    else:
+        lam, directions = outliers.generic.value, _directions_any_sigma(model, outliers)
+    analyses = [analyse(g, 6, 20) for g in model.targets]  # the Hermite engine's view
+    exponents = [(str(a.information), str(a.generative)) for a in analyses]
     return LearnReport(model, lam, directions, exponents, alpha1, alpha2, str(batch), outliers)
+
+
+def _directions_any_sigma(model: TwoStepModel, eff: Any) -> list[DirectionLearning]:
+    """:func:`learnability` for a non-polynomial σ, from the σ-aware terms of
+    :func:`fltheory.theory.twostep_sigma.effective_outliers`: step 1 iff μ_1(g) ≠ 0 and
+    μ_1(σ) ≠ 0; step 2 through the first term 1 <= k <= Λ whose C_k(β) ≠ 0."""
+    if eff.count is None:
+        raise DomainError("sigma", model.sigma.text, "a σ with a continuous σ' for a reused "
+                          "batch (or --batch fresh)", reason="is not covered by the terms")
+    out = []
+    for i, g in enumerate(model.targets):
+        mu1 = model.mu1(i)
+        step1 = _nonzero(mu1, model.dps) and eff.one_step
+        via = next((t.k for t in eff.terms if t.present and i in t.aligned), None)
+        if step1:
+            reason = (f"μ_1(g) = {_short(mu1)} ≠ 0: in the one-step spike (rank one along "
+                      "Σ μ_1(g_k) β_k)")
+        elif via is not None:
+            exp = next(t.exponent for t in eff.terms if t.k == via)
+            reason = (f"μ_1(g) = 0, but C_{via}(β) ≠ 0 in the {eff.batch} second step: term "
+                      f"k = {via} with exponent {exp} {'> 0' if exp > 0 else '= 0 (boundary)'}")
+        else:
+            reason = (f"C_k(β) = 0 for every outlier term 1 <= k <= Λ = {eff.generic.value}"
+                      + ("" if step1 or _nonzero(mu1, model.dps) else " and μ_1(g) = 0"))
+        out.append(DirectionLearning(g.text, mu1, step1, step1 or via is not None, via, reason))
+    return out
