@@ -111,8 +111,8 @@ def test_cli(invoke):
                                             "--a2", ".6"],
                  # tanh is accepted since the σ-aware terms (tests/test_twostep_sigma.py);
                  # relu with a reused batch is not covered (σ' jumps): refused
-                 ["twostep", "learn", "--sigma", "relu", "--target", "He1", "--a1", ".1",
-                  "--a2", ".2"], ["twostep", "learn", "--target", "x", "--a1", ".1", "--a2", ".2"],
+                 ["twostep", "learn", "--sigma", "relu", "--target", "He1", "--a1", ".4",
+                  "--a2", ".3"], ["twostep", "learn", "--target", "x", "--a1", ".1", "--a2", ".2"],
                  ["twostep", "simulate", "--N", "5"], ["twostep", "simulate", "--target", "x"],
                  ["twostep", "simulate", "--sigma", "softsign"]):
         r = invoke(*args)

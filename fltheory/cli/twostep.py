@@ -434,7 +434,7 @@ def _learn_outliers(report: Any) -> list[str]:
     ks = ", ".join(map(str, eff.present_ks)) or "none"
     count = "not covered" if eff.count is None else \
         f"{int(eff.one_step)} + {eff.count} = {eff.outliers_of_w2}"
-    return [f"outliers of W2 for this σ: {count} (terms k = {ks} have a non-zero spike; "
+    return [f"outliers of W2 for this σ: {count} (terms with a non-zero spike: k = {ks}; "
             f"generic 1 + Λ = {1 + report.lam})"]
 
 
