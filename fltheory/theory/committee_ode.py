@@ -33,8 +33,8 @@ import numpy as np
 
 from fltheory.exact import DomainError, check_cost, check_integer
 
-__all__ = ["CommitteeDivergence", "CommitteeTrajectory", "FlatSolution", "ODE_SECONDS_LIMIT",
-           "MEMORY_LIMIT_BYTES", "check_integration_request", "dop853_loop", "integrate",
+__all__ = ["MEMORY_LIMIT_BYTES", "ODE_SECONDS_LIMIT", "CommitteeDivergence", "CommitteeTrajectory",
+           "FlatSolution", "check_integration_request", "dop853_loop", "integrate",
            "integrate_flat", "integration_cost"]
 
 #: bounds on one call (estimated before any work): well under a minute on a 2-core machine
@@ -164,7 +164,8 @@ def dop853_loop(f: Any, y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: f
     numba (it also runs as plain Python, slowly). Steps are shortened to land on every point of
     ``t_grid``. Returns (states on the grid, right-side evaluations, status: 0 ok, 1 more than
     ``max_steps`` steps, 2 step size underflow, 3 left the box max|y| <= ``y_max``, the time
-    reached); rows not reached stay NaN. A trial step whose stages are not finite is rejected and shortened.
+    reached); rows not reached stay NaN. A trial step whose stages are not finite is rejected
+    and shortened.
     A, B, C, E3, E5: the tableau (12 stages; E3, E5 with a 13th entry for f at the new point).
 
     The error norm is Hairer's: err = h‖e5‖² / √((‖e5‖² + 0.01‖e3‖²)·n), e_j = Σ_s E_j[s] K_s
@@ -231,10 +232,7 @@ def dop853_loop(f: Any, y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: f
                 e5 += (a5 / sc) ** 2
                 e3 += (a3 / sc) ** 2
             steps += 1
-            if e5 == 0.0 and e3 == 0.0:
-                err = 0.0
-            else:
-                err = hs * e5 / np.sqrt((e5 + 0.01 * e3) * n)
+            err = 0.0 if e5 == 0.0 and e3 == 0.0 else hs * e5 / np.sqrt((e5 + 0.01 * e3) * n)
             if not np.isfinite(err):
                 err = 1e10
             if err <= 1.0:
@@ -435,7 +433,8 @@ def _flat(ce: Any, model: Any, eta: Any, T: np.ndarray) -> Any:
 
 
 def _units(model: Any) -> tuple[int, int]:
-    K, M = getattr(model, "K", None), getattr(model, "M", None)
+    K: Any = getattr(model, "K", None)
+    M: Any = getattr(model, "M", None)
     check_integer(K, "K", 1, MAX_UNITS)
     check_integer(M, "M", 1, MAX_UNITS)
     assert isinstance(K, int) and isinstance(M, int)

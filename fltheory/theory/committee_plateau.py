@@ -39,10 +39,11 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.exact import DomainError, check_integer
+from fltheory.exact import DomainError
 
-__all__ = ["FixedPoint", "MaxLearningRate", "Plateau", "convergence_rate", "jacobian",
-           "max_learning_rate", "specialised_fixed_point", "symmetric_plateau"]
+__all__ = ["FixedPoint", "MaxLearningRate", "Plateau", "convergence_rate", "fixed_point_of_field",
+           "jacobian", "max_learning_rate", "max_lr_of_field", "plateau_of_field",
+           "specialised_fixed_point", "symmetric_plateau"]
 
 Field = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 #: a fixed point must make the full right side smaller than this (times the overlaps' scale)
@@ -495,6 +496,3 @@ def max_learning_rate(model: Any, T: Any = 1) -> MaxLearningRate:
     T_f = _real(T, "T", 0.0, strict=True)
     return max_lr_of_field(lambda e: _model_field(model, e), T_f)
 
-
-def _check_K(K: Any) -> int:
-    return check_integer(K, "K", 1)
