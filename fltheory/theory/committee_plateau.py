@@ -276,13 +276,16 @@ def plateau_of_field(field: Field, K: int, M: int, T: np.ndarray, eta: float,
     """
     tr = float(np.trace(T)) / M
     x0 = (np.array([0.5 * tr, 0.0, 0.0]) if K > 1 else np.array([0.5 * tr, 0.0]))
-    _check_invariant(field, x0 if guess is None else np.asarray(guess, dtype=float), K, M, T)
-    if guess is None:
-        x0 = _settle(field, x0, K, M, T, eta)
-    else:
-        x0 = np.asarray(guess, dtype=float)
+    if guess is not None:
+        try:
+            x0 = np.asarray(guess, dtype=float)
+        except (TypeError, ValueError):
+            x0 = np.empty(0)
         if x0.shape != (3 if K > 1 else 2,) or not np.isfinite(x0).all():
             raise DomainError("guess", str(guess)[:40], "(q, c, r) finite ((q, r) when K = 1)")
+    _check_invariant(field, x0, K, M, T)
+    if guess is None:
+        x0 = _settle(field, x0, K, M, T, eta)
 
     def F(x: np.ndarray) -> np.ndarray:
         return _reduce(*field(*_symmetric(x, K, M), T), K)
