@@ -15,12 +15,10 @@ from fltheory.exact import DomainError
 from fltheory.theory import committee_plateau as cp
 from fltheory.theory.committee_ode import integrate_flat
 
-
 # ---- Saad & Solla (1995) closed forms for g(x) = erf(x/√2), typed from the paper -------------
 # I2 = E[g'(u)g'(v)], I3 = E[g'(u) v g(w)], I4 = E[g'(u)g'(v)g(w)g(z)], fields z = (λ, ν).
 
 def _cov(Q, R, T):
-    K, M = R.shape
     return np.block([[Q, R], [R.T, T]])
 
 
@@ -181,7 +179,7 @@ def test_erf_max_learning_rate_closed_form_and_the_ode_on_both_sides():
         assert (e < 1e-12) if converges else (e > 1e-6 and y[0] > 1 and y[1] > 1), factor
 
 
-# ---- g = x²: the quadratic module reproduced ------------------------------------------------------
+# ---- g = x²: the quadratic module reproduced ---------------------------------------------
 
 def _quad_field(p, ps, eta_q):
     from fltheory.theory.quadratic_equations import rhs_matrix
@@ -238,13 +236,13 @@ def test_quadratic_max_learning_rate_is_the_solution_bound():
     assert abs(m.eta_max - float(stability_bounds(1, 1)["solution"])) < 1e-9
 
 
-# ---- engine on toy fields and bad input -----------------------------------------------------------
+# ---- engine on toy fields and bad input --------------------------------------------------
 
 def test_jacobian_of_a_linear_field_is_exact():
     rng = np.random.default_rng(1)
     A = rng.standard_normal((5, 5))
     K, M = 2, 1
-    iu, n = cp._coords(K, M)
+    iu, _ = cp._coords(K, M)
 
     def field(Q, R, T):
         out = A @ cp._pack(Q, R, iu)
