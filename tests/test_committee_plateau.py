@@ -272,3 +272,20 @@ def test_max_lr_refuses_a_model_whose_point_is_not_fixed():
     with pytest.raises(DomainError) as info:  # noise: Q = R = T is not a fixed point
         cp.max_lr_of_field(lambda e: erf_field([1.0], [1.0], e, noise=0.5), 1.0)
     assert info.value.param == "model"
+
+
+def test_max_lr_finds_a_complex_crossing():
+    """Toy K = M = 1 field η J1 + η² J2 (deviations from Q = R = T = 1) with J1 = [[−1, −1],
+    [1, −1]], J2 = [[1, −3], [0, 0]]: tr = η − 2, det = 2 + 2η > 0, so a complex pair crosses
+    at η = 2 (J = 2(J1 + 2J2) has eigenvalues ±2√6 i there: checked)."""
+    def field_at(e):
+        def field(Q, R, T):
+            dq, dr = Q - T, R - T
+            return (e * (-dq - dr) + e * e * (dq - 3 * dr), e * (dq - dr))
+        return field
+
+    m = cp.max_lr_of_field(field_at, 1.0)
+    assert abs(m.eta_max - 2.0) < 1e-9 and m.kind == "complex"
+    w = np.linalg.eigvals(m.J1 * 2 + m.J2 * 4)
+    assert np.abs(w.real).max() < 1e-8
+    assert np.allclose(sorted(w.imag), [-2 * math.sqrt(6), 2 * math.sqrt(6)])
