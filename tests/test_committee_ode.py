@@ -66,11 +66,12 @@ def test_plain_python_dop853_is_high_order():
     assert nfevs[1] < 3 * nfevs[0]
 
 
+def sq(y):
+    return y * y
+
+
 def test_blow_up_is_reported_with_its_time():
     # y' = y², y(0) = 1: y = 1/(1 − t) leaves every box at t = 1 (box 1e8: t = 1 − 1e-8)
-    def sq(y):
-        return y * y
-
     for compiled in (None, sq):
         with pytest.raises(co.CommitteeDivergence) as info:
             co.integrate_flat(sq, [1.0], [0.0, 0.5, 2.0], compiled=compiled, eta=3)
@@ -79,9 +80,6 @@ def test_blow_up_is_reported_with_its_time():
 
 
 def test_divergence_keeps_the_reached_part_of_the_grid():
-    def sq(y):
-        return y * y
-
     with pytest.raises(co.CommitteeDivergence) as info:
         co.integrate_flat(sq, [1.0], [0.0, 0.5, 0.9, 2.0], compiled=sq, eta=1)
     part = info.value.trajectory

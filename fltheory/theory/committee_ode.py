@@ -347,6 +347,7 @@ def _scipy(fun: Callable[[np.ndarray], np.ndarray], y0: np.ndarray, t: np.ndarra
         pass
 
     count = [0]
+    last = [float(t[0])]  # the latest time with a finite state and right side
 
     def rhs(t_: float, y: np.ndarray) -> np.ndarray:
         count[0] += 1
@@ -354,7 +355,10 @@ def _scipy(fun: Callable[[np.ndarray], np.ndarray], y0: np.ndarray, t: np.ndarra
             raise _Stop(t_, "leaves every bounded region")
         if count[0] > max_nfev:
             raise _Stop(t_, "too many")
-        return np.asarray(fun(y), dtype=float)
+        dy = np.asarray(fun(y), dtype=float)
+        if np.isfinite(dy).all():
+            last[0] = max(last[0], float(t_))
+        return dy
 
     method = f"{name.lower()} (scipy)"
     if len(t) == 1 or t[-1] == t[0]:
@@ -370,8 +374,7 @@ def _scipy(fun: Callable[[np.ndarray], np.ndarray], y0: np.ndarray, t: np.ndarra
                               ) from None
         raise CommitteeDivergence(eta, when, None, why) from None
     if not sol.success or sol.y.shape[1] != len(t) or not np.isfinite(sol.y).all():
-        raise CommitteeDivergence(eta, float(sol.t[-1]) if len(sol.t) else float(t[0]), None,
-                                  f"stops {name} ({sol.message})")
+        raise CommitteeDivergence(eta, last[0], None, f"stops {name} ({sol.message})")
     return FlatSolution(t.copy(), np.ascontiguousarray(sol.y.T), int(sol.nfev), method)
 
 
@@ -405,15 +408,18 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     Q0 = _matrix(Q0, "Q0", (K, K))
     R0 = _matrix(R0, "R0", (K, M))
     T = _matrix(T, "T", (M, M))
-    ce.check_state(Q0, R0, T)
+    ce.check_state(Q0, R0, T, model)
     t = _grid(t_grid)
     if method not in METHODS:
         raise DomainError("method", method, ", ".join(METHODS))
+    span = float(t[-1] - t[0])
+    check_integration_request(K, M, abs(eta_f), span, len(t))  # compiled: the cheaper bound
     compiled = None
     if method in ("auto", "dopri") and _jit() is not None:
         compiled = _flat(ce, model, eta, T)
     per_eval = None if compiled is not None else _numpy_cost(ce, model)
-    check_integration_request(K, M, abs(eta_f), float(t[-1] - t[0]), len(t), per_eval)
+    if per_eval is not None:
+        check_integration_request(K, M, abs(eta_f), span, len(t), per_eval)
     field = ce.rhs(model, eta)
 
     def fun(y: np.ndarray) -> np.ndarray:

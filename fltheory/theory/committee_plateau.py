@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.exact import DomainError
+from fltheory.exact import DomainError, check_cost
 
 __all__ = ["FixedPoint", "MaxLearningRate", "Plateau", "convergence_rate", "fixed_point_of_field",
            "jacobian", "max_learning_rate", "max_lr_of_field", "plateau_of_field",
@@ -49,6 +49,8 @@ Field = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndar
 #: a fixed point must make the full right side smaller than this (times the overlaps' scale)
 RESIDUAL_TOL = 1e-10
 ZERO_TOL = 1e-7
+#: bound on the estimated seconds of one analysis call
+ANALYSIS_SECONDS_LIMIT = 60.0
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,28 @@ def _model_eps(model: Any, Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> float
     from fltheory.theory import committee_equations as ce
 
     return float(ce.generalisation_error(model, Q, R, T))
+
+
+def _eval_cost(model: Any) -> float:
+    """Seconds per evaluation of the numpy right side (committee_equations' estimate, with a
+    floor for the call's overhead)."""
+    from fltheory.theory import committee_equations as ce
+
+    cost = getattr(ce, "_rhs_cost", None)
+    return max(1e-4, float(cost(model)) if cost is not None else 1e-4)
+
+
+def _check_analysis(model: Any, extra: int) -> float:
+    """Refuse (CostError) an analysis whose Jacobian and Newton steps (~24 n + ``extra``
+    evaluations of the right side, n = K(K+1)/2 + KM) would take longer than
+    ANALYSIS_SECONDS_LIMIT; return the seconds per evaluation."""
+    K, M = _units(model)
+    per_eval = _eval_cost(model)
+    n = K * (K + 1) // 2 + K * M
+    check_cost(f"K = {K}, M = {M}, g = {getattr(model, 'g', '?')} (fixed-point analysis)",
+               per_eval * (24 * n + extra), ANALYSIS_SECONDS_LIMIT, "seconds (estimated)",
+               "fewer units or an activation with closed-form averages")
+    return per_eval
 
 
 def _units(model: Any) -> tuple[int, int]:
@@ -241,12 +265,13 @@ def _spectrum(J: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return w[order], V[:, order]
 
 
-def _settle(field: Field, x0: np.ndarray, K: int, M: int, T: np.ndarray, eta: float
-            ) -> np.ndarray:
+def _settle(field: Field, x0: np.ndarray, K: int, M: int, T: np.ndarray, eta: float,
+            budget: int = 100_000) -> np.ndarray:
     """A root of the reduced (symmetric) equations: integrate the reduced flow from x0 in
     spans 50/η, 100/η, ... until Newton's method from the end point converges (the plateau is
     attracting within the subspace, but slowly: at η = 1/10, K = M = 2 its slowest rate there
-    is ~7e-5, so Newton finishes what the flow starts)."""
+    is ~7e-5, so Newton finishes what the flow starts). ``budget``: right-side evaluations
+    per span (a DomainError beyond it)."""
     from fltheory.theory.committee_ode import integrate_flat
 
     def F(x: np.ndarray) -> np.ndarray:
@@ -256,7 +281,7 @@ def _settle(field: Field, x0: np.ndarray, K: int, M: int, T: np.ndarray, eta: fl
     span = 50.0 / eta
     for _ in range(10):
         x = integrate_flat(F, x, [0.0, span], rtol=1e-8, atol=1e-11, method="dop853",
-                           eta=eta, max_nfev=100_000).Y[-1]
+                           eta=eta, max_nfev=budget).Y[-1]
         root = _newton(F, x)
         if float(np.abs(F(root)).max()) <= 1e-13 * max(1.0, float(np.abs(root).max())):
             return root
@@ -266,7 +291,7 @@ def _settle(field: Field, x0: np.ndarray, K: int, M: int, T: np.ndarray, eta: fl
 
 def plateau_of_field(field: Field, K: int, M: int, T: np.ndarray, eta: float,
                      eps: Callable[[np.ndarray, np.ndarray], float],
-                     guess: Any = None) -> Plateau:
+                     guess: Any = None, budget: int = 100_000) -> Plateau:
     """:func:`symmetric_plateau` for a given right side ``field`` (the engine; see there).
 
     >>> f = lambda Q, R, T: (-(Q - np.eye(1)), -(R - 0.5))  # a toy flow with fixed point (1, .5)
@@ -285,7 +310,7 @@ def plateau_of_field(field: Field, K: int, M: int, T: np.ndarray, eta: float,
             raise DomainError("guess", str(guess)[:40], "(q, c, r) finite ((q, r) when K = 1)")
     _check_invariant(field, x0, K, M, T)
     if guess is None:
-        x0 = _settle(field, x0, K, M, T, eta)
+        x0 = _settle(field, x0, K, M, T, eta, budget)
 
     def F(x: np.ndarray) -> np.ndarray:
         return _reduce(*field(*_symmetric(x, K, M), T), K)
@@ -327,8 +352,11 @@ def symmetric_plateau(model: Any, eta: Any, T: Any = None, guess: Any = None) ->
     K, M = _units(model)
     eta_f = _eta(eta)
     T = _teacher(T, M)
+    per_eval = _check_analysis(model, 200)
+    # settling: up to 10 spans of <= budget evaluations (then a DomainError)
+    budget = int(max(200, min(100_000, ANALYSIS_SECONDS_LIMIT / (10 * per_eval))))
     return plateau_of_field(_model_field(model, eta), K, M, T, eta_f,
-                            lambda Q, R: _model_eps(model, Q, R, T), guess)
+                            lambda Q, R: _model_eps(model, Q, R, T), guess, budget)
 
 
 def jacobian(model: Any, eta: Any, Q: Any, R: Any, T: Any = None) -> np.ndarray:
@@ -346,6 +374,7 @@ def jacobian(model: Any, eta: Any, Q: Any, R: Any, T: Any = None) -> np.ndarray:
     T = _teacher(T, M)
     Q, R = _matrix(Q, "Q", (K, K)), _matrix(R, "R", (K, M))
     _check_state(Q, R, T)
+    _check_analysis(model, 0)
     return _jacobian(_model_field(model, _eta(eta)), Q, R, T)
 
 
@@ -419,6 +448,7 @@ def specialised_fixed_point(model: Any, eta: Any, T: Any = None, guess: Any = No
             raise DomainError("guess", str(guess)[:40], "a pair (Q0, R0)") from None
         Q0, R0 = _matrix(Qg, "Q0", (K, K)), _matrix(Rg, "R0", (K, M))
     _check_state(Q0, R0, T)
+    _check_analysis(model, 0)
     return fixed_point_of_field(_model_field(model, _eta(eta)), Q0, R0, T,
                                 lambda Q, R: _model_eps(model, Q, R, T))
 
@@ -497,5 +527,6 @@ def max_learning_rate(model: Any, T: Any = 1) -> MaxLearningRate:
     if (K, M) != (1, 1):
         raise DomainError("K", f"K = {K}, M = {M}", "K = M = 1 (the single-unit fixed point)")
     T_f = _real(T, "T", 0.0, strict=True)
+    _check_analysis(model, 0)
     return max_lr_of_field(lambda e: _model_field(model, e), T_f)
 
