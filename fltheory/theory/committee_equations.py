@@ -188,9 +188,11 @@ def check_state(Q: Any, R: Any, T: Any, model: CommitteeModel | None = None,
         raise DomainError("Q", f"a state whose joint matrix [[Q, R], [Rᵀ, T]] has eigenvalue "
                           f"{lam:.3g}", "states with [[Q, R], [Rᵀ, T]] positive semi-definite "
                           "(a Gram matrix of student and teacher weights)")
-    if model is not None and model.averages.kind == "relu" and not (np.diag(Q) > 0).all() \
-            and (np.diag(T) > 0).all():
-        raise DomainError("Q", "a state with a zero student norm", "Q_kk > 0 for relu")
+    if model is not None and model.averages.kind == "relu":
+        for name, S in (("Q", Q), ("T", T)):
+            if not (np.diag(S) > 0).all():
+                raise DomainError(name, "a state with a zero diagonal entry",
+                                  f"{name}_kk > 0 for relu (g'(0) is undefined)")
     return 0.5 * (Q + Q.T), R, 0.5 * (T + T.T)
 
 
