@@ -83,6 +83,8 @@ def test_work_is_bounded_before_it_starts():
     start = time.perf_counter()
     with pytest.raises(CostError, match="seconds per evaluation"):
         ce.rhs(ce.CommitteeModel("tanh", 50, 50), 1)
+    with pytest.raises(CostError, match="compiled right side"):
+        ce.flat_rhs(ce.CommitteeModel("relu", 50, 50), 1, np.eye(50))
     with pytest.raises(DomainError, match="K \\+ M = 7"):
         ce.equations(ce.CommitteeModel("erf", 4, 3))
     assert time.perf_counter() - start < 10

@@ -231,3 +231,42 @@ def test_model_and_rhs_refusals():
         rhs(CommitteeModel("erf", 1, 1), 0)
     with pytest.raises(DomainError, match="K \\+ M"):
         equations(CommitteeModel("erf", 4, 3))
+
+
+def test_relu_equations_evaluate_numerically_and_order_one():
+    import sympy as sp
+
+    K, M = 2, 1
+    Q, R, T = _state(K, M, 6)
+    m = CommitteeModel("relu", K, M, noise="1/2")
+    e = equations(m)
+    sym = e.symbols
+    args = [sym["eta"], *sorted(e.dQ.free_symbols - {sym["eta"]}, key=str)]
+    values = {sym["eta"]: 0.3}
+    for X, V in ((sym["Q"], Q), (sym["R"], R), (sym["T"], T)):
+        values.update({X[i, j]: V[i, j] for i in range(X.rows) for j in range(X.cols)})
+    f = sp.lambdify(args, e.dQ, "numpy")
+    dQ, _ = rhs(m, "0.3")(Q, R, T)
+    assert np.allclose(np.array(f(*[values[a] for a in args]), dtype=float), dQ, rtol=1e-10)
+    # order 1 drops exactly the η² terms: dQ(order 2) − dQ(order 1) = η² (…) scales as η²
+    e1 = equations(m, order=1)
+    assert all(name == "I3" for _, _, name, _, _ in e1.terms)
+    d1, _ = rhs(m, "0.3", order=1)(Q, R, T)
+    d1b, _ = rhs(m, "0.6", order=1)(Q, R, T)
+    d2b, _ = rhs(m, "0.6")(Q, R, T)
+    assert np.allclose(d1b, 2 * d1) and np.allclose(d2b - d1b, 4 * (dQ - d1))
+
+
+def test_erf_generalisation_error_matches_saad_solla():
+    # ε_g = (1/π) [Σ_ik arcsin(Q_ik/√((1+Q_ii)(1+Q_kk))) + Σ_nm arcsin(T_nm/√((1+T_nn)(1+T_mm)))
+    #              − 2 Σ_in arcsin(R_in/√((1+Q_ii)(1+T_nn)))]   (Saad & Solla 1995, eq. 5)
+    K, M = 3, 2
+    Q, R, T = _state(K, M, 2)
+    ss = (sum(math.asin(Q[i, k] / math.sqrt((1 + Q[i, i]) * (1 + Q[k, k])))
+              for i in range(K) for k in range(K))
+          + sum(math.asin(T[n, m] / math.sqrt((1 + T[n, n]) * (1 + T[m, m])))
+                for n in range(M) for m in range(M))
+          - 2 * sum(math.asin(R[i, n] / math.sqrt((1 + Q[i, i]) * (1 + T[n, n])))
+                    for i in range(K) for n in range(M))) / math.pi
+    assert generalisation_error(CommitteeModel("erf", K, M), Q, R, T) == pytest.approx(ss,
+                                                                                      rel=1e-12)
