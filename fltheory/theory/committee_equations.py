@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -102,7 +102,6 @@ class CommitteeModel:
     a_star: Any = None
     noise: Any = 0
     weight_decay: Any = 0
-    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         K = _count(self.K, "K", 1, MAX_FIELDS)
