@@ -23,7 +23,7 @@ from fltheory.theory import committee_equations as ce
     (ce.rhs, ["model", "eta", "order"]),
     (ce.generalisation_error, ["model", "Q", "R", "T"]),
     (ce.equations, ["model", "order"]),
-    (ce.flat_rhs, ["model", "eta", "T"]),
+    (ce.flat_rhs, ["model", "eta", "T", "order"]),
 ])
 def test_signatures_are_stable(func, params):
     assert list(inspect.signature(func).parameters) == params
@@ -70,7 +70,8 @@ def test_activation_kinds_and_x_alias(g, kind):
     (lambda: ce.check_state(np.zeros((1, 1)), np.zeros((1, 1)), np.eye(1),
                             ce.CommitteeModel("relu", 1, 1)), "Q_kk > 0 for relu"),
     (lambda: ce.generalisation_error(ce.CommitteeModel("erf", 1, 1), np.eye(1), 3 * np.eye(1),
-                                     np.eye(1)), "positive semi-definite"),
+                                     np.eye(1)), "R = .*positive semi-definite"),
+    (lambda: ce.check_state(-np.eye(1), np.zeros((1, 1)), np.eye(1)), "Q = .*eigenvalue -1"),
     (lambda: ce.equations(ce.CommitteeModel("erf", 1, 1), order=0), "order = 0"),
 ])
 def test_bad_input_is_one_line_domain_error(call, match):

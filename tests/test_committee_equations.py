@@ -270,3 +270,21 @@ def test_erf_generalisation_error_matches_saad_solla():
                     for i in range(K) for n in range(M))) / math.pi
     assert generalisation_error(CommitteeModel("erf", K, M), Q, R, T) == pytest.approx(ss,
                                                                                       rel=1e-12)
+
+
+@pytest.mark.parametrize("g", ["erf", "relu", "x**3 - x", "x**2"])
+def test_teacher_state_is_a_fixed_point_and_noise_enters_as_i2(g):
+    # student = teacher (Q = R = T, K = M): δ = σξ, so dR = 0 and dQ = η² a_i a_k σ² I2(i, k)
+    # exactly (an identity of the update, independent of the averages' formulas)
+    _, _, T = _state(2, 2, 12)
+    m0 = CommitteeModel(g, 2, 2)
+    dQ, dR = rhs(m0, "1/2")(T, T, T)
+    assert np.abs(dQ).max() < 1e-12 and np.abs(dR).max() < 1e-12
+    assert generalisation_error(m0, T, T, T) == pytest.approx(0.0, abs=1e-12)
+    m = CommitteeModel(g, 2, 2, noise="1/2")
+    dQ, dR = rhs(m, "1/2")(T, T, T)
+    I2 = m.averages.i2(np.array([[[[T[i, i], T[i, k]], [T[i, k], T[k, k]]] for k in range(2)]
+                                 for i in range(2)]))
+    assert np.allclose(dQ, 0.25 * 0.25 * I2, rtol=1e-12) and np.abs(dR).max() < 1e-12
+    f = flat_rhs(m, "1/2", T, order=1)
+    assert np.abs(f(np.concatenate([T.ravel(), T.ravel()]))).max() < 1e-12

@@ -216,7 +216,7 @@ def loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.nda
     return out
 
 
-def build(model: Any, eta: Any, T: Any) -> Any:
+def build(model: Any, eta: Any, T: Any, order: int = 2) -> Any:
     """The flat right side of ``model`` at step ``eta`` and teacher overlaps ``T`` (None for g
     other than erf, relu or a polynomial)."""
     from fltheory.exact import check_cost
@@ -250,7 +250,7 @@ def build(model: Any, eta: Any, T: Any) -> Any:
             tabs += [empty_i, empty_f]
     nodes, weights = _legendre(RELU_NODES) if av.kind == "relu" else (empty_f, empty_f)
     args = (K, M, np.ascontiguousarray(T, dtype=float), np.array([float(v) for v in model.a]),
-            model.w, eta_f, float(model.noise) ** 2, float(model.weight_decay), 2,
+            model.w, eta_f, float(model.noise) ** 2, float(model.weight_decay), order,
             kinds[av.kind], av.scale**2, *tabs, np.ascontiguousarray(nodes),
             np.ascontiguousarray(weights))
     compiled = _compiled_loops()

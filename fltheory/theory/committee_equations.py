@@ -162,7 +162,7 @@ def check_state(Q: Any, R: Any, T: Any, model: CommitteeModel | None = None,
     >>> check_state(np.eye(1), np.full((1, 1), 2.0), np.eye(1))
     Traceback (most recent call last):
     ...
-    fltheory.exact.DomainError: Q = a state whose joint matrix ... has eigenvalue -1 is ...
+    fltheory.exact.DomainError: R = a state whose joint matrix ... has eigenvalue -1 is ...
     """
     Q, R, T = _array(Q, "Q"), _array(R, "R"), _array(T, "T")
     K, M = R.shape
@@ -182,9 +182,13 @@ def check_state(Q: Any, R: Any, T: Any, model: CommitteeModel | None = None,
     if lam_t < -tol * scale:
         raise DomainError("T", f"a matrix with eigenvalue {lam_t:.3g}",
                           "positive semi-definite teacher overlaps")
+    lam_q = float(np.linalg.eigvalsh(0.5 * (Q + Q.T)).min())
+    if lam_q < -tol * scale:
+        raise DomainError("Q", f"a matrix with eigenvalue {lam_q:.3g}",
+                          "positive semi-definite student overlaps")
     lam = float(np.linalg.eigvalsh(_joint(Q, R, T)).min())
     if lam < -tol * scale:
-        raise DomainError("Q", f"a state whose joint matrix [[Q, R], [Rᵀ, T]] has eigenvalue "
+        raise DomainError("R", f"a state whose joint matrix [[Q, R], [Rᵀ, T]] has eigenvalue "
                           f"{lam:.3g}", "states with [[Q, R], [Rᵀ, T]] positive semi-definite "
                           "(a Gram matrix of student and teacher weights)")
     if model is not None and model.averages.kind == "relu":
@@ -357,7 +361,7 @@ def equations(model: CommitteeModel, order: int = 2) -> CommitteeEquations:
     return CommitteeEquations(model, order, **derive(model, order))
 
 
-def flat_rhs(model: CommitteeModel, eta: Any, T: Any
+def flat_rhs(model: CommitteeModel, eta: Any, T: Any, order: int = 2
              ) -> Callable[[np.ndarray], np.ndarray] | None:
     """The right side as a function y -> dy/dt of the flat state y = concat(Q.ravel(),
     R.ravel()) at the fixed teacher overlaps ``T`` (M × M, positive semi-definite), for erf,
@@ -365,6 +369,7 @@ def flat_rhs(model: CommitteeModel, eta: Any, T: Any
     (:mod:`fltheory.theory._committee_flat`), compiled by numba when numba is installed, so
     ``numba.njit`` compiles the returned function too; without numba it runs as Python.
     Its attributes ``loops`` and ``args`` give the underlying call ``loops(y, *args)``.
+    ``order`` 1 drops the η² terms, as in :func:`rhs`.
 
     >>> f = flat_rhs(CommitteeModel("erf", 1, 1), "1/2", np.eye(1))
     >>> np.round(f(np.array([1.0, 0.0])), 6).tolist()  # as rhs
@@ -374,4 +379,4 @@ def flat_rhs(model: CommitteeModel, eta: Any, T: Any
     """
     from fltheory.theory._committee_flat import build
 
-    return build(model, eta, T)
+    return build(model, eta, T, _count(order, "order", 1, 2))
