@@ -25,7 +25,8 @@ Gaussian with covariance [[Q, R], [Rᵀ, T]]. ε_g is against the noiseless teac
 
 :func:`rhs` evaluates the right side in numpy (float64), :func:`flat_rhs` gives it as a plain
 function of the flat state for numba (erf, relu, polynomials), :func:`equations` derives it in
-sympy (printable with ``latex()``).
+sympy (printable with ``latex()``). The second layers a, a* are fixed (given); a trained
+second layer is not supported.
 """
 
 from __future__ import annotations
@@ -348,7 +349,11 @@ class CommitteeEquations:
 def equations(model: CommitteeModel, order: int = 2) -> CommitteeEquations:
     """The right side derived in sympy from the averages' exact forms (see the module
     docstring): Q, R, T symbols, η a symbol, the model's a, a*, σ, κ exact numbers. K + M <=
-    :data:`MAX_SYMBOLIC_FIELDS` and the estimated work are bounded first.
+    :data:`MAX_SYMBOLIC_FIELDS` and the estimated work are bounded first. Exact for erf (the
+    Saad–Solla arcsin forms, Λ's expanded), polynomials (expanded polynomials in the overlaps)
+    and the relu I2, I3; the relu I4 and every average of other g are unevaluated functions
+    (``I4_relu``, ``I4_g``, …) whose ``evalf``/``lambdify`` gives the numeric value. Measured
+    (2 shared cores, CPU time): g = x⁴ − x², K = M = 3: 3.6 s; erf, K = M = 3: 2.3 s.
 
     >>> e = equations(CommitteeModel("z", 1, 1), order=1)
     >>> e.dR[0, 0]
