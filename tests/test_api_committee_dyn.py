@@ -124,7 +124,7 @@ def test_analysis_cost_refused_before_work():
     ({"eta": -1}, "eta"),
     ({"eta": float("nan")}, "eta"),
     ({"Q0": [[1.0, 0.0], [0.0, -1.0]]}, "Q"),           # not a Gram matrix
-    ({"R0": [[2.0, 0.0], [0.0, 0.0]]}, "Q"),            # joint matrix not PSD
+    ({"R0": [[2.0, 0.0], [0.0, 0.0]]}, "R"),            # joint matrix not PSD
     ({"T": [[1.0, 2.0], [2.0, 1.0]]}, "T"),             # T not PSD
     ({"Q0": np.eye(3)}, "Q0"),
     ({"t_grid": [1.0, 0.0]}, "t_grid"),
