@@ -185,4 +185,5 @@ def test_plateau_digits_erf_agrees_with_the_float_root():
         model = CommitteeModel("erf", K, M)
         digits = cp.plateau_digits(model, "1/2", dps=30)
         pl = cp.symmetric_plateau(model, "1/2")
-        assert max(abs(float(d) - v) for d, v in zip(digits, (pl.q, pl.c, pl.r))) < 1e-11
+        assert (max(abs(float(d) - v) for d, v in zip(digits, (pl.q, pl.c, pl.r), strict=True))
+                   < 1e-11)
