@@ -13,6 +13,11 @@ q = ½ tr T/M, c = 0, r = 0, unless a guess is given) and polished by Newton's m
 (central-difference Jacobian); it is then checked to be a fixed point of the FULL right side
 (max |rhs| <= 1e-10 · scale, else DomainError).
 
+The same root to ``dps`` digits (:func:`plateau_digits`): mpmath's findroot on the sympy
+equations of ``committee_equations.equations`` restricted to the subspace (T = I) — the symbolic
+averages, a second evaluation path (sympy's own solve is not attempted: for erf the equations
+are transcendental; for g = x² the quadratic module's exact root is the reference).
+
 Jacobian. The linearisation of the full ODE in the coordinates (Q_ij, i <= j; R_km) — K(K+1)/2
 + K M numbers, Q kept symmetric — by central differences with one Richardson extrapolation
 (steps 1e-4 and 5e-5: truncation O(h⁴), round-off ≈ 1e-11 relative). Its eigenvalues with
