@@ -120,7 +120,7 @@ def rf_flops(d: int, m: int) -> float:
 
 
 def _grid_points() -> int:
-    return 2 * int(math.ceil((math.sqrt(2 * KMAX + 1) + 10) / _STEP)) + 1
+    return 2 * math.ceil((math.sqrt(2 * KMAX + 1) + 10) / _STEP) + 1
 
 
 def check_rf_sample(d: int, m: int, seed: SeedLike, scale: Any = 1) -> None:
@@ -190,7 +190,7 @@ def hermite_coefficients(sigma: str | Callable[..., Any], radii: np.ndarray, kma
     _, f = activation(sigma)
     kmax = _count(kmax, "kmax", 0)
     r = np.asarray(radii, dtype=float)
-    half = int(math.ceil((math.sqrt(2 * kmax + 1) + 10) / _STEP))
+    half = math.ceil((math.sqrt(2 * kmax + 1) + 10) / _STEP)
     z = np.arange(-half, half + 1) * _STEP
     root_phi = np.exp(-z * z / 4) / (2 * math.pi) ** 0.25  # φ(z)^{1/2}
     psi = np.empty((kmax + 1, len(z)))  # h_k(z) φ(z)^{1/2}
@@ -470,10 +470,10 @@ class HarmonicCluster:
 def harmonic_clusters(s: RFSample, lmax: int, jmax: int, top: int | None = None
                       ) -> list[HarmonicCluster]:
     """Levels (l, j), l <= lmax, j <= jmax, of a sample: the leading ``top`` eigenvectors
-    (default: those above 1e-12 of the largest, at most 600) get the degree of their largest harmonic share
-    (:func:`harmonic_content`); within degree l the eigenvalues, descending, are cut in blocks
-    of N(d, l) (j = 0, 1, …). Blocks not complete within ``top`` are left out. Returns a list
-    sorted by (l, j).
+    (default: those above 1e-12 of the largest, at most 600) get the degree of their largest
+    harmonic share (:func:`harmonic_content`); within degree l the eigenvalues, descending, are
+    cut in blocks of N(d, l) (j = 0, 1, …). Blocks not complete within ``top`` are left out.
+    Returns a list sorted by (l, j).
 
     >>> s = sample("quadratic", 4, 300, 0)
     >>> [(c.l, c.j, len(c.eigenvalues)) for c in harmonic_clusters(s, 2, 0, 20)]
