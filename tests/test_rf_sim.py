@@ -97,7 +97,7 @@ def test_gauss_hermite_cubature_error_on_erf_is_as_stated():
 def test_non_smooth_activation_is_refused_by_the_series():
     """relu given as a bare function: its Hermite tail decays like k^(−3/2), the bound stays
     above 1e-6 and the matrix is refused, naming sigma and the bound reached."""
-    with pytest.raises(DomainError, match="sigma .* only reaches a relative error bound"):
+    with pytest.raises(DomainError, match=r"sigma .* only reaches a relative error bound"):
         rf.kernel_matrix(lambda z: np.maximum(z, 0.0), _weights(4, 200, 0, 1))
 
 
