@@ -333,10 +333,10 @@ def compare_rf(sigma: str, d: int, m: int, seed: seeding.SeedLike = 0, scale: An
     by harmonic degree (l <= lmax, j <= jmax) and set them against the predicted levels
     (``fltheory fisher simulate --sigma``). Sizes and cost are checked before anything is sampled
     (DomainError/CostError); ``progress`` receives one line before the work starts."""
-    from fltheory.theory import rf_spectrum as theory
-
     f = sigma_function(sigma)
     sim.check_rf_sample(d, m, seed, scale)
+    from fltheory.theory import rf_spectrum as theory
+
     spec = theory.spectrum(sigma, d, scale, lmax, jmax, 20)
     if progress is not None:
         progress(f"sampling W ({d}×{m}), building J for σ = {sigma}, eigendecomposing ...")
