@@ -65,10 +65,27 @@ _STEP = 1 / 25
 CLOSED_FORMS = ("relu", "abs", "erf", "quadratic")
 
 
-def _count(value: Any, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-        raise DomainError(name, value, f"integers >= {low}")
+def _count(value: Any, name: str, low: int, high: int | None = None) -> int:
+    if (isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low
+            or (high is not None and value > high)):
+        shown: Any = str(value)[:40]
+        if isinstance(value, int | np.integer) and abs(int(value)) < 10**30:
+            shown = int(value)
+        raise DomainError(name, shown, f"integers >= {low}" if high is None else
+                          f"integers in [{low}, {high}]")
     return int(value)
+
+
+def _finite(value: Any, name: str, ndim: int) -> np.ndarray:
+    """A finite float array of ``ndim`` dimensions, none empty (else DomainError)."""
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError(name, type(value).__name__, "arrays of real numbers") from None
+    if arr.ndim != ndim or 0 in arr.shape or not np.all(np.isfinite(arr)):
+        raise DomainError(name, f"an array of shape {arr.shape}",
+                          f"finite non-empty {ndim}-dimensional arrays")
+    return arr
 
 
 def multiplicity(d: int, l: int) -> int:
@@ -78,7 +95,7 @@ def multiplicity(d: int, l: int) -> int:
     >>> [multiplicity(5, l) for l in range(4)]
     [1, 5, 14, 30]
     """
-    d, l = _count(d, "d", 2), _count(l, "l", 0)
+    d, l = _count(d, "d", 2, 10**9), _count(l, "l", 0, 1000)
     return math.comb(d + l - 1, l) - (math.comb(d + l - 3, l - 2) if l >= 2 else 0)
 
 
@@ -116,7 +133,8 @@ def rf_flops(d: int, m: int) -> float:
     >>> f"{rf_flops(5, 4000):.2e}"
     '5.81e+11'
     """
-    return 2.0 * d * m * m + 1.5 * KMAX * m * m + 9.0 * m**3
+    d, m = _count(d, "d", 2), _count(m, "m", 2)
+    return 2.0 * d * m * m + 1.5 * KMAX * m * m + 9.0 * float(m) ** 3
 
 
 def _grid_points() -> int:
@@ -188,9 +206,12 @@ def hermite_coefficients(sigma: str | Callable[..., Any], radii: np.ndarray, kma
     ([[1.0, 0.0, 1.4142135624, 0.0], [4.0, 0.0, 5.6568542495, 0.0]], [3.0, 48.0])
     """
     _, f = activation(sigma)
-    kmax = _count(kmax, "kmax", 0)
-    r = np.asarray(radii, dtype=float)
+    kmax = _count(kmax, "kmax", 0, 5 * KMAX)
+    r = _finite(radii, "radii", 1)
     half = math.ceil((math.sqrt(2 * kmax + 1) + 10) / _STEP)
+    if 8 * (len(r) + kmax + 2) * (2 * half + 1) > MAX_BYTES:
+        raise DomainError("radii", f"{len(r)} radii", f"8·(radii + kmax)·{2 * half + 1} bytes "
+                                                       f"<= {MAX_BYTES >> 30} GiB")
     z = np.arange(-half, half + 1) * _STEP
     root_phi = np.exp(-z * z / 4) / (2 * math.pi) ** 0.25  # φ(z)^{1/2}
     psi = np.empty((kmax + 1, len(z)))  # h_k(z) φ(z)^{1/2}
@@ -337,8 +358,10 @@ def kernel_cubature(sigma: str | Callable[..., Any], W: np.ndarray, i: np.ndarra
     """
     W = _weights(W)
     _, f = activation(sigma)
-    order = _count(order, "order", 1)
-    i, j = np.asarray(i, dtype=int), np.asarray(j, dtype=int)
+    order = _count(order, "order", 1, 1000)
+    i, j = _indices(i, "i", W.shape[1]), _indices(j, "j", W.shape[1])
+    if len(i) != len(j):
+        raise DomainError("j", f"{len(j)} indices", f"as many indices as i ({len(i)})")
     check_cost(f"order = {order}", float(len(i)) * order**2, 1e8, "evaluations of σ",
                "fewer pairs or a lower order")
     z, wts = np.polynomial.hermite_e.hermegauss(order)
@@ -351,6 +374,14 @@ def kernel_cubature(sigma: str | Callable[..., Any], W: np.ndarray, i: np.ndarra
         b = r[j[n]] * (rho[n] * z[:, None] + math.sqrt(1 - rho[n] ** 2) * z[None, :])
         out[n] = wts @ (np.asarray(f(a)) * (np.asarray(f(b)) @ wts))
     return out
+
+
+def _indices(value: Any, name: str, m: int) -> np.ndarray:
+    arr = np.asarray(value)
+    if arr.ndim != 1 or arr.dtype.kind not in "iu" or not np.all((arr >= 0) & (arr < m)):
+        raise DomainError(name, f"an array of shape {arr.shape}", f"1-D integer arrays in "
+                                                                  f"[0, {m})")
+    return arr.astype(int)
 
 
 @dataclass(frozen=True)
@@ -425,10 +456,12 @@ def harmonic_content(W: np.ndarray, vectors: np.ndarray, lmax: int, radial_degre
     """
     W = _weights(W)
     d, m = W.shape
-    lmax, radial_degree = _count(lmax, "lmax", 0), _count(radial_degree, "radial_degree", 0)
-    V = np.asarray(vectors, dtype=float)
-    if V.ndim != 2 or V.shape[0] != m:
-        raise DomainError("vectors", f"an array of shape {V.shape}", f"{m} × n arrays")
+    lmax = _count(lmax, "lmax", 0, 50)
+    radial_degree = _count(radial_degree, "radial_degree", 0, 10)
+    V = _finite(vectors, "vectors", 2)
+    if V.shape[0] != m or not np.all(np.einsum("ij,ij->j", V, V) > 0):
+        raise DomainError("vectors", f"an array of shape {V.shape}",
+                          f"{m} × n arrays of nonzero columns")
     cols = math.comb(d + lmax - 1, lmax) * (radial_degree + 1)
     if 4 * cols > m:
         raise DomainError("lmax", lmax, f"degrees with C(d+l−1, l)·(radial_degree+1) <= m/4 "
@@ -482,9 +515,12 @@ def degree_clusters(eigenvalues: np.ndarray, content: np.ndarray, d: int, jmax: 
     >>> [(c.l, c.j, c.mean) for c in degree_clusters(np.array([3.0, 2.0, 1.0, 0.5]), content, 2, 1)]
     [(0, 0, 3.0), (1, 0, 1.5)]
     """
-    eigenvalues = np.asarray(eigenvalues, dtype=float)
-    content = np.asarray(content, dtype=float)
-    if content.ndim != 2 or content.shape[0] != len(eigenvalues):
+    eigenvalues = _finite(eigenvalues, "eigenvalues", 1)
+    content = _finite(content, "content", 2)
+    multiplicity(d, 0)
+    if not isinstance(min_share, float | int) or not 0 < min_share <= 1:
+        raise DomainError("min_share", str(min_share)[:40], "numbers in (0, 1]")
+    if content.shape[0] != len(eigenvalues):
         raise DomainError("content", f"an array of shape {content.shape}",
                           f"{len(eigenvalues)} × (lmax+1) arrays")
     jmax = _count(jmax, "jmax", 0)
@@ -514,7 +550,6 @@ def harmonic_clusters(s: RFSample, lmax: int, jmax: int, top: int | None = None,
     """
     if not isinstance(s, RFSample):
         raise DomainError("s", type(s).__name__, "an RFSample (from sample())")
-    lmax = _count(lmax, "lmax", 0)
     if top is None:  # eigenvalues above rounding (1e-12 of the largest)
         top = max(1, min(600, int(np.sum(s.eigenvalues > 1e-12 * s.eigenvalues[0]))))
     top = min(_count(top, "top", 1), s.m)
