@@ -1,0 +1,188 @@
+r"""Nyström discretisation of the radial operators of random features for a general activation
+(helper of :mod:`fltheory.theory.rf_spectrum`).
+
+Mehler: K(w, w') = Σ_k μ_k(r) μ_k(r') t^k, μ_k(r) = E[σ(rz) h_k(z)], so the degree-l radial kernel
+is K_l(r, r') = Σ_{k >= l, k ≡ l (2)} c_{k,l} μ_k(r) μ_k(r') with the Funk–Hecke factors
+c_{k,l} = E_t[t^k P_l(t)] >= 0 (exact rationals).
+
+*Radial law.* u = d r²/(2s²) ~ Gamma(d/2, 1): generalised Gauss–Laguerre rule with parameter
+α = d/2 − 1 (Golub–Welsch: Jacobi matrix diag 2i + α + 1, off-diagonal √(i(i + α)), weights
+the squared first components of its eigenvectors), n_r nodes; nodes of weight below 10^{−wp}
+are dropped.
+
+*Hermite coefficients μ_k(r_i).* The trapezoidal rule in z with the Gaussian weight, one grid
+for all nodes, step h = h0/max(1, max_i r_i), on |z| <= Z with e^{−Z²/4} below 10^{−wp}
+(|h_k(z)| e^{−z²/4} <= 1): for σ analytic in a strip its error falls like exp(−2πτ/h)
+(τ the half-width of the strip of z ↦ σ(rz), π/(2r) for tanh), for entire σ faster. The orthonormal h_k come from the three-term
+recurrence h_{k+1} = (z h_k − √k h_{k−1})/√(k + 1).
+
+*Eigenvalues.* G_{kk'} = Σ_i ω_i μ_k(r_i) μ_{k'}(r_i) for k, k' ∈ {l, l + 2, …, <= K};
+the eigenvalues of C^{1/2} G C^{1/2} (C = diag c_{k,l}) are those of the truncated discretised
+operator (mpmath ``eigsy``).
+
+*Truncation bound.* The dropped terms k > K form a positive semi-definite operator of trace
+Σ_{k>K} c_{k,l} E_r μ_k(r)² <= E|t|^{K+1} · E_r[E σ(rz)² − Σ_{k<=K} μ_k(r)²] (c_{k,l} <= E|t|^k,
+decreasing in k; Parseval), which bounds the error of every eigenvalue (Weyl).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+from fltheory.theory.fisher import legendre_coefficients
+
+__all__ = ["NystromResult", "funk_hecke", "laguerre_rule", "nystrom"]
+
+
+def t_moment(d: int, m: int) -> Fraction:
+    """E[t^m] (exact): 0 for odd m, Π_{i<m/2} (2i + 1)/(d + 2i) for even m."""
+    if m % 2:
+        return Fraction(0)
+    value = Fraction(1)
+    for i in range(m // 2):
+        value *= Fraction(2 * i + 1, d + 2 * i)
+    return value
+
+
+def funk_hecke(d: int, k: int, l: int) -> Fraction:
+    """c_{k,l} = E_t[t^k P_l(t)] (exact rational; 0 unless k >= l and k ≡ l mod 2).
+
+    >>> funk_hecke(3, 2, 0), funk_hecke(3, 2, 2), funk_hecke(3, 3, 2)
+    (Fraction(1, 3), Fraction(2, 15), Fraction(0, 1))
+    """
+    if k < l or (k - l) % 2:
+        return Fraction(0)
+    return sum((c * t_moment(d, k + i) for i, c in enumerate(legendre_coefficients(d, l))),
+               Fraction(0))
+
+
+def abs_t_moment_mp(d: int, m: int) -> Any:
+    """E|t|^m = Γ((m+1)/2) Γ(d/2) / (√π Γ((d+m)/2)) (mpmath, log-Gamma)."""
+    return mpmath.exp(mpmath.loggamma(mpmath.mpf(m + 1) / 2) + mpmath.loggamma(mpmath.mpf(d) / 2)
+                      - mpmath.loggamma(mpmath.mpf(d + m) / 2)) / mpmath.sqrt(mpmath.pi)
+
+
+def laguerre_rule(n: int, alpha: Any) -> tuple[list[Any], list[Any]]:
+    """Nodes and normalised weights of the n-point Gauss rule for the Gamma(α + 1, 1) law
+    (generalised Laguerre weight u^α e^{−u}), at the current mpmath precision.
+
+    >>> with mpmath.workdps(20):
+    ...     u, w = laguerre_rule(3, 0)
+    ...     mpmath.nstr(mpmath.fsum(wi * ui**2 for ui, wi in zip(u, w)), 12)  # E u² = 2
+    '2.0'
+    """
+    alpha = mpmath.mpf(alpha)
+    J = mpmath.zeros(n, n)
+    for i in range(n):
+        J[i, i] = 2 * i + alpha + 1
+        if i:
+            J[i, i - 1] = J[i - 1, i] = mpmath.sqrt(i * (i + alpha))
+    E, Q = mpmath.eigsy(J)
+    nodes = [E[i] for i in range(n)]
+    weights = [Q[0, i] ** 2 for i in range(n)]
+    total = mpmath.fsum(weights)
+    return nodes, [w / total for w in weights]
+
+
+@dataclass(frozen=True)
+class NystromResult:
+    """Eigenvalues (descending, mpmath) of each degree's discretised radial operator, its trace
+    Σ_k c_{k,l} E_r μ_k², the truncation bound, and E_r E σ(rz)² from the same nodes."""
+
+    eigenvalues: dict[int, list[Any]]
+    traces: dict[int, Any]
+    truncation: dict[int, Any]
+    kernel_trace: Any
+    nodes: int
+    K: int
+
+
+def _hermite_table(zs: list[Any], K: int) -> list[list[Any]]:
+    """h_k(z_j), k = 0..K, orthonormal (three-term recurrence)."""
+    rows = [[mpmath.mpf(1)] * len(zs), list(zs)]
+    for k in range(1, K):
+        a, b = mpmath.sqrt(k + 1), mpmath.sqrt(k)
+        prev, cur = rows[k - 1], rows[k]
+        rows.append([(z * c - b * p) / a for z, c, p in zip(zs, cur, prev, strict=True)])
+    return rows[: K + 1]
+
+
+def _grid(h: Any, K: int, wp: int) -> tuple[list[Any], list[Any], list[list[Any]]]:
+    """Half-grid z_j = j h (j >= 0) with trapezoid weights h φ(z_j) (z_0 halved: the full rule
+    on ℝ counts it once) and the table h_k(z_j), k <= K, shared by every radial node."""
+    zmax = 2 * mpmath.sqrt(wp * mpmath.log(10)) + 2
+    J = int(mpmath.ceil(zmax / h))
+    zs = [j * h for j in range(J + 1)]
+    weights = [h * mpmath.exp(-z * z / 2) / mpmath.sqrt(2 * mpmath.pi) for z in zs]
+    weights[0] /= 2
+    return zs, weights, _hermite_table(zs, K)
+
+
+def _coefficients(fn: Callable[[Any], Any], r: Any, grid: tuple[list[Any], list[Any],
+                  list[list[Any]]], K: int, parity: int) -> tuple[list[Any], Any]:
+    """μ_k(r), k = 0..K, and E σ(rz)² by the trapezoidal rule on the shared grid: with
+    h_k(−z) = (−1)^k h_k(z), μ_k = Σ_j w_j h_k(z_j) (σ(r z_j) ± σ(−r z_j)) (module docstring)."""
+    zs, weights, H = grid
+    plus = [fn(r * z) for z in zs]
+    minus = plus if parity == 1 else [-v for v in plus] if parity == -1 \
+        else [fn(-r * z) for z in zs]
+    even = [w * (a + b) for w, a, b in zip(weights, plus, minus, strict=True)]
+    odd = [w * (a - b) for w, a, b in zip(weights, plus, minus, strict=True)]
+    mus = []
+    for k in range(K + 1):
+        if (parity == 1 and k % 2) or (parity == -1 and k % 2 == 0):
+            mus.append(mpmath.mpf(0))
+        else:
+            mus.append(mpmath.fdot(H[k], odd if k % 2 else even))
+    norm2 = mpmath.fdot(weights, [a * a + b * b for a, b in zip(plus, minus, strict=True)])
+    return mus, norm2
+
+
+def nystrom(fn: Callable[[Any], Any], d: int, s2: Any, ls: list[int], K: int, n_r: int,
+            h0: Any, wp: int, parity: int = 0) -> NystromResult:
+    """Eigenvalues of the discretised radial operators R_l, l in ``ls`` (module docstring).
+
+    ``fn``: σ as an mpmath function; ``s2`` = s²; ``K`` the Mehler truncation; ``n_r`` the
+    Laguerre nodes; ``h0`` the trapezoid step at r <= 1; ``wp`` the working digits;
+    ``parity`` 1 (even σ), −1 (odd σ) or 0. Runs at ``wp`` digits.
+    """
+    with mpmath.workdps(wp):
+        u, omega = laguerre_rule(n_r, mpmath.mpf(d) / 2 - 1)
+        floor = mpmath.mpf(10) ** (-wp)
+        keep = [(ui, wi) for ui, wi in zip(u, omega, strict=True) if wi > floor]
+        rs = [mpmath.sqrt(2 * s2 * ui / d) for ui, _ in keep]
+        ws = [wi for _, wi in keep]
+        grid = _grid(h0 / max(mpmath.mpf(1), max(rs)), K, wp)
+        table = [_coefficients(fn, r, grid, K, parity) for r in rs]
+        ktrace = mpmath.fsum(w * n2 for w, (_, n2) in zip(ws, table, strict=True))
+        tail = mpmath.fsum(w * (n2 - mpmath.fsum(m * m for m in mus))
+                           for w, (mus, n2) in zip(ws, table, strict=True))
+        tail = max(tail, floor * abs(ktrace))
+        bound_c = abs_t_moment_mp(d, K + 1)
+        eig: dict[int, list[Any]] = {}
+        traces: dict[int, Any] = {}
+        trunc: dict[int, Any] = {}
+        for l in ls:
+            ks = list(range(l, K + 1, 2))
+            if not ks:
+                eig[l], traces[l], trunc[l] = [], mpmath.mpf(0), bound_c * tail
+                continue
+            c = [funk_hecke(d, k, l) for k in ks]
+            sq = [mpmath.sqrt(mpmath.mpf(ci.numerator) / ci.denominator) for ci in c]
+            n = len(ks)
+            A = mpmath.zeros(n, n)
+            for a in range(n):
+                for b in range(a, n):
+                    g = mpmath.fsum(w * mus[ks[a]] * mus[ks[b]]
+                                    for w, (mus, _) in zip(ws, table, strict=True))
+                    A[a, b] = A[b, a] = sq[a] * g * sq[b]
+            E = mpmath.eigsy(A, eigvals_only=True)
+            eig[l] = sorted((E[i] for i in range(n)), reverse=True)
+            traces[l] = mpmath.fsum(A[a, a] for a in range(n))
+            trunc[l] = bound_c * tail
+        return NystromResult(eig, traces, trunc, ktrace, len(rs), K)

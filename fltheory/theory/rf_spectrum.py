@@ -1,0 +1,631 @@
+r"""Exact m → ∞ spectrum of random features for any activation σ (issue #15, item 2).
+
+Model
+-----
+x ~ N(0, I_d); w_1, …, w_m i.i.d. N(0, s² I_d/d) (so E‖w‖² = s², r = ‖w‖ ~ s χ_d/√d);
+K(w, w') = E_x[σ(w·x) σ(w'·x)]; the Fisher (Gram) matrix J = (1/m)[K(w_i, w_j)]. As m → ∞ the
+spectrum of J tends to that of the integral operator T g(w) = E_{w'}[K(w, w') g(w')] on L²(law of
+w). The ReLU module :mod:`fltheory.theory.fisher` (W ~ N(0, 1/m), J = E_x[XXᵀ]) is the case
+σ = relu, s = √d (w = u ~ N(0, I_d)); its λ_l are reproduced exactly at that scale.
+
+Derivation
+----------
+*Mehler.* (ŵ·x, ŵ'·x) is a standard Gaussian pair of correlation t = ŵ·ŵ', so
+K(w, w') = Σ_k μ_k(r) μ_k(r') t^k with μ_k(r) = E[σ(rz) h_k(z)] (orthonormal Hermite, Hermite
+engine conventions).
+
+*Funk–Hecke.* Radius and direction of w are independent; for g(w) = φ(r) Y_l(ŵ) with Y_l a
+spherical harmonic of degree l, E_{ŵ'}[t^k Y_l(ŵ')] = c_{k,l} Y_l(ŵ) with
+c_{k,l} = E_t[t^k P_l(t)] (t = ŵ·e of density ∝ (1 − t²)^{(d−3)/2}, P_l the Legendre/Gegenbauer
+polynomial of dimension d with P_l(1) = 1). So T acts on degree l as the radial operator
+
+    (R_l φ)(r) = E_{r'}[K_l(r, r') φ(r')],   K_l(r, r') = Σ_k c_{k,l} μ_k(r) μ_k(r'),
+
+and every eigenvalue λ_{l,0} >= λ_{l,1} >= … of R_l is an eigenvalue of T of multiplicity
+N(d, l) (dimension of the degree-l harmonics). c_{k,l} >= 0, and c_{k,l} = 0 unless k >= l and
+k ≡ l (mod 2).
+
+*Exact routes* (:mod:`fltheory.theory.rf_exact`). A σ that is a polynomial on each half-line is a
+finite sum of positively homogeneous parts; then K_l is of finite rank and R_l's non-zero
+eigenvalues are those of a small matrix of Gamma ratios (chi moments and moments of t):
+polynomials (every entry rational in s²), and in particular positively homogeneous σ of degree
+p (relu, abs, sign, Heaviside, relu^p, leaky relu, z^p), for which R_l has rank one and
+
+    λ_{l,0} = E[r^{2p}] E[‖x‖^{2p}] b_l²,   b_l = E_t[σ(t) P_l(t)],
+
+which at σ = relu, s² = d is fisher.py's λ_l = d E_t[κ(t) P_l(t)] derived a different way
+(sphere factorisation x = ‖x‖ξ instead of the arc-cosine kernel). Every λ_{l,j} with j beyond the
+rank is exactly 0.
+
+*Numeric route* (:mod:`fltheory.theory.rf_nystrom`): Nyström on the radial law (generalised
+Gauss–Laguerre in u = d r²/(2s²) ~ Gamma(d/2)) with μ_k(r_i) by the trapezoidal rule in z,
+Mehler series truncated at K with a rigorous bound (c_{k,l} <= E|t|^k, Parseval tail
+E σ(rz)² − Σ_{k<=K} μ_k(r)²). Each eigenvalue is computed twice (more radial nodes, a finer z
+step, ten more working digits); its reported digits are those on which the two agree and that
+the truncation bound guarantees. Fewer than the asked ``dps`` is a DomainError naming the
+eigenvalue and the digits reached.
+
+*Trace identity.* Σ_l N(d, l) Σ_j λ_{l,j} = Σ_l N(d, l) tr R_l = E_w K(w, w) = E_r E_z σ(rz)²
+(Funk–Hecke at t = 1: Σ_l N(d, l) c_{k,l} = 1). :attr:`RFSpectrum.trace_captured` is the part
+Σ_{l<=lmax} N(d, l) tr R_l.
+
+*Parity.* μ_k(r) = 0 for odd k when σ is even and for even k when σ is odd, and c_{k,l} = 0
+unless k ≡ l, so even σ has no odd-l spectrum and odd σ no even-l spectrum. A polynomial of
+degree p has μ_k = 0 for k > p, hence no spectrum for l > p, and rank <= ⌊(p − l)/2⌋ + 1 at l.
+ReLU: relu = (z + |z|)/2 and |z| is even, so odd l >= 3 see only t/4's degree-1 part: 0.
+
+*Large d.* At fixed s the radial law concentrates at r = s (variance s²/(2d)), c_{k,l}/c_{l,l} =
+O(d^{−(k−l)/2}), so R_l tends to the rank-one kernel c_{l,l} μ_l(r) μ_l(r') and
+λ_{l,0}(d) ≈ c_{l,l}(d) μ_l(s)², λ_{l,1}/λ_{l,0} → 0 (:func:`large_d_approach`).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+from fltheory.exact import DomainError, as_rational, check_cost, check_dps, check_integer
+from fltheory.results import ShowsTable, Table
+from fltheory.theory.fisher import MAX_L, multiplicity
+
+__all__ = [
+    "MAX_D",
+    "MAX_JMAX",
+    "MAX_WORK",
+    "RFApproach",
+    "RFLevel",
+    "RFSpectrum",
+    "kernel_trace",
+    "large_d_approach",
+    "multiplicity",
+    "spectrum",
+]
+
+#: Largest d (N(d, l) and the log-Gamma ratios stay cheap far beyond 10^6).
+MAX_D = 10**12
+#: Largest radial index jmax.
+MAX_JMAX = 20
+#: Bound on the Nyström work (mpmath multiply-adds, both passes), checked before it starts.
+MAX_WORK = 3e7
+_KMAX = 80  # largest Mehler truncation of the numeric route
+_GUARD = 15
+
+
+def _integer(value: Any, name: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        allowed = f"integers in [{low}, {'inf' if high is None else high}]"
+        raise DomainError(name, repr(value) if isinstance(value, str) else value, allowed,
+                          reason="is not an integer")
+    return check_integer(int(value), name, low, high)
+
+
+def _check_d(d: Any) -> int:
+    if isinstance(d, numbers.Integral) and not isinstance(d, bool) and d < 2:
+        raise DomainError("d", d, f"integers in [2, {MAX_D}]",
+                          reason="has no sphere of directions for Funk–Hecke (d >= 2)")
+    return _integer(d, "d", 2, MAX_D)
+
+
+def _check_dps(dps: Any) -> int:
+    if isinstance(dps, numbers.Integral) and not isinstance(dps, bool):
+        dps = int(dps)
+    return check_dps(dps)
+
+
+def _scale(scale: Any) -> Any:
+    """s as a positive sympy number (a rational as :func:`as_rational` reads it, or a sympy
+    expression such as sqrt(5))."""
+    import sympy as sp
+
+    if isinstance(scale, sp.Basic):
+        value = scale
+        if not value.is_number or value.is_positive is not True:
+            raise DomainError("scale", scale, "positive numbers s > 0")
+        return value
+    q = as_rational(scale, "scale")
+    if q <= 0:
+        raise DomainError("scale", scale, "positive numbers s > 0")
+    return sp.Rational(q.numerator, q.denominator)
+
+
+@dataclass(frozen=True)
+class RFLevel:
+    """λ_{l,j}: the j-th eigenvalue (descending) of the degree-l radial operator, multiplicity
+    N(d, l). ``value`` is an mpmath number good to ``digits`` significant digits (all ``dps``
+    on the exact routes); ``exact`` says it comes from a closed form (``closed``: the sympy
+    value when d <= 1000 and the matrix is small, else None); ``method`` names the route
+    ("exact:homogeneous", "exact:polynomial", "exact:piecewise", "nystrom", "zero:…");
+    ``reason`` why a zero is exact."""
+
+    l: int
+    j: int
+    value: Any
+    multiplicity: int
+    exact: bool
+    digits: int
+    method: str
+    closed: Any = None
+    reason: str = ""
+
+
+def _sympy_function(sigma: Any) -> Any:
+    from fltheory.theory.functions import parse_function
+
+    func = parse_function(sigma, "sigma")
+    _check_growth(func.expr, func.text)
+    return func
+
+
+def _check_growth(expr: Any, text: str) -> None:
+    """E_r E σ(rz)² < ∞ for the unbounded radial law needs σ of at most polynomial growth."""
+    import sympy as sp
+
+    from fltheory.theory.functions import Z
+    from fltheory.theory.timer import Timeout, time_limit
+
+    if expr.is_polynomial(Z):
+        return
+    verdict = None
+    try:
+        with time_limit(5.0):
+            verdict = all(sp.limit(expr / Z**201, Z, side) == 0 for side in (sp.oo, -sp.oo))
+    except (Timeout, NotImplementedError, ValueError, TypeError):
+        verdict = None
+    if verdict is None:  # numeric fallback: |σ(z)| <= |z|^201 at |z| = 50, 100
+        fn = sp.lambdify(sp.Symbol("z", real=True), expr, modules="mpmath")
+        with mpmath.workdps(30):
+            verdict = all(abs(fn(mpmath.mpf(v))) <= mpmath.mpf(v) ** 201
+                          for v in (50, -50, 100, -100))
+    if not verdict:
+        raise DomainError("sigma", text, "activations of at most polynomial growth",
+                          reason="grows faster than any polynomial: E_w K(w, w) = "
+                                 "E_r E σ(rz)² is infinite for the unbounded law of r = ‖w‖")
+
+
+def _parity(expr: Any) -> int:
+    """1 if σ is even, −1 if odd, 0 otherwise (proved by sympy)."""
+    import sympy as sp
+
+    from fltheory.theory.functions import Z
+    from fltheory.theory.timer import Timeout, time_limit
+
+    flipped = expr.subs(Z, -Z)
+    for sign in (1, -1):
+        diff = flipped - sign * expr
+        try:
+            with time_limit(3.0):
+                zero = sp.expand(diff) == 0 or sp.simplify(diff) == 0
+        except Timeout:
+            zero = False
+        if zero:
+            return sign
+    return 0
+
+
+def _parity_reason(parity: int) -> str:
+    kind = "even" if parity == 1 else "odd"
+    other = "odd" if parity == 1 else "even"
+    return (f"σ is {kind}: μ_k(r) = 0 for {other} k and c_(k,l) = 0 unless k ≡ l (mod 2), so "
+            f"every {other} l vanishes")
+
+
+@dataclass(frozen=True)
+class RFSpectrum(ShowsTable):
+    """What :func:`spectrum` returns: the levels λ_{l,j} (l <= lmax, j <= jmax), the kernel
+    trace E_w K(w, w) and the part Σ_{l<=lmax} N(d, l) tr R_l of it, the exact zeros and why.
+
+    ``levels`` is a tuple of :class:`RFLevel` ordered by (l, j); ``trace`` and
+    ``trace_captured`` are mpmath numbers at ``dps`` (``trace_exact`` the sympy value where
+    σ is piecewise polynomial and d <= 1000); ``radial_traces[l]`` = tr R_l;
+    ``vanishing`` the sentences saying which (l, j) are exactly 0 and why; ``method`` the
+    route; ``notes`` the precision checks made.
+    """
+
+    sigma: str
+    d: int
+    scale: str
+    dps: int
+    lmax: int
+    jmax: int
+    method: str
+    levels: tuple[RFLevel, ...]
+    trace: Any
+    trace_exact: Any
+    radial_traces: tuple[Any, ...]
+    trace_captured: Any
+    vanishing: tuple[str, ...]
+    notes: tuple[str, ...] = field(default=())
+
+    def level(self, l: int, j: int) -> RFLevel:
+        """The :class:`RFLevel` of (l, j) (DomainError outside l <= lmax, j <= jmax)."""
+        l = _integer(l, "l", 0, self.lmax)
+        j = _integer(j, "j", 0, self.jmax)
+        return self.levels[l * (self.jmax + 1) + j]
+
+    def eigenvalue(self, l: int, j: int = 0) -> Any:
+        """λ_{l,j} as an mpmath number (see :meth:`level` for its digits and route)."""
+        return self.level(l, j).value
+
+    def __iter__(self) -> Iterator[RFLevel]:
+        return iter(self.levels)
+
+    def __len__(self) -> int:
+        return len(self.levels)
+
+    @property
+    def trace_share(self) -> Any:
+        """trace_captured / trace (1 when the trace is 0)."""
+        with mpmath.workdps(self.dps):
+            return self.trace_captured / self.trace if self.trace else mpmath.mpf(1)
+
+    def as_json(self) -> dict[str, Any]:
+        """Plain JSON-friendly fields (numbers as strings at ``dps`` digits)."""
+        def num(x: Any) -> str:
+            return str(mpmath.nstr(x, self.dps))
+
+        return {
+            "sigma": self.sigma, "d": self.d, "scale": self.scale, "dps": self.dps,
+            "lmax": self.lmax, "jmax": self.jmax, "method": self.method,
+            "levels": [{"l": v.l, "j": v.j, "value": num(v.value),
+                        "multiplicity": v.multiplicity, "exact": v.exact, "digits": v.digits,
+                        "method": v.method,
+                        "closed": None if v.closed is None else str(v.closed),
+                        "reason": v.reason} for v in self.levels],
+            "trace": num(self.trace), "trace_exact": None if self.trace_exact is None
+            else str(self.trace_exact),
+            "radial_traces": [num(t) for t in self.radial_traces],
+            "trace_captured": num(self.trace_captured),
+            "vanishing": list(self.vanishing), "notes": list(self.notes),
+        }
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"λ_{v.l},{v.j}={mpmath.nstr(v.value, 8)}" for v in self.levels
+                          if v.value != 0)
+        return (f"RFSpectrum(sigma={self.sigma}, d={self.d}, scale={self.scale}, "
+                f"{self.method}: {shown or 'all zero'})")
+
+    def table(self) -> Table:
+        """l, j, N(d, l), λ_{l,j} (to its digits), exact closed form, digits, route."""
+        rows = []
+        for v in self.levels:
+            shown = mpmath.nstr(v.value, max(1, min(v.digits, 15))) if v.value != 0 else "0"
+            rows.append([str(v.l), str(v.j), str(v.multiplicity), shown,
+                         "-" if v.closed is None else str(v.closed), str(v.digits), v.method])
+        notes = [*self.vanishing,
+                 f"trace E_w K(w,w) = {mpmath.nstr(self.trace, 12)}; l <= {self.lmax} carry "
+                 f"{mpmath.nstr(self.trace_captured, 12)} "
+                 f"(share {mpmath.nstr(self.trace_share, 8)})", *self.notes]
+        return Table(columns=["l", "j", "N(d,l)", "λ_l,j", "closed form", "digits", "route"],
+                     rows=rows,
+                     caption=(f"Random-feature spectrum, σ = {self.sigma}, d = {self.d}, "
+                              f"s = {self.scale} (m → ∞)"),
+                     notes=notes)
+
+
+def _level_zero(l: int, j: int, N: int, dps: int, method: str, reason: str) -> RFLevel:
+    return RFLevel(l, j, mpmath.mpf(0), N, True, dps, method, 0, reason)
+
+
+def spectrum(sigma: Any, d: int, scale: Any = 1, lmax: int = 4, jmax: int = 2,
+             dps: int = 30) -> RFSpectrum:
+    """The eigenvalues λ_{l,j} (l <= lmax, j <= jmax) of the m → ∞ random-feature operator
+    for the activation ``sigma`` at dimension ``d`` and weight scale ``s`` (module docstring:
+    w ~ N(0, s² I_d/d)), each with its multiplicity N(d, l), plus the trace identity.
+
+    ``sigma``: a catalogue name or an expression in z (Hermite engine grammar), square-
+    integrable under N(0, 1) and of at most polynomial growth; ``d``: integer in [2, 10^12];
+    ``scale``: s > 0 (a rational as the command line reads it, or a sympy number such as
+    sqrt(d)); ``lmax`` in [0, 60]; ``jmax`` in [0, 20]; ``dps`` in [5, 100]. Exact (sympy
+    closed forms, values to all ``dps`` digits) for σ polynomial on each half-line; otherwise
+    Nyström, each value verified on ``digits`` >= dps digits (else DomainError naming the
+    eigenvalue and the digits reached). The work is bounded before it starts.
+    Returns an :class:`RFSpectrum`.
+
+    λ_{l,j} = j-th eigenvalue of K_l(r, r') = Σ_k c_{k,l} μ_k(r) μ_k(r') on the law of r = ‖w‖.
+
+    >>> spec = spectrum("relu", 3, lmax=2, jmax=1, dps=15)
+    >>> [str(v.closed) for v in spec.levels]
+    ['3/16', '0', '1/12', '0', '3/256', '0']
+    >>> spec.eigenvalue(2, 0) == mpmath.mpf(3) / 256
+    True
+    """
+    d = _check_d(d)
+    lmax = _integer(lmax, "lmax", 0, MAX_L)
+    jmax = _integer(jmax, "jmax", 0, MAX_JMAX)
+    dps = _check_dps(dps)
+    s = _scale(scale)
+    func = _sympy_function(sigma)
+    from fltheory.theory.functions import Z
+    from fltheory.theory.rf_exact import piecewise_parts
+
+    parts = piecewise_parts(func.expr, Z)
+    parity = _parity(func.expr)
+    if parts is not None:
+        return _exact_spectrum(func, parts, parity, d, s, lmax, jmax, dps)
+    return _numeric_spectrum(func, parity, d, s, lmax, jmax, dps)
+
+
+def _exact_spectrum(func: Any, parts: Any, parity: int, d: int, s: Any, lmax: int, jmax: int,
+                    dps: int) -> RFSpectrum:
+    import sympy as sp
+
+    from fltheory.theory.rf_exact import (
+        EXACT_MAX_D,
+        GAMMA_D,
+        gamma_symbol,
+        kernel_trace_exact,
+        radial_matrices,
+    )
+
+    check_cost(f"lmax = {lmax}", float(lmax + 1) * len(parts.degrees) ** 2 * (lmax + 1),
+               2e5, "matrix entries", "lower lmax")
+    method = ("exact:homogeneous" if parts.homogeneous else
+              "exact:polynomial" if parts.polynomial else "exact:piecewise")
+    s2 = sp.nsimplify(s**2) if s.is_Float else s**2
+    wp = dps + _GUARD
+    gamma_value = gamma_symbol(d, wp + 20)
+
+    def num(expr: Any) -> Any:
+        expr = sp.sympify(expr)
+        if expr.has(GAMMA_D):
+            expr = expr.subs(GAMMA_D, sp.Float(gamma_value, wp + 20))
+        with mpmath.workdps(wp + 20):
+            return mpmath.mpf(sp.N(expr, wp + 20))
+
+    levels: list[RFLevel] = []
+    vanishing: list[str] = []
+    if parity:
+        vanishing.append(_parity_reason(parity))
+    if parts.polynomial:
+        p = max(parts.degrees) if parts.degrees else 0
+        vanishing.append(f"σ is a polynomial of degree {p}: μ_k = 0 for k > {p} and "
+                         f"c_(k,l) = 0 for k < l, so every l > {p} vanishes and R_l has rank "
+                         "at most ⌊(p − l)/2⌋ + 1")
+    traces = []
+    for l in range(lmax + 1):
+        N = multiplicity(d, l)
+        degrees, _, P, Q = radial_matrices(parts, d, s2, l)
+        size = len(degrees)
+        if size == 0:
+            why = (_parity_reason(parity) if parity and (l % 2 == (1 if parity == 1 else 0))
+                   else f"b_(l,n) = E_t[σ_n(t) P_l(t)] = 0 for every homogeneous part σ_n at "
+                        f"l = {l}")
+            levels.extend(_level_zero(l, j, N, dps, "zero:parity" if parity and
+                                      why.startswith("σ is") else "zero:degree", why)
+                          for j in range(jmax + 1))
+            traces.append(mpmath.mpf(0))
+            continue
+        M = P * Q
+        closed_values: list[Any] | None = None
+        if d <= EXACT_MAX_D and size <= 2:
+            if size == 1:
+                closed_values = [sp.nsimplify(sp.expand(sp.gammasimp(M[0, 0])))]
+            else:
+                x = sp.Symbol("x")
+                roots = sp.roots(sp.Poly(M.charpoly(x).as_expr(), x))
+                closed_values = [sp.simplify(r) for r, mult in roots.items()
+                                 for _ in range(mult)]
+                closed_values.sort(key=lambda v: -float(sp.N(v, 30)))
+        with mpmath.workdps(wp):
+            if closed_values is not None:
+                values = [num(v) for v in closed_values]
+            else:
+                Pn = mpmath.matrix([[num(P[i, j]) for j in range(size)] for i in range(size)])
+                Qn = mpmath.matrix([[num(Q[i, j]) for j in range(size)] for i in range(size)])
+                L = mpmath.cholesky(Qn)
+                E = mpmath.eigsy(L.T * Pn * L, eigvals_only=True)
+                values = sorted((E[i] for i in range(size)), reverse=True)
+            traces.append(num(M.trace()))
+        for j in range(jmax + 1):
+            if j < size:
+                with mpmath.workdps(dps):
+                    value = +values[j]
+                closed = closed_values[j] if closed_values is not None else None
+                levels.append(RFLevel(l, j, value, N, True, dps, method, closed))
+            else:
+                levels.append(_level_zero(
+                    l, j, N, dps, "zero:rank",
+                    f"R_{l} has rank {size} (homogeneous degrees {degrees} with b_(l,n) ≠ 0)"))
+    if any(v.method == "zero:rank" for v in levels):
+        vanishing.append("λ_(l,j) = 0 for j >= rank R_l: K_l(r, r') = Σ_(n,n') r^n r'^n' "
+                         "b_(l,n) E[ρ^(n+n')] b_(l,n') is a finite sum over the homogeneous "
+                         "degrees n of σ")
+    trace_closed = kernel_trace_exact(parts, d, s2)
+    with mpmath.workdps(wp):
+        trace = num(trace_closed)
+        captured = mpmath.fsum(multiplicity(d, l) * t for l, t in enumerate(traces))
+    exact_trace = trace_closed if not trace_closed.has(GAMMA_D) else None
+    if exact_trace is not None:
+        exact_trace = sp.nsimplify(sp.simplify(exact_trace))
+    return _finish(func, d, s, dps, lmax, jmax, method, levels, trace, exact_trace, traces,
+                   captured, vanishing, ())
+
+
+def _finish(func: Any, d: int, s: Any, dps: int, lmax: int, jmax: int, method: str,
+            levels: list[RFLevel], trace: Any, trace_exact: Any, traces: list[Any],
+            captured: Any, vanishing: list[str], notes: Sequence[str]) -> RFSpectrum:
+    for v in levels:
+        if not mpmath.isfinite(v.value):
+            raise DomainError("sigma", func.text, "activations with a finite spectrum",
+                              reason=f"gives a non-finite λ_({v.l},{v.j})")
+    with mpmath.workdps(dps):
+        return RFSpectrum(func.text, d, str(s), dps, lmax, jmax, method, tuple(levels), +trace,
+                          trace_exact, tuple(+t for t in traces), +captured, tuple(vanishing),
+                          tuple(notes))
+
+
+def _numeric_plan(d: int, s: Any, lmax: int, jmax: int, dps: int) -> tuple[int, int, int, Any]:
+    """(K, n_r, wp, h0) of the first Nyström pass and its estimated work (both passes)."""
+    wp = dps + _GUARD + 2 * jmax
+    # smallest K with E|t|^{K+1} <= 10^{-wp}, plus lmax (E t^{2j} ≈ (2j − 1)!!/d^j)
+    from fltheory.theory.rf_nystrom import abs_t_moment_mp
+
+    K = lmax
+    with mpmath.workdps(20):
+        while K < _KMAX and abs_t_moment_mp(d, K + 1) > mpmath.mpf(10) ** (-wp):
+            K += 1
+    K = min(_KMAX, K + lmax + 2)
+    n_r = max(jmax + 8, 12 if d >= 1000 else 24)
+    h0 = mpmath.pi ** 2 / (wp * mpmath.log(10))
+    return K, n_r, wp, h0
+
+
+def _numeric_work(d: int, s: Any, K: int, n_r: int, wp: int, h0: Any) -> float:
+    s_val = float(s)
+    rmax = s_val * math.sqrt(1 + (4 * math.sqrt(d * wp) + 4 * wp + 2 * n_r) / d)
+    zmax = 2 * math.sqrt(wp * math.log(10)) + 2 * math.sqrt(K) + 4
+    nodes = 2 * zmax * max(1.0, rmax) / float(h0)
+    return (2 * n_r + 6) * nodes * (K + 3) * 1.5
+
+
+def _numeric_spectrum(func: Any, parity: int, d: int, s: Any, lmax: int, jmax: int,
+                      dps: int) -> RFSpectrum:
+    import sympy as sp
+
+    from fltheory.theory.functions import Z
+    from fltheory.theory.hermite_quadrature import _kinks
+    from fltheory.theory.rf_nystrom import nystrom
+
+    if _kinks(func.expr):
+        raise DomainError("sigma", func.text, "smooth activations, or activations that are "
+                          "polynomial on each half-line (exact route)",
+                          reason="has kinks but is not polynomial on each half-line: the "
+                                 "Nyström route (trapezoidal rule in z) needs a smooth σ")
+    K, n_r, wp, h0 = _numeric_plan(d, s, lmax, jmax, dps)
+    check_cost(f"d = {d} (lmax = {lmax}, jmax = {jmax}, dps = {dps})",
+               _numeric_work(d, s, K, n_r, wp, h0), MAX_WORK, "multiply-adds (Nyström)",
+               "lower dps or lmax, or raise d: small d needs many Mehler terms and nodes")
+    fn = sp.lambdify(Z, func.expr, modules="mpmath")
+    s2 = mpmath.mpf(sp.N(s**2, wp + 20))
+    ls = [l for l in range(lmax + 1) if not (parity and l % 2 == (1 if parity == 1 else 0))]
+    first = nystrom(fn, d, s2, ls, K, n_r, h0, wp, parity)
+    second = nystrom(fn, d, s2, ls, K, n_r + 6, h0 * mpmath.mpf(4) / 5, wp + 10, parity)
+    levels: list[RFLevel] = []
+    vanishing = [_parity_reason(parity)] if parity else []
+    traces = []
+    worst: tuple[int, int, int] | None = None
+    for l in range(lmax + 1):
+        N = multiplicity(d, l)
+        if l not in ls:
+            levels.extend(_level_zero(l, j, N, dps, "zero:parity", _parity_reason(parity))
+                          for j in range(jmax + 1))
+            traces.append(mpmath.mpf(0))
+            continue
+        traces.append(second.traces[l])
+        for j in range(jmax + 1):
+            a = first.eigenvalues[l][j] if j < len(first.eigenvalues[l]) else None
+            b = second.eigenvalues[l][j] if j < len(second.eigenvalues[l]) else None
+            if a is None or b is None:
+                raise DomainError("jmax", jmax, f"j < {len(first.eigenvalues[l])} at l = {l}",
+                                  reason=f"exceeds the {K}-term Mehler truncation's rank")
+            with mpmath.workdps(wp + 10):
+                err = abs(a - b) + second.truncation[l]
+                digits = dps if err == 0 or b == 0 else \
+                    int(min(dps, max(0, mpmath.floor(-mpmath.log10(err / abs(b))))))
+            if digits < dps and (worst is None or digits < worst[2]):
+                worst = (l, j, digits)
+            with mpmath.workdps(dps):
+                levels.append(RFLevel(l, j, +b, N, False, digits, "nystrom"))
+    if worst is not None:
+        l, j, digits = worst
+        raise DomainError("dps", dps, f"at most {digits} digits for this σ, d and s",
+                          reason=f"cannot be reached: λ_({l},{j}) is confirmed to {digits} "
+                                 f"digits only (Nyström with {second.nodes} radial nodes, "
+                                 f"Mehler series to k = {K})")
+    with mpmath.workdps(wp):
+        captured = mpmath.fsum(multiplicity(d, l) * t for l, t in enumerate(traces))
+    notes = (f"Nyström: {first.nodes} and {second.nodes} radial nodes, Mehler series to "
+             f"k = {K}, {wp} and {wp + 10} working digits; each λ agrees on the digits shown "
+             "and the truncation bound E|t|^(K+1)·(Parseval tail) is below them",)
+    return _finish(func, d, s, dps, lmax, jmax, "nystrom", levels, second.kernel_trace, None,
+                   traces, captured, vanishing, notes)
+
+
+def kernel_trace(sigma: Any, d: int, scale: Any = 1, dps: int = 30) -> Any:
+    """E_w K(w, w) = E_r E_z σ(rz)², the m → ∞ limit of trace J (= Σ_l N(d, l) Σ_j λ_{l,j}).
+
+    Arguments as in :func:`spectrum`. Returns an mpmath number at ``dps`` digits: exact
+    (Gamma ratios) for σ polynomial on each half-line, else Gauss–Laguerre in r with the
+    trapezoidal rule in z.
+
+    >>> kernel_trace("relu", 5, 2)
+    mpf('2.0')
+    """
+    return spectrum(sigma, d, scale, lmax=0, jmax=0, dps=dps).trace
+
+
+@dataclass(frozen=True)
+class RFApproach(ShowsTable):
+    """:func:`large_d_approach`: for each d, λ_{l,0}(d), the rank-one limit form
+    c_{l,l}(d) μ_l(s)², their ratio − 1, and λ_{l,1}/λ_{l,0} (mpmath; None where undefined)."""
+
+    sigma: str
+    l: int
+    scale: str
+    mu_l: Any
+    rows: tuple[tuple[int, Any, Any, Any, Any], ...]
+
+    def table(self) -> Table:
+        """d, λ_{l,0}, c_{l,l} μ_l(s)², relative gap, λ_{l,1}/λ_{l,0}."""
+        def shown(x: Any) -> str:
+            return "-" if x is None else str(mpmath.nstr(x, 8))
+
+        return Table(columns=["d", "λ_l,0", "c_ll μ_l(s)²", "λ/limit − 1", "λ_l,1/λ_l,0"],
+                     rows=[[str(d), *(shown(x) for x in rest)] for d, *rest in self.rows],
+                     caption=(f"Approach to the rank-one large-d limit, σ = {self.sigma}, "
+                              f"l = {self.l}, s = {self.scale}"))
+
+
+def large_d_approach(sigma: Any, l: int, d_values: Sequence[int], scale: Any = 1,
+                     dps: int = 15) -> RFApproach:
+    """λ_{l,0}(d) against its large-d form c_{l,l}(d) μ_l(s)² (the radial law concentrates
+    at r = s, R_l tends to rank one), and λ_{l,1}/λ_{l,0} → 0, for each d in ``d_values``.
+
+    ``l`` in [0, 60]; ``d_values``: 1 to 20 integers d >= 2; other arguments as in
+    :func:`spectrum`. μ_l(s) comes from the Hermite engine (exact where it can). Returns an
+    :class:`RFApproach` (a table in a notebook).
+
+    For σ = z², l = 0: λ_{0,0} = E[r⁴](1 + 2/d) = (1 + 2/d)², limit μ_0(1)² = 1, gap
+    4/d + 4/d²:
+
+    >>> a = large_d_approach("z**2", 0, [10, 1000], dps=10)
+    >>> [mpmath.nstr(row[3], 4) for row in a.rows]
+    ['0.44', '0.004004']
+    """
+    import sympy as sp
+
+    from fltheory.theory.functions import Z
+    from fltheory.theory.hermite import coefficient
+    from fltheory.theory.rf_nystrom import funk_hecke
+
+    l = _integer(l, "l", 0, MAX_L)
+    values = list(d_values)
+    if not 1 <= len(values) <= 20:
+        raise DomainError("d_values", len(values), "1 to 20 dimensions")
+    ds = [_check_d(d) for d in values]
+    dps = _check_dps(dps)
+    s = _scale(scale)
+    func = _sympy_function(sigma)
+    mu = coefficient(func.expr.subs(Z, s * Z), l, dps=dps)
+    with mpmath.workdps(dps + 5):
+        mu_l = mpmath.mpf(sp.N(mu.exact, dps + 5)) if mu.exact is not None else mu.numeric
+    rows = []
+    for d in ds:
+        spec = spectrum(func, d, s, lmax=l, jmax=1, dps=dps)
+        lam0, lam1 = spec.eigenvalue(l, 0), spec.eigenvalue(l, 1)
+        c = funk_hecke(d, l, l)
+        with mpmath.workdps(dps + 5):
+            limit = mpmath.mpf(c.numerator) / c.denominator * mu_l**2
+            gap = lam0 / limit - 1 if limit != 0 else None
+            ratio = lam1 / lam0 if lam0 != 0 else None
+        rows.append((d, lam0, limit, gap, ratio))
+    return RFApproach(func.text, l, str(s), mu_l, tuple(rows))
+
+
+_ = Fraction  # re-exported type used in annotations of helpers
