@@ -10,14 +10,19 @@ import pytest
 
 
 def test_fisher_sigma_json(invoke):
-    r = invoke("fisher", "--sigma", "tanh", "--d", "5", "--lmax", "3", "--jmax", "1",
+    """An odd, non-homogeneous polynomial (exact route): even l vanish, l = 1 has two radial
+    levels (z and z³ parts), l = 3 one, and the levels' trace parts sum to E K(w, w)."""
+    r = invoke("fisher", "--sigma", "z**3 + z", "--d", "5", "--lmax", "3", "--jmax", "1",
                "--format", "json")
     assert r.exit_code == 0, r.stderr
     data = json.loads(r.stdout)
     levels = {(o["l"], o["j"]): o for o in data["details"]["levels"]}
     assert float(levels[(0, 0)]["numeric"]) == 0 and float(levels[(2, 0)]["numeric"]) == 0
+    assert float(levels[(1, 1)]["numeric"]) > 0 and float(levels[(3, 1)]["numeric"]) == 0
     assert float(levels[(1, 0)]["numeric"]) > float(levels[(3, 0)]["numeric"]) > 0
-    assert data["inputs"]["sigma"] == "tanh"
+    assert data["inputs"]["sigma"] == "z**3 + z"
+    total = sum(o["multiplicity"] * float(o["numeric"]) for o in levels.values())
+    assert total == pytest.approx(float(data["details"]["trace"]), rel=1e-12)
 
 
 def test_fisher_sigma_relu_matches_the_relu_paper(invoke):
@@ -33,8 +38,8 @@ def test_fisher_sigma_relu_matches_the_relu_paper(invoke):
 
 
 def test_fisher_simulate_sigma(invoke):
-    r = invoke("fisher", "simulate", "--sigma", "erf", "--d", "4", "--m", "400", "--format",
-               "json")
+    r = invoke("fisher", "simulate", "--sigma", "z**3 + z", "--d", "4", "--m", "400",
+               "--format", "json")
     assert r.exit_code == 0, r.stderr
     data = json.loads(r.stdout)
     found = {(o["l"], o["j"]): o for o in data["value"] if o["mean"] is not None}

@@ -358,7 +358,7 @@ def compare_rf(sigma: str, d: int, m: int, seed: seeding.SeedLike = 0, scale: An
     sim.check_rf_sample(d, m, seed, scale)
     from fltheory.theory import rf_spectrum as theory
 
-    spec = theory.spectrum(sigma, d, scale, lmax, jmax, 20)
+    spec = theory.spectrum(sigma, d, scale, lmax, jmax, 5)  # 5 digits: ≫ the 1/√m statistics
     if progress is not None:
         progress(f"sampling W ({d}×{m}), building J for σ = {sigma}, eigendecomposing ...")
     s = sim.sample(f, d, m, seed, scale)
@@ -379,7 +379,7 @@ def spectrum_sample(sigma: str, d: int, m: int, seed: seeding.SeedLike = 0, scal
     from fltheory.theory import rf_spectrum as theory
 
     s = sim.sample(sigma_function(sigma), d, m, seed, scale)
-    spec = theory.spectrum(sigma, d, scale, lmax, jmax, 20)
+    spec = theory.spectrum(sigma, d, scale, lmax, jmax, 5)
     return {"sigma": sigma, "d": d, "m": m, "scale": scale, "eigenvalues": s.eigenvalues,
             "levels": [(lev.l, lev.j, float(lev.value), int(lev.multiplicity))
                        for lev in spec.levels]}

@@ -89,9 +89,10 @@ def _rf_levels(spec: Any) -> list[dict[str, Any]]:
     import mpmath
 
     return [{"l": lev.l, "j": lev.j, "multiplicity": lev.multiplicity,
-             "exact": None if lev.exact is None else str(lev.exact),
+             "exact": None if lev.closed is None else str(lev.closed),
              "numeric": mpmath.nstr(lev.value, max(1, min(spec.dps, lev.digits))),
-             "digits": lev.digits, "method": lev.method} for lev in spec.levels]
+             "digits": lev.digits, "method": lev.method, "reason": lev.reason}
+            for lev in spec.levels]
 
 
 def rf_result(sigma: str, d: int, scale: Any, lmax: int, jmax: int, dps: int) -> Result:
@@ -113,7 +114,6 @@ def rf_result(sigma: str, d: int, scale: Any, lmax: int, jmax: int, dps: int) ->
         details={"levels": levels, "trace": trace, "trace_captured": captured,
                  "vanishing": [str(v) for v in spec.vanishing]},
         table=spec.table(),
-        notes=[f"vanishing: {v}" for v in spec.vanishing],
     )
 
 
