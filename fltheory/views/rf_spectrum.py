@@ -15,31 +15,58 @@ from typing import Any
 from fltheory.render.plots import pyplot
 from fltheory.results import Table
 
-__all__ = ["LARGE_D_VALUES", "RF_CATALOGUE", "RF_DIMENSIONS", "RF_LEVELS", "draw_rf_spectrum",
-           "rf_large_d_table", "rf_levels_table", "rf_spectrum_figure"]
+__all__ = ["LARGE_D_CASES", "LARGE_D_VALUES", "RF_CATALOGUE", "RF_DIGITS", "RF_DIMENSIONS",
+           "RF_LEVELS", "draw_rf_spectrum", "rf_large_d_table", "rf_levels_table",
+           "rf_spectrum_figure"]
 
 #: activations of the levels table (catalogue names of ``fltheory hermite``)
-RF_CATALOGUE = ("relu", "abs", "erf", "tanh", "quadratic", "sigmoid")
-#: dimensions of the levels table
-RF_DIMENSIONS = (3, 10, 100)
+RF_CATALOGUE = ("relu", "abs", "quadratic", "z**3 + z", "erf", "tanh")
+#: dimensions of the levels table (theory.rf_spectrum's Nyström route confirms the 6 digits shown
+#: for erf and tanh from d = 10 on; sigmoid is left out: its λ_{0,1} is not confirmed)
+RF_DIMENSIONS = (10, 100, 1000)
+#: digits shown (and asked of the theory)
+RF_DIGITS = 6
 #: the levels (l, j) shown
 RF_LEVELS = ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (3, 0))
 #: dimensions of the large-d table
-LARGE_D_VALUES = (10, 100, 1000, 10**4, 10**6)
+LARGE_D_VALUES = (10, 100, 10**4, 10**6)
+#: (σ, l, digits) rows of the large-d table: a smooth σ (numeric route: 6 digits are confirmed
+#: from d = 10 on) and homogeneous ones (exact routes: 15 digits)
+LARGE_D_CASES = (("tanh", 1, 6), ("relu", 0, 15), ("relu", 2, 15), ("quadratic", 0, 15))
+
+
+def _num(x: Any, digits: int) -> str:
+    """An mpmath number at ``digits`` significant digits; an exact zero as "0"; None as "-"."""
+    import mpmath
+
+    return "-" if x is None else "0" if x == 0 else str(mpmath.nstr(x, digits))
+
+
+def _gap(gap: Any, digits: int) -> str:
+    """λ/limit − 1 from values good to ``digits`` digits: the digits it keeps (at most 3), or
+    a bound when it is below their resolution."""
+    import math
+
+    if gap is None:
+        return "-"
+    if gap == 0:
+        return "0"
+    keep = digits - 1 + math.floor(math.log10(abs(float(gap))))
+    if keep < 1:
+        return f"|·| < 1e-{digits - 1}"
+    return _num(gap, min(3, keep))
 
 
 def rf_levels_table() -> Table:
-    import mpmath
-
     from fltheory.theory.rf_spectrum import spectrum
 
     rows = []
     for sigma in RF_CATALOGUE:
         for d in RF_DIMENSIONS:
-            spec = spectrum(sigma, d, 1, 3, 1, 20)
-            rows.append([sigma, str(d)] + [mpmath.nstr(spec.eigenvalue(l, j), 6)
+            spec = spectrum(sigma, d, 1, 3, 1, RF_DIGITS)
+            rows.append([sigma, str(d)] + [_num(spec.eigenvalue(l, j), RF_DIGITS)
                                            for l, j in RF_LEVELS]
-                        + [mpmath.nstr(spec.trace, 6)])
+                        + [_num(spec.trace, RF_DIGITS)])
     return Table(
         columns=["σ", "d"] + [f"λ({l},{j})" for l, j in RF_LEVELS] + ["trace"],
         rows=rows,
@@ -60,24 +87,29 @@ def rf_levels_table() -> Table:
 
 
 def rf_large_d_table() -> Table:
-    import mpmath
-
     from fltheory.theory.rf_spectrum import large_d_approach
 
     rows = []
-    for sigma in ("tanh", "erf", "relu"):
-        for l in (0, 1, 2):
-            for row in large_d_approach(sigma, l, LARGE_D_VALUES, 1, 20):
-                rows.append([sigma, str(l), str(row.d), mpmath.nstr(row.value, 8),
-                             mpmath.nstr(row.limit, 8), mpmath.nstr(row.relative_gap, 3)])
+    for sigma, l, digits in LARGE_D_CASES:
+        for d, lam0, limit, gap, ratio in large_d_approach(sigma, l, LARGE_D_VALUES, 1,
+                                                           digits).rows:
+            rows.append([sigma, str(l), str(d), _num(lam0, RF_DIGITS), _num(limit, RF_DIGITS),
+                         _gap(gap, digits), _num(ratio, 3)])
     return Table(
-        columns=["σ", "l", "d", "λ_{l,0}(d)·N(d,l)", "d → ∞ limit", "relative gap"],
+        columns=["σ", "l", "d", "λ_{l,0}(d)", "c_{l,l}(d) μ_l(s)²", "λ/limit − 1",
+                 "λ_{l,1}/λ_{l,0}"],
         rows=rows,
-        latex_columns=[r"$\sigma$", "$l$", "$d$", r"$N(d,l)\,\lambda_{l,0}(d)$",
-                       r"$d \to \infty$", "relative gap"],
-        caption="Approach of the leading radial level to its d → ∞ limit (s = 1).",
+        latex_columns=[r"$\sigma$", "$l$", "$d$", r"$\lambda_{l,0}(d)$",
+                       r"$c_{l,l}(d)\,\mu_l(s)^2$", r"$\lambda/\mathrm{limit} - 1$",
+                       r"$\lambda_{l,1}/\lambda_{l,0}$"],
+        caption=("Approach of the leading radial level λ_{l,0}(d) to its rank-one large-d "
+                 "form c_{l,l}(d) μ_l(s)² (s = 1), and of λ_{l,1}/λ_{l,0} to 0."),
+        latex_caption=(r"Approach of the leading radial level $\lambda_{l,0}(d)$ to its "
+                       r"rank-one large-$d$ form $c_{l,l}(d)\,\mu_l(s)^2$ ($s = 1$), and of "
+                       r"$\lambda_{l,1}/\lambda_{l,0}$ to 0 (homogeneous $\sigma$: rank one "
+                       r"at every $d$)."),
         label="tab:rf-large-d",
-        align="llrrrr",
+        align="llrrrrr",
     )
 
 
