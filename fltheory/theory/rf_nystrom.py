@@ -10,11 +10,11 @@ c_{k,l} = E_t[t^k P_l(t)] >= 0 (exact rationals).
 the squared first components of its eigenvectors), n_r nodes; nodes of weight below 10^{−wp}
 are dropped.
 
-*Hermite coefficients μ_k(r_i).* The trapezoidal rule in z with the Gaussian weight, one grid
-for all nodes, step h = h0/max(1, max_i r_i), on |z| <= Z with e^{−Z²/4} below 10^{−wp}
+*Hermite coefficients μ_k(r_i).* The trapezoidal rule in z with the Gaussian weight, step
+h = h0/2^m for the nodes with 2^{m−1} < r_i <= 2^m (one grid and one table of h_k per m), on |z| <= Z with e^{−Z²/4} below 10^{−wp}
 (|h_k(z)| e^{−z²/4} <= 1): for σ analytic in a strip its error falls like exp(−2πτ/h)
-(τ the half-width of the strip of z ↦ σ(rz), π/(2r) for tanh), for entire σ faster. The orthonormal h_k come from the three-term
-recurrence h_{k+1} = (z h_k − √k h_{k−1})/√(k + 1).
+(τ the half-width of the strip of z ↦ σ(rz), π/(2r) for tanh), for entire σ faster. The
+orthonormal h_k come from the three-term recurrence h_{k+1} = (z h_k − √k h_{k−1})/√(k + 1).
 
 *Eigenvalues.* G_{kk'} = Σ_i ω_i μ_k(r_i) μ_{k'}(r_i) for k, k' ∈ {l, l + 2, …, <= K};
 the eigenvalues of C^{1/2} G C^{1/2} (C = diag c_{k,l}) are those of the truncated discretised
@@ -89,6 +89,38 @@ def laguerre_rule(n: int, alpha: Any) -> tuple[list[Any], list[Any]]:
     return nodes, [w / total for w in weights]
 
 
+def log_rule(h: Any, alpha1: Any, wp: int) -> tuple[list[Any], list[Any]]:
+    """Trapezoid nodes u_j = e^{x_j} and weights for the Gamma(α₁, 1) law in x = log u:
+    weight h·exp(α₁ x − e^x)/Γ(α₁), x on the grid x0 + j h (x0 = log α₁, the mode) while the
+    weight is above 10^{−wp−5} of its peak; normalised to total mass 1. Converges like
+    exp(−π²/h) for integrands analytic in |arg u| < π (|Im x| < π), e^{−u} limiting the strip
+    to |Im x| < π/2.
+
+    >>> with mpmath.workdps(20):
+    ...     u, w = log_rule(mpmath.mpf(1) / 4, 2, 20)
+    ...     mpmath.nstr(mpmath.fsum(wi * ui for ui, wi in zip(u, w)), 12)  # E u = α₁
+    '2.0'
+    """
+    alpha1 = mpmath.mpf(alpha1)
+    x0 = mpmath.log(alpha1)
+    peak = alpha1 * x0 - alpha1
+    cut = peak - (wp + 5) * mpmath.log(10)
+    xs = [x0]
+    for step in (1, -1):
+        j = 1
+        while True:
+            x = x0 + step * j * h
+            if alpha1 * x - mpmath.exp(x) < cut:
+                break
+            xs.append(x)
+            j += 1
+    xs.sort()
+    logw = [alpha1 * x - mpmath.exp(x) - peak for x in xs]
+    weights = [mpmath.exp(lw) for lw in logw]
+    total = mpmath.fsum(weights)
+    return [mpmath.exp(x) for x in xs], [w / total for w in weights]
+
+
 @dataclass(frozen=True)
 class NystromResult:
     """Eigenvalues (descending, mpmath) of each degree's discretised radial operator, its trace
@@ -133,18 +165,22 @@ def _coefficients(fn: Callable[[Any], Any], r: Any, grid: tuple[list[Any], list[
         else [fn(-r * z) for z in zs]
     even = [w * (a + b) for w, a, b in zip(weights, plus, minus, strict=True)]
     odd = [w * (a - b) for w, a, b in zip(weights, plus, minus, strict=True)]
-    mus = []
+    norm2 = mpmath.fdot(weights, [a * a + b * b for a, b in zip(plus, minus, strict=True)])
+    # Parseval: stop once Σ μ_k² is within 10^{−wp} of E σ(rz)² (the rest is below it).
+    floor, captured = norm2 * mpmath.mpf(10) ** (-mpmath.mp.dps), mpmath.mpf(0)
+    mus = [mpmath.mpf(0)] * (K + 1)
     for k in range(K + 1):
         if (parity == 1 and k % 2) or (parity == -1 and k % 2 == 0):
-            mus.append(mpmath.mpf(0))
-        else:
-            mus.append(mpmath.fdot(H[k], odd if k % 2 else even))
-    norm2 = mpmath.fdot(weights, [a * a + b * b for a, b in zip(plus, minus, strict=True)])
+            continue
+        mus[k] = mpmath.fdot(H[k], odd if k % 2 else even)
+        captured += mus[k] ** 2
+        if norm2 - captured <= floor:
+            break
     return mus, norm2
 
 
 def nystrom(fn: Callable[[Any], Any], d: int, s2: Any, ls: list[int], K: int, n_r: int,
-            h0: Any, wp: int, parity: int = 0) -> NystromResult:
+            h0: Any, wp: int, parity: int = 0, hx: Any = None) -> NystromResult:
     """Eigenvalues of the discretised radial operators R_l, l in ``ls`` (module docstring).
 
     ``fn``: σ as an mpmath function; ``s2`` = s²; ``K`` the Mehler truncation; ``n_r`` the
@@ -152,13 +188,21 @@ def nystrom(fn: Callable[[Any], Any], d: int, s2: Any, ls: list[int], K: int, n_
     ``parity`` 1 (even σ), −1 (odd σ) or 0. Runs at ``wp`` digits.
     """
     with mpmath.workdps(wp):
-        u, omega = laguerre_rule(n_r, mpmath.mpf(d) / 2 - 1)
+        if hx is None:
+            u, omega = laguerre_rule(n_r, mpmath.mpf(d) / 2 - 1)
+        else:
+            u, omega = log_rule(hx, mpmath.mpf(d) / 2, wp)
         floor = mpmath.mpf(10) ** (-wp)
         keep = [(ui, wi) for ui, wi in zip(u, omega, strict=True) if wi > floor]
         rs = [mpmath.sqrt(2 * s2 * ui / d) for ui, _ in keep]
         ws = [wi for _, wi in keep]
-        grid = _grid(h0 / max(mpmath.mpf(1), max(rs)), K, wp)
-        table = [_coefficients(fn, r, grid, K, parity) for r in rs]
+        grids: dict[int, Any] = {}  # step h0/2^m serves the nodes with r <= 2^m
+        table = []
+        for r in rs:
+            m = max(0, int(mpmath.ceil(mpmath.log(r, 2)))) if r > 1 else 0
+            if m not in grids:
+                grids[m] = _grid(h0 / 2**m, K, wp)
+            table.append(_coefficients(fn, r, grids[m], K, parity))
         ktrace = mpmath.fsum(w * n2 for w, (_, n2) in zip(ws, table, strict=True))
         tail = mpmath.fsum(w * (n2 - mpmath.fsum(m * m for m in mus))
                            for w, (mus, n2) in zip(ws, table, strict=True))

@@ -92,7 +92,7 @@ MAX_D = 10**12
 #: Largest radial index jmax.
 MAX_JMAX = 20
 #: Bound on the Nyström work (mpmath multiply-adds, both passes), checked before it starts.
-MAX_WORK = 3e7
+MAX_WORK = 1e8
 _KMAX = 80  # largest Mehler truncation of the numeric route
 _GUARD = 15
 
@@ -460,28 +460,45 @@ def _finish(func: Any, d: int, s: Any, dps: int, lmax: int, jmax: int, method: s
                           tuple(notes))
 
 
-def _numeric_plan(d: int, s: Any, lmax: int, jmax: int, dps: int) -> tuple[int, int, int, Any]:
-    """(K, n_r, wp, h0) of the first Nyström pass and its estimated work (both passes)."""
-    wp = dps + _GUARD + 2 * jmax
-    # smallest K with E|t|^{K+1} <= 10^{-wp}, plus lmax (E t^{2j} ≈ (2j − 1)!!/d^j)
+#: Below this d the radial law is wide and the Laguerre rule converges slowly (μ_k(r) is not
+#: analytic at r = 0 for, e.g., tanh): the trapezoidal rule in log r² is used instead.
+_LOG_RULE_D = 200
+
+
+def _numeric_plan(d: int, lmax: int, jmax: int, dps: int) -> tuple[int, int, int, Any, Any]:
+    """(K, n_r, wp, h0, hx) of the first Nyström pass: Mehler truncation K (smallest with
+    E|t|^{K+1} <= 10^{−wp}, plus lmax + 2, at most 80), Laguerre nodes n_r (d >= 200) or the
+    log-rule step hx (d < 200), working digits wp, z-step h0."""
     from fltheory.theory.rf_nystrom import abs_t_moment_mp
 
+    # λ_{l,j}/λ_{l,0} falls like ~d^{−2j}: the eigen-solver's absolute error 10^{−wp}‖A‖
+    # must leave dps digits on the smallest asked eigenvalue.
+    wp = dps + _GUARD + jmax * (3 + int(2 * math.log10(d)))
     K = lmax
     with mpmath.workdps(20):
         while K < _KMAX and abs_t_moment_mp(d, K + 1) > mpmath.mpf(10) ** (-wp):
             K += 1
     K = min(_KMAX, K + lmax + 2)
-    n_r = max(jmax + 8, 12 if d >= 1000 else 24)
+    n_r = jmax + 10
     h0 = mpmath.pi ** 2 / (wp * mpmath.log(10))
-    return K, n_r, wp, h0
+    hx = h0 if d < _LOG_RULE_D else None
+    return K, n_r, wp, h0, hx
 
 
-def _numeric_work(d: int, s: Any, K: int, n_r: int, wp: int, h0: Any) -> float:
+def _numeric_work(d: int, s: Any, K: int, n_r: int, wp: int, h0: Any, hx: Any) -> float:
+    """Estimated multiply-adds of both passes: radial nodes × z-nodes × (K + 3)."""
     s_val = float(s)
-    rmax = s_val * math.sqrt(1 + (4 * math.sqrt(d * wp) + 4 * wp + 2 * n_r) / d)
-    zmax = 2 * math.sqrt(wp * math.log(10)) + 2 * math.sqrt(K) + 4
-    nodes = 2 * zmax * max(1.0, rmax) / float(h0)
-    return (2 * n_r + 6) * nodes * (K + 3) * 1.5
+    ln10 = math.log(10)
+    if hx is None:
+        nodes = 2.0 * n_r + 6
+        rmax = s_val * math.sqrt(1 + (4 * math.sqrt(d * wp) + 4 * wp + 2 * n_r) / d)
+    else:
+        width = 2 * (wp + 10) * ln10 / d + math.log(1 + 2 * (wp + 10) * ln10 / d) + 2
+        nodes = width / float(hx) * (1 + 1.25)
+        rmax = s_val * math.sqrt(1 + 2 * (wp + 10) * ln10 * 2 / d + 4 * math.sqrt(wp / d))
+    zmax = 2 * math.sqrt((wp + 10) * ln10) + 2
+    znodes = zmax * max(1.0, 2 * rmax) / float(h0) * 1.25
+    return nodes * znodes * (K + 3)
 
 
 def _numeric_spectrum(func: Any, parity: int, d: int, s: Any, lmax: int, jmax: int,
@@ -497,15 +514,23 @@ def _numeric_spectrum(func: Any, parity: int, d: int, s: Any, lmax: int, jmax: i
                           "polynomial on each half-line (exact route)",
                           reason="has kinks but is not polynomial on each half-line: the "
                                  "Nyström route (trapezoidal rule in z) needs a smooth σ")
-    K, n_r, wp, h0 = _numeric_plan(d, s, lmax, jmax, dps)
+    K, n_r, wp, h0, hx = _numeric_plan(d, lmax, jmax, dps)
     check_cost(f"d = {d} (lmax = {lmax}, jmax = {jmax}, dps = {dps})",
-               _numeric_work(d, s, K, n_r, wp, h0), MAX_WORK, "multiply-adds (Nyström)",
+               _numeric_work(d, s, K, n_r, wp, h0, hx), MAX_WORK, "multiply-adds (Nyström)",
                "lower dps or lmax, or raise d: small d needs many Mehler terms and nodes")
     fn = sp.lambdify(Z, func.expr, modules="mpmath")
     s2 = mpmath.mpf(sp.N(s**2, wp + 20))
     ls = [l for l in range(lmax + 1) if not (parity and l % 2 == (1 if parity == 1 else 0))]
-    first = nystrom(fn, d, s2, ls, K, n_r, h0, wp, parity)
-    second = nystrom(fn, d, s2, ls, K, n_r + 6, h0 * mpmath.mpf(4) / 5, wp + 10, parity)
+    finer = mpmath.mpf(4) / 5
+    first = nystrom(fn, d, s2, ls, K, n_r, h0, wp, parity, hx)
+    spread = max((int(mpmath.log10(e[0] / e[min(jmax, len(e) - 1)])) for e in
+                  first.eigenvalues.values() if e and e[0] > 0 and
+                  e[min(jmax, len(e) - 1)] > 0), default=0)
+    if spread > wp - dps - 10:  # the a-priori guard was short: redo with enough digits
+        wp = dps + _GUARD + spread
+        first = nystrom(fn, d, s2, ls, K, n_r, h0, wp, parity, hx)
+    second = nystrom(fn, d, s2, ls, K, n_r + 6, h0 * finer, wp + 10, parity,
+                     None if hx is None else hx * finer)
     levels: list[RFLevel] = []
     vanishing = [_parity_reason(parity)] if parity else []
     traces = []
@@ -540,7 +565,8 @@ def _numeric_spectrum(func: Any, parity: int, d: int, s: Any, lmax: int, jmax: i
                                  f"Mehler series to k = {K})")
     with mpmath.workdps(wp):
         captured = mpmath.fsum(multiplicity(d, l) * t for l, t in enumerate(traces))
-    notes = (f"Nyström: {first.nodes} and {second.nodes} radial nodes, Mehler series to "
+    rule = "Gauss–Laguerre in r²" if hx is None else "trapezoid in log r²"
+    notes = (f"Nyström ({rule}): {first.nodes} and {second.nodes} radial nodes, Mehler series to "
              f"k = {K}, {wp} and {wp + 10} working digits; each λ agrees on the digits shown "
              "and the truncation bound E|t|^(K+1)·(Parseval tail) is below them",)
     return _finish(func, d, s, dps, lmax, jmax, "nystrom", levels, second.kernel_trace, None,
