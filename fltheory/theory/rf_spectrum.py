@@ -91,8 +91,11 @@ __all__ = [
 MAX_D = 10**12
 #: Largest radial index jmax.
 MAX_JMAX = 20
-#: Bound on the Nyström work (mpmath multiply-adds, both passes), checked before it starts.
-MAX_WORK = 3e7
+#: Bound on the Nyström work (units of ~a multiply-add at the working precision, both passes),
+#: checked before it starts. Measured on the 2-core machine under load: 2–8·10^{-7} s a unit
+#: (tanh, d = 10^6, lmax 4, jmax 2, dps 30: 2.2e7 units, 8 s), so accepted requests stay
+#: under about a minute.
+MAX_WORK = 1e8
 _KMAX = 80  # largest Mehler truncation of the numeric route
 _GUARD = 15
 
@@ -119,10 +122,14 @@ def _check_dps(dps: Any) -> int:
 
 
 def _scale(scale: Any) -> Any:
-    """s as a positive sympy number (a rational as :func:`as_rational` reads it, or a sympy
-    expression such as sqrt(5))."""
+    """s as a positive sympy number: a rational as :func:`as_rational` reads it, a sympy number
+    such as sqrt(5), or its text ("sqrt(5)", read by the Hermite engine's safe parser)."""
     import sympy as sp
 
+    if isinstance(scale, str) and any(ch.isalpha() for ch in scale):
+        from fltheory.theory.expressions import parse_expression
+
+        scale = parse_expression(scale, "scale")  # the safe parser: "sqrt(5)", "2*pi"
     if isinstance(scale, sp.Basic):
         value = scale
         if not value.is_number or value.is_positive is not True:
@@ -345,14 +352,93 @@ def spectrum(sigma: Any, d: int, scale: Any = 1, lmax: int = 4, jmax: int = 2,
     from fltheory.theory.rf_exact import piecewise_parts
 
     parts = piecewise_parts(func.expr, Z)
-    parity = _parity(func.expr)
     if parts is not None:
-        return _exact_spectrum(func, parts, parity, d, s, lmax, jmax, dps)
-    return _numeric_spectrum(func, parity, d, s, lmax, jmax, dps)
+        partials = [_exact_part(parts, _parity(func.expr), d, s, list(range(lmax + 1)), jmax,
+                                dps)]
+    else:
+        partials = [_part(func, expr, parity, d, s, lmax, jmax, dps)
+                    for expr, parity in _parity_parts(func.expr)]
+    return _merge(func, d, s, dps, lmax, jmax, partials)
 
 
-def _exact_spectrum(func: Any, parts: Any, parity: int, d: int, s: Any, lmax: int, jmax: int,
-                    dps: int) -> RFSpectrum:
+@dataclass
+class _Partial:
+    """Levels, radial traces and trace of one parity class of σ (or of all of σ)."""
+
+    levels: dict[int, list[RFLevel]]
+    traces: dict[int, Any]
+    trace: Any
+    trace_exact: Any
+    vanishing: list[str]
+    notes: list[str]
+    method: str
+
+
+def _parity_parts(expr: Any) -> list[tuple[Any, int]]:
+    """σ = σ_even + σ_odd (sympy-simplified, within a time limit): R_l for even l sees only
+    σ_even (μ_k, k even), for odd l only σ_odd."""
+    import sympy as sp
+
+    from fltheory.theory.functions import Z
+    from fltheory.theory.timer import Timeout, time_limit
+
+    out = []
+    for parity in (1, -1):
+        part = (expr + parity * expr.subs(Z, -Z)) / 2
+        try:
+            with time_limit(5.0):
+                part = sp.simplify(part)
+        except Timeout:
+            part = sp.expand(part)
+        out.append((part, parity))
+    return out
+
+
+def _part(func: Any, expr: Any, parity: int, d: int, s: Any, lmax: int, jmax: int,
+          dps: int) -> _Partial:
+    from fltheory.theory.functions import Z
+    from fltheory.theory.rf_exact import piecewise_parts
+
+    ls = [l for l in range(lmax + 1) if l % 2 == (0 if parity == 1 else 1)]
+    kind, other = ("even", "odd") if parity == 1 else ("odd", "even")
+    if expr == 0:
+        why = (f"σ is {other}: its {kind} part is 0, so μ_k(r) = 0 for {kind} k and every "
+               f"{kind} l vanishes (c_(k,l) = 0 unless k ≡ l mod 2)")
+        levels = {l: [_level_zero(l, j, multiplicity(d, l), dps, "zero:parity", why)
+                      for j in range(jmax + 1)] for l in ls}
+        return _Partial(levels, dict.fromkeys(ls, mpmath.mpf(0)), mpmath.mpf(0),
+                        0, [why], [], "")
+    parts = piecewise_parts(expr, Z)
+    if parts is not None:
+        partial = _exact_part(parts, parity, d, s, ls, jmax, dps, f"the {kind} part of σ")
+        partial.notes.append(f"the {kind} part of σ, {expr}, is polynomial on each half-line: "
+                             f"{kind} l exact")
+        return partial
+    return _numeric_part(func, expr, parity, d, s, ls, jmax, dps)
+
+
+def _merge(func: Any, d: int, s: Any, dps: int, lmax: int, jmax: int,
+           partials: list[_Partial]) -> RFSpectrum:
+    levels: list[RFLevel] = []
+    traces = []
+    for l in range(lmax + 1):
+        owner = next(p for p in partials if l in p.levels)
+        levels.extend(owner.levels[l])
+        traces.append(owner.traces[l])
+    with mpmath.workdps(dps + _GUARD):
+        trace = mpmath.fsum(p.trace for p in partials)
+        captured = mpmath.fsum(multiplicity(d, l) * t for l, t in enumerate(traces))
+    exacts = [p.trace_exact for p in partials]
+    trace_exact = None if any(e is None for e in exacts) else sum(exacts[1:], exacts[0])
+    vanishing = list(dict.fromkeys(v for p in partials for v in p.vanishing))
+    notes = [n for p in partials for n in p.notes]
+    method = "+".join(dict.fromkeys(p.method for p in partials if p.method)) or "zero"
+    return _finish(func, d, s, dps, lmax, jmax, method, levels, trace, trace_exact, traces,
+                   captured, vanishing, notes)
+
+
+def _exact_part(parts: Any, parity: int, d: int, s: Any, ls: list[int], jmax: int,
+                dps: int, label: str = "σ") -> _Partial:
     import sympy as sp
 
     from fltheory.theory.rf_exact import (
@@ -363,6 +449,7 @@ def _exact_spectrum(func: Any, parts: Any, parity: int, d: int, s: Any, lmax: in
         radial_matrices,
     )
 
+    lmax = max(ls, default=0)
     check_cost(f"lmax = {lmax}", float(lmax + 1) * len(parts.degrees) ** 2 * (lmax + 1),
                2e5, "matrix entries", "lower lmax")
     method = ("exact:homogeneous" if parts.homogeneous else
@@ -378,34 +465,37 @@ def _exact_spectrum(func: Any, parts: Any, parity: int, d: int, s: Any, lmax: in
         with mpmath.workdps(wp + 20):
             return mpmath.mpf(sp.N(expr, wp + 20))
 
-    levels: list[RFLevel] = []
+    out: dict[int, list[RFLevel]] = {}
     vanishing: list[str] = []
-    if parity:
+    if parity and len(ls) > 1 and ls[1] - ls[0] == 1:
         vanishing.append(_parity_reason(parity))
     if parts.polynomial:
         p = max(parts.degrees) if parts.degrees else 0
-        vanishing.append(f"σ is a polynomial of degree {p}: μ_k = 0 for k > {p} and "
+        vanishing.append(f"{label} is a polynomial of degree {p}: μ_k = 0 for k > {p} and "
                          f"c_(k,l) = 0 for k < l, so every l > {p} vanishes and R_l has rank "
                          "at most ⌊(p − l)/2⌋ + 1")
-    traces = []
-    for l in range(lmax + 1):
+    traces: dict[int, Any] = {}
+    for l in ls:
         N = multiplicity(d, l)
+        levels = out.setdefault(l, [])
         degrees, _, P, Q = radial_matrices(parts, d, s2, l)
         size = len(degrees)
         if size == 0:
             why = (_parity_reason(parity) if parity and (l % 2 == (1 if parity == 1 else 0))
-                   else f"b_(l,n) = E_t[σ_n(t) P_l(t)] = 0 for every homogeneous part σ_n at "
-                        f"l = {l}")
+                   else f"b_(l,n) = E_t[σ_n(t) P_l(t)] = 0 for every homogeneous part σ_n "
+                        f"(degrees {parts.degrees}) at l = {l}: the part of σ_n of the parity "
+                        f"of l is 0 or c·t^n with n < l, orthogonal to P_l (e.g. relu = "
+                        f"(t + |t|)/2: odd l >= 3 see only t/2)")
             levels.extend(_level_zero(l, j, N, dps, "zero:parity" if parity and
                                       why.startswith("σ is") else "zero:degree", why)
                           for j in range(jmax + 1))
-            traces.append(mpmath.mpf(0))
+            traces[l] = mpmath.mpf(0)
             continue
         M = P * Q
         closed_values: list[Any] | None = None
         if d <= EXACT_MAX_D and size <= 2:
             if size == 1:
-                closed_values = [sp.nsimplify(sp.expand(sp.gammasimp(M[0, 0])))]
+                closed_values = [sp.expand(sp.gammasimp(M[0, 0]))]
             else:
                 x = sp.Symbol("x")
                 roots = sp.roots(sp.Poly(M.charpoly(x).as_expr(), x))
@@ -421,7 +511,7 @@ def _exact_spectrum(func: Any, parts: Any, parity: int, d: int, s: Any, lmax: in
                 L = mpmath.cholesky(Qn)
                 E = mpmath.eigsy(L.T * Pn * L, eigvals_only=True)
                 values = sorted((E[i] for i in range(size)), reverse=True)
-            traces.append(num(M.trace()))
+            traces[l] = num(M.trace())
         for j in range(jmax + 1):
             if j < size:
                 with mpmath.workdps(dps):
@@ -432,19 +522,17 @@ def _exact_spectrum(func: Any, parts: Any, parity: int, d: int, s: Any, lmax: in
                 levels.append(_level_zero(
                     l, j, N, dps, "zero:rank",
                     f"R_{l} has rank {size} (homogeneous degrees {degrees} with b_(l,n) ≠ 0)"))
-    if any(v.method == "zero:rank" for v in levels):
+    if any(v.method == "zero:rank" for lev in out.values() for v in lev):
         vanishing.append("λ_(l,j) = 0 for j >= rank R_l: K_l(r, r') = Σ_(n,n') r^n r'^n' "
                          "b_(l,n) E[ρ^(n+n')] b_(l,n') is a finite sum over the homogeneous "
                          "degrees n of σ")
     trace_closed = kernel_trace_exact(parts, d, s2)
     with mpmath.workdps(wp):
         trace = num(trace_closed)
-        captured = mpmath.fsum(multiplicity(d, l) * t for l, t in enumerate(traces))
     exact_trace = trace_closed if not trace_closed.has(GAMMA_D) else None
     if exact_trace is not None:
-        exact_trace = sp.nsimplify(sp.simplify(exact_trace))
-    return _finish(func, d, s, dps, lmax, jmax, method, levels, trace, exact_trace, traces,
-                   captured, vanishing, ())
+        exact_trace = sp.simplify(exact_trace)
+    return _Partial(out, traces, trace, exact_trace, vanishing, [], method)
 
 
 def _finish(func: Any, d: int, s: Any, dps: int, lmax: int, jmax: int, method: str,
@@ -460,64 +548,90 @@ def _finish(func: Any, d: int, s: Any, dps: int, lmax: int, jmax: int, method: s
                           tuple(notes))
 
 
-def _numeric_plan(d: int, s: Any, lmax: int, jmax: int, dps: int) -> tuple[int, int, int, Any]:
-    """(K, n_r, wp, h0) of the first Nyström pass and its estimated work (both passes)."""
-    wp = dps + _GUARD + 2 * jmax
-    # smallest K with E|t|^{K+1} <= 10^{-wp}, plus lmax (E t^{2j} ≈ (2j − 1)!!/d^j)
+#: Below this d the radial law is wide and the Laguerre rule converges slowly (μ_k(r) is not
+#: analytic at r = 0 for, e.g., tanh): the trapezoidal rule in log r² is used instead.
+_LOG_RULE_D = 200
+
+
+def _numeric_plan(d: int, lmax: int, jmax: int, dps: int) -> tuple[int, int, int, Any, Any]:
+    """(K, n_r, wp, h0, hx) of the first Nyström pass: Mehler truncation K (smallest with
+    E|t|^{K+1} <= 10^{−wp}, plus lmax + 2, at most 80), Laguerre nodes n_r (d >= 200) or the
+    log-rule step hx (d < 200), working digits wp, z-step h0."""
     from fltheory.theory.rf_nystrom import abs_t_moment_mp
 
+    # λ_{l,j}/λ_{l,0} falls like ~d^{−2j}: the eigen-solver's absolute error 10^{−wp}‖A‖
+    # must leave dps digits on the smallest asked eigenvalue.
+    wp = dps + _GUARD + jmax * (3 + int(2 * math.log10(d)))
     K = lmax
     with mpmath.workdps(20):
         while K < _KMAX and abs_t_moment_mp(d, K + 1) > mpmath.mpf(10) ** (-wp):
             K += 1
     K = min(_KMAX, K + lmax + 2)
-    n_r = max(jmax + 8, 12 if d >= 1000 else 24)
-    h0 = mpmath.pi ** 2 / (wp * mpmath.log(10))
-    return K, n_r, wp, h0
+    # Gauss–Laguerre gains ~log10(2d) digits a node (the law's width 1/√(2d) against the
+    # distance 1 to r = 0, where μ_k(r) stops being analytic).
+    n_r = jmax + 4 + math.ceil(wp / math.log10(2 * d))
+    ln10 = mpmath.log(10)
+    h0 = mpmath.pi ** 2 / (wp * ln10)
+    # log rule: error ~ exp(−2πy/h + α y²/2) over strips |Im x| < y <= π/2 (e^{−e^x} grows
+    # like e^{α y²/2} there, α = d/2): h = min(π²/(wp ln 10), π √(2/(α wp ln 10))).
+    hx = min(h0, mpmath.pi * mpmath.sqrt(4 / (d * wp * ln10))) if d < _LOG_RULE_D else None
+    return K, n_r, wp, h0, hx
 
 
-def _numeric_work(d: int, s: Any, K: int, n_r: int, wp: int, h0: Any) -> float:
+def _numeric_work(d: int, s: Any, K: int, n_r: int, wp: int, h0: Any, hx: Any) -> float:
+    """Estimated multiply-adds of both passes: radial nodes × z-nodes × (K + 3)."""
     s_val = float(s)
-    rmax = s_val * math.sqrt(1 + (4 * math.sqrt(d * wp) + 4 * wp + 2 * n_r) / d)
-    zmax = 2 * math.sqrt(wp * math.log(10)) + 2 * math.sqrt(K) + 4
-    nodes = 2 * zmax * max(1.0, rmax) / float(h0)
-    return (2 * n_r + 6) * nodes * (K + 3) * 1.5
+    ln10 = math.log(10)
+    if hx is None:
+        # ×10: each Laguerre node carries the whole Mehler series (no early stop at small r)
+        nodes = 10 * (2.0 * n_r + 6)
+        rmax = s_val * math.sqrt(1 + (4 * math.sqrt(d * wp) + 4 * wp + 2 * n_r) / d)
+    else:
+        width = 2 * (wp + 10) * ln10 / d + math.log(1 + 2 * (wp + 10) * ln10 / d) + 2
+        nodes = width / float(hx) * (1 + 1.25)
+        rmax = s_val * math.sqrt(1 + 2 * (wp + 10) * ln10 * 2 / d + 4 * math.sqrt(wp / d))
+    zmax = 2 * math.sqrt((wp + 10) * ln10) + 2
+    znodes = zmax * max(1.0, 2 * rmax) / float(h0) * 1.25
+    return nodes * znodes * (K + 3)
 
 
-def _numeric_spectrum(func: Any, parity: int, d: int, s: Any, lmax: int, jmax: int,
-                      dps: int) -> RFSpectrum:
+def _numeric_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[int], jmax: int,
+                  dps: int) -> _Partial:
     import sympy as sp
 
     from fltheory.theory.functions import Z
     from fltheory.theory.hermite_quadrature import _kinks
     from fltheory.theory.rf_nystrom import nystrom
 
-    if _kinks(func.expr):
+    if _kinks(expr):
         raise DomainError("sigma", func.text, "smooth activations, or activations that are "
                           "polynomial on each half-line (exact route)",
                           reason="has kinks but is not polynomial on each half-line: the "
                                  "Nyström route (trapezoidal rule in z) needs a smooth σ")
-    K, n_r, wp, h0 = _numeric_plan(d, s, lmax, jmax, dps)
+    lmax = max(ls, default=0)  # no l of this parity asked: its trace is still needed
+    K, n_r, wp, h0, hx = _numeric_plan(d, lmax, jmax, dps)
     check_cost(f"d = {d} (lmax = {lmax}, jmax = {jmax}, dps = {dps})",
-               _numeric_work(d, s, K, n_r, wp, h0), MAX_WORK, "multiply-adds (Nyström)",
+               _numeric_work(d, s, K, n_r, wp, h0, hx), MAX_WORK, "multiply-adds (Nyström)",
                "lower dps or lmax, or raise d: small d needs many Mehler terms and nodes")
-    fn = sp.lambdify(Z, func.expr, modules="mpmath")
+    fn = sp.lambdify(Z, expr, modules="mpmath")
     s2 = mpmath.mpf(sp.N(s**2, wp + 20))
-    ls = [l for l in range(lmax + 1) if not (parity and l % 2 == (1 if parity == 1 else 0))]
-    first = nystrom(fn, d, s2, ls, K, n_r, h0, wp, parity)
-    second = nystrom(fn, d, s2, ls, K, n_r + 6, h0 * mpmath.mpf(4) / 5, wp + 10, parity)
-    levels: list[RFLevel] = []
-    vanishing = [_parity_reason(parity)] if parity else []
-    traces = []
+    finer = mpmath.mpf(4) / 5
+    first = nystrom(fn, d, s2, ls, K, n_r, h0, wp, parity, hx)
+    spread = max((int(mpmath.log10(e[0] / e[min(jmax, len(e) - 1)])) for e in
+                  first.eigenvalues.values() if e and e[0] > 0 and
+                  e[min(jmax, len(e) - 1)] > 0), default=0)
+    if spread > wp - dps - 10:  # the a-priori guard was short: redo with enough digits
+        wp = dps + _GUARD + spread
+        first = nystrom(fn, d, s2, ls, K, n_r, h0, wp, parity, hx)
+    second = nystrom(fn, d, s2, ls, K, n_r + 6, h0 * finer, wp + 10, parity,
+                     None if hx is None else hx * finer)
+    out: dict[int, list[RFLevel]] = {}
+    traces: dict[int, Any] = {}
     worst: tuple[int, int, int] | None = None
-    for l in range(lmax + 1):
+    for l in ls:
         N = multiplicity(d, l)
-        if l not in ls:
-            levels.extend(_level_zero(l, j, N, dps, "zero:parity", _parity_reason(parity))
-                          for j in range(jmax + 1))
-            traces.append(mpmath.mpf(0))
-            continue
-        traces.append(second.traces[l])
+        levels = out.setdefault(l, [])
+        traces[l] = second.traces[l]
         for j in range(jmax + 1):
             a = first.eigenvalues[l][j] if j < len(first.eigenvalues[l]) else None
             b = second.eigenvalues[l][j] if j < len(second.eigenvalues[l]) else None
@@ -538,13 +652,21 @@ def _numeric_spectrum(func: Any, parity: int, d: int, s: Any, lmax: int, jmax: i
                           reason=f"cannot be reached: λ_({l},{j}) is confirmed to {digits} "
                                  f"digits only (Nyström with {second.nodes} radial nodes, "
                                  f"Mehler series to k = {K})")
-    with mpmath.workdps(wp):
-        captured = mpmath.fsum(multiplicity(d, l) * t for l, t in enumerate(traces))
-    notes = (f"Nyström: {first.nodes} and {second.nodes} radial nodes, Mehler series to "
-             f"k = {K}, {wp} and {wp + 10} working digits; each λ agrees on the digits shown "
-             "and the truncation bound E|t|^(K+1)·(Parseval tail) is below them",)
-    return _finish(func, d, s, dps, lmax, jmax, "nystrom", levels, second.kernel_trace, None,
-                   traces, captured, vanishing, notes)
+    with mpmath.workdps(wp + 10):
+        diff = abs(first.kernel_trace - second.kernel_trace)
+        trace_digits = dps if diff == 0 else \
+            int(min(dps, max(0, mpmath.floor(-mpmath.log10(diff / abs(second.kernel_trace))))))
+    if trace_digits < dps:
+        raise DomainError("dps", dps, f"at most {trace_digits} digits for this σ, d and s",
+                          reason=f"cannot be reached: the trace E_r E_z σ(rz)² is confirmed to "
+                                 f"{trace_digits} digits only")
+    rule = "Gauss–Laguerre in r²" if hx is None else "trapezoid in log r²"
+    kind = {1: "even", -1: "odd"}[parity]
+    notes = [f"Nyström on the {kind} part of σ ({rule}): {first.nodes} and {second.nodes} "
+             f"radial nodes, Mehler series to k = {K}, {wp} and {wp + 10} working digits; each "
+             "λ agrees on the digits shown and the truncation bound E|t|^(K+1)·(Parseval "
+             "tail) is below them"]
+    return _Partial(out, traces, second.kernel_trace, None, [], notes, "nystrom")
 
 
 def kernel_trace(sigma: Any, d: int, scale: Any = 1, dps: int = 30) -> Any:
