@@ -351,8 +351,9 @@ def compare_rf(sigma: str, d: int, m: int, seed: seeding.SeedLike = 0, scale: An
                lmax: int = 3, jmax: int = 1,
                progress: Callable[[str], None] | None = None) -> RFComparison:
     """Sample W (d × m) at ``seed`` and scale s, build J for ``sigma`` (EXPR), identify its levels
-    by harmonic degree (l <= lmax, j <= jmax) and set them against the predicted levels
-    (``fltheory fisher simulate --sigma``). Sizes and cost are checked before anything is sampled
+    by harmonic degree (l <= lmax, j <= jmax; only the degrees whose harmonic basis m can
+    resolve, 2·C(d+l−1, l) <= m/4) and set them against the predicted levels (``fltheory
+    fisher simulate --sigma``). Sizes and cost are checked before anything is sampled
     (DomainError/CostError); ``progress`` receives one line before the work starts."""
     f = sigma_function(sigma)
     sim.check_rf_sample(d, m, seed, scale)
@@ -364,7 +365,9 @@ def compare_rf(sigma: str, d: int, m: int, seed: seeding.SeedLike = 0, scale: An
     s = sim.sample(f, d, m, seed, scale)
     n = sum(lev.multiplicity for lev in spec.levels if float(lev.value) > 0)
     top = min(m, 2 * n + 10, m // 2)
-    content = sim.harmonic_content(s.W, s.eigenvectors[:, :top], lmax)
+    # the degrees the m features can resolve: C(d+l−1, l)·2 columns <= m/4 (radial degree 1)
+    shown = max([0] + [l for l in range(lmax + 1) if 8 * math.comb(d + l - 1, l) <= m])
+    content = sim.harmonic_content(s.W, s.eigenvectors[:, :top], shown, 1)
     found = {(c.l, c.j): (c.mean, len(c.eigenvalues), c.purity) for c in
              sim.degree_clusters(s.eigenvalues[:top], content, d, jmax, MIN_SHARE)}
     predicted = tuple((lev.l, lev.j, float(lev.value), int(lev.multiplicity))
