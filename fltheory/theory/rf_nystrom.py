@@ -15,7 +15,8 @@ in x = log u is used (:func:`log_rule`; exponential convergence: the integrand i
 min_y exp(−2πy/h + αy²/2)). Nodes of weight below 10^{−wp} are dropped.
 
 *Hermite coefficients μ_k(r_i).* The trapezoidal rule in z with the Gaussian weight, step
-h = h0/2^m for the nodes with 2^{m−1} < r_i <= 2^m (one grid and one table of h_k per m), on
+h = h0/(1.1·2^m) for the nodes with 1.1·2^{m−1} < r_i <= 1.1·2^m (one grid and one table of
+h_k per m; at large d every node is in m = 0), on
 |z| <= Z with e^{−Z²/4} below 10^{−wp} (|h_k(z)| e^{−z²/4} <= 1): for σ analytic in a strip
 its error falls like exp(−2πτ/h) (τ the half-width of the strip of z ↦ σ(rz), π/(2r) for
 tanh), for entire σ faster. The orthonormal h_k come from the three-term recurrence
@@ -233,12 +234,12 @@ def nystrom(fn: Callable[[Any], Any], d: int, s2: Any, ls: list[int], K: int, n_
         keep = [(ui, wi) for ui, wi in zip(u, omega, strict=True) if wi > floor]
         rs = [mpmath.sqrt(2 * s2 * ui / d) for ui, _ in keep]
         ws = [wi for _, wi in keep]
-        grids: dict[int, Any] = {}  # step h0/2^m serves the nodes with r <= 2^m
+        grids: dict[int, Any] = {}  # step h0/(1.1·2^m) serves the nodes with r <= 1.1·2^m
         table = []
         for r in rs:
-            m = max(0, int(mpmath.ceil(mpmath.log(r, 2)))) if r > 1 else 0
+            m = max(0, int(mpmath.ceil(mpmath.log(r / 1.1, 2)))) if r > 1.1 else 0
             if m not in grids:
-                grids[m] = _grid(h0 / 2**m, K, wp)
+                grids[m] = _grid(h0 / (mpmath.mpf(1.1) * 2**m), K, wp)
             table.append(_coefficients(fn, r, grids[m], K, parity))
         ktrace = mpmath.fsum(w * n2 for w, (_, n2) in zip(ws, table, strict=True))
         tail = mpmath.fsum(w * (n2 - mpmath.fsum(m * m for m in mus))
