@@ -461,12 +461,22 @@ def _exact_part(parts: Any, parity: int, d: int, s: Any, ls: list[int], jmax: in
     wp = dps + _GUARD
     gamma_value = gamma_symbol(d, wp + 20)
 
-    def num(expr: Any) -> Any:
+    def num(expr: Any, prec: int = wp + 20) -> Any:
         expr = sp.sympify(expr)
         if expr.has(GAMMA_D):
-            expr = expr.subs(GAMMA_D, sp.Float(gamma_value, wp + 20))
-        with mpmath.workdps(wp + 20):
-            return mpmath.mpf(sp.N(expr, wp + 20))
+            expr = expr.subs(GAMMA_D, sp.Float(gamma_symbol(d, prec) if prec > wp + 20
+                                               else gamma_value, prec))
+        with mpmath.workdps(prec):
+            return mpmath.mpf(sp.N(expr, prec))
+
+    def matrix_eigs(P: Any, Q: Any, size: int, prec: int) -> list[Any]:
+        """Eigenvalues of P·Q = those of Lᵀ P L (Q = L Lᵀ), entries and solver at prec."""
+        with mpmath.workdps(prec):
+            Pn = mpmath.matrix([[num(P[i, j], prec) for j in range(size)] for i in range(size)])
+            Qn = mpmath.matrix([[num(Q[i, j], prec) for j in range(size)] for i in range(size)])
+            L = mpmath.cholesky(Qn)
+            E = mpmath.eigsy(L.T * Pn * L, eigvals_only=True)
+            return sorted((E[i] for i in range(size)), reverse=True)
 
     out: dict[int, list[RFLevel]] = {}
     vanishing: list[str] = []
@@ -505,21 +515,32 @@ def _exact_part(parts: Any, parity: int, d: int, s: Any, ls: list[int], jmax: in
                 closed_values = [sp.simplify(r) for r, mult in roots.items()
                                  for _ in range(mult)]
                 closed_values.sort(key=lambda v: -float(sp.N(v, 30)))
+        digits = [dps] * size
         with mpmath.workdps(wp):
             if closed_values is not None:
                 values = [num(v) for v in closed_values]
             else:
-                Pn = mpmath.matrix([[num(P[i, j]) for j in range(size)] for i in range(size)])
-                Qn = mpmath.matrix([[num(Q[i, j]) for j in range(size)] for i in range(size)])
-                L = mpmath.cholesky(Qn)
-                E = mpmath.eigsy(L.T * Pn * L, eigvals_only=True)
-                values = sorted((E[i] for i in range(size)), reverse=True)
+                # The solver's absolute error ~10^{−prec}·λ_0 costs log10(λ_0/λ_j) digits of
+                # λ_j: solve again with that many more digits and keep the agreement.
+                rough = matrix_eigs(P, Q, size, wp)
+                spread = max(0, int(mpmath.log10(abs(rough[0] / rough[-1])))) \
+                    if rough[-1] != 0 else wp
+                values = matrix_eigs(P, Q, size, wp + spread + 10)
+                with mpmath.workdps(wp + spread + 10):
+                    for j, (a, b) in enumerate(zip(rough, values, strict=True)):
+                        agree = dps if a == b else int(mpmath.floor(-mpmath.log10(
+                            abs(a - b) / abs(b)))) + spread + 10
+                        digits[j] = max(0, min(dps, agree))
             traces[l] = num(M.trace())
         for j in range(jmax + 1):
             if j < size:
                 with mpmath.workdps(dps):
                     value = +values[j]
                 closed = closed_values[j] if closed_values is not None else None
+                if digits[j] < dps:
+                    raise DomainError("dps", dps, f"at most {digits[j]} digits here",
+                                      reason=f"cannot be reached: λ_({l},{j}) is confirmed to "
+                                             f"{digits[j]} digits only (matrix eigenvalues)")
                 levels.append(RFLevel(l, j, value, N, True, dps, method, closed))
             else:
                 levels.append(_level_zero(
