@@ -69,8 +69,10 @@ refused (the trapezoidal rule in z needs smoothness). σ must grow at most polyn
 (E_r E σ(rz)² is infinite otherwise for the unbounded law of r: exp(z) is refused). The
 Nyström work is bounded before it starts (:data:`MAX_WORK`): it is cheap at large d (tanh,
 d = 10^6, lmax 4, jmax 2, dps 30: about 4 s of CPU) and expensive at small d, where the Mehler
-series converges slowly (E|t|^k decays like k^{−(d−1)/2}) and the radial law is wide (tanh at
-d = 5 reaches about 5 digits on λ_{1,2}; d = 2 is refused by the work bound at dps 5).
+series converges slowly (E|t|^k decays like k^{−(d−1)/2}) and the radial law is wide. Up to
+dps = 10 (:data:`FLOAT_MAX_DPS`) both passes run in float64 (tanh, d = 5, lmax 2, jmax 2,
+dps 5: 3 s); at small d the truncation bound limits the digits (tanh: d = 5 about 5 digits on
+λ_{1,2}, d = 3 about 4 on λ_{3,1}), and more asked digits are a DomainError.
 """
 
 from __future__ import annotations
