@@ -15,7 +15,8 @@ in x = log u is used (:func:`log_rule`; exponential convergence: the integrand i
 min_y exp(−2πy/h + αy²/2)). Nodes of weight below 10^{−wp} are dropped.
 
 *Hermite coefficients μ_k(r_i).* The trapezoidal rule in z with the Gaussian weight, step
-h = h0/2^m for the nodes with 2^{m−1} < r_i <= 2^m (one grid and one table of h_k per m), on
+h = h0/(1.1·2^m) for the nodes with 1.1·2^{m−1} < r_i <= 1.1·2^m (one grid and one table of
+h_k per m; at large d every node is in m = 0), on
 |z| <= Z with e^{−Z²/4} below 10^{−wp} (|h_k(z)| e^{−z²/4} <= 1): for σ analytic in a strip
 its error falls like exp(−2πτ/h) (τ the half-width of the strip of z ↦ σ(rz), π/(2r) for
 tanh), for entire σ faster. The orthonormal h_k come from the three-term recurrence
@@ -33,6 +34,7 @@ decreasing in k; Parseval), which bounds the error of every eigenvalue (Weyl).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -43,7 +45,7 @@ import mpmath
 from fltheory.theory.fisher import legendre_coefficients
 
 __all__ = ["NystromResult", "abs_t_moment_mp", "funk_hecke", "laguerre_rule", "log_rule", "nystrom",
-           "t_moment"]
+           "nystrom_float", "t_moment"]
 
 
 def t_moment(d: int, m: int) -> Fraction:
@@ -233,12 +235,12 @@ def nystrom(fn: Callable[[Any], Any], d: int, s2: Any, ls: list[int], K: int, n_
         keep = [(ui, wi) for ui, wi in zip(u, omega, strict=True) if wi > floor]
         rs = [mpmath.sqrt(2 * s2 * ui / d) for ui, _ in keep]
         ws = [wi for _, wi in keep]
-        grids: dict[int, Any] = {}  # step h0/2^m serves the nodes with r <= 2^m
+        grids: dict[int, Any] = {}  # step h0/(1.1·2^m) serves the nodes with r <= 1.1·2^m
         table = []
         for r in rs:
-            m = max(0, int(mpmath.ceil(mpmath.log(r, 2)))) if r > 1 else 0
+            m = max(0, int(mpmath.ceil(mpmath.log(r / 1.1, 2)))) if r > 1.1 else 0
             if m not in grids:
-                grids[m] = _grid(h0 / 2**m, K, wp)
+                grids[m] = _grid(h0 / (mpmath.mpf(1.1) * 2**m), K, wp)
             table.append(_coefficients(fn, r, grids[m], K, parity))
         ktrace = mpmath.fsum(w * n2 for w, (_, n2) in zip(ws, table, strict=True))
         tail = mpmath.fsum(w * (n2 - mpmath.fsum(m * m for m in mus))
@@ -267,3 +269,85 @@ def nystrom(fn: Callable[[Any], Any], d: int, s2: Any, ls: list[int], K: int, n_
             traces[l] = mpmath.fsum(A[a, a] for a in range(n))
             trunc[l] = bound_c * tail
         return NystromResult(eig, traces, trunc, ktrace, len(rs), K)
+
+
+def nystrom_float(expr: Any, d: int, s2: Any, ls: list[int], K: int, n_r: int, h0: Any,
+                  wp: int, parity: int, hx: Any = None) -> NystromResult:
+    """:func:`nystrom` in float64 (numpy) for low precision (the caller uses it for dps <= 10):
+    the same radial rule (built by mpmath at 20 digits), z-grids, Mehler truncation and bound;
+    μ_k(r_i) as matrix–vector products, eigenvalues by ``numpy.linalg.eigvalsh``. Rounding is
+    ~1e-16 of λ_{l,0} absolute, so λ_{l,j} keeps about 16 − log10(λ_{l,0}/λ_{l,j}) digits; the
+    caller's two passes see it. ``expr`` is the sympy expression of σ's part (even or odd).
+
+    >>> import sympy as sp
+    >>> z = sp.Symbol("z", real=True)
+    >>> res = nystrom_float(z, 3, 1, [1], 3, 4, 0.25, 20, -1)
+    >>> round(float(res.eigenvalues[1][0]), 12)
+    0.333333333333
+    """
+    import numpy as np
+    import sympy as sp
+
+    from fltheory.theory.functions import Z
+
+    fn = sp.lambdify(Z if expr.has(Z) else sp.Symbol("z", real=True), expr,
+                     modules=["scipy", "numpy"])
+    with mpmath.workdps(max(20, min(wp, 30))):
+        u, omega = laguerre_rule(n_r, mpmath.mpf(d) / 2 - 1) if hx is None \
+            else log_rule(mpmath.mpf(hx), mpmath.mpf(d) / 2, min(wp, 30))
+        bound_c = float(abs_t_moment_mp(d, K + 1))
+    u_arr = np.array([float(x) for x in u])
+    w_arr = np.array([float(x) for x in omega])
+    keep = w_arr > 1e-300
+    rs = np.sqrt(2 * float(s2) * u_arr[keep] / d)
+    ws = w_arr[keep]
+    zmax = 2 * math.sqrt(min(wp, 30) * math.log(10)) + 2
+    grids: dict[int, Any] = {}
+    mus = np.zeros((K + 1, len(rs)))
+    norms = np.zeros(len(rs))
+    for i, r in enumerate(rs):
+        m = max(0, math.ceil(math.log2(r / 1.1))) if r > 1.1 else 0
+        if m not in grids:
+            h = float(h0) / (1.1 * 2**m)
+            zs = np.arange(0, math.ceil(zmax / h) + 1) * h
+            wz = h * np.exp(-zs * zs / 2) / math.sqrt(2 * math.pi)
+            wz[0] /= 2
+            H = np.zeros((K + 1, len(zs)))
+            H[0] = 1.0
+            if K >= 1:
+                H[1] = zs
+            for k in range(1, K):
+                H[k + 1] = (zs * H[k] - math.sqrt(k) * H[k - 1]) / math.sqrt(k + 1)
+            grids[m] = (zs, wz, H)
+        zs, wz, H = grids[m]
+        plus = np.asarray(fn(r * zs), dtype=float) * np.ones_like(zs)
+        minus = plus if parity == 1 else -plus if parity == -1 else \
+            np.asarray(fn(-r * zs), dtype=float) * np.ones_like(zs)
+        even, odd = wz * (plus + minus), wz * (plus - minus)
+        mu = np.empty(K + 1)
+        mu[0::2] = H[0::2] @ even
+        mu[1::2] = H[1::2] @ odd
+        if parity == 1:
+            mu[1::2] = 0
+        elif parity == -1:
+            mu[0::2] = 0
+        mus[:, i] = mu
+        norms[i] = float(wz @ (plus * plus + minus * minus))
+    if not (np.all(np.isfinite(mus)) and np.all(np.isfinite(norms))):
+        raise ArithmeticError("non-finite Hermite coefficients in float64")
+    ktrace = float(ws @ norms)
+    tail = max(float(ws @ (norms - (mus**2).sum(axis=0))), 1e-16 * abs(ktrace))
+    eig: dict[int, list[Any]] = {}
+    traces: dict[int, Any] = {}
+    trunc: dict[int, Any] = {}
+    sw = np.sqrt(ws)
+    for l in ls:
+        ks = list(range(l, K + 1, 2))
+        c = np.array([float(funk_hecke(d, k, l)) for k in ks])
+        M = np.sqrt(c)[:, None] * mus[ks] * sw[None, :]
+        A = M @ M.T
+        vals = np.sort(np.linalg.eigvalsh((A + A.T) / 2))[::-1]
+        eig[l] = [mpmath.mpf(float(v)) for v in vals]
+        traces[l] = mpmath.mpf(float(np.trace(A)))
+        trunc[l] = mpmath.mpf(bound_c * tail)
+    return NystromResult(eig, traces, trunc, mpmath.mpf(ktrace), len(rs), K)
