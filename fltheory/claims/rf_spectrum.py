@@ -132,8 +132,7 @@ def _spectrum(params: Mapping[str, Any], sigma: str) -> Any:
 
 @lru_cache(maxsize=32)
 def _theory_spectrum(sigma: str, d: int, scale: str, lmax: int, dps: int) -> Any:
-    """The predicted levels l <= lmax, j <= 1 (cached: the three claims share them; the
-    Nyström route takes ~4 s per σ at d = 6)."""
+    """The predicted levels l <= lmax, j <= 1 (cached: the three claims of a σ share them)."""
     from fltheory.theory import rf_spectrum as theory
 
     return theory.spectrum(sigma, d, scale, lmax, 1, dps)
@@ -431,8 +430,8 @@ def _sizes(sigma: str) -> dict[str, dict[str, Any]]:
 
 
 def _claims(sigma: str) -> list[Claim]:
-    """The three claims for one activation (one claim per σ keeps each within 15 s of CPU at
-    the small size: the Nyström prediction alone takes ~9 s for erf or tanh at d = 6)."""
+    """The three claims for one activation (one claim per σ and quantity: a failure names the
+    activation, and ``fltheory verify rf_spectrum.eigenvalues`` still selects all four)."""
     levels = ", ".join(f"({l},{j})" for l, j in LEVELS[sigma])
     return [
         Claim(f"rf_spectrum.eigenvalues.{sigma}",
