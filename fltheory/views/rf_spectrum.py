@@ -150,6 +150,7 @@ def draw_rf_spectrum(samples: list[Mapping[str, Any]]) -> Any:
 def rf_spectrum_figure() -> Any:
     from fltheory.claims.rf_spectrum import spectrum_sample
 
-    # tanh(z + 1/2): neither homogeneous nor odd, so every l and j >= 1 appear; d = 6: the
-    # smallest d at which theory.rf_spectrum confirms its levels j <= 1 (5 digits; ~12 s)
-    return draw_rf_spectrum([spectrum_sample("tanh(z + 1/2)", 6, 1000, 0, 1, 3, 1)])
+    # tanh: odd, so only odd l; tanh(z + 1/2): neither homogeneous nor odd, so every l and
+    # j >= 1 appear. d = 6: theory.rf_spectrum confirms their levels j <= 1 to 5 digits there
+    return draw_rf_spectrum([spectrum_sample("tanh", 6, 1000, 0, 1, 3, 1),
+                             spectrum_sample("tanh(z + 1/2)", 6, 1000, 0, 1, 3, 1)])
