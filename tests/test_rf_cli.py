@@ -61,3 +61,12 @@ def test_fisher_simulate_sigma(invoke):
 def test_fisher_sigma_bad_input(invoke, bad):
     r = invoke("fisher", *bad)
     assert r.exit_code == 2 and r.stderr.count("\n") == 1, (bad, r.stderr)
+
+
+def test_plot_rf_spectrum(invoke, tmp_path):
+    """The paper's figure (tanh and tanh(z + 1/2) at d = 6, m = 1000 against their levels)."""
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "rf.png"
+    r = invoke("plot", "rf_spectrum", "-o", str(out))
+    assert r.exit_code == 0, r.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
