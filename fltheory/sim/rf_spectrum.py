@@ -243,6 +243,10 @@ class KernelMatrix:
 
 
 def _closed_form(name: str, W: np.ndarray) -> np.ndarray:
+    if name == "relu":  # the arc-cosine kernel, built in place around one BLAS product
+        from fltheory.sim.fisher import fisher_matrix
+
+        return fisher_matrix(W)
     norms = np.linalg.norm(W, axis=0)
     C = W.T @ W
     if name == "quadratic":  # E a²b² = q₁q₂ + 2c²
@@ -262,10 +266,7 @@ def _closed_form(name: str, W: np.ndarray) -> np.ndarray:
     np.clip(C, -1.0, 1.0, out=C)
     T = np.arccos(C)  # θ
     S = np.sqrt(np.maximum(1.0 - C * C, 0.0))  # sin θ
-    if name == "relu":  # ‖w‖‖w'‖(sin θ + (π − θ) cos θ)/(2π)
-        out = (S + (np.pi - T) * C) / (2 * np.pi)
-    else:  # abs: ‖w‖‖w'‖(2 sin θ + (π − 2θ) cos θ)/π
-        out = (2 * S + (np.pi - 2 * T) * C) / np.pi
+    out = (2 * S + (np.pi - 2 * T) * C) / np.pi  # abs: ‖w‖‖w'‖(2 sin θ + (π − 2θ) cos θ)/π
     out *= np.multiply.outer(norms, norms)
     return out
 
