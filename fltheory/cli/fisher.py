@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from fltheory.cli.options import CountType, dps_option, emit, format_option
+from fltheory.cli.options import RATIONAL, CountType, dps_option, emit, format_option
 from fltheory.results import Result
 
 _CONVENTIONS = {
@@ -76,28 +76,83 @@ def fisher_result(d: int, lmax: int, dps: int) -> Result:
     )
 
 
+_RF_CONVENTIONS = {
+    "model": "x ~ N(0, I_d), w_i i.i.d. N(0, s² I_d/d), K(w, w') = E_x σ(w·x)σ(w'·x), "
+             "J = (1/m)[K(w_i, w_j)] (without --sigma: ReLU with W ~ N(0, 1/m), i.e. s = √d)",
+    "levels": "λ_{l,j}: eigenvalue j (descending) of the degree-l radial operator, "
+              "multiplicity N(d, l) each (Mehler + Funk–Hecke)",
+    "trace": "trace J → E_w K(w, w) = Σ_l N(d, l) Σ_j λ_{l,j}",
+}
+
+
+def _rf_levels(spec: Any) -> list[dict[str, Any]]:
+    import mpmath
+
+    return [{"l": lev.l, "j": lev.j, "multiplicity": lev.multiplicity,
+             "exact": None if lev.closed is None else str(lev.closed),
+             "numeric": mpmath.nstr(lev.value, max(1, min(spec.dps, lev.digits))),
+             "digits": lev.digits, "method": lev.method, "reason": lev.reason}
+            for lev in spec.levels]
+
+
+def rf_result(sigma: str, d: int, scale: Any, lmax: int, jmax: int, dps: int) -> Result:
+    import mpmath
+
+    from fltheory.theory import rf_spectrum as th
+
+    spec = th.spectrum(sigma, d, scale, lmax, jmax, dps)
+    levels = _rf_levels(spec)
+    trace, captured = mpmath.nstr(spec.trace, dps), mpmath.nstr(spec.trace_captured, dps)
+    return Result(
+        command="fisher",
+        inputs={"sigma": sigma, "d": d, "scale": str(scale), "lmax": lmax, "jmax": jmax,
+                "dps": dps},
+        value=[o["exact"] if o["exact"] is not None else o["numeric"] for o in levels],
+        numeric=trace, conventions=_RF_CONVENTIONS,
+        summary=[f"random-feature spectrum, σ = {sigma}, d = {d}, s = {scale}, m → ∞: "
+                 f"trace E K(w, w) = {trace}; levels l <= {lmax}, j <= {jmax} carry {captured}"],
+        details={"levels": levels, "trace": trace, "trace_captured": captured,
+                 "vanishing": [str(v) for v in spec.vanishing]},
+        table=spec.table(),
+    )
+
+
 @click.group("fisher", invoke_without_command=True)
 @click.option("--d", "d", type=CountType(minimum=2), default=None,
               help="Input dimension d >= 2 (multiplicities N(d, lmax) of at most 1000 digits).")
+@click.option("--sigma", default=None, help="Activation EXPR (as in `fltheory hermite`: relu, "
+              "tanh, erf, z**2, ...); without it: the ReLU paper's spectrum (s = √d).")
+@click.option("--scale", type=RATIONAL, default=None, help="s > 0: w ~ N(0, s² I/d) [default 1; "
+              "with --sigma only].")
 @click.option("--lmax", type=CountType(minimum=0), default=4, show_default=True,
               help="Highest spherical-harmonic degree l, 0..60; work lmax³·(dps + "
                    "lmax·digits(d))² <= 3e10 (e.g. lmax <= 60 at d = 10^6, 20 at d = 10^50).")
+@click.option("--jmax", type=CountType(minimum=0), default=None,
+              help="Highest radial index j [default 2; with --sigma only].")
 @dps_option
 @format_option
 @click.pass_context
-def fisher_command(ctx: click.Context, d: int | None, lmax: int, dps: int, fmt: str) -> None:
-    """Exact m → ∞ spectrum of the Fisher matrix of random ReLU features.
+def fisher_command(ctx: click.Context, d: int | None, sigma: str | None, scale: Any, lmax: int,
+                   jmax: int | None, dps: int, fmt: str) -> None:
+    """Exact m → ∞ spectrum of the Fisher matrix of random features.
 
-    For each degree l: exact λ_l (closed form), the paper's approximation and its relative
-    error, the multiplicity N(d, l) and the cumulative share of the trace.
+    Without --sigma (random ReLU features, the paper's model): for each degree l the exact
+    λ_l (closed form), the paper's approximation and its relative error, the multiplicity
+    N(d, l) and the cumulative share of the trace. With --sigma: the levels λ_{l,j} of any
+    activation (w ~ N(0, s² I/d)).
 
-    Example: fltheory fisher --d 10 ; fltheory fisher simulate --d 5 --m 2000
+    Example: fltheory fisher --d 10 ; fltheory fisher --sigma tanh --d 10 ;
+    fltheory fisher simulate --d 5 --m 2000
     """
     if ctx.invoked_subcommand is not None:
         return
     if d is None:
         raise click.UsageError("Missing option '--d'.")
-    emit(fisher_result(d, lmax, dps), fmt)
+    if sigma is None and scale is None and jmax is None:
+        emit(fisher_result(d, lmax, dps), fmt)
+        return
+    emit(rf_result(sigma or "relu", d, 1 if scale is None else scale, lmax,
+                   2 if jmax is None else jmax, dps), fmt)
 
 
 def simulate_result(d: int, m: int, seed: int, progress: bool) -> Result:
@@ -126,6 +181,33 @@ def simulate_result(d: int, m: int, seed: int, progress: bool) -> Result:
     )
 
 
+def rf_simulate_result(sigma: str, d: int, m: int, seed: int, scale: Any, progress: bool
+                       ) -> Result:
+    from fltheory.claims.rf_spectrum import compare_rf
+
+    cmp = compare_rf(sigma, d, m, seed, scale, 3, 1,
+                     (lambda line: click.echo(line, err=True)) if progress else None)
+    out = [{"l": l, "j": j, "multiplicity": mult, "predicted": value,
+            "mean": None if (l, j) not in cmp.simulated else cmp.simulated[(l, j)][0],
+            "size": None if (l, j) not in cmp.simulated else cmp.simulated[(l, j)][1],
+            "purity": None if (l, j) not in cmp.simulated else cmp.simulated[(l, j)][2]}
+           for l, j, value, mult in cmp.predicted]
+    return Result(
+        command="fisher simulate",
+        inputs={"sigma": sigma, "d": d, "m": m, "seed": seed, "scale": str(scale)},
+        value=out, numeric=f"{cmp.trace:.6g}",
+        conventions=_RF_CONVENTIONS | {"levels found": "eigenvectors of harmonic degree l "
+                                       "(share >= 1/2), block j of N(d, l) by eigenvalue"},
+        summary=[f"simulated J, σ = {sigma}, d = {d}, m = {m}, s = {scale}, seed {seed}: "
+                 f"trace {cmp.trace:.6g}; J by {cmp.method} (relative error bound "
+                 f"{cmp.bound:.1g})"],
+        details={"levels": out, "trace": cmp.trace, "method": cmp.method,
+                 "error_bound": cmp.bound},
+        table=cmp.table(),
+        notes=["finite-m cluster means deviate by O(1/m) plus O(1/√m) draw-to-draw; "
+               "`fltheory verify rf_spectrum` extrapolates over widths and draws"])
+
+
 @fisher_command.command("simulate")
 @click.option("--d", "d", type=CountType(minimum=2), required=True,
               help="Input dimension d >= 2; memory 8·(d·m + 3·m²) bytes <= 2 GiB.")
@@ -133,7 +215,16 @@ def simulate_result(d: int, m: int, seed: int, progress: bool) -> Result:
               help="Number of random features m >= 2; cost 2·d·m² + 8·m³ <= 6e11 operations "
                    "(m <= 4200 at small d).")
 @click.option("--seed", type=CountType(minimum=0), default=0, show_default=True)
+@click.option("--sigma", default=None, help="Activation EXPR; without it: ReLU, the paper's "
+              "model (s = √d).")
+@click.option("--scale", type=RATIONAL, default=None, help="s > 0 [default 1; with --sigma].")
 @format_option
-def simulate_command(d: int, m: int, seed: int, fmt: str) -> None:
-    """Sample W, build J exactly (arc-cosine formula), eigendecompose, compare the clusters."""
-    emit(simulate_result(d, m, seed, sys.stderr.isatty()), fmt)
+def simulate_command(d: int, m: int, seed: int, sigma: str | None, scale: Any, fmt: str
+                     ) -> None:
+    """Sample W, build J exactly (closed form or bounded Mehler series), eigendecompose,
+    compare the clusters with the m → ∞ levels."""
+    if sigma is None and scale is None:
+        emit(simulate_result(d, m, seed, sys.stderr.isatty()), fmt)
+        return
+    emit(rf_simulate_result(sigma or "relu", d, m, seed, 1 if scale is None else scale,
+                            sys.stderr.isatty()), fmt)
