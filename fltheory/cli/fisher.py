@@ -95,12 +95,14 @@ def _rf_levels(spec: Any) -> list[dict[str, Any]]:
             for lev in spec.levels]
 
 
-def rf_result(sigma: str, d: int, scale: Any, lmax: int, jmax: int, dps: int) -> Result:
+def rf_result(sigma: str, d: int, scale: Any, lmax: int, jmax: int, dps: int | None) -> Result:
+    """``dps=None``: the precision chosen by theory.rf_spectrum (each value with its digits)."""
     import mpmath
 
     from fltheory.theory import rf_spectrum as th
 
     spec = th.spectrum(sigma, d, scale, lmax, jmax, dps)
+    dps = spec.dps
     levels = _rf_levels(spec)
     trace, captured = mpmath.nstr(spec.trace, dps), mpmath.nstr(spec.trace_captured, dps)
     return Result(
@@ -151,8 +153,9 @@ def fisher_command(ctx: click.Context, d: int | None, sigma: str | None, scale: 
     if sigma is None and scale is None and jmax is None:
         emit(fisher_result(d, lmax, dps), fmt)
         return
+    asked = ctx.get_parameter_source("dps") is not click.core.ParameterSource.DEFAULT
     emit(rf_result(sigma or "relu", d, 1 if scale is None else scale, lmax,
-                   2 if jmax is None else jmax, dps), fmt)
+                   2 if jmax is None else jmax, dps if asked else None), fmt)
 
 
 def simulate_result(d: int, m: int, seed: int, progress: bool) -> Result:

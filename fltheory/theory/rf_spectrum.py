@@ -343,8 +343,12 @@ def _level_zero(l: int, j: int, N: int, dps: int, method: str, reason: str) -> R
     return RFLevel(l, j, mpmath.mpf(0), N, True, dps, method, 0, reason)
 
 
+#: the precisions tried, highest first, by ``spectrum(..., dps=None)``
+AUTO_DPS = (15, 10, 6, 5)
+
+
 def spectrum(sigma: Any, d: int, scale: Any = 1, lmax: int = 4, jmax: int = 2,
-             dps: int = 30) -> RFSpectrum:
+             dps: int | None = 30) -> RFSpectrum:
     """The eigenvalues λ_{l,j} (l <= lmax, j <= jmax) of the m → ∞ random-feature operator
     for the activation ``sigma`` at dimension ``d`` and weight scale ``s`` (module docstring:
     w ~ N(0, s² I_d/d)), each with its multiplicity N(d, l), plus the trace identity.
@@ -356,7 +360,10 @@ def spectrum(sigma: Any, d: int, scale: Any = 1, lmax: int = 4, jmax: int = 2,
     closed forms, values to all ``dps`` digits) for σ polynomial on each half-line; otherwise
     Nyström, each value verified on ``digits`` >= dps digits (else DomainError naming the
     eigenvalue and the digits reached). The work is bounded before it starts.
-    Returns an :class:`RFSpectrum`.
+    ``dps=None`` (what the command line uses without --dps): the highest precision of
+    :data:`AUTO_DPS` (15, 10, 6, 5) whose work is within the bound (checked before any work),
+    and instead of a refusal each value keeps the digits it is confirmed to, with a note naming
+    the shortest (small d needs many Mehler terms and nodes). Returns an :class:`RFSpectrum`.
 
     λ_{l,j} = j-th eigenvalue of K_l(r, r') = Σ_k c_{k,l} μ_k(r) μ_k(r') on the law of r = ‖w‖.
 
@@ -365,7 +372,19 @@ def spectrum(sigma: Any, d: int, scale: Any = 1, lmax: int = 4, jmax: int = 2,
     ['3/16', '0', '1/12', '0', '3/256', '0']
     >>> spec.eigenvalue(2, 0) == mpmath.mpf(3) / 256
     True
+    >>> auto = spectrum("erf", 3, lmax=3, jmax=2, dps=None)
+    >>> auto.dps, auto.level(3, 2).digits
+    (10, 3)
     """
+    if dps is None:
+        return _spectrum_auto(sigma, d, scale, lmax, jmax)
+    return _spectrum(sigma, d, scale, lmax, jmax, dps, True)
+
+
+def _spectrum(sigma: Any, d: int, scale: Any, lmax: int, jmax: int, dps: int,
+              strict: bool) -> RFSpectrum:
+    """:func:`spectrum` at ``dps``; ``strict``: a value short of ``dps`` digits is a
+    DomainError (else it keeps its own ``digits`` and a note says so)."""
     d = _check_d(d)
     lmax = _integer(lmax, "lmax", 0, MAX_L)
     jmax = _integer(jmax, "jmax", 0, MAX_JMAX)
@@ -380,9 +399,24 @@ def spectrum(sigma: Any, d: int, scale: Any = 1, lmax: int = 4, jmax: int = 2,
         partials = [_exact_part(parts, _parity(func.expr), d, s, list(range(lmax + 1)), jmax,
                                 dps)]
     else:
-        partials = [_part(func, expr, parity, d, s, lmax, jmax, dps)
+        partials = [_part(func, expr, parity, d, s, lmax, jmax, dps, strict)
                     for expr, parity in _parity_parts(func.expr)]
     return _merge(func, d, s, dps, lmax, jmax, partials)
+
+
+def _spectrum_auto(sigma: Any, d: int, scale: Any, lmax: int, jmax: int) -> RFSpectrum:
+    """:func:`spectrum` at the highest precision of AUTO_DPS whose work is within the bound
+    (checked before any work), each value with the digits it is confirmed to."""
+    error: DomainError | None = None
+    for dps in AUTO_DPS:
+        try:
+            return _spectrum(sigma, d, scale, lmax, jmax, dps, False)
+        except DomainError as exc:
+            if "multiply-adds (Nyström)" not in str(exc):
+                raise
+            error = exc
+    assert error is not None
+    raise error
 
 
 @dataclass
@@ -419,7 +453,7 @@ def _parity_parts(expr: Any) -> list[tuple[Any, int]]:
 
 
 def _part(func: Any, expr: Any, parity: int, d: int, s: Any, lmax: int, jmax: int,
-          dps: int) -> _Partial:
+          dps: int, strict: bool = True) -> _Partial:
     from fltheory.theory.functions import Z
     from fltheory.theory.rf_exact import piecewise_parts
 
@@ -438,7 +472,7 @@ def _part(func: Any, expr: Any, parity: int, d: int, s: Any, lmax: int, jmax: in
         partial.notes.append(f"the {kind} part of σ, {expr}, is polynomial on each half-line: "
                              f"{kind} l exact")
         return partial
-    return _numeric_part(func, expr, parity, d, s, ls, jmax, dps)
+    return _numeric_part(func, expr, parity, d, s, ls, jmax, dps, strict)
 
 
 def _merge(func: Any, d: int, s: Any, dps: int, lmax: int, jmax: int,
@@ -641,7 +675,7 @@ def _numeric_work(d: int, s: Any, K: int, n_r: int, wp: int, h0: Any, hx: Any) -
 
 
 def _numeric_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[int], jmax: int,
-                  dps: int) -> _Partial:
+                  dps: int, strict: bool = True) -> _Partial:
     import sympy as sp
 
     from fltheory.theory.functions import Z
@@ -700,9 +734,14 @@ def _numeric_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[in
                 worst = (l, j, digits)
             with mpmath.workdps(dps):
                 levels.append(RFLevel(l, j, +b, N, False, digits, "nystrom"))
-    if worst is not None:
+    short = []
+    if worst is not None and not strict:
+        short.append(f"fewer digits than the {dps} asked: λ_({worst[0]},{worst[1]}) is confirmed "
+                     f"to {worst[2]} (each value is shown with the digits it is confirmed to)")
+    elif worst is not None:
         l, j, digits = worst
-        raise DomainError("dps", dps, f"at most {digits} digits for this σ, d and s",
+        raise DomainError("dps", dps, f"at most {digits} digits for this σ, d and s (or dps "
+                                      "= None, without --dps: each value with its own digits)",
                           reason=f"cannot be reached: λ_({l},{j}) is confirmed to {digits} "
                                  f"digits only (Nyström with {second.nodes} radial nodes, "
                                  f"Mehler series to k = {K})")
@@ -710,7 +749,9 @@ def _numeric_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[in
         diff = abs(first.kernel_trace - second.kernel_trace)
         trace_digits = dps if diff == 0 else \
             int(min(dps, max(0, mpmath.floor(-mpmath.log10(diff / abs(second.kernel_trace))))))
-    if trace_digits < dps:
+    if trace_digits < dps and not strict:
+        short.append(f"the trace E_r E_z σ(rz)² is confirmed to {trace_digits} digits only")
+    elif trace_digits < dps:
         raise DomainError("dps", dps, f"at most {trace_digits} digits for this σ, d and s",
                           reason=f"cannot be reached: the trace E_r E_z σ(rz)² is confirmed to "
                                  f"{trace_digits} digits only")
@@ -720,7 +761,7 @@ def _numeric_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[in
     notes = [f"Nyström on the {kind} part of σ ({rule}): {first.nodes} and {second.nodes} "
              f"radial nodes, Mehler series to k = {K}, {wp} and {wp + 10} working digits; each "
              "λ agrees on the digits shown and the truncation bound E|t|^(K+1)·(Parseval "
-             "tail) is below them"]
+             "tail) is below them"] + short
     return _Partial(out, traces, second.kernel_trace, None, [], notes, "nystrom")
 
 
