@@ -9,7 +9,8 @@ from fltheory.claims.registry import all_claims, clear_caches, run_claim
 CLAIMS = all_claims()
 
 #: claims whose simulation cannot decide at feasible sizes (the reason is in the verdict)
-INCONCLUSIVE_BY_DESIGN = {"twostep.lambda", "recovery.depth_advantage", "twostep.outliers_for_sigma"}
+INCONCLUSIVE_BY_DESIGN = {"twostep.lambda", "recovery.depth_advantage",
+                          "twostep.outliers_for_sigma"}
 
 
 #: claims whose small size lacks the power to decide at some seeds: never "fail" there, and an

@@ -761,7 +761,7 @@ def _numeric_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[in
     notes = [f"Nyström on the {kind} part of σ ({rule}): {first.nodes} and {second.nodes} "
              f"radial nodes, Mehler series to k = {K}, {wp} and {wp + 10} working digits; each "
              "λ agrees on the digits shown and the truncation bound E|t|^(K+1)·(Parseval "
-             "tail) is below them"] + short
+             "tail) is below them", *short]
     return _Partial(out, traces, second.kernel_trace, None, [], notes, "nystrom")
 
 
