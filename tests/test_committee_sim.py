@@ -31,7 +31,7 @@ def _plain_sgd(W0, Ws, g, dg, eta, steps, seed, a, a_star, sigma, kappa, chunk):
     """One sample at a time, the update as written in the model: w_k += (η/√N) a_k (y − f)
     g'(λ_k) x − (ηκ/N) w_k, on the stream the simulator documents (blocks of ``chunk``
     normal vectors from SFC64(child(seed, KEY_SAMPLES)), then the block's label noises)."""
-    K, N = W0.shape
+    N = W0.shape[1]
     rng = np.random.Generator(np.random.SFC64(child(seed, sim.KEY_SAMPLES)))
     W = W0.copy()
     done = 0
@@ -155,11 +155,11 @@ def test_start_from_overlaps_is_exact_and_refuses_inconsistent_overlaps():
     W, Ws = sim.start_from_overlaps(Q, R, T, 30, 0)
     assert np.allclose(W @ W.T / 30, Q) and np.allclose(W @ Ws.T / 30, R)
     assert np.allclose(Ws @ Ws.T / 30, T)
-    with pytest.raises(DomainError, match="^T = .*positive semi-definite"):
+    with pytest.raises(DomainError, match=r"^T = .*positive semi-definite"):
         sim.start_from_overlaps(Q, R, [[1.0, 2.0], [2.0, 1.0]], 30, 0)
-    with pytest.raises(DomainError, match="^Q = .*consistent with R and T"):
+    with pytest.raises(DomainError, match=r"^Q = .*consistent with R and T"):
         sim.start_from_overlaps(np.eye(3) * 0.01, R, T, 30, 0)  # |R| too large for Q
-    with pytest.raises(DomainError, match="^N = 4"):
+    with pytest.raises(DomainError, match=r"^N = 4"):
         sim.start_from_overlaps(Q, R, T, 4, 0)
 
 
@@ -192,7 +192,7 @@ def test_activations_and_refusals():
     assert sim.activation("He2").g(np.array(3.0)) == 8.0
     assert sim.activation("z**2/2 + 1").dg(np.array(3.0)) == 3.0
     for bad in ("exp(x)", "x**x", "x**13", "1 + 2", "__import__('os')", "x/0", "y"):
-        with pytest.raises(DomainError, match="^g = "):
+        with pytest.raises(DomainError, match=r"^g = "):
             sim.activation(bad)
     W0, Ws = sim.cold_start(20, 1, 1, 0)
     for kwargs in ({"eta": 0}, {"eta": -1}, {"noise": -0.1}, {"weight_decay": -1},
