@@ -231,6 +231,17 @@ def _matrix(value: Any, shape: tuple[int, int], param: str) -> np.ndarray:
     return arr
 
 
+def _square(value: Any, param: str, size: str) -> np.ndarray:
+    try:
+        arr = np.array(value, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError(param, repr(value)[:40], f"a square {size} × {size} matrix") from None
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1] or arr.shape[0] < 1:
+        raise DomainError(param, f"an array of shape {arr.shape}",
+                          f"a square {size} × {size} matrix")
+    return arr
+
+
 def start_from_overlaps(Q: Any, R: Any, T: Any, N: int, seed: SeedLike
                         ) -> tuple[np.ndarray, np.ndarray]:
     """(W0, W*) with exactly the given overlaps WWᵀ/N = Q (K × K), WW*ᵀ/N = R (K × M),
@@ -246,14 +257,8 @@ def start_from_overlaps(Q: Any, R: Any, T: Any, N: int, seed: SeedLike
 bool(np.allclose(W @ Ws.T / 20, [[0.2], [0.0]]))
     (True, True)
     """
-    Qa = np.array(Q, dtype=float) if not isinstance(Q, np.ndarray) else Q.astype(float)
-    if Qa.ndim != 2 or Qa.shape[0] != Qa.shape[1] or Qa.shape[0] < 1:
-        raise DomainError("Q", f"an array of shape {Qa.shape}", "a square K × K matrix")
-    K = Qa.shape[0]
-    Ta = np.array(T, dtype=float) if not isinstance(T, np.ndarray) else T.astype(float)
-    if Ta.ndim != 2 or Ta.shape[0] != Ta.shape[1] or Ta.shape[0] < 1:
-        raise DomainError("T", f"an array of shape {Ta.shape}", "a square M × M matrix")
-    M = Ta.shape[0]
+    Qa, Ta = _square(Q, "Q", "K"), _square(T, "T", "M")
+    K, M = Qa.shape[0], Ta.shape[0]
     Qa, Ra, Ta = _matrix(Qa, (K, K), "Q"), _matrix(R, (K, M), "R"), _matrix(Ta, (M, M), "T")
     N = _positive_int(N, "N", K + M)
     _check_memory("N", N, 8.0 * 3 * (K + M) * N)
