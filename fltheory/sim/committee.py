@@ -328,22 +328,21 @@ def sgd_cost(N: int, K: int, M: int, t_max: float, n_test: int = 0, records: int
     """Estimated seconds of :func:`sgd_replicas` (``replicas`` runs; :func:`sgd` is one) with
     ``engine`` (``auto``: numba when installed), for t_max·N steps of each replica:
 
-    * numba, per replica-step: 1e-6 + N(1.2e-8 + 1.4e-9 K + 3e-10 M) s (the N normals of the
+    * numba, per replica-step: 1e-6 + N(1.4e-8 + 1.4e-9 K + 3e-10 M) s (the N normals of the
       sample, the field and update loops, the teacher's labels);
-    * numpy, per step: 1.2e-5 + replicas·(4e-6 + N(1.5e-8 + 5e-10 (K + M))) s (the Python
+    * numpy, per step: 1.5e-5 + replicas·(5e-6 + N(1.8e-8 + 6e-10 (K + M))) s (the Python
       overhead of a step is shared by the replicas);
 
     plus, with n_test > 0, replicas·n_test·N·(1.2e-8 + (2 + 0.3 K)·1e-9·records) s for the test
-    inputs and ε_g at each record. Fitted on this machine (2 cores shared, one BLAS thread) to
-    runs of N = 500…4000, K, M = 2…20, 1 and 4 replicas: numba 8.1, 26.5, 25.1, 40.2 µs/step at
-    (N, K, M) = (500, 2, 2), (2000, 2, 2), (1000, 10, 5), (1000, 20, 20) against 8.7, 31.8,
-    28.5, 47 estimated; numpy 23.8, 47.3, 37.9, 80 (4 replicas, N = 1000, K = M = 2) against
-    24.5, 50, 38.5, 96.
+    inputs and ε_g at each record. Fitted on this machine (2 cores shared by several jobs, one
+    BLAS thread) to runs of N = 500…4000, K, M = 2…20, 1 and 4 replicas. Measured at N = 1000
+    (g = erf, median of 3 runs of 10⁴ steps): numba 17.8 µs/step at K = M = 2 and 27.9 at
+    K = 10, M = 5 (estimates 18.4, 30.5); numpy 39.2 and 49.1 (estimates 40.4, 47).
 
     >>> round(sgd_cost(1000, 2, 2, 10.0, engine="numba"), 3)
-    0.164
+    0.184
     >>> round(sgd_cost(1000, 2, 2, 10.0, engine="numpy"), 3)
-    0.33
+    0.404
     """
     N, K, M = (_positive_int(v, n) for v, n in ((N, "N"), (K, "K"), (M, "M")))
     n_test, records = _positive_int(n_test, "n_test", 0), _positive_int(records, "records", 0)
@@ -354,9 +353,9 @@ def sgd_cost(N: int, K: int, M: int, t_max: float, n_test: int = 0, records: int
     if engine == "auto":
         engine = "numba" if _numba_available() else "numpy"
     if engine == "numba":
-        per_step = replicas * (1e-6 + N * (1.2e-8 + 1.4e-9 * K + 3e-10 * M))
+        per_step = replicas * (1e-6 + N * (1.4e-8 + 1.4e-9 * K + 3e-10 * M))
     else:
-        per_step = 1.2e-5 + replicas * (4e-6 + N * (1.5e-8 + 5e-10 * (K + M)))
+        per_step = 1.5e-5 + replicas * (5e-6 + N * (1.8e-8 + 6e-10 * (K + M)))
     test = replicas * n_test * N * (1.2e-8 + (2 + 0.3 * K) * 1e-9 * records)
     return t_max * N * per_step + test
 
