@@ -1,0 +1,113 @@
+"""Timings asked for by the committee-machine issue (#16), accuracy next to time.
+
+* ODE cost to t = 100 for erf (g = erf(x/√2), a_k = a*_m = 1, T = I) at K = M = 2 and K = 10,
+  M = 5 (η = 1/2; Q(0) = I/2 + tiny off-diagonal, R(0) = 1e-3·(random)): wall time of
+  ``committee_ode.integrate`` (whole call: grid, ε_g), right-side evaluations, and the accuracy
+  of ε_g(t) — max relative deviation on the grid from a reference run at rtol 1e-13 (scipy
+  DOP853) — for rtol 1e-6, 1e-8, 1e-10, on each available method (compiled dopri, scipy
+  dop853, lsoda);
+* the first call in a process (numba compiling the right side and the integrator);
+* fixed-step Euler on the same right side (dt = 1e-2, 1e-3; K = M = 2), as pyscm integrates;
+* one-pass SGD at N = 1000 over the same span, from fltheory.sim.committee when it exists
+  (the ODE/SGD cost ratio; target >= 1000×); otherwise only the ODE side is printed.
+
+Usage: python benchmarks/committee.py [--t-max 100] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from fltheory.theory.committee_equations import CommitteeModel, generalisation_error, rhs
+from fltheory.theory.committee_ode import integrate
+
+
+def best(f: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    times, out = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = f()
+        times.append(time.perf_counter() - start)
+    return min(times), out
+
+
+def start_state(K: int, M: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(0)
+    W = rng.standard_normal((K, 4000)) * np.sqrt(0.5)
+    Ws = np.linalg.qr(rng.standard_normal((4000, M)))[0].T * np.sqrt(4000)
+    return W @ W.T / 4000, W @ Ws.T / 4000 * 1e-1, np.eye(M)
+
+
+def euler(model: Any, eta: float, Q: np.ndarray, R: np.ndarray, T: np.ndarray, t_max: float,
+          dt: float) -> float:
+    field = rhs(model, eta)
+    for _ in range(int(round(t_max / dt))):
+        dQ, dR = field(Q, R, T)
+        Q, R = Q + dt * dQ, R + dt * dR
+    return float(generalisation_error(model, Q, R, T))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--t-max", type=float, default=100.0)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    eta = 0.5
+    t = np.linspace(0.0, args.t_max, 101)
+    for K, M in ((2, 2), (10, 5)):
+        model = CommitteeModel("erf", K, M)
+        Q0, R0, T = start_state(K, M)
+        start = time.perf_counter()
+        integrate(model, eta, Q0, R0, T, t[:3])
+        print(f"K = {K}, M = {M}: first integrate() in this process "
+              f"{time.perf_counter() - start:.2f} s")
+        ref = integrate(model, eta, Q0, R0, T, t, rtol=1e-13, atol=1e-15, method="dop853")
+        print(f"  reference (dop853, rtol 1e-13): {ref.nfev} evaluations, ε_g(0) = "
+              f"{ref.eps_g[0]:.4g}, ε_g({args.t_max:g}) = {ref.eps_g[-1]:.4g}")
+        for method in ("dopri", "dop853", "lsoda"):
+            for rtol in (1e-6, 1e-8, 1e-10):
+                try:
+                    seconds, tr = best(lambda: integrate(model, eta, Q0, R0, T, t, rtol=rtol,
+                                                         method=method), args.repeat)
+                except Exception as exc:  # noqa: BLE001 - a benchmark reports and goes on
+                    print(f"  {method:>6} rtol {rtol:.0e}: {type(exc).__name__}: {exc}")
+                    break
+                err = float(np.max(np.abs(tr.eps_g / ref.eps_g - 1)))
+                print(f"  {tr.method:>15} rtol {rtol:.0e}: {1e3 * seconds:8.1f} ms, "
+                      f"{tr.nfev:6d} evaluations, max rel. error of ε_g {err:.1e}")
+        if (K, M) == (2, 2):
+            for dt in (1e-2, 1e-3):
+                start = time.perf_counter()
+                e = euler(model, eta, Q0.copy(), R0.copy(), T, args.t_max, dt)
+                print(f"  Euler dt = {dt:g}: {time.perf_counter() - start:.2f} s, "
+                      f"{int(args.t_max / dt)} evaluations, rel. error of ε_g(t_max) "
+                      f"{abs(e / ref.eps_g[-1] - 1):.1e}")
+        sgd_side(K, M, eta, args.t_max, seconds)
+
+
+def sgd_side(K: int, M: int, eta: float, t_max: float, ode_seconds: float) -> None:
+    try:
+        sim = importlib.import_module("fltheory.sim.committee")
+    except ImportError:
+        print("  SGD side: fltheory.sim.committee does not exist on this branch (ODE side only)")
+        return
+    run = getattr(sim, "benchmark_sgd", None)
+    if run is None:
+        print("  SGD side: fltheory.sim.committee has no benchmark_sgd(K, M, eta, N, t_max) "
+              "(ODE side only)")
+        return
+    start = time.perf_counter()
+    run(K, M, eta, 1000, t_max)
+    sgd = time.perf_counter() - start
+    print(f"  SGD N = 1000 to t = {t_max:g}: {sgd:.2f} s; ratio {sgd / ode_seconds:.0f}× "
+          "(against the last ODE run above)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,256 @@
+"""The committee-machine right side as scalar loops on the flat state (private; see
+:func:`fltheory.theory.committee_equations.flat_rhs`).
+
+Plain Python functions using only math and numpy indexing, so numba can compile them
+(:mod:`fltheory.theory._committee_jit` does, on first use, when numba is installed). The
+averages are the same formulas as :mod:`fltheory.theory.committee_averages`, written per scalar
+(erf: Saad–Solla closed forms; relu: closed E2, I2, I3 and the Gauss–Legendre integral for I4;
+polynomials: the exponent/coefficient tables of the exact polynomial)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+KIND_ERF, KIND_RELU, KIND_POLY = 0, 1, 2
+_TWO_PI = 2.0 * math.pi
+_TINY = 1e-300
+
+
+def erf_i3(c11: float, c12: float, c13: float, c22: float, c23: float, c33: float) -> float:
+    lam3 = (1.0 + c11) * (1.0 + c33) - c13 * c13
+    return 2.0 / math.pi * (c23 * (1.0 + c11) - c12 * c13) / ((1.0 + c11) * math.sqrt(lam3))
+
+
+def erf_i2(c11: float, c12: float, c22: float) -> float:
+    return 2.0 / math.pi / math.sqrt((1.0 + c11) * (1.0 + c22) - c12 * c12)
+
+
+def erf_i4(c11: float, c12: float, c13: float, c14: float, c22: float, c23: float, c24: float,
+           c33: float, c34: float, c44: float) -> float:
+    lam4 = (1.0 + c11) * (1.0 + c22) - c12 * c12
+    lam0 = (lam4 * c34 - c23 * c24 * (1.0 + c11) - c13 * c14 * (1.0 + c22)
+            + c12 * c13 * c24 + c12 * c14 * c23)
+    lam1 = (lam4 * (1.0 + c33) - c23 * c23 * (1.0 + c11) - c13 * c13 * (1.0 + c22)
+            + 2.0 * c12 * c13 * c23)
+    lam2 = (lam4 * (1.0 + c44) - c24 * c24 * (1.0 + c11) - c14 * c14 * (1.0 + c22)
+            + 2.0 * c12 * c14 * c24)
+    x = lam0 / math.sqrt(lam1 * lam2)
+    x = min(1.0, max(-1.0, x))
+    return 4.0 / (math.pi * math.pi) / math.sqrt(lam4) * math.asin(x)
+
+
+def safe_rho(cab: float, caa: float, cbb: float) -> float:
+    d = caa * cbb
+    if d <= _TINY:
+        return 0.0
+    r = cab / math.sqrt(d)
+    return min(1.0, max(-1.0, r))
+
+
+def orthant2(caa: float, cbb: float, cab: float) -> float:
+    return 0.25 + math.asin(safe_rho(cab, caa, cbb)) / _TWO_PI
+
+
+def relu_relu(caa: float, cbb: float, cab: float) -> float:
+    rho = safe_rho(cab, caa, cbb)
+    s = math.sqrt(max(caa * cbb, 0.0))
+    return s / _TWO_PI * (math.sqrt(max(1.0 - rho * rho, 0.0)) + (math.pi - math.acos(rho)) * rho)
+
+
+def relu_i3(c11: float, c12: float, c13: float, c22: float, c23: float, c33: float) -> float:
+    return (c12 * math.sqrt(max(c11 * c33 - c13 * c13, 0.0)) / (_TWO_PI * c11)
+            + c23 * orthant2(c11, c33, c13))
+
+
+def density0(c: float) -> float:
+    return 1.0 / math.sqrt(_TWO_PI * max(c, _TINY))
+
+
+def ttr(c: np.ndarray, a: int, b: int, r: int) -> float:
+    """E[θ(x_a) θ(x_b) relu(x_r)] for the covariance matrix c (Stein's lemma on x_r)."""
+    total = 0.0
+    for s in range(3):
+        if s == 0:
+            j, p, q = a, b, r
+        elif s == 1:
+            j, p, q = b, a, r
+        else:
+            j, p, q = r, a, b
+        cjj = max(c[j, j], _TINY)
+        cpp = c[p, p] - c[p, j] * c[p, j] / cjj
+        cqq = c[q, q] - c[q, j] * c[q, j] / cjj
+        cpq = c[p, q] - c[p, j] * c[q, j] / cjj
+        total += c[r, j] * density0(c[j, j]) * orthant2(cpp, cqq, cpq)
+    return total
+
+
+def relu_i4(C: np.ndarray, nodes: np.ndarray, weights: np.ndarray) -> float:
+    """The 1-D integral of :mod:`fltheory.theory.committee_averages` for one 4 × 4 C, at the
+    Gauss–Legendre nodes t (in [0, 1]) and weights given."""
+    total = 0.25 * relu_relu(C[2, 2], C[3, 3], C[2, 3])
+    cs = np.empty((4, 4))
+    cc = np.empty((4, 4))
+    for q in range(len(nodes)):
+        t = nodes[q]
+        s = 1.0 - t * t
+        for i in range(4):
+            for j in range(4):
+                cs[i, j] = C[i, j] * s if (i < 2 or j < 2) and i != j else C[i, j]
+        det = max(cs[0, 0] * cs[1, 1] - cs[0, 1] * cs[0, 1], _TINY)
+        i00, i11, i01 = cs[1, 1] / det, cs[0, 0] / det, -cs[0, 1] / det
+        cond = np.empty(3)
+        for m in range(3):
+            p, r = (2, 2) if m == 0 else ((3, 3) if m == 1 else (2, 3))
+            cond[m] = cs[p, r] - (cs[p, 0] * i00 * cs[0, r] + cs[p, 0] * i01 * cs[1, r]
+                                  + cs[p, 1] * i01 * cs[0, r] + cs[p, 1] * i11 * cs[1, r])
+        f = C[0, 1] / (_TWO_PI * math.sqrt(det)) * relu_relu(cond[0], cond[1], cond[2])
+        for x in range(2):
+            y = 1 - x
+            cxx = max(cs[x, x], _TINY)
+            for p in range(4):
+                for r in range(4):
+                    cc[p, r] = cs[p, r] - cs[p, x] * cs[r, x] / cxx
+            dens = density0(cs[x, x])
+            f += C[x, 2] * dens * ttr(cc, y, 2, 3) + C[x, 3] * dens * ttr(cc, y, 3, 2)
+        total += f * 2.0 * t * weights[q]
+    return total
+
+
+def poly_eval(ent: np.ndarray, E: np.ndarray, coef: np.ndarray) -> float:
+    total = 0.0
+    for t in range(E.shape[0]):
+        v = coef[t]
+        for e in range(E.shape[1]):
+            for _ in range(E[t, e]):
+                v *= ent[e]
+        total += v
+    return total
+
+
+def average(kind: int, C: np.ndarray, idx: np.ndarray, d: int, E: np.ndarray,
+            coef: np.ndarray, nodes: np.ndarray, weights: np.ndarray) -> float:
+    """I2 (d = 2), I3 (d = 3) or I4 (d = 4) at the fields idx[:d] of the joint covariance C."""
+    sub = np.empty((4, 4))
+    for i in range(d):
+        for j in range(d):
+            sub[i, j] = C[idx[i], idx[j]]
+    if kind == 2:
+        m = d * (d + 1) // 2
+        ent = np.empty(m)
+        pos = 0
+        for i in range(d):
+            for j in range(i, d):
+                ent[pos] = sub[i, j]
+                pos += 1
+        return poly_eval(ent, E, coef)
+    if d == 2:
+        if kind == 0:
+            return erf_i2(sub[0, 0], sub[0, 1], sub[1, 1])
+        return orthant2(sub[0, 0], sub[1, 1], sub[0, 1])
+    if d == 3:
+        if kind == 0:
+            return erf_i3(sub[0, 0], sub[0, 1], sub[0, 2], sub[1, 1], sub[1, 2], sub[2, 2])
+        return relu_i3(sub[0, 0], sub[0, 1], sub[0, 2], sub[1, 1], sub[1, 2], sub[2, 2])
+    if kind == 0:
+        return erf_i4(sub[0, 0], sub[0, 1], sub[0, 2], sub[0, 3], sub[1, 1], sub[1, 2],
+                      sub[1, 3], sub[2, 2], sub[2, 3], sub[3, 3])
+    return relu_i4(sub, nodes, weights)
+
+
+def loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.ndarray,
+          eta: float, sigma2: float, kappa: float, order: int, kind: int,
+          E2: np.ndarray, c2: np.ndarray, E3: np.ndarray, c3: np.ndarray, E4: np.ndarray,
+          c4: np.ndarray, nodes: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """dy/dt for y = concat(Q.ravel(), R.ravel()) (see the module docstring)."""
+    n = K + M
+    C = np.empty((n, n))
+    for i in range(K):
+        for j in range(K):
+            C[i, j] = 0.5 * (y[i * K + j] + y[j * K + i])
+        for m in range(M):
+            C[i, K + m] = y[K * K + i * M + m]
+            C[K + m, i] = C[i, K + m]
+    for m in range(M):
+        for l in range(M):
+            C[K + m, K + l] = T[m, l]
+    idx = np.zeros(4, dtype=np.int64)
+    S3 = np.zeros((K, n))
+    for i in range(K):
+        for t in range(n):
+            acc = 0.0
+            for c in range(n):
+                idx[0] = i
+                idx[1] = t
+                idx[2] = c
+                acc += w[c] * average(kind, C, idx, 3, E3, c3, nodes, weights)
+            S3[i, t] = acc
+    out = np.empty(K * K + K * M)
+    for i in range(K):
+        for m in range(M):
+            out[K * K + i * M + m] = eta * a[i] * S3[i, K + m] - eta * kappa * C[i, K + m]
+    for i in range(K):
+        for k in range(i, K):
+            v = eta * (a[i] * S3[i, k] + a[k] * S3[k, i]) - 2.0 * eta * kappa * C[i, k]
+            if order == 2:
+                acc = 0.0
+                idx[0] = i
+                idx[1] = k
+                for c in range(n):
+                    for e in range(c, n):
+                        idx[2] = c
+                        idx[3] = e
+                        mult = w[c] * w[e] * (1.0 if c == e else 2.0)
+                        acc += mult * average(kind, C, idx, 4, E4, c4, nodes, weights)
+                if sigma2 != 0.0:
+                    acc += sigma2 * average(kind, C, idx, 2, E2, c2, nodes, weights)
+                v += eta * eta * a[i] * a[k] * acc
+            out[i * K + k] = v
+            out[k * K + i] = v
+    return out
+
+
+def build(model: Any, eta: Any, T: Any) -> Any:
+    """The flat right side of ``model`` at step ``eta`` and teacher overlaps ``T`` (None for g
+    other than erf, relu or a polynomial)."""
+    from fltheory.theory._quadratic_common import _step
+    from fltheory.theory.committee_averages import RELU_NODES, _legendre
+    from fltheory.theory.committee_equations import check_state
+
+    av = model.averages
+    kinds = {"erf": KIND_ERF, "relu": KIND_RELU, "polynomial": KIND_POLY}
+    if av.kind not in kinds:
+        return None
+    eta_f = float(_step(eta, "eta"))
+    K, M = model.K, model.M
+    _, _, T = check_state(np.eye(K), np.zeros((K, M)), T, model)
+    empty_i, empty_f = np.zeros((0, 0), dtype=np.int64), np.zeros(0)
+    tabs = []
+    for name in ("i2", "i3", "i4"):
+        if av.kind == "polynomial":
+            tab = av.tables[name]
+            tabs += [np.ascontiguousarray(tab.exponents), np.ascontiguousarray(tab.coef)]
+        else:
+            tabs += [empty_i, empty_f]
+    nodes, weights = _legendre(RELU_NODES) if av.kind == "relu" else (empty_f, empty_f)
+    args = (K, M, np.ascontiguousarray(T, dtype=float), np.array([float(v) for v in model.a]),
+            model.w, eta_f, float(model.noise) ** 2, float(model.weight_decay), 2,
+            kinds[av.kind], *tabs, np.ascontiguousarray(nodes), np.ascontiguousarray(weights))
+    compiled = _compiled_loops()
+
+    def f(y: np.ndarray) -> np.ndarray:
+        return compiled(y, *args)
+
+    f.loops = compiled  # type: ignore[attr-defined]
+    f.args = args  # type: ignore[attr-defined]
+    return f
+
+
+def _compiled_loops() -> Any:
+    try:
+        from fltheory.theory._committee_jit import loops as jit_loops
+    except ImportError:
+        return loops
+    return jit_loops

@@ -1,0 +1,594 @@
+r"""Gaussian averages of the soft-committee-machine ODEs (issue #16) for a given activation g.
+
+For centred Gaussian fields with covariance C (shape (..., n, n), batched over leading axes):
+
+    E2(C) = E[g(u) g(v)]               (n = 2, the generalisation error)
+    I2(C) = E[g'(u) g'(v)]             (n = 2, the output-noise term)
+    I3(C) = E[g'(u) v g(w)]            (n = 3, first order in η)
+    I4(C) = E[g'(u) g'(v) g(w) g(z)]   (n = 4, the η² term)
+
+Which method each activation gets (:attr:`GaussianAverages.method` says it):
+
+* ``erf`` (g(x) = erf(x/√2), Saad & Solla 1995): closed forms. With g' = √(2/π) e^{−x²/2},
+  a factor e^{−x_A·x_A/2} tilts the Gaussian: E[e^{−|x_A|²/2} h(x_B)] = det(I + C_AA)^{−1/2}
+  E'[h], E' with the Schur complement C_BB − C_BA (I + C_AA)^{−1} C_AB, and
+  E[g(w)g(z)] = (2/π) arcsin(C_wz/√((1 + C_ww)(1 + C_zz))). Hence I2 = (2/π)/√Λ, I3 =
+  (2/π)(C23(1 + C11) − C12 C13)/((1 + C11)√Λ3), I4 = (4/π²)/√Λ4 · arcsin(Λ0/√(Λ1 Λ2)) with
+  Saad–Solla's Λ's (:func:`erf_i4`).
+* ``relu``: E2 is the degree-1 arc-cosine kernel, I2 = ¼ + arcsin(ρ)/(2π), and by Stein's
+  lemma I3 = C12 √(C11 C33 − C13²)/(2π C11) + C23 (¼ + arcsin ρ13/(2π)) (closed forms).
+  I4 has no closed form (it contains four-variable orthant integrals). It is the exact 1-D
+  integral F(1) = F(0) + ∫_0^1 F'(s) ds along C(s), where every entry coupling u or v to
+  another field is multiplied by s (C(0): u, v independent of each other and of (w, z), so
+  F(0) = ¼ E[relu(w) relu(z)]). By the heat-equation identity ∂F/∂C_ab = E[∂_a ∂_b h], and each
+  E[∂_a ∂_b h] is a density at 0 times a closed-form conditional expectation (E[relu relu], or
+  E[θ θ relu] by Stein's lemma again). The integral is done by Gauss–Legendre in t, s = 1 − t²
+  (which smooths the (1 − s)^{−1/2} endpoint behaviour when C is singular); the method string
+  gives the node count and the quadrature error measured against 4× the nodes.
+* polynomials (degree <= :data:`MAX_DEGREE`): exact. Each average is a polynomial in the
+  covariance entries, built from Gaussian moments by Stein's recursion (Isserlis' theorem);
+  sympy-exact for :meth:`GaussianAverages.symbolic`, evaluated in float64 otherwise.
+* any other g (tanh, sigmoid, …): tensor Gauss–Hermite cubature of order n in the
+  eigenbasis of C, with the error measured against order 2n at a test covariance (stated in
+  the method string; a measurement, not a bound). g and g' must grow slower than any
+  e^{c z²} (else some average is infinite at large variance): exp(z**2) is refused.
+
+Every function here is numpy float64; the exact forms are in :meth:`GaussianAverages.symbolic`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import sympy as sp
+
+from fltheory.exact import DomainError, check_cost
+from fltheory.theory import _committee_wick as wick
+
+__all__ = ["MAX_DEGREE", "GaussianAverages", "averages", "erf_i4"]
+
+#: highest polynomial degree of g accepted (I4 then has total degree 4·6 − 2 = 22 in the fields;
+#: building its polynomial in the 10 covariance entries takes about a second)
+MAX_DEGREE = 6
+
+#: Gauss–Legendre nodes of the relu I4 integral, and the Gauss–Hermite order of the cubature
+RELU_NODES = 48
+#: Gauss–Hermite order per dimension of the cubature (2-, 3-, 4-field averages), and the order
+#: each is checked against when the averages are built
+CUBATURE_ORDER = {2: 64, 3: 48, 4: 24}
+CHECK_ORDER = {2: 128, 3: 96, 4: 32}
+
+_TWO_PI = 2.0 * math.pi
+
+
+def _cov(C: Any, n: int, param: str = "C") -> np.ndarray:
+    try:
+        A = np.asarray(C, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError(param, str(C)[:40], f"a real array of shape (..., {n}, {n})") from None
+    if A.ndim < 2 or A.shape[-2:] != (n, n):
+        raise DomainError(param, f"an array of shape {A.shape}", f"shape (..., {n}, {n})")
+    if not np.isfinite(A).all():
+        raise DomainError(param, "an array with non-finite entries", "finite entries")
+    return 0.5 * (A + np.swapaxes(A, -1, -2))
+
+
+def _finite_result(x: np.ndarray, what: str) -> np.ndarray:
+    if not np.isfinite(x).all():
+        raise DomainError("C", "a covariance", "positive semi-definite covariances",
+                          reason=f"gives a non-finite {what} (is C positive semi-definite?)")
+    return x
+
+
+# --------------------------------------------------------------------------- erf(x/√2)
+
+
+def _erf_e2(C: np.ndarray) -> np.ndarray:
+    c11, c22, c12 = C[..., 0, 0], C[..., 1, 1], C[..., 0, 1]
+    return (2 / math.pi) * np.arcsin(np.clip(c12 / np.sqrt((1 + c11) * (1 + c22)), -1, 1))
+
+
+def _erf_i2(C: np.ndarray) -> np.ndarray:
+    c11, c22, c12 = C[..., 0, 0], C[..., 1, 1], C[..., 0, 1]
+    return (2 / math.pi) / np.sqrt((1 + c11) * (1 + c22) - c12**2)
+
+
+def _erf_i3(C: np.ndarray) -> np.ndarray:
+    c11, c12, c13, c23, c33 = (C[..., 0, 0], C[..., 0, 1], C[..., 0, 2], C[..., 1, 2],
+                               C[..., 2, 2])
+    lam3 = (1 + c11) * (1 + c33) - c13**2
+    return (2 / math.pi) * (c23 * (1 + c11) - c12 * c13) / ((1 + c11) * np.sqrt(lam3))
+
+
+def erf_i4(C: Any) -> np.ndarray:
+    """I4 = E[g'(u) g'(v) g(w) g(z)] for g(x) = erf(x/√2) (Saad & Solla 1995):
+    (4/π²) Λ4^{−1/2} arcsin(Λ0/√(Λ1 Λ2)) with Λ4 = (1 + C11)(1 + C22) − C12²,
+    Λ0 = Λ4 C34 − C23 C24 (1 + C11) − C13 C14 (1 + C22) + C12 C13 C24 + C12 C14 C23,
+    Λ1 = Λ4 (1 + C33) − C23² (1 + C11) − C13² (1 + C22) + 2 C12 C13 C23, Λ2 likewise with 4.
+    ``C``: covariance array (..., 4, 4) of (u, v, w, z); returns float64 of shape (...).
+
+    >>> round(float(erf_i4(np.eye(4))), 12)  # independent fields: E[g'(u)]² E[g(w)]² = 0
+    0.0
+    >>> round(float(erf_i4(np.ones((4, 4)))), 6)  # E[g'(u)² g(u)²], u ~ N(0, 1) (scipy quad)
+    0.059125
+    """
+    C = _cov(C, 4)
+    c = {(a, b): C[..., a - 1, b - 1] for a in range(1, 5) for b in range(1, 5)}
+    lam4 = (1 + c[1, 1]) * (1 + c[2, 2]) - c[1, 2]**2
+    lam0 = (lam4 * c[3, 4] - c[2, 3] * c[2, 4] * (1 + c[1, 1]) - c[1, 3] * c[1, 4] * (1 + c[2, 2])
+            + c[1, 2] * c[1, 3] * c[2, 4] + c[1, 2] * c[1, 4] * c[2, 3])
+    lam1 = (lam4 * (1 + c[3, 3]) - c[2, 3]**2 * (1 + c[1, 1]) - c[1, 3]**2 * (1 + c[2, 2])
+            + 2 * c[1, 2] * c[1, 3] * c[2, 3])
+    lam2 = (lam4 * (1 + c[4, 4]) - c[2, 4]**2 * (1 + c[1, 1]) - c[1, 4]**2 * (1 + c[2, 2])
+            + 2 * c[1, 2] * c[1, 4] * c[2, 4])
+    return _finite_result((4 / math.pi**2) / np.sqrt(lam4)
+                          * np.arcsin(np.clip(lam0 / np.sqrt(lam1 * lam2), -1, 1)), "I4")
+
+
+def _erf_symbolic(kind: str, c: Callable[[int, int], sp.Expr]) -> sp.Expr:
+    one = sp.Integer(1)
+    if kind == "e2":
+        return 2 / sp.pi * sp.asin(c(1, 2) / sp.sqrt((1 + c(1, 1)) * (1 + c(2, 2))))
+    if kind == "i2":
+        return 2 / sp.pi / sp.sqrt((1 + c(1, 1)) * (1 + c(2, 2)) - c(1, 2)**2)
+    if kind == "i3":
+        lam3 = (1 + c(1, 1)) * (1 + c(3, 3)) - c(1, 3)**2
+        return (2 / sp.pi * (c(2, 3) * (1 + c(1, 1)) - c(1, 2) * c(1, 3))
+                / ((1 + c(1, 1)) * sp.sqrt(lam3)))
+    lam4 = (one + c(1, 1)) * (1 + c(2, 2)) - c(1, 2)**2
+    lam0 = (lam4 * c(3, 4) - c(2, 3) * c(2, 4) * (1 + c(1, 1)) - c(1, 3) * c(1, 4) * (1 + c(2, 2))
+            + c(1, 2) * c(1, 3) * c(2, 4) + c(1, 2) * c(1, 4) * c(2, 3))
+    lam1 = (lam4 * (1 + c(3, 3)) - c(2, 3)**2 * (1 + c(1, 1)) - c(1, 3)**2 * (1 + c(2, 2))
+            + 2 * c(1, 2) * c(1, 3) * c(2, 3))
+    lam2 = (lam4 * (1 + c(4, 4)) - c(2, 4)**2 * (1 + c(1, 1)) - c(1, 4)**2 * (1 + c(2, 2))
+            + 2 * c(1, 2) * c(1, 4) * c(2, 4))
+    return 4 / sp.pi**2 / sp.sqrt(lam4) * sp.asin(lam0 / sp.sqrt(lam1 * lam2))
+
+
+# --------------------------------------------------------------------------- relu
+
+
+def _safe_rho(cab: Any, caa: Any, cbb: Any) -> Any:
+    den = np.sqrt(np.maximum(caa * cbb, 0.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rho = np.where(den > 1e-300, cab / np.where(den > 1e-300, den, 1.0), 0.0)
+    return np.clip(rho, -1.0, 1.0)
+
+
+def _orthant2(caa: Any, cbb: Any, cab: Any) -> Any:
+    """P(a > 0, b > 0) = ¼ + arcsin(ρ)/(2π) (a degenerate variable counts as ρ = 0)."""
+    return 0.25 + np.arcsin(_safe_rho(cab, caa, cbb)) / _TWO_PI
+
+
+def _relu_relu(caa: Any, cbb: Any, cab: Any) -> Any:
+    """E[relu(a) relu(b)] = √(caa cbb)/(2π) (√(1 − ρ²) + (π − arccos ρ) ρ)."""
+    rho = _safe_rho(cab, caa, cbb)
+    s = np.sqrt(np.maximum(caa * cbb, 0.0))
+    return s / _TWO_PI * (np.sqrt(np.maximum(1 - rho**2, 0.0)) + (math.pi - np.arccos(rho)) * rho)
+
+
+def _density0(c: Any) -> Any:
+    return 1.0 / np.sqrt(_TWO_PI * np.maximum(c, 1e-300))
+
+
+def _cond(c: dict[tuple[int, int], Any], j: int, a: int, b: int) -> Any:
+    """Covariance of (a, b) given x_j = 0."""
+    return c[a, b] - c[a, j] * c[b, j] / np.maximum(c[j, j], 1e-300)
+
+
+def _ttr(c: dict[tuple[int, int], Any], a: int, b: int, r: int) -> Any:
+    """E[θ(x_a) θ(x_b) relu(x_r)] for a 3-variable covariance c (dict over ordered pairs), by
+    Stein's lemma on x_r: Σ_j C_rj E[∂_j(θθθ)] = Σ_j C_rj φ_j(0) P(others > 0 | x_j = 0)."""
+    total = 0.0
+    for j, (p, q) in ((a, (b, r)), (b, (a, r)), (r, (a, b))):
+        total = total + c[r, j] * _density0(c[j, j]) * _orthant2(
+            _cond(c, j, p, p), _cond(c, j, q, q), _cond(c, j, p, q))
+    return total
+
+
+def _relu_e2(C: np.ndarray) -> np.ndarray:
+    return _relu_relu(C[..., 0, 0], C[..., 1, 1], C[..., 0, 1])
+
+
+def _relu_i2(C: np.ndarray) -> np.ndarray:
+    return _orthant2(C[..., 0, 0], C[..., 1, 1], C[..., 0, 1])
+
+
+def _relu_i3(C: np.ndarray) -> np.ndarray:
+    c11, c12, c13, c23, c33 = (C[..., 0, 0], C[..., 0, 1], C[..., 0, 2], C[..., 1, 2],
+                               C[..., 2, 2])
+    dens = c12 * np.sqrt(np.maximum(c11 * c33 - c13**2, 0.0)) / (_TWO_PI * c11)
+    return dens + c23 * _orthant2(c11, c33, c13)
+
+
+@lru_cache(maxsize=8)
+def _legendre(n: int) -> tuple[np.ndarray, np.ndarray]:
+    x, w = np.polynomial.legendre.leggauss(n)
+    return 0.5 * (x + 1), 0.5 * w
+
+
+def _relu_i4(C: np.ndarray, nodes: int = RELU_NODES) -> np.ndarray:
+    t, wt = _legendre(nodes)
+    s = 1.0 - t**2                        # ∫_0^1 F'(s) ds = ∫_0^1 F'(1 − t²) 2t dt
+    full = {(a, b): C[..., a, b][..., None] for a in range(4) for b in range(4)}
+    total = np.zeros((*C.shape[:-2], nodes))
+    cs: dict[tuple[int, int], Any] = {}
+    for (a, b), v in full.items():
+        cs[a, b] = v * s if (a < 2 or b < 2) and a != b else v + 0 * s
+    # pair (0, 1): δ(u) δ(v) relu(w) relu(z) -> φ2(0, 0) E[relu relu | u = v = 0]
+    det = cs[0, 0] * cs[1, 1] - cs[0, 1]**2
+    det = np.maximum(det, 1e-300)
+    inv = {(0, 0): cs[1, 1] / det, (1, 1): cs[0, 0] / det, (0, 1): -cs[0, 1] / det}
+    inv[1, 0] = inv[0, 1]
+
+    def cond12(p: int, q: int) -> Any:
+        return cs[p, q] - sum(cs[p, i] * inv[i, j] * cs[j, q] for i in (0, 1) for j in (0, 1))
+
+    total = total + full[0, 1] / (_TWO_PI * np.sqrt(det)) * _relu_relu(
+        cond12(2, 2), cond12(3, 3), cond12(2, 3))
+    # pairs (x, r'): δ(x) θ(y) θ(r') relu(r) -> φ_x(0) E[θ(y) θ(r') relu(r) | x = 0]
+    for x, y in ((0, 1), (1, 0)):
+        cc = {(p, q): _cond(cs, x, p, q) for p in (y, 2, 3) for q in (y, 2, 3)}
+        dens = _density0(cs[x, x])
+        total = total + full[x, 2] * dens * _ttr(cc, y, 2, 3)
+        total = total + full[x, 3] * dens * _ttr(cc, y, 3, 2)
+    integral = (total * (2 * t) * wt).sum(axis=-1)
+    start = 0.25 * _relu_relu(C[..., 2, 2], C[..., 3, 3], C[..., 2, 3])
+    return _finite_result(start + integral, "I4")
+
+
+def _relu_symbolic(kind: str, c: Callable[[int, int], sp.Expr]) -> sp.Expr:
+    if kind == "i2":
+        return sp.Rational(1, 4) + sp.asin(c(1, 2) / sp.sqrt(c(1, 1) * c(2, 2))) / (2 * sp.pi)
+    if kind == "e2":
+        rho = c(1, 2) / sp.sqrt(c(1, 1) * c(2, 2))
+        return (sp.sqrt(c(1, 1) * c(2, 2)) / (2 * sp.pi)
+                * (sp.sqrt(1 - rho**2) + (sp.pi - sp.acos(rho)) * rho))
+    if kind == "i3":
+        return (c(1, 2) * sp.sqrt(c(1, 1) * c(3, 3) - c(1, 3)**2) / (2 * sp.pi * c(1, 1))
+                + c(2, 3) * (sp.Rational(1, 4)
+                             + sp.asin(c(1, 3) / sp.sqrt(c(1, 1) * c(3, 3))) / (2 * sp.pi)))
+    args = [c(a, b) for a in range(1, 5) for b in range(a, 5)]
+    return sp.Function("I4_relu")(*args)
+
+
+# --------------------------------------------------------------------------- polynomials
+
+
+_EVAL_TERM_CHUNK = 2048
+
+
+class _PolyTable:
+    """A polynomial in the covariance entries as exponent and coefficient arrays."""
+
+    def __init__(self, n: int, poly: wick.Poly):
+        self.n = n
+        self.poly = poly
+        keys = sorted(poly)
+        m = len(wick.entries(n))
+        self.exponents = np.array(keys, dtype=np.int64).reshape(len(keys), m)
+        self.coef = np.array([float(poly[k]) for k in keys], dtype=float)
+
+    def __call__(self, C: np.ndarray) -> np.ndarray:
+        lead = C.shape[:-2]
+        ent = np.stack([C[..., a, b] for a, b in wick.entries(self.n)], axis=-1)
+        ent = ent.reshape(-1, ent.shape[-1])
+        out = np.zeros(ent.shape[0])
+        if not len(self.coef):
+            return out.reshape(lead)
+        top = int(self.exponents.max(initial=0))
+        powers = np.ones((top + 1, *ent.shape))
+        for k in range(1, top + 1):
+            powers[k] = powers[k - 1] * ent
+        for lo in range(0, len(self.coef), _EVAL_TERM_CHUNK):
+            ex = self.exponents[lo:lo + _EVAL_TERM_CHUNK]
+            vals = np.ones((ex.shape[0], ent.shape[0]))
+            for e in range(ex.shape[1]):
+                vals *= powers[ex[:, e], :, e]
+            out += self.coef[lo:lo + _EVAL_TERM_CHUNK] @ vals
+        return out.reshape(lead)
+
+    def symbolic(self, c: Callable[[int, int], sp.Expr]) -> sp.Expr:
+        syms = [c(a + 1, b + 1) for a, b in wick.entries(self.n)]
+        return sp.Add(*[sp.sympify(v) * sp.Mul(*[s**e for s, e in zip(syms, k, strict=True)])
+                        for k, v in self.poly.items()])
+
+
+def _as_exact(c: sp.Expr) -> Any:
+    from fractions import Fraction
+
+    if c.is_Rational:
+        return Fraction(int(c.p), int(c.q))
+    return c
+
+
+# --------------------------------------------------------------------------- the public class
+
+
+class GaussianAverages:
+    """The four Gaussian averages of an activation g (see the module docstring): numpy
+    methods :meth:`e2`, :meth:`i2`, :meth:`i3`, :meth:`i4` on covariance arrays of shape
+    (..., n, n), :meth:`symbolic` for the sympy form, and ``kind`` ("erf", "relu",
+    "polynomial", "cubature"), ``method`` (how each average is computed, with its precision),
+    ``expr`` (g as a sympy expression in z), ``degree`` (polynomials) and ``name``.
+
+    >>> av = averages("erf")
+    >>> round(float(av.i2(np.eye(2))), 6), av.method
+    (0.31831, 'closed form (Saad–Solla arcsin)')
+    """
+
+    def __init__(self, name: str, kind: str, method: str, expr: sp.Expr,
+                 funcs: dict[str, Callable[[np.ndarray], np.ndarray]],
+                 symbolic: Callable[[str, Callable[[int, int], sp.Expr]], sp.Expr],
+                 degree: int | None = None, tables: dict[str, _PolyTable] | None = None):
+        self.name = name
+        self.kind = kind
+        self.method = method
+        self.expr = expr
+        self.degree = degree
+        self.tables = tables or {}
+        self._funcs = funcs
+        self._symbolic = symbolic
+
+    def __repr__(self) -> str:
+        return f"GaussianAverages({self.name!r}, method={self.method!r})"
+
+    def _check(self, C: np.ndarray) -> None:
+        if self.kind == "relu":
+            diag = np.diagonal(C, axis1=-2, axis2=-1)
+            if not (diag > 0).all():
+                raise DomainError("C", "a covariance with a zero variance",
+                                  "field variances > 0 for relu (g'(0) is undefined)",
+                                  reason="has a field of variance <= 0")
+
+    def e2(self, C: Any) -> np.ndarray:
+        """E[g(u) g(v)] for covariances C of shape (..., 2, 2) (float64, shape (...)).
+
+        >>> round(float(averages("relu").e2(np.eye(2))), 6)  # E[relu(z)]² = 1/(2π)
+        0.159155
+        """
+        A = _cov(C, 2)
+        self._check(A)
+        return _finite_result(self._funcs["e2"](A), "E2")
+
+    def i2(self, C: Any) -> np.ndarray:
+        """E[g'(u) g'(v)] for covariances C of shape (..., 2, 2) (float64, shape (...)).
+
+        >>> float(averages("relu").i2(np.eye(2)))
+        0.25
+        """
+        A = _cov(C, 2)
+        self._check(A)
+        return _finite_result(self._funcs["i2"](A), "I2")
+
+    def i3(self, C: Any) -> np.ndarray:
+        """E[g'(u) v g(w)] for covariances C of shape (..., 3, 3) of (u, v, w) (float64).
+
+        >>> C = np.array([[1, .5, .2], [.5, 1, .3], [.2, .3, 1]])
+        >>> round(float(averages("x**2").i3(C)), 12)  # E[2u v w²] = 2(C12 C33 + 2 C13 C23)
+        1.24
+        """
+        A = _cov(C, 3)
+        self._check(A)
+        return _finite_result(self._funcs["i3"](A), "I3")
+
+    def i4(self, C: Any) -> np.ndarray:
+        """E[g'(u) g'(v) g(w) g(z)] for covariances C of shape (..., 4, 4) of (u, v, w, z).
+
+        >>> round(float(averages("z").i4(np.eye(4))), 12)  # g = z: E[w z] = 0
+        0.0
+        """
+        A = _cov(C, 4)
+        self._check(A)
+        return _finite_result(self._funcs["i4"](A), "I4")
+
+    def symbolic(self, kind: str, c: Callable[[int, int], sp.Expr]) -> sp.Expr:
+        """The average ``kind`` ("e2", "i2", "i3", "i4") as a sympy expression in the
+        covariance entries ``c(a, b)`` (1-based, a <= b): exact closed forms for erf,
+        polynomials and the relu E2, I2, I3; an unevaluated function (``I4_relu``, ``I3_g``, …)
+        where no closed form exists.
+
+        >>> a, b, r = sp.symbols("a b r")
+        >>> averages("x**2").symbolic("e2", lambda i, j: {(1, 1): a, (2, 2): b}.get((i, j), r))
+        a*b + 2*r**2
+        """
+        if kind not in ("e2", "i2", "i3", "i4"):
+            raise DomainError("kind", kind, "e2, i2, i3 or i4")
+        return self._symbolic(kind, c)
+
+
+def _text(g: Any) -> str:
+    if isinstance(g, sp.Basic):
+        return str(g)
+    if not isinstance(g, str):
+        raise DomainError("g", str(g)[:40], "an activation name or an expression in z (or x)")
+    return g.strip()
+
+
+@lru_cache(maxsize=64)
+def averages(g: str, dps: int | None = None) -> GaussianAverages:
+    """The Gaussian averages of the activation ``g``: ``"erf"`` (erf(x/√2), closed forms),
+    ``"relu"`` (closed E2, I2, I3; I4 a 1-D integral), a polynomial in z or x (exact,
+    degree <= :data:`MAX_DEGREE`), or any expression accepted by
+    :func:`fltheory.theory.functions.parse_function` (Gauss–Hermite cubature). ``dps`` is
+    accepted for the interface and unused (every path is float64). Refuses g whose Gaussian
+    moments are not all finite (DomainError naming ``g``).
+
+    >>> averages("erf").method
+    'closed form (Saad–Solla arcsin)'
+    >>> averages("x**3 - x").method
+    'exact polynomial (Wick)'
+    >>> averages("exp(z**2)")
+    Traceback (most recent call last):
+    ...
+    fltheory.exact.DomainError: g = exp(z**2) ...
+    """
+    text = _text(g)
+    if text == "erf":
+        return GaussianAverages(
+            "erf", "erf", "closed form (Saad–Solla arcsin)",
+            sp.erf(sp.Symbol("z", real=True) / sp.sqrt(2)),
+            {"e2": _erf_e2, "i2": _erf_i2, "i3": _erf_i3, "i4": erf_i4}, _erf_symbolic)
+    from fltheory.theory.functions import Z, parse_function
+
+    source = re.sub(r"\bx\b", "z", text)
+    expr = parse_function(source, "g", square_integrable=False).expr
+    if expr == sp.Max(Z, 0) or text == "relu":
+        return GaussianAverages(
+            "relu", "relu",
+            f"closed form (arc-cosine, Stein) for E2, I2, I3; I4 by a 1-D integral "
+            f"(Gauss–Legendre, {RELU_NODES} nodes, error <= 1e-10 measured)",
+            sp.Max(Z, 0), {"e2": _relu_e2, "i2": _relu_i2, "i3": _relu_i3, "i4": _relu_i4},
+            _relu_symbolic)
+    if expr.is_polynomial(Z):
+        return _polynomial(text, expr)
+    return _cubature(text, expr)
+
+
+def _polynomial(text: str, expr: sp.Expr) -> GaussianAverages:
+    from fltheory.theory.functions import Z
+
+    poly = sp.Poly(expr, Z)
+    degree = poly.degree()
+    if degree > MAX_DEGREE:
+        raise DomainError("g", text, f"polynomials of degree <= {MAX_DEGREE}",
+                          reason=f"has degree {degree}")
+    if degree < 1:
+        raise DomainError("g", text, "a non-constant activation", reason="is constant")
+    g = [(int(m[0]), _as_exact(c)) for m, c in poly.terms()]
+    dg = [(p - 1, c * p) for p, c in g if p > 0]
+    ident = [(1, 1)]
+    factors = {"e2": [g, g], "i2": [dg, dg], "i3": [dg, ident, g], "i4": [dg, dg, g, g]}
+    tables = {k: _PolyTable(len(f), wick.combine(len(f), f)) for k, f in factors.items()}
+    return GaussianAverages(
+        text, "polynomial", "exact polynomial (Wick)", expr,
+        {k: tables[k].__call__ for k in tables},
+        lambda kind, c: tables[kind].symbolic(c), degree=degree, tables=tables)
+
+
+# --------------------------------------------------------------------------- cubature
+
+
+def _check_growth(text: str, expr: sp.Expr) -> None:
+    """Refuse g or g' growing like e^{c z²} or faster at ±∞ (some Gaussian average of the
+    ODEs would be infinite at large variance)."""
+    from fltheory.theory.functions import Z
+    from fltheory.theory.timer import Timeout, time_limit
+
+    for f, what in ((expr, "g"), (sp.diff(expr, Z), "g'")):
+        for side in (sp.oo, -sp.oo):
+            rate: Any = None
+            try:
+                with time_limit(5.0):
+                    rate = sp.limit(sp.log(1 + f**2) / Z**2, Z, side)
+            except (Timeout, Exception):  # sympy gave up: decide numerically
+                rate = None
+            if rate is None or not rate.is_number:
+                fn = sp.lambdify(Z, sp.log(1 + f**2) / Z**2, "mpmath")
+                import mpmath
+
+                try:
+                    vals = [abs(float(fn(mpmath.mpf(int(side.is_positive) * 2 - 1) * r)))
+                            for r in (50, 200, 800)]
+                except Exception:
+                    vals = [math.inf]
+                ok = all(math.isfinite(v) for v in vals) and vals[-1] < 0.5 * vals[0] + 1e-3
+            else:
+                ok = rate == 0
+            if not ok:
+                raise DomainError("g", text, "activations with g, g' = O(e^{c z²}) for every "
+                                  "c > 0 (all Gaussian moments finite)",
+                                  reason=f"has {what} growing like e^(c z²) at {side}: "
+                                         "some Gaussian averages are infinite")
+
+
+def _cubature(text: str, expr: sp.Expr) -> GaussianAverages:
+    from fltheory.theory.functions import Z
+
+    _check_growth(text, expr)
+    mods = ["numpy", {"erf": _np_erf, "Heaviside": _np_heaviside}]
+    f = sp.lambdify(Z, expr, mods)
+    df = sp.lambdify(Z, sp.diff(expr, Z), mods)
+
+    def vec(fn: Callable[[Any], Any]) -> Callable[[np.ndarray], np.ndarray]:
+        return lambda x: np.broadcast_to(np.asarray(fn(x), dtype=float), x.shape)
+
+    g, dg = vec(f), vec(df)
+    ident = vec(lambda x: x)
+    parts = {"e2": [g, g], "i2": [dg, dg], "i3": [dg, ident, g], "i4": [dg, dg, g, g]}
+    funcs = {k: _cubature_func(fs, CUBATURE_ORDER[len(fs)]) for k, fs in parts.items()}
+    test = 0.6 * np.eye(4) + 0.4 * np.ones((4, 4))
+    test[0, 2] = test[2, 0] = -0.1
+    test = np.stack([test, test[np.ix_([0, 0, 1, 2], [0, 0, 1, 2])]])
+    err = max(float(np.abs(funcs[k](test[:, :len(fs), :len(fs)])
+                           - _cubature_func(fs, CHECK_ORDER[len(fs)])(
+                               test[:, :len(fs), :len(fs)])).max())
+              for k, fs in parts.items())
+    if not math.isfinite(err):
+        raise DomainError("g", text, "activations finite on ℝ",
+                          reason="gives non-finite values on the cubature nodes")
+
+    def symbolic(kind: str, c: Callable[[int, int], sp.Expr]) -> sp.Expr:
+        n = {"e2": 2, "i2": 2, "i3": 3, "i4": 4}[kind]
+        args = [c(a, b) for a in range(1, n + 1) for b in range(a, n + 1)]
+        return sp.Function(f"{kind.upper()}_g")(*args)
+
+    return GaussianAverages(
+        text, "cubature",
+        f"Gauss–Hermite cubature order {CUBATURE_ORDER[4]} (4 fields; {CUBATURE_ORDER[3]}, "
+        f"{CUBATURE_ORDER[2]} for 3, 2), error {err:.1e} measured against orders "
+        f"{CHECK_ORDER[4]}, {CHECK_ORDER[3]}, {CHECK_ORDER[2]} at two test covariances",
+        expr, funcs, symbolic)
+
+
+def _np_heaviside(x: Any, h: Any = 0.5) -> Any:
+    return np.heaviside(x, h)
+
+
+def _np_erf(x: Any) -> Any:
+    from scipy.special import erf
+
+    return erf(x)
+
+
+@lru_cache(maxsize=16)
+def _hermite_grid(order: int, d: int) -> tuple[np.ndarray, np.ndarray]:
+    x, w = np.polynomial.hermite_e.hermegauss(order)
+    w = w / math.sqrt(_TWO_PI)
+    grids = np.meshgrid(*([x] * d), indexing="ij")
+    weights = np.ones([order] * d)
+    for k in range(d):
+        shape = [1] * d
+        shape[k] = order
+        weights = weights * w.reshape(shape)
+    return np.stack([gr.ravel() for gr in grids], axis=-1), weights.ravel()
+
+
+def _cubature_func(fs: list[Callable[[np.ndarray], np.ndarray]], order: int
+                   ) -> Callable[[np.ndarray], np.ndarray]:
+    d = len(fs)
+
+    def average(C: np.ndarray) -> np.ndarray:
+        lead = C.shape[:-2]
+        A = C.reshape(-1, d, d)
+        check_cost(f"{A.shape[0]} covariances", A.shape[0] * order**d, 5e8,
+                   "cubature points", "fewer fields")
+        lam, V = np.linalg.eigh(A)
+        L = V * np.sqrt(np.maximum(lam, 0.0))[:, None, :]
+        grid, weights = _hermite_grid(order, d)
+        out = np.empty(A.shape[0])
+        chunk = max(1, 2_000_000 // len(weights))
+        for lo in range(0, A.shape[0], chunk):
+            x = np.einsum("bij,pj->bpi", L[lo:lo + chunk], grid)
+            vals = np.ones(x.shape[:2])
+            for i, fn in enumerate(fs):
+                vals = vals * fn(x[..., i])
+            out[lo:lo + chunk] = vals @ weights
+        return out.reshape(lead)
+
+    return average

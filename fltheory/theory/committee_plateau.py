@@ -1,0 +1,532 @@
+r"""Fixed points of the soft-committee-machine ODEs (issue #16): the unspecialised (symmetric)
+plateau, the specialised fixed point, the Jacobian there, and the largest stable step of K = M = 1.
+
+Model as in :mod:`fltheory.theory.committee_equations`: dQ/dt, dR/dt = rhs(Q, R, T) at step η.
+
+Symmetric plateau. When every student has the same second-layer weight, every teacher the
+same, and T is invariant under permuting the teachers (T = τ I + τ'(11ᵀ − I); T = I by
+default), the subspace Q = (q − c) I + c 11ᵀ, R = r 11ᵀ is invariant under the flow (the right
+side commutes with permutations of students and of teachers; checked numerically at the start
+point, DomainError if not). On it the ODEs reduce to three equations F(q, c, r) = 0 (two when
+K = 1). The root is found from the end of a long integration of the reduced system (from
+q = ½ tr T/M, c = 0, r = 0, unless a guess is given) and polished by Newton's method on F
+(central-difference Jacobian); it is then checked to be a fixed point of the FULL right side
+(max |rhs| <= 1e-10 · scale, else DomainError).
+
+Jacobian. The linearisation of the full ODE in the coordinates (Q_ij, i <= j; R_km) — K(K+1)/2
++ K M numbers, Q kept symmetric — by central differences with one Richardson extrapolation
+(steps 1e-4 and 5e-5: truncation O(h⁴), round-off ≈ 1e-11 relative). Its eigenvalues with
+positive real part are the unstable directions (returned as (dQ, dR) pairs); the largest is the
+escape rate from the plateau (growth per unit t = steps/N). At the specialised fixed point the
+slowest non-zero decay −max Re λ is the convergence rate; eigenvalues with |λ| <= 1e-7·scale
+count as zero modes (symmetries such as the rotations of x² networks).
+
+Largest step (K = M = 1, σ = 0, no weight decay, Q = R = T fixed point). The right side is
+η F1 + η² F2, so the Jacobian there is η(J1 + η J2): stability is lost at the smallest η > 0
+where det(J1 + η J2) = 0 (a real eigenvalue through 0; a quadratic in η) or tr(J1 + η J2) = 0
+with a positive determinant (a complex pair). For g = erf(x/√2) and T = 1, from Saad–Solla's
+closed forms: J1 = [[−2/(√3π), 8/(3√3π)], [1/(√3π), −8/(3√3π)]] (rows dQ, dR; columns Q, R),
+J2 = [[4√5/(5π²), −8√5/(5π²)], [0, 0]], det = 0 at η_max = π√(5/3) ≈ 4.0558 (the trace vanishes
+later, at 7√15π/18). Above it the ODE does not blow up: it settles on a second fixed point with
+Q, R > 1 and ε_g > 0 (the transcritical exchange), which is what the tests check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from fltheory.exact import DomainError, check_cost
+
+__all__ = ["FixedPoint", "MaxLearningRate", "Plateau", "convergence_rate", "fixed_point_of_field",
+           "jacobian", "max_learning_rate", "max_lr_of_field", "plateau_of_field",
+           "specialised_fixed_point", "symmetric_plateau"]
+
+Field = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+#: a fixed point must make the full right side smaller than this (times the overlaps' scale)
+RESIDUAL_TOL = 1e-10
+ZERO_TOL = 1e-7
+#: bound on the estimated seconds of one analysis call
+ANALYSIS_SECONDS_LIMIT = 60.0
+
+
+@dataclass(frozen=True)
+class Plateau:
+    """The symmetric plateau Q = (q − c)I + c11ᵀ, R = r11ᵀ from :func:`symmetric_plateau`:
+    ``q``, ``c``, ``r`` (floats; c = 0 when K = 1), the full ``Q``, ``R``, ``T``, ``eps_g``,
+    ``residual`` (max |rhs| of the full ODE there), the Jacobian ``eigenvalues`` (complex,
+    sorted by decreasing real part), ``unstable`` (one (eigenvalue, dQ, dR) per eigenvalue with
+    positive real part) and ``escape_rate`` (the largest real part, 0 when none is positive)."""
+
+    K: int
+    M: int
+    eta: float
+    q: float
+    c: float
+    r: float
+    Q: np.ndarray
+    R: np.ndarray
+    T: np.ndarray
+    eps_g: float
+    residual: float
+    eigenvalues: np.ndarray
+    unstable: tuple[tuple[complex, np.ndarray, np.ndarray], ...]
+    escape_rate: float
+
+
+@dataclass(frozen=True)
+class FixedPoint:
+    """A fixed point (``Q``, ``R``, ``T``) of the full ODE from :func:`specialised_fixed_point`:
+    ``eps_g``, ``residual`` (max |rhs| there), Jacobian ``eigenvalues`` (complex, decreasing
+    real part), ``zero_modes`` (how many have |λ| <= 1e-7·scale), ``unstable`` (how many have
+    Re λ > that) and ``convergence_rate`` = −max Re λ over the non-zero eigenvalues (> 0 when
+    the point attracts, up to its zero modes)."""
+
+    Q: np.ndarray
+    R: np.ndarray
+    T: np.ndarray
+    eps_g: float
+    residual: float
+    eigenvalues: np.ndarray
+    zero_modes: int
+    unstable: int
+    convergence_rate: float
+
+
+@dataclass(frozen=True)
+class MaxLearningRate:
+    """The largest stable step of the K = M = 1 fixed point Q = R = T (:func:`max_learning_rate`):
+    ``eta_max`` (float), ``kind`` ("real": an eigenvalue through 0; "complex": a pair through the
+    imaginary axis), ``J1``, ``J2`` (Jacobian = η J1 + η² J2 in (Q, R))."""
+
+    eta_max: float
+    kind: str
+    J1: np.ndarray
+    J2: np.ndarray
+
+
+# ----------------------------------------------------------------------------------------------
+# the model's right side (committee_equations) and the generic engine on a field
+
+
+def _model_field(model: Any, eta: Any) -> Field:
+    from fltheory.theory import committee_equations as ce
+
+    return ce.rhs(model, eta)
+
+
+def _model_eps(model: Any, Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> float:
+    from fltheory.theory import committee_equations as ce
+
+    return float(ce.generalisation_error(model, Q, R, T))
+
+
+def _eval_cost(model: Any) -> float:
+    """Seconds per evaluation of the numpy right side (committee_equations' estimate, with a
+    floor for the call's overhead)."""
+    from fltheory.theory import committee_equations as ce
+
+    cost = getattr(ce, "_rhs_cost", None)
+    return max(1e-4, float(cost(model)) if cost is not None else 1e-4)
+
+
+def _check_analysis(model: Any, extra: int) -> float:
+    """Refuse (CostError) an analysis whose Jacobian and Newton steps (~24 n + ``extra``
+    evaluations of the right side, n = K(K+1)/2 + KM) would take longer than
+    ANALYSIS_SECONDS_LIMIT; return the seconds per evaluation."""
+    K, M = _units(model)
+    per_eval = _eval_cost(model)
+    n = K * (K + 1) // 2 + K * M
+    check_cost(f"K = {K}, M = {M}, g = {getattr(model, 'g', '?')} (fixed-point analysis)",
+               per_eval * (24 * n + extra), ANALYSIS_SECONDS_LIMIT, "seconds (estimated)",
+               "fewer units or an activation with closed-form averages")
+    return per_eval
+
+
+def _units(model: Any) -> tuple[int, int]:
+    from fltheory.theory.committee_ode import _units as units
+
+    return units(model)
+
+
+def _teacher(T: Any, M: int) -> np.ndarray:
+    from fltheory.theory.committee_ode import _matrix
+
+    T = np.eye(M) if T is None else _matrix(T, "T", (M, M))
+    if not np.allclose(T, T.T, rtol=0, atol=1e-12) or np.linalg.eigvalsh(T).min() < -1e-12:
+        raise DomainError("T", "a matrix that is not symmetric positive semi-definite",
+                          "a symmetric PSD teacher overlap T")
+    return T
+
+
+def _eta(eta: Any) -> float:
+    from fltheory.theory.committee_ode import _real
+
+    return _real(eta, "eta", 0.0, strict=True)
+
+
+def _symmetric(x: np.ndarray, K: int, M: int) -> tuple[np.ndarray, np.ndarray]:
+    q, c, r = (x[0], x[1], x[2]) if K > 1 else (x[0], 0.0, x[1])
+    return (q - c) * np.eye(K) + c * np.ones((K, K)), r * np.ones((K, M))
+
+
+def _reduce(dQ: np.ndarray, dR: np.ndarray, K: int) -> np.ndarray:
+    d = float(np.mean(np.diag(dQ)))
+    if K == 1:
+        return np.array([d, float(np.mean(dR))])
+    off = float((np.sum(dQ) - np.trace(dQ)) / (K * (K - 1)))
+    return np.array([d, off, float(np.mean(dR))])
+
+
+def _check_invariant(field: Field, x: np.ndarray, K: int, M: int, T: np.ndarray) -> None:
+    """The symmetric subspace must be invariant: rhs at a symmetric point is symmetric."""
+    Q, R = _symmetric(x, K, M)
+    dQ, dR = field(Q, R, T)
+    Qs, Rs = _symmetric(_reduce(dQ, dR, K), K, M)
+    scale = 1.0 + float(np.abs(dQ).max() + np.abs(dR).max())
+    if max(float(np.abs(dQ - Qs).max()), float(np.abs(dR - Rs).max())) > 1e-10 * scale:
+        raise DomainError("model", "a model without student/teacher permutation symmetry",
+                          "equal second-layer weights a_k, equal a*_m and T = τI + τ'(11ᵀ − I)"
+                          " (the symmetric plateau needs them)")
+
+
+def _full_residual(field: Field, Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> float:
+    dQ, dR = field(Q, R, T)
+    return max(float(np.abs(dQ).max()), float(np.abs(dR).max()))
+
+
+def _newton(F: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, tol: float = 1e-14,
+            max_iter: int = 50) -> np.ndarray:
+    """Newton's method with a central-difference Jacobian and least-squares steps (a manifold
+    of roots is allowed: the step goes to the nearest point, to first order)."""
+    x = np.array(x0, dtype=float)
+    fx = F(x)
+    for _ in range(max_iter):
+        if float(np.abs(fx).max()) <= tol:
+            break
+        h = 1e-7 * np.maximum(1.0, np.abs(x))
+        J = np.column_stack([(F(x + h[i] * e) - F(x - h[i] * e)) / (2 * h[i])
+                             for i, e in enumerate(np.eye(len(x)))])
+        step = np.linalg.lstsq(J, -fx, rcond=1e-12)[0]
+        x_new = x + step
+        f_new = F(x_new)
+        if not np.isfinite(f_new).all() or np.abs(f_new).max() >= np.abs(fx).max():
+            if np.abs(step).max() <= 1e-15 * max(1.0, float(np.abs(x).max())):
+                break
+            x_new = x + 0.5 * step  # damped
+            f_new = F(x_new)
+            if not np.isfinite(f_new).all() or np.abs(f_new).max() >= np.abs(fx).max():
+                break
+        x, fx = x_new, f_new
+    return x
+
+
+def _coords(K: int, M: int) -> tuple[tuple[np.ndarray, np.ndarray], int]:
+    iu = np.triu_indices(K)
+    return iu, len(iu[0]) + K * M
+
+
+def _pack(Q: np.ndarray, R: np.ndarray, iu: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    return np.concatenate([Q[iu], R.ravel()])
+
+
+def _unpack(v: np.ndarray, K: int, M: int, iu: tuple[np.ndarray, np.ndarray]
+            ) -> tuple[np.ndarray, np.ndarray]:
+    n = len(iu[0])
+    Q = np.zeros((K, K))
+    Q[iu] = v[:n]
+    Q = Q + Q.T - np.diag(np.diag(Q))
+    return Q, v[n:].reshape(K, M)
+
+
+def _jacobian(field: Field, Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> np.ndarray:
+    K, M = R.shape
+    iu, n = _coords(K, M)
+    x0 = _pack(Q, R, iu)
+
+    def F(v: np.ndarray) -> np.ndarray:
+        dQ, dR = field(*_unpack(v, K, M, iu), T)
+        return _pack(0.5 * (dQ + dQ.T), dR, iu)
+
+    def central(h: float) -> np.ndarray:
+        return np.column_stack([(F(x0 + h * e) - F(x0 - h * e)) / (2 * h) for e in np.eye(n)])
+
+    h = 1e-4 * max(1.0, float(np.abs(x0).max()))
+    J1, J2 = central(h), central(h / 2)
+    return (4 * J2 - J1) / 3
+
+
+def _spectrum(J: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    w, V = np.linalg.eig(J)
+    order = np.argsort(-w.real, kind="stable")
+    return w[order], V[:, order]
+
+
+def _settle(field: Field, x0: np.ndarray, K: int, M: int, T: np.ndarray, eta: float,
+            budget: int = 100_000) -> np.ndarray:
+    """A root of the reduced (symmetric) equations: integrate the reduced flow from x0 in
+    spans 50/η, 100/η, ... until Newton's method from the end point converges (the plateau is
+    attracting within the subspace, but slowly: at η = 1/10, K = M = 2 its slowest rate there
+    is ~7e-5, so Newton finishes what the flow starts). ``budget``: right-side evaluations
+    per span (a DomainError beyond it)."""
+    from fltheory.theory.committee_ode import integrate_flat
+
+    def F(x: np.ndarray) -> np.ndarray:
+        return _reduce(*field(*_symmetric(x, K, M), T), K)
+
+    x = np.array(x0, dtype=float)
+    span = 50.0 / eta
+    for _ in range(10):
+        x = integrate_flat(F, x, [0.0, span], rtol=1e-8, atol=1e-11, method="dop853",
+                           eta=eta, max_nfev=budget).Y[-1]
+        root = _newton(F, x)
+        if float(np.abs(F(root)).max()) <= 1e-13 * max(1.0, float(np.abs(root).max())):
+            return root
+        span *= 2
+    return x
+
+
+def plateau_of_field(field: Field, K: int, M: int, T: np.ndarray, eta: float,
+                     eps: Callable[[np.ndarray, np.ndarray], float],
+                     guess: Any = None, budget: int = 100_000) -> Plateau:
+    """:func:`symmetric_plateau` for a given right side ``field`` (the engine; see there).
+
+    >>> f = lambda Q, R, T: (-(Q - np.eye(1)), -(R - 0.5))  # a toy flow with fixed point (1, .5)
+    >>> p = plateau_of_field(f, 1, 1, np.eye(1), 1.0, lambda Q, R: 0.0)
+    >>> round(p.q, 12), round(p.r, 12), p.escape_rate
+    (1.0, 0.5, 0.0)
+    """
+    tr = float(np.trace(T)) / M
+    x0 = (np.array([0.5 * tr, 0.0, 0.0]) if K > 1 else np.array([0.5 * tr, 0.0]))
+    if guess is not None:
+        try:
+            x0 = np.asarray(guess, dtype=float)
+        except (TypeError, ValueError):
+            x0 = np.empty(0)
+        if x0.shape != (3 if K > 1 else 2,) or not np.isfinite(x0).all():
+            raise DomainError("guess", str(guess)[:40], "(q, c, r) finite ((q, r) when K = 1)")
+    _check_invariant(field, x0, K, M, T)
+    if guess is None:
+        x0 = _settle(field, x0, K, M, T, eta, budget)
+
+    def F(x: np.ndarray) -> np.ndarray:
+        return _reduce(*field(*_symmetric(x, K, M), T), K)
+
+    x = _newton(F, x0)
+    Q, R = _symmetric(x, K, M)
+    residual = _full_residual(field, Q, R, T)
+    scale = max(1.0, float(np.abs(Q).max()), float(np.abs(T).max()))
+    if not residual <= RESIDUAL_TOL * scale:
+        raise DomainError("guess", "the symmetric start" if guess is None else str(guess)[:40],
+                          "starts from which Newton's method reaches the plateau",
+                          reason=f"leaves a residual max|rhs| = {residual:.3g}")
+    w, V = _spectrum(_jacobian(field, Q, R, T))
+    iu, _ = _coords(K, M)
+    tol = ZERO_TOL * max(1.0, float(np.abs(w).max(initial=0.0)))
+    unstable = tuple((complex(w[i]), *_unpack(V[:, i].real, K, M, iu))
+                     for i in range(len(w)) if w[i].real > tol)
+    q, c, r = (x[0], x[1], x[2]) if K > 1 else (x[0], 0.0, x[1])
+    return Plateau(K, M, eta, float(q), float(c), float(r), Q, R, T, float(eps(Q, R)), residual,
+                   w, unstable, max(0.0, float(w[0].real)) if len(unstable) else 0.0)
+
+
+def symmetric_plateau(model: Any, eta: Any, T: Any = None, guess: Any = None) -> Plateau:
+    """The unspecialised plateau of ``model`` at step η: the fixed point of the full ODE with
+    Q_kk = q, Q_kl = c, R_km = r, its ε_g, the Jacobian's eigenvalues there, the unstable
+    directions and the escape rate (module docstring: root of the reduced equations from a
+    long reduced integration or from ``guess`` = (q, c, r), polished by Newton; float64, the
+    full right side's residual <= 1e-10 checked).
+
+    Parameters: η > 0; T (M × M, default I) of the form τI + τ'(11ᵀ − I); the model's
+    second-layer weights equal within students and within teachers. Returns a
+    :class:`Plateau` (floats). DomainError on bad input or when no plateau is reached.
+
+    >>> from fltheory.theory.committee_equations import CommitteeModel
+    >>> p = symmetric_plateau(CommitteeModel("erf", 2, 2), "1/10")
+    >>> round(p.r, 4), len(p.unstable), round(p.escape_rate, 5)
+    (0.4092, 1, 0.00653)
+    """
+    K, M = _units(model)
+    eta_f = _eta(eta)
+    T = _teacher(T, M)
+    per_eval = _check_analysis(model, 200)
+    # settling: up to 10 spans of <= budget evaluations (then a DomainError)
+    budget = int(max(200, min(100_000, ANALYSIS_SECONDS_LIMIT / (10 * per_eval))))
+    return plateau_of_field(_model_field(model, eta), K, M, T, eta_f,
+                            lambda Q, R: _model_eps(model, Q, R, T), guess, budget)
+
+
+def jacobian(model: Any, eta: Any, Q: Any, R: Any, T: Any = None) -> np.ndarray:
+    """The Jacobian of the full ODE at (Q, R) in the coordinates (Q_ij for i <= j, row-major;
+    then R row-major): K(K+1)/2 + K M square, central differences with one Richardson step
+    (module docstring; about 1e-10 absolute for O(1) overlaps). Floats.
+
+    >>> from fltheory.theory.committee_equations import CommitteeModel
+    >>> jacobian(CommitteeModel("erf", 1, 1), 1, [[1.0]], [[1.0]]).shape
+    (2, 2)
+    """
+    from fltheory.theory.committee_ode import _matrix
+
+    K, M = _units(model)
+    T = _teacher(T, M)
+    Q, R = _matrix(Q, "Q", (K, K)), _matrix(R, "R", (K, M))
+    _check_state(Q, R, T)
+    _check_analysis(model, 0)
+    return _jacobian(_model_field(model, _eta(eta)), Q, R, T)
+
+
+def _check_state(Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> None:
+    from fltheory.theory import committee_equations as ce
+
+    ce.check_state(Q, R, T)
+
+
+def fixed_point_of_field(field: Field, Q0: np.ndarray, R0: np.ndarray, T: np.ndarray,
+                         eps: Callable[[np.ndarray, np.ndarray], float]) -> FixedPoint:
+    """:func:`specialised_fixed_point` for a given right side (the engine): Newton
+    (least-squares steps) on the full state from (Q0, R0), then the spectrum.
+
+    >>> f = lambda Q, R, T: (-(Q - np.eye(1)), -2 * (R - 1))
+    >>> fp = fixed_point_of_field(f, np.eye(1), np.ones((1, 1)), np.eye(1), lambda Q, R: 0.0)
+    >>> round(fp.convergence_rate, 8), fp.zero_modes
+    (1.0, 0)
+    """
+    K, M = R0.shape
+    iu, _ = _coords(K, M)
+
+    def F(v: np.ndarray) -> np.ndarray:
+        dQ, dR = field(*_unpack(v, K, M, iu), T)
+        return _pack(0.5 * (dQ + dQ.T), dR, iu)
+
+    v = _newton(F, _pack(0.5 * (Q0 + Q0.T), R0, iu))
+    Q, R = _unpack(v, K, M, iu)
+    residual = _full_residual(field, Q, R, T)
+    scale = max(1.0, float(np.abs(Q).max()), float(np.abs(T).max()))
+    if not residual <= RESIDUAL_TOL * scale:
+        raise DomainError("guess", "the given start", "starts from which Newton's method "
+                          "reaches a fixed point", reason=f"leaves max|rhs| = {residual:.3g}")
+    w, _ = _spectrum(_jacobian(field, Q, R, T))
+    tol = ZERO_TOL * max(1.0, float(np.abs(w).max(initial=0.0)))
+    zero = np.abs(w) <= tol
+    nonzero = w[~zero]
+    rate = -float(nonzero.real.max()) if len(nonzero) else 0.0
+    return FixedPoint(Q, R, T, float(eps(Q, R)), residual, w, int(zero.sum()),
+                      int(np.sum(w.real > tol)), rate)
+
+
+def specialised_fixed_point(model: Any, eta: Any, T: Any = None, guess: Any = None
+                            ) -> FixedPoint:
+    """The specialised fixed point of ``model`` at step η and its convergence rate: Newton on
+    the full state from ``guess`` = (Q, R) — default Q = R = T (each student on its teacher;
+    K = M needed then) —, then the Jacobian's spectrum (module docstring). For a realisable
+    noiseless model (K = M, equal weights a_k = a*_m) it is Q = R = T with ε_g = 0.
+
+    Parameters: η > 0; T (M × M, default I) PSD; ``guess`` a pair (Q0, R0) forming a PSD state
+    with T. Returns a :class:`FixedPoint` (floats; residual <= 1e-10 checked).
+
+    >>> from fltheory.theory.committee_equations import CommitteeModel
+    >>> fp = specialised_fixed_point(CommitteeModel("erf", 2, 2), 1)
+    >>> fp.eps_g, fp.unstable, round(fp.convergence_rate, 5)
+    (0.0, 0, 0.04418)
+    """
+    from fltheory.theory.committee_ode import _matrix
+
+    K, M = _units(model)
+    T = _teacher(T, M)
+    if guess is None:
+        if K != M:
+            raise DomainError("guess", "None", "a start (Q0, R0) when K != M (the default "
+                              "Q = R = T needs K = M)")
+        Q0, R0 = T.copy(), T.copy()
+    else:
+        try:
+            Qg, Rg = guess
+        except (TypeError, ValueError):
+            raise DomainError("guess", str(guess)[:40], "a pair (Q0, R0)") from None
+        Q0, R0 = _matrix(Qg, "Q0", (K, K)), _matrix(Rg, "R0", (K, M))
+    _check_state(Q0, R0, T)
+    _check_analysis(model, 0)
+    return fixed_point_of_field(_model_field(model, _eta(eta)), Q0, R0, T,
+                                lambda Q, R: _model_eps(model, Q, R, T))
+
+
+def convergence_rate(model: Any, eta: Any, T: Any = None, guess: Any = None) -> float:
+    """The asymptotic convergence rate at the specialised fixed point (−max Re λ over the
+    Jacobian's non-zero eigenvalues, per unit t = steps/N; :func:`specialised_fixed_point`).
+    A float; negative when the point repels.
+
+    >>> from fltheory.theory.committee_equations import CommitteeModel
+    >>> round(convergence_rate(CommitteeModel("erf", 1, 1), 1), 6)
+    0.122518
+    """
+    return specialised_fixed_point(model, eta, T, guess).convergence_rate
+
+
+def max_lr_of_field(field_at: Callable[[float], Field], T: float) -> MaxLearningRate:
+    """:func:`max_learning_rate` for a right side ``field_at(η)`` of a K = M = 1 model whose
+    Q = R = T point is fixed for every η (the engine: module docstring).
+
+    >>> f = lambda e: (lambda Q, R, T: (-e * (Q - T) + e * e * (Q - R), -e * (R - T)))
+    >>> round(max_lr_of_field(f, 1.0).eta_max, 10)
+    1.0
+    """
+    Q = np.full((1, 1), T)
+    R = np.full((1, 1), T)
+    Tm = np.full((1, 1), T)
+    for e in (1.0, 2.0):
+        res = _full_residual(field_at(e), Q, R, Tm)
+        if not res <= RESIDUAL_TOL * max(1.0, abs(T)):
+            raise DomainError("model", "a model whose Q = R = T point is not fixed "
+                              f"(max|rhs| = {res:.3g} at eta = {e:g})",
+                              "a realisable noiseless K = M = 1 model (a = a*, noise 0, "
+                              "no weight decay)")
+    Ja, Jb = (_jacobian(field_at(e), Q, R, Tm) for e in (1.0, 2.0))
+    J2 = (Jb - 2 * Ja) / 2  # J(η) = η J1 + η² J2
+    J1 = Ja - J2
+    # det(J1 + η J2) = d0 + d1 η + d2 η²
+    d0 = float(np.linalg.det(J1))
+    d2 = float(np.linalg.det(J2))
+    d1 = float(J1[0, 0] * J2[1, 1] + J2[0, 0] * J1[1, 1] - J1[0, 1] * J2[1, 0]
+               - J2[0, 1] * J1[1, 0])
+    candidates: list[tuple[float, str]] = []
+    roots = np.roots([d2, d1, d0]) if abs(d2) > 1e-14 else (
+        np.array([-d0 / d1]) if abs(d1) > 1e-14 else np.array([]))
+    candidates += [(float(z.real), "real") for z in np.atleast_1d(roots)
+                   if abs(z.imag) <= 1e-12 * max(1.0, abs(z)) and z.real > 1e-12]
+    t1, t2 = float(np.trace(J1)), float(np.trace(J2))
+    if abs(t2) > 1e-14 and -t1 / t2 > 0:
+        eta_h = -t1 / t2
+        if d0 + d1 * eta_h + d2 * eta_h**2 > 0:
+            candidates.append((eta_h, "complex"))
+    if not candidates:
+        raise DomainError("model", "a model stable at every step",
+                          "a K = M = 1 model with a finite largest stable step")
+    eta_max, kind = min(candidates)
+    return MaxLearningRate(eta_max, kind, J1, J2)
+
+
+def max_learning_rate(model: Any, T: Any = 1) -> MaxLearningRate:
+    """The largest step η for which the K = M = 1 fixed point Q = R = T is linearly stable
+    (module docstring): for g = erf(x/√2), T = 1 it is π√(5/3) ≈ 4.0558 (derived there).
+    Numerical: J1, J2 by central differences, η_max from the quadratic det(J1 + ηJ2) = 0 (or
+    the trace condition), about 1e-9 relative.
+
+    Parameters: a realisable noiseless K = M = 1 ``model`` (a = a*, σ = 0, no weight decay),
+    T > 0. Returns a :class:`MaxLearningRate`.
+
+    >>> from fltheory.theory.committee_equations import CommitteeModel
+    >>> round(max_learning_rate(CommitteeModel("erf", 1, 1)).eta_max, 6)
+    4.055779
+    """
+    from fltheory.theory.committee_ode import _real
+
+    K, M = _units(model)
+    if (K, M) != (1, 1):
+        raise DomainError("K", f"K = {K}, M = {M}", "K = M = 1 (the single-unit fixed point)")
+    T_f = _real(T, "T", 0.0, strict=True)
+    _check_analysis(model, 0)
+    return max_lr_of_field(lambda e: _model_field(model, e), T_f)
+

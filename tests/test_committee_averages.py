@@ -1,0 +1,180 @@
+"""The Gaussian averages of the committee machine (fltheory.theory.committee_averages), each
+against an independent computation at generic covariances: Monte Carlo with its standard error
+(a fixed seed; the tolerance is 5 SE, a two-sided false-alarm rate of 6e-7 per comparison),
+Saad & Solla's formulas typed here from the paper, the matching-sum Isserlis engine of the
+quadratic module, and a different quadrature order."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.special import erf
+
+from fltheory.exact import DomainError
+from fltheory.theory import _committee_wick as wick
+from fltheory.theory.committee_averages import _relu_i4, averages
+from fltheory.theory.quadratic_equations import wick_expectation
+
+
+def _generic_cov(seed: int, n: int = 4) -> np.ndarray:
+    A = np.random.default_rng(seed).normal(size=(n, n + 2))
+    return A @ A.T / (n + 2)
+
+
+def _embed(C: np.ndarray, idx: list[int]) -> np.ndarray:
+    return C[np.ix_(idx, idx)]
+
+
+ACTS = {
+    "erf": (lambda z: erf(z / math.sqrt(2)), lambda z: math.sqrt(2 / math.pi) * np.exp(-z**2 / 2)),
+    "relu": (lambda z: np.maximum(z, 0.0), lambda z: (z > 0) * 1.0),
+    "x**3 - x": (lambda z: z**3 - z, lambda z: 3 * z**2 - 1),
+    "tanh": (np.tanh, lambda z: 1 / np.cosh(z)**2),
+}
+
+# covariances of the four fields (u, v, w, z): a generic one and the coincidences the ODEs
+# produce (i = k, c = e, c = i; a singular rank-2 one)
+CASES = {"generic": ([0, 1, 2, 3], 11), "i=k": ([0, 0, 1, 2], 12), "c=e": ([0, 1, 2, 2], 13),
+         "c=i": ([0, 1, 0, 2], 14)}
+
+
+@pytest.mark.parametrize("g", list(ACTS))
+@pytest.mark.parametrize("case", list(CASES))
+def test_averages_match_monte_carlo(g, case):
+    idx, seed = CASES[case]
+    C = _embed(_generic_cov(seed), idx)
+    rng = np.random.default_rng([seed, 7])
+    n = 400_000
+    L = np.linalg.cholesky(_generic_cov(seed))
+    x = (rng.standard_normal((n, 4)) @ L.T)[:, idx]
+    f, df = ACTS[g]
+    u, v, w, z = x.T
+    av = averages(g)
+    for name, value, samples in (
+            ("e2", av.e2(C[:2, :2]), f(u) * f(v)),
+            ("i2", av.i2(C[:2, :2]), df(u) * df(v)),
+            ("i3", av.i3(C[:3, :3]), df(u) * v * f(w)),
+            ("i4", av.i4(C), df(u) * df(v) * f(w) * f(z))):
+        se = samples.std() / math.sqrt(n)
+        assert abs(float(value) - samples.mean()) < 5 * se, \
+            (name, float(value), samples.mean(), se)
+
+
+# Saad & Solla (1995), PRE 52, 4225, eqs. for g(x) = erf(x/√2), typed from the paper:
+def _paper_i2(c11, c22, c12):
+    return 2 / math.pi / math.sqrt(1 + c11 + c22 + c11 * c22 - c12**2)
+
+
+def _paper_i3(C):
+    c11, c12, c13, c23, c33 = C[0, 0], C[0, 1], C[0, 2], C[1, 2], C[2, 2]
+    lam3 = (1 + c11) * (1 + c33) - c13**2
+    return 2 / math.pi / math.sqrt(lam3) * (c23 * (1 + c11) - c12 * c13) / (1 + c11)
+
+
+def _paper_i4(C):
+    c = lambda i, j: C[i - 1, j - 1]  # noqa: E731
+    lam4 = (1 + c(1, 1)) * (1 + c(2, 2)) - c(1, 2)**2
+    lam0 = (lam4 * c(3, 4) - c(2, 3) * c(2, 4) * (1 + c(1, 1)) - c(1, 3) * c(1, 4) * (1 + c(2, 2))
+            + c(1, 2) * c(1, 3) * c(2, 4) + c(1, 2) * c(1, 4) * c(2, 3))
+    lam1 = (lam4 * (1 + c(3, 3)) - c(2, 3)**2 * (1 + c(1, 1)) - c(1, 3)**2 * (1 + c(2, 2))
+            + 2 * c(1, 2) * c(1, 3) * c(2, 3))
+    lam2 = (lam4 * (1 + c(4, 4)) - c(2, 4)**2 * (1 + c(1, 1)) - c(1, 4)**2 * (1 + c(2, 2))
+            + 2 * c(1, 2) * c(1, 4) * c(2, 4))
+    return 4 / math.pi**2 / math.sqrt(lam4) * math.asin(lam0 / math.sqrt(lam1 * lam2))
+
+
+def _tilted_i4(C):
+    """I4 for erf(x/√2) by the tilting argument done numerically (matrix inverse, no Λ's)."""
+    A = np.eye(2) + C[:2, :2]
+    S = C[2:, 2:] - C[2:, :2] @ np.linalg.solve(A, C[:2, 2:])
+    e2 = 2 / math.pi * math.asin(S[0, 1] / math.sqrt((1 + S[0, 0]) * (1 + S[1, 1])))
+    return 2 / math.pi / math.sqrt(np.linalg.det(A)) * e2
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_erf_matches_saad_solla_and_tilting(seed):
+    C = _generic_cov(seed)
+    av = averages("erf")
+    assert float(av.i2(C[:2, :2])) == pytest.approx(_paper_i2(C[0, 0], C[1, 1], C[0, 1]),
+                                                    rel=1e-13)
+    assert float(av.i3(C[:3, :3])) == pytest.approx(_paper_i3(C), rel=1e-12)
+    assert float(av.i4(C)) == pytest.approx(_paper_i4(C), rel=1e-12)
+    assert float(av.i4(C)) == pytest.approx(_tilted_i4(C), rel=1e-12)
+
+
+def test_batched_shapes():
+    C = np.stack([_generic_cov(s) for s in range(6)]).reshape(2, 3, 4, 4)
+    for g in ("erf", "relu", "x**2"):
+        out = averages(g).i4(C)
+        assert out.shape == (2, 3)
+        assert float(out[1, 2]) == pytest.approx(float(averages(g).i4(C[1, 2])), rel=1e-12)
+
+
+def test_relu_i4_quadrature_error_and_exact_cases():
+    # the 1-D integral at 48 nodes against 400 nodes, generic and singular covariances
+    rng = np.random.default_rng(3)
+    B = rng.normal(size=(4, 2))
+    for C in (_generic_cov(4), _embed(_generic_cov(5), [0, 0, 1, 2]), B @ B.T,
+              _embed(_generic_cov(6), [0, 1, 0, 1])):
+        assert abs(float(_relu_i4(C, 48)) - float(_relu_i4(C, 400))) < 1e-10
+    # all four fields equal: E[θ(u) relu(u)²] = E[u² θ(u)] = C/2
+    assert float(averages("relu").i4(np.full((4, 4), 1.7))) == pytest.approx(0.85, rel=1e-10)
+    # (w, z) independent of (u, v): ¼ E[relu(w) relu(z)], E[relu w relu z] the arc-cosine kernel
+    C = np.zeros((4, 4))
+    C[:2, :2] = [[1.0, 0.3], [0.3, 2.0]]
+    C[2:, 2:] = [[1.0, 0.5], [0.5, 1.0]]
+    kernel = (math.sqrt(0.75) + (math.pi - math.acos(0.5)) * 0.5) / (2 * math.pi)
+    assert float(averages("relu").i4(C)) == pytest.approx(
+        (0.25 + math.asin(0.3 / math.sqrt(2)) / (2 * math.pi)) * kernel, rel=1e-10)
+
+
+def test_stein_moments_equal_isserlis_matchings():
+    C = _generic_cov(9)
+    for alpha in [(2, 1, 1, 0), (3, 1, 2, 2), (1, 1, 1, 1), (4, 0, 2, 0), (3, 3, 1, 1)]:
+        poly = wick.moment(alpha)
+        ents = [C[a, b] for a, b in wick.entries(4)]
+        value = sum(c * math.prod(e**k for e, k in zip(ents, mono, strict=True))
+                    for mono, c in poly.items())
+        idx = [i for i, k in enumerate(alpha) for _ in range(k)]
+        assert value == pytest.approx(wick_expectation(idx, C.tolist()), rel=1e-12, abs=1e-14)
+
+
+def test_polynomial_exact_symbolic_against_hand_moments():
+    # g = x²: E2 = C11 C22 + 2 C12², I2 = 4 C12, I3 = 2(C12 C33 + 2 C13 C23),
+    # I4 = 4 E[u v w² z²] = 4 (C12 (C33 C44 + 2 C34²) + 2 C13 (C23 C44 + 2 C24 C34)
+    #                         + 2 C14 (C24 C33 + 2 C23 C34))  (Isserlis by hand)
+    C = _generic_cov(10)
+    c = lambda i, j: C[i - 1, j - 1]  # noqa: E731
+    av = averages("x**2")
+    assert float(av.e2(C[:2, :2])) == pytest.approx(c(1, 1) * c(2, 2) + 2 * c(1, 2)**2)
+    assert float(av.i2(C[:2, :2])) == pytest.approx(4 * c(1, 2))
+    assert float(av.i3(C[:3, :3])) == pytest.approx(2 * (c(1, 2) * c(3, 3)
+                                                         + 2 * c(1, 3) * c(2, 3)))
+    hand = 4 * (c(1, 2) * (c(3, 3) * c(4, 4) + 2 * c(3, 4)**2)
+                + 2 * c(1, 3) * (c(2, 3) * c(4, 4) + 2 * c(2, 4) * c(3, 4))
+                + 2 * c(1, 4) * (c(2, 4) * c(3, 3) + 2 * c(2, 3) * c(3, 4)))
+    assert float(av.i4(C)) == pytest.approx(hand, rel=1e-12)
+
+
+def test_cubature_against_higher_order_and_method():
+    from fltheory.theory.committee_averages import _cubature_func
+
+    av = averages("tanh")
+    assert av.kind == "cubature" and "Gauss–Hermite cubature order" in av.method
+    C = _generic_cov(21)
+    fine = _cubature_func([lambda x: 1 / np.cosh(x)**2, lambda x: 1 / np.cosh(x)**2, np.tanh,
+                           np.tanh], 40)(C)
+    assert abs(float(av.i4(C)) - float(fine)) < 1e-3
+
+
+@pytest.mark.parametrize("g", ["exp(z**2)", "exp(z**2/100)", "z**7", "cosh(z)**3*exp(z**2)"])
+def test_refused_activations(g):
+    with pytest.raises(DomainError, match="g ="):
+        averages(g)
+
+
+def test_relu_refuses_zero_variance():
+    with pytest.raises(DomainError, match="variance"):
+        averages("relu").i2(np.zeros((2, 2)))
