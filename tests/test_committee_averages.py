@@ -169,7 +169,8 @@ def test_cubature_against_higher_order_and_method():
     assert abs(float(av.i4(C)) - float(fine)) < 1e-3
 
 
-@pytest.mark.parametrize("g", ["exp(z**2)", "exp(z**2/100)", "z**7", "cosh(z)**3*exp(z**2)"])
+@pytest.mark.parametrize("g", ["exp(z**2)", "exp(z**2/100)", "z**7", "cosh(z)**3*exp(z**2)",
+                               "1/z", "sqrt(Abs(z))", "log(Abs(z))", "sign", "Heaviside(z)"])
 def test_refused_activations(g):
     with pytest.raises(DomainError, match="g ="):
         averages(g)
@@ -178,3 +179,29 @@ def test_refused_activations(g):
 def test_relu_refuses_zero_variance():
     with pytest.raises(DomainError, match="variance"):
         averages("relu").i2(np.zeros((2, 2)))
+
+
+@pytest.mark.parametrize("g", ["erf(z)", "erf(3*x/2)"])
+def test_scaled_erf_closed_form_against_cubature_and_flat(g):
+    from fltheory.theory.committee_averages import _cubature_func
+    from fltheory.theory.committee_equations import CommitteeModel, flat_rhs, rhs
+
+    s = {"erf(z)": 1.0, "erf(3*x/2)": 1.5}[g]
+    av = averages(g)
+    assert av.kind == "erf" and "scaled" in av.method
+    f = lambda x: erf(s * x)  # noqa: E731
+    df = lambda x: 2 * s / math.sqrt(math.pi) * np.exp(-(s * x)**2)  # noqa: E731
+    C = _generic_cov(17) / (2 * s**2)  # field variances <= 1 for s x: the cubature converges
+    # a different method: tensor Gauss–Hermite at high order (smooth integrands)
+    assert float(av.i4(C)) == pytest.approx(float(_cubature_func([df, df, f, f], 40)(C)), abs=1e-7)
+    assert float(av.i3(C[:3, :3])) == pytest.approx(
+        float(_cubature_func([df, lambda x: x, f], 80)(C[:3, :3])), abs=1e-9)
+    assert float(av.i2(C[:2, :2])) == pytest.approx(
+        float(_cubature_func([df, df], 120)(C[:2, :2])), abs=1e-9)
+    assert float(av.e2(C[:2, :2])) == pytest.approx(
+        float(_cubature_func([f, f], 120)(C[:2, :2])), abs=1e-9)
+    m = CommitteeModel(g, 2, 2, noise="1/3")
+    Q, R, T = C[:2, :2], C[:2, 2:], C[2:, 2:]
+    dQ, dR = rhs(m, "1/2")(Q, R, T)
+    y = flat_rhs(m, "1/2", T)(np.concatenate([Q.ravel(), R.ravel()]))
+    assert np.allclose(y, np.concatenate([dQ.ravel(), dR.ravel()]), rtol=1e-11)

@@ -231,3 +231,60 @@ def test_model_and_rhs_refusals():
         rhs(CommitteeModel("erf", 1, 1), 0)
     with pytest.raises(DomainError, match="K \\+ M"):
         equations(CommitteeModel("erf", 4, 3))
+
+
+def test_relu_equations_evaluate_numerically_and_order_one():
+    import sympy as sp
+
+    K, M = 2, 1
+    Q, R, T = _state(K, M, 6)
+    m = CommitteeModel("relu", K, M, noise="1/2")
+    e = equations(m)
+    sym = e.symbols
+    args = [sym["eta"], *sorted(e.dQ.free_symbols - {sym["eta"]}, key=str)]
+    values = {sym["eta"]: 0.3}
+    for X, V in ((sym["Q"], Q), (sym["R"], R), (sym["T"], T)):
+        values.update({X[i, j]: V[i, j] for i in range(X.rows) for j in range(X.cols)})
+    f = sp.lambdify(args, e.dQ, "numpy")
+    dQ, _ = rhs(m, "0.3")(Q, R, T)
+    assert np.allclose(np.array(f(*[values[a] for a in args]), dtype=float), dQ, rtol=1e-10)
+    # order 1 drops exactly the η² terms: dQ(order 2) − dQ(order 1) = η² (…) scales as η²
+    e1 = equations(m, order=1)
+    assert all(name == "I3" for _, _, name, _, _ in e1.terms)
+    d1, _ = rhs(m, "0.3", order=1)(Q, R, T)
+    d1b, _ = rhs(m, "0.6", order=1)(Q, R, T)
+    d2b, _ = rhs(m, "0.6")(Q, R, T)
+    assert np.allclose(d1b, 2 * d1) and np.allclose(d2b - d1b, 4 * (dQ - d1))
+
+
+def test_erf_generalisation_error_matches_saad_solla():
+    # ε_g = (1/π) [Σ_ik arcsin(Q_ik/√((1+Q_ii)(1+Q_kk))) + Σ_nm arcsin(T_nm/√((1+T_nn)(1+T_mm)))
+    #              − 2 Σ_in arcsin(R_in/√((1+Q_ii)(1+T_nn)))]   (Saad & Solla 1995, eq. 5)
+    K, M = 3, 2
+    Q, R, T = _state(K, M, 2)
+    ss = (sum(math.asin(Q[i, k] / math.sqrt((1 + Q[i, i]) * (1 + Q[k, k])))
+              for i in range(K) for k in range(K))
+          + sum(math.asin(T[n, m] / math.sqrt((1 + T[n, n]) * (1 + T[m, m])))
+                for n in range(M) for m in range(M))
+          - 2 * sum(math.asin(R[i, n] / math.sqrt((1 + Q[i, i]) * (1 + T[n, n])))
+                    for i in range(K) for n in range(M))) / math.pi
+    assert generalisation_error(CommitteeModel("erf", K, M), Q, R, T) == pytest.approx(ss,
+                                                                                      rel=1e-12)
+
+
+@pytest.mark.parametrize("g", ["erf", "relu", "x**3 - x", "x**2"])
+def test_teacher_state_is_a_fixed_point_and_noise_enters_as_i2(g):
+    # student = teacher (Q = R = T, K = M): δ = σξ, so dR = 0 and dQ = η² a_i a_k σ² I2(i, k)
+    # exactly (an identity of the update, independent of the averages' formulas)
+    _, _, T = _state(2, 2, 12)
+    m0 = CommitteeModel(g, 2, 2)
+    dQ, dR = rhs(m0, "1/2")(T, T, T)
+    assert np.abs(dQ).max() < 1e-12 and np.abs(dR).max() < 1e-12
+    assert generalisation_error(m0, T, T, T) == pytest.approx(0.0, abs=1e-12)
+    m = CommitteeModel(g, 2, 2, noise="1/2")
+    dQ, dR = rhs(m, "1/2")(T, T, T)
+    I2 = m.averages.i2(np.array([[[[T[i, i], T[i, k]], [T[i, k], T[k, k]]] for k in range(2)]
+                                 for i in range(2)]))
+    assert np.allclose(dQ, 0.25 * 0.25 * I2, rtol=1e-12) and np.abs(dR).max() < 1e-12
+    f = flat_rhs(m, "1/2", T, order=1)
+    assert np.abs(f(np.concatenate([T.ravel(), T.ravel()]))).max() < 1e-12

@@ -87,12 +87,11 @@ def ttr(c: np.ndarray, a: int, b: int, r: int) -> float:
     return total
 
 
-def relu_i4(C: np.ndarray, nodes: np.ndarray, weights: np.ndarray) -> float:
+def relu_i4(C: np.ndarray, nodes: np.ndarray, weights: np.ndarray, cs: np.ndarray,
+            cc: np.ndarray) -> float:
     """The 1-D integral of :mod:`fltheory.theory.committee_averages` for one 4 × 4 C, at the
-    Gauss–Legendre nodes t (in [0, 1]) and weights given."""
+    Gauss–Legendre nodes t (in [0, 1]) and weights given; cs, cc are 4 × 4 work arrays."""
     total = 0.25 * relu_relu(C[2, 2], C[3, 3], C[2, 3])
-    cs = np.empty((4, 4))
-    cc = np.empty((4, 4))
     for q in range(len(nodes)):
         t = nodes[q]
         s = 1.0 - t * t
@@ -101,12 +100,13 @@ def relu_i4(C: np.ndarray, nodes: np.ndarray, weights: np.ndarray) -> float:
                 cs[i, j] = C[i, j] * s if (i < 2 or j < 2) and i != j else C[i, j]
         det = max(cs[0, 0] * cs[1, 1] - cs[0, 1] * cs[0, 1], _TINY)
         i00, i11, i01 = cs[1, 1] / det, cs[0, 0] / det, -cs[0, 1] / det
-        cond = np.empty(3)
-        for m in range(3):
-            p, r = (2, 2) if m == 0 else ((3, 3) if m == 1 else (2, 3))
-            cond[m] = cs[p, r] - (cs[p, 0] * i00 * cs[0, r] + cs[p, 0] * i01 * cs[1, r]
-                                  + cs[p, 1] * i01 * cs[0, r] + cs[p, 1] * i11 * cs[1, r])
-        f = C[0, 1] / (_TWO_PI * math.sqrt(det)) * relu_relu(cond[0], cond[1], cond[2])
+        c22 = cs[2, 2] - (cs[2, 0] * i00 * cs[0, 2] + 2.0 * cs[2, 0] * i01 * cs[1, 2]
+                          + cs[2, 1] * i11 * cs[1, 2])
+        c33 = cs[3, 3] - (cs[3, 0] * i00 * cs[0, 3] + 2.0 * cs[3, 0] * i01 * cs[1, 3]
+                          + cs[3, 1] * i11 * cs[1, 3])
+        c23 = cs[2, 3] - (cs[2, 0] * i00 * cs[0, 3] + cs[2, 0] * i01 * cs[1, 3]
+                          + cs[2, 1] * i01 * cs[0, 3] + cs[2, 1] * i11 * cs[1, 3])
+        f = C[0, 1] / (_TWO_PI * math.sqrt(det)) * relu_relu(c22, c33, c23)
         for x in range(2):
             y = 1 - x
             cxx = max(cs[x, x], _TINY)
@@ -131,15 +131,15 @@ def poly_eval(ent: np.ndarray, E: np.ndarray, coef: np.ndarray) -> float:
 
 
 def average(kind: int, C: np.ndarray, idx: np.ndarray, d: int, E: np.ndarray,
-            coef: np.ndarray, nodes: np.ndarray, weights: np.ndarray) -> float:
-    """I2 (d = 2), I3 (d = 3) or I4 (d = 4) at the fields idx[:d] of the joint covariance C."""
-    sub = np.empty((4, 4))
+            coef: np.ndarray, nodes: np.ndarray, weights: np.ndarray, work: np.ndarray,
+            ent: np.ndarray) -> float:
+    """I2 (d = 2), I3 (d = 3) or I4 (d = 4) at the fields idx[:d] of the joint covariance C;
+    ``work`` (3, 4, 4) and ``ent`` (10) are scratch arrays."""
+    sub = work[0]
     for i in range(d):
         for j in range(d):
             sub[i, j] = C[idx[i], idx[j]]
     if kind == 2:
-        m = d * (d + 1) // 2
-        ent = np.empty(m)
         pos = 0
         for i in range(d):
             for j in range(i, d):
@@ -157,14 +157,15 @@ def average(kind: int, C: np.ndarray, idx: np.ndarray, d: int, E: np.ndarray,
     if kind == 0:
         return erf_i4(sub[0, 0], sub[0, 1], sub[0, 2], sub[0, 3], sub[1, 1], sub[1, 2],
                       sub[1, 3], sub[2, 2], sub[2, 3], sub[3, 3])
-    return relu_i4(sub, nodes, weights)
+    return relu_i4(sub, nodes, weights, work[1], work[2])
 
 
 def loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.ndarray,
-          eta: float, sigma2: float, kappa: float, order: int, kind: int,
+          eta: float, sigma2: float, kappa: float, order: int, kind: int, s2: float,
           E2: np.ndarray, c2: np.ndarray, E3: np.ndarray, c3: np.ndarray, E4: np.ndarray,
           c4: np.ndarray, nodes: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """dy/dt for y = concat(Q.ravel(), R.ravel()) (see the module docstring)."""
+    """dy/dt for y = concat(Q.ravel(), R.ravel()) (see the module docstring); s2 = s² for
+    g = erf(s x/√2) (the averages at s²C, I2 and I4 times s²), 1 otherwise."""
     n = K + M
     C = np.empty((n, n))
     for i in range(K):
@@ -176,7 +177,10 @@ def loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.nda
     for m in range(M):
         for l in range(M):
             C[K + m, K + l] = T[m, l]
+    Ca = C * s2
     idx = np.zeros(4, dtype=np.int64)
+    work = np.zeros((3, 4, 4))
+    ent = np.zeros(10)
     S3 = np.zeros((K, n))
     for i in range(K):
         for t in range(n):
@@ -185,7 +189,7 @@ def loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.nda
                 idx[0] = i
                 idx[1] = t
                 idx[2] = c
-                acc += w[c] * average(kind, C, idx, 3, E3, c3, nodes, weights)
+                acc += w[c] * average(kind, Ca, idx, 3, E3, c3, nodes, weights, work, ent)
             S3[i, t] = acc
     out = np.empty(K * K + K * M)
     for i in range(K):
@@ -203,18 +207,19 @@ def loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.nda
                         idx[2] = c
                         idx[3] = e
                         mult = w[c] * w[e] * (1.0 if c == e else 2.0)
-                        acc += mult * average(kind, C, idx, 4, E4, c4, nodes, weights)
+                        acc += mult * average(kind, Ca, idx, 4, E4, c4, nodes, weights, work, ent)
                 if sigma2 != 0.0:
-                    acc += sigma2 * average(kind, C, idx, 2, E2, c2, nodes, weights)
-                v += eta * eta * a[i] * a[k] * acc
+                    acc += sigma2 * average(kind, Ca, idx, 2, E2, c2, nodes, weights, work, ent)
+                v += eta * eta * a[i] * a[k] * acc * s2
             out[i * K + k] = v
             out[k * K + i] = v
     return out
 
 
-def build(model: Any, eta: Any, T: Any) -> Any:
+def build(model: Any, eta: Any, T: Any, order: int = 2) -> Any:
     """The flat right side of ``model`` at step ``eta`` and teacher overlaps ``T`` (None for g
     other than erf, relu or a polynomial)."""
+    from fltheory.exact import check_cost
     from fltheory.theory._quadratic_common import _step
     from fltheory.theory.committee_averages import RELU_NODES, _legendre
     from fltheory.theory.committee_equations import check_state
@@ -225,6 +230,15 @@ def build(model: Any, eta: Any, T: Any) -> Any:
         return None
     eta_f = float(_step(eta, "eta"))
     K, M = model.K, model.M
+    n = K + M
+    # compiled seconds per I4 (this machine, loaded): erf 1e-7, relu 1.5e-5–4.4e-5 (48 nodes),
+    # polynomials 1e-8 per term; I3 at most as much; a margin of 2
+    unit = {"erf": 2e-7, "relu": 1e-4, "polynomial": 2e-8}[av.kind]
+    if av.kind == "polynomial":
+        unit *= max(1, len(av.tables["i4"].coef))
+    check_cost(f"K = {K}, M = {M}, g = {model.g} (compiled right side)",
+               (K * (K + 1) / 2 * n * (n + 1) / 2 + K * n * n) * unit, 10.0,
+               "seconds per evaluation (estimated)", "fewer units")
     _, _, T = check_state(np.eye(K), np.zeros((K, M)), T, model)
     empty_i, empty_f = np.zeros((0, 0), dtype=np.int64), np.zeros(0)
     tabs = []
@@ -236,8 +250,9 @@ def build(model: Any, eta: Any, T: Any) -> Any:
             tabs += [empty_i, empty_f]
     nodes, weights = _legendre(RELU_NODES) if av.kind == "relu" else (empty_f, empty_f)
     args = (K, M, np.ascontiguousarray(T, dtype=float), np.array([float(v) for v in model.a]),
-            model.w, eta_f, float(model.noise) ** 2, float(model.weight_decay), 2,
-            kinds[av.kind], *tabs, np.ascontiguousarray(nodes), np.ascontiguousarray(weights))
+            model.w, eta_f, float(model.noise) ** 2, float(model.weight_decay), order,
+            kinds[av.kind], av.scale**2, *tabs, np.ascontiguousarray(nodes),
+            np.ascontiguousarray(weights))
     compiled = _compiled_loops()
 
     def f(y: np.ndarray) -> np.ndarray:

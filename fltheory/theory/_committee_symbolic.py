@@ -43,52 +43,164 @@ def derive(model: Any, order: int) -> dict[str, Any]:
     w = [-v for v in a] + [sp.Rational(v.numerator, v.denominator) for v in model.a_star]
     sigma2 = sp.Rational(model.noise.numerator, model.noise.denominator) ** 2
     kappa = sp.Rational(model.weight_decay.numerator, model.weight_decay.denominator)
-    cache: dict[tuple[str, tuple[int, ...]], sp.Expr] = {}
+    avg = _Averages(av, C, n)
     terms: list[tuple[str, Any, str, tuple[int, ...], Any]] = []
 
-    def avg(kind: str, idx: tuple[int, ...]) -> sp.Expr:
-        key = (kind, idx)
-        if key not in cache:
-            cache[key] = av.symbolic(kind, lambda p, q: C[idx[p - 1], idx[q - 1]])
-        return cache[key]
-
-    def i3_sum(target: str, i: int, t: int, coef: sp.Expr) -> sp.Expr:
-        total = sp.Integer(0)
+    def i3_sum(target: str, i: int, t: int, coef: sp.Expr) -> _Sum:
+        total = avg.zero()
         for c in range(n):
-            expr = avg("i3", (i, t, c))
-            terms.append((target, coef * w[c], "I3", (i, t, c), expr))
-            total += coef * w[c] * expr
+            terms.append((target, coef * w[c], "I3", (i, t, c), avg.lazy("i3", (i, t, c))))
+            total.add(coef * w[c], avg.get("i3", (i, t, c)))
         return total
 
     dR = sp.zeros(K, M)
     for i in range(K):
         for m in range(M):
-            dR[i, m] = i3_sum(f"dR[{i},{m}]", i, K + m, eta * a[i]) - eta * kappa * R[i, m]
+            dR[i, m] = (i3_sum(f"dR[{i},{m}]", i, K + m, eta * a[i]).expr()
+                        - eta * kappa * R[i, m])
     dQ = sp.zeros(K, K)
     for i in range(K):
         for k in range(i, K):
             target = f"dQ[{i},{k}]"
-            val = i3_sum(target, i, k, eta * a[i]) + i3_sum(target, k, i, eta * a[k])
+            val = i3_sum(target, i, k, eta * a[i])
+            val.merge(i3_sum(target, k, i, eta * a[k]))
             if order == 2:
                 coef = eta**2 * a[i] * a[k]
                 for c in range(n):
                     for e in range(n):
-                        expr = avg("i4", (i, k, min(c, e), max(c, e)))
-                        terms.append((target, coef * w[c] * w[e], "I4", (i, k, c, e), expr))
-                        val += coef * w[c] * w[e] * expr
+                        idx = (i, k, min(c, e), max(c, e))
+                        terms.append((target, coef * w[c] * w[e], "I4", (i, k, c, e),
+                                      avg.lazy("i4", idx)))
+                        val.add(coef * w[c] * w[e], avg.get("i4", idx))
                 if sigma2:
-                    expr = avg("i2", (i, k))
-                    terms.append((target, coef * sigma2, "I2", (i, k), expr))
-                    val += coef * sigma2 * expr
-            val -= 2 * eta * kappa * Q[i, k]
-            dQ[i, k] = dQ[k, i] = _tidy(val, av.kind)
-    for i in range(K):
-        for m in range(M):
-            dR[i, m] = _tidy(dR[i, m], av.kind)
-    eps = sp.Rational(1, 2) * sum(w[c] * w[e] * avg("e2", (c, e))
-                                  for c in range(n) for e in range(n))
-    return {"dQ": dQ, "dR": dR, "eps_g": _tidy(eps, av.kind),
+                    terms.append((target, coef * sigma2, "I2", (i, k), avg.lazy("i2", (i, k))))
+                    val.add(coef * sigma2, avg.get("i2", (i, k)))
+            dQ[i, k] = dQ[k, i] = val.expr() - 2 * eta * kappa * Q[i, k]
+    eps = avg.zero()
+    for c in range(n):
+        for e in range(n):
+            eps.add(sp.Rational(1, 2) * w[c] * w[e], avg.get("e2", (c, e)))
+    return {"dQ": dQ, "dR": dR, "eps_g": eps.expr(),
             "symbols": {"Q": Q, "R": R, "T": T, "eta": eta}, "terms": terms}
+
+
+class _Lazy:
+    """An average's sympy expression, built when first asked for (:meth:`expr`); sympy
+    compares it by value (``lazy.expr() == other``)."""
+
+    def __init__(self, build: Any):
+        self._build = build
+        self._expr: sp.Expr | None = None
+
+    def expr(self) -> sp.Expr:
+        if self._expr is None:
+            self._expr = self._build()
+        return self._expr
+
+    def subs(self, *args: Any) -> Any:
+        return self.expr().subs(*args)
+
+    def __str__(self) -> str:
+        return str(self.expr())
+
+
+class _Sum:
+    """A linear combination of averages: for polynomial g a dict over monomials in the
+    overlap symbols (exact, no sympy expansion), otherwise a sympy sum."""
+
+    def __init__(self, gens: list[sp.Symbol] | None):
+        self.gens = gens
+        self.poly: dict[tuple[int, ...], Any] = {}
+        self.sym: sp.Expr = sp.Integer(0)
+
+    def add(self, coef: sp.Expr, value: Any) -> None:
+        if self.gens is None:
+            self.sym += coef * value
+            return
+        # coef = (number) · η^p: keep η as the last generator
+        num, eta_power = _split_eta(coef)
+        for mono, c in value.items():
+            key = (*mono[:-1], mono[-1] + eta_power)
+            self.poly[key] = self.poly.get(key, 0) + num * c
+
+    def merge(self, other: _Sum) -> None:
+        self.sym += other.sym
+        for key, c in other.poly.items():
+            self.poly[key] = self.poly.get(key, 0) + c
+
+    def expr(self) -> sp.Expr:
+        if self.gens is None:
+            return self.sym
+        return _from_dict(self.poly, self.gens)
+
+
+def _split_eta(coef: sp.Expr) -> tuple[Any, int]:
+    from fractions import Fraction
+
+    eta = sp.Symbol("eta", positive=True)
+    power = int(sp.degree(coef, eta)) if coef.has(eta) else 0
+    num = sp.Rational(coef / eta**power)
+    return Fraction(int(num.p), int(num.q)), power
+
+
+def _from_dict(poly: dict[tuple[int, ...], Any], gens: list[sp.Symbol]) -> sp.Expr:
+    data = {mono: sp.Rational(c.numerator, c.denominator) if hasattr(c, "numerator") else c
+            for mono, c in poly.items() if c != 0}
+    if not data:
+        return sp.Integer(0)
+    return sp.Poly.from_dict(data, *gens).as_expr()
+
+
+class _Averages:
+    """The averages at field tuples: sympy expressions, or (polynomial g) dicts over
+    monomials in the overlap symbols (each covariance entry is one overlap symbol, so a
+    monomial in the entries is a monomial in the overlaps)."""
+
+    def __init__(self, av: Any, C: sp.Matrix, n: int):
+        self.av = av
+        self.C = C
+        self.cache: dict[tuple[str, tuple[int, ...]], Any] = {}
+        if av.kind == "polynomial":
+            gens = sorted({s for s in C if isinstance(s, sp.Symbol)}, key=str)
+            self.gens: list[sp.Symbol] | None = [*gens, sp.Symbol("eta", positive=True)]
+            self.pos = {s: k for k, s in enumerate(self.gens)}
+        else:
+            self.gens = None
+
+    def zero(self) -> _Sum:
+        return _Sum(self.gens)
+
+    def get(self, kind: str, idx: tuple[int, ...]) -> Any:
+        key = (kind, idx)
+        if key not in self.cache:
+            if self.gens is None:
+                C = self.C
+                self.cache[key] = self.av.symbolic(kind, lambda p, q: C[idx[p - 1], idx[q - 1]])
+            else:
+                self.cache[key] = self._poly(kind, idx)
+        return self.cache[key]
+
+    def lazy(self, kind: str, idx: tuple[int, ...]) -> Any:
+        if self.gens is None:
+            return self.get(kind, idx)
+        gens = self.gens
+        return _Lazy(lambda: _from_dict(self.get(kind, idx), gens))
+
+    def _poly(self, kind: str, idx: tuple[int, ...]) -> dict[tuple[int, ...], Any]:
+        from fltheory.theory import _committee_wick as wick
+
+        assert self.gens is not None
+        table = self.av.tables[kind]
+        where = [self.pos[self.C[idx[a], idx[b]]] for a, b in wick.entries(len(idx))]
+        out: dict[tuple[int, ...], Any] = {}
+        size = len(self.gens)
+        for mono, c in table.poly.items():
+            key = [0] * size
+            for p, e in zip(where, mono, strict=True):
+                key[p] += e
+            k = tuple(key)
+            out[k] = out.get(k, 0) + c
+        return out
 
 
 def _tidy(expr: sp.Expr, kind: str) -> sp.Expr:
