@@ -604,24 +604,29 @@ def loss_curves(cases: Sequence[tuple[str, Any]], K: int = 2, M: int = 2,
 class ODERun:
     """The ODE from a generic start near the symmetric subspace (:func:`ode_run`): the model,
     η, the trajectory (t, Q, R, ε_g, method), the symmetric plateau (None when the model has
-    none: unequal second layers or a failed search, with the reason), the escape time (first
-    ‖R − mean R‖_F >= 1/2, None if not reached)."""
+    none: unequal second layers or a failed search, with the reason), the specialisation
+    ‖R − mean R‖_F on the grid and the escape time (first specialisation >= 1/2, None if not
+    reached)."""
 
     model: Any
     eta: Any
     trajectory: Any
     plateau: Any
     plateau_note: str
+    specialisation: np.ndarray
     escape_time: float | None
 
 
 def ode_run(model: Any, eta: Any, t_max: Any = 200, q0: Any = Fraction(1, 4),
-            rho0: Any = Fraction(1, 1000), seed: int = 0, records: int = 201) -> ODERun:
-    """Integrate the ODE of ``model`` at step η from Q = q0 I, R = rho0 × a Gaussian K × M
-    pattern (seeded: a generic start; an exactly symmetric one never leaves the plateau),
-    T = I, and analyse the symmetric plateau (:func:`~fltheory.theory.committee_plateau.
-    symmetric_plateau`)."""
+            rho0: Any = Fraction(1, 1000), seed: int = 0, records: int = 201, T: Any = None,
+            Q0: Any = None, R0: Any = None) -> ODERun:
+    """Integrate the ODE of ``model`` at step η and analyse its symmetric plateau
+    (:func:`~fltheory.theory.committee_plateau.symmetric_plateau`). Start: Q0, R0 when given
+    (checked with T: [[Q0, R0], [R0ᵀ, T]] PSD), else Q = q0 I and R = rho0 × a seeded Gaussian
+    K × M pattern (a generic start: an exactly symmetric one never leaves the plateau);
+    T = I unless given. 0 < t_max <= 10^5, 0 < q0 <= 1000, 0 <= rho0 <= 1000, checked first."""
     from fltheory.exact import as_rational, fraction_str
+    from fltheory.theory.committee_equations import check_state
     from fltheory.theory.committee_plateau import symmetric_plateau
 
     t_q = as_rational(t_max, "t_max")
@@ -629,18 +634,24 @@ def ode_run(model: Any, eta: Any, t_max: Any = 200, q0: Any = Fraction(1, 4),
         raise DomainError("t_max", fraction_str(t_q), "0 < t-max <= 10^5")
     q0_f, rho_f = float(as_rational(q0, "q0")), float(as_rational(rho0, "rho0"))
     if not 0 < q0_f <= 1000:
-        raise DomainError("q0", q0, "0 < q0 <= 1000")
+        raise DomainError("q0", fraction_str(as_rational(q0, "q0")), "0 < q0 <= 1000")
     if not 0 <= rho_f <= 1000:
-        raise DomainError("rho0", rho0, "0 <= rho0 <= 1000")
-    R0 = rho_f * np.random.default_rng(child(seed, 0)).standard_normal((model.K, model.M))
+        raise DomainError("rho0", fraction_str(as_rational(rho0, "rho0")), "0 <= rho0 <= 1000")
+    K, M = model.K, model.M
+    T = np.eye(M) if T is None else T
+    Q0 = q0_f * np.eye(K) if Q0 is None else Q0
+    if R0 is None:
+        R0 = rho_f * np.random.default_rng(child(seed, 0)).standard_normal((K, M))
+    Q0, R0, T = check_state(Q0, R0, T, model)
     t = np.linspace(0, float(t_q), records)
-    traj = _ode(model, eta, q0_f * np.eye(model.K), R0, np.eye(model.M), t)
+    traj = _ode(model, eta, Q0, R0, T, t)
     try:
-        plateau, note = symmetric_plateau(model, eta), ""
+        plateau, note = symmetric_plateau(model, eta, T), ""
     except DomainError as exc:
         plateau, note = None, str(exc)
-    esc = sim.crossing_time(t, sim.specialisation(traj.R), 0.5)
-    return ODERun(model, eta, traj, plateau, note, None if math.isnan(esc) else esc)
+    spec = sim.specialisation(traj.R)
+    esc = sim.crossing_time(t, spec, 0.5)
+    return ODERun(model, eta, traj, plateau, note, spec, None if math.isnan(esc) else esc)
 
 
 # ----------------------------------------------------------------------------- the claims
