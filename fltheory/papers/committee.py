@@ -12,5 +12,8 @@ PAPER = Paper(
     title="Saad & Solla 1995, Biehl & Schwarze 1995, Goldt et al. 2019: soft committee machines",
     claims="fltheory.claims.committee",
     commands={"committee": "fltheory.cli.committee:committee_group"},
+    tables={"committee": "fltheory.views.committee:committee_table"},
+    figures={"committee": "fltheory.views.committee:committee_figure"},
+    notebook="fltheory.views.committee:NOTEBOOK",
     order=6,
 )
