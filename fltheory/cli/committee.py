@@ -244,7 +244,9 @@ def simulate_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fractio
     import sys
 
     from fltheory.claims.committee import compare_sgd_ode
+    from fltheory.sim.committee import activation
 
+    activation(g)  # the simulator's activations (parsing: refused before the theory's work)
     model = _model(g, K, M, a, a_star, noise, weight_decay)
     if sys.stderr.isatty():
         click.echo(f"SGD: {int(float(t_max) * N)} steps at N = {N} ...", err=True)
