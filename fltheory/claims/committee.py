@@ -562,11 +562,11 @@ def compare_sgd_ode(model: Any, eta: Any, N: int, t_max: Any, seed: SeedLike = 0
     overlaps, on ``records`` times in [0, t_max]; checked first by
     :func:`check_comparison_request`. A run that blows up is reported by its divergence time,
     never as numbers."""
+    from fltheory.exact import as_rational
     from fltheory.theory.committee_ode import CommitteeDivergence
 
     check_comparison_request(model, eta, N, t_max, n_test, records)
-    t = np.linspace(0, float(Fraction(t_max) if not isinstance(t_max, float) else t_max),
-                    records)
+    t = np.linspace(0, float(as_rational(t_max, "t_max")), records)
     W0, Ws = sim.cold_start(N, model.K, model.M, seed, q0=q0)
     run = _sgd(model, eta, W0, Ws, t, seed, n_test=n_test)
     assert run.eps_g is not None and run.eps_g_se is not None
