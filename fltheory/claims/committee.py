@@ -151,7 +151,7 @@ def _judge_rate(lam: float, ode_fit: float, rows: np.ndarray, zc: float) -> tupl
     return ("pass" if z <= zc else "fail"), text
 
 
-_REASONS = {"undecided": "too noisy to tell the predicted rate from 0",
+_REASONS = {"undecided": "too noisy to tell the predicted rate from 0 (the large size decides)",
             "nonlinear": "the window is not in the linear regime (the ODE's own fit is more "
                          "than 5 % from λ)",
             "nonfinite": "a run's amplitude was not positive and finite over the fit window"}
@@ -182,27 +182,30 @@ def _compare_rate(pred: Mapping[str, Any], rows: np.ndarray, what: str) -> Verdi
 
 
 def _sim_deviation(params: Mapping[str, Any], seed: int) -> dict[str, dict[str, np.ndarray]]:
-    """Per activation: rows (ln N, ln max |SGD − ODE|) over Q and R entries and the record
-    times t ≤ t_max, the ODE from each run's sampled initial overlaps (cold start); and the
-    ε_g differences SGD (test set) − ODE at each record, per N and seed."""
+    """Per activation: rows (ln N, ln rms |SGD − ODE|), the root mean square over the entries
+    of Q and R and the records 0 < t ≤ t_max, the ODE from each run's sampled initial overlaps
+    (cold start); and the ε_g differences SGD (test set) − ODE at each record, per N and seed."""
     K, M = params["K"], params["M"]
     t = np.linspace(0, params["t_max"], params["records"])
     out = {}
     for case, (g, eta) in enumerate(params["cases"]):
         model = _model(g, K, M)
-        rows, eps = [], []
+        rows, eps, eps_se = [], [], []
         for N in params["N_grid"]:
-            diffs = []
+            diffs, ses = [], []
             for rep in children(child(seed, case), params["seeds"]):
                 W0, Ws = sim.cold_start(N, K, M, rep, q0=params["q0"])
                 run = _sgd(model, eta, W0, Ws, t, rep, n_test=params["n_test"])
                 ode = _ode(model, eta, *_overlaps(W0, Ws), t)
-                dev = max(np.abs(run.Q - ode.Q).max(), np.abs(run.R - ode.R).max())
+                dQ, dR = (run.Q - ode.Q)[1:], (run.R - ode.R)[1:]
+                dev = math.sqrt((np.sum(dQ * dQ) + np.sum(dR * dR)) / (dQ.size + dR.size))
                 rows.append((math.log(N), math.log(dev)))
-                assert run.eps_g is not None
+                assert run.eps_g is not None and run.eps_g_se is not None
                 diffs.append(run.eps_g - ode.eps_g)
+                ses.append(run.eps_g_se)
             eps.append(np.array(diffs))
-        out[g] = {"rows": np.array(rows), "eps": np.array(eps)}
+            eps_se.append(np.array(ses))
+        out[g] = {"rows": np.array(rows), "eps": np.array(eps), "eps_se": np.array(eps_se)}
     return out
 
 
@@ -217,16 +220,19 @@ def _compare_deviation(pred: float, meas: dict[str, dict[str, np.ndarray]]) -> V
         decided &= power >= zc
         d = m["eps"][-1]  # largest N: seeds × records of ε_g(SGD) − ε_g(ODE)
         mean = d.mean(axis=0)[1:]
-        se_t = d.std(axis=0, ddof=1)[1:] / math.sqrt(len(d))
+        # seed variance, floored by the runs' own test-set variance (a few seeds can agree by
+        # chance: with 3 seeds the sample variance has 2 degrees of freedom)
+        var = np.maximum(d.var(axis=0, ddof=1), np.mean(m["eps_se"][-1] ** 2, axis=0))[1:]
+        se_t = np.sqrt(var / len(d))
         parts.append(f"{g}: slope {slope:.2f} ± {se:.2f} (|z| = {z:.2f}, from 0 {power:.1f}); "
                      f"largest N: max_t |mean ε_g(SGD) − ε_g(ODE)| = "
                      f"{np.abs(mean).max():.2g}, {np.max(np.abs(mean) / se_t):.1f} SE at worst")
     measured = "; ".join(parts)
     if not decided:
-        return Verdict("inconclusive", "max |SGD − ODE| ∝ N^(−1/2)", measured,
+        return Verdict("inconclusive", "rms |SGD − ODE| ∝ N^(−1/2)", measured,
                        f"|z| <= {zc:.2f}", reason="a slope cannot be told from 0 (no "
-                       "convergence) at these sizes")
-    return Verdict("pass" if ok else "fail", "max |SGD − ODE| ∝ N^(−1/2) (slope −1/2)",
+                       "convergence) at these sizes; the large size decides")
+    return Verdict("pass" if ok else "fail", "rms |SGD − ODE| ∝ N^(−1/2) (slope −1/2)",
                    measured, f"|z| <= {zc:.2f} per activation (Bonferroni)")
 
 
@@ -666,17 +672,19 @@ CLAIMS: list[Claim] = [
     Claim("committee.ode_matches_sgd",
           "from a cold start (W0 ~ N(0, 1/4), orthonormal teacher, K = M = 2, a = a* = 1) "
           "one-pass SGD follows the derived ODEs (η² terms included) from the same sampled "
-          "overlaps over the fall onto the plateau, t ≤ 12: the largest deviation, max over "
-          "t and entries of |Q, R (SGD) − ODE|, falls as N^(−1/2), for g = erf(x/√2) at η = 3/2 "
+          "overlaps over the fall onto the plateau, t ≤ 12: the deviation, root mean square "
+          "over the records and the entries of Q and R, falls as N^(−1/2), for g = erf(x/√2) "
+          "at η = 3/2 "
           "and ReLU at η = 1/2 (N = 250…2000, large 500…8000). Not tested here: the escape, "
           "whose time depends on the O(N^(−1/2)) symmetry breaking (committee.plateau_duration)",
           lambda params: -0.5, _sim_deviation, _compare_deviation,
           "on a fixed time interval the SGD overlaps concentrate on the ODE with CLT "
-          "fluctuations; the log-log slope of the maximal deviation against N (over N and "
+          "fluctuations; the log-log slope of the rms deviation (less noisy than the maximum: "
+          "with the maximum the erf slope was −0.43 ± 0.13 at seed 1) against N (over N and "
           "seeds) is compared with −1/2 within the slope's standard error (Bonferroni over the "
           "activations); a slope that cannot be told from 0 is inconclusive. The test-set ε_g "
           "of SGD minus the ODE's at each time, in seed standard errors at the largest N, is "
-          "reported (ε_g agreement)",
+          "reported (ε_g agreement; the seed variance floored by the runs' test-set variance)",
           {"small": _TWO | {"cases": (("erf", Fraction(3, 2)), ("relu", Fraction(1, 2))),
                             "t_max": 12, "records": 13, "N_grid": (250, 500, 1000, 2000),
                             "seeds": 3, "n_test": 1000},
