@@ -593,7 +593,8 @@ def loss_curves(cases: Sequence[tuple[str, Any]], K: int = 2, M: int = 2,
                 Ns: Sequence[int] = (500, 2000), t_max: float = 100, seed: SeedLike = 0,
                 n_test: int = 2000) -> dict[str, Any]:
     """ε_g(t) of SGD (test set) at each N and of the ODE from the same sampled start, for each
-    (g, η) of ``cases``, with the plateau's ε_g (public API for the figure and notebook)."""
+    (g, η) of ``cases``, with the plateau's ε_g (None where the plateau analysis refuses)
+    (public API for the figure and notebook)."""
     from fltheory.theory.committee_plateau import symmetric_plateau
 
     out = []
@@ -601,8 +602,11 @@ def loss_curves(cases: Sequence[tuple[str, Any]], K: int = 2, M: int = 2,
         model = _model(g, K, M)
         curves = [compare_sgd_ode(model, eta, N, t_max, seed, n_test=n_test, records=101)
                   for N in Ns]
-        out.append({"g": g, "eta": eta, "curves": curves,
-                    "plateau_eps": symmetric_plateau(model, eta).eps_g})
+        try:
+            plateau: float | None = symmetric_plateau(model, eta).eps_g
+        except DomainError:  # no plateau found by the analysis: the curves alone
+            plateau = None
+        out.append({"g": g, "eta": eta, "curves": curves, "plateau_eps": plateau})
     return {"K": K, "M": M, "cases": out}
 
 
