@@ -124,7 +124,7 @@ def test_analysis_cost_refused_before_work():
     ({"eta": -1}, "eta"),
     ({"eta": float("nan")}, "eta"),
     ({"Q0": [[1.0, 0.0], [0.0, -1.0]]}, "Q"),           # not a Gram matrix
-    ({"R0": [[2.0, 0.0], [0.0, 0.0]]}, "Q"),            # joint matrix not PSD
+    ({"R0": [[2.0, 0.0], [0.0, 0.0]]}, "R"),            # joint matrix not PSD
     ({"T": [[1.0, 2.0], [2.0, 1.0]]}, "T"),             # T not PSD
     ({"Q0": np.eye(3)}, "Q0"),
     ({"t_grid": [1.0, 0.0]}, "t_grid"),
@@ -158,3 +158,32 @@ def test_integrate_cost_refused_before_work():
 def test_analysis_bad_input(call):
     with pytest.raises(DomainError):
         call()
+
+
+def test_plateau_digits_is_the_quadratic_root_to_30_digits():
+    """mpmath.findroot on the symbolic committee equations at g = x², a = 1/p against the
+    quadratic module's exact root (sympy), to 1e-28: two derivations, one number."""
+    import mpmath
+
+    from fltheory.theory.quadratic import plateau
+
+    p, ps, eta = 3, 2, Fraction(3, 40)
+    model = CommitteeModel("x**2", p, ps, a="1/K", a_star="1/M")
+    q, c, r = cp.plateau_digits(model, p * eta, dps=30)
+    with mpmath.workdps(40):
+        exact = mpmath.mpf(str(plateau(p, ps, eta).q_exact.evalf(40)))
+        assert abs(q - exact) < mpmath.mpf(10) ** -28 and c == 0 and r == 0
+    with pytest.raises(DomainError):
+        cp.plateau_digits(CommitteeModel("erf", 4, 3), "1/2")
+
+
+@pytest.mark.slow
+def test_plateau_digits_erf_agrees_with_the_float_root():
+    """erf: the symbolic path (sympy averages → mpmath) and the numpy right side + Newton give
+    the same plateau to 1e-11 (K = M = 2: 3.5e-14 measured; K = 2, M = 1: 1.6e-12)."""
+    for K, M in ((2, 2), (2, 1)):
+        model = CommitteeModel("erf", K, M)
+        digits = cp.plateau_digits(model, "1/2", dps=30)
+        pl = cp.symmetric_plateau(model, "1/2")
+        assert (max(abs(float(d) - v) for d, v in zip(digits, (pl.q, pl.c, pl.r), strict=True))
+                   < 1e-11)

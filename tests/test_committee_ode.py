@@ -120,3 +120,12 @@ def test_cost_is_bounded_before_work():
     with pytest.raises(DomainError) as info:
         co.integration_cost(2, 0, 1.0, 1.0, 2)
     assert info.value.param == "M"
+
+
+def test_without_numba_auto_falls_back_and_dopri_is_refused(monkeypatch):
+    monkeypatch.setattr(co, "_jit", lambda: None)  # as when numba is not installed
+    sol = co.integrate_flat(lin, [1.0, 0.5], [0.0, 1.0], compiled=lin_loops)
+    assert sol.method == "dop853 (scipy)"
+    with pytest.raises(DomainError) as info:
+        co.integrate_flat(lin, [1.0, 0.5], [0.0, 1.0], method="dopri", compiled=lin_loops)
+    assert info.value.param == "method"

@@ -231,9 +231,9 @@ def build(model: Any, eta: Any, T: Any, order: int = 2) -> Any:
     eta_f = float(_step(eta, "eta"))
     K, M = model.K, model.M
     n = K + M
-    # compiled seconds per I4 (this machine, loaded): erf 1e-7, relu 1.5e-5–4.4e-5 (48 nodes),
+    # compiled seconds per I4 (this machine, loaded): erf 1e-7, relu 3e-5–8e-5 (80 nodes),
     # polynomials 1e-8 per term; I3 at most as much; a margin of 2
-    unit = {"erf": 2e-7, "relu": 1e-4, "polynomial": 2e-8}[av.kind]
+    unit = {"erf": 2e-7, "relu": 1.6e-4, "polynomial": 2e-8}[av.kind]
     if av.kind == "polynomial":
         unit *= max(1, len(av.tables["i4"].coef))
     check_cost(f"K = {K}, M = {M}, g = {model.g} (compiled right side)",

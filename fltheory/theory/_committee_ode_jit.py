@@ -6,8 +6,8 @@ right-side hook ``_eval`` bound to a compiled call.
 * :data:`dop853_loops` calls the model's compiled ``loops(y, *args)``
   (:mod:`fltheory.theory._committee_jit`, what ``flat_rhs`` returns exposes ``loops``/``args``):
   one compiled integrator for every model and step, cached on disk;
-* :data:`dop853` takes any compiled right side f(y) as its first argument (specialised once per
-  function in a process: a right side passed as an argument defeats the on-disk cache)."""
+* :data:`dop853` takes any compiled right side f(y) as its first argument (compiled once per
+  function in a process, not cached on disk: its signature holds the function's type)."""
 
 from __future__ import annotations
 
@@ -23,9 +23,14 @@ from fltheory.theory import _committee_jit as _cj
 from fltheory.theory import committee_ode as _ode
 
 
-def _compile(func: Callable[..., Any], **compiled: Any) -> Any:
+def _compile(func: Callable[..., Any], name: str, cache: bool, **compiled: Any) -> Any:
+    """``func``'s code with names rebound, under its own qualified name: numba's on-disk cache
+    is one index per (file, qualified name), and a variant taking a function argument must not
+    share (or write) an index whose entries pickle that function's type."""
     namespace = dict(vars(_ode)) | compiled
-    return numba.njit(cache=True)(types.FunctionType(func.__code__, namespace, func.__name__))
+    fn = types.FunctionType(func.__code__, namespace, name)
+    fn.__qualname__ = name
+    return numba.njit(cache=cache)(fn)
 
 
 _model_loops = _cj.loops
@@ -36,9 +41,9 @@ def _eval_loops(args: Any, y: np.ndarray) -> np.ndarray:
     return _model_loops(y, *args)
 
 
-_eval_call = numba.njit(cache=True)(_ode._eval)
-dop853 = _compile(_ode.dop853_loop, _eval=_eval_call)
-dop853_loops = _compile(_ode.dop853_loop, _eval=_eval_loops)
+_eval_call = _compile(_ode._eval, "eval_call", False)
+dop853 = _compile(_ode.dop853_loop, "dop853_any_rhs", False, _eval=_eval_call)
+dop853_loops = _compile(_ode.dop853_loop, "dop853_model_loops", True, _eval=_eval_loops)
 _compiled: dict[int, tuple[Any, Any]] = {}
 
 

@@ -13,6 +13,11 @@ q = ½ tr T/M, c = 0, r = 0, unless a guess is given) and polished by Newton's m
 (central-difference Jacobian); it is then checked to be a fixed point of the FULL right side
 (max |rhs| <= 1e-10 · scale, else DomainError).
 
+The same root to ``dps`` digits (:func:`plateau_digits`): mpmath's findroot on the sympy
+equations of ``committee_equations.equations`` restricted to the subspace (T = I) — the symbolic
+averages, a second evaluation path (sympy's own solve is not attempted: for erf the equations
+are transcendental; for g = x² the quadratic module's exact root is the reference).
+
 Jacobian. The linearisation of the full ODE in the coordinates (Q_ij, i <= j; R_km) — K(K+1)/2
 + K M numbers, Q kept symmetric — by central differences with one Richardson extrapolation
 (steps 1e-4 and 5e-5: truncation O(h⁴), round-off ≈ 1e-11 relative). Its eigenvalues with
@@ -42,8 +47,11 @@ import numpy as np
 from fltheory.exact import DomainError, check_cost
 
 __all__ = ["FixedPoint", "MaxLearningRate", "Plateau", "convergence_rate", "fixed_point_of_field",
-           "jacobian", "max_learning_rate", "max_lr_of_field", "plateau_of_field",
-           "specialised_fixed_point", "symmetric_plateau"]
+           "jacobian", "max_learning_rate", "max_lr_of_field", "plateau_digits",
+           "plateau_of_field", "specialised_fixed_point", "symmetric_plateau"]
+
+#: largest K + M for which :func:`plateau_digits` derives the symbolic equations
+MAX_SYMBOLIC_FIELDS = 6
 
 Field = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 #: a fixed point must make the full right side smaller than this (times the overlaps' scale)
@@ -530,3 +538,63 @@ def max_learning_rate(model: Any, T: Any = 1) -> MaxLearningRate:
     _check_analysis(model, 0)
     return max_lr_of_field(lambda e: _model_field(model, e), T_f)
 
+
+
+def plateau_digits(model: Any, eta: Any, dps: int = 30) -> tuple[Any, ...]:
+    """The symmetric plateau (q, c, r) to ``dps`` digits (T = I): the sympy equations of
+    ``committee_equations.equations(model)`` restricted to the symmetric subspace (Q_kk = q,
+    Q_kl = c, R = r, T = I, η exact), evaluated by mpmath and solved by ``mpmath.findroot``
+    from :func:`symmetric_plateau`'s float64 root. An independent evaluation path (symbolic
+    averages, not the numpy right side); the tests check the two agree to 1e-11. The values
+    carry ``dps`` digits (read them under ``mpmath.workdps(dps)`` or with ``mpmath.nstr``).
+
+    Parameters: η > 0 (read exactly), 15 <= dps <= 100, K + M <= 6 (the symbolic equations
+    grow as K²(K + M)² terms). Returns mpmath numbers (q, c, r); c = 0 when K = 1.
+
+    >>> from fltheory.theory.committee_equations import CommitteeModel
+    >>> m = CommitteeModel("x**2", 2, 1, a="1/K", a_star="1/M")  # the quadratic module's p = 2
+    >>> import mpmath
+    >>> q, c, r = plateau_digits(m, "1/5", dps=20)
+    >>> mpmath.nstr(q, 20), float(c), float(r)
+    ('0.64599359922733993992', 0.0, 0.0)
+    """
+    import mpmath
+    import sympy as sp
+
+    from fltheory.exact import as_rational, check_dps, check_integer
+    from fltheory.theory import committee_equations as ce
+
+    K, M = _units(model)
+    check_integer(K + M, "K", 2, MAX_SYMBOLIC_FIELDS)
+    dps = check_dps(dps)
+    if not 15 <= dps <= 100:
+        raise DomainError("dps", dps, "15 <= dps <= 100")
+    eta_q = as_rational(eta, "eta")
+    start = symmetric_plateau(model, eta)
+    eqs = ce.equations(model)
+    sym = eqs.symbols
+    q, c, r = sp.symbols("q c r")
+    subs: dict[Any, Any] = {sym["eta"]: sp.Rational(eta_q.numerator, eta_q.denominator)}
+    for i in range(K):
+        for j in range(K):
+            subs[sym["Q"][i, j]] = q if i == j else c
+        for m in range(M):
+            subs[sym["R"][i, m]] = r
+    for m in range(M):
+        for n in range(M):
+            subs[sym["T"][m, n]] = sp.Integer(1 if m == n else 0)
+    rows = [eqs.dQ[0, 0], eqs.dR[0, 0]] if K == 1 else [eqs.dQ[0, 0], eqs.dQ[0, 1], eqs.dR[0, 0]]
+    unknowns = [q, r] if K == 1 else [q, c, r]
+    funcs = [sp.lambdify(unknowns, sp.sympify(e).subs(subs), "mpmath") for e in rows]
+    x0 = [start.q, start.r] if K == 1 else [start.q, start.c, start.r]
+    with mpmath.workdps(dps + 10):
+        root = mpmath.findroot(lambda *x: [f(*x) for f in funcs], x0,
+                               tol=mpmath.mpf(10) ** (-2 * dps))
+        values = [mpmath.mpf(v) for v in (root if len(x0) > 1 else [root])]
+        residual = max(abs(f(*values)) for f in funcs)
+        if not residual <= mpmath.mpf(10) ** (-dps):
+            raise DomainError("eta", str(eta_q), "steps at which the symbolic plateau is found",
+                              reason=f"leaves a residual {mpmath.nstr(residual, 3)}")
+    with mpmath.workdps(dps):
+        out = [+v for v in values]
+    return (out[0], mpmath.mpf(0), out[1]) if K == 1 else tuple(out)
