@@ -1,0 +1,290 @@
+"""Commands of the soft-committee-machine paper (issue 16): ``committee ode``, ``equations``,
+``plateau``, ``simulate``."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, TypeVar
+
+import click
+
+from fltheory.cli.options import RATIONAL, CountType, emit, format_option
+from fltheory.exact import DomainError, fraction_str
+from fltheory.results import Result, Table
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_CONVENTIONS = {
+    "model": "f = Σ_k a_k g(w_k·x/√N), y = Σ_m a*_m g(w*_m·x/√N) + σξ, x ~ N(0, I_N); online "
+             "SGD on ½(f − y)², one fresh sample per step: w_k += (η/√N) a_k (y − f) "
+             "g'(λ_k) x − (ηκ/N) w_k; t = steps/N",
+    "overlaps": "Q = WWᵀ/N, R = WW*ᵀ/N, T = W*W*ᵀ/N; ε_g = ½E(f − y_clean)²",
+    "activation": "erf means erf(x/√2) (Saad & Solla); relu, tanh, polynomials in x or z",
+    "source": "Saad & Solla (1995); Biehl & Schwarze (1995); Goldt et al. (2019)",
+}
+
+
+def _model_options(func: F) -> F:
+    """--g, --K, --M, second layers, noise and weight decay: the model of every command."""
+    for decorate in reversed([
+        click.option("--g", "g", default="erf", show_default=True,
+                     help="Activation: erf (= erf(x/√2)), relu, tanh, sigmoid, a polynomial "
+                          "in x or z (x**2, He3), or an expression in z (theory only)."),
+        click.option("--K", "K", type=CountType(minimum=1, maximum=50), default=2,
+                     show_default=True, help="Student units K, 1 <= K <= 50."),
+        click.option("--M", "M", type=CountType(minimum=1, maximum=50), default=2,
+                     show_default=True, help="Teacher units M, 1 <= M <= 50."),
+        click.option("--a", "a", default="1", show_default=True,
+                     help="Student second layer: a number for every unit, or 1/K."),
+        click.option("--a-star", "a_star", default="1", show_default=True,
+                     help="Teacher second layer: a number for every unit, or 1/M."),
+        click.option("--noise", type=RATIONAL, default="0", show_default=True,
+                     help="Label-noise standard deviation σ >= 0."),
+        click.option("--weight-decay", "weight_decay", type=RATIONAL, default="0",
+                     show_default=True, help="Weight decay κ >= 0 (the step −(ηκ/N) w)."),
+    ]):
+        func = decorate(func)
+    return func
+
+
+def _model(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
+           weight_decay: Fraction) -> Any:
+    """The typed model of the options (parsing: the theory checks every field)."""
+    from fltheory.theory.committee_equations import CommitteeModel
+
+    return CommitteeModel(g, K, M, a=a, a_star=a_star, noise=noise, weight_decay=weight_decay)
+
+
+def _model_inputs(model: Any) -> dict[str, Any]:
+    return {"g": model.g, "K": model.K, "M": model.M,
+            "a": [fraction_str(v) for v in model.a],
+            "a_star": [fraction_str(v) for v in model.a_star],
+            "noise": fraction_str(model.noise), "weight_decay": fraction_str(model.weight_decay)}
+
+
+def _matrix(text: str | None, param: str) -> list[list[Fraction]] | None:
+    """A matrix typed as rows separated by ';', entries by ',' (e.g. 1,1/2;1/2,1)."""
+    from fltheory.exact import parse_rational
+
+    if text is None:
+        return None
+    if len(text) > 10000:
+        raise DomainError(param, text[:40] + "…", "a matrix of at most 10000 characters")
+    rows = [[parse_rational(v.strip(), param) for v in row.split(",")]
+            for row in text.split(";")]
+    if len({len(r) for r in rows}) != 1:
+        raise DomainError(param, text, "rows of equal length (rows ';', entries ',')")
+    return rows
+
+
+def _num(x: float, spec: str = ".6g") -> str:
+    return format(x, spec) if math.isfinite(x) else "diverged"
+
+
+@click.group("committee")
+def committee_group() -> None:
+    """Online SGD in soft committee machines (Saad & Solla 1995): ode, equations, plateau,
+    simulate."""
+
+
+@committee_group.command("ode")
+@_model_options
+@click.option("--eta", type=RATIONAL, required=True, help="Step η > 0.")
+@click.option("--t-max", "t_max", type=RATIONAL, default="200", show_default=True,
+              help="Integration time, 0 < t-max <= 10^5 (the integration's cost is bounded "
+                   "with K, M before it starts).")
+@click.option("--q0", type=RATIONAL, default="1/4", show_default=True,
+              help="Initial Q = q0 I, 0 < q0 <= 1000 (unless --Q0).")
+@click.option("--rho0", type=RATIONAL, default="1/1000", show_default=True,
+              help="Initial R = rho0 × a seeded Gaussian K × M pattern (unless --R0).")
+@click.option("--seed", type=CountType(minimum=0), default=0, show_default=True)
+@click.option("--T", "T", default=None, help="Teacher overlaps (rows ';', entries ','); "
+              "default the identity. Must be positive semi-definite.")
+@click.option("--Q0", "Q0", default=None, help="Initial Q (rows ';'), with --R0.")
+@click.option("--R0", "R0", default=None, help="Initial R (K × M, rows ';').")
+@format_option
+def ode_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
+                weight_decay: Fraction, eta: Fraction, t_max: Fraction, q0: Fraction,
+                rho0: Fraction, seed: int, T: str | None, Q0: str | None, R0: str | None,
+                fmt: str) -> None:
+    """Integrate the derived ODEs from a generic start: ε_g(t), the plateau and the escape.
+
+    Example: fltheory committee ode --g erf --K 2 --M 2 --eta .5
+    """
+    from fltheory.claims.committee import ode_run
+
+    model = _model(g, K, M, a, a_star, noise, weight_decay)
+    run = ode_run(model, eta, t_max, q0, rho0, seed, T=_matrix(T, "T"), Q0=_matrix(Q0, "Q0"),
+                  R0=_matrix(R0, "R0"))
+    tr, spec = run.trajectory, run.specialisation
+    rows = [[f"{tr.t[i]:.4g}", _num(float(tr.eps_g[i])), f"{spec[i]:.4f}",
+             f"{float(tr.Q[i].trace()) / K:.4f}"] for i in range(0, len(tr.t), 20)]
+    details = {"t": tr.t.tolist(), "eps_g": tr.eps_g.tolist(), "method": tr.method,
+               "nfev": tr.nfev, "escape_time": run.escape_time, "plateau": _plateau_json(run)}
+    emit(Result(command="committee ode",
+                inputs=_model_inputs(model) | {"eta": fraction_str(eta),
+                                               "t_max": fraction_str(t_max), "q0": fraction_str(q0),
+                                               "rho0": fraction_str(rho0), "seed": seed,
+                                               "T": T, "Q0": Q0, "R0": R0},
+                value=float(tr.eps_g[-1]), conventions=_CONVENTIONS,
+                summary=_ode_summary(run, eta, t_max), details=details,
+                table=Table(columns=["t", "ε_g", "‖R − mean R‖_F", "tr Q/K"], rows=rows,
+                            caption="ODE trajectory (every 20th grid point)",
+                            label="tab:fltheory-committee-ode", align="rrrr")), fmt)
+
+
+def _plateau_json(run: Any) -> dict[str, Any] | None:
+    p = run.plateau
+    if p is None:
+        return None
+    return {"q": p.q, "c": p.c, "r": p.r, "eps_g": p.eps_g, "escape_rate": p.escape_rate,
+            "eigenvalues_real": [float(v.real) for v in p.eigenvalues],
+            "eigenvalues_imag": [float(v.imag) for v in p.eigenvalues]}
+
+
+def _ode_summary(run: Any, eta: Fraction, t_max: Fraction) -> list[str]:
+    tr = run.trajectory
+    out = [f"{run.model}, η = {fraction_str(eta)}; integrated by {tr.method} "
+           f"({tr.nfev} right-side evaluations)"]
+    p = run.plateau
+    if p is not None:
+        out.append(f"symmetric plateau: q = {p.q:.6f}, c = {p.c:.6f}, r = {p.r:.6f}, ε_g = "
+                   f"{p.eps_g:.6f}; escape rate {p.escape_rate:.6f} "
+                   f"({len(p.unstable)} unstable direction(s))")
+    else:
+        out.append(f"no symmetric plateau analysed: {run.plateau_note}")
+    out.append(f"escape (‖R − mean R‖_F >= 1/2) at t ≈ {run.escape_time:.4g}"
+               if run.escape_time is not None else "no escape before t-max")
+    out.append(f"ε_g at t = {float(t_max):g}: {float(tr.eps_g[-1]):.4e}")
+    return out
+
+
+@committee_group.command("equations")
+@_model_options
+@click.option("--order", type=CountType(minimum=1, maximum=2), default=2, show_default=True,
+              help="1: first order in η; 2: with the η² (and noise) terms.")
+@format_option
+def equations_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
+                      weight_decay: Fraction, order: int, fmt: str) -> None:
+    """The ODEs dQ/dt, dR/dt derived for g (sympy; K + M <= 6, bounded before work).
+
+    Example: fltheory committee equations --g relu --K 2 --M 1 --format latex
+    """
+    from fltheory.theory.committee_equations import equations
+
+    model = _model(g, K, M, a, a_star, noise, weight_decay)
+    eq = equations(model, order)
+    latex = eq.latex()
+    lines = [f"dQ_{i + 1}{k + 1}/dt = {eq.dQ[i, k]}" for i in range(K) for k in range(i, K)]
+    lines += [f"dR_{i + 1}{m + 1}/dt = {eq.dR[i, m]}" for i in range(K) for m in range(M)]
+    emit(Result(command="committee equations", inputs=_model_inputs(model) | {"order": order},
+                value=lines, conventions=_CONVENTIONS | {
+                    "averages": model.averages.method,
+                    "symbols": "Q_ij, R_in, T_nm overlaps, eta the step"},
+                summary=[str(model), *lines, f"eps_g = {eq.eps_g}"],
+                details={"latex": latex, "eps_g": str(eq.eps_g)}), fmt)
+    if fmt == "latex":
+        click.echo(latex)
+
+
+@committee_group.command("plateau")
+@_model_options
+@click.option("--eta", type=RATIONAL, required=True, help="Step η > 0.")
+@format_option
+def plateau_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
+                    weight_decay: Fraction, eta: Fraction, fmt: str) -> None:
+    """The unspecialised plateau Q_kk = q, Q_kl = c, R = r (T = I): its ε_g, the Jacobian's
+    eigenvalues there, the unstable directions and the escape rate.
+
+    Example: fltheory committee plateau --g erf --K 2 --M 2 --eta 1/2
+    """
+    from fltheory.theory.committee_plateau import symmetric_plateau
+
+    model = _model(g, K, M, a, a_star, noise, weight_decay)
+    p = symmetric_plateau(model, eta)
+    rows = [[str(i + 1), f"{v.real:+.6g}", f"{v.imag:+.3g}"]
+            for i, v in enumerate(p.eigenvalues)]
+    value = {"q": p.q, "c": p.c, "r": p.r, "eps_g": p.eps_g, "escape_rate": p.escape_rate}
+    emit(Result(command="committee plateau",
+                inputs=_model_inputs(model) | {"eta": fraction_str(eta)}, value=value,
+                conventions=_CONVENTIONS,
+                summary=[f"{model}, η = {fraction_str(eta)}",
+                         f"plateau q = {p.q:.8f}, c = {p.c:.8f}, r = {p.r:.8f}",
+                         f"ε_g = {p.eps_g:.8f}; escape rate {p.escape_rate:.8f} "
+                         f"({len(p.unstable)} unstable direction(s)); residual "
+                         f"{p.residual:.1e}"],
+                details=value | {"residual": p.residual},
+                table=Table(columns=["#", "Re λ", "Im λ"], rows=rows,
+                            caption="Jacobian eigenvalues at the plateau",
+                            label="tab:fltheory-committee-plateau", align="rrr")), fmt)
+
+
+@committee_group.command("simulate")
+@_model_options
+@click.option("--eta", type=RATIONAL, required=True, help="Step η > 0.")
+@click.option("--N", "N", type=CountType(minimum=10, maximum=20000), default=1000,
+              show_default=True, help="Input dimension, in [10, 20000]; with t-max, K and M "
+              "the SGD run must fit an estimated 30 s (fltheory.sim.committee.sgd_cost).")
+@click.option("--t-max", "t_max", type=RATIONAL, default="50", show_default=True,
+              help="Simulated time (steps/N), 0 < t-max <= 1000, bounded with N.")
+@click.option("--q0", type=RATIONAL, default="1/4", show_default=True,
+              help="Cold start W0 ~ N(0, q0), q0 > 0.")
+@click.option("--seed", type=CountType(minimum=0), default=0, show_default=True)
+@format_option
+def simulate_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
+                     weight_decay: Fraction, eta: Fraction, N: int, t_max: Fraction,
+                     q0: Fraction, seed: int, fmt: str) -> None:
+    """One-pass SGD from a cold start against the ODE from the same sampled overlaps: test ε_g
+    (± its SE) and the specialisation ‖R − mean R‖_F on a time grid.
+
+    Example: fltheory committee simulate --g erf --K 2 --M 2 --eta 3/2 --N 1000 --t-max 80
+    """
+    import sys
+
+    from fltheory.claims.committee import compare_sgd_ode
+    from fltheory.sim.committee import activation
+
+    activation(g)  # the simulator's activations (parsing: refused before the theory's work)
+    model = _model(g, K, M, a, a_star, noise, weight_decay)
+    if sys.stderr.isatty():
+        click.echo(f"SGD: {int(float(t_max) * N)} steps at N = {N} ...", err=True)
+    c = compare_sgd_ode(model, eta, N, t_max, seed, q0=q0, records=21)
+    rows = [[f"{c.t[i]:g}", f"{_num(float(c.sgd_eps[i]), '.4g')} ± {c.sgd_eps_se[i]:.1g}",
+             _num(float(c.ode_eps[i]), ".4g"), _num(float(c.sgd_spec[i]), ".3f"),
+             _num(float(c.ode_spec[i]), ".3f")] for i in range(len(c.t))]
+    final = float(c.sgd_eps[-1])
+    emit(Result(command="committee simulate",
+                inputs=_model_inputs(model) | {"eta": fraction_str(eta), "N": N,
+                                               "t_max": fraction_str(t_max),
+                                               "q0": fraction_str(q0), "seed": seed},
+                value=final if math.isfinite(final) else None, conventions=_CONVENTIONS,
+                summary=_simulate_summary(c), details=_simulate_details(c),
+                table=Table(columns=["t", "SGD test ε_g", "ODE ε_g", "spec. SGD", "spec. ODE"],
+                            rows=rows, caption="One-pass SGD against the ODE (spec. = "
+                            "‖R − mean R‖_F)", label="tab:fltheory-committee-sim",
+                            align="rrrrr")), fmt)
+
+
+def _finite(xs: Any) -> list[float | None]:
+    return [float(x) if math.isfinite(x) else None for x in xs]
+
+
+def _simulate_details(c: Any) -> dict[str, Any]:
+    return {"t": c.t.tolist(), "sgd_eps_g": _finite(c.sgd_eps),
+            "sgd_eps_g_se": _finite(c.sgd_eps_se), "ode_eps_g": _finite(c.ode_eps),
+            "sgd_specialisation": _finite(c.sgd_spec), "ode_specialisation": _finite(c.ode_spec),
+            "sgd_diverged_at": c.sgd_diverged_at, "ode_diverged_by": c.ode_diverged_by,
+            "ode_method": c.ode_method}
+
+
+def _simulate_summary(c: Any) -> list[str]:
+    out = [f"SGD at N = {c.N} (g = {c.g}, K = {c.K}, M = {c.M}) against the ODE from the same "
+           f"initial overlaps ({c.ode_method}); test ε_g on 2000 fresh inputs"]
+    if c.sgd_diverged_at is not None:
+        out.append(f"SGD diverged at t ≈ {c.sgd_diverged_at:.4g}: the weights left every bounded "
+                   "region (‖w‖²/N beyond 10^6 × its scale), the run was stopped there")
+    if c.ode_diverged_by is not None:
+        out.append(f"the ODE diverged by t ≈ {c.ode_diverged_by:.4g}")
+    return out
