@@ -10,7 +10,7 @@ CLAIMS = all_claims()
 
 #: claims whose simulation cannot decide at feasible sizes (the reason is in the verdict)
 INCONCLUSIVE_BY_DESIGN = {"twostep.lambda", "recovery.depth_advantage",
-                          "twostep.outliers_for_sigma"}
+                          "twostep.outliers_for_sigma", "committee.plateau_duration"}
 
 
 #: claims whose small size lacks the power to decide at some seeds: never "fail" there, and an
@@ -44,11 +44,13 @@ def test_claim_at_large_size(claim):
 #: simulations whose small size costs more than ~20 s of CPU: run twice more from scratch they
 #: dominated the suite (measured 50–150 s each under load). Their reproducibility rests on the
 #: same seeded SGD / spectral simulators as the cheap claims checked in CI (quadratic.plateau,
-#: quadratic.escape_rate, recovery.overlaps, …), and is checked with -m slow.
+#: quadratic.escape_rate, recovery.overlaps, committee.plateau, committee.max_lr, …), and is
+#: checked with -m slow (committee.*: 6–14 s each, ~60 s for the three together).
 EXPENSIVE = {"quadratic.implicit_bias_anisotropic", "quadratic.implicit_bias",
              "quadratic.escape_time_vs_N", "quadratic.escape_time_vs_p",
              "quadratic.ode_matches_sgd", "quadratic.cold_start_drift",
-             "recovery.threshold_scales_with_D"}
+             "recovery.threshold_scales_with_D", "committee.ode_matches_sgd",
+             "committee.escape_rate", "committee.convergence_rate"}
 
 
 _SIMULATED = [c for c in CLAIMS if c.simulate is not None]
