@@ -216,6 +216,19 @@ def loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.nda
     return out
 
 
+def cost(model: Any) -> float:
+    """Estimated seconds of one compiled evaluation (K(K+1)/2 · n(n+1)/2 I4 and K n² I3, n =
+    K + M) of an erf, relu or polynomial ``model`` (``inf`` for other g)."""
+    av = model.averages
+    # compiled seconds per I4 (this machine, loaded): erf 1e-7, relu 3e-5–8e-5 (80 nodes),
+    # polynomials 1e-8 per term; I3 at most as much; a margin of 2
+    unit = {"erf": 2e-7, "relu": 1.6e-4, "polynomial": 2e-8}.get(av.kind, math.inf)
+    if av.kind == "polynomial":
+        unit *= max(1, len(av.tables["i4"].coef))
+    K, n = model.K, model.K + model.M
+    return float((K * (K + 1) / 2 * n * (n + 1) / 2 + K * n * n) * unit)
+
+
 def build(model: Any, eta: Any, T: Any, order: int = 2) -> Any:
     """The flat right side of ``model`` at step ``eta`` and teacher overlaps ``T`` (None for g
     other than erf, relu or a polynomial)."""
@@ -230,14 +243,7 @@ def build(model: Any, eta: Any, T: Any, order: int = 2) -> Any:
         return None
     eta_f = float(_step(eta, "eta"))
     K, M = model.K, model.M
-    n = K + M
-    # compiled seconds per I4 (this machine, loaded): erf 1e-7, relu 3e-5–8e-5 (80 nodes),
-    # polynomials 1e-8 per term; I3 at most as much; a margin of 2
-    unit = {"erf": 2e-7, "relu": 1.6e-4, "polynomial": 2e-8}[av.kind]
-    if av.kind == "polynomial":
-        unit *= max(1, len(av.tables["i4"].coef))
-    check_cost(f"K = {K}, M = {M}, g = {model.g} (compiled right side)",
-               (K * (K + 1) / 2 * n * (n + 1) / 2 + K * n * n) * unit, 10.0,
+    check_cost(f"K = {K}, M = {M}, g = {model.g} (compiled right side)", cost(model), 10.0,
                "seconds per evaluation (estimated)", "fewer units")
     _, _, T = check_state(np.eye(K), np.zeros((K, M)), T, model)
     empty_i, empty_f = np.zeros((0, 0), dtype=np.int64), np.zeros(0)

@@ -326,7 +326,8 @@ def integrate_flat(fun: Callable[[np.ndarray], np.ndarray], y0: Any, t_grid: Any
                                                 max_nfev // 12 + 1, y_max, *_tableau())
         if status == 1:
             raise DomainError("eta", eta, "steps for which the ODE can be integrated",
-                              reason=f"makes the ODE too stiff: over {max_nfev} evaluations")
+                              reason=f"needs over {max_nfev} evaluations of the right side "
+                              "(its budget)")
         if status:
             reached = ~np.isnan(Y).any(axis=1)
             bad = int(np.argmin(reached)) if not reached.all() else len(t) - 1
@@ -370,7 +371,8 @@ def _scipy(fun: Callable[[np.ndarray], np.ndarray], y0: np.ndarray, t: np.ndarra
         when, why = float(exc.args[0]), exc.args[1]
         if why == "too many":
             raise DomainError("eta", eta, "steps for which the ODE can be integrated",
-                              reason=f"makes the ODE too stiff: over {max_nfev} evaluations"
+                              reason=f"needs over {max_nfev} evaluations of the right side "
+                              "(its budget)"
                               ) from None
         raise CommitteeDivergence(eta, when, None, why) from None
     if not sol.success or sol.y.shape[1] != len(t) or not np.isfinite(sol.y).all():
