@@ -97,8 +97,9 @@ def integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
     more evaluations in a step holding grid points). Seconds per evaluation ``per_eval``, by
     default the compiled right side's
     2e-6 + 1.5e-7·K²(K + M)² (measured 7e-6 at K = M = 2, 3.4e-3 at K = 10, M = 5, 2.9e-2
-    at K = 20, M = 10); ε_g on the grid ≈ 2e-4 + 1e-6·(K + M)² s per point (batched).
-    Memory: Q, R and the flat states on the grid and three temporaries,
+    at K = 20, M = 10 before the erf loops were hoisted; now ~2e-6 and ~1e-4: the old figures
+    are kept as a bound for a loaded machine); ε_g on the grid ≈ 2e-4 + 1e-6·(K + M)² s per
+    point (batched). Memory: Q, R and the flat states on the grid and three temporaries,
     8·4·(2K² + 2KM) bytes per point. Returns two floats.
 
     >>> seconds, memory = integration_cost(2, 2, 1.0, 100.0, 101)
