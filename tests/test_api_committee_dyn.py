@@ -187,3 +187,42 @@ def test_plateau_digits_erf_agrees_with_the_float_root():
         pl = cp.symmetric_plateau(model, "1/2")
         assert (max(abs(float(d) - v) for d, v in zip(digits, (pl.q, pl.c, pl.r), strict=True))
                    < 1e-11)
+
+
+def test_relu_plateau_against_an_independent_derivation():
+    """relu, K = M = 2, T = I, η = 1/10 (this failed before: the settling integration ran out
+    of its evaluation budget). Reference values: independent derivation, /work/wt/VERIFY.md B3
+    — an independent checker's own code (closed-form I2/I3, a numerical I4 by Plackett's
+    identity checked against scipy's orthant probability to 1.2e-10), the symmetric flow
+    integrated by LSODA (rtol 1e-11) to t = 20000 and polished by fsolve, stated accuracy
+    ≈ 1e-10; its second method, a Monte Carlo of the right side there, is zero within 2σ ≈
+    1e-5. Tolerance 1e-8: the reference's ~1e-10 plus our I4's stated error 1e-9 propagated
+    to the root, ‖J⁻¹‖ · η² Σ|w_c w_e| · 1e-9 = 43 · 0.01 · 16 · 1e-9 ≈ 7e-9 (‖J⁻¹‖ of the
+    reduced equations there, measured 43); ε_g has no I4 in it. Measured: 1.4e-10."""
+    pl = cp.symmetric_plateau(CommitteeModel("relu", 2, 2), Fraction(1, 10))
+    ref = {"q": 0.728510530869, "c": 0.376778964540, "r": 0.523599410432,
+           "eps_g": 0.076575132742}
+    for name, value in ref.items():
+        assert abs(getattr(pl, name) - value) < 1e-8, name
+    assert pl.residual < 1e-10 and len(pl.unstable) >= 1 and pl.escape_rate > 0
+
+
+@pytest.mark.parametrize("K, M", [(3, 3), (3, 2)])
+def test_erf_plateau_runs_for_three_students(K, M):
+    """erf, K = 3 and M = 3 or 2, η = 1/10: the plateau is found; its ε_g is the model's
+    generalisation error there and it has an unstable (escape) direction."""
+    model = CommitteeModel("erf", K, M)
+    pl = cp.symmetric_plateau(model, Fraction(1, 10))
+    assert pl.residual < 1e-12 and pl.escape_rate > 0
+    assert abs(pl.eps_g - generalisation_error(model, pl.Q, pl.R, pl.T)) < 1e-15
+    assert 0 < pl.c < pl.q and pl.r > 0
+
+
+def test_settling_budget_is_named_in_the_error():
+    """A settling integration that would exceed its evaluation budget says so (not
+    "too stiff"), naming the budget."""
+    def field(Q, R, T):  # no fixed point in reach of Newton: the flow drifts slowly
+        return -1e-3 * Q / (1 + Q**2) + 1e-3, -1e-3 * (R - 0.5)
+
+    with pytest.raises(DomainError, match=r"settling integration .* budget of 13 right-side"):
+        cp.plateau_of_field(field, 1, 1, np.eye(1), 1.0, lambda Q, R: 0.0, budget=13)

@@ -211,3 +211,24 @@ def test_scaled_erf_closed_form_against_cubature_and_flat(g):
     dQ, dR = rhs(m, "1/2")(Q, R, T)
     y = flat_rhs(m, "1/2", T)(np.concatenate([Q.ravel(), R.ravel()]))
     assert np.allclose(y, np.concatenate([dQ.ravel(), dR.ravel()]), rtol=1e-11)
+
+
+def test_cubature_model_is_cheap_to_build_and_measures_its_error_lazily():
+    """A cubature activation used to take ~5 s CPU (23 s on a loaded machine) to build: sympy
+    limits for the growth check and the 32⁴-point error measurement. Now the growth is
+    decided numerically first and the error on first read of ``method``. Measured 0.2 s
+    CPU for CommitteeModel("tanh", 3, 3); bound 2 s. A g growing like e^(c z²) with small c
+    and one non-finite on the nodes are still refused at construction."""
+    import time
+
+    from fltheory.theory.committee_equations import CommitteeModel
+
+    start = time.process_time()
+    model = CommitteeModel("tanh(z) + z/1000", 3, 3)  # not in the averages cache
+    assert time.process_time() - start < 2.0
+    av = model.averages
+    assert isinstance(av._method, type(lambda: 0))  # not measured yet
+    assert "error" in av.method and isinstance(av._method, str)
+    for g in ("exp(z**2/100)", "exp(abs(z)**(19/10))"):
+        with pytest.raises(DomainError, match="g ="):
+            CommitteeModel(g, 1, 1)

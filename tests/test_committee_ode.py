@@ -48,8 +48,11 @@ def test_linear_system_every_method_matches_the_exponential():
 def test_plain_python_dop853_is_high_order():
     """The loop as plain Python (no numba) on (y, s)' = (y cos s, 1), exact y = exp(sin t).
     The error follows rtol, and 1e4 × tighter tolerance costs < 3× the evaluations (an order-5
-    pair would need ~(1e4)^(1/5) = 6×). Perturbation: B[5] += 1e-3 leaves an error of 4e-3."""
-    A, B, C, E3, E5 = co._tableau()
+    pair would need ~(1e4)^(1/5) = 6×). Perturbation: B[5] += 1e-3 leaves an error of 4e-3.
+    The point t = 2 lies inside a step: its value is the 7th-order dense output, whose error is
+    of the order of rtol relative (2.4e-6 absolute = 9.6e-7 relative at rtol 1e-6 here; scipy's
+    DOP853 dense output gives 1.2e-6 absolute there), so the error is measured relative."""
+    A, B, C, E3, E5, D = co._tableau()
 
     def f(y):
         return np.array([y[0] * np.cos(y[1]), 1.0])
@@ -58,9 +61,9 @@ def test_plain_python_dop853_is_high_order():
     errs, nfevs = [], []
     for rtol in (1e-6, 1e-10):
         Y, nfev, status, t_end = co.dop853_loop(f, np.array([1.0, 0.0]), t, rtol, 1e-14,
-                                                10**5, 1e8, A, B, C, E3, E5)
+                                                10**5, 1e8, A, B, C, E3, E5, D)
         assert status == 0 and t_end == 6.0
-        errs.append(np.abs(Y[:, 0] - np.exp(np.sin(t))).max())
+        errs.append(np.abs(Y[:, 0] / np.exp(np.sin(t)) - 1).max())
         nfevs.append(nfev)
     assert errs[0] < 1e-6 and errs[1] < 1e-9
     assert nfevs[1] < 3 * nfevs[0]

@@ -160,12 +160,90 @@ def average(kind: int, C: np.ndarray, idx: np.ndarray, d: int, E: np.ndarray,
     return relu_i4(sub, nodes, weights, work[1], work[2])
 
 
+def erf_loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.ndarray,
+              eta: float, sigma2: float, kappa: float, order: int, s2: float) -> np.ndarray:
+    """:func:`loops` for g = erf(s x/√2), the Saad–Solla forms with the per-field and
+    per-pair factors hoisted (fields c, e; students i <= k; d_c = 1 + C_cc at s²C):
+    Σ_c w_c I3(i, t; c) = d_i Σ_c C_tc u_ic − C_it Σ_c C_ic u_ic with
+    u_ic = (2/π) w_c / (d_i √(d_i d_c − C_ic²)); I4(i, k; c, e) = (4/π²) Λ4^{−1/2}
+    arcsin((Λ4 C_ce − C_kc A_e − C_ic B_e) / √(Λ1(c) Λ1(e))) with Λ4 = d_i d_k − C_ik²,
+    A_e = d_i C_ke − C_ik C_ie, B_e = d_k C_ie − C_ik C_ke, Λ1(c) = Λ4 d_c − C_kc² d_i −
+    C_ic² d_k + 2 C_ik C_ic C_kc — the same numbers as :func:`erf_i3`, :func:`erf_i4`
+    (tests check the two paths agree), each (c, e) pair once."""
+    n = K + M
+    C = np.empty((n, n))
+    for i in range(K):
+        for j in range(K):
+            C[i, j] = 0.5 * (y[i * K + j] + y[j * K + i]) * s2
+        for m in range(M):
+            C[i, K + m] = y[K * K + i * M + m] * s2
+            C[K + m, i] = C[i, K + m]
+    for m in range(M):
+        for l in range(M):
+            C[K + m, K + l] = T[m, l] * s2
+    d = np.empty(n)
+    for c in range(n):
+        d[c] = 1.0 + C[c, c]
+    S3 = np.empty((K, n))
+    u = np.empty(n)
+    for i in range(K):
+        di = d[i]
+        diag = 0.0
+        for c in range(n):
+            u[c] = 2.0 / math.pi * w[c] / (di * math.sqrt(di * d[c] - C[i, c] * C[i, c]))
+            diag += C[i, c] * u[c]
+        for t in range(n):
+            acc = 0.0
+            for c in range(n):
+                acc += C[t, c] * u[c]
+            S3[i, t] = di * acc - C[i, t] * diag
+    out = np.empty(K * K + K * M)
+    for i in range(K):
+        for m in range(M):
+            out[K * K + i * M + m] = eta * a[i] * S3[i, K + m] - eta * kappa * y[K * K + i * M + m]
+    A = np.empty(n)
+    B = np.empty(n)
+    inv = np.empty(n)
+    for i in range(K):
+        for k in range(i, K):
+            qik = 0.5 * (y[i * K + k] + y[k * K + i])
+            v = eta * (a[i] * S3[i, k] + a[k] * S3[k, i]) - 2.0 * eta * kappa * qik
+            if order == 2:
+                di, dk, cik = d[i], d[k], C[i, k]
+                lam4 = di * dk - cik * cik
+                for c in range(n):
+                    cic, ckc = C[i, c], C[k, c]
+                    A[c] = di * ckc - cik * cic
+                    B[c] = dk * cic - cik * ckc
+                    lam1 = lam4 * d[c] - ckc * ckc * di - cic * cic * dk + 2.0 * cik * cic * ckc
+                    inv[c] = 1.0 / math.sqrt(lam1)
+                acc = 0.0
+                for c in range(n):
+                    cic, ckc = C[i, c], C[k, c]
+                    x = (lam4 * C[c, c] - ckc * A[c] - cic * B[c]) * inv[c] * inv[c]
+                    acc += w[c] * w[c] * math.asin(min(1.0, max(-1.0, x)))
+                    part = 0.0
+                    for e in range(c + 1, n):
+                        x = (lam4 * C[c, e] - ckc * A[e] - cic * B[e]) * inv[c] * inv[e]
+                        part += w[e] * math.asin(min(1.0, max(-1.0, x)))
+                    acc += 2.0 * w[c] * part
+                acc *= 4.0 / (math.pi * math.pi) / math.sqrt(lam4)
+                if sigma2 != 0.0:
+                    acc += sigma2 * 2.0 / math.pi / math.sqrt(lam4)
+                v += eta * eta * a[i] * a[k] * acc * s2
+            out[i * K + k] = v
+            out[k * K + i] = v
+    return out
+
+
 def loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.ndarray,
           eta: float, sigma2: float, kappa: float, order: int, kind: int, s2: float,
           E2: np.ndarray, c2: np.ndarray, E3: np.ndarray, c3: np.ndarray, E4: np.ndarray,
           c4: np.ndarray, nodes: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """dy/dt for y = concat(Q.ravel(), R.ravel()) (see the module docstring); s2 = s² for
     g = erf(s x/√2) (the averages at s²C, I2 and I4 times s²), 1 otherwise."""
+    if kind == KIND_ERF:
+        return erf_loops(y, K, M, T, a, w, eta, sigma2, kappa, order, s2)
     n = K + M
     C = np.empty((n, n))
     for i in range(K):
@@ -216,9 +294,23 @@ def loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.nda
     return out
 
 
-def build(model: Any, eta: Any, T: Any, order: int = 2) -> Any:
+def cost(model: Any) -> float:
+    """Estimated seconds of one compiled evaluation (K(K+1)/2 · n(n+1)/2 I4 and K n² I3, n =
+    K + M) of an erf, relu or polynomial ``model`` (``inf`` for other g)."""
+    av = model.averages
+    # compiled seconds per I4 (this machine, loaded): erf 1e-7, relu 3e-5–8e-5 (80 nodes),
+    # polynomials 1e-8 per term; I3 at most as much; a margin of 2
+    unit = {"erf": 2e-7, "relu": 1.6e-4, "polynomial": 2e-8}.get(av.kind, math.inf)
+    if av.kind == "polynomial":
+        unit *= max(1, len(av.tables["i4"].coef))
+    K, n = model.K, model.K + model.M
+    return float((K * (K + 1) / 2 * n * (n + 1) / 2 + K * n * n) * unit)
+
+
+def build(model: Any, eta: Any, T: Any, order: int = 2, checked: bool = False) -> Any:
     """The flat right side of ``model`` at step ``eta`` and teacher overlaps ``T`` (None for g
-    other than erf, relu or a polynomial)."""
+    other than erf, relu or a polynomial); ``checked``: T is a float array already accepted by
+    ``check_state`` (not checked again)."""
     from fltheory.exact import check_cost
     from fltheory.theory._quadratic_common import _step
     from fltheory.theory.committee_averages import RELU_NODES, _legendre
@@ -230,16 +322,10 @@ def build(model: Any, eta: Any, T: Any, order: int = 2) -> Any:
         return None
     eta_f = float(_step(eta, "eta"))
     K, M = model.K, model.M
-    n = K + M
-    # compiled seconds per I4 (this machine, loaded): erf 1e-7, relu 3e-5–8e-5 (80 nodes),
-    # polynomials 1e-8 per term; I3 at most as much; a margin of 2
-    unit = {"erf": 2e-7, "relu": 1.6e-4, "polynomial": 2e-8}[av.kind]
-    if av.kind == "polynomial":
-        unit *= max(1, len(av.tables["i4"].coef))
-    check_cost(f"K = {K}, M = {M}, g = {model.g} (compiled right side)",
-               (K * (K + 1) / 2 * n * (n + 1) / 2 + K * n * n) * unit, 10.0,
+    check_cost(f"K = {K}, M = {M}, g = {model.g} (compiled right side)", cost(model), 10.0,
                "seconds per evaluation (estimated)", "fewer units")
-    _, _, T = check_state(np.eye(K), np.zeros((K, M)), T, model)
+    if not checked:
+        _, _, T = check_state(np.eye(K), np.zeros((K, M)), T, model)
     empty_i, empty_f = np.zeros((0, 0), dtype=np.int64), np.zeros(0)
     tabs = []
     for name in ("i2", "i3", "i4"):

@@ -11,8 +11,10 @@ right-side hook ``_eval`` bound to a compiled call.
 
 from __future__ import annotations
 
+import hashlib
 import types
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numba
@@ -27,23 +29,28 @@ def _compile(func: Callable[..., Any], name: str, cache: bool, **compiled: Any) 
     """``func``'s code with names rebound, under its own qualified name: numba's on-disk cache
     is one index per (file, qualified name), and a variant taking a function argument must not
     share (or write) an index whose entries pickle that function's type."""
-    namespace = dict(vars(_ode)) | compiled
+    namespace = dict(vars(_ode)) | {"_model_loops": _model_loops} | compiled
     fn = types.FunctionType(func.__code__, namespace, name)
     fn.__qualname__ = name
     return numba.njit(cache=cache)(fn)
 
 
 _model_loops = _cj.loops
+#: numba's disk cache checks only the file defining a function, not what it calls: the
+#: integrator compiled around the model's loops is cached under a name carrying a hash of
+#: the loops' source file, so an edited right side is never run from a stale cache
+_FLAT_KEY = hashlib.sha1(Path(_cj._flat.__file__).read_bytes()).hexdigest()[:12]
 
 
-@numba.njit(cache=True)
-def _eval_loops(args: Any, y: np.ndarray) -> np.ndarray:
+def _eval_loops_py(args: Any, y: np.ndarray) -> np.ndarray:
     return _model_loops(y, *args)
 
 
+_eval_loops = _compile(_eval_loops_py, f"eval_loops_{_FLAT_KEY}", True)
 _eval_call = _compile(_ode._eval, "eval_call", False)
 dop853 = _compile(_ode.dop853_loop, "dop853_any_rhs", False, _eval=_eval_call)
-dop853_loops = _compile(_ode.dop853_loop, "dop853_model_loops", True, _eval=_eval_loops)
+dop853_loops = _compile(_ode.dop853_loop, f"dop853_model_loops_{_FLAT_KEY}", True,
+                        _eval=_eval_loops)
 _compiled: dict[int, tuple[Any, Any]] = {}
 
 

@@ -31,8 +31,9 @@ Which method each activation gets (:attr:`GaussianAverages.method` says it):
   sympy-exact for :meth:`GaussianAverages.symbolic`, evaluated in float64 otherwise.
 * any other g (tanh, sigmoid, …): tensor Gauss–Hermite cubature of order n in the
   eigenbasis of C, with the error measured against order 2n at a test covariance (stated in
-  the method string; a measurement, not a bound). g and g' must grow slower than any
-  e^{c z²} (else some average is infinite at large variance): exp(z**2) is refused.
+  the method string, measured when it is first read; a measurement, not a bound). g and g'
+  must grow slower than any e^{c z²} (else some average is infinite at large variance):
+  exp(z**2) is refused (decided numerically at |z| = 50 … 800, sympy's limit when unclear).
 
 Every function here is numpy float64; the exact forms are in :meth:`GaussianAverages.symbolic`.
 """
@@ -353,13 +354,13 @@ class GaussianAverages:
     (0.31831, 'closed form (Saad–Solla arcsin)')
     """
 
-    def __init__(self, name: str, kind: str, method: str, expr: sp.Expr,
+    def __init__(self, name: str, kind: str, method: str | Callable[[], str], expr: sp.Expr,
                  funcs: dict[str, Callable[[np.ndarray], np.ndarray]],
                  symbolic: Callable[[str, Callable[[int, int], sp.Expr]], sp.Expr],
                  degree: int | None = None, tables: dict[str, _PolyTable] | None = None):
         self.name = name
         self.kind = kind
-        self.method = method
+        self._method = method
         self.expr = expr
         self.degree = degree
         self.scale = 1.0  # erf(s x/√2): s
@@ -367,8 +368,16 @@ class GaussianAverages:
         self._funcs = funcs
         self._symbolic = symbolic
 
+    @property
+    def method(self) -> str:
+        """How each average is computed and with what precision (for cubature the error
+        measurement runs on first access: a few seconds)."""
+        if not isinstance(self._method, str):
+            self._method = self._method()
+        return self._method
+
     def __repr__(self) -> str:
-        return f"GaussianAverages({self.name!r}, method={self.method!r})"
+        return f"GaussianAverages({self.name!r}, kind={self.kind!r})"
 
     def _check(self, C: np.ndarray) -> None:
         if self.kind == "relu":
@@ -557,30 +566,40 @@ def _check_growth(text: str, expr: sp.Expr) -> None:
             raise DomainError("g", text, allowed, reason=f"has {what} infinite at z = "
                               f"{', '.join(str(p) for p in sorted(points, key=str)[:3])}")
         for side in (sp.oo, -sp.oo):
-            rate: Any = None
-            try:
-                with time_limit(5.0) as limited:
-                    if limited:  # off the main thread nothing bounds sympy: numeric instead
-                        rate = sp.limit(sp.log(1 + f**2) / Z**2, Z, side)
-            except (Timeout, Exception):  # sympy gave up: decide numerically
-                rate = None
-            if rate is None or not rate.is_number:
-                fn = sp.lambdify(Z, sp.log(1 + f**2) / Z**2, "mpmath")
-                import mpmath
-
+            # numerically first (milliseconds): log(1 + f²)/z² must fall towards 0 (it tends
+            # to c > 0 for f ~ e^{c z²/2}); only when it does not clearly fall, sympy's limit
+            # decides (seconds, bounded by time_limit) — it accepts e.g. e^{|z|^1.9}
+            ok = _decays_numerically(f, side)
+            if not ok:
+                rate: Any = None
                 try:
-                    vals = [abs(float(fn(mpmath.mpf(int(side.is_positive) * 2 - 1) * r)))
-                            for r in (50, 200, 800)]
-                except Exception:
-                    vals = [math.inf]
-                # log(1 + f²)/z² must fall towards 0 (it tends to c > 0 for f ~ e^{c z²/2})
-                ok = all(math.isfinite(v) for v in vals) and vals[-1] <= 0.5 * vals[0]
-            else:
-                ok = rate == 0
+                    with time_limit(5.0) as limited:
+                        if limited:  # off the main thread nothing bounds sympy
+                            rate = sp.limit(sp.log(1 + f**2) / Z**2, Z, side)
+                except (Timeout, Exception):  # sympy gave up: the numeric verdict stands
+                    rate = None
+                ok = rate is not None and bool(rate.is_number) and rate == 0
             if not ok:
                 raise DomainError("g", text, allowed,
                                   reason=f"has {what} growing like e^(c z²) at {side}: "
                                          "some Gaussian averages are infinite")
+
+
+def _decays_numerically(f: sp.Expr, side: Any) -> bool:
+    """log(1 + f²)/z² at z = ±50, ±200, ±800 (mpmath, any size): finite and falling to at
+    most half its first value (a power or e^{|z|^p}, p <= 1.5, does; e^{c z²} does not)."""
+    import mpmath
+
+    from fltheory.theory.functions import Z
+
+    fn = sp.lambdify(Z, sp.log(1 + f**2) / Z**2, "mpmath")
+    try:
+        with mpmath.workdps(30):
+            vals = [abs(float(fn(mpmath.mpf(int(side.is_positive) * 2 - 1) * r)))
+                    for r in (50, 200, 800)]
+    except Exception:
+        return False
+    return all(math.isfinite(v) for v in vals) and vals[-1] <= 0.5 * vals[0]
 
 
 def _cubature(text: str, expr: sp.Expr) -> GaussianAverages:
@@ -598,16 +617,29 @@ def _cubature(text: str, expr: sp.Expr) -> GaussianAverages:
     ident = vec(lambda x: x)
     parts = {"e2": [g, g], "i2": [dg, dg], "i3": [dg, ident, g], "i4": [dg, dg, g, g]}
     funcs = {k: _cubature_func(fs, CUBATURE_ORDER[len(fs)]) for k, fs in parts.items()}
-    test = 0.6 * np.eye(4) + 0.4 * np.ones((4, 4))
-    test[0, 2] = test[2, 0] = -0.1
-    test = np.stack([test, test[np.ix_([0, 0, 1, 2], [0, 0, 1, 2])]])
-    err = max(float(np.abs(funcs[k](test[:, :len(fs), :len(fs)])
-                           - _cubature_func(fs, CHECK_ORDER[len(fs)])(
-                               test[:, :len(fs), :len(fs)])).max())
-              for k, fs in parts.items())
-    if not math.isfinite(err):
-        raise DomainError("g", text, "activations finite on ℝ",
-                          reason="gives non-finite values on the cubature nodes")
+    # finite on the nodes the averages use (1-D Hermite nodes of every order, scaled by
+    # standard deviations 1/2 … 3/2, the range of the test covariances): cheap, now; the
+    # cubature error is measured on first use of ``method`` (seconds: up to 32⁴ points)
+    nodes = np.concatenate([np.polynomial.hermite_e.hermegauss(o)[0]
+                            for o in {*CUBATURE_ORDER.values(), *CHECK_ORDER.values()}])
+    grid = np.concatenate([sd * nodes for sd in (0.5, 1.0, 1.5)])
+    with np.errstate(all="ignore"):
+        if not (np.isfinite(g(grid)).all() and np.isfinite(dg(grid)).all()):
+            raise DomainError("g", text, "activations finite on ℝ",
+                              reason="gives non-finite values on the cubature nodes")
+
+    def method() -> str:
+        test = 0.6 * np.eye(4) + 0.4 * np.ones((4, 4))
+        test[0, 2] = test[2, 0] = -0.1
+        test = np.stack([test, test[np.ix_([0, 0, 1, 2], [0, 0, 1, 2])]])
+        err = max(float(np.abs(funcs[k](test[:, :len(fs), :len(fs)])
+                               - _cubature_func(fs, CHECK_ORDER[len(fs)])(
+                                   test[:, :len(fs), :len(fs)])).max())
+                  for k, fs in parts.items())
+        return (f"Gauss–Hermite cubature order {CUBATURE_ORDER[4]} (4 fields; "
+                f"{CUBATURE_ORDER[3]}, {CUBATURE_ORDER[2]} for 3, 2), error {err:.1e} measured "
+                f"against orders {CHECK_ORDER[4]}, {CHECK_ORDER[3]}, {CHECK_ORDER[2]} at two "
+                f"test covariances")
 
     sizes = {"e2": 2, "i2": 2, "i3": 3, "i4": 4}
     undefined = {k: _numeric_function(f"{k.upper()}_g", n, funcs[k]) for k, n in sizes.items()}
@@ -617,12 +649,7 @@ def _cubature(text: str, expr: sp.Expr) -> GaussianAverages:
         args = [c(a, b) for a in range(1, n + 1) for b in range(a, n + 1)]
         return undefined[kind](*args)
 
-    return GaussianAverages(
-        text, "cubature",
-        f"Gauss–Hermite cubature order {CUBATURE_ORDER[4]} (4 fields; {CUBATURE_ORDER[3]}, "
-        f"{CUBATURE_ORDER[2]} for 3, 2), error {err:.1e} measured against orders "
-        f"{CHECK_ORDER[4]}, {CHECK_ORDER[3]}, {CHECK_ORDER[2]} at two test covariances",
-        expr, funcs, symbolic)
+    return GaussianAverages(text, "cubature", method, expr, funcs, symbolic)
 
 
 def _np_heaviside(x: Any, h: Any = 0.5) -> Any:

@@ -12,8 +12,9 @@ Integrators (``method``):
 * ``dopri`` — Dormand & Prince's explicit 8th-order pair with the 5th/3rd-order error estimate
   of Hairer, Nørsett & Wanner (Solving ODEs I, II.10; coefficients from scipy's DOP853 table),
   written as loops in :func:`dop853_loop` and compiled with numba when installed (extra
-  ``fast``) on the model's compilable right side ``flat_rhs(model, eta)``. Steps land on every
-  grid point (no interpolation), so the evaluations are at least 12 per grid interval.
+  ``fast``) on the model's compilable right side ``flat_rhs(model, eta)``. The steps follow
+  the error control, not the grid: grid points inside a step get the pair's 7th-order dense
+  output (three more evaluations for such a step).
 * ``dop853`` / ``lsoda`` — scipy's ``solve_ivp`` on the numpy right side (any activation; no
   numba needed). ``auto``: dopri when numba and a compilable right side exist, else dop853.
 
@@ -92,16 +93,18 @@ def integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
 
     Right-side evaluations (DOP853, rtol 1e-10; measured for erf, K = M = 2, η = 0.1 … 2,
     t = 100 … 1e4: 481 … 26305; K = 10, M = 5, η = 1/2: 1309 at t = 100, 4537 at t = 1000):
-    nfev ≈ (2000 + 3·max(η, 0.2)·t_span)(1 + K/5), at least 13 per grid interval (a step per
-    interval). Seconds per evaluation ``per_eval``, by default the compiled right side's
+    nfev ≈ (2000 + 3·max(η, 0.2)·t_span)(1 + K/5), times 5/4 for the dense output (three
+    more evaluations in a step holding grid points). Seconds per evaluation ``per_eval``, by
+    default the compiled right side's
     2e-6 + 1.5e-7·K²(K + M)² (measured 7e-6 at K = M = 2, 3.4e-3 at K = 10, M = 5, 2.9e-2
-    at K = 20, M = 10); ε_g on the grid ≈ 2e-4 + 1e-6·(K + M)² s per point (batched).
-    Memory: Q, R and the flat states on the grid and three temporaries,
+    at K = 20, M = 10 before the erf loops were hoisted; now ~2e-6 and ~1e-4: the old figures
+    are kept as a bound for a loaded machine); ε_g on the grid ≈ 2e-4 + 1e-6·(K + M)² s per
+    point (batched). Memory: Q, R and the flat states on the grid and three temporaries,
     8·4·(2K² + 2KM) bytes per point. Returns two floats.
 
     >>> seconds, memory = integration_cost(2, 2, 1.0, 100.0, 101)
     >>> round(seconds, 3), int(memory)
-    (0.059, 51712)
+    (0.069, 51712)
 
     Integers 1 <= K, M <= 50 and n_grid >= 1; η, t_span finite reals >= 0; per_eval a finite
     real > 0 (else DomainError).
@@ -113,7 +116,7 @@ def integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
     if per_eval is None:
         per_eval = 2e-6 + 1.5e-7 * K * K * (K + M) ** 2
     per_eval = _real(per_eval, "per_eval", 0.0, strict=True)
-    nfev = max((2000.0 + 3.0 * max(eta, 0.2) * t_span) * (1 + K / 5), 13.0 * (n_grid - 1) + 1)
+    nfev = 1.25 * (2000.0 + 3.0 * max(eta, 0.2) * t_span) * (1 + K / 5)
     seconds = nfev * per_eval + n_grid * (2e-4 + 1e-6 * (K + M) ** 2)
     memory = 8.0 * 4 * n_grid * (2 * K * K + 2 * K * M)
     return seconds, memory
@@ -172,35 +175,47 @@ def _eval(f: Any, y: np.ndarray) -> np.ndarray:
 
 def dop853_loop(f: Any, y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: float,
                 max_steps: int, y_max: float, A: np.ndarray, B: np.ndarray, C: np.ndarray,
-                E3: np.ndarray, E5: np.ndarray) -> tuple[np.ndarray, int, int, float]:
+                E3: np.ndarray, E5: np.ndarray, D: np.ndarray
+                ) -> tuple[np.ndarray, int, int, float]:
     """Adaptive Dormand–Prince 8(5,3) on the autonomous system y' = f(y), written as loops for
-    numba (it also runs as plain Python, slowly). Steps are shortened to land on every point of
-    ``t_grid``. Returns (states on the grid, right-side evaluations, status: 0 ok, 1 more than
+    numba (it also runs as plain Python, slowly). Steps follow the error control alone (only
+    the last is shortened to end on ``t_grid[-1]``); the states on the grid points inside a
+    step come from the pair's 7th-order dense output (three more stages, computed only for
+    steps that contain grid points; Hairer, Nørsett & Wanner, II.6, as scipy's DOP853).
+    Returns (states on the grid, right-side evaluations, status: 0 ok, 1 more than
     ``max_steps`` steps, 2 step size underflow, 3 left the box max|y| <= ``y_max``, the time
     reached); rows not reached stay NaN. A trial step whose stages are not finite is rejected
     and shortened.
-    A, B, C, E3, E5: the tableau (12 stages; E3, E5 with a 13th entry for f at the new point).
+    A (16 × 16), B, C (16), E3, E5 (13), D (4 × 16): the tableau (12 stages; E3, E5 with a
+    13th entry for f at the new point; rows 13–15 of A and C and D for the dense output).
 
     The error norm is Hairer's: err = h‖e5‖² / √((‖e5‖² + 0.01‖e3‖²)·n), e_j = Σ_s E_j[s] K_s
     scaled by atol + rtol·max(|y|, |y_new|); new step h·min(10, max(0.2, 0.9 err^(−1/8))).
 
     >>> from scipy.integrate._ivp import dop853_coefficients as c
-    >>> Y, nfev, status, t = dop853_loop(lambda y: -y, np.ones(1), np.array([0.0, 1.0]), 1e-10,
-    ...                               1e-12, 1000, 1e8, c.A, c.B, c.C, c.E3, c.E5)
-    >>> status, bool(abs(Y[1, 0] - np.exp(-1.0)) < 1e-10)
+    >>> Y, nfev, status, t = dop853_loop(lambda y: -y, np.ones(1), np.linspace(0.0, 1.0, 5),
+    ...                               1e-10, 1e-12, 1000, 1e8, c.A, c.B, c.C, c.E3, c.E5, c.D)
+    >>> status, bool(np.abs(Y[:, 0] - np.exp(-np.linspace(0.0, 1.0, 5))).max() < 1e-10)
     (0, True)
     """
     n = y0.shape[0]
     ns = 12
-    out = np.full((t_grid.shape[0], n), np.nan)
+    n_grid = t_grid.shape[0]
+    out = np.full((n_grid, n), np.nan)
     out[0] = y0
     y = y0.copy()
     ys = np.empty(n)
     yn = np.empty(n)
-    Ks = np.empty((ns + 1, n))
+    Ks = np.empty((ns + 4, n))
+    F = np.empty((7, n))
     Ks[0] = _eval(f, y)
     nfev = 1
     t = t_grid[0]
+    t_end = t_grid[n_grid - 1]
+    j = 1  # the next grid point to fill
+    while j < n_grid and t_grid[j] <= t:
+        out[j] = y
+        j += 1
     # initial step (Hairer, Nørsett & Wanner, II.4), order 8
     d0 = 0.0
     d1 = 0.0
@@ -212,66 +227,96 @@ def dop853_loop(f: Any, y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: f
     d1 = np.sqrt(d1 / n)
     h = 1e-6 if d0 < 1e-5 or d1 < 1e-5 else 0.01 * d0 / d1
     steps = 0
-    for j in range(1, t_grid.shape[0]):
-        target = t_grid[j]
-        while t < target:
-            if steps >= max_steps:
-                return out, nfev, 1, t
-            hs = min(h, target - t)
-            last = hs >= target - t
-            for s in range(1, ns):
-                for i in range(n):
-                    acc = 0.0
-                    for r in range(s):
-                        acc += A[s, r] * Ks[r, i]
-                    ys[i] = y[i] + hs * acc
-                Ks[s] = _eval(f, ys)
+    while t < t_end:
+        if steps >= max_steps:
+            return out, nfev, 1, t
+        hs = min(h, t_end - t)
+        last = hs >= t_end - t
+        for s in range(1, ns):
             for i in range(n):
                 acc = 0.0
-                for s in range(ns):
-                    acc += B[s] * Ks[s, i]
-                yn[i] = y[i] + hs * acc
-            Ks[ns] = _eval(f, yn)
-            nfev += ns
-            e5 = 0.0
-            e3 = 0.0
+                for r in range(s):
+                    acc += A[s, r] * Ks[r, i]
+                ys[i] = y[i] + hs * acc
+            Ks[s] = _eval(f, ys)
+        for i in range(n):
+            acc = 0.0
+            for s in range(ns):
+                acc += B[s] * Ks[s, i]
+            yn[i] = y[i] + hs * acc
+        Ks[ns] = _eval(f, yn)
+        nfev += ns
+        e5 = 0.0
+        e3 = 0.0
+        for i in range(n):
+            a5 = 0.0
+            a3 = 0.0
+            for s in range(ns + 1):
+                a5 += E5[s] * Ks[s, i]
+                a3 += E3[s] * Ks[s, i]
+            sc = atol + rtol * max(abs(y[i]), abs(yn[i]))
+            e5 += (a5 / sc) ** 2
+            e3 += (a3 / sc) ** 2
+        steps += 1
+        err = 0.0 if e5 == 0.0 and e3 == 0.0 else hs * e5 / np.sqrt((e5 + 0.01 * e3) * n)
+        if not np.isfinite(err):
+            err = 1e10
+        if err <= 1.0:
+            t_new = t_end if last else t + hs
             for i in range(n):
-                a5 = 0.0
-                a3 = 0.0
-                for s in range(ns + 1):
-                    a5 += E5[s] * Ks[s, i]
-                    a3 += E3[s] * Ks[s, i]
-                sc = atol + rtol * max(abs(y[i]), abs(yn[i]))
-                e5 += (a5 / sc) ** 2
-                e3 += (a3 / sc) ** 2
-            steps += 1
-            err = 0.0 if e5 == 0.0 and e3 == 0.0 else hs * e5 / np.sqrt((e5 + 0.01 * e3) * n)
-            if not np.isfinite(err):
-                err = 1e10
-            if err <= 1.0:
-                t = target if last else t + hs
-                y[:] = yn
+                if not abs(yn[i]) <= y_max:
+                    return out, nfev, 3, t_new
+            if j < n_grid and t_grid[j] < t_new:
+                # dense output on (t, t_new): three more stages, then the interpolant's
+                # coefficients F (scipy's Dop853DenseOutput, Horner form in x = (τ − t)/h)
+                for s in range(ns + 1, ns + 4):
+                    for i in range(n):
+                        acc = 0.0
+                        for r in range(s):
+                            acc += A[s, r] * Ks[r, i]
+                        ys[i] = y[i] + hs * acc
+                    Ks[s] = _eval(f, ys)
+                nfev += 3
                 for i in range(n):
-                    if not abs(y[i]) <= y_max:
-                        return out, nfev, 3, t
-                Ks[0] = Ks[ns]
-                fac = 10.0 if err == 0.0 else min(10.0, max(0.2, 0.9 * err ** -0.125))
-                if not last or fac < 1.0:
-                    h = hs * fac
-            else:
-                h = hs * max(0.2, 0.9 * err ** -0.125)
-                if h < 1e-14 * max(1.0, abs(t)):
-                    return out, nfev, 2, t
-        out[j] = y
+                    dy = yn[i] - y[i]
+                    F[0, i] = dy
+                    F[1, i] = hs * Ks[0, i] - dy
+                    F[2, i] = 2.0 * dy - hs * (Ks[ns, i] + Ks[0, i])
+                    for p in range(4):
+                        acc = 0.0
+                        for s in range(ns + 4):
+                            acc += D[p, s] * Ks[s, i]
+                        F[3 + p, i] = hs * acc
+                while j < n_grid and t_grid[j] < t_new:
+                    x = (t_grid[j] - t) / hs
+                    for i in range(n):
+                        v = 0.0
+                        for p in range(6, -1, -1):
+                            v += F[p, i]
+                            v *= x if (6 - p) % 2 == 0 else 1.0 - x
+                        out[j, i] = y[i] + v
+                    j += 1
+            t = t_new
+            y[:] = yn
+            while j < n_grid and t_grid[j] <= t:
+                out[j] = y
+                j += 1
+            Ks[0] = Ks[ns]
+            fac = 10.0 if err == 0.0 else min(10.0, max(0.2, 0.9 * err ** -0.125))
+            if not last or fac < 1.0:
+                h = hs * fac
+        else:
+            h = hs * max(0.2, 0.9 * err ** -0.125)
+            if h < 1e-14 * max(1.0, abs(t)):
+                return out, nfev, 2, t
     return out, nfev, 0, t
 
 
 def _tableau() -> tuple[np.ndarray, ...]:
     from scipy.integrate._ivp import dop853_coefficients as c
 
-    return (np.ascontiguousarray(c.A[:12, :12]), np.ascontiguousarray(c.B),
-            np.ascontiguousarray(c.C[:12]), np.ascontiguousarray(c.E3),
-            np.ascontiguousarray(c.E5))
+    return (np.ascontiguousarray(c.A), np.ascontiguousarray(c.B), np.ascontiguousarray(c.C),
+            np.ascontiguousarray(c.E3), np.ascontiguousarray(c.E5), np.ascontiguousarray(c.D))
 
 
 def _jit() -> Any:
@@ -320,13 +365,14 @@ def integrate_flat(fun: Callable[[np.ndarray], np.ndarray], y0: Any, t_grid: Any
         if getattr(compiled, "loops", None) is not None and args is not None:
             # the model's compiled loops(y, *args): one integrator for every model, disk-cached
             Y, nfev, status, t_end = jit.dop853_loops(tuple(args), y0, t, rtol, atol,
-                                                      max_nfev // 12 + 1, y_max, *_tableau())
+                                                      max_nfev // 15 + 1, y_max, *_tableau())
         else:
             Y, nfev, status, t_end = jit.dop853(jit.njit_rhs(compiled), y0, t, rtol, atol,
-                                                max_nfev // 12 + 1, y_max, *_tableau())
+                                                max_nfev // 15 + 1, y_max, *_tableau())
         if status == 1:
             raise DomainError("eta", eta, "steps for which the ODE can be integrated",
-                              reason=f"makes the ODE too stiff: over {max_nfev} evaluations")
+                              reason=f"needs over {max_nfev} evaluations of the right side "
+                              "(its budget)")
         if status:
             reached = ~np.isnan(Y).any(axis=1)
             bad = int(np.argmin(reached)) if not reached.all() else len(t) - 1
@@ -370,7 +416,8 @@ def _scipy(fun: Callable[[np.ndarray], np.ndarray], y0: np.ndarray, t: np.ndarra
         when, why = float(exc.args[0]), exc.args[1]
         if why == "too many":
             raise DomainError("eta", eta, "steps for which the ODE can be integrated",
-                              reason=f"makes the ODE too stiff: over {max_nfev} evaluations"
+                              reason=f"needs over {max_nfev} evaluations of the right side "
+                              "(its budget)"
                               ) from None
         raise CommitteeDivergence(eta, when, None, why) from None
     if not sol.success or sol.y.shape[1] != len(t) or not np.isfinite(sol.y).all():
@@ -417,13 +464,20 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     compiled = None
     if method in ("auto", "dopri") and _jit() is not None:
         compiled = _flat(ce, model, eta, T)
-    per_eval = None if compiled is not None else _numpy_cost(ce, model)
+    if compiled is not None:  # relu's compiled I4 costs ~100× erf's: the model's estimate
+        from fltheory.theory._committee_flat import cost
+
+        per_eval: float | None = max(2e-6 + 1.5e-7 * K * K * (K + M) ** 2, cost(model))
+    else:
+        per_eval = _numpy_cost(ce, model)
     if per_eval is not None:
         check_integration_request(K, M, abs(eta_f), span, len(t), per_eval)
-    field = ce.rhs(model, eta)
+    field: list[Any] = []  # the numpy right side, built on first use (not for dopri)
 
     def fun(y: np.ndarray) -> np.ndarray:
-        dQ, dR = field(y[:K * K].reshape(K, K), y[K * K:].reshape(K, M), T)
+        if not field:
+            field.append(ce.rhs(model, eta))
+        dQ, dR = field[0](y[:K * K].reshape(K, K), y[K * K:].reshape(K, M), T)
         return np.concatenate([np.ravel(dQ), np.ravel(dR)])
 
     y0 = np.concatenate([Q0.ravel(), R0.ravel()])
@@ -488,7 +542,13 @@ def _bounded(fun: Callable[[np.ndarray], np.ndarray], y0: np.ndarray, t: np.ndar
 def _flat(ce: Any, model: Any, eta: Any, T: np.ndarray) -> Any:
     """The model's compilable flat right side, or None (no ``flat_rhs``, or it returns None)."""
     flat_rhs = getattr(ce, "flat_rhs", None)
-    return None if flat_rhs is None else flat_rhs(model, eta, T)
+    if flat_rhs is None:
+        return None
+    try:  # T has been checked (check_state) by the caller: skip the second check
+        from fltheory.theory._committee_flat import build
+    except ImportError:
+        return flat_rhs(model, eta, T)
+    return build(model, eta, T, checked=True)
 
 
 def _units(model: Any) -> tuple[int, int]:

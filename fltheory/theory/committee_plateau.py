@@ -9,9 +9,11 @@ default), the subspace Q = (q − c) I + c 11ᵀ, R = r 11ᵀ is invariant under
 side commutes with permutations of students and of teachers; checked numerically at the start
 point, DomainError if not). On it the ODEs reduce to three equations F(q, c, r) = 0 (two when
 K = 1). The root is found from the end of a long integration of the reduced system (from
-q = ½ tr T/M, c = 0, r = 0, unless a guess is given) and polished by Newton's method on F
-(central-difference Jacobian); it is then checked to be a fixed point of the FULL right side
-(max |rhs| <= 1e-10 · scale, else DomainError).
+q = ½ tr T/M, c = 0, r = 0, unless a guess is given; through the compiled flat right side when
+numba and ``flat_rhs`` exist, else the numpy one; all spans together within half the analysis
+time bound, a DomainError naming that budget beyond it) and polished by Newton's method on F
+(central-difference Jacobian) of the numpy right side; it is then checked to be a fixed point
+of the FULL right side (max |rhs| <= 1e-10 · scale, else DomainError).
 
 The same root to ``dps`` digits (:func:`plateau_digits`): mpmath's findroot on the sympy
 equations of ``committee_equations.equations`` restricted to the subspace (T = I) — the symbolic
@@ -273,25 +275,45 @@ def _spectrum(J: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return w[order], V[:, order]
 
 
-def _settle(field: Field, x0: np.ndarray, K: int, M: int, T: np.ndarray, eta: float,
-            budget: int = 100_000) -> np.ndarray:
-    """A root of the reduced (symmetric) equations: integrate the reduced flow from x0 in
-    spans 50/η, 100/η, ... until Newton's method from the end point converges (the plateau is
-    attracting within the subspace, but slowly: at η = 1/10, K = M = 2 its slowest rate there
-    is ~7e-5, so Newton finishes what the flow starts). ``budget``: right-side evaluations
-    per span (a DomainError beyond it)."""
+#: Newton's residual on the reduced equations accepted as a root when settling (relative to
+#: the state's scale): well inside RESIDUAL_TOL, above the ~1e-12 floor of the relu I4 sums
+SETTLE_TOL = 1e-11
+
+
+def _settle(F: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, eta: float,
+            budget: int = 100_000, per_eval: float | None = None) -> np.ndarray:
+    """A root of the reduced (symmetric) equations F(x) = 0: integrate the reduced flow from
+    x0 in spans 50/η, 100/η, ... until Newton's method from the end point converges to
+    max |F| <= SETTLE_TOL · scale (the plateau is attracting within the subspace, but slowly:
+    at η = 1/10, K = M = 2 its slowest rate there is ~7e-5, so Newton finishes what the flow
+    starts). ``budget``: right-side evaluations of all spans together (the analysis time
+    bound divided by ``per_eval`` seconds per evaluation); a DomainError saying so beyond it."""
     from fltheory.theory.committee_ode import integrate_flat
 
-    def F(x: np.ndarray) -> np.ndarray:
-        return _reduce(*field(*_symmetric(x, K, M), T), K)
-
     x = np.array(x0, dtype=float)
-    span = 50.0 / eta
+    span, used, t_done = 50.0 / eta, 0, 0.0
     for _ in range(10):
-        x = integrate_flat(F, x, [0.0, span], rtol=1e-8, atol=1e-11, method="dop853",
-                           eta=eta, max_nfev=budget).Y[-1]
+        left = budget - used
+        try:
+            sol = integrate_flat(F, x, [0.0, span], rtol=1e-8, atol=1e-11, method="dop853",
+                                 eta=eta, max_nfev=max(left, 1))
+        except DomainError as exc:
+            if "evaluations" not in str(exc.reason or ""):
+                raise
+            cost = "" if per_eval is None else (
+                f" (≈ {budget * per_eval:.3g} s at {1e3 * per_eval:.2g} ms each, the analysis "
+                f"time bound of {ANALYSIS_SECONDS_LIMIT:g} s)")
+            raise DomainError(
+                "eta", eta, "steps at which the symmetric plateau is located within the "
+                "analysis time bound (or give a guess (q, c, r) near the plateau)",
+                reason=f"needs a settling integration of the reduced (q, c, r) flow longer "
+                f"than its budget of {budget} right-side evaluations{cost}: Newton's method "
+                f"had not converged after t = {t_done:.4g}") from None
+        used += sol.nfev
+        t_done += span
+        x = sol.Y[-1]
         root = _newton(F, x)
-        if float(np.abs(F(root)).max()) <= 1e-13 * max(1.0, float(np.abs(root).max())):
+        if float(np.abs(F(root)).max()) <= SETTLE_TOL * max(1.0, float(np.abs(root).max())):
             return root
         span *= 2
     return x
@@ -299,7 +321,9 @@ def _settle(field: Field, x0: np.ndarray, K: int, M: int, T: np.ndarray, eta: fl
 
 def plateau_of_field(field: Field, K: int, M: int, T: np.ndarray, eta: float,
                      eps: Callable[[np.ndarray, np.ndarray], float],
-                     guess: Any = None, budget: int = 100_000) -> Plateau:
+                     guess: Any = None, budget: int = 100_000,
+                     reduced: Callable[[np.ndarray], np.ndarray] | None = None,
+                     per_eval: float | None = None) -> Plateau:
     """:func:`symmetric_plateau` for a given right side ``field`` (the engine; see there).
 
     >>> f = lambda Q, R, T: (-(Q - np.eye(1)), -(R - 0.5))  # a toy flow with fixed point (1, .5)
@@ -317,12 +341,12 @@ def plateau_of_field(field: Field, K: int, M: int, T: np.ndarray, eta: float,
         if x0.shape != (3 if K > 1 else 2,) or not np.isfinite(x0).all():
             raise DomainError("guess", str(guess)[:40], "(q, c, r) finite ((q, r) when K = 1)")
     _check_invariant(field, x0, K, M, T)
-    if guess is None:
-        x0 = _settle(field, x0, K, M, T, eta, budget)
 
     def F(x: np.ndarray) -> np.ndarray:
         return _reduce(*field(*_symmetric(x, K, M), T), K)
 
+    if guess is None:
+        x0 = _settle(F if reduced is None else reduced, x0, eta, budget, per_eval)
     x = _newton(F, x0)
     Q, R = _symmetric(x, K, M)
     residual = _full_residual(field, Q, R, T)
@@ -361,10 +385,39 @@ def symmetric_plateau(model: Any, eta: Any, T: Any = None, guess: Any = None) ->
     eta_f = _eta(eta)
     T = _teacher(T, M)
     per_eval = _check_analysis(model, 200)
-    # settling: up to 10 spans of <= budget evaluations (then a DomainError)
-    budget = int(max(200, min(100_000, ANALYSIS_SECONDS_LIMIT / (10 * per_eval))))
+    reduced, settle_cost = _compiled_reduced(model, eta, T, K, M)
+    per_settle = per_eval if reduced is None else settle_cost
+    # settling: all spans together within half the analysis time bound (then a DomainError)
+    budget = int(max(200, min(10**6, 0.5 * ANALYSIS_SECONDS_LIMIT / per_settle)))
     return plateau_of_field(_model_field(model, eta), K, M, T, eta_f,
-                            lambda Q, R: _model_eps(model, Q, R, T), guess, budget)
+                            lambda Q, R: _model_eps(model, Q, R, T), guess, budget,
+                            reduced, per_settle)
+
+
+def _compiled_reduced(model: Any, eta: Any, T: np.ndarray, K: int, M: int
+                      ) -> tuple[Callable[[np.ndarray], np.ndarray] | None, float]:
+    """The reduced right side (q, c, r) -> (dq, dc, dr) through the model's compiled flat
+    right side (numba installed and g erf, relu or a polynomial), and its estimated seconds
+    per evaluation; (None, 0) otherwise (the numpy right side settles then)."""
+    from fltheory.theory import committee_equations as ce
+    from fltheory.theory.committee_ode import _jit
+
+    flat = getattr(ce, "flat_rhs", None)
+    if flat is None or _jit() is None:
+        return None, 0.0
+    f = flat(model, eta, T)
+    if f is None:
+        return None, 0.0
+    from fltheory.theory._committee_flat import cost
+
+    per_eval = float(cost(model))
+
+    def reduced(x: np.ndarray) -> np.ndarray:
+        Q, R = _symmetric(x, K, M)
+        dy = f(np.concatenate([Q.ravel(), R.ravel()]))
+        return _reduce(dy[:K * K].reshape(K, K), dy[K * K:].reshape(K, M), K)
+
+    return reduced, max(per_eval, 2e-5)
 
 
 def jacobian(model: Any, eta: Any, Q: Any, R: Any, T: Any = None) -> np.ndarray:
