@@ -289,3 +289,21 @@ def test_max_lr_finds_a_complex_crossing():
     w = np.linalg.eigvals(m.J1 * 2 + m.J2 * 4)
     assert np.abs(w.real).max() < 1e-8
     assert np.allclose(sorted(w.imag), [-2 * math.sqrt(6), 2 * math.sqrt(6)])
+
+
+def test_no_jacobian_where_the_right_side_is_not_differentiable():
+    """ReLU at the specialised point Q = R = T: each student field equals its teacher's, the
+    joint covariance is singular, and E[relu relu] has a √(1 − ρ²) branch there, so the
+    central differences blow up instead of converging (before: a convergence rate of −2e143
+    was returned). The refusal names the state; erf (analytic) at the same point and ReLU at
+    its plateau (regular covariance) keep their Jacobians."""
+    from fractions import Fraction
+
+    from fltheory.exact import DomainError
+    from fltheory.theory.committee_equations import CommitteeModel
+    from fltheory.theory.committee_plateau import convergence_rate, symmetric_plateau
+
+    with pytest.raises(DomainError, match="no Jacobian"):
+        convergence_rate(CommitteeModel("relu", 2, 2), Fraction(1, 2))
+    assert convergence_rate(CommitteeModel("erf", 2, 2), Fraction(1, 2)) > 0
+    assert symmetric_plateau(CommitteeModel("relu", 2, 2), Fraction(1, 10)).escape_rate > 0

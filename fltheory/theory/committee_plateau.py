@@ -62,6 +62,11 @@ ZERO_TOL = 1e-7
 #: bound on the estimated seconds of one analysis call
 ANALYSIS_SECONDS_LIMIT = 60.0
 
+#: largest change of the central-difference Jacobian when the step halves, relative to its
+#: largest entry, for the right side to count as differentiable (measured: erf ~1e-8; ReLU at
+#: its plateau 1e-7 to 1e-6, from the 1e-9 error of its numerical I4; ReLU at Q = R = T: ~1e140)
+JACOBIAN_TOL = 1e-4
+
 
 @dataclass(frozen=True)
 class Plateau:
@@ -265,7 +270,18 @@ def _jacobian(field: Field, Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> np.n
         return np.column_stack([(F(x0 + h * e) - F(x0 - h * e)) / (2 * h) for e in np.eye(n)])
 
     h = 1e-4 * max(1.0, float(np.abs(x0).max()))
-    J1, J2 = central(h), central(h / 2)
+    with np.errstate(all="ignore"):
+        J1, J2 = central(h), central(h / 2)
+    size = max(1.0, float(np.abs(J2).max())) if np.isfinite(J2).all() else np.inf
+    # a differentiable right side: halving h changes a central difference by O(h²) (~1e-8 of
+    # the entries here); a non-differentiable one (ReLU's √(1 − ρ²) branch where the joint
+    # covariance is singular, e.g. at Q = R = T) does not settle, or leaves the finite numbers
+    if not (np.isfinite(J1).all() and size < np.inf
+            and float(np.abs(J1 - J2).max()) <= JACOBIAN_TOL * size):
+        raise DomainError("state", "this fixed point", "points where the right side is "
+                          "differentiable", reason="has no Jacobian: its central differences "
+                          "do not converge as the step halves (a singular joint covariance "
+                          "with a non-smooth g, e.g. ReLU at Q = R = T)")
     return (4 * J2 - J1) / 3
 
 
