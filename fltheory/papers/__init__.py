@@ -158,7 +158,7 @@ def contribution(kind: str, name: str) -> Any:
 
     >>> contribution("tables", "nope")
     Traceback (most recent call last):
-    fltheory.exact.DomainError: NAME = nope is not a known table; allowed: one of committee, fisher, ...
+    fltheory.exact.DomainError: NAME = nope is not a known table; allowed: one of committee, ...
     """
     from fltheory.exact import DomainError
 
