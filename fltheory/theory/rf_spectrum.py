@@ -86,9 +86,9 @@ from typing import Any
 
 import mpmath
 
-from fltheory.exact import DomainError, as_rational, check_cost, check_dps, check_integer
+from fltheory.exact import DomainError, as_rational, check_cost
 from fltheory.results import ShowsTable, Table
-from fltheory.theory.fisher import MAX_L, multiplicity
+from fltheory.theory.fisher import MAX_L, _check_dps, _integer, multiplicity
 
 __all__ = [
     "FLOAT_MAX_DPS",
@@ -121,25 +121,11 @@ _FLOAT_SPEEDUP = 50.0
 _GUARD = 15
 
 
-def _integer(value: Any, name: str, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        allowed = f"integers in [{low}, {'inf' if high is None else high}]"
-        raise DomainError(name, repr(value) if isinstance(value, str) else value, allowed,
-                          reason="is not an integer")
-    return check_integer(int(value), name, low, high)
-
-
 def _check_d(d: Any) -> int:
     if isinstance(d, numbers.Integral) and not isinstance(d, bool) and d < 2:
         raise DomainError("d", d, f"integers in [2, {MAX_D}]",
                           reason="has no sphere of directions for Funk–Hecke (d >= 2)")
     return _integer(d, "d", 2, MAX_D)
-
-
-def _check_dps(dps: Any) -> int:
-    if isinstance(dps, numbers.Integral) and not isinstance(dps, bool):
-        dps = int(dps)
-    return check_dps(dps)
 
 
 def _scale(scale: Any) -> Any:
