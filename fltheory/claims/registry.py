@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from fltheory.exact import DomainError
 
-__all__ = ["Claim", "ClaimRun", "Verdict", "all_claims", "claim_modules", "clear_caches",
+__all__ = ["Claim", "ClaimRun", "Point", "Verdict", "all_claims", "claim_modules", "clear_caches",
            "run_claim", "select"]
 
 Status = Literal["pass", "fail", "inconclusive"]
@@ -37,14 +37,45 @@ SIZES = ("small", "large")
 
 
 @dataclass(frozen=True)
+class Point:
+    """One number a claim compares, for the figure of the verification report.
+
+    ``measured`` is what the simulation gave, ``se`` its standard error (``None`` when the
+    comparison is exact or not statistical), ``predicted`` the theory's value (``None`` when the
+    prediction is qualitative: a sign, an ordering), ``band`` the half-width of the acceptance
+    interval around ``predicted`` on the same scale (``None`` when the rule is not an interval).
+    ``x`` places the point on an axis named by ``x_label`` (a size, a time, a degree); points
+    without ``x`` are drawn side by side, one per ``label``. ``series`` groups points drawn
+    as one curve (e.g. one activation).
+    """
+
+    label: str
+    measured: float
+    predicted: float | None = None
+    se: float | None = None
+    band: float | None = None
+    x: float | None = None
+    x_label: str = ""
+    series: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"label": self.label, "measured": self.measured, "predicted": self.predicted,
+                "se": self.se, "band": self.band, "x": self.x, "x_label": self.x_label,
+                "series": self.series}
+
+
+@dataclass(frozen=True)
 class Verdict:
-    """The outcome of comparing a prediction with a measurement."""
+    """The outcome of comparing a prediction with a measurement.
+
+    ``points`` are the numbers behind the verdict, for the report's figure (:class:`Point`)."""
 
     status: Status
     predicted: str
     measured: str
     tolerance: str
     reason: str = ""
+    points: tuple[Point, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -96,6 +127,7 @@ class ClaimRun:
             "reason": self.verdict.reason,
             "why": self.claim.why,
             "seconds": round(self.seconds, 3),
+            "points": [p.as_json() for p in self.verdict.points],
         }
 
 
