@@ -60,6 +60,15 @@ def test_equations_latex(invoke):
     assert r"\frac{dR_{11}}{dt}" in r.stdout and r"\frac{dQ_{12}}{dt}" in r.stdout
 
 
+def test_relu_equations_use_positive_norms(invoke):
+    """Q_kk and T_mm are squared norms: the self term of ReLU's I3 is E[g'(u) u g(u)] = Q_kk/2,
+    printed as such, not as asin(Q_11/|Q_11|)."""
+    r = invoke("committee", "equations", "--g", "relu", "--K", "1", "--M", "1")
+    assert r.exit_code == 0, r.stderr
+    assert "Abs(" not in r.stdout and "acos(T_11/" not in r.stdout
+    assert r.stdout.splitlines()[1].startswith("dQ_11/dt = -Q_11*eta ")
+
+
 def test_simulate_follows_the_ode(invoke):
     d = _json(invoke, "simulate", "--g", "erf", "--K", "2", "--M", "2", "--eta", "1",
               "--N", "400", "--t-max", "4")

@@ -21,9 +21,12 @@ SYMBOLIC_SECONDS_LIMIT = 120.0
 
 def symbols(K: int, M: int) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix, sp.Symbol]:
     """Q (K × K symmetric), R (K × M), T (M × M symmetric) and η as sympy symbols."""
-    Q = sp.Matrix(K, K, lambda i, j: sp.Symbol(f"Q_{min(i, j) + 1}{max(i, j) + 1}", real=True))
+    # diagonal overlaps are squared norms (positive): sympy then reads asin(Q_11/|Q_11|) as π/2
+    Q = sp.Matrix(K, K, lambda i, j: sp.Symbol(f"Q_{min(i, j) + 1}{max(i, j) + 1}", real=True,
+                                               positive=True if i == j else None))
     R = sp.Matrix(K, M, lambda i, j: sp.Symbol(f"R_{i + 1}{j + 1}", real=True))
-    T = sp.Matrix(M, M, lambda i, j: sp.Symbol(f"T_{min(i, j) + 1}{max(i, j) + 1}", real=True))
+    T = sp.Matrix(M, M, lambda i, j: sp.Symbol(f"T_{min(i, j) + 1}{max(i, j) + 1}", real=True,
+                                               positive=True if i == j else None))
     return Q, R, T, sp.Symbol("eta", positive=True)
 
 
