@@ -412,10 +412,10 @@ def _compare_products(pred: dict[str, float], meas: dict[str, np.ndarray]) -> Ve
     predicted = ("GELU (μ_3 = 0): C2(β1) = 0 with a fresh batch; non-zero with a reused "
                  f"batch ({pred['reused']:.3f}: sign predicted, size leading-order only)")
     # reused: only sign and |z| > zc are tested (the leading-order value shown, band None);
-    # fresh: |mean − 0| <= zc·SE
+    # fresh: |mean − 0| <= zc·SE (the predicted value, 0 since μ_3(GELU) = 0)
     points = (Point("Ĉ2(β1), reused", m_r, pred["reused"], se_r,
                     series=f"reused: |z| > {zc:.2f} with the predicted sign"),
-              Point("Ĉ2(β1), fresh", m_f, 0.0, se_f, zc * se_f,
+              Point("Ĉ2(β1), fresh", m_f, pred["fresh"], se_f, zc * se_f,
                     series=f"fresh: |z| <= {zc:.2f}"))
     if not powered:
         return Verdict("inconclusive", predicted, measured, f"|z| vs {zc:.2f}",
