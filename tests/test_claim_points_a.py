@@ -133,7 +133,9 @@ def test_fisher_exact_and_slope_points(fisher_params):
     params, seed = fisher_params, 0
     sizes = F._sim_sizes(params, seed)
     _both_ways(F._compare_sizes, F._predict_multiplicities(params), sizes, (1, 4, 10))
-    assert all(p.band == 0.0 and p.se is None for p in F._compare_sizes((1, 4, 9), sizes).points)
+    v = F._compare_sizes((1, 4, 9), sizes)
+    assert all(p.band == 0.0 and p.se is None and p.x_label == "m" for p in v.points)
+    assert {p.x for p in v.points} == {400.0, 600.0, 800.0}
     res = F._sim_residuals(params, seed)
     _both_ways(F._compare_rate, -0.5, res, 1.0)
     gram = F._predict_gram(params)
@@ -198,6 +200,7 @@ def test_rf_degree_and_trace_points(rf):
     # a degree seen but not predicted gets a point predicted 0
     v = R._compare_degrees({"relu": {0: 1, 1: 4}}, degrees)
     assert any(p.predicted == 0.0 and p.measured > 0 for p in v.points)
+    assert {p.x for p in v.points} == {200.0, 300.0, 400.0}
     _check_interval(v)
     tpred = R._predict_trace(params)
     _both_ways(R._compare_trace, tpred, traces, tpred | {"relu": (0.55, tpred["relu"][1])})

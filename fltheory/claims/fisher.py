@@ -105,17 +105,19 @@ def _predict_multiplicities(params: Mapping[str, Any]) -> tuple[int, ...]:
     return tuple(theory.multiplicity(params["d"], l) for l in range(3))
 
 
-def _sim_sizes(params: Mapping[str, Any], seed: int) -> list[tuple[int, ...]]:
-    return [sim.cluster_summary(s.eigenvalues, 3).sizes for _, s in _runs(params, seed)]
+def _sim_sizes(params: Mapping[str, Any], seed: int) -> list[tuple[int, tuple[int, ...]]]:
+    """Per draw: its width m and the sizes of the three leading clusters."""
+    return [(m, sim.cluster_summary(s.eigenvalues, 3).sizes) for m, s in _runs(params, seed)]
 
 
-def _compare_sizes(pred: tuple[int, ...], meas: list[tuple[int, ...]]) -> Verdict:
-    bad = [m for m in meas if m != pred]
+def _compare_sizes(pred: tuple[int, ...], meas: list[tuple[int, tuple[int, ...]]]) -> Verdict:
+    bad = [sizes for _, sizes in meas if sizes != pred]
     # exact: each cluster size against N(d, l), band 0 (equality); a cluster not found (fewer
     # than three) has no point, and its draw is among the "bad" ones
-    points = tuple(Point(f"cluster {l}, draw {i}", float(size), float(pred[l]), band=0.0,
-                         x=float(i), x_label="draw", series=f"l = {l}")
-                   for i, sizes in enumerate(meas) for l, size in enumerate(sizes[:len(pred)]))
+    points = tuple(Point(f"cluster {l}, m = {m}, draw {i}", float(size), float(pred[l]),
+                         band=0.0, x=float(m), x_label="m", series=f"l = {l}")
+                   for i, (m, sizes) in enumerate(meas)
+                   for l, size in enumerate(sizes[:len(pred)]))
     return Verdict("pass" if not bad else "fail", f"sizes {pred}",
                    f"{len(meas) - len(bad)}/{len(meas)} spectra split as predicted"
                    + (f" (e.g. {bad[0]})" if bad else ""), "all equal", points=points)

@@ -237,28 +237,30 @@ def _degree_counts(rec: RFRecord, n: int) -> dict[int, int]:
     return {int(l): int(c) for l, c in zip(*np.unique(degree, return_counts=True), strict=True)}
 
 
-def _sim_degrees(params: Mapping[str, Any], seed: int) -> dict[str, list[dict[int, int]]]:
+def _sim_degrees(params: Mapping[str, Any], seed: int
+                 ) -> dict[str, list[tuple[int, dict[int, int]]]]:
+    """Per σ and draw: its width m and the degree counts of the leading eigenvectors."""
     out = {}
     for sigma in params["sigmas"]:
         n = sum(sim.multiplicity(params["d"], l) for l, _ in LEVELS[sigma])
-        out[sigma] = [_degree_counts(r, n) for r in _runs(params, sigma, seed)]
+        out[sigma] = [(r.m, _degree_counts(r, n)) for r in _runs(params, sigma, seed)]
     return out
 
 
-def _compare_degrees(pred: dict[str, dict[int, int]], meas: dict[str, list[dict[int, int]]]
-                     ) -> Verdict:
+def _compare_degrees(pred: dict[str, dict[int, int]],
+                     meas: dict[str, list[tuple[int, dict[int, int]]]]) -> Verdict:
     bad, total, points = [], 0, []
     for sigma, counts in pred.items():
-        for i, got in enumerate(meas[sigma]):
+        for i, (m, got) in enumerate(meas[sigma]):
             total += 1
             if got != counts:
                 bad.append(f"{sigma}: {got}")
             # exact: the count of each degree seen or predicted (−1: no degree), band 0
             for l in sorted(set(counts) | set(got)):
                 name = f"degree {l}" if l >= 0 else "no degree"
-                points.append(Point(f"{sigma} {name}, draw {i}", float(got.get(l, 0)),
-                                    float(counts.get(l, 0)), band=0.0, x=float(i),
-                                    x_label="draw", series=f"{sigma} {name}"))
+                points.append(Point(f"{sigma} {name}, m = {m}, draw {i}", float(got.get(l, 0)),
+                                    float(counts.get(l, 0)), band=0.0, x=float(m),
+                                    x_label="m", series=f"{sigma} {name}"))
     return Verdict("pass" if not bad else "fail",
                    "; ".join(f"{s}: " + ", ".join(f"{c} of degree {l}" for l, c in v.items())
                              for s, v in pred.items()),
