@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.claims.registry import Claim, Status, Verdict
+from fltheory.claims.registry import Claim, Point, Status, Verdict
 from fltheory.claims.stats import linear_fit as _fit
 from fltheory.claims.stats import z_crit as _z_crit
 from fltheory.results import ShowsTable, Table
@@ -25,7 +25,7 @@ from fltheory.sim import seeding
 from fltheory.theory import fisher as theory
 
 __all__ = ["CLAIMS", "GRAM", "MAX_FLOPS", "RUNS", "TEST", "ClusterComparison", "clear_cache",
-           "compare_clusters", "residuals_vs_m", "spectrum_sample"]
+           "compare_clusters", "fit_points", "residuals_vs_m", "spectrum_sample"]
 
 #: Seeding keys (fltheory.sim.seeding): the children of a claim's seed. Repetition s at width m
 #: draws its weights from child(seed, RUNS, m, s), so widths and repetitions are independent;
@@ -72,15 +72,30 @@ def _sim_cluster_means(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
     return {"inv_m": np.array(inv_m), "means": np.array(means)}
 
 
+def fit_points(name: str, inv_m: np.ndarray, y: np.ndarray, a: float, se: float,
+               pred: float, band: float) -> list[Point]:
+    """The points of a finite-size fit y = a + b/m for the report's figure: the data (one point
+    per draw at x = 1/m, series "NAME (per draw)", no prediction at finite m) and the
+    extrapolated ``a`` ± ``se`` at 1/m = 0 against the m → ∞ prediction ``pred``, accepted
+    within ``band`` (series "NAME (m → ∞ fit)")."""
+    data = [Point(f"{name}, m = {round(1 / x)}", float(v), x=float(x), x_label="1/m",
+                  series=f"{name} (per draw)") for x, v in zip(inv_m, y, strict=True)]
+    return [*data, Point(f"{name} (m → ∞)", a, pred, se, band, 0.0, "1/m",
+                         f"{name} (m → ∞ fit)")]
+
+
 def _compare_eigenvalues(pred: list[float], meas: dict[str, Any]) -> Verdict:
-    z_crit, parts, worst = _z_crit(3), [], 0.0
+    z_crit, parts, worst, points = _z_crit(3), [], 0.0, []
     for l in range(3):
         a, se, b, _ = _fit(meas["inv_m"], meas["means"][:, l])
         worst = max(worst, abs(a - pred[l]) / se)
         parts.append(f"λ{l}: {a:.5g}±{se:.1g} (1/m coef {b / pred[l]:+.2g}·λ)")
+        points += fit_points(f"λ{l}", meas["inv_m"], meas["means"][:, l], a, se, pred[l],
+                              z_crit * se)
     return Verdict("pass" if worst <= z_crit else "fail",
                    ", ".join(f"λ{l} = {p:.5g}" for l, p in enumerate(pred)),
-                   "; ".join(parts) + f"; max |z| = {worst:.2f}", f"|z| <= {z_crit:.2f}")
+                   "; ".join(parts) + f"; max |z| = {worst:.2f}", f"|z| <= {z_crit:.2f}",
+                   points=tuple(points))
 
 
 # --------------------------------------------------------------------------- multiplicities
@@ -90,15 +105,22 @@ def _predict_multiplicities(params: Mapping[str, Any]) -> tuple[int, ...]:
     return tuple(theory.multiplicity(params["d"], l) for l in range(3))
 
 
-def _sim_sizes(params: Mapping[str, Any], seed: int) -> list[tuple[int, ...]]:
-    return [sim.cluster_summary(s.eigenvalues, 3).sizes for _, s in _runs(params, seed)]
+def _sim_sizes(params: Mapping[str, Any], seed: int) -> list[tuple[int, tuple[int, ...]]]:
+    """Per draw: its width m and the sizes of the three leading clusters."""
+    return [(m, sim.cluster_summary(s.eigenvalues, 3).sizes) for m, s in _runs(params, seed)]
 
 
-def _compare_sizes(pred: tuple[int, ...], meas: list[tuple[int, ...]]) -> Verdict:
-    bad = [m for m in meas if m != pred]
+def _compare_sizes(pred: tuple[int, ...], meas: list[tuple[int, tuple[int, ...]]]) -> Verdict:
+    bad = [sizes for _, sizes in meas if sizes != pred]
+    # exact: each cluster size against N(d, l), band 0 (equality); a cluster not found (fewer
+    # than three) has no point, and its draw is among the "bad" ones
+    points = tuple(Point(f"cluster {l}, m = {m}, draw {i}", float(size), float(pred[l]),
+                         band=0.0, x=float(m), x_label="m", series=f"l = {l}")
+                   for i, (m, sizes) in enumerate(meas)
+                   for l, size in enumerate(sizes[:len(pred)]))
     return Verdict("pass" if not bad else "fail", f"sizes {pred}",
                    f"{len(meas) - len(bad)}/{len(meas)} spectra split as predicted"
-                   + (f" (e.g. {bad[0]})" if bad else ""), "all equal")
+                   + (f" (e.g. {bad[0]})" if bad else ""), "all equal", points=points)
 
 
 # --------------------------------------------------------------------------- trace share
@@ -121,7 +143,9 @@ def _compare_share(pred: float, meas: dict[str, Any]) -> Verdict:
     z, z_crit = abs(a - pred) / se, _z_crit(1)
     return Verdict("pass" if z <= z_crit else "fail", f"{pred:.6f}",
                    f"m→∞ fit {a:.6f}±{se:.1g} (1/m coef {b:+.3g}; |z| = {z:.2f})",
-                   f"|z| <= {z_crit:.2f}")
+                   f"|z| <= {z_crit:.2f}",
+                   points=tuple(fit_points("trace share", meas["inv_m"], meas["share"], a, se,
+                                            pred, z_crit * se)))
 
 
 # --------------------------------------------------------------------------- eigenfunctions
@@ -151,16 +175,29 @@ def _sim_residuals(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
 
 
 def _compare_rate(pred: float, meas: dict[str, Any]) -> Verdict:
-    z_crit, worst, parts = _z_crit(3), 0.0, []
+    z_crit, worst, parts, points = _z_crit(3), 0.0, [], []
     for l in range(3):
         _, _, slope, se = _fit(meas["log_m"], np.log(meas["rel"][:, l]))
         worst = max(worst, abs(slope - pred) / se)
         parts.append(f"l={l}: slope {slope:.2f}±{se:.2f}")
+        points += _slope_points(f"relative residual, l = {l}", meas["log_m"], meas["rel"][:, l],
+                                slope, se, pred, z_crit * se)
     largest = meas["rel"][meas["log_m"] == meas["log_m"].max()].mean(axis=0)
     return Verdict("pass" if worst <= z_crit else "fail",
                    f"relative residual ∝ m^{pred}",
                    "; ".join(parts) + f"; residual at m = {max(meas['m'])}: "
-                   + ", ".join(f"{r:.3f}" for r in largest), f"|z| <= {z_crit:.2f}")
+                   + ", ".join(f"{r:.3f}" for r in largest), f"|z| <= {z_crit:.2f}",
+                   points=tuple(points))
+
+
+def _slope_points(name: str, log_m: np.ndarray, y: np.ndarray, slope: float, se: float,
+                  pred: float | None, band: float | None, rule: str = "") -> list[Point]:
+    """The data of a log-log fit (y per draw against m) and its slope against ``pred`` within
+    ``band`` (``pred``/``band`` None: the rule is not an interval, ``rule`` names it)."""
+    data = [Point(f"{name}, m = {round(math.exp(x))}", float(v), x=float(round(math.exp(x))),
+                  x_label="m", series=f"{name} (per draw)") for x, v in zip(log_m, y, strict=True)]
+    return [*data, Point(f"log-log slope, {name}", slope, pred, se, band,
+                         series="log-log slope" + rule)]
 
 
 def _compare_decrease(pred: float, meas: dict[str, Any]) -> Verdict:
@@ -168,11 +205,14 @@ def _compare_decrease(pred: float, meas: dict[str, Any]) -> Verdict:
     the predicted rate ``pred`` (−1/2) by more than z·SE (no decrease at the predicted rate);
     inconclusive otherwise: a slope consistent with −1/2 whose standard error is too large at
     this size to exclude 0 (a lack of power, not evidence against the claim)."""
-    z_crit, parts, slopes = _z_crit(3), [], []
+    z_crit, parts, slopes, points = _z_crit(3), [], [], []
     for l in range(3):
         _, _, slope, se = _fit(meas["log_m"], np.log(meas["mae"][:, l]))
         slopes.append((l, slope, se))
         parts.append(f"l={l}: {slope:.2f}±{se:.2f}")
+        # qualitative (a sign): no predicted value, the series states the rule
+        points += _slope_points(f"MAE, l = {l}", meas["log_m"], meas["mae"][:, l], slope, se,
+                                None, None, f" (pass: slope + {z_crit:.2f}·SE < 0)")
     undecided = [(l, slope, se) for l, slope, se in slopes if slope + z_crit * se >= 0]
     refuted = [l for l, slope, se in undecided if slope - z_crit * se > pred]
     status: Status = "fail" if refuted else "inconclusive" if undecided else "pass"
@@ -187,7 +227,7 @@ def _compare_decrease(pred: float, meas: dict[str, Any]) -> Verdict:
                    "log-log slopes " + "; ".join(parts),
                    f"pass: slope + {z_crit:.2f}·SE < 0; fail: also slope − {z_crit:.2f}·SE > "
                    f"{pred}",
-                   reason=reason)
+                   reason=reason, points=tuple(points))
 
 
 # --------------------------------------------------------------------------- orthogonality
@@ -211,9 +251,14 @@ def _compare_gram(pred: list[list[float]], meas: dict[str, Any]) -> Verdict:
     z = np.abs(meas["mean"][iu] - P[iu]) / np.maximum(meas["se"][iu], 1e-300)
     z_crit = _z_crit(len(z))
     off = P[0, 3] / math.sqrt(P[0, 0] * P[3, 3])
+    # one point per Gram entry (upper triangle): Monte-Carlo mean ± SE against the exact value
+    points = tuple(Point(f"G[{i},{j}]", float(meas["mean"][i, j]), float(P[i, j]),
+                         float(meas["se"][i, j]), z_crit * float(meas["se"][i, j]))
+                   for i, j in zip(*iu, strict=True))
     return Verdict("pass" if z.max() <= z_crit else "fail",
                    f"exact Gram (e.g. cos(‖x‖, x_1²/‖x‖) = {off:.4f}; corrected form ⟂ ‖x‖)",
-                   f"max |z| = {z.max():.2f} over {len(z)} entries", f"|z| <= {z_crit:.2f}")
+                   f"max |z| = {z.max():.2f} over {len(z)} entries", f"|z| <= {z_crit:.2f}",
+                   points=points)
 
 
 def residuals_vs_m(d: int, widths: tuple[int, ...], seeds: int = 2, n_test: int = 2000,

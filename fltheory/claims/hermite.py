@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fltheory.claims.registry import Claim, Verdict
+from fltheory.claims.registry import Claim, Point, Verdict
 from fltheory.claims.stats import z_crit as _z_crit
 from fltheory.sim.hermite import sample_coefficients
 from fltheory.sim.seeding import SeedLike, children
@@ -33,10 +33,14 @@ def _compare(predicted: dict[str, list[float]], measured: dict[str, Any]) -> Ver
     z_crit = _z_crit(len(tests))
     name, k, worst = max(tests, key=lambda t: abs(t[2]))
     n = next(iter(measured.values())).n
+    # one point per (f, k): the Monte-Carlo mean ± SE against μ_k, accepted within z_crit·SE
+    points = tuple(Point(f"{f} μ_{j}", float(mc.mean[j]), predicted[f][j], float(mc.stderr[j]),
+                         z_crit * float(mc.stderr[j]), float(j), "k", f)
+                   for f, mc in measured.items() for j in range(len(predicted[f])))
     return Verdict("pass" if abs(worst) <= z_crit else "fail",
                    f"μ_k, k <= {len(predicted[name]) - 1}, for {len(predicted)} activations",
                    f"max |z| = {abs(worst):.2f} ({name}, μ_{k}; n = {n})",
-                   f"|z| <= {z_crit:.2f}")
+                   f"|z| <= {z_crit:.2f}", points=points)
 
 
 CLAIMS = [

@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.claims.registry import Claim, Status, Verdict
+from fltheory.claims.fisher import fit_points
+from fltheory.claims.registry import Claim, Point, Status, Verdict
 from fltheory.claims.stats import FAMILY_ALARM
 from fltheory.claims.stats import linear_fit as _fit
 from fltheory.results import ShowsTable, Table
@@ -180,7 +181,7 @@ def _compare_levels(pred: dict[str, tuple[list[float], float]], meas: dict[str, 
     way: the spread falls 2–40× against the bare mean, measured) fitted as a + b/m, against
     λ_{l,j}/E_w K(w, w); the trace itself is rf_spectrum.trace's."""
     tests = sum(len(v[0]) for v in pred.values())
-    parts, worst, ratio, missing = [], 0.0, 0.0, []
+    parts, worst, ratio, missing, points = [], 0.0, 0.0, [], []
     for sigma, (values, trace) in pred.items():
         inv_m, means = meas[sigma]["inv_m"], meas[sigma]["means"]
         t_crit = _t_crit(tests, len(inv_m) - 2)
@@ -195,13 +196,17 @@ def _compare_levels(pred: dict[str, tuple[list[float], float]], meas: dict[str, 
             parts.append(f"{sigma} λ({l},{j})/trace = {a:.5g}±{se:.1g} vs {share:.5g} "
                          f"(|t| = {z:.1f}; resolves ±{t_crit * se / share:.1%}; 1/m coef "
                          f"{b / share:+.2g}·pred)")
+            # a level not found (NaN means) has no points: the verdict names it
+            points += fit_points(f"{sigma} λ({l},{j})/trace", inv_m, col / meas[sigma]["trace"],
+                                  a, se, share, t_crit * se)
     t_crit = _t_crit(tests, len(next(iter(meas.values()))["inv_m"]) - 2)
     status: Status = "fail" if missing or ratio > 1 else "pass"
     return Verdict(status, "; ".join(f"{s}: λ = " + ", ".join(f"{v:.5g}" for v in vals)
                                      + f" (trace {tr:.5g})" for s, (vals, tr) in pred.items()),
                    "; ".join(parts) + f"; max |t| = {worst:.2f}"
                    + (f"; levels not found: {', '.join(missing)}" if missing else ""),
-                   f"|t| <= {t_crit:.2f} (Student t, n − 2 dof, Bonferroni over {tests} levels)")
+                   f"|t| <= {t_crit:.2f} (Student t, n − 2 dof, Bonferroni over {tests} levels)",
+                   points=tuple(points))
 
 
 # --------------------------------------------------------------------------- multiplicities
@@ -232,27 +237,35 @@ def _degree_counts(rec: RFRecord, n: int) -> dict[int, int]:
     return {int(l): int(c) for l, c in zip(*np.unique(degree, return_counts=True), strict=True)}
 
 
-def _sim_degrees(params: Mapping[str, Any], seed: int) -> dict[str, list[dict[int, int]]]:
+def _sim_degrees(params: Mapping[str, Any], seed: int
+                 ) -> dict[str, list[tuple[int, dict[int, int]]]]:
+    """Per σ and draw: its width m and the degree counts of the leading eigenvectors."""
     out = {}
     for sigma in params["sigmas"]:
         n = sum(sim.multiplicity(params["d"], l) for l, _ in LEVELS[sigma])
-        out[sigma] = [_degree_counts(r, n) for r in _runs(params, sigma, seed)]
+        out[sigma] = [(r.m, _degree_counts(r, n)) for r in _runs(params, sigma, seed)]
     return out
 
 
-def _compare_degrees(pred: dict[str, dict[int, int]], meas: dict[str, list[dict[int, int]]]
-                     ) -> Verdict:
-    bad, total = [], 0
+def _compare_degrees(pred: dict[str, dict[int, int]],
+                     meas: dict[str, list[tuple[int, dict[int, int]]]]) -> Verdict:
+    bad, total, points = [], 0, []
     for sigma, counts in pred.items():
-        for got in meas[sigma]:
+        for i, (m, got) in enumerate(meas[sigma]):
             total += 1
             if got != counts:
                 bad.append(f"{sigma}: {got}")
+            # exact: the count of each degree seen or predicted (−1: no degree), band 0
+            for l in sorted(set(counts) | set(got)):
+                name = f"degree {l}" if l >= 0 else "no degree"
+                points.append(Point(f"{sigma} {name}, m = {m}, draw {i}", float(got.get(l, 0)),
+                                    float(counts.get(l, 0)), band=0.0, x=float(m),
+                                    x_label="m", series=f"{sigma} {name}"))
     return Verdict("pass" if not bad else "fail",
                    "; ".join(f"{s}: " + ", ".join(f"{c} of degree {l}" for l, c in v.items())
                              for s, v in pred.items()),
                    f"{total - len(bad)}/{total} spectra split as predicted"
-                   + (f" (e.g. {bad[0]})" if bad else ""), "all equal")
+                   + (f" (e.g. {bad[0]})" if bad else ""), "all equal", points=tuple(points))
 
 
 # --------------------------------------------------------------------------- trace
@@ -292,7 +305,7 @@ def _compare_trace(pred: dict[str, Any], meas: dict[str, Any]) -> Verdict:
     pred = dict(pred)
     dps = pred.pop("dps")
     tests = 2 * len(pred)
-    parts, ok = [], True
+    parts, ok, points = [], True, []
     for sigma, (trace, share) in pred.items():
         m = meas[sigma]
         z = abs(m["mean"] - trace) / m["se"]
@@ -301,13 +314,18 @@ def _compare_trace(pred: dict[str, Any], meas: dict[str, Any]) -> Verdict:
         se = math.hypot(se, share * 10.0 ** -dps)
         t = abs(a - share) / se
         ok &= bool(z <= z_crit(tests) and t <= _t_crit(tests, len(m["inv_m"]) - 2))
+        points.append(Point(f"{sigma} trace J", m["mean"], trace, m["se"],
+                            z_crit(tests) * m["se"], series=f"{sigma} trace J (all draws)"))
+        points += fit_points(f"{sigma} share of trace in the levels", m["inv_m"], m["share"],
+                              a, se, share, _t_crit(tests, len(m["inv_m"]) - 2) * se)
         parts.append(f"{sigma}: trace {m['mean']:.5g}±{m['se']:.1g} vs {trace:.5g} "
                      f"(|z| = {z:.1f}); share {a:.4f}±{se:.1g} vs {share:.4f} (|t| = {t:.1f}, "
                      f"1/m coef {b:+.2g})")
     return Verdict("pass" if ok else "fail",
                    "; ".join(f"{s}: trace {v[0]:.6g}, share {v[1]:.4f}" for s, v in pred.items()),
                    "; ".join(parts),
-                   f"trace |z| <= {z_crit(tests):.2f}, share |t| <= Student-t Bonferroni bound")
+                   f"trace |z| <= {z_crit(tests):.2f}, share |t| <= Student-t Bonferroni bound",
+                   points=tuple(points))
 
 
 # --------------------------------------------------------------------------- one simulation

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.claims.registry import Claim, Verdict
+from fltheory.claims.registry import Claim, Point, Verdict
 from fltheory.claims.stats import linear_fit, mean_se
 from fltheory.claims.stats import z_crit as _z_crit
 from fltheory.exact import INF
@@ -96,9 +96,13 @@ def _compare_constants(pred: dict[tuple[str, int, int], float],
     key, mean, se, z = max(rows, key=lambda r: abs(r[3]))
     shown = ", ".join(f"C{k}({_DIR[j]}, {b}) = {pred[(b, k, j)]:.3g}"
                       for (b, k, j) in pred if abs(pred[(b, k, j)]) > 1e-9)
+    # one point per (batch, k, direction): the seed mean ± SE against C_k(v), within z_crit·SE
+    points = tuple(Point(f"C{k}({_DIR[j]}, {b})", m, pred[(b, k, j)], e, z_crit * e, series=b)
+                   for (b, k, j), m, e, _ in rows)
     return Verdict("pass" if abs(z) <= z_crit else "fail", shown,
                    f"max |z| = {abs(z):.2f} at C{key[1]}({_DIR[key[2]]}, {key[0]}): "
-                   f"{mean:.3g} ± {se:.2g} over {len(meas[key])} seeds", f"|z| <= {z_crit:.2f}")
+                   f"{mean:.3g} ± {se:.2g} over {len(meas[key])} seeds", f"|z| <= {z_crit:.2f}",
+                   points=points)
 
 
 # --------------------------------------------------------------------------- taylor identity
@@ -113,8 +117,10 @@ def _compare_taylor(pred: float, meas: float) -> Verdict:
     # float64: each of the O(L) terms carries relative rounding ~1e-16·(sum length); 1e-11 is
     # four orders above that and ten below any modelling error.
     tol = 1e-11
+    # the residual is >= 0, so meas <= tol is |meas − 0| <= tol: an exact comparison (no SE)
     return Verdict("pass" if meas <= tol else "fail", "0 (exact identity for polynomial σ)",
-                   f"max relative residual {meas:.1e}", f"<= {tol:.0e} (float64 rounding)")
+                   f"max relative residual {meas:.1e}", f"<= {tol:.0e} (float64 rounding)",
+                   points=(Point("max relative residual", float(meas), float(pred), band=tol),))
 
 
 # --------------------------------------------------------------------------- flat in N
@@ -133,14 +139,23 @@ def _sim_flat(params: Mapping[str, Any], seed: int) -> dict[tuple[int, int], Any
 def _compare_flat(pred: dict[tuple[str, int, int], float], meas: dict[tuple[int, int], Any]
                   ) -> Verdict:
     z_crit = _z_crit(len(meas))
-    parts, worst = [], 0.0
+    parts, worst, points = [], 0.0, []
     for (k, j), pts in meas.items():
-        _, _, slope, se = linear_fit(pts[:, 0], pts[:, 1] / pred[("reused", k, j)])
+        ratio = pts[:, 1] / pred[("reused", k, j)]
+        _, _, slope, se = linear_fit(pts[:, 0], ratio)
         worst = max(worst, abs(slope) / se)
         parts.append(f"C{k}({_DIR[j]}): d(Ĉ/C)/d ln N = {slope:+.3f} ± {se:.3f}")
+        # the fit's data (Ĉ/C per N: seed mean ± SE) and the tested slope (0 within z_crit·SE)
+        for x in sorted(set(pts[:, 0])):
+            m, e = mean_se(ratio[pts[:, 0] == x])
+            points.append(Point(f"Ĉ{k}/C{k}({_DIR[j]}), N = {math.exp(x):.0f}", m, se=e,
+                                x=float(round(math.exp(x))), x_label="N",
+                                series=f"Ĉ{k}/C{k}({_DIR[j]})"))
+        points.append(Point(f"d(Ĉ{k}/C{k})/d ln N ({_DIR[j]})", slope, 0.0, se, z_crit * se,
+                            series="slope"))
     return Verdict("pass" if worst <= z_crit else "fail",
                    "spike constants O(1): all N-dependence is the prefactor N^(α2 + k(α1 − 1/2))",
-                   "; ".join(parts), f"|slope|/SE <= {z_crit:.2f}")
+                   "; ".join(parts), f"|slope|/SE <= {z_crit:.2f}", points=tuple(points))
 
 
 # --------------------------------------------------------------------------- reused vs fresh
@@ -152,28 +167,35 @@ def _compare_reused(pred: dict[tuple[str, int, int], float], meas: dict[tuple[st
     C = pred[("reused", 2, 1)]
     z_crit = _z_crit(1)
     ok = abs(C) > 0 and abs(mean) / se > z_crit and np.sign(mean) == np.sign(C)
+    # not an interval around C: the rule is |mean| > z_crit·SE with the sign of C (band None)
     return Verdict("pass" if ok else "fail",
                    f"C2(β2, reused) = {C:.4g} ≠ 0: the τ = 3 direction enters through k = 2",
                    f"Ĉ2(β2) = {mean:.4g} ± {se:.2g} (|z| from 0 = {abs(mean) / se:.1f})",
-                   f"non-zero at |z| > {z_crit:.2f}, sign of C2")
+                   f"non-zero at |z| > {z_crit:.2f}, sign of C2",
+                   points=(Point("Ĉ2(β2, reused)", mean, C, se,
+                                 series=f"non-zero (|z| > {z_crit:.2f}) with the sign of C2"),))
 
 
 def _compare_fresh(pred: dict[tuple[str, int, int], float], meas: dict[tuple[str, int, int], Any]
                    ) -> Verdict:
     z_crit = _z_crit(2)
-    parts, ok, powered = [], True, True
+    parts, ok, powered, points = [], True, True, []
     for k in (1, 2):
         mean, se = mean_se(meas[("fresh", k, 1)])
         ok &= abs(mean - pred[("fresh", k, 1)]) / se <= z_crit
         # The test has power only if the reused-batch value would have been detected.
         powered &= abs(pred[("reused", 2, 1)]) > 2 * z_crit * se if k == 2 else True
         parts.append(f"Ĉ{k}(β2, fresh) = {mean:+.3f} ± {se:.2g}")
+        points.append(Point(f"Ĉ{k}(β2, fresh)", mean, pred[("fresh", k, 1)], se, z_crit * se,
+                            float(k), "k", "fresh"))
     if not powered:
         return Verdict("inconclusive", "C_k(β2, fresh) = 0 for all k", "; ".join(parts),
                        f"|z| <= {z_crit:.2f}", reason="seed spread too large to exclude the "
-                                                     "reused-batch constant")
+                                                     "reused-batch constant",
+                       points=tuple(points))
     return Verdict("pass" if ok else "fail", "C_k(β2, fresh) = 0 for every k (μ_1(g) = 0)",
-                   "; ".join(parts), f"|z| <= {z_crit:.2f}, with power against C2(reused)")
+                   "; ".join(parts), f"|z| <= {z_crit:.2f}, with power against C2(reused)",
+                   points=tuple(points))
 
 
 # --------------------------------------------------------------------------- Λ and one step
@@ -190,8 +212,11 @@ def _sim_outliers(params: Mapping[str, Any], seed: int) -> int:
 
 
 def _compare_lambda(predicted: int, measured: int) -> Verdict:
+    # reported, not decided: no band; 1 + Λ only when finite (Λ = ∞ for L = ∞ at α1 = 1/2)
+    expected = float(1 + predicted) if isinstance(predicted, int) else None
     return Verdict("inconclusive", f"1 + Λ = {1 + predicted} outliers of W2",
                    f"{measured} singular values > 1.1 × bulk edge of W0", "-",
+                   points=(Point("outliers of W2", float(measured), expected),),
                    reason=("outlier counts at feasible N do not show Λ: the heavy-tailed bulk of "
                            "the k >= 1 terms is as large as their spikes and N^(α1 − 1/2) is "
                            "still ≈ 0.5; the spike constants are checked by "
@@ -229,7 +254,8 @@ def _compare_one_step(pred: Mapping[str, Any], pts: np.ndarray) -> Verdict:
     # Power: a deviation that does not decay would need h_k ∝ ε^(−2k) = N^(k(1 − 2α1)); its
     # |z| is reported.
     zc = _z_crit(2)
-    worst, parts, hs = 0.0, [], []
+    worst, parts, hs, points = 0.0, [], [], []
+    Ns = sorted(set(pts[:, 0]))
     for k in (1, 2):
         h = pts[:, 3 + k] / pts[:, 3]
         _, _, slope, se = linear_fit(pts[:, 0], np.log(h))
@@ -237,7 +263,20 @@ def _compare_one_step(pred: Mapping[str, Any], pts: np.ndarray) -> Verdict:
         hs.append(float(np.exp(np.log(h).mean())))
         parts.append(f"h{k} = {hs[-1]:.3g}, d ln h{k}/d ln N = {slope:+.3f} ± {se:.3f} "
                      f"(|z| from no decay {abs(slope - k * (1 - 2 * a1)) / se:.1f})")
-    Ns = sorted(set(pts[:, 0]))
+        # the fit's data (ln h_k per N: seed mean ± SE; its size is not predicted) and the
+        # tested slope (0 within zc·SE)
+        for x in Ns:
+            m, e = mean_se(np.log(h[pts[:, 0] == x]))
+            points.append(Point(f"ln h{k}, N = {math.exp(x):.0f}", m, se=e,
+                                x=float(round(math.exp(x))), x_label="N", series=f"ln h{k}"))
+        points.append(Point(f"d ln h{k}/d ln N", slope, 0.0, se, zc * se, series="slope"))
+    # reported, not tested: r_F per N (seed mean ± SE) against the prefactor law with the
+    # measured h1, h2
+    for x in Ns:
+        m, e = mean_se(pts[pts[:, 0] == x, 1])
+        points.append(Point(f"r_F, N = {math.exp(x):.0f}", m,
+                            _one_step_ratio(a1, a2, math.exp(x), *hs), e,
+                            x=float(round(math.exp(x))), x_label="N", series="r_F"))
     shown = "; ".join(f"N={math.exp(x):.0f}: r_F {pts[pts[:, 0] == x, 1].mean():.2f} "
                       f"(law {_one_step_ratio(a1, a2, math.exp(x), *hs):.2f}), "
                       f"spectral {pts[pts[:, 0] == x, 2].mean():.2f}" for x in Ns)
@@ -247,7 +286,7 @@ def _compare_one_step(pred: Mapping[str, Any], pts: np.ndarray) -> Verdict:
                    "r_F = η2/(η1+η2)·√(ε²h1 + ε⁴h2) with h_k = ‖H_k‖²/‖G0‖² independent of N: "
                    f"r_F ∝ N^{pred['exponent']} asymptotically",
                    "; ".join(parts) + f"; {shown}; r_F < 0.1 from N ≈ {N10:.2g}",
-                   f"|slope|/SE <= {zc:.2f} for h1 and h2")
+                   f"|slope|/SE <= {zc:.2f} for h1 and h2", points=tuple(points))
 
 
 def _predict_overlap(params: Mapping[str, Any]) -> float:
@@ -271,7 +310,8 @@ def _compare_overlap(pred: float, values: np.ndarray) -> Verdict:
     z, z_crit = abs(mean - pred) / se, _z_crit(1)
     return Verdict("pass" if z <= z_crit else "fail", f"{pred:.4f}",
                    f"{mean:.4f} ± {se:.2g} over {len(values)} seeds (|z| = {z:.2f})",
-                   f"|z| <= {z_crit:.2f}")
+                   f"|z| <= {z_crit:.2f}",
+                   points=(Point("squared overlap with β1", mean, float(pred), se, z_crit * se),))
 
 
 def constants_vs_N(N_grid: tuple[int, ...], seeds: int, batch: str = "reused", seed: int = 0
@@ -325,17 +365,22 @@ def _compare_presence(pred: dict[str, tuple[bool | None, ...]],
     tests = [(sig, k + 1, p) for sig, ps in pred.items() for k, p in enumerate(ps)
              if p is not None]
     zc = _z_crit(len(tests))
-    bad, parts = [], []
+    bad, parts, points = [], [], []
     for sig, k, present in tests:
         z = meas[sig].z[k - 1]
         if (z > zc) != present:
             bad.append(f"{sig} k={k}")
         parts.append(f"{sig} k={k}: z = {z:.1f} ({'present' if present else 'absent'})")
+        # qualitative (present or absent): the series states the rule, no predicted value
+        points.append(Point(f"{sig} k={k}", float(z), x=float(k), x_label="k",
+                            series=f"predicted present: z > {zc:.2f}" if present
+                            else f"predicted absent: z <= {zc:.2f}"))
     shown = "; ".join(f"{sig} ({b}): terms k = "
                       + (", ".join(str(k + 1) for k, p in enumerate(pred[sig]) if p) or "none")
                       + " present" for sig, b in SIGMA_CASES)
     return Verdict("pass" if not bad else "fail", shown, "; ".join(parts),
-                   f"present iff z > {zc:.2f}" + (f" (wrong: {', '.join(bad)})" if bad else ""))
+                   f"present iff z > {zc:.2f}" + (f" (wrong: {', '.join(bad)})" if bad else ""),
+                   points=tuple(points))
 
 
 def _predict_products(params: Mapping[str, Any]) -> dict[str, float]:
@@ -366,12 +411,19 @@ def _compare_products(pred: dict[str, float], meas: dict[str, np.ndarray]) -> Ve
                 f"seeds; leading-order C2(β1, reused) = {pred['reused']:.3f}")
     predicted = ("GELU (μ_3 = 0): C2(β1) = 0 with a fresh batch; non-zero with a reused "
                  f"batch ({pred['reused']:.3f}: sign predicted, size leading-order only)")
+    # reused: only sign and |z| > zc are tested (the leading-order value shown, band None);
+    # fresh: |mean − 0| <= zc·SE (the predicted value, 0 since μ_3(GELU) = 0)
+    points = (Point("Ĉ2(β1), reused", m_r, pred["reused"], se_r,
+                    series=f"reused: |z| > {zc:.2f} with the predicted sign"),
+              Point("Ĉ2(β1), fresh", m_f, pred["fresh"], se_f, zc * se_f,
+                    series=f"fresh: |z| <= {zc:.2f}"))
     if not powered:
         return Verdict("inconclusive", predicted, measured, f"|z| vs {zc:.2f}",
                        reason="the fresh-batch standard error is too large to exclude the "
-                              "reused-batch value")
+                              "reused-batch value", points=points)
     return Verdict("pass" if present and absent else "fail", predicted, measured,
-                   f"reused: |z| > {zc:.2f} with the predicted sign; fresh: |z| <= {zc:.2f}")
+                   f"reused: |z| > {zc:.2f} with the predicted sign; fresh: |z| <= {zc:.2f}",
+                   points=points)
 
 
 def _predict_counts(params: Mapping[str, Any]) -> dict[str, tuple[int, int | None]]:
@@ -394,8 +446,13 @@ def _compare_counts(pred: dict[str, tuple[int, int | None]], meas: dict[str, lis
                     ) -> Verdict:
     shown = "; ".join(f"{sig}: {eff} (generic 1 + Λ = {gen})" for sig, (gen, eff) in pred.items())
     seen = "; ".join(f"{sig}: {meas[sig]}" for sig in pred)
+    # reported, not decided: the count per repetition against the effective count (no band)
+    points = tuple(Point(f"{sig}, repetition {s}", float(c), None if eff is None else float(eff),
+                         series=sig) for sig, (_, eff) in pred.items()
+                   for s, c in enumerate(meas[sig]))
     return Verdict("inconclusive", shown,
                    f"singular values of W2 > 1.1 × bulk edge of W0, per seed: {seen}", "-",
+                   points=points,
                    reason=("an outlier needs N^(α2 + k(α1 − 1/2)) × its O(1) constant to clear "
                            "a bulk that is itself heavy-tailed: at N = 1000–2000 the k >= 1 "
                            "spikes do not separate (tanh shows 1 outlier; with ReLU the "
