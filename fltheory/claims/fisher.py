@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from fltheory.claims.registry import Claim, Point, Status, Verdict
+from fltheory.claims.stats import fit_points
 from fltheory.claims.stats import linear_fit as _fit
 from fltheory.claims.stats import z_crit as _z_crit
 from fltheory.results import ShowsTable, Table
@@ -25,7 +26,7 @@ from fltheory.sim import seeding
 from fltheory.theory import fisher as theory
 
 __all__ = ["CLAIMS", "GRAM", "MAX_FLOPS", "RUNS", "TEST", "ClusterComparison", "clear_cache",
-           "compare_clusters", "fit_points", "residuals_vs_m", "spectrum_sample"]
+           "compare_clusters", "residuals_vs_m", "spectrum_sample"]
 
 #: Seeding keys (fltheory.sim.seeding): the children of a claim's seed. Repetition s at width m
 #: draws its weights from child(seed, RUNS, m, s), so widths and repetitions are independent;
@@ -70,18 +71,6 @@ def _sim_cluster_means(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
         inv_m.append(1 / m)
         means.append(sim.cluster_summary(s.eigenvalues, 3).means)
     return {"inv_m": np.array(inv_m), "means": np.array(means)}
-
-
-def fit_points(name: str, inv_m: np.ndarray, y: np.ndarray, a: float, se: float,
-               pred: float, band: float) -> list[Point]:
-    """The points of a finite-size fit y = a + b/m for the report's figure: the data (one point
-    per draw at x = 1/m, series "NAME (per draw)", no prediction at finite m) and the
-    extrapolated ``a`` ± ``se`` at 1/m = 0 against the m → ∞ prediction ``pred``, accepted
-    within ``band`` (series "NAME (m → ∞ fit)")."""
-    data = [Point(f"{name}, m = {round(1 / x)}", float(v), x=float(x), x_label="1/m",
-                  series=f"{name} (per draw)") for x, v in zip(inv_m, y, strict=True)]
-    return [*data, Point(f"{name} (m → ∞)", a, pred, se, band, 0.0, "1/m",
-                         f"{name} (m → ∞ fit)")]
 
 
 def _compare_eigenvalues(pred: list[float], meas: dict[str, Any]) -> Verdict:

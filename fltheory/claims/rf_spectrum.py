@@ -22,9 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.claims.fisher import fit_points
 from fltheory.claims.registry import Claim, Point, Status, Verdict
-from fltheory.claims.stats import FAMILY_ALARM
+from fltheory.claims.stats import FAMILY_ALARM, fit_points
 from fltheory.claims.stats import linear_fit as _fit
 from fltheory.results import ShowsTable, Table
 from fltheory.sim import rf_spectrum as sim

@@ -7,7 +7,9 @@ from statistics import NormalDist
 
 import numpy as np
 
-__all__ = ["FAMILY_ALARM", "linear_fit", "mean_se", "z_crit"]
+from fltheory.claims.registry import Point
+
+__all__ = ["FAMILY_ALARM", "fit_points", "linear_fit", "mean_se", "z_crit"]
 
 #: probability that a claim whose prediction is right fails at a given seed
 FAMILY_ALARM = 1e-3
@@ -34,3 +36,15 @@ def linear_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float
     resid = y - A @ coef
     cov = np.linalg.inv(A.T @ A) * float(resid @ resid) / max(len(y) - 2, 1)
     return float(coef[0]), math.sqrt(cov[0, 0]), float(coef[1]), math.sqrt(cov[1, 1])
+
+
+def fit_points(name: str, inv_m: np.ndarray, y: np.ndarray, a: float, se: float,
+               pred: float, band: float) -> list[Point]:
+    """The points of a finite-size fit y = a + b/m for the report's figure: the data (one point
+    per draw at x = 1/m, series "NAME (per draw)", no prediction at finite m) and the
+    extrapolated ``a`` ± ``se`` at 1/m = 0 against the m → ∞ prediction ``pred``, accepted
+    within ``band`` (series "NAME (m → ∞ fit)")."""
+    data = [Point(f"{name}, m = {round(1 / x)}", float(v), x=float(x), x_label="1/m",
+                  series=f"{name} (per draw)") for x, v in zip(inv_m, y, strict=True)]
+    return [*data, Point(f"{name} (m → ∞)", a, pred, se, band, 0.0, "1/m",
+                         f"{name} (m → ∞ fit)")]
