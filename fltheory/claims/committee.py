@@ -24,7 +24,7 @@ the ODE and its plateau for ``committee ode``.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -126,8 +126,8 @@ def _rate_fit(rows: np.ndarray) -> tuple[float, float, float, float]:
     return linear_fit(rows[:, 0], rows[:, 1])
 
 
-def _run_points(rows: np.ndarray, x: Any, value: Any, x_label: str, series: str
-                ) -> list[Point]:
+def _run_points(rows: np.ndarray, x: Callable[[np.ndarray], float],
+                value: Callable[[np.ndarray], float], x_label: str, series: str) -> list[Point]:
     """One point per run (``x(row)``, ``value(row)``) for the report's figure; a run whose
     value is not finite (no escape, a non-positive amplitude) is left out."""
     out = []

@@ -12,7 +12,7 @@ because they are comparisons, the one thing neither theory/ nor sim/ may do alon
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -42,8 +42,9 @@ SIM_KEYS = frozenset(v for k, v in vars(sim).items() if k.startswith("KEY_"))
 KEY_MIX = max(SIM_KEYS) + 1
 
 
-def _run_points(rows: np.ndarray, value: Any, series: str, x_label: str = "N",
-                x: Any = None) -> list[Point]:
+def _run_points(rows: np.ndarray, value: Callable[[np.ndarray], float], series: str,
+                x_label: str = "N", x: Callable[[np.ndarray], float] | None = None
+                ) -> list[Point]:
     """One point per run of ``rows`` (a column of ln N by default, the measured column
     ``value(row)``), for the report's figure; runs whose value is not finite are left out."""
     out = []

@@ -331,7 +331,10 @@ def _compare_law(pred: dict[str, float], rows: list[tuple[float, float, float, f
                          x=float(kappa), x_label="κ", series="slope"),
                    Point(f"κ = {kappa:g}: MSE by the direct sum, at δ = κ^(2γ) = {delta:g}",
                          float(value), float(law), band=10 / kappa * abs(law), x=float(kappa),
-                         x_label="κ", series="MSE at δ = κ^(2γ)")]
+                         x_label="κ", series="MSE at δ = κ^(2γ)"),
+                   Point(f"κ = {kappa:g}: |MSE/law − 1| (must be smaller at the last κ than "
+                         "at the first)", float(abs(ratio - 1)), x=float(kappa), x_label="κ",
+                         series="relative error of the MSE (decrease tested)")]
     ok = all(es <= 10 / kap and ep <= 10 / kap for kap, es, ep in errs)
     ok = ok and errs[-1][2] < errs[0][2]
     return Verdict("pass" if ok else "fail",
