@@ -219,7 +219,8 @@ def _compare_rate(pred: Mapping[str, Any], rows: np.ndarray, what: str) -> Verdi
 def _sim_deviation(params: Mapping[str, Any], seed: int) -> dict[str, dict[str, np.ndarray]]:
     """Per activation: rows (ln N, ln rms |SGD − ODE|), the root mean square over the entries
     of Q and R and the records 0 < t ≤ t_max, the ODE from each run's sampled initial overlaps
-    (cold start); and the ε_g differences SGD (test set) − ODE at each record, per N and seed."""
+    (cold start); the ε_g differences SGD (test set) − ODE at each record, per N and seed; and
+    the records' times t (for the report's figure)."""
     K, M = params["K"], params["M"]
     t = np.linspace(0, params["t_max"], params["records"])
     out = {}
@@ -341,14 +342,15 @@ def _compare_plateau(pred: dict[str, float], meas: np.ndarray) -> Verdict:
                 f"{abs(mean - pred['eps_small_eta']) / se:.1f} SE); max specialisation "
                 f"{spec:.3f}")
     tolerance = f"|z| <= {zc:.2f}, with power against ε_g*(η → 0)"
-    points = (Point("SGD's window mean of ε_g against the ODE's", mean, target, se, zc * se,
-                    series="window mean of ε_g (tested)"),
-              Point("the same against the plateau's ε_g*(η) (reported)", mean, pred["eps"], se,
+    eps, eps0 = float(pred["eps"]), float(pred["eps_small_eta"])
+    points = (Point("SGD's window mean of ε_g against the ODE's", mean, float(target), se,
+                    zc * se, series="window mean of ε_g (tested)"),
+              Point("the same against the plateau's ε_g*(η) (reported)", mean, eps, se,
                     series="against ε_g*(η)"),
-              Point("the same against ε_g*(η → 0) (power: must be told apart)", mean,
-                    pred["eps_small_eta"], se, series="against ε_g*(η → 0)"),
-              Point("the ODE's window mean against ε_g*(η) (on the plateau: within 2 %)", target,
-                    pred["eps"], band=0.02 * pred["eps"], series="plateau check"),
+              Point("the same against ε_g*(η → 0) (power: must be told apart)", mean, eps0, se,
+                    series="against ε_g*(η → 0)"),
+              Point("the ODE's window mean against ε_g*(η) (on the plateau: within 2 %)",
+                    float(target), eps, band=0.02 * eps, series="plateau check"),
               Point("largest specialisation ‖R − mean R‖_F in the window (on the plateau: "
                     "<= 1/4)", spec, series="plateau check"))
     if not abs(target - pred["eps"]) <= 0.02 * pred["eps"]:

@@ -232,7 +232,8 @@ def _compare_law(cells: list[tuple[str, theory.EscapeLaw, np.ndarray]], extra_te
     """Per cell: SGD's mean escape time against the law (SGD seed error and the law's Monte
     Carlo error combined). Returns (worst |z|, bound, parts, pooled z of the noise-free law,
     points): per cell, SGD's mean against the law (band: the bound times the combined error)
-    and, not tested, against the noise-free law, at x = the number after "=" in the label."""
+    and, not tested, against the noise-free law, at x = the cell's value of ``x_label``
+    (the label reads "x_label=value")."""
     zc = z_crit(len(cells) + extra_tests)
     worst, parts, num, den, points = 0.0, [], 0.0, 0.0, []
     for label, law, rows in cells:
@@ -242,7 +243,7 @@ def _compare_law(cells: list[tuple[str, theory.EscapeLaw, np.ndarray]], extra_te
         w = 1 / (se**2 + law.mean_field_se**2)
         num, den = num + w * (m - law.mean_field), den + w
         parts.append(f"{label}: SGD {m:.2f} ± {se:.2f} vs {law.mean:.2f} (|z| = {z:.2f})")
-        x = float(label.split("=")[1])
+        x = float(label.removeprefix(f"{x_label}="))
         points += [Point(f"{label}: SGD mean escape time against the law", m, law.mean, se,
                          zc * math.hypot(se, law.se), x, x_label, "E t_esc, law with noise J"),
                    Point(f"{label}: against the noise-free law (power)", m, law.mean_field, se,
