@@ -24,14 +24,14 @@ the ODE and its plateau for ``committee ode``.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from fltheory.claims.registry import Claim, Verdict
+from fltheory.claims.registry import Claim, Point, Verdict
 from fltheory.claims.stats import linear_fit, mean_se, z_crit
 from fltheory.exact import DomainError
 from fltheory.sim import committee as sim
@@ -126,6 +126,39 @@ def _rate_fit(rows: np.ndarray) -> tuple[float, float, float, float]:
     return linear_fit(rows[:, 0], rows[:, 1])
 
 
+def _run_points(rows: np.ndarray, x: Callable[[np.ndarray], float],
+                value: Callable[[np.ndarray], float], x_label: str, series: str) -> list[Point]:
+    """One point per run (``x(row)``, ``value(row)``) for the report's figure; a run whose
+    value is not finite (no escape, a non-positive amplitude) is left out."""
+    out = []
+    for row in rows:
+        at, m = float(x(row)), float(value(row))
+        if math.isfinite(at) and math.isfinite(m):
+            out.append(Point(f"run at {x_label} = {at:.6g}", m, x=at, x_label=x_label,
+                             series=series))
+    return out
+
+
+def _rate_points(lam: float, ode_fit: float, rows: np.ndarray, zc: float, state: str,
+                 prefix: str = "") -> list[Point]:
+    """The numbers behind :func:`_judge_rate`: the per-run log-slopes on the 1/N axis, the
+    linear-regime check (the ODE's fit within 5 % of λ) and, when the fit was made, its
+    intercept against the ODE's fit (tested) and against λ (reported)."""
+    points = _run_points(rows, lambda r: r[0], lambda r: r[1], "1/N", prefix + "log-slope per run")
+    if math.isfinite(ode_fit) and math.isfinite(lam):
+        points.append(Point(prefix + "the ODE's log-slope over the window against λ (linear "
+                            "regime: within 5 %)", ode_fit, lam, band=0.05 * abs(lam),
+                            series=prefix + "linear-regime check"))
+    if state not in ("nonfinite", "nonlinear"):
+        a, se, _, _ = _rate_fit(rows)
+        points += [Point(prefix + "N → ∞ intercept of a + c/N against the ODE's fit", a, ode_fit,
+                         se, zc * se, 0.0, "1/N", prefix + "fit at 1/N = 0"),
+                   Point(prefix + "the intercept against λ (reported; power |λ|/SE must reach "
+                         f"{zc:.2f})", a, lam, se, None, 0.0, "1/N",
+                         prefix + "fit at 1/N = 0, against λ")]
+    return points
+
+
 def _judge_rate(lam: float, ode_fit: float, rows: np.ndarray, zc: float) -> tuple[str, str]:
     """(state, text) for per-run log-slopes ``rows`` (1/N, slope) against the eigenvalue λ.
 
@@ -157,16 +190,17 @@ _REASONS = {"undecided": "too noisy to tell the predicted rate from 0 (the large
             "nonfinite": "a run's amplitude was not positive and finite over the fit window"}
 
 
-def _verdict(states: list[str], predicted: str, measured: str, tolerance: str) -> Verdict:
+def _verdict(states: list[str], predicted: str, measured: str, tolerance: str,
+             points: list[Point]) -> Verdict:
     """One verdict from several rate judgements: fail if any fails, inconclusive (with the
     first reason) if any is undecided, nonlinear or nonfinite, else pass."""
     if "fail" in states:
-        return Verdict("fail", predicted, measured, tolerance)
+        return Verdict("fail", predicted, measured, tolerance, points=tuple(points))
     for state in states:
         if state in _REASONS:
             return Verdict("inconclusive", predicted, measured, tolerance,
-                           reason=_REASONS[state])
-    return Verdict("pass", predicted, measured, tolerance)
+                           reason=_REASONS[state], points=tuple(points))
+    return Verdict("pass", predicted, measured, tolerance, points=tuple(points))
 
 
 def _compare_rate(pred: Mapping[str, Any], rows: np.ndarray, what: str) -> Verdict:
@@ -175,7 +209,8 @@ def _compare_rate(pred: Mapping[str, Any], rows: np.ndarray, what: str) -> Verdi
     state, text = _judge_rate(pred["rate"], pred["ode_fit"], rows, zc)
     predicted = (f"{what} λ = {pred['rate']:.5f}{pred.get('note', '')}; the estimator's "
                  f"N → ∞ limit (the ODE's log-slope over the window) {pred['ode_fit']:.5f}")
-    return _verdict([state], predicted, "a + c/N fit: " + text, f"|z| <= {zc:.2f}")
+    return _verdict([state], predicted, "a + c/N fit: " + text, f"|z| <= {zc:.2f}",
+                    _rate_points(pred["rate"], pred["ode_fit"], rows, zc, state))
 
 
 # ----------------------------------------------------------------------------- ode_matches_sgd
@@ -184,7 +219,8 @@ def _compare_rate(pred: Mapping[str, Any], rows: np.ndarray, what: str) -> Verdi
 def _sim_deviation(params: Mapping[str, Any], seed: int) -> dict[str, dict[str, np.ndarray]]:
     """Per activation: rows (ln N, ln rms |SGD − ODE|), the root mean square over the entries
     of Q and R and the records 0 < t ≤ t_max, the ODE from each run's sampled initial overlaps
-    (cold start); and the ε_g differences SGD (test set) − ODE at each record, per N and seed."""
+    (cold start); the ε_g differences SGD (test set) − ODE at each record, per N and seed; and
+    the records' times t (for the report's figure)."""
     K, M = params["K"], params["M"]
     t = np.linspace(0, params["t_max"], params["records"])
     out = {}
@@ -205,17 +241,23 @@ def _sim_deviation(params: Mapping[str, Any], seed: int) -> dict[str, dict[str, 
                 ses.append(run.eps_g_se)
             eps.append(np.array(diffs))
             eps_se.append(np.array(ses))
-        out[g] = {"rows": np.array(rows), "eps": np.array(eps), "eps_se": np.array(eps_se)}
+        out[g] = {"rows": np.array(rows), "eps": np.array(eps), "eps_se": np.array(eps_se),
+                  "t": t}
     return out
 
 
 def _compare_deviation(pred: float, meas: dict[str, dict[str, np.ndarray]]) -> Verdict:
     zc = z_crit(len(meas))
-    parts, ok, decided = [], True, True
+    parts, ok, decided, points = [], True, True, []
     for g, m in meas.items():
         rows = m["rows"]
         _, _, slope, se = linear_fit(rows[:, 0], rows[:, 1])
         z, power = abs(slope - pred) / se, abs(slope) / se
+        points += _run_points(rows, lambda r: round(math.exp(r[0]), 6), lambda r: math.exp(r[1]),
+                              "N", f"{g}: rms |SGD − ODE| per run")
+        points.append(Point(f"{g}: d ln rms|SGD − ODE| / d ln N (told from 0 if |slope|/SE >= "
+                            f"{zc:.2f})", slope, float(pred), se, zc * se,
+                            series="log-log slope"))
         ok &= z <= zc
         decided &= power >= zc
         d = m["eps"][-1]  # largest N: seeds × records of ε_g(SGD) − ε_g(ODE)
@@ -224,6 +266,11 @@ def _compare_deviation(pred: float, meas: dict[str, dict[str, np.ndarray]]) -> V
         # chance: with 3 seeds the sample variance has 2 degrees of freedom)
         var = np.maximum(d.var(axis=0, ddof=1), np.mean(m["eps_se"][-1] ** 2, axis=0))[1:]
         se_t = np.sqrt(var / len(d))
+        if "t" in m:  # the records' times (kept by _sim_deviation)
+            points += [Point(f"{g}: mean ε_g(SGD) − ε_g(ODE) at t = {t:g}, largest N (reported)",
+                             float(v), 0.0, float(e), x=float(t), x_label="t",
+                             series=f"{g}: ε_g(SGD) − ε_g(ODE), largest N")
+                       for t, v, e in zip(m["t"][1:], mean, se_t, strict=True)]
         parts.append(f"{g}: slope {slope:.2f} ± {se:.2f} (|z| = {z:.2f}, from 0 {power:.1f}); "
                      f"largest N: max_t |mean ε_g(SGD) − ε_g(ODE)| = "
                      f"{np.abs(mean).max():.2g}, {np.max(np.abs(mean) / se_t):.1f} SE at worst")
@@ -231,9 +278,11 @@ def _compare_deviation(pred: float, meas: dict[str, dict[str, np.ndarray]]) -> V
     if not decided:
         return Verdict("inconclusive", "rms |SGD − ODE| ∝ N^(−1/2)", measured,
                        f"|z| <= {zc:.2f}", reason="a slope cannot be told from 0 (no "
-                       "convergence) at these sizes; the large size decides")
+                       "convergence) at these sizes; the large size decides",
+                       points=tuple(points))
     return Verdict("pass" if ok else "fail", "rms |SGD − ODE| ∝ N^(−1/2) (slope −1/2)",
-                   measured, f"|z| <= {zc:.2f} per activation (Bonferroni)")
+                   measured, f"|z| <= {zc:.2f} per activation (Bonferroni)",
+                   points=tuple(points))
 
 
 # ----------------------------------------------------------------------------- plateau height
@@ -293,16 +342,30 @@ def _compare_plateau(pred: dict[str, float], meas: np.ndarray) -> Verdict:
                 f"{abs(mean - pred['eps_small_eta']) / se:.1f} SE); max specialisation "
                 f"{spec:.3f}")
     tolerance = f"|z| <= {zc:.2f}, with power against ε_g*(η → 0)"
+    eps, eps0 = float(pred["eps"]), float(pred["eps_small_eta"])
+    points = (Point("SGD's window mean of ε_g against the ODE's", mean, float(target), se,
+                    zc * se, series="window mean of ε_g (tested)"),
+              Point("the same against the plateau's ε_g*(η) (reported)", mean, eps, se,
+                    series="against ε_g*(η)"),
+              Point("the same against ε_g*(η → 0) (power: must be told apart)", mean, eps0, se,
+                    series="against ε_g*(η → 0)"),
+              Point("the ODE's window mean against ε_g*(η) (on the plateau: within 2 %)",
+                    float(target), eps, band=0.02 * eps, series="plateau check"),
+              Point("largest specialisation ‖R − mean R‖_F in the window (on the plateau: "
+                    "<= 1/4)", spec, series="plateau check"))
     if not abs(target - pred["eps"]) <= 0.02 * pred["eps"]:
         return Verdict("inconclusive", predicted, measured, tolerance,
-                       reason="the ODE is not within 2 % of the plateau in the window")
+                       reason="the ODE is not within 2 % of the plateau in the window",
+                       points=points)
     if spec > 0.25:
         return Verdict("inconclusive", predicted, measured, tolerance,
-                       reason="a run had left the plateau inside the window (‖R − r‖ > 1/4)")
+                       reason="a run had left the plateau inside the window (‖R − r‖ > 1/4)",
+                       points=points)
     if abs(pred["eps"] - pred["eps_small_eta"]) < 2 * zc * se:
         return Verdict("inconclusive", predicted, measured, tolerance,
-                       reason="too noisy to tell ε_g*(η) from ε_g*(η → 0)")
-    return Verdict("pass" if z <= zc else "fail", predicted, measured, tolerance)
+                       reason="too noisy to tell ε_g*(η) from ε_g*(η → 0)", points=points)
+    return Verdict("pass" if z <= zc else "fail", predicted, measured, tolerance,
+                   points=points)
 
 
 # ----------------------------------------------------------------------------- plateau duration
@@ -335,20 +398,25 @@ def _sim_duration(params: Mapping[str, Any], seed: int) -> np.ndarray:
 def _compare_duration(pred: float, rows: np.ndarray) -> Verdict:
     zc = z_crit(1)
     predicted = f"d t_esc/d ln N = 1/(2λ) = {pred:.3f}"
+    points = _run_points(rows, lambda r: round(math.exp(r[0]), 6), lambda r: r[1], "N",
+                         "escape time per run")
     if not np.isfinite(rows[:, 1]).all():
         return Verdict("inconclusive", predicted, f"{int(np.isnan(rows[:, 1]).sum())} runs "
                        "did not escape", f"|z| <= {zc:.2f}", reason="a run had not escaped "
-                       "by t_max")
+                       "by t_max", points=tuple(points))
     _, _, slope, se = linear_fit(rows[:, 0], rows[:, 1])
     z = abs(slope - pred) / se
+    points.append(Point(f"d t_esc / d ln N (decided only if 1/(2λ) >= {zc:.2f} SE)", slope,
+                        float(pred), se, zc * se, series="slope in ln N"))
     measured = (f"slope {slope:.2f} ± {se:.2f} (|z| = {z:.2f}; predicted/SE = {pred / se:.1f}); "
                 f"mean t_esc {rows[:, 1].mean():.1f}")
     if pred / se < zc:
         return Verdict("inconclusive", predicted, measured, f"|z| <= {zc:.2f}",
                        reason=f"the slope's SE {se:.2f} cannot tell the prediction from 0 "
                        "(the escape time's seed spread, ~1/λ, needs more seeds and a wider N "
-                       "range: the large size decides)")
-    return Verdict("pass" if z <= zc else "fail", predicted, measured, f"|z| <= {zc:.2f}")
+                       "range: the large size decides)", points=tuple(points))
+    return Verdict("pass" if z <= zc else "fail", predicted, measured, f"|z| <= {zc:.2f}",
+                   points=tuple(points))
 
 
 # ----------------------------------------------------------------------------- escape rate
@@ -498,17 +566,18 @@ def _sim_max_lr(params: Mapping[str, Any], seed: int) -> dict[Any, np.ndarray]:
 
 def _compare_max_lr(pred: dict[str, Any], meas: dict[Any, np.ndarray]) -> Verdict:
     zc = z_crit(len(meas))
-    states, parts = [], []
+    states, parts, points = [], [], []
     for f, rows in meas.items():
         lam, fit = pred["rates"][f]
         state, text = _judge_rate(lam, fit, rows, zc)
         states.append(state)
         parts.append(f"η = {float(f):g}·η_max: {text}")
+        points += _rate_points(lam, fit, rows, zc, state, f"η = {float(f):g}·η_max: ")
     predicted = (f"η_max = π√(5/3) = {pred['eta_max']:.5f} for erf: λ(η) = "
                  + ", ".join(f"{pred['rates'][f][0]:+.4f} at {float(f):g}·η_max"
                              for f in pred["rates"]))
     return _verdict(states, predicted, "; ".join(parts),
-                    f"|z| <= {zc:.2f} per step (Bonferroni), each rate told from 0")
+                    f"|z| <= {zc:.2f} per step (Bonferroni), each rate told from 0", points)
 
 
 # ----------------------------------------------------------------------------- public API

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.claims.registry import Claim, Verdict
+from fltheory.claims.registry import Claim, Point, Verdict
 from fltheory.claims.stats import linear_fit, mean_se, z_crit
 from fltheory.exact import DomainError, check_integer, fraction_str, parse_rational, to_float
 from fltheory.results import ShowsTable, Table
@@ -79,6 +79,19 @@ def _extrapolate(D: np.ndarray, values: np.ndarray) -> tuple[float, float, float
     return alpha, se, beta
 
 
+def _fss_points(D: np.ndarray, values: np.ndarray, series: str) -> list[Point]:
+    """The data of one finite-size fit (:func:`_extrapolate`): the seed mean ± SE at each D,
+    on the 1/D axis (non-finite values left out)."""
+    out = []
+    for a, dim in enumerate(D):
+        row = values[a][np.isfinite(values[a])]
+        if len(row) >= 2:
+            m, se = mean_se(row)
+            out.append(Point(f"D = {dim:g}: seed mean", m, se=se, x=float(1 / dim),
+                             x_label="1/D", series=series))
+    return out
+
+
 def _crossing(deltas: np.ndarray, curve: np.ndarray, level: float = 0.5) -> float:
     """First δ where the curve reaches ``level``, linear in log δ between grid points (nan if it
     never does on the grid)."""
@@ -113,18 +126,28 @@ def _predict_overlaps(params: Mapping[str, Any]) -> np.ndarray:
 def _compare_overlaps(pred: np.ndarray, grid: dict[str, Any]) -> Verdict:
     cells = [(b, i) for b in range(pred.shape[0]) for i in range(pred.shape[1])
              if pred[b, i] >= 0.3]
-    zc, worst, parts = z_crit(len(cells)), 0.0, []
+    zc, worst, parts, points = z_crit(len(cells)), 0.0, [], []
     for b, i in cells:
         alpha, se, beta = _extrapolate(grid["D"], grid["rho2"][:, :, b, i])
         z = abs(alpha - pred[b, i]) / se
         if z >= worst:
             worst, where = z, (b, i, alpha, se, beta)
+        delta = float(grid["deltas"][b])
+        points.append(Point(f"δ = {delta:g}, direction {i + 1}: D → ∞ fit", alpha,
+                            float(pred[b, i]), se, zc * se, delta, "δ = n/D",
+                            f"direction {i + 1}, D → ∞ fit"))
+        for a, dim in enumerate(grid["D"]):
+            m, se_m = mean_se(grid["rho2"][a, :, b, i])
+            points.append(Point(f"δ = {delta:g}, direction {i + 1}, D = {dim:g}: seed mean", m,
+                                float(pred[b, i]), se_m, None, delta, "δ = n/D",
+                                f"direction {i + 1}, D = {dim:g}"))
     b, i, alpha, se, beta = where
     parts.append(f"worst cell δ = {grid['deltas'][b]:g}, direction {i + 1}: D→∞ fit "
                  f"{alpha:.3f} ± {se:.3f} vs {pred[b, i]:.3f} (1/D coef {beta:+.3g})")
     return Verdict("pass" if worst <= zc else "fail",
                    f"Lu–Li ρ² on {len(cells)} (δ, direction) cells with ρ² >= 0.3",
-                   "; ".join(parts) + f"; max |z| = {worst:.2f}", f"|z| <= {zc:.2f}")
+                   "; ".join(parts) + f"; max |z| = {worst:.2f}", f"|z| <= {zc:.2f}",
+                   points=tuple(points))
 
 
 # --------------------------------------------------------------------------- thresholds
@@ -149,22 +172,27 @@ def _sim_thresholds(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
 
 def _compare_thresholds(pred: dict[str, Any], meas: dict[str, Any]) -> Verdict:
     k = len(pred["grid"])
-    zc, worst, parts = z_crit(k), 0.0, []
+    zc, worst, parts, points = z_crit(k), 0.0, [], []
     for i in range(k):
         values = meas["crossing"][:, :, i]
+        points += _fss_points(meas["D"], values, f"direction {i + 1}: crossing, seed mean")
         if np.isnan(values).any():
             return Verdict("fail", "", f"direction {i + 1} does not reach ρ² = 1/2 on the grid",
-                           "")
+                           "", points=tuple(points))
         alpha, se, beta = _extrapolate(meas["D"], values)
         z = abs(alpha - pred["grid"][i]) / se
         worst = max(worst, z)
         parts.append(f"{i + 1}: {alpha:.2f}±{se:.2f} ({beta / alpha:+.0f}/D rel.)")
+        if math.isfinite(pred["grid"][i]):  # on the grid (k is chosen so that it is)
+            points.append(Point(f"direction {i + 1}: D → ∞ fit of the crossing", alpha,
+                                float(pred["grid"][i]), se, zc * se, 0.0, "1/D",
+                                f"direction {i + 1}: D → ∞ fit"))
     shown = ", ".join(f"{g:.2f} ({e:.2f})" for g, e in zip(pred["grid"], pred["exact"],
                                                           strict=True))
     return Verdict("pass" if worst <= zc else "fail",
                    f"n/D at ρ² = 1/2, grid-interpolated (exact): {shown}",
                    "D→∞ fits " + "; ".join(parts) + f"; max |z| = {worst:.2f}",
-                   f"|z| <= {zc:.2f}")
+                   f"|z| <= {zc:.2f}", points=tuple(points))
 
 
 # --------------------------------------------------------------------------- sequential
@@ -180,21 +208,30 @@ def _compare_order(pred: list[int], crossing: np.ndarray) -> Verdict:
     k = crossing.shape[-1]
     runs = crossing.reshape(-1, k)
     zc = z_crit(k - 1, alarm=2e-3)  # one-sided at 1e-3 family-wise
-    gaps, worst = [], math.inf
+    gaps, worst, points = [], math.inf, []
+    for i in range(k):
+        done = runs[:, i][np.isfinite(runs[:, i])]
+        points += [Point(f"direction {i + 1}: crossing of one run", float(v), x=float(i + 1),
+                         x_label="direction", series="crossing δ_i per run") for v in done]
     for i in range(k - 1):
         logr = np.log(runs[:, i + 1] / runs[:, i])
         logr = logr[np.isfinite(logr)]
         if len(logr) < 2:
-            return Verdict("fail", "", f"direction {i + 2} never crosses on the grid", "")
+            return Verdict("fail", "", f"direction {i + 2} never crosses on the grid", "",
+                           points=tuple(points))
         m, se = mean_se(logr)
         worst = min(worst, m / se if se > 0 else math.inf)
         gaps.append(f"{math.exp(m):.2f}")
+        points.append(Point(f"ln(δ_{i + 2}/δ_{i + 1}), pooled: ordered if > 0 by z >= {zc:.2f}",
+                            m, se=se, x=i + 1.5, x_label="direction",
+                            series="log-ratio of consecutive crossings (sign tested)"))
     valid = runs[np.isfinite(runs).all(axis=1)]
     inversions = int(np.sum(np.diff(valid, axis=1) <= 0))
     return Verdict("pass" if worst >= zc else "fail",
                    "recovered in the order " + " < ".join(map(str, pred)),
                    f"crossing ratios δ_(i+1)/δ_i = {', '.join(gaps)}; min z = {worst:.1f}; "
-                   f"{inversions} inversions in {len(valid)} runs", f"z >= {zc:.2f} each")
+                   f"{inversions} inversions in {len(valid)} runs", f"z >= {zc:.2f} each",
+                   points=tuple(points))
 
 
 def _sim_order(params: Mapping[str, Any], seed: int) -> np.ndarray:
@@ -214,11 +251,18 @@ def _sim_mse(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
 
 
 def _compare_mse(pred: np.ndarray, meas: dict[str, Any]) -> Verdict:
-    zc, worst, parts = z_crit(len(pred)), 0.0, []
+    zc, worst, parts, points = z_crit(len(pred)), 0.0, [], []
     for b, p in enumerate(pred):
         alpha, se, beta = _extrapolate(meas["D"], meas["mse"][:, :, b])
         worst = max(worst, abs(alpha - p) / se)
         parts.append(f"{alpha:.3f}±{se:.3f} ({beta:+.2g}/D)")
+        delta = float(meas["deltas"][b])
+        points.append(Point(f"δ = {delta:g}: D → ∞ fit of the test MSE", alpha, float(p), se,
+                            zc * se, delta, "δ = n/D", "D → ∞ fit"))
+        for a, dim in enumerate(meas["D"]):
+            m, se_m = mean_se(meas["mse"][a, :, b])
+            points.append(Point(f"δ = {delta:g}, D = {dim:g}: seed mean", m, float(p), se_m,
+                                None, delta, "δ = n/D", f"D = {dim:g}"))
     # reported, not tested: the log-log slope over δ >= 10 at the largest D (per-seed points)
     # and the finite-d1 curve's over the same δ (steeper than the d1 = ∞ law, see the docs)
     window = meas["deltas"] >= 10
@@ -226,12 +270,15 @@ def _compare_mse(pred: np.ndarray, meas: dict[str, Any]) -> Verdict:
     y = np.log(meas["mse"][-1][:, window]).reshape(-1)
     _, _, slope, slope_se = linear_fit(x, y)
     curve = np.polyfit(np.log(meas["deltas"][window]), np.log(pred[window]), 1)[0]
+    points.append(Point(f"log-log slope over δ >= 10 at D = {meas['D'][-1]:g} against the "
+                        "finite-d1 curve's (reported, not tested)", slope, float(curve),
+                        slope_se, series="slope"))
     return Verdict("pass" if worst <= zc else "fail",
                    "1 − Σ c_i² ρ_i⁴ = " + ", ".join(f"{p:.3f}" for p in pred)
                    + f" at δ = {', '.join(f'{x:g}' for x in meas['deltas'])}",
                    "D→∞ fits " + ", ".join(parts) + f"; max |z| = {worst:.2f}; slope over "
                    f"δ >= 10 at D = {meas['D'][-1]:g}: {slope:.2f} ± {slope_se:.2f} (curve "
-                   f"{curve:.2f})", f"|z| <= {zc:.2f}")
+                   f"{curve:.2f})", f"|z| <= {zc:.2f}", points=tuple(points))
 
 
 # --------------------------------------------------------------------------- the law
@@ -272,17 +319,27 @@ def _compare_law(pred: dict[str, float], rows: list[tuple[float, float, float, f
     """The finite sum approaches the law with an O(1/κ) Euler–Maclaurin remainder: the relative
     errors of slope and prefactor must be below 10/κ at every κ and shrink from the first κ to
     the last."""
-    errs, parts = [], []
+    errs, parts, points = [], [], []
     for kappa, delta, slope, value in rows:
-        ratio = value / (pred["prefactor"] * delta ** pred["exponent"])
+        law = pred["prefactor"] * delta ** pred["exponent"]
+        ratio = value / law
         errs.append((kappa, abs(slope - pred["exponent"]) / abs(pred["exponent"]),
                      abs(ratio - 1)))
         parts.append(f"κ={kappa:g}: slope {slope:.4f}, MSE/law {ratio:.4f}")
+        points += [Point(f"κ = {kappa:g}: local log-log slope of the direct sum", float(slope),
+                         pred["exponent"], band=10 / kappa * abs(pred["exponent"]),
+                         x=float(kappa), x_label="κ", series="slope"),
+                   Point(f"κ = {kappa:g}: MSE by the direct sum, at δ = κ^(2γ) = {delta:g}",
+                         float(value), float(law), band=10 / kappa * abs(law), x=float(kappa),
+                         x_label="κ", series="MSE at δ = κ^(2γ)"),
+                   Point(f"κ = {kappa:g}: |MSE/law − 1| (must be smaller at the last κ than "
+                         "at the first)", float(abs(ratio - 1)), x=float(kappa), x_label="κ",
+                         series="relative error of the MSE (decrease tested)")]
     ok = all(es <= 10 / kap and ep <= 10 / kap for kap, es, ep in errs)
     ok = ok and errs[-1][2] < errs[0][2]
     return Verdict("pass" if ok else "fail",
                    f"MSE ≈ {pred['prefactor']:.4f}·δ^({pred['exponent']:.4f}) (a_1² = 1)",
-                   "; ".join(parts), "rel. error <= 10/κ, decreasing")
+                   "; ".join(parts), "rel. error <= 10/κ, decreasing", points=tuple(points))
 
 
 # --------------------------------------------------------------------------- Hermite features
@@ -305,7 +362,19 @@ def _compare_hermite(pred: dict[str, Any], meas: dict[str, Any]) -> Verdict:
     zc = z_crit(drops.shape[1], alarm=2e-3)
     zs = [-m / se for m, se in (mean_se(drops[:, j]) for j in range(drops.shape[1]))]
     decreasing = min(zs) >= zc
-    late = np.nanmean(meas["crossing"], axis=(0, 1)) / np.array(pred["thresholds"]["grid"])
+    crossed = np.nanmean(meas["crossing"], axis=(0, 1))
+    late = crossed / np.array(pred["thresholds"]["grid"])
+    points = list(order.points)
+    for j, (m, se) in enumerate(mean_se(drops[:, j]) for j in range(drops.shape[1])):
+        points.append(Point(f"MSE change δ = {meas['deltas'][j]:g} → {meas['deltas'][j + 1]:g}"
+                            f" (decrease tested: < 0 by z >= {zc:.2f})", m, se=se,
+                            x=float(meas["deltas"][j + 1]), x_label="δ = n/D",
+                            series="MSE change between consecutive δ (sign tested)"))
+    for i, (m, g) in enumerate(zip(crossed, pred["thresholds"]["grid"], strict=True)):
+        if math.isfinite(m) and math.isfinite(g):
+            points.append(Point(f"direction {i + 1}: mean crossing against Lu–Li (reported, "
+                                "not tested)", float(m), float(g), x=float(i + 1),
+                                x_label="direction", series="crossing against Lu–Li"))
     return Verdict("pass" if order.status == "pass" and decreasing else "fail",
                    "sequential order and decreasing MSE (qualitative)",
                    f"{order.measured}; MSE decreases at every step of δ (min z = {min(zs):.1f}); "
@@ -313,7 +382,8 @@ def _compare_hermite(pred: dict[str, Any], meas: dict[str, Any]) -> Verdict:
                    f"{order.tolerance}; MSE drop z >= {zc:.2f}",
                    reason="quantitative thresholds, exponent and finite-δ curves are "
                           "inconclusive on real Hermite features at d <= 40: fourth-cumulant "
-                          "clutter delays recovery (the crossings / Lu–Li ratios above)")
+                          "clutter delays recovery (the crossings / Lu–Li ratios above)",
+                   points=tuple(points))
 
 
 # --------------------------------------------------------------------------- depth

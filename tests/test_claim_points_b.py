@@ -1,0 +1,412 @@
+"""The points behind the verdicts of the quadratic, recovery and committee claims (issue 17).
+
+Every compare function of these papers is called on synthetic measurements of the shape its
+simulation returns (cheap: no SGD, no spectral runs), built to pass, to fail and, where the rule
+has a third outcome, to be inconclusive. For each verdict the points must be present, labelled,
+finite Python floats, and consistent with the verdict: a passing interval rule has every banded
+point within its band, a failing one (the synthetic failures break an interval rule) has one
+outside; a one-sided rule (an ordering, a decrease) is read off measured/se.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from fltheory.claims import committee as cc
+from fltheory.claims import quadratic as cq
+from fltheory.claims import recovery as cr
+from fltheory.claims.registry import Point, Verdict
+from fltheory.claims.stats import z_crit
+from fltheory.theory.quadratic import EscapeLaw
+
+RNG_SEED = 1
+
+
+def _rng() -> np.random.Generator:
+    return np.random.default_rng(RNG_SEED)
+
+
+def _is_float(v: object) -> bool:
+    return type(v) is float and math.isfinite(v)
+
+
+def _banded(v: Verdict) -> list[Point]:
+    return [p for p in v.points if p.band is not None and p.predicted is not None]
+
+
+def _within(p: Point) -> bool:
+    assert p.predicted is not None and p.band is not None
+    return abs(p.measured - p.predicted) <= p.band
+
+
+def check_points(v: Verdict, expect: str, interval: bool = True) -> Verdict:
+    """Points present, labelled, finite floats, JSON without NaN; pass ⇒ every banded point
+    within its band; fail ⇒ (when the synthetic failure breaks an interval rule, ``interval``)
+    some banded point outside."""
+    assert v.status == expect, v
+    assert v.points, f"no points behind {v}"
+    for p in v.points:
+        assert isinstance(p, Point) and p.label.strip(), p
+        assert _is_float(p.measured), p
+        for name in ("predicted", "se", "band", "x"):
+            value = getattr(p, name)
+            assert value is None or _is_float(value), (name, p)
+        assert p.band is None or p.band >= 0, p
+        assert p.se is None or p.se >= 0, p
+        assert p.x is None or p.x_label, p
+    json.dumps([p.as_json() for p in v.points], allow_nan=False)
+    if v.status == "pass":
+        assert all(_within(p) for p in _banded(v)), v.points
+        assert _banded(v) or not interval, "an interval rule without a band"
+    elif v.status == "fail" and interval:
+        assert not all(_within(p) for p in _banded(v)), v.points
+    return v
+
+
+def _series(v: Verdict, name: str) -> list[Point]:
+    out = [p for p in v.points if p.series == name]
+    assert out, (name, {p.series for p in v.points})
+    return out
+
+
+# ----------------------------------------------------------------------------- quadratic
+
+
+def _loglog_rows(slope: float, Ns=(500, 1000, 2000), seeds=6, noise=0.05) -> np.ndarray:
+    rng = _rng()
+    return np.array([(math.log(N), math.log(0.3) + slope * math.log(N / 500)
+                      + noise * rng.standard_normal()) for N in Ns for _ in range(seeds)])
+
+
+@pytest.mark.parametrize(("slope", "status"), [(-0.5, "pass"), (0.0, "fail")])
+def test_quadratic_deviation(slope, status):
+    v = check_points(cq._compare_deviation(-0.5, _loglog_rows(slope)), status)
+    (fit,) = _banded(v)
+    assert fit.predicted == -0.5 and fit.se is not None
+    assert fit.band == pytest.approx(z_crit(1) * fit.se)
+    runs = _series(v, "max |SGD − ODE| per run")
+    assert len(runs) == 18 and {p.x for p in runs} == {500.0, 1000.0, 2000.0}
+
+
+@pytest.mark.parametrize(("offset", "small", "status"), [
+    (0.0, 0.6, "pass"), (0.02, 0.6, "fail"), (0.0, 0.6665, "inconclusive")])
+def test_quadratic_plateau(offset, small, status):
+    pred = {"q": 0.667, "q_small_eta": small}
+    values = 0.667 + offset + 0.001 * _rng().standard_normal(6)
+    v = check_points(cq._compare_plateau(pred, values), status)
+    assert _banded(v)[0].measured == pytest.approx(float(values.mean()))
+
+
+@pytest.mark.parametrize(("bias", "status"), [(0.0, "pass"), (0.02, "fail")])
+def test_quadratic_escape_rate(bias, status):
+    rng = _rng()
+    rows = np.array([(1 / N, 0.1 + bias + 20 / N + 0.002 * rng.standard_normal())
+                     for N in (500, 1000, 2000) for _ in range(6)])
+    v = check_points(cq._compare_rate(0.1, rows), status)
+    (fit,) = _banded(v)
+    assert fit.x == 0.0 and fit.x_label == "1/N" and fit.predicted == 0.1
+    assert len(_series(v, "growth rate per run")) == 18
+
+
+@pytest.mark.parametrize(("offset", "status"), [(0.0, "pass"), (0.5, "fail")])
+def test_quadratic_plateau_noise(offset, status):
+    pred = {1.0: 0.4, 3.0: 1.1}
+    rng = _rng()
+    meas = {t: v + offset + 0.05 * rng.standard_normal(24) for t, v in pred.items()}
+    v = check_points(cq._compare_noise(pred, meas), status)
+    assert [p.x for p in _banded(v)] == [1.0, 3.0]
+
+
+def _law(mean: float, shift: float, N: int = 1000, p: int = 4) -> EscapeLaw:
+    return EscapeLaw(p, 2, N, 0.25, 0.5, 0.1, 0.11, mean, 0.05, mean + 1.0, 0.05, shift, 0.02,
+                     -3.0, 400)
+
+
+def _escape_cells(keys, means, offset: float, shift_offset: float = 0.0):
+    rng = _rng()
+    pred, meas = {}, {}
+    for k, m in zip(keys, means, strict=True):
+        pred[k] = _law(m, -1.0)
+        t_sgd = m + offset + 0.3 * rng.standard_normal(6)
+        t_ode = t_sgd + 1.0 - shift_offset + 0.1 * rng.standard_normal(6)
+        meas[k] = np.column_stack([t_sgd, t_ode])
+    return pred, meas
+
+
+@pytest.mark.parametrize(("offset", "shift_offset", "status"), [
+    (0.0, 0.0, "pass"), (3.0, 0.0, "fail"), (0.0, 1.0, "fail")])
+def test_quadratic_escape_vs_p(offset, shift_offset, status):
+    pred, meas = _escape_cells((2, 4, 8), (20.0, 15.0, 12.0), offset, shift_offset)
+    v = check_points(cq._compare_escape(pred, meas), status)
+    cells = _series(v, "E t_esc, law with noise J")
+    assert [p.x for p in cells] == [2.0, 4.0, 8.0] and {p.x_label for p in cells} == {"p"}
+    (pooled,) = _series(v, "shift, pooled (tested)")
+    assert pooled.predicted == 0.0
+    assert (status == "pass") == all(_within(p) for p in _banded(v))
+    per_p = _series(v, "shift per p (not tested alone)")
+    assert [p.predicted for p in per_p] == [-1.0] * 3
+
+
+@pytest.mark.parametrize(("offset", "status"), [(0.0, "pass"), (4.0, "fail")])
+def test_quadratic_escape_vs_N(offset, status):
+    Ns = (250, 500, 1000, 2000)
+    pred, meas = _escape_cells(Ns, [10 + 2.7 * math.log(N) for N in Ns], offset)
+    v = check_points(cq._compare_slope_N(pred, meas), status)
+    assert [p.x for p in _series(v, "E t_esc, law with noise J")] == [float(N) for N in Ns]
+    assert len(_series(v, "SGD escape time per run")) == 24
+    (slope,) = _series(v, "slope in ln N")
+    assert slope.band is None and slope.predicted == pytest.approx(2.7)
+
+
+@pytest.mark.parametrize("status", ["pass", "fail"])
+def test_quadratic_counts_and_dims(status):
+    pred = [(0, 10, 26), (0, 20, 16)]
+    meas = pred if status == "pass" else [(0, 10, 26), (1, 19, 16)]
+    v = check_points(cq._compare_counts(pred, meas), status)
+    assert len(v.points) == 6 and all(p.band == 0.0 and p.se is None for p in v.points)
+    d = check_points(cq._compare_dims([1, 3], [1, 3] if status == "pass" else [1, 2]), status)
+    assert [p.measured for p in d.points] == ([1.0, 3.0] if status == "pass" else [1.0, 2.0])
+
+
+def _bias_rows(slope: float, ode: float, aniso: bool) -> np.ndarray:
+    base = _loglog_rows(slope, (250, 1000, 2000), 4)
+    dist = np.exp(base[:, 1])
+    if aniso:
+        return np.column_stack([base[:, 0], dist, np.full(len(base), ode), dist + 0.4])
+    return np.column_stack([base[:, 0], dist, np.full(len(base), ode)])
+
+
+@pytest.mark.parametrize(("slope", "ode", "status"), [
+    (-0.5, 1e-9, "pass"), (0.0, 1e-9, "fail"), (-0.5, 1e-3, "fail")])
+def test_quadratic_implicit_bias(slope, ode, status):
+    v = check_points(cq._compare_bias_iso(0.0, _bias_rows(slope, ode, False)), status)
+    (ode_point,) = _series(v, "ODE drift")
+    assert ode_point.measured == ode and ode_point.band == 1e-6
+
+
+@pytest.mark.parametrize(("slope", "status"), [(-0.5, "pass"), (0.1, "fail")])
+def test_quadratic_anisotropic(slope, status):
+    v = check_points(cq._compare_aniso(0.0, _bias_rows(slope, 0.5, True)), status)
+    assert len(v.points) == 3 * 12 + 1
+
+
+COLD = cq.CLAIMS[[c.id for c in cq.CLAIMS].index("quadratic.cold_start_drift")].sizes["small"]
+
+
+def _cold(scale_with_N: float, rho_end: float = 1.9):
+    """A prediction {η: (J, drift, MC SE)} and drifts drawn around it per cell ∝ N^scale."""
+    pred = {Fraction(1, 20): (0.05, 0.68, 0.003), Fraction(1, 10): (0.11, 0.90, 0.003),
+            Fraction(1, 5): (0.26, 1.16, 0.003)}
+    rng = _rng()
+    meas = {}
+    for N, eta in cq._cold_cells(COLD):
+        d = pred[eta][1] * (N / 500) ** scale_with_N * rng.lognormal(0, 0.1, 12)
+        meas[(N, eta)] = np.column_stack([d, np.full(12, 0.03), np.full(12, rho_end)])
+    return pred, meas
+
+
+@pytest.mark.parametrize(("scale", "rho", "status"), [
+    (0.0, 1.9, "pass"), (-0.5, 1.9, "fail"), (0.0, 1.2, "inconclusive")])
+def test_quadratic_cold_start_drift(scale, rho, status):
+    v = check_points(cq._compare_cold(*_cold(scale, rho)), status)
+    (check,) = _series(v, "convergence check")
+    assert check.measured == rho
+    if status != "inconclusive":
+        on_N = _series(v, "SGD drift, η = 1/10")
+        assert [p.x for p in on_N] == [250.0, 500.0, 1000.0]
+        on_eta = _series(v, "SGD drift, N = 500")  # the shared cell drawn on both axes
+        assert {p.x for p in on_eta} == {0.05, 0.1, 0.2} and len(on_eta) == 3
+        (slope,) = _series(v, "log-log slope")
+        assert slope.predicted == 0.0
+
+
+# ----------------------------------------------------------------------------- recovery
+
+
+def _fss(truth: np.ndarray, D: np.ndarray, seeds: int, noise: float, offset: float
+         ) -> np.ndarray:
+    """values[a, s, ...] = truth + offset + 2/D_a + noise."""
+    rng = _rng()
+    return np.stack([np.stack([truth + offset + 2 / d + noise * rng.standard_normal(truth.shape)
+                               for _ in range(seeds)]) for d in D])
+
+
+D3 = np.array([136.0, 231.0, 406.0])
+DELTAS = np.array([2.5, 5, 10, 20, 40, 80])
+
+
+@pytest.mark.parametrize(("offset", "status"), [(0.0, "pass"), (0.1, "fail")])
+def test_recovery_overlaps(offset, status):
+    pred = np.clip(1 - np.outer(1 / DELTAS, np.arange(1, 5)), 0, 1)
+    rho2 = np.clip(_fss(pred, D3, 6, 0.01, offset), 0, None)
+    v = check_points(cr._compare_overlaps(pred, {"D": D3, "deltas": DELTAS, "rho2": rho2}),
+                     status)
+    fits = [p for p in v.points if p.series.endswith("D → ∞ fit")]
+    assert len(fits) == int((pred >= 0.3).sum()) and len(v.points) == 4 * len(fits)
+
+
+@pytest.mark.parametrize(("offset", "status"), [(0.0, "pass"), (1.0, "fail")])
+def test_recovery_thresholds(offset, status):
+    grid = np.array([2.0, 4.0, 6.0, 8.0])
+    crossing = _fss(grid, D3, 6, 0.05, offset)
+    pred = {"grid": list(grid), "exact": list(grid - 0.1), "bbp": list(grid / 2)}
+    v = check_points(cr._compare_thresholds(pred, {"D": D3, "crossing": crossing}), status)
+    fits = [p for p in v.points if p.series.endswith("D → ∞ fit")]
+    assert [p.x for p in fits] == [0.0] * 4 and [p.predicted for p in fits] == list(grid)
+    assert len(_series(v, "direction 1: crossing, seed mean")) == 3
+
+
+def test_recovery_thresholds_off_the_grid():
+    crossing = _fss(np.array([2.0, 4.0]), D3, 6, 0.05, 0.0)
+    crossing[0, 0, 1] = math.nan
+    pred = {"grid": [2.0, 4.0], "exact": [2.0, 4.0], "bbp": [1.0, 2.0]}
+    v = cr._compare_thresholds(pred, {"D": D3, "crossing": crossing})
+    assert v.status == "fail" and all(_is_float(p.measured) for p in v.points)
+
+
+def _one_sided(v: Verdict, series: str, sign: float, zc: float) -> bool:
+    return all(sign * p.measured / p.se >= zc for p in _series(v, series)
+               if p.se is not None)
+
+
+@pytest.mark.parametrize(("ratio", "status"), [(2.0, "pass"), (1.0, "fail")])
+def test_recovery_sequential(ratio, status):
+    crossing = _fss(np.array([2.0 * ratio**i for i in range(4)]), D3, 6, 0.05, 0.0)
+    v = check_points(cr._compare_order([1, 2, 3, 4], crossing), status, interval=False)
+    zc = z_crit(3, alarm=2e-3)
+    tested = "log-ratio of consecutive crossings (sign tested)"
+    assert _one_sided(v, tested, 1.0, zc) == (status == "pass")
+    assert all(p.predicted is None for p in _series(v, tested))
+    assert len(_series(v, "crossing δ_i per run")) == 4 * 18
+
+
+@pytest.mark.parametrize(("offset", "status"), [(0.0, "pass"), (0.05, "fail")])
+def test_recovery_mse(offset, status):
+    pred = 0.9 * DELTAS ** -0.5
+    mse = _fss(pred, D3, 6, 0.002, offset)
+    v = check_points(cr._compare_mse(pred, {"D": D3, "deltas": DELTAS, "mse": mse}), status)
+    assert [p.x for p in _series(v, "D → ∞ fit")] == list(DELTAS)
+    (slope,) = _series(v, "slope")
+    assert slope.band is None and slope.predicted == pytest.approx(-0.5)
+
+
+@pytest.mark.parametrize(("exponent_factor", "status", "rule"), [
+    (1.0, "pass", "both"), (1.2, "fail", "interval"), (1.02, "fail", "decrease")])
+def test_recovery_mse_exponent(exponent_factor, status, rule):
+    """The real (deterministic) direct sum with 10^5 directions against the law, and against
+    laws whose exponent is 20 % off (outside the 10/κ band at κ = 100) or 2 % off (inside the
+    bands, but the error no longer decreases from κ = 10 to 100)."""
+    params = {"gamma": Fraction(1), "K": 10**5, "kappas": (10, 100)}
+    pred = cr._predict_law(params)
+    pred["exponent"] *= exponent_factor
+    v = cr._compare_law(pred, cr._sim_law(params, 0))
+    check_points(v, status, interval=rule != "decrease")
+    errors = _series(v, "relative error of the MSE (decrease tested)")
+    assert [p.x for p in errors] == [10.0, 100.0]
+    if rule != "interval":  # (a 20 % error breaks both rules)
+        assert (errors[-1].measured < errors[0].measured) == (rule == "both")
+    assert all(p.se is None for p in v.points)
+
+
+@pytest.mark.parametrize(("ratio", "drop", "status"), [(2.0, 0.1, "pass"), (2.0, 0.0, "fail")])
+def test_recovery_hermite(ratio, drop, status):
+    deltas = np.array([5.0, 10, 20, 40, 80])
+    D = np.array([231.0, 406.0])
+    crossing = _fss(np.array([3.0 * ratio**i for i in range(3)]), D, 4, 0.05, 0.0)
+    mse = _fss(1 - drop * np.arange(5), D, 4, 0.002, 0.0)
+    pred = {"order": [1, 2, 3], "thresholds": {"grid": [2.0, 4.0, 8.0]}}
+    v = check_points(cr._compare_hermite(pred, {"crossing": crossing, "mse": mse,
+                                                "deltas": deltas, "D": D}), status,
+                     interval=False)
+    zc = z_crit(4, alarm=2e-3)
+    changes = "MSE change between consecutive δ (sign tested)"
+    assert _one_sided(v, changes, -1.0, zc) == (status == "pass")
+    assert len(_series(v, "crossing against Lu–Li")) == 3
+
+
+# ----------------------------------------------------------------------------- committee
+
+
+def _committee_deviation(slope: float, noise: float = 0.05):
+    rng = _rng()
+    Ns, seeds, records = (250, 500, 1000, 2000), 3, 13
+    out = {}
+    for g in ("erf", "relu"):
+        rows = np.array([(math.log(N), math.log(0.1) + slope * math.log(N / 250)
+                          + noise * rng.standard_normal()) for N in Ns for _ in range(seeds)])
+        eps = 1e-3 * rng.standard_normal((len(Ns), seeds, records))
+        out[g] = {"rows": rows, "eps": eps, "eps_se": np.full(eps.shape, 1e-3),
+                  "t": np.linspace(0, 12, records)}
+    return out
+
+
+@pytest.mark.parametrize(("slope", "noise", "status"), [
+    (-0.5, 0.05, "pass"), (-1.2, 0.05, "fail"), (0.0, 0.6, "inconclusive")])
+def test_committee_deviation(slope, noise, status):
+    v = check_points(cc._compare_deviation(-0.5, _committee_deviation(slope, noise)), status)
+    assert len(_series(v, "log-log slope")) == 2
+    eps = _series(v, "erf: ε_g(SGD) − ε_g(ODE), largest N")
+    assert [p.x for p in eps] == list(np.linspace(0, 12, 13)[1:])
+
+
+@pytest.mark.parametrize(("offset", "spec", "status"), [
+    (0.0, 0.1, "pass"), (0.002, 0.1, "fail"), (0.0, 0.4, "inconclusive")])
+def test_committee_plateau(offset, spec, status):
+    pred = {"eps": 0.0283, "eps_small_eta": 0.0095, "q": 0.5, "c": 0.2, "r": 0.3,
+            "ode_window": 0.0284, "rate": 0.076}
+    rng = _rng()
+    meas = np.column_stack([0.0284 + offset + 1e-4 * rng.standard_normal(6), np.full(6, spec)])
+    v = check_points(cc._compare_plateau(pred, meas), status)
+    assert sum(p.series == "plateau check" for p in v.points) == 2
+
+
+@pytest.mark.parametrize(("slope", "escaped", "status"), [
+    (6.55, True, "pass"), (0.0, True, "fail"), (6.55, False, "inconclusive")])
+def test_committee_duration(slope, escaped, status):
+    rng = _rng()
+    rows = np.array([(math.log(N), 40 + slope * math.log(N) + 0.3 * rng.standard_normal())
+                     for N in (500, 1000, 2000, 4000, 8000) for _ in range(4)])
+    if not escaped:
+        rows[3, 1] = math.nan
+    v = check_points(cc._compare_duration(6.55, rows), status)
+    assert len(_series(v, "escape time per run")) == (20 if escaped else 19)
+
+
+def _rate_rows(a: float, noise: float = 1e-4) -> np.ndarray:
+    rng = _rng()
+    return np.array([(1 / N, a + 5 / N + noise * rng.standard_normal())
+                     for N in (500, 1000, 2000) for _ in range(3)])
+
+
+@pytest.mark.parametrize(("a", "fit", "status"), [
+    (0.0747, 0.0747, "pass"), (0.0800, 0.0747, "fail"), (0.0747, 0.06, "inconclusive")])
+def test_committee_rate(a, fit, status):
+    pred = {"rate": 0.0764, "ode_fit": fit}
+    v = check_points(cc._compare_rate(pred, _rate_rows(a), "escape rate"), status)
+    (check,) = _series(v, "linear-regime check")
+    assert check.band == pytest.approx(0.05 * 0.0764)
+    assert (status == "inconclusive") == (not _within(check))
+    assert len(_series(v, "log-slope per run")) == 9
+
+
+def test_committee_rate_nonfinite():
+    rows = _rate_rows(0.0747)
+    rows[2, 1] = math.nan
+    v = check_points(cc._compare_rate({"rate": 0.0764, "ode_fit": 0.0747}, rows, "x"),
+                     "inconclusive")
+    assert len(_series(v, "log-slope per run")) == 8
+
+
+@pytest.mark.parametrize(("shift", "status"), [(0.0, "pass"), (0.05, "fail")])
+def test_committee_max_lr(shift, status):
+    lo, hi = Fraction(3, 4), Fraction(5, 4)
+    pred = {"eta_max": 4.056, "rates": {lo: (-0.373, -0.37), hi: (0.932, 0.915)}}
+    meas = {lo: _rate_rows(-0.37, 1e-3), hi: _rate_rows(0.915 + shift, 1e-3)}
+    v = check_points(cc._compare_max_lr(pred, meas), status)
+    assert len(_series(v, "η = 0.75·η_max: fit at 1/N = 0")) == 1
+    assert len(_series(v, "η = 1.25·η_max: log-slope per run")) == 9
