@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from fltheory.claims.registry import all_claims, clear_caches, run_claim
@@ -26,6 +28,10 @@ def test_claim_at_ci_size(claim):
     if claim.simulate is None:
         assert claim.pending
     run = run_claim(claim, "small", seed=0)
+    if claim.simulate is not None:  # the report draws every claim from its points
+        assert run.verdict.points, "a simulated claim exposes the numbers behind its verdict"
+        assert all(isinstance(v, float) and math.isfinite(v) for p in run.verdict.points
+                   for v in (p.measured, p.predicted, p.se, p.band, p.x) if v is not None)
     if claim.id in INCONCLUSIVE_BY_DESIGN:
         assert run.verdict.status == "inconclusive" and run.verdict.reason
     elif claim.id in UNDERPOWERED_AT_SMALL:
