@@ -324,3 +324,31 @@ def test_time_limit_off_main_thread_arms_nothing():
     t.start()
     t.join()
     assert seen == [(False, 0.0)]
+
+
+def test_time_limit_is_not_lost_in_a_gc_callback():
+    """The alarm landing inside a garbage-collector callback (hypothesis installs one) would be
+    an unraisable exception (a warning, and the block ran on unbounded): it is re-armed and
+    raised in the block itself. Checked by a callback that is busy past the deadline."""
+    import gc
+    import time
+
+    from fltheory.theory.timer import Timeout, time_limit
+
+    def busy(phase, info):
+        end = time.monotonic() + 0.03
+        while time.monotonic() < end:
+            pass
+
+    def spin(seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            pass
+
+    gc.callbacks.append(busy)
+    try:
+        with pytest.raises(Timeout), time_limit(0.01):
+            gc.collect()  # the alarm (10 ms) lands in the callback (busy for 2 × 30 ms)
+            spin(5)
+    finally:
+        gc.callbacks.remove(busy)

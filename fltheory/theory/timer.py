@@ -29,6 +29,16 @@ def _pending_signals() -> None:
     """A Python-level call: CPython runs pending signal handlers on entering it."""
 
 
+def _unraisable(frame: Any) -> bool:
+    """Whether the handler interrupted code whose exceptions CPython does not propagate: a
+    garbage-collector callback (hypothesis installs one) or a finaliser (``__del__``)."""
+    import gc
+
+    code = getattr(frame, "f_code", None)
+    return code is not None and (code.co_name == "__del__" or any(
+        getattr(cb, "__code__", None) is code for cb in gc.callbacks))
+
+
 @contextmanager
 def time_limit(seconds: float) -> Iterator[bool]:
     """Yield True and raise :class:`Timeout` inside the block after ``seconds``; yield False
@@ -63,6 +73,9 @@ def time_limit(seconds: float) -> Iterator[bool]:
 
     def _raise(signum: int, frame: Any) -> None:
         if state["active"]:
+            if _unraisable(frame):  # an exception there is lost: try again in a millisecond
+                signal.setitimer(signal.ITIMER_REAL, 1e-3)
+                return
             state["active"] = False
             raise Timeout
 
