@@ -16,7 +16,7 @@ def _readme_commands() -> list[str]:
 def test_readme_opens_with_two_commands():
     main_job, tests = _readme_commands()
     assert main_job.startswith("pip install") and "fltheory verify" in main_job
-    assert tests.startswith("pip install") and tests.endswith("pytest")
+    assert tests.startswith("pip install") and tests.endswith(("pytest", "pytest -n auto"))
 
 
 def test_ci_runs_the_readme_test_command():
