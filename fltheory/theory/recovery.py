@@ -5,7 +5,10 @@ The model
 x ~ N(0, I_d); φ(x) ∈ ℝ^D the orthonormal degree-q multivariate Hermite polynomials,
 D = C(d+q−1, q) ≈ d^q/q!. Orthonormal latent directions A_1..A_{d1} ∈ ℝ^D, h_i = ⟨A_i, φ⟩, and
 
-    y = Σ_i c_i He_2(h_i)/√2,   c_i = λ_i/‖λ‖,   λ_i = i^{−γ} (or given),     Var y = 1.
+.. math::
+
+    y = \sum_i c_i \frac{\mathrm{He}_2(h_i)}{\sqrt 2}, \qquad c_i = \frac{\lambda_i}{\lVert\lambda\rVert},
+    \qquad \lambda_i = i^{-\gamma} \text{ (or given)}, \qquad \operatorname{Var} y = 1.
 
 The algorithm forms Ĉ = (1/n) Σ_j T(y_j) φ_j φ_jᵀ, takes its top eigenvectors Â_i, fits the
 second layer on [1, He_2(ĥ_i)/√2] (ĥ = Âᵀφ) and predicts y.
@@ -14,7 +17,10 @@ Overlaps (Lu & Li 2017, decoupled per direction)
 ------------------------------------------------
 For Gaussian-equivalent features φ ~ N(0, I_D), δ = n/D, T bounded with sup τ, define for λ > τ
 
-    ψ_δ(λ) = λ (1/δ + E[T/(λ − T)]),     φ_i(λ) = λ E[T h_i²/(λ − T)],
+.. math::
+
+    \psi_\delta(\lambda) = \lambda\Bigl(\frac1\delta + \mathbb{E}\Bigl[\frac{T}{\lambda - T}\Bigr]\Bigr),
+    \qquad \varphi_i(\lambda) = \lambda\, \mathbb{E}\Bigl[\frac{T h_i^2}{\lambda - T}\Bigr],
 
 λ̄ = argmin ψ_δ, ζ(λ) = ψ_δ(max(λ, λ̄)), and λ_i* the root of ζ(λ) = φ_i(λ). Then the top
 eigenvector attached to direction i has ⟨Â, A_i⟩² → ψ'(λ*)/(ψ'(λ*) − φ_i'(λ*)) when ψ'(λ*) > 0 and
@@ -44,7 +50,10 @@ The law. For d1 = ∞, λ_k = k^{−γ} (γ > 1/2, else Σλ_k² diverges and th
 variance), BBP overlaps with x_k = (κ_*/k)^{2γ}, κ_*^{2γ} = δ a_1² ... summing the unrecovered tail
 and the partial losses 1 − (1 − (k/κ_*)^{2γ})² by Euler–Maclaurin,
 
-    MSE ≈ P · δ^{−1 + 1/(2γ)},   P = 8γ² / ((4γ² − 1) ζ(2γ)) · (a_1²)^{−1 + 1/(2γ)},
+.. math::
+
+    \mathrm{MSE} \approx P\, \delta^{-1 + 1/(2\gamma)}, \qquad
+    P = \frac{8\gamma^2}{(4\gamma^2 - 1)\, \zeta(2\gamma)}\, (a_1^2)^{-1 + 1/(2\gamma)},
 
 with a_1² = θ_1²/E[T²] in the weak-direction normalisation a_k² = a_1² k^{−2γ} (a_1² = c_1²/C).
 """
