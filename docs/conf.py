@@ -77,7 +77,6 @@ add_module_names = False
 nb_execution_mode = "off"
 nb_merge_streams = True
 myst_enable_extensions = ["dollarmath", "amsmath"]
-myst_heading_anchors = 3
 suppress_warnings = ["myst.header"]
 
 

@@ -8,14 +8,16 @@ browser part):
   to an existing file (a directory to its ``index.html``) and, with a ``#fragment``, to an
   element of that page with that ``id`` (or an ``<a name>``). External ``http(s)`` links are
   (and any other scheme) are allowed only as ``<a href>`` (a reader may follow them) and are
-  reported, never fetched; an external address anywhere else (script, stylesheet, image, iframe, …) would make the page load
-  something from the network, and is an error.
+  reported, never fetched; an external address anywhere else (script, stylesheet, image,
+  iframe, …) would make the page load something from the network, and is an error.
 * :func:`check_in_browser` — opens each page from ``file://`` in headless Chromium driven by
   selenium with Debian's ``chromedriver`` (never selenium-manager: no download), waits for
   MathJax to finish (``MathJax.startup.promise``), and reports the console errors (``SEVERE``),
   the number of typeset formulas (``mjx-container`` elements), raw TeX left in the text
   (``$…$``, ``\\(…\\)``, ``\\[…\\]``, ``$$``, ``\\begin{``: outside code, scripts and typeset
-  maths) and every ``<img>`` that did not load (``complete && naturalWidth > 0``).
+  maths; also reST markup shown instead of rendered, ``.. math::`` or ``:func:`…```; and every
+  element of class ``math`` that holds no typeset formula) and every ``<img>`` that did not
+  load (``complete && naturalWidth > 0``).
 
 ``python tests/pagecheck.py DIR`` runs both over every page of DIR and prints the findings.
 """
@@ -142,9 +144,9 @@ def _check_one(base: Path, path: Path, tag: str, attr: str, value: str,
         target = target / "index.html"
     if not target.is_file():
         return "missing file"
-    if parts.fragment and target.suffix == ".html":
-        if unquote(parts.fragment) not in _parse(target, cache).anchors:
-            return f"no id {parts.fragment!r} in {target.relative_to(base).as_posix()}"
+    if (parts.fragment and target.suffix == ".html"
+            and unquote(parts.fragment) not in _parse(target, cache).anchors):
+        return f"no id {parts.fragment!r} in {target.relative_to(base).as_posix()}"
     return None
 
 
@@ -210,6 +212,9 @@ Promise.all([Promise.all(imgs.map(settle)), mj || Promise.resolve()]).then(() =>
     done({
         text: parts.join(" "),
         maths: document.querySelectorAll("mjx-container").length,
+        mathNodes: document.querySelectorAll(".math").length,
+        untypeset: Array.from(document.querySelectorAll(".math"))
+            .filter(e => !e.querySelector("mjx-container")).length,
         images: imgs.length,
         broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src),
         mathjax: Boolean(window.MathJax && window.MathJax.startup),
@@ -217,8 +222,11 @@ Promise.all([Promise.all(imgs.map(settle)), mj || Promise.resolve()]).then(() =>
 }, err => done({error: String(err)}));
 """
 
-#: untypeset TeX: $…$ on one line (not a lone dollar), $$, \( \) \[ \] and \begin{…}
-_RAW_TEX = re.compile(r"\$\$|\$[^\s$][^$\n]{0,200}?(?<!\s)\$|\\\(|\\\)|\\\[|\\\]|\\begin\{")
+#: untypeset TeX: $…$ on one line (not a lone dollar), $$, \( \) \[ \] and \begin{…}; and
+#: reST markup a page shows instead of rendering (a docstring parsed as Markdown): ``.. math::``,
+#: ``:func:`…```-style roles
+_RAW_TEX = re.compile(r"\$\$|\$[^\s$][^$\n]{0,200}?(?<!\s)\$|\\\(|\\\)|\\\[|\\\]|\\begin\{"
+                      r"|\.\. [a-z-]+::|:(?:math|func|mod|class|data|attr|meth|ref|doc):[`\s]")
 
 
 def _driver(profile: str) -> object:
@@ -257,8 +265,11 @@ def check_in_browser(root: str | os.PathLike[str], pages: Sequence[str | os.Path
         driver.set_script_timeout(timeout)  # type: ignore[attr-defined]
         driver.set_page_load_timeout(timeout)  # type: ignore[attr-defined]
         for page in pages:
-            path = Path(page) if Path(page).is_absolute() else base / page
-            results.append(_inspect(driver, base, path.resolve()))
+            path = (Path(page) if Path(page).is_absolute() else base / page).resolve()
+            if not path.is_file():
+                results.append(BrowserPage(str(page), ["no such page"], 0, [], [], 0, False, 0.0))
+                continue
+            results.append(_inspect(driver, base, path))
     finally:
         if driver is not None:
             driver.quit()  # type: ignore[attr-defined]
@@ -276,9 +287,12 @@ def _inspect(driver: object, base: Path, path: Path) -> BrowserPage:
     name = path.relative_to(base).as_posix() if path.is_relative_to(base) else str(path)
     if "error" in seen:
         errors.append(f"page check failed: {seen['error']}")
-        seen = {"text": "", "maths": 0, "images": 0, "broken": [], "mathjax": False}
+        seen = {"text": "", "maths": 0, "images": 0, "broken": [], "mathjax": False,
+                "untypeset": 0}
     raw = [seen["text"][max(m.start() - 30, 0):m.end() + 30].replace("\n", " ")
            for m in _RAW_TEX.finditer(seen["text"])]
+    if seen["untypeset"]:
+        raw.append(f"{seen['untypeset']} maths element(s) (class 'math') not typeset by MathJax")
     return BrowserPage(page=name, errors=errors, maths=int(seen["maths"]), raw_tex=raw,
                        broken_images=list(seen["broken"]), images=int(seen["images"]),
                        mathjax=bool(seen["mathjax"]), seconds=time.perf_counter() - start)

@@ -22,7 +22,7 @@ import click
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import pagecheck  # noqa: E402
+import pagecheck
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -7,8 +7,9 @@ D = C(d+q−1, q) ≈ d^q/q!. Orthonormal latent directions A_1..A_{d1} ∈ ℝ^
 
 .. math::
 
-    y = \sum_i c_i \frac{\mathrm{He}_2(h_i)}{\sqrt 2}, \qquad c_i = \frac{\lambda_i}{\lVert\lambda\rVert},
-    \qquad \lambda_i = i^{-\gamma} \text{ (or given)}, \qquad \operatorname{Var} y = 1.
+    y = \sum_i c_i \frac{\mathrm{He}_2(h_i)}{\sqrt 2}, \qquad
+    c_i = \frac{\lambda_i}{\lVert\lambda\rVert}, \qquad
+    \lambda_i = i^{-\gamma} \text{ (or given)}, \qquad \operatorname{Var} y = 1.
 
 The algorithm forms Ĉ = (1/n) Σ_j T(y_j) φ_j φ_jᵀ, takes its top eigenvectors Â_i, fits the
 second layer on [1, He_2(ĥ_i)/√2] (ĥ = Âᵀφ) and predicts y.
@@ -19,7 +20,8 @@ For Gaussian-equivalent features φ ~ N(0, I_D), δ = n/D, T bounded with sup τ
 
 .. math::
 
-    \psi_\delta(\lambda) = \lambda\Bigl(\frac1\delta + \mathbb{E}\Bigl[\frac{T}{\lambda - T}\Bigr]\Bigr),
+    \psi_\delta(\lambda)
+      = \lambda\Bigl(\frac1\delta + \mathbb{E}\Bigl[\frac{T}{\lambda - T}\Bigr]\Bigr),
     \qquad \varphi_i(\lambda) = \lambda\, \mathbb{E}\Bigl[\frac{T h_i^2}{\lambda - T}\Bigr],
 
 λ̄ = argmin ψ_δ, ζ(λ) = ψ_δ(max(λ, λ̄)), and λ_i* the root of ζ(λ) = φ_i(λ). Then the top
