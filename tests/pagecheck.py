@@ -175,14 +175,14 @@ class BrowserPage:
 
 
 def browser_available() -> str | None:
-    """None when headless Chromium can be driven here, else the reason it cannot."""
+    """None when Debian's Chromium and chromedriver are installed, else the reason.
+
+    Only the browser is optional: selenium is a test dependency, and its absence is an error
+    (ImportError from :func:`check_in_browser`), not a reason to skip.
+    """
     for name in (CHROMIUM, CHROMEDRIVER):
         if not (os.path.isfile(name) and os.access(name, os.X_OK)):
             return f"{name} is not installed (Debian packages chromium, chromium-driver)"
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed (pip install 'fltheory[docs]')"
     return None
 
 
@@ -250,7 +250,7 @@ def check_in_browser(root: str | os.PathLike[str], pages: Sequence[str | os.Path
 
     One browser serves every page (a fresh profile in a temporary directory, removed after).
     Raises RuntimeError with the reason when the browser is not available
-    (:func:`browser_available`).
+    (:func:`browser_available`), ImportError without selenium.
     """
     reason = browser_available()
     if reason:

@@ -6,7 +6,8 @@ notebooks are rendered from their committed outputs, never executed). Then: the 
 notebook with its output images), every internal link of every page resolves offline
 (``tests/pagecheck.py``), and a representative set of pages opened in headless Chromium shows
 no console error, typeset maths, no raw TeX and every image loaded. The browser part (marker
-``browser``, run by default and in CI) is skipped only when Chromium or chromedriver is missing.
+``browser``, run by default and in CI) is skipped only when Chromium or chromedriver is missing
+(``apt-get install chromium chromium-driver``); selenium comes with the ``test`` extra.
 """
 
 from __future__ import annotations
