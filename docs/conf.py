@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -76,6 +77,7 @@ add_module_names = False
 # -- notebooks: committed outputs only --------------------------------------------------------
 nb_execution_mode = "off"
 nb_merge_streams = True
+nb_render_markdown_format = "myst"  # Markdown outputs (and text/latex with prose) get $…$ maths
 myst_enable_extensions = ["dollarmath", "amsmath"]
 suppress_warnings = ["myst.header"]
 
@@ -128,6 +130,27 @@ def _escape_bars(app: object, what: str, name: str, obj: object, options: object
             block = indent
 
 
+def _text_latex_with_prose() -> None:
+    """Render a notebook's ``text/latex`` output that mixes prose and ``$…$`` as Jupyter does.
+
+    myst-nb puts every ``text/latex`` output in one display-maths block after stripping the
+    outer dollars, so ``$q^* = …$, plateau loss $0.67$`` would be typeset with literal dollars
+    and the prose as maths. When dollars remain inside, the output is read as Markdown with
+    dollar maths instead (what Jupyter shows); a single formula keeps myst-nb's rendering.
+    """
+    from myst_nb.core.render import NbElementRenderer, strip_latex_delimiters
+
+    original = NbElementRenderer.render_text_latex
+
+    def render_text_latex(self: NbElementRenderer, data: Any) -> list[Any]:
+        if "$" in strip_latex_delimiters(data.string):
+            return self.render_markdown(data)
+        return original(self, data)
+
+    NbElementRenderer.render_text_latex = render_text_latex
+
+
 def setup(app: object) -> None:
+    _text_latex_with_prose()
     app.connect("build-finished", _copy_report)  # type: ignore[attr-defined]
     app.connect("autodoc-process-docstring", _escape_bars)  # type: ignore[attr-defined]

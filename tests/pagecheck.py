@@ -15,9 +15,11 @@ browser part):
   MathJax to finish (``MathJax.startup.promise``), and reports the console errors (``SEVERE``),
   the number of typeset formulas (``mjx-container`` elements), raw TeX left in the text
   (``$…$``, ``\\(…\\)``, ``\\[…\\]``, ``$$``, ``\\begin{``: outside code, scripts and typeset
-  maths; also reST markup shown instead of rendered, ``.. math::`` or ``:func:`…```; and every
-  element of class ``math`` that holds no typeset formula) and every ``<img>`` that did not
-  load (``complete && naturalWidth > 0``).
+  maths; also reST markup shown instead of rendered, ``.. math::`` or ``:func:`…```, every
+  element of class ``math`` that holds no typeset formula, and a ``$`` inside the TeX that
+  MathJax typeset: prose and dollars set as one formula), MathJax's own errors
+  (``mjx-merror``: an unknown macro, unbalanced braces) and every ``<img>`` that did not load
+  (``complete && naturalWidth > 0``).
 
 ``python tests/pagecheck.py DIR`` runs both over every page of DIR and prints the findings.
 """
@@ -213,6 +215,10 @@ Promise.all([Promise.all(imgs.map(settle)), mj || Promise.resolve()]).then(() =>
         text: parts.join(" "),
         maths: document.querySelectorAll("mjx-container").length,
         mathNodes: document.querySelectorAll(".math").length,
+        texErrors: Array.from(document.querySelectorAll("mjx-merror"))
+            .map(e => e.getAttribute("data-mjx-error") || e.textContent),
+        texSources: (mj && window.MathJax.startup.document && window.MathJax.startup.document.math)
+            ? Array.from(window.MathJax.startup.document.math).map(m => String(m.math)) : [],
         untypeset: Array.from(document.querySelectorAll(".math"))
             .filter(e => !e.querySelector("mjx-container")).length,
         images: imgs.length,
@@ -227,6 +233,9 @@ Promise.all([Promise.all(imgs.map(settle)), mj || Promise.resolve()]).then(() =>
 #: ``:func:`…```-style roles
 _RAW_TEX = re.compile(r"\$\$|\$[^\s$][^$\n]{0,200}?(?<!\s)\$|\\\(|\\\)|\\\[|\\\]|\\begin\{"
                       r"|\.\. [a-z-]+::|:(?:math|func|mod|class|data|attr|meth|ref|doc):[`\s]")
+
+
+_DOLLAR_IN_TEX = re.compile(r"(?<!\\)\$")
 
 
 def _driver(profile: str) -> object:
@@ -293,6 +302,10 @@ def _inspect(driver: object, base: Path, path: Path) -> BrowserPage:
            for m in _RAW_TEX.finditer(seen["text"])]
     if seen["untypeset"]:
         raw.append(f"{seen['untypeset']} maths element(s) (class 'math') not typeset by MathJax")
+    # a dollar inside typeset TeX: prose and $…$ typeset together as one formula
+    raw += [f"dollar inside typeset TeX: {tex[:80]}" for tex in seen.get("texSources", [])
+            if _DOLLAR_IN_TEX.search(tex)]
+    errors += [f"MathJax error: {message}" for message in seen.get("texErrors", [])]
     return BrowserPage(page=name, errors=errors, maths=int(seen["maths"]), raw_tex=raw,
                        broken_images=list(seen["broken"]), images=int(seen["images"]),
                        mathjax=bool(seen["mathjax"]), seconds=time.perf_counter() - start)
