@@ -29,8 +29,13 @@ harmonic Y_l of degree l,
 
 by the Funk–Hecke formula, μ_l = E_t[κ(t) P_l(t)], where P_l is the Legendre (Gegenbauer)
 polynomial of dimension d normalised by P_l(1) = 1 and t = û·e has density ∝ (1 − t²)^{(d−3)/2}.
-Hence **λ_l(d) = d μ_l** with multiplicity **N(d, l)** = C(l+d−1, d−1) − C(l+d−3, d−1), the
-dimension of degree-l harmonics (N(d,0) = 1, N(d,1) = d, N(d,2) = d(d+1)/2 − 1).
+Hence **λ_l(d) = d μ_l** with multiplicity **N(d, l)**, the dimension of degree-l harmonics
+(N(d,0) = 1, N(d,1) = d, N(d,2) = d(d+1)/2 − 1):
+
+.. math::
+
+    \lambda_l(d) = d\, \mathbb{E}_t[\kappa(t)\, P_l(t)], \qquad
+    N(d, l) = \binom{l + d - 1}{d - 1} - \binom{l + d - 3}{d - 1}.
 
 *Closed forms.* With ν = (d − 3)/2, s = t², and Beta integrals ∫_{−1}^{1} t^{2j}(1 − t²)^a dt =
 B(j + 1/2, a + 1): E[t^{2j}√(1 − t²)] = B(j + 1/2, ν + 3/2)/B(1/2, ν + 1); E[t^{2j+2}] =

@@ -40,7 +40,14 @@ exactly uniform on [−1, 1] (distribution-free; invariant to any increasing g a
 Large δ. With θ_i = E[T (h_i² − 1)] and x_i = δ θ_i²/E[T²], ρ_i² → 1 − 1/x_i (a BBP form) when
 θ_i → 0 with x_i fixed. The threshold is n_i = D E[T²]/θ_i². Writing θ_i ≈ κ c_i for weak
 directions (Stein: θ_i = 2 w_i E[T'(s)] + O(w_i²), and E[T'(s)] = 2∫p_s² for the rank
-transform), n_i = C · D / c_i² with C = E[T²]/κ², κ = 2√2 ∫p_s²; C = π/6 when s is Gaussian.
+transform),
+
+.. math::
+
+    n_i = \frac{C\, D}{c_i^2}, \qquad C = \frac{\mathbb{E}[T^2]}{\kappa^2}, \qquad
+    \kappa = 2\sqrt2 \int p_s^2;
+
+C = π/6 when s is Gaussian.
 
 MSE
 ---
