@@ -143,3 +143,56 @@ def test_pages_in_browser(site: Path) -> None:
         assert page.mathjax and page.maths > 0, f"{key}: no typeset maths"
     for name in NOTEBOOKS:
         assert by_page[f"notebooks/{name}.html"].images > 0, name
+
+
+# -- the checker itself, on a small tree with known faults (no site build needed) -------------
+
+_GOOD = """<html><head><link rel="stylesheet" href="style.css"></head><body>
+<h1 id="top">ok</h1><a href="#top">self</a> <a href="sub/">dir</a> <a href="https://example.org">out</a>
+<img src="pixel.svg"></body></html>"""
+# a network asset: checked offline only (the browser test must not try the network)
+_NET = '<html><head><script src="https://cdn.example.org/x.js"></script></head></html>'
+_BAD = """<html><body>
+<a href="missing.html">gone</a> <a href="good.html#nowhere">no id</a> <a href="/abs.html">abs</a>
+<p>raw maths $x^2$ and \\(y\\), a role :func:`f` left unrendered</p>
+<img src="missing.png"><script>console.error("deliberate")</script></body></html>"""
+_PIXEL = ('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4">'
+          '<rect width="4" height="4"/></svg>')
+
+
+@pytest.fixture
+def faulty_tree(tmp_path: Path) -> Path:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "index.html").write_text("<html><body>sub</body></html>")
+    (tmp_path / "style.css").write_text("body { color: black; }")
+    (tmp_path / "pixel.svg").write_text(_PIXEL)
+    (tmp_path / "good.html").write_text(_GOOD)
+    (tmp_path / "bad.html").write_text(_BAD)
+    (tmp_path / "net.html").write_text(_NET)
+    return tmp_path
+
+
+def test_link_checker_finds_known_faults(faulty_tree: Path) -> None:
+    report = pagecheck.check_links(faulty_tree)
+    assert report.pages == 4
+    assert not [e for e in report.errors if e.startswith(("good.html", "sub/"))], report.errors
+    bad = sorted(e.split(": ", 2)[2] for e in report.errors if e.startswith("bad.html"))
+    assert bad == ["absolute path (does not resolve from file://)", "missing file",
+                   "missing file", "no id 'nowhere' in good.html"], bad
+    assert [e.split(": ", 2)[2] for e in report.errors if e.startswith("net.html")] == [
+        "network asset (only <a href> may point outside the tree)"]
+    assert report.external == [("good.html", "https://example.org")]
+
+
+@pytest.mark.browser
+def test_browser_check_finds_known_faults(faulty_tree: Path) -> None:
+    reason = pagecheck.browser_available()
+    if reason:
+        pytest.skip(f"headless browser check needs Chromium: {reason}")
+    good, bad = pagecheck.check_in_browser(faulty_tree, ["good.html", "bad.html"])
+    assert good.ok and good.images == 1, good
+    assert not bad.ok
+    assert any("deliberate" in e for e in bad.errors), bad.errors
+    assert any("missing.png" in s for s in bad.broken_images), bad.broken_images
+    assert any("$x^2$" in t for t in bad.raw_tex) and any("\\(y\\)" in t for t in bad.raw_tex)
+    assert any(":func:" in t for t in bad.raw_tex), bad.raw_tex
