@@ -19,7 +19,8 @@ browser part):
   element of class ``math`` that holds no typeset formula, and a ``$`` inside the TeX that
   MathJax typeset: prose and dollars set as one formula), MathJax's own errors
   (``mjx-merror``: an unknown macro, unbalanced braces) and every ``<img>`` that did not load
-  (``complete && naturalWidth > 0``).
+  (``complete && naturalWidth > 0``). Every resource the page fetched (scripts, styles, fonts,
+  images: the Resource Timing entries) must come from ``file:``; anything else is an error.
 
 ``python tests/pagecheck.py DIR`` runs both over every page of DIR and prints the findings.
 """
@@ -224,6 +225,7 @@ Promise.all([Promise.all(imgs.map(settle)), mj || Promise.resolve()]).then(() =>
         images: imgs.length,
         broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src),
         mathjax: Boolean(window.MathJax && window.MathJax.startup),
+        resources: performance.getEntriesByType("resource").map(r => r.name),
     });
 }, err => done({error: String(err)}));
 """
@@ -306,6 +308,8 @@ def _inspect(driver: object, base: Path, path: Path) -> BrowserPage:
     raw += [f"dollar inside typeset TeX: {tex[:80]}" for tex in seen.get("texSources", [])
             if _DOLLAR_IN_TEX.search(tex)]
     errors += [f"MathJax error: {message}" for message in seen.get("texErrors", [])]
+    errors += [f"loaded from outside file://: {url}" for url in seen.get("resources", [])
+               if not url.startswith(("file:", "data:", "blob:"))]
     return BrowserPage(page=name, errors=errors, maths=int(seen["maths"]), raw_tex=raw,
                        broken_images=list(seen["broken"]), images=int(seen["images"]),
                        mathjax=bool(seen["mathjax"]), seconds=time.perf_counter() - start)
