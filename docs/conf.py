@@ -37,9 +37,7 @@ extensions = [
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
-exclude_patterns = ["_build", "README.md", "notebooks/README.md", "notebooks/build.py",
-                    "**.ipynb_checkpoints", "api/_templates"]
-templates_path = ["_templates"]
+exclude_patterns = ["_build", "README.md", "notebooks/README.md", "**.ipynb_checkpoints"]
 
 html_theme = "furo"
 html_title = f"fltheory {release}"
@@ -57,11 +55,10 @@ if HAS_REPORT:
 html_show_sourcelink = False
 html_copy_source = False
 
-# furo loads no web font; nothing else may come from the network
-html_theme_options: dict[str, object] = {}
-
 # -- maths ------------------------------------------------------------------------------------
 mathjax_path = "mathjax/tex-chtml.js"
+# TeX only between \( \) and \[ \] (what Sphinx writes): a stray $ stays visible, and
+# tests/pagecheck.py reports it as raw TeX
 mathjax3_config = {"tex": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]]}}
 
 # -- autodoc / autosummary --------------------------------------------------------------------
@@ -79,7 +76,6 @@ nb_execution_mode = "off"
 nb_merge_streams = True
 nb_render_markdown_format = "myst"  # Markdown outputs (and text/latex with prose) get $…$ maths
 myst_enable_extensions = ["dollarmath", "amsmath"]
-suppress_warnings = ["myst.header"]
 
 
 def _copy_report(app: object, exc: BaseException | None) -> None:
