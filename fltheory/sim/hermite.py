@@ -58,7 +58,7 @@ def hermite_orthonormal(z: np.ndarray, K: int) -> np.ndarray:
     h_{k+1} = (z h_k − √k h_{k−1})/√(k+1).
 
     Parameters: ``z``, an array of finite real points; ``K``, the highest degree, an integer
-    in [0, 200] (else DomainError). Returns a float64 array of shape (K + 1, *z.shape).
+    in [0, 200] (else DomainError). Returns a float64 array of shape ``(K + 1, *z.shape)``.
 
     >>> hermite_orthonormal(np.array([0.0, 1.0]), 2).round(6).tolist()
     [[1.0, 1.0], [0.0, 1.0], [-0.707107, 0.0]]

@@ -692,7 +692,7 @@ def term_presence(run: TwoStepRun, kmax: int = 3) -> TermPresence:
     when no profile of a^{k+1}'s parity is present (odd σ, odd k: exact by the symmetry
     (w0_j, a_j) → (−w0_j, −a_j)), the rows q_jΔ_j are independent and symmetric and the flip
     test is exact. A present term adds ≈ N × (its squared constant) to T. The p-value of T_k
-uses a scaled χ² with the null's mean and variance (:func:`_null_pvalue`).
+    uses a scaled χ² with the null's mean and variance (:func:`_null_pvalue`).
 
     ``run``: a :class:`TwoStepRun` (any σ); ``kmax`` in 1..:data:`PRESENCE_KMAX`, N > kmax + 1.
     Returns :class:`TermPresence` (float64 values).

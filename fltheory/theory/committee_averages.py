@@ -2,10 +2,12 @@ r"""Gaussian averages of the soft-committee-machine ODEs (issue #16) for a given
 
 For centred Gaussian fields with covariance C (shape (..., n, n), batched over leading axes):
 
-    E2(C) = E[g(u) g(v)]               (n = 2, the generalisation error)
-    I2(C) = E[g'(u) g'(v)]             (n = 2, the output-noise term)
-    I3(C) = E[g'(u) v g(w)]            (n = 3, first order in η)
-    I4(C) = E[g'(u) g'(v) g(w) g(z)]   (n = 4, the η² term)
+.. math::
+
+    E_2(C) &= \mathbb{E}[g(u)\, g(v)] && (n = 2\text{, the generalisation error})\\
+    I_2(C) &= \mathbb{E}[g'(u)\, g'(v)] && (n = 2\text{, the output-noise term})\\
+    I_3(C) &= \mathbb{E}[g'(u)\, v\, g(w)] && (n = 3\text{, first order in } \eta)\\
+    I_4(C) &= \mathbb{E}[g'(u)\, g'(v)\, g(w)\, g(z)] && (n = 4\text{, the } \eta^2 \text{ term})
 
 Which method each activation gets (:attr:`GaussianAverages.method` says it):
 

@@ -8,15 +8,25 @@ Q = WWᵀ/N, R = WW*ᵀ/N, T = W*W*ᵀ/N (constant). The quadratic module
 
 Derivation. ΔR_in = (η/N) a_i δ g'(λ_i) ν_n − (ηκ/N) R_in. With w_i' = (1 − ηκ/N) w_i +
 (η/√N) a_i δ g'_i x and ‖x‖²/N → 1,
-ΔQ_ik = −(2ηκ/N) Q_ik + (η/N)(a_i δ g'_i λ_k + a_k δ g'_k λ_i) + (η²/N) a_i a_k δ² g'_i g'_k
-+ O(N^{−2}) (the (ηκ/N)² and cross terms are O(N^{−2}) per step, so weight decay has no η² part).
+
+.. math::
+
+    \Delta Q_{ik} = -\frac{2\eta\kappa}{N} Q_{ik}
+      + \frac{\eta}{N}\bigl(a_i \delta g'_i \lambda_k + a_k \delta g'_k \lambda_i\bigr)
+      + \frac{\eta^2}{N} a_i a_k \delta^2 g'_i g'_k + O(N^{-2})
+
+(the (ηκ/N)² and cross terms are O(N^{−2}) per step, so weight decay has no η² part).
 Averaging over x (the fluctuations vanish as N → ∞) and writing δ = Σ_c w_c g(ρ_c) + σξ over
 all K + M fields ρ = (λ, ν) with w = (−a, a*):
 
-    dR_in/dt = η a_i Σ_c w_c I3(i, K+n; c) − ηκ R_in
-    dQ_ik/dt = η [a_i Σ_c w_c I3(i, k; c) + a_k Σ_c w_c I3(k, i; c)]
-             + η² a_i a_k [Σ_{c,e} w_c w_e I4(i, k; c, e) + σ² I2(i, k)] − 2ηκ Q_ik
-    ε_g      = ½ Σ_{c,e} w_c w_e E2(c, e)
+.. math::
+
+    \frac{dR_{in}}{dt} &= \eta\, a_i \sum_c w_c\, I_3(i, K{+}n; c) - \eta\kappa R_{in}\\
+    \frac{dQ_{ik}}{dt} &= \eta \Bigl[a_i \sum_c w_c\, I_3(i, k; c)
+        + a_k \sum_c w_c\, I_3(k, i; c)\Bigr]\\
+      &\quad + \eta^2 a_i a_k \Bigl[\sum_{c,e} w_c w_e\, I_4(i, k; c, e)
+        + \sigma^2 I_2(i, k)\Bigr] - 2\eta\kappa\, Q_{ik}\\
+    \varepsilon_g &= \tfrac12 \sum_{c,e} w_c w_e\, E_2(c, e)
 
 with I3(i, n; c) = E[g'(ρ_i) ρ_n g(ρ_c)], I4(i, k; c, e) = E[g'(ρ_i) g'(ρ_k) g(ρ_c) g(ρ_e)],
 I2(i, k) = E[g'(ρ_i) g'(ρ_k)], E2(c, e) = E[g(ρ_c) g(ρ_e)] (:mod:`.committee_averages`), the fields

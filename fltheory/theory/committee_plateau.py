@@ -32,10 +32,17 @@ Largest step (K = M = 1, σ = 0, no weight decay, Q = R = T fixed point). The ri
 η F1 + η² F2, so the Jacobian there is η(J1 + η J2): stability is lost at the smallest η > 0
 where det(J1 + η J2) = 0 (a real eigenvalue through 0; a quadratic in η) or tr(J1 + η J2) = 0
 with a positive determinant (a complex pair). For g = erf(x/√2) and T = 1, from Saad–Solla's
-closed forms: J1 = [[−2/(√3π), 8/(3√3π)], [1/(√3π), −8/(3√3π)]] (rows dQ, dR; columns Q, R),
-J2 = [[4√5/(5π²), −8√5/(5π²)], [0, 0]], det = 0 at η_max = π√(5/3) ≈ 4.0558 (the trace vanishes
-later, at 7√15π/18). Above it the ODE does not blow up: it settles on a second fixed point with
-Q, R > 1 and ε_g > 0 (the transcritical exchange), which is what the tests check.
+closed forms (rows dQ, dR; columns Q, R)
+
+.. math::
+
+    J_1 = \frac{1}{\sqrt3\,\pi}\begin{pmatrix} -2 & 8/3 \\ 1 & -8/3 \end{pmatrix}, \qquad
+    J_2 = \frac{4\sqrt5}{5\pi^2}\begin{pmatrix} 1 & -2 \\ 0 & 0 \end{pmatrix}, \qquad
+    \det(J_1 + \eta J_2) = 0 \text{ at } \eta_{\max} = \pi\sqrt{5/3} \approx 4.0558
+
+(the trace vanishes later, at 7√15π/18). Above it the ODE does not blow up: it settles on a
+second fixed point with Q, R > 1 and ε_g > 0 (the transcritical exchange), which is what the
+tests check.
 """
 
 from __future__ import annotations

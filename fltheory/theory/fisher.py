@@ -9,7 +9,10 @@ Derivation
 *Entries.* For fixed w, w' the pair (w·x, w'·x) is Gaussian, and the degree-1 arc-cosine kernel
 (Cho & Saul 2009) gives J_ij = ‖w_i‖‖w_j‖ κ(cos θ_ij) with
 
-    κ(t) = (√(1 − t²) + (π − arccos t) t)/(2π) = (√(1 − t²) + t arcsin t)/(2π) + t/4.
+.. math::
+
+    \kappa(t) = \frac{\sqrt{1 - t^2} + (\pi - \arccos t)\, t}{2\pi}
+               = \frac{\sqrt{1 - t^2} + t \arcsin t}{2\pi} + \frac{t}{4}.
 
 *Operator limit.* Write w_i = u_i/√m, u_i ~ N(0, I_d). Then J = (1/m)[K(u_i, u_j)] with
 K(u, u') = ‖u‖‖u'‖ κ(û·û'), and as m → ∞ the spectrum of J converges to that of the integral
@@ -17,26 +20,41 @@ operator T g(u) = E_{u'}[K(u, u') g(u')] on L²(N(0, I_d)). Its range consists o
 ‖u‖ h(û), and radius and direction of a Gaussian vector are independent, so with a spherical
 harmonic Y_l of degree l,
 
-    T(‖·‖Y_l)(u) = ‖u‖ E‖u'‖² E_{û'}[κ(û·û') Y_l(û')] = d μ_l ‖u‖ Y_l(û)
+.. math::
+
+    T(\lVert\cdot\rVert Y_l)(u)
+      = \lVert u\rVert\, \mathbb{E}\lVert u'\rVert^2\,
+        \mathbb{E}_{\hat u'}[\kappa(\hat u\cdot\hat u')\, Y_l(\hat u')]
+      = d\, \mu_l\, \lVert u\rVert\, Y_l(\hat u)
 
 by the Funk–Hecke formula, μ_l = E_t[κ(t) P_l(t)], where P_l is the Legendre (Gegenbauer)
 polynomial of dimension d normalised by P_l(1) = 1 and t = û·e has density ∝ (1 − t²)^{(d−3)/2}.
-Hence **λ_l(d) = d μ_l** with multiplicity **N(d, l)** = C(l+d−1, d−1) − C(l+d−3, d−1), the
-dimension of degree-l harmonics (N(d,0) = 1, N(d,1) = d, N(d,2) = d(d+1)/2 − 1).
+Hence **λ_l(d) = d μ_l** with multiplicity **N(d, l)**, the dimension of degree-l harmonics
+(N(d,0) = 1, N(d,1) = d, N(d,2) = d(d+1)/2 − 1):
+
+.. math::
+
+    \lambda_l(d) = d\, \mathbb{E}_t[\kappa(t)\, P_l(t)], \qquad
+    N(d, l) = \binom{l + d - 1}{d - 1} - \binom{l + d - 3}{d - 1}.
 
 *Closed forms.* With ν = (d − 3)/2, s = t², and Beta integrals ∫_{−1}^{1} t^{2j}(1 − t²)^a dt =
 B(j + 1/2, a + 1): E[t^{2j}√(1 − t²)] = B(j + 1/2, ν + 3/2)/B(1/2, ν + 1); E[t^{2j+2}] =
 B(j + 3/2, ν + 1)/B(1/2, ν + 1); and A_j(ν) = ∫ t^{2j+1} arcsin t (1 − t²)^ν dt obeys, by parts
 against t(1 − t²)^ν = −((1 − t²)^{ν+1})'/(2(ν + 1)),
 
-    A_j(ν) = (2j A_{j−1}(ν + 1) + B(j + 1/2, ν + 3/2)) / (2(ν + 1)),
-    A_0(ν) = B(1/2, ν + 3/2)/(2(ν + 1)).
+.. math::
+
+    A_j(\nu) = \frac{2j\, A_{j-1}(\nu + 1) + B(j + \tfrac12, \nu + \tfrac32)}{2(\nu + 1)},
+    \qquad A_0(\nu) = \frac{B(\tfrac12, \nu + \tfrac32)}{2(\nu + 1)}.
 
 Every μ_l is therefore a finite sum of Gamma ratios (``exact=True``: sympy; else mpmath at
 ``dps`` plus guard digits for the cancellations of P_l's alternating coefficients). sympy
 simplifies the first degrees to
 
-    λ_0 = Γ(d/2 + 1)² / (π Γ((d + 1)/2)²),   λ_1 = 1/4,   λ_2 = λ_0 / (d + 1)²
+.. math::
+
+    \lambda_0 = \frac{\Gamma(d/2 + 1)^2}{\pi\, \Gamma((d + 1)/2)^2}, \qquad
+    \lambda_1 = \frac14, \qquad \lambda_2 = \frac{\lambda_0}{(d + 1)^2}
 
 (tested against the general sum), e.g. d = 3: 9/16, 1/4, 9/256. For large d, λ_0 = d/(2π) +
 1/(4π) + O(1/d), which is the paper's (2d + 1)/(4π), and λ_2 ≈ 1/(2π(d + 2)) to first order.

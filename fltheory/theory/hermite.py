@@ -4,7 +4,13 @@ concern each, whose public names it re-exports (``from fltheory.theory.hermite i
 
 Conventions (SPEC): probabilists' Hermite polynomials He_k, orthogonal under the standard normal
 weight φ(z) = e^{-z²/2}/√(2π), with E[He_j He_k] = k! δ_jk; orthonormal h_k = He_k/√(k!).
-The coefficients of f are μ_k = E[f(z) h_k(z)], z ~ N(0, 1), so f = Σ μ_k h_k in L²(φ);
+The coefficients of f are μ_k = E[f(z) h_k(z)], z ~ N(0, 1), so that in L²(φ)
+
+.. math::
+
+    f = \sum_{k \ge 0} \mu_k\, h_k, \qquad
+    \mu_k = \mathbb{E}[f(z)\, h_k(z)], \qquad h_k = \frac{\mathrm{He}_k}{\sqrt{k!}};
+
 in the ``He`` basis c_k = μ_k/√(k!) and f = Σ c_k He_k.
 
 Where each piece lives:

@@ -14,7 +14,11 @@ transformation T(y). For a deterministic f the law of z given y is explicit:
   interval moments of :mod:`fltheory.theory.hermite_exact`);
 * at a generic value y of the continuous part, z is one of the preimages z_i (f(z_i) = y) with
   probability proportional to φ(z_i)/|f'(z_i)| (co-area formula), so
-  E[h_k | y] = Σ_i φ(z_i) h_k(z_i)/|f'(z_i)| / Σ_i φ(z_i)/|f'(z_i)|.
+
+  .. math::
+
+      \mathbb{E}[h_k \mid y]
+        = \frac{\sum_i \varphi(z_i)\, h_k(z_i) / |f'(z_i)|}{\sum_i \varphi(z_i) / |f'(z_i)|}.
 
 The conditional expectation is evaluated at a handful of generic y (images of fixed irrational-ish
 points) and at every atom; k is counted when any of these is non-zero beyond 10^{−10}. Exact

@@ -12,26 +12,46 @@ The fields z = (λ, ν) are Gaussian with covariance C = [[Q, ρ], [ρᵀ, T]], 
 
 Derivation. Δw_k = −2a η_w (f − y) λ_k x/√N, so with ‖x‖²/N → 1 and t = steps/N
 
-    dQ_kl/dt = −4 a η_w E[(f − y) λ_k λ_l] + 4 a² η_w² E[(f − y)² λ_k λ_l],
-    dρ_km/dt = −2 a η_w E[(f − y) λ_k ν_m]      (ρ is linear in Δw: no η² term),
+.. math::
+
+    \frac{dQ_{kl}}{dt} &= -4 a \eta_w\, \mathbb{E}[(f - y) \lambda_k \lambda_l]
+        + 4 a^2 \eta_w^2\, \mathbb{E}[(f - y)^2 \lambda_k \lambda_l],\\
+    \frac{d\rho_{km}}{dt} &= -2 a \eta_w\, \mathbb{E}[(f - y) \lambda_k \nu_m]
+        \qquad (\rho \text{ is linear in } \Delta w\text{: no } \eta^2 \text{ term}),
 
 and the expectations are Gaussian moments of degree 4 and 6, computed element by element by
 Isserlis' theorem (:func:`derive_elementwise`). With f − y = zᵀ𝒜z − σξ, 𝒜 = diag(a I_p, −b I_p*),
 the same moments in matrix form are
 
-    E[(zᵀ𝒜z) z zᵀ]  = tr(𝒜C) C + 2 C𝒜C,
-    E[(zᵀ𝒜z − σξ)² z zᵀ] = (tr(𝒜C)² + 2 tr((𝒜C)²) + σ²) C + 4 tr(𝒜C) C𝒜C + 8 C𝒜C𝒜C,
+.. math::
+
+    \mathbb{E}[(z^\top \mathcal{A} z)\, z z^\top]
+      &= \operatorname{tr}(\mathcal{A}C)\, C + 2\, C\mathcal{A}C,\\
+    \mathbb{E}[(z^\top \mathcal{A} z - \sigma\xi)^2\, z z^\top]
+      &= \bigl(\operatorname{tr}(\mathcal{A}C)^2 + 2 \operatorname{tr}((\mathcal{A}C)^2)
+         + \sigma^2\bigr) C + 4 \operatorname{tr}(\mathcal{A}C)\, C\mathcal{A}C
+         + 8\, C\mathcal{A}C\mathcal{A}C,
 
 (:func:`rhs_matrix`, used for integration; the tests check it against the element-wise
 derivation for several small (p, p*)), and the population loss is
 L = ½(tr(𝒜C)² + 2 tr((𝒜C)²) + σ²).
 
 Plateau. At ρ = 0, Q = q I, T = I_{p*} (a = 1/p, b = 1/p*) the Q-equation reduces to
-q·[−(q − 1 + 2q/p) + η((q − 1)² + 2q²/p + 2/p* + 4q(q − 1)/p + 8q²/p² + σ²)] = 0: a quadratic
-for q* whose small-η root tends to p/(p + 2); it exists while the discriminant is >= 0, which
-bounds the step (:func:`plateau`). Linearising the ρ-equation there gives
-dρ/dt = −2η[(tr(𝒜C)) + 2aq] ρ + 4bη ρT, i.e. a rate r_i = 2η(1 − q* − 2q*/p + 2τ_i/p*) for each
-teacher eigenvalue τ_i; at η → 0 it is 4ητ_i/p*, independent of p.
+
+.. math::
+
+    q\Bigl[-\Bigl(q - 1 + \frac{2q}{p}\Bigr) + \eta\Bigl((q - 1)^2 + \frac{2q^2}{p}
+      + \frac{2}{p^*} + \frac{4q(q - 1)}{p} + \frac{8q^2}{p^2} + \sigma^2\Bigr)\Bigr] = 0:
+
+a quadratic for q* whose small-η root tends to p/(p + 2); it exists while the discriminant is
+>= 0, which bounds the step (:func:`plateau`). Linearising the ρ-equation there gives
+dρ/dt = −2η[(tr(𝒜C)) + 2aq] ρ + 4bη ρT, i.e. a rate for each teacher eigenvalue τ_i
+
+.. math::
+
+    r_i = 2\eta\Bigl(1 - q^* - \frac{2q^*}{p} + \frac{2\tau_i}{p^*}\Bigr);
+
+at η → 0 it is 4ητ_i/p*, independent of p.
 
 Which statistic of ρ(0) sets the escape. While ρ is small, Q evolves on its own (the ρ = 0
 equation; Q(0) ≈ q0 I stays isotropic) and ρ obeys the linear equation above with q = q(t). For

@@ -5,7 +5,11 @@ The model
 x ~ N(0, I_d); φ(x) ∈ ℝ^D the orthonormal degree-q multivariate Hermite polynomials,
 D = C(d+q−1, q) ≈ d^q/q!. Orthonormal latent directions A_1..A_{d1} ∈ ℝ^D, h_i = ⟨A_i, φ⟩, and
 
-    y = Σ_i c_i He_2(h_i)/√2,   c_i = λ_i/‖λ‖,   λ_i = i^{−γ} (or given),     Var y = 1.
+.. math::
+
+    y = \sum_i c_i \frac{\mathrm{He}_2(h_i)}{\sqrt 2}, \qquad
+    c_i = \frac{\lambda_i}{\lVert\lambda\rVert}, \qquad
+    \lambda_i = i^{-\gamma} \text{ (or given)}, \qquad \operatorname{Var} y = 1.
 
 The algorithm forms Ĉ = (1/n) Σ_j T(y_j) φ_j φ_jᵀ, takes its top eigenvectors Â_i, fits the
 second layer on [1, He_2(ĥ_i)/√2] (ĥ = Âᵀφ) and predicts y.
@@ -14,7 +18,11 @@ Overlaps (Lu & Li 2017, decoupled per direction)
 ------------------------------------------------
 For Gaussian-equivalent features φ ~ N(0, I_D), δ = n/D, T bounded with sup τ, define for λ > τ
 
-    ψ_δ(λ) = λ (1/δ + E[T/(λ − T)]),     φ_i(λ) = λ E[T h_i²/(λ − T)],
+.. math::
+
+    \psi_\delta(\lambda)
+      = \lambda\Bigl(\frac1\delta + \mathbb{E}\Bigl[\frac{T}{\lambda - T}\Bigr]\Bigr),
+    \qquad \varphi_i(\lambda) = \lambda\, \mathbb{E}\Bigl[\frac{T h_i^2}{\lambda - T}\Bigr],
 
 λ̄ = argmin ψ_δ, ζ(λ) = ψ_δ(max(λ, λ̄)), and λ_i* the root of ζ(λ) = φ_i(λ). Then the top
 eigenvector attached to direction i has ⟨Â, A_i⟩² → ψ'(λ*)/(ψ'(λ*) − φ_i'(λ*)) when ψ'(λ*) > 0 and
@@ -32,7 +40,14 @@ exactly uniform on [−1, 1] (distribution-free; invariant to any increasing g a
 Large δ. With θ_i = E[T (h_i² − 1)] and x_i = δ θ_i²/E[T²], ρ_i² → 1 − 1/x_i (a BBP form) when
 θ_i → 0 with x_i fixed. The threshold is n_i = D E[T²]/θ_i². Writing θ_i ≈ κ c_i for weak
 directions (Stein: θ_i = 2 w_i E[T'(s)] + O(w_i²), and E[T'(s)] = 2∫p_s² for the rank
-transform), n_i = C · D / c_i² with C = E[T²]/κ², κ = 2√2 ∫p_s²; C = π/6 when s is Gaussian.
+transform),
+
+.. math::
+
+    n_i = \frac{C\, D}{c_i^2}, \qquad C = \frac{\mathbb{E}[T^2]}{\kappa^2}, \qquad
+    \kappa = 2\sqrt2 \int p_s^2;
+
+C = π/6 when s is Gaussian.
 
 MSE
 ---
@@ -44,7 +59,10 @@ The law. For d1 = ∞, λ_k = k^{−γ} (γ > 1/2, else Σλ_k² diverges and th
 variance), BBP overlaps with x_k = (κ_*/k)^{2γ}, κ_*^{2γ} = δ a_1² ... summing the unrecovered tail
 and the partial losses 1 − (1 − (k/κ_*)^{2γ})² by Euler–Maclaurin,
 
-    MSE ≈ P · δ^{−1 + 1/(2γ)},   P = 8γ² / ((4γ² − 1) ζ(2γ)) · (a_1²)^{−1 + 1/(2γ)},
+.. math::
+
+    \mathrm{MSE} \approx P\, \delta^{-1 + 1/(2\gamma)}, \qquad
+    P = \frac{8\gamma^2}{(4\gamma^2 - 1)\, \zeta(2\gamma)}\, (a_1^2)^{-1 + 1/(2\gamma)},
 
 with a_1² = θ_1²/E[T²] in the weak-direction normalisation a_k² = a_1² k^{−2γ} (a_1² = c_1²/C).
 """

@@ -1,9 +1,10 @@
 r"""Exact radial operators of random features for piecewise-polynomial activations (helper of
 :mod:`fltheory.theory.rf_spectrum`).
 
-An activation that is a polynomial on each half-line, σ(z) = Σ_n (A_n z_+^n + B_n z_-^n)
-(z_± = max(±z, 0); polynomials, relu, abs, sign, Heaviside, leaky relu, relu², relu + z², …),
-is a finite sum of positively homogeneous parts σ_n (σ_n(rz) = r^n σ_n(z) for r > 0). Then,
+An activation that is a polynomial on each half-line, σ(z) = Σ_n (A_n z₊^n + B_n z₋^n)
+(z₊ = max(z, 0), z₋ = max(−z, 0); polynomials, relu, abs, sign, Heaviside, leaky relu, relu²,
+relu + z², …), is a finite sum of positively homogeneous parts σ_n (σ_n(rz) = r^n σ_n(z) for
+r > 0). Then,
 with w = r ŵ, x = ρ ξ (ρ = ‖x‖, ξ uniform on the sphere, independent),
 
     K(w, w') = Σ_{n,n'} r^n r'^{n'} E[ρ^{n+n'}] E_ξ[σ_n(ŵ·ξ) σ_{n'}(ŵ'·ξ)],
@@ -18,7 +19,7 @@ So R_l has rank at most the number of degrees n with b_{l,n} ≠ 0, and its non-
 are those of the finite matrix P·Q with P_{nn'} = b_{l,n} E[ρ^{n+n'}] b_{l,n'} and
 Q_{nn'} = E[r^{n+n'}] (chi moments). Every entry is a ratio of Gamma functions:
 
-    E|t|^m = Γ((m+1)/2) Γ(d/2) / (√π Γ((d+m)/2)),   E[t_+^m] = E|t|^m / 2,
+    E|t|^m = Γ((m+1)/2) Γ(d/2) / (√π Γ((d+m)/2)),   E[t₊^m] = E|t|^m / 2,
     E[ρ^a] = 2^{a/2} Γ((d+a)/2) / Γ(d/2),          E[r^a] = (s²/d)^{a/2} E[ρ^a]
 
 (r = ‖w‖ ~ s χ_d/√d). For a homogeneous σ of degree p (a single n = p) R_l is rank one with
@@ -69,7 +70,7 @@ def _gamma_d(d: int) -> sp.Expr:
 
 @dataclass(frozen=True)
 class Piecewise:
-    """σ(z) = Σ_n A_n z_+^n + B_n z_-^n: ``plus[n]`` = A_n, ``minus[n]`` = B_n (sympy numbers)."""
+    """σ(z) = Σ_n A_n z₊^n + B_n z₋^n: ``plus[n]`` = A_n, ``minus[n]`` = B_n (sympy numbers)."""
 
     plus: dict[int, sp.Expr]
     minus: dict[int, sp.Expr]
@@ -147,7 +148,7 @@ def r_moment(d: int, s2: sp.Expr, a: int) -> sp.Expr:
 
 
 def b_coefficient(d: int, l: int, n: int, A: sp.Expr, B: sp.Expr) -> sp.Expr:
-    """b_{l,n} = E_t[(A t_+^n + B t_-^n) P_l(t)] = Σ_i c_i (A + (−1)^i B)/2 · E|t|^{n+i}."""
+    """b_{l,n} = E_t[(A t₊^n + B t₋^n) P_l(t)] = Σ_i c_i (A + (−1)^i B)/2 · E|t|^{n+i}."""
     total = sp.Integer(0)
     for i, c in enumerate(legendre_coefficients(d, l)):
         if c == 0:
@@ -178,7 +179,7 @@ def radial_matrices(parts: Piecewise, d: int, s2: sp.Expr, l: int
 
 
 def kernel_trace_exact(parts: Piecewise, d: int, s2: sp.Expr) -> sp.Expr:
-    """E_w K(w, w) = Σ_{n,n'} E[r^{n+n'}] E_z[σ_n(z) σ_{n'}(z)] (E[z_±^m] = E|z|^m/2)."""
+    """E_w K(w, w) = Σ_{n,n'} E[r^{n+n'}] E_z[σ_n(z) σ_{n'}(z)] (E[z₊^m] = E[z₋^m] = E|z|^m/2)."""
     total = sp.Integer(0)
     for n in parts.degrees:
         for n2 in parts.degrees:

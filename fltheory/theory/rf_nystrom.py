@@ -89,7 +89,7 @@ def abs_t_moment_mp(d: int, m: int) -> Any:
 def laguerre_rule(n: int, alpha: Any) -> tuple[list[Any], list[Any]]:
     """Nodes and normalised weights of the n-point Gauss rule for the Gamma(α + 1, 1) law
     (generalised Laguerre weight u^α e^{−u}), at the current mpmath precision: nodes are the
-eigenvalues of the Jacobi matrix (Golub–Welsch), weights the Christoffel numbers.
+    eigenvalues of the Jacobi matrix (Golub–Welsch), weights the Christoffel numbers.
 
     >>> with mpmath.workdps(20):
     ...     u, w = laguerre_rule(3, 0)

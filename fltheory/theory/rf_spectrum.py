@@ -11,7 +11,13 @@ w). The ReLU module :mod:`fltheory.theory.fisher` (W ~ N(0, 1/m), J = E_x[XXᵀ]
 Derivation
 ----------
 *Mehler.* (ŵ·x, ŵ'·x) is a standard Gaussian pair of correlation t = ŵ·ŵ', so
-K(w, w') = Σ_k μ_k(r) μ_k(r') t^k with μ_k(r) = E[σ(rz) h_k(z)] (orthonormal Hermite, Hermite
+
+.. math::
+
+    K(w, w') = \sum_k \mu_k(r)\, \mu_k(r')\, t^k,
+    \qquad \mu_k(r) = \mathbb{E}[\sigma(rz)\, h_k(z)]
+
+(orthonormal Hermite, Hermite
 engine conventions).
 
 *Funk–Hecke.* Radius and direction of w are independent; for g(w) = φ(r) Y_l(ŵ) with Y_l a
@@ -19,7 +25,10 @@ spherical harmonic of degree l, E_{ŵ'}[t^k Y_l(ŵ')] = c_{k,l} Y_l(ŵ) with
 c_{k,l} = E_t[t^k P_l(t)] (t = ŵ·e of density ∝ (1 − t²)^{(d−3)/2}, P_l the Legendre/Gegenbauer
 polynomial of dimension d with P_l(1) = 1). So T acts on degree l as the radial operator
 
-    (R_l φ)(r) = E_{r'}[K_l(r, r') φ(r')],   K_l(r, r') = Σ_k c_{k,l} μ_k(r) μ_k(r'),
+.. math::
+
+    (R_l \varphi)(r) = \mathbb{E}_{r'}[K_l(r, r')\, \varphi(r')], \qquad
+    K_l(r, r') = \sum_k c_{k,l}\, \mu_k(r)\, \mu_k(r'),
 
 and every eigenvalue λ_{l,0} >= λ_{l,1} >= … of R_l is an eigenvalue of T of multiplicity
 N(d, l) (dimension of the degree-l harmonics). c_{k,l} >= 0, and c_{k,l} = 0 unless k >= l and
@@ -31,7 +40,10 @@ eigenvalues are those of a small matrix of Gamma ratios (chi moments and moments
 polynomials (every entry rational in s²), and in particular positively homogeneous σ of degree
 p (relu, abs, sign, Heaviside, relu^p, leaky relu, z^p), for which R_l has rank one and
 
-    λ_{l,0} = E[r^{2p}] E[‖x‖^{2p}] b_l²,   b_l = E_t[σ(t) P_l(t)],
+.. math::
+
+    \lambda_{l,0} = \mathbb{E}[r^{2p}]\, \mathbb{E}[\lVert x\rVert^{2p}]\, b_l^2, \qquad
+    b_l = \mathbb{E}_t[\sigma(t)\, P_l(t)],
 
 which at σ = relu, s² = d is fisher.py's λ_l = d E_t[κ(t) P_l(t)] derived a different way
 (sphere factorisation x = ‖x‖ξ instead of the arc-cosine kernel). Every λ_{l,j} with j beyond the

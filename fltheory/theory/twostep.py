@@ -1,4 +1,4 @@
-"""Two steps of gradient descent in a linear-width two-layer network (seed 000).
+r"""Two steps of gradient descent in a linear-width two-layer network (seed 000).
 
 Source: Moniri & Hassani (2026), *Feature Learning in Linear-Width Two-Layer Networks: Two vs.
 One Step of Gradient Descent*, arXiv 2605.17767.
@@ -12,7 +12,10 @@ k-th (k = 0, …, L − 1) scales as N^{α2 + k(α1 − 1/2)} times a matrix who
 a spectral outlier when its exponent is positive. The k = 0 term merges with the spike of the
 first step, so
 
-    Λ(α1, α2; L) = min(L − 1, ⌊α2 / (1/2 − α1)⌋)
+.. math::
+
+    \Lambda(\alpha_1, \alpha_2; L)
+      = \min\Bigl(L - 1, \Bigl\lfloor \frac{\alpha_2}{1/2 - \alpha_1} \Bigr\rfloor\Bigr)
 
 counts the outliers of W2 *beyond* the one-step spike: W2 has 1 + Λ outliers in all.
 

@@ -12,8 +12,12 @@ along the targets and a data-noise part common to all neurons), ξ_ji a neuron-s
 of variance ψ1 (E[σ'²] − μ_σ²) E[y²], μ_σ = E[σ'(z)] = μ_1(σ). Taylor expansion in ε a_j gives
 the k-th term, with row profile a_j^{k+1} and right vector u_k = (1/n) Σ_i h_k(i) x_i,
 
-    h_k(i) = (y_i/k!) Σ_{p=0}^{k} C(k, p) ψ2^p M_{k,p} E_ξ[(ξ + r_i)^{k−p}],
-    M_{k,p} = E_z[σ^{(k+1)}(z) σ'(z)^p],   M_{k,0} = √((k+1)!) μ_{k+1}(σ)   (Stein's lemma),
+.. math::
+
+    h_k(i) = \frac{y_i}{k!} \sum_{p=0}^{k} \binom{k}{p} \psi_2^p\, M_{k,p}\,
+             \mathbb{E}_\xi\bigl[(\xi + r_i)^{k-p}\bigr],
+    \qquad M_{k,p} = \mathbb{E}_z\bigl[\sigma^{(k+1)}(z)\, \sigma'(z)^p\bigr],
+    \qquad M_{k,0} = \sqrt{(k+1)!}\, \mu_{k+1}(\sigma) \quad \text{(Stein's lemma)},
 
 (only p = 0 for a fresh batch). Its spike is (η2 ε^k/√N) a^{k+1} u_kᵀ, of norm
 N^{α2 + k(α1 − 1/2)} √((2k+1)!!) ‖u_k‖ with ‖u_k‖² ≈ Σ_l C_k(β_l)² + ψ2 E[h_k²] (the
@@ -22,7 +26,10 @@ h_k ≢ 0**. h_k is a polynomial in (y, r) whose y^{p+1}-coefficient is C(k, p) 
 P_{k−p}(r) with P_m(r) = E[(ξ + r)^m] monic of degree m in r; (y, r) has a joint density when
 μ_σ ≠ 0 (r contains the Gaussian data-noise part), so
 
-    h_k ≢ 0  ⇔  M_{k,p} ≠ 0 for some p (p = 0 only for a fresh batch),
+.. math::
+
+    h_k \not\equiv 0 \iff M_{k,p} \neq 0 \text{ for some } p
+    \quad (p = 0 \text{ only for a fresh batch}),
 
 and when μ_σ = 0 (r ≡ 0, no one-step spike) additionally k − p even (E[ξ^{k−p}] ≠ 0). In
 particular: a fresh batch keeps term k iff μ_{k+1}(σ) ≠ 0 (ReLU: μ_3 = μ_5 = … = 0 removes k =

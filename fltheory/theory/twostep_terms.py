@@ -4,13 +4,20 @@ Normalisation (as in :mod:`fltheory.sim.twostep`): f(x) = aᵀσ(Wx)/√N, W0 i.
 a i.i.d. N(0, 1), correlation loss, G = −∇L = (1/(n√N)) (a ⊙ σ'(WXᵀ) ⊙ y) X, η_i = N^{α_i}.
 For polynomial σ of degree L the second update is η2 Σ_{k=0}^{L−1} ε^k H_k with ε = η1/√N and
 
-    H_k = (1/(n√N)) (a ⊙ σ^{(k+1)}(Z0) ⊙ D^k/k! ⊙ y) X,   D = √N G0 Xᵀ  (reused batch).
+.. math::
+
+    H_k = \frac{1}{n\sqrt N}\Bigl(a \odot \sigma^{(k+1)}(Z_0) \odot \frac{D^k}{k!}
+          \odot y\Bigr) X, \qquad D = \sqrt N\, G_0 X^\top \quad \text{(reused batch)}.
 
 Leading-order law of one entry of D (derived here; checked by simulation in the claims).
 For neuron j and sample i, D_ji = a_j D̃_ji with
 
-    D̃ = ψ σ'(z) y + ξ + μ_σ Σ_k μ_1(g_k) s_k       (reused; ψ = d/n)
-    D̃ = ξ + μ_σ Σ_k μ_1(g_k) s_k                    (fresh: no sample meets itself)
+.. math::
+
+    \tilde D &= \psi\, \sigma'(z)\, y + \xi + \mu_\sigma \sum_k \mu_1(g_k)\, s_k
+        &&\text{(reused; } \psi = d/n\text{)}\\
+    \tilde D &= \xi + \mu_\sigma \sum_k \mu_1(g_k)\, s_k
+        &&\text{(fresh: no sample meets itself)}
 
 where z = w_j·x_i ~ N(0, 1), s_k = β_k·x_i ~ N(0, 1) independent, y = Σ_k g_k(s_k) + noise,
 μ_σ = E[σ'(z)], and ξ ~ N(0, ψ1 E[σ'(z)²] E[y²]) is the fluctuation of (1/n1) Σ_{l≠i}
@@ -18,11 +25,17 @@ where z = w_j·x_i ~ N(0, 1), s_k = β_k·x_i ~ N(0, 1) independent, y = Σ_k g_
 contribution (x_i·x_i/n = ψ): it carries y_i and is what a reused batch adds. Consequently the
 j-th entry of H_k v is (1/√N) a_j^{k+1} (C_k(v) + O(n^{−1/2})) with
 
-    C_k(v) = E[c_k s_v],   c_k = σ^{(k+1)}(z) D̃^k y / k!,
+.. math::
+
+    C_k(v) = \mathbb{E}[c_k\, s_v], \qquad c_k = \frac{\sigma^{(k+1)}(z)\, \tilde D^k\, y}{k!},
 
 and the mean square over neurons and data
 
-    E‖H_k v‖² = (2k+1)!! (C_k(v)² + (E[c_k² s_v²] − C_k(v)²)/n2)      (E a^{2k+2} = (2k+1)!!).
+.. math::
+
+    \mathbb{E}\lVert H_k v\rVert^2 = (2k+1)!!\,\Bigl(C_k(v)^2
+      + \frac{\mathbb{E}[c_k^2 s_v^2] - C_k(v)^2}{n_2}\Bigr)
+    \qquad (\mathbb{E}\, a^{2k+2} = (2k+1)!!).
 
 The spike constant of the k-th term along v is F_k(v) = √((2k+1)!!)|C_k(v)|; the 1/n2 part is the
 (heavy-tailed) bulk seen along v. Expectations are exact Gaussian moments in z, ξ and
