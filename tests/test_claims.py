@@ -21,7 +21,16 @@ INCONCLUSIVE_BY_DESIGN = {"twostep.lambda", "recovery.depth_advantage",
 UNDERPOWERED_AT_SMALL = {"fisher.error_decreases_with_m"}
 
 
-@pytest.mark.parametrize("claim", CLAIMS, ids=[c.id for c in CLAIMS])
+#: papers whose claims share cached simulations: their claims run on one xdist worker, in order
+_SHARING = {"fisher", "recovery", "rf_spectrum", "twostep"}
+
+
+def _grouped(claim, *marks):
+    group = [pytest.mark.xdist_group(claim.paper)] if claim.paper in _SHARING else []
+    return pytest.param(claim, marks=[*group, *marks], id=claim.id)
+
+
+@pytest.mark.parametrize("claim", [_grouped(c) for c in CLAIMS])
 def test_claim_at_ci_size(claim):
     assert claim.why, "a claim states why its comparison rule and tolerance are right"
     assert set(claim.sizes) == {"small", "large"}

@@ -28,6 +28,9 @@ import pagecheck
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 
+#: the site is built once per process: under pytest -n, all these tests share one worker
+pytestmark = pytest.mark.xdist_group("docs")
+
 
 def _public_modules(package: str) -> list[str]:
     folder = ROOT.joinpath(*package.split("."))
