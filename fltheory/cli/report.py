@@ -53,7 +53,7 @@ def report_command(which: str | None, out: str, size: str | None, seed: int | No
     if store_path is not None and no_cache:
         raise DomainError("store", store_path, "--store or --no-cache",
                           reason="contradicts --no-cache")
-    target = check_out_dir(Path(out))  # before any work
+    target = check_out_dir(out)  # before any work
     _matplotlib()
     data = (_from_file(Path(from_file), which, size, seed) if from_file is not None else
             _from_store(which, size or "small", seed or 0, store_path, no_cache, progress))

@@ -29,30 +29,45 @@ __all__ = ["MARKER", "ReportOutcome", "check_out_dir", "report_result", "write_r
 MARKER = ".fltheory-report"
 
 
-def _refuse(path: Path, reason: str) -> DomainError:
-    return DomainError("out", str(path), "a new directory, an empty one, or a previous "
-                       f"report (holding {MARKER})", reason=reason)
+def _refuse(path: Path | str, reason: str) -> DomainError:
+    text = str(path) if str(path) else "''"
+    return DomainError("out", text if len(text) <= 200 else text[:200] + "…",
+                       f"a new directory, an empty one, or a previous report (holding {MARKER})",
+                       reason=reason)
 
 
-def check_out_dir(path: Path) -> Path:
+def check_out_dir(path: Path | str) -> Path:
     """The report directory ``path`` (absolute), or a :class:`DomainError` naming ``out``."""
-    path = Path(os.path.abspath(path))
+    if not str(path).strip():
+        raise _refuse(str(path), "is empty")
+    try:
+        return _check_out_dir(Path(os.path.abspath(path)))
+    except DomainError:
+        raise
+    except OSError as exc:  # a name too long, a loop of links, …
+        raise _refuse(Path(path), f"cannot be used ({exc.strerror})") from None
+    except ValueError as exc:  # a NUL byte
+        raise _refuse(Path(str(path)[:80]), f"cannot be used ({exc})") from None
+
+
+def _check_out_dir(path: Path) -> Path:
     if path.is_symlink():
         raise _refuse(path, "is a symbolic link")
     if path.exists():
         if not path.is_dir():
             raise _refuse(path, "is not a directory")
-        try:
-            entries = os.listdir(path)
-        except OSError as exc:
-            raise _refuse(path, f"cannot be read ({exc.strerror})") from None
+        entries = os.listdir(path)
         if entries and MARKER not in entries:
             raise _refuse(path, f"is a non-empty directory that is not a report (no {MARKER})")
+        if not os.path.isfile(path / MARKER) and entries:
+            raise _refuse(path, f"holds a {MARKER} that is not a file")
     parent = path.parent
     if not parent.is_dir():
         raise _refuse(path, f"has no parent directory ({parent} does not exist)")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise _refuse(path, f"cannot be written (no permission in {parent})")
+    if path == parent:
+        raise _refuse(path, "is the root directory")
     return path
 
 
