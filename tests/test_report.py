@@ -311,3 +311,42 @@ def test_claim_texts_are_plain_unicode():
     for claim in all_claims():
         for text in (claim.statement, claim.why, claim.source):
             assert "$" not in text and "\\" not in text, (claim.id, text)
+
+
+def test_unusable_default_store_is_a_warning(invoke, monkeypatch, tmp_path):
+    """The default store (no --store) that cannot be created costs no answer: one warning."""
+    monkeypatch.setenv("FLTHEORY_CACHE", os.devnull + "/runs.sqlite")
+    r = invoke("verify", "twostep.lambda")
+    assert r.exit_code == 0 and "inconclusive" in r.stdout
+    assert r.stderr.count("\n") == 1 and "runs are not kept" in r.stderr
+    r = invoke("verify", "twostep.lambda", "--store", os.devnull + "/runs.sqlite")
+    _one_line_exit_2(r, "store")
+
+
+def test_from_an_older_verify_file(invoke, tmp_path):
+    """A verify JSON without points or provenance (written before them): shown, with "no
+    numbers recorded" and "date not recorded"; WHICH filters it; a --size that is not the
+    file's is refused."""
+    run = {"id": "p.one", "paper": "p", "statement": "s", "source": "", "size": "small",
+           "seed": 3, "params": {"n": "10"}, "status": "pass", "predicted": "1",
+           "measured": "1.01 ± 0.02", "tolerance": "|z| ≤ 3", "reason": "", "why": "w",
+           "seconds": 0.5}
+    data = {"command": "verify", "fltheory_version": "0.0.9",
+            "inputs": {"which": "p", "size": "small", "seed": 3},
+            "details": {"claims": [run, {**run, "id": "q.two", "paper": "q"}], "errors": []}}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    r = invoke("report", "p", "--from", str(path), "--out", str(tmp_path / "o"), "--format",
+               "json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["details"]["claims"] == [
+        {"id": "p.one", "status": "pass", "origin": "file"}]
+    html = (tmp_path / "o" / "index.html").read_text(encoding="utf-8")
+    assert "no numbers recorded for this claim" in html and "date not recorded" in html
+    assert "fltheory 0.0.9" in html and "seed 3" in html and "q.two" not in html
+    check_page(tmp_path / "o")
+    r = invoke("report", "--from", str(path), "--size", "large", "--out", str(tmp_path / "x"))
+    _one_line_exit_2(r, "size", "differs")
+    r = invoke("report", "nope", "--from", str(path), "--out", str(tmp_path / "x"))
+    _one_line_exit_2(r, "claim", "matches no claim")
+    assert not (tmp_path / "x").exists()

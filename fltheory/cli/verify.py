@@ -14,10 +14,21 @@ from fltheory.results import Result, Table
 
 
 def open_store(use_cache: bool, store_path: str | None) -> Any:
-    """The results store (``--store`` or the default path), or ``None`` with ``--no-cache``."""
-    from fltheory.sweep.store import Store, default_path
+    """The results store (``--store`` or the default path), or ``None`` with ``--no-cache``.
 
-    return Store(Path(store_path) if store_path else default_path()) if use_cache else None
+    A ``--store`` that cannot be used is an error (one line, exit 2); the default store that
+    cannot be used (no writable cache directory) is one warning, and the runs are not kept."""
+    from fltheory.sweep.store import Store, StoreError, default_path
+
+    if not use_cache:
+        return None
+    if store_path:
+        return Store(Path(store_path))
+    try:
+        return Store(default_path())
+    except StoreError as exc:
+        click.echo(f"fltheory: warning: {exc}; runs are not kept", err=True)
+        return None
 
 
 def tell(done: int, total: int, what: str, state: str) -> None:
