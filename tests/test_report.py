@@ -350,3 +350,19 @@ def test_from_an_older_verify_file(invoke, tmp_path):
     r = invoke("report", "nope", "--from", str(path), "--out", str(tmp_path / "x"))
     _one_line_exit_2(r, "claim", "matches no claim")
     assert not (tmp_path / "x").exists()
+
+
+def test_verify_through_the_sweep_path_stores_per_claim(invoke, tmp_path, monkeypatch):
+    """--workers 2 runs the claims as sweep tasks (one per paper); each claim's run is kept
+    under its own key too, so that a report of the claim reads it."""
+    from fltheory.sweep.store import code_version
+
+    store = tmp_path / "s.sqlite"
+    r = invoke("verify", "twostep.lambda", "--workers", "2", "--store", str(store))
+    assert r.exit_code == 0, r.stderr
+    with Store(store) as s:
+        rows = {(task, version): n for task, version, n, _ in s.summary()}
+    assert rows == {(TASK, code_version()): 1, ("verify.claims", code_version()): 1}
+    _fake_claims(monkeypatch)
+    r = invoke("report", "twostep.lambda", "--store", str(store), "--out", str(tmp_path / "o"))
+    assert r.exit_code == 0 and "1 from the store, 0 computed now" in r.stdout, r.stderr
