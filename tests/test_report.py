@@ -16,6 +16,7 @@ from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from fltheory.claims.registry import Claim, Point, Verdict
@@ -102,7 +103,9 @@ _POINTS = {
     "labels": (Point("λ1", 1.02, predicted=1.0, se=0.03, band=0.1),
                Point("λ2", 0.48, predicted=0.5, se=0.02, band=0.1),
                Point("λ3", 0.26, predicted=0.25, se=None, band=None)),
-    "qualitative": (Point("slope", -0.8, se=0.1), Point("gap", 0.3)),
+    # numpy scalars, as a simulator hands them: stored and drawn as plain numbers
+    "qualitative": (Point("slope", np.float32(-0.8), se=np.float32(0.1)),
+                    Point("gap", np.int64(3))),
     "nan": (Point("ok", 1.0, predicted=1.0, se=0.1, band=0.5), Point("bad", float("nan"))),
     "mixed": (Point("a", 2.0, predicted=2.1, se=0.2, band=0.4, x=1.0, x_label="t"),
               Point("b", 3.0, predicted=2.9, se=0.2, band=0.4, x=2.0, x_label="t"),
@@ -162,22 +165,24 @@ def test_report_of_every_kind_of_point(tmp_path):
 
 def test_store_serves_the_second_report_and_refuses_stale_rows(tmp_path):
     calls: list[str] = []
-    claims = [_synthetic(k, calls) for k in ("series", "labels", "boom")]
+    claims = [_synthetic(k, calls) for k in ("series", "qualitative", "boom")]
     with Store(tmp_path / "s.sqlite") as store:
         first = run_claims(claims, "small", 0, store=store, catch=True)
-        assert first.computed == ["synth.series", "synth.labels"] and not first.cached
-        assert calls == ["series", "labels", "boom"]
+        assert first.computed == ["synth.series", "synth.qualitative"] and not first.cached
+        assert calls == ["series", "qualitative", "boom"]
         again = run_claims(claims, "small", 0, store=store, catch=True)
-        assert again.cached == ["synth.series", "synth.labels"] and not again.computed
-        assert calls == ["series", "labels", "boom", "boom"]  # a failed run is not stored
-        assert again.runs["synth.series"]["points"] == first.runs["synth.series"]["points"]
+        assert again.cached == ["synth.series", "synth.qualitative"] and not again.computed
+        assert calls == ["series", "qualitative", "boom", "boom"]  # a failed run is not stored
+        for kind in ("series", "qualitative"):
+            assert again.runs[f"synth.{kind}"]["points"] == first.runs[f"synth.{kind}"]["points"]
+        assert again.runs["synth.qualitative"]["points"][1]["measured"] == 3
         # another seed or size is another row
         run_claims(claims[:1], "small", 1, store=store)
         assert calls[-1] == "series"
         # a row under another code version is never read
         key = {"claim": "synth.labels", "size": "small"}
         store.put(TASK, key, 7, "0.0.1+000000000000", {"id": "synth.labels", "stale": 1}, 1.0)
-        fresh = run_claims(claims[1:2], "small", 7, store=store)
+        fresh = run_claims([_synthetic("labels", calls)], "small", 7, store=store)
         assert fresh.computed == ["synth.labels"] and "stale" not in fresh.runs["synth.labels"]
         assert claim_version(claims[0]) in fresh.runs["synth.labels"]["version"]
 

@@ -112,8 +112,22 @@ def stored_runs(store: Store, claims: Sequence[Claim], size: str,
     return out
 
 
+def _plain(value: Any) -> Any:
+    """A number type JSON does not know (numpy's int64, float32, …) as a Python number."""
+    if hasattr(value, "item"):
+        return value.item()
+    if isinstance(value, int | float):
+        return float(value)
+    return str(value)
+
+
 def _save(store: Store | None, claim: Claim, run: dict[str, Any], size: str,
           seed: int) -> dict[str, Any]:
+    """Keep ``run`` in the store; the run as stored (JSON types only, as a later read gives
+    it), with its date and version."""
+    import json
+
+    run = json.loads(json.dumps(run, default=_plain))
     version = claim_version(claim)
     if store is not None:
         store.put(TASK, _key(claim.id, size), seed, version, run, float(run["seconds"]))
