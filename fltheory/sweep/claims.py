@@ -198,10 +198,13 @@ def _through_sweeps(missing: Sequence[Claim], size: str, seed: int, workers: int
         papers.setdefault(claim.paper, []).append(claim.id)
     points = [{"claims": ",".join(group), "size": size} for group in papers.values()]
 
+    finished = [done]  # claims done so far (a sweep run is a paper's group of claims)
+
     def tell(k: int, n: int, run: Run) -> None:
+        finished[0] += len(run.params["claims"].split(","))
         if progress is not None:
             state = "failed" if run.error else "cached" if run.cached else f"{run.seconds:.0f} s"
-            progress(done + k, len(out.order), run.params["claims"], state)
+            progress(finished[0], len(out.order), run.params["claims"], state)
 
     outcome = sweep("verify.claims", points, [seed], workers=workers, store=store, progress=tell)
     if outcome.interrupted:
