@@ -17,18 +17,18 @@ if TYPE_CHECKING:
 
 @click.command("report")
 @click.argument("which", required=False, default=None)
-@click.option("--out", "out", required=True, type=str,
+@click.option("--out", "out", required=True, type=str, metavar="DIR",
               help="Report directory: a new path, an empty directory or a previous report "
                    "(replaced once the new one is complete).")
 @click.option("--size", type=click.Choice(["small", "large"]), default=None,
               help="small (default): CI sizes; large: for people with time.")
 @click.option("--seed", type=CountType(minimum=0), default=None,
               help="Seed of every simulation (default 0).")
-@click.option("--store", "store_path", default=None,
+@click.option("--store", "store_path", default=None, metavar="PATH",
               help="Results store to read and fill (default: fltheory cache's).")
 @click.option("--no-cache", "no_cache", is_flag=True,
               help="Compute every claim here; read and write no store.")
-@click.option("--from", "from_file", default=None,
+@click.option("--from", "from_file", default=None, metavar="FILE",
               help="Build from a saved `fltheory verify --format json` output instead.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress lines on stderr (default: when stderr is a terminal).")
