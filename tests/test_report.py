@@ -294,6 +294,10 @@ def test_bad_out_and_which(invoke, tmp_path):
     _one_line_exit_2(r, "store")
     r = invoke("report", "--from", store, "--store", store, "--out", str(tmp_path / "r"))
     _one_line_exit_2(r, "from")
+    for inside in ("r", "r/s.sqlite"):  # a store the report would replace (found by fuzz_cli)
+        r = invoke("report", "twostep.lambda", "--store", str(tmp_path / inside), "--out",
+                   str(tmp_path / "r"))
+        _one_line_exit_2(r, "store", "report directory")
     assert sorted(os.listdir(tmp_path)) == ["file", "full"]  # nothing else written
 
 

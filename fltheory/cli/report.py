@@ -54,10 +54,24 @@ def report_command(which: str | None, out: str, size: str | None, seed: int | No
         raise DomainError("store", store_path, "--store or --no-cache",
                           reason="contradicts --no-cache")
     target = check_out_dir(out)  # before any work
+    if from_file is None and not no_cache:
+        _store_outside(store_path, target)
     _matplotlib()
     data = (_from_file(Path(from_file), which, size, seed) if from_file is not None else
             _from_store(which, size or "small", seed or 0, store_path, no_cache, progress))
     emit(report_result(data, write_report(data, target)), fmt)
+
+
+def _store_outside(store_path: str | None, target: Path) -> None:
+    """The store may not be the report directory or lie in it (a report replaces it)."""
+    import os
+
+    from fltheory.sweep.store import default_path
+
+    store = Path(os.path.abspath(store_path or default_path()))
+    if store == target or target in store.parents:
+        raise DomainError("store", str(store)[:200], "a path outside --out",
+                          reason=f"is the report directory {target} or inside it")
 
 
 def _matplotlib() -> None:
