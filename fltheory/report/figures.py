@@ -1,10 +1,12 @@
 """One figure per claim, drawn from its points (:class:`~fltheory.claims.registry.Point`, here
 as their JSON dicts): prediction against simulation.
 
-* points with ``x``: measured ± se (error bars) against x, per ``series``; the predicted values
-  as a line and the acceptance interval ``predicted ± band`` shaded;
-* points without ``x``: one column per label, measured ± se (dots with error bars), predicted
-  (a horizontal bar) and its band (a shaded box);
+* points with ``x``: one panel per ``x_label``; measured ± se (error bars) against x, one
+  colour per ``series``; the predicted values as a line (a bar for a lone point) and the
+  acceptance interval ``predicted ± band`` shaded;
+* points without ``x``: one panel, one column per point, numbered as in the report's table of
+  numbers (labels are sentences: they are in the table, not under the axis); measured ± se,
+  predicted (a horizontal bar) and its band (a shaded box);
 * a point with ``predicted`` ``None`` (a qualitative rule: a sign, an ordering) is drawn as
   measured only; the caption says which rule decides.
 
@@ -18,7 +20,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-__all__ = ["caption", "draw_claim_figure", "usable_points"]
+__all__ = ["caption", "draw_claim_figure", "panels", "usable_points"]
 
 
 def _finite(value: Any) -> bool:
@@ -34,7 +36,7 @@ def usable_points(points: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], i
 def caption(points: list[dict[str, Any]], tolerance: str) -> str:
     """What the figure shows, in words (only the parts it has)."""
     good, dropped = usable_points(points)
-    parts = ["Dots: the simulation's measured values"]
+    parts = ["Dots: the simulation's measured values (faint: single runs)"]
     if any(_finite(p.get("se")) for p in good):
         parts[0] += " with ± 1 standard error bars"
     if any(_finite(p.get("predicted")) for p in good):
@@ -50,83 +52,116 @@ def caption(points: list[dict[str, Any]], tolerance: str) -> str:
     return text
 
 
-def _series(points: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for p in points:
-        groups.setdefault(str(p.get("series", "")), []).append(p)
+def _series(points: list[tuple[int, dict[str, Any]]]) -> dict[str, list[tuple[int, dict]]]:
+    groups: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    for i, p in points:
+        groups.setdefault(str(p.get("series", "")), []).append((i, p))
     return groups
 
 
-def _draw_x(ax: Any, points: list[dict[str, Any]]) -> None:
-    colours = iter(f"C{i % 10}" for i in range(10_000))
-    for name, group in _series(points).items():
-        group = sorted(group, key=lambda p: float(p["x"]))
-        colour = next(colours)
-        xs = [float(p["x"]) for p in group]
-        pred: list[tuple[float, float, Any]] = [
-            (float(p["x"]), float(p["predicted"]), p.get("band")) for p in group
-            if _finite(p.get("predicted"))]
-        if pred:
+Panel = tuple[str | None, list[tuple[int, dict[str, Any]]]]
+
+
+def panels(points: list[dict[str, Any]]) -> list[Panel]:
+    """The figure's panels: one per ``x_label`` for the points with a finite ``x``, then one
+    for the points without (``x_label`` ``None``); each point with its number (1-based, its
+    place among all the claim's points: the row of the report's table of numbers).
+
+    >>> pts = [{"measured": 1, "x": 1, "x_label": "N"}, {"measured": 2},
+    ...        {"measured": 3, "x": 2, "x_label": "t"}, {"measured": float("nan"), "x": 1}]
+    >>> [(name, [i for i, _ in part]) for name, part in panels(pts)]
+    [('N', [1]), ('t', [3]), (None, [2])]
+    """
+    by_axis: dict[str | None, list[tuple[int, dict[str, Any]]]] = {}
+    for i, p in enumerate(points, 1):
+        if not _finite(p.get("measured")):
+            continue
+        axis = str(p.get("x_label") or "x") if _finite(p.get("x")) else None
+        by_axis.setdefault(axis, []).append((i, p))
+    named: list[Panel] = [(k, v) for k, v in by_axis.items() if k is not None]
+    return named + ([(None, by_axis[None])] if None in by_axis else [])
+
+
+def _value(p: dict[str, Any], key: str) -> float | None:
+    return float(p[key]) if _finite(p.get(key)) else None
+
+
+def _draw_x(ax: Any, axis: str, points: list[tuple[int, dict[str, Any]]]) -> None:
+    for k, (name, group) in enumerate(_series(points).items()):
+        colour = f"C{k % 10}"
+        group = sorted(group, key=lambda item: float(item[1]["x"]))
+        pred = [(float(p["x"]), float(p["predicted"]), _value(p, "band")) for _, p in group
+                if _finite(p.get("predicted"))]
+        if len(pred) >= 2:
             ax.plot([q[0] for q in pred], [q[1] for q in pred], "-", color=colour, lw=1.2,
-                    label=f"predicted {name}".strip())
-            banded = [q for q in pred if _finite(q[2])]
+                    label=f"predicted: {name}" if name else "predicted")
+            banded = [(x, y, b) for x, y, b in pred if b is not None]
             if banded:
-                ax.fill_between([q[0] for q in banded], [q[1] - float(q[2]) for q in banded],
-                                [q[1] + float(q[2]) for q in banded], color=colour, alpha=0.15,
-                                lw=0)
-        se = [float(p["se"]) if _finite(p.get("se")) else 0.0 for p in group]
-        ax.errorbar(xs, [float(p["measured"]) for p in group], yerr=se, fmt="o", ms=4,
-                    color=colour, capsize=3, label=f"measured {name}".strip())
-    xs = [float(p["x"]) for p in points]
+                ax.fill_between([q[0] for q in banded], [q[1] - q[2] for q in banded],
+                                [q[1] + q[2] for q in banded], color=colour, alpha=0.15, lw=0)
+        for x, y, band in pred if len(pred) == 1 else ():
+            if band is not None:
+                ax.plot([x, x], [y - band, y + band], "-", color=colour, lw=7, alpha=0.2)
+            ax.plot([x], [y], "_", color=colour, ms=16, mew=1.5,
+                    label=f"predicted: {name}" if name else "predicted")
+        se = [_value(p, "se") or 0.0 for _, p in group]
+        judged = any(_finite(p.get("predicted")) or _finite(p.get("se")) for _, p in group)
+        ax.errorbar([float(p["x"]) for _, p in group], [float(p["measured"]) for _, p in group],
+                    yerr=se, fmt="o", ms=4 if judged else 3, alpha=1 if judged else 0.6,
+                    color=colour, capsize=2, lw=1, label=name or "measured")
+    xs = [float(p["x"]) for _, p in points]
     if min(xs) > 0 and max(xs) / min(xs) >= 20:
         ax.set_xscale("log")
-    labels = sorted({str(p.get("x_label", "")) for p in points} - {""})
-    ax.set_xlabel(", ".join(labels))
+    ax.set_xlabel(axis)
 
 
-def _draw_labels(ax: Any, points: list[dict[str, Any]]) -> None:
-    names = [f"{p['series']}: {p['label']}" if p.get("series") else str(p["label"])
-             for p in points]
-    for i, p in enumerate(points):
-        if _finite(p.get("predicted")):
-            mid = float(p["predicted"])
-            if _finite(p.get("band")):
-                half = float(p["band"])
-                ax.fill_between([i - 0.3, i + 0.3], [mid - half] * 2, [mid + half] * 2,
-                                color="C0", alpha=0.15, lw=0,
-                                label="acceptance interval" if i == 0 else None)
-            ax.plot([i - 0.3, i + 0.3], [mid, mid], "-", color="C0", lw=1.5,
-                    label="predicted" if i == 0 else None)
-        se = float(p["se"]) if _finite(p.get("se")) else 0.0
-        ax.errorbar([i], [float(p["measured"])], yerr=[se], fmt="o", ms=4, color="C1",
-                    capsize=3, label="measured" if i == 0 else None)
-    ax.set_xticks(range(len(points)), names, rotation=30 if len(points) > 4 else 0,
-                  ha="right" if len(points) > 4 else "center", fontsize=8)
+def _draw_labels(ax: Any, points: list[tuple[int, dict[str, Any]]]) -> None:
+    for k, (_, p) in enumerate(points):
+        first = k == 0
+        mid, band = _value(p, "predicted"), _value(p, "band")
+        if mid is not None:
+            if band is not None:
+                ax.fill_between([k - 0.3, k + 0.3], [mid - band] * 2, [mid + band] * 2,
+                                color="C0", alpha=0.18, lw=0,
+                                label="acceptance interval" if first else None)
+            ax.plot([k - 0.3, k + 0.3], [mid, mid], "-", color="C0", lw=1.5,
+                    label="predicted" if first else None)
+        ax.errorbar([k], [float(p["measured"])], yerr=[_value(p, "se") or 0.0], fmt="o", ms=4,
+                    color="C1", capsize=2, lw=1, label="measured" if first else None)
+    step = max(1, len(points) // 30)
+    ax.set_xticks(range(0, len(points), step), [str(n) for n, _ in points][::step],
+                  fontsize=7)
     ax.set_xlim(-0.6, len(points) - 0.4)
+    ax.set_xlabel("point (numbered as in the table of numbers)")
 
 
 def draw_claim_figure(points: list[dict[str, Any]], title: str, path: Path) -> bool:
-    """Draw the claim's points to ``path`` (SVG); ``False`` (nothing written) when no point
-    has a finite measured value."""
+    """Draw the claim's points to ``path`` (SVG), one panel per :func:`panels`; ``False``
+    (nothing written) when no point has a finite measured value."""
+    import warnings
+
     from fltheory.render.plots import pyplot
 
-    good, _ = usable_points(points)
-    if not good:
+    parts = panels(points)
+    if not parts:
         return False
     plt = pyplot()
-    with_x = [p for p in good if _finite(p.get("x"))]
-    labelled = [p for p in good if not _finite(p.get("x"))]
-    panels = [part for part in (with_x, labelled) if part]
     with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "fltheory-report",
-                         "font.family": "sans-serif"}):
-        fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 3.4), squeeze=False)
+                         "font.family": "sans-serif", "font.size": 8}), \
+            warnings.catch_warnings():
+        # a layout that cannot fit every label draws the figure anyway: never an error
+        warnings.simplefilter("ignore", UserWarning)
+        fig, axes = plt.subplots(len(parts), 1, figsize=(6.4, 0.4 + 2.8 * len(parts)),
+                                 squeeze=False, layout="constrained")
         try:
-            for ax, part in zip(axes[0], panels, strict=True):
-                (_draw_x if part is with_x else _draw_labels)(ax, part)
+            for ax, (axis, part) in zip(axes[:, 0], parts, strict=True):
+                if axis is None:
+                    _draw_labels(ax, part)
+                else:
+                    _draw_x(ax, axis, part)
                 ax.grid(alpha=0.3)
-                ax.legend(fontsize=7)
+                ax.legend(fontsize=6.5)
             fig.suptitle(title, fontsize=9)
-            fig.tight_layout()
             fig.savefig(path, format="svg", metadata={"Date": None})
         finally:
             plt.close(fig)

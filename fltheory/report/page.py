@@ -32,6 +32,8 @@ dl.claim dt { font-weight: 600; color: #555; } dl.claim dd { margin: 0; }
 figure { margin: .8rem 0; } figure img { max-width: 100%; height: auto; }
 figcaption, .muted { color: #555; font-size: .85rem; }
 code { font-size: .85rem; } .counts span { margin-right: 1rem; }
+details { margin: .4rem 0; font-size: .85rem; } summary { cursor: pointer; color: #333; }
+table.numbers td { font-variant-numeric: tabular-nums; }
 """
 
 
@@ -96,6 +98,32 @@ def _params(params: Any) -> str:
     return "; ".join(f"{escape(str(k))} = {escape(str(v))}" for k, v in params.items())
 
 
+def _number(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return escape(str(value))
+
+
+def _numbers(points: list[dict[str, Any]]) -> str:
+    """Every point of the claim as a table row (folded: ``<details>``, no script)."""
+    if not points:
+        return ""
+    rows = "\n".join(
+        f"<tr><td>{i}</td><td>{escape(str(p.get('series') or ''))}</td>"
+        f"<td>{escape(str(p.get('label', '')))}</td>"
+        f"<td>{'' if p.get('x') is None else escape(str(p.get('x_label') or 'x')) + ' = '}"
+        f"{'' if p.get('x') is None else _number(p.get('x'))}</td>"
+        f"<td>{_number(p.get('measured'))}</td><td>{_number(p.get('se'))}</td>"
+        f"<td>{_number(p.get('predicted'))}</td><td>{_number(p.get('band'))}</td></tr>"
+        for i, p in enumerate(points, 1))
+    return (f"<details><summary>the {len(points)} numbers behind the verdict</summary>\n"
+            '<table class="numbers"><thead><tr><th>#</th><th>series</th><th>point</th>'
+            "<th>at</th><th>measured</th><th>se</th><th>predicted</th><th>± band</th></tr>"
+            f"</thead>\n<tbody>\n{rows}\n</tbody></table></details>")
+
+
 def _figure(run: dict[str, Any], figures: dict[str, str]) -> str:
     if run["id"] not in figures:
         why = ("the run failed" if run["status"] == "error" else
@@ -132,7 +160,7 @@ def _claim(run: dict[str, Any], data: ReportRuns, figures: dict[str, str],
     body = "\n".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in fields)
     return (f'<section id="{ids[run["id"]]}">\n<h3>{escape(run["id"])} '
             f'{_verdict(run["status"])}</h3>\n<dl class="claim">\n{body}\n</dl>\n'
-            f"{_figure(run, figures)}\n"
+            f"{_figure(run, figures)}\n{_numbers(list(run.get('points') or []))}\n"
             '<p class="muted"><a href="#claims">back to the table</a></p>\n</section>')
 
 
