@@ -158,7 +158,7 @@ def test_report_of_every_kind_of_point(tmp_path):
     assert "RuntimeError: the simulator broke" in html and "why inconclusive" in html
     # the x-series figure has both series, measured with error bars and the predicted line
     svg = (out / "figures" / "synth-series.svg").read_text(encoding="utf-8")
-    assert "predicted: relu" in svg and "predicted: tanh" in svg and "<path" in svg
+    assert ">relu<" in svg and ">tanh<" in svg and "<path" in svg
     assert "the 6 numbers behind the verdict" in html  # every point also as text
     assert "<td>N = 1600</td><td>0.02625</td><td>0.0025</td><td>0.025</td><td>0.0075</td>" in html
     # mixed: one panel per x axis and one for the labelled points (numbered as in the table)

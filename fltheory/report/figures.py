@@ -2,8 +2,9 @@
 as their JSON dicts): prediction against simulation.
 
 * points with ``x``: one panel per ``x_label``; measured ± se (error bars) against x, one
-  colour per ``series``; the predicted values as a line (a bar for a lone point) and the
-  acceptance interval ``predicted ± band`` shaded;
+  colour per ``series`` (the legend names the series); the predicted values as a line of the
+  same colour (a bar for a lone point) and the acceptance interval ``predicted ± band``
+  shaded;
 * points without ``x``: one panel, one column per point, numbered as in the report's table of
   numbers (labels are sentences: they are in the table, not under the axis); measured ± se,
   predicted (a horizontal bar) and its band (a shaded box);
@@ -40,7 +41,7 @@ def caption(points: list[dict[str, Any]], tolerance: str) -> str:
     if any(_finite(p.get("se")) for p in good):
         parts[0] += " with ± 1 standard error bars"
     if any(_finite(p.get("predicted")) for p in good):
-        parts.append("lines and bars: the prediction")
+        parts.append("lines and bars (same colour as the series): the prediction")
     if any(_finite(p.get("band")) and _finite(p.get("predicted")) for p in good):
         parts.append("shaded: the acceptance interval (prediction ± tolerance)")
     text = "; ".join(parts) + "."
@@ -93,8 +94,7 @@ def _draw_x(ax: Any, axis: str, points: list[tuple[int, dict[str, Any]]]) -> Non
         pred = [(float(p["x"]), float(p["predicted"]), _value(p, "band")) for _, p in group
                 if _finite(p.get("predicted"))]
         if len(pred) >= 2:
-            ax.plot([q[0] for q in pred], [q[1] for q in pred], "-", color=colour, lw=1.2,
-                    label=f"predicted: {name}" if name else "predicted")
+            ax.plot([q[0] for q in pred], [q[1] for q in pred], "-", color=colour, lw=1.2)
             banded = [(x, y, b) for x, y, b in pred if b is not None]
             if banded:
                 ax.fill_between([q[0] for q in banded], [q[1] - q[2] for q in banded],
@@ -102,8 +102,7 @@ def _draw_x(ax: Any, axis: str, points: list[tuple[int, dict[str, Any]]]) -> Non
         for x, y, band in pred if len(pred) == 1 else ():
             if band is not None:
                 ax.plot([x, x], [y - band, y + band], "-", color=colour, lw=7, alpha=0.2)
-            ax.plot([x], [y], "_", color=colour, ms=16, mew=1.5,
-                    label=f"predicted: {name}" if name else "predicted")
+            ax.plot([x], [y], "_", color=colour, ms=16, mew=1.5)
         se = [_value(p, "se") or 0.0 for _, p in group]
         judged = any(_finite(p.get("predicted")) or _finite(p.get("se")) for _, p in group)
         ax.errorbar([float(p["x"]) for _, p in group], [float(p["measured"]) for _, p in group],
@@ -135,6 +134,15 @@ def _draw_labels(ax: Any, points: list[tuple[int, dict[str, Any]]]) -> None:
     ax.set_xlabel("point (numbered as in the table of numbers)")
 
 
+def _legend(ax: Any) -> None:
+    """The legend inside the axes, or beside them when it has many entries."""
+    entries = len(ax.get_legend_handles_labels()[1])
+    if entries > 5:
+        ax.legend(fontsize=6.5, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    elif entries:
+        ax.legend(fontsize=6.5)
+
+
 def draw_claim_figure(points: list[dict[str, Any]], title: str, path: Path) -> bool:
     """Draw the claim's points to ``path`` (SVG), one panel per :func:`panels`; ``False``
     (nothing written) when no point has a finite measured value."""
@@ -147,7 +155,8 @@ def draw_claim_figure(points: list[dict[str, Any]], title: str, path: Path) -> b
         return False
     plt = pyplot()
     with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "fltheory-report",
-                         "font.family": "sans-serif", "font.size": 8}), \
+                         "font.family": "sans-serif", "font.sans-serif": ["DejaVu Sans"],
+                         "font.size": 8}), \
             warnings.catch_warnings():
         # a layout that cannot fit every label draws the figure anyway: never an error
         warnings.simplefilter("ignore", UserWarning)
@@ -160,7 +169,7 @@ def draw_claim_figure(points: list[dict[str, Any]], title: str, path: Path) -> b
                 else:
                     _draw_x(ax, axis, part)
                 ax.grid(alpha=0.3)
-                ax.legend(fontsize=6.5)
+                _legend(ax)
             fig.suptitle(title, fontsize=9)
             fig.savefig(path, format="svg", metadata={"Date": None})
         finally:
