@@ -164,10 +164,12 @@ BASE: dict[str, list[tuple[str | None, str]]] = {
     "twostep learn": [("--target", "He1"), ("--target", "He3"), ("--a1", ".45"), ("--a2", ".3")],
     "twostep simulate": [("--N", "200"), ("--target", "He1")],
     "verify": [(None, "twostep.lambda")],
+    "report": [(None, "twostep.lambda"), ("--out", "{RUN}/report")],
 }
 #: option values never drawn: valid, but documented to take long (not a defect to time out)
 SKIP_VALUES: dict[tuple[str, str], set[str]] = {
     ("verify", "--size"): {"large"},
+    ("report", "--size"): {"large"},
 }
 
 
@@ -283,7 +285,7 @@ def _names_for(cmd: Command, param: Param) -> list[str]:
         if key == "sweep":
             from fltheory.sweep.tasks import all_tasks
             return [t for t in all_tasks() if t != "verify.claims"]
-        if key == "verify":
+        if key in ("verify", "report"):
             return [*CHEAP_CLAIMS, "nope", "twostep.nope"]
     except ImportError:
         pass

@@ -29,6 +29,7 @@ __all__ = ["CORE_COMMANDS", "cli", "commands", "main"]
 CORE_COMMANDS: dict[str, str] = {
     "cache": "fltheory.cli.sweep:cache_command",
     "plot": "fltheory.cli.plot:plot_command",
+    "report": "fltheory.cli.report:report_command",
     "sweep": "fltheory.cli.sweep:sweep_command",
     "table": "fltheory.cli.table:table_command",
     "verify": "fltheory.cli.verify:verify_command",

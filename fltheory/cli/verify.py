@@ -13,38 +13,28 @@ from fltheory.cli.options import CountType, emit, format_option, list_result
 from fltheory.results import Result, Table
 
 
-def _through_sweeps(ids: list[str], size: str, seed: int, workers: int, use_cache: bool,
-                    store_path: str | None, show: bool) -> tuple[list[dict[str, Any]], list[str]]:
-    """The claims as tasks of the sweep machinery, one task per paper (claims of a paper share
-    cached simulations): worker processes, one BLAS thread each, and the results store (an
-    interrupted large verify resumes at the first paper not finished)."""
-    from fltheory.sweep.runner import Run, sweep
-    from fltheory.sweep.store import Store, default_path
+def open_store(use_cache: bool, store_path: str | None) -> Any:
+    """The results store (``--store`` or the default path), or ``None`` with ``--no-cache``.
 
-    def tell(done: int, total: int, run: Run) -> None:
-        state = "failed" if run.error else "cached" if run.cached else f"{run.seconds:.0f} s"
-        click.echo(f"[{done}/{total}] {run.params['claims']} ({state})", err=True)
+    A ``--store`` that cannot be used is an error (one line, exit 2); the default store that
+    cannot be used (no writable cache directory) is one warning, and the runs are not kept."""
+    from fltheory.sweep.store import Store, StoreError, default_path
 
-    store = Store(Path(store_path) if store_path else default_path()) if use_cache else None
+    if not use_cache:
+        return None
+    if store_path:
+        return Store(Path(store_path))
     try:
-        papers: dict[str, list[str]] = {}
-        for i in ids:
-            papers.setdefault(i.split(".")[0], []).append(i)
-        points = [{"claims": ",".join(group), "size": size} for group in papers.values()]
-        outcome = sweep("verify.claims", points, [seed], workers=workers, store=store,
-                        progress=tell if show else None)
-    finally:
-        if store is not None:
-            store.close()
-    if outcome.interrupted:
-        raise click.exceptions.Abort()
-    out, errors = [], []
-    for run in outcome.runs:
-        if run.result is not None:
-            out.extend(run.result["runs"])
-        else:
-            errors.append(f"{run.params['claims']}: {run.error}")
-    return out, errors
+        return Store(default_path())
+    except StoreError as exc:
+        click.echo(f"fltheory: warning: {exc}; runs are not kept", err=True)
+        return None
+
+
+def tell(done: int, total: int, what: str, state: str) -> None:
+    """One progress line on stderr."""
+    click.echo(f"[{done}/{total}] {what} ({state})" if state != "running" else
+               f"[{done}/{total}] {what} ...", err=True)
 
 
 @click.command("verify")
@@ -57,7 +47,8 @@ def _through_sweeps(ids: list[str], size: str, seed: int, workers: int, use_cach
               help="Claims run in parallel worker processes (default: 1 for small, the number "
                    "of cores for large).")
 @click.option("--no-cache", "no_cache", is_flag=True,
-              help="Large size: do not read or write the results store.")
+              help="Do not read or write the results store (runs are stored by default, "
+                   "so that fltheory report reads them).")
 @click.option("--store", "store_path", default=None, help="Results store (see fltheory cache).")
 @click.option("--list", "list_only", is_flag=True, help="List the claims and exit.")
 @click.option("--progress/--no-progress", default=None,
@@ -72,9 +63,12 @@ def verify_command(which: str | None, size: str, seed: int, workers: int | None,
     or inconclusive (with the reason). Exit status 1 when any claim fails.
 
     With --size large, or --workers > 1, claims run through the sweep machinery (parallel
-    worker processes; large results kept in the store, so an interrupted run resumes).
+    worker processes). Every run is kept in the results store (unless --no-cache) under the
+    code version, so a rerun of unchanged code, an interrupted large run and fltheory report
+    read it instead of recomputing.
     """
     from fltheory.claims.registry import select
+    from fltheory.sweep.claims import run_claims
 
     claims = select(which)
     if list_only:
@@ -82,27 +76,29 @@ def verify_command(which: str | None, size: str, seed: int, workers: int | None,
         return 0
     show = sys.stderr.isatty() if progress is None else progress
     workers = workers or (os.cpu_count() or 1 if size == "large" else 1)
-    errors: list[str] = []
-    if size == "large" or workers > 1:
-        runs, errors = _through_sweeps([c.id for c in claims], size, seed, workers,
-                                       size == "large" and not no_cache, store_path, show)
-    else:
-        runs = _in_process(claims, size, seed, show)
+    store = open_store(not no_cache, store_path)
+    try:
+        done = run_claims(claims, size, seed, store=store, workers=workers,
+                          progress=tell if show else None)
+    finally:
+        if store is not None:
+            store.close()
+    runs = [{k: v for k, v in r.items() if k not in ("date", "version")} for r in done.in_order()]
+    errors = done.group_errors
     result = _verify_result(runs, errors, which, size, seed)
+    result.details["provenance"] = _provenance(done)
     emit(result, fmt)
     return 1 if result.value["fail"] or errors else 0
 
 
-def _in_process(claims: list[Any], size: str, seed: int, show: bool) -> list[dict[str, Any]]:
-    """The claims run one after the other in this process (progress on stderr if ``show``)."""
-    from fltheory.claims.registry import run_claim
+def _provenance(done: Any) -> dict[str, Any]:
+    """The code version of this process, and of each run with the UTC time it was computed
+    (or stored): what fltheory report --from shows as provenance."""
+    from fltheory.sweep.store import code_version
 
-    runs = []
-    for i, claim in enumerate(claims, 1):
-        if show:
-            click.echo(f"[{i}/{len(claims)}] {claim.id} ...", err=True)
-        runs.append(run_claim(claim, size, seed).as_json())
-    return runs
+    return {"code_version": code_version(),
+            "runs": {i: {"date": r["date"], "version": r["version"],
+                         "from_store": i in done.cached} for i, r in done.runs.items()}}
 
 
 def _verify_result(runs: list[dict[str, Any]], errors: list[str], which: str | None,

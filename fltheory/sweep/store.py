@@ -347,6 +347,37 @@ class Store:
             return {}
         return out
 
+    def rows(self, task: str, params: dict[str, str], seeds: Iterable[int],
+             version: str) -> dict[int, tuple[dict[str, Any], float, float]]:
+        """Like :meth:`get`, with each run's seconds and the time it was stored (seconds
+        since the epoch): seed -> (result, seconds, created); a failing read is a miss."""
+        key = params_key(params)
+        seeds = list(seeds)
+        out: dict[int, tuple[dict[str, Any], float, float]] = {}
+        if self._reads_off or not seeds:
+            return out
+        try:
+            for start in range(0, len(seeds), 500):
+                part = seeds[start:start + 500]
+                marks = ",".join("?" * len(part))
+                found = self.db.execute(
+                    f"SELECT seed, result, seconds, created FROM runs WHERE task = ? AND "
+                    f"params = ? AND version = ? AND seed IN ({marks})",
+                    (task, key, version, *part))
+                out.update({seed: (json.loads(result), float(seconds), float(created))
+                            for seed, result, seconds, created in found})
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return out
+            self._reads_off = True
+            self.warn(f"cannot read the results store {self.path} ({exc}); running without it")
+            return {}
+        except (sqlite3.Error, ValueError) as exc:
+            self._reads_off = True
+            self.warn(f"cannot read the results store {self.path} ({exc}); running without it")
+            return {}
+        return out
+
     def put(self, task: str, params: dict[str, str], seed: int, version: str,
             result: dict[str, Any], seconds: float) -> bool:
         """Store one run; False (and one warning, the first time) when it cannot be saved."""
