@@ -28,3 +28,10 @@ def invoke():
         return runner.invoke(cli, list(args), catch_exceptions=False)
 
     return _invoke
+
+
+@pytest.fixture(autouse=True)
+def _private_results_store(monkeypatch, tmp_path_factory):
+    """fltheory verify keeps its runs in the results store: each test gets its own (never the
+    user's ~/.cache, never another test's runs)."""
+    monkeypatch.setenv("FLTHEORY_CACHE", str(tmp_path_factory.mktemp("store") / "runs.sqlite"))

@@ -212,8 +212,8 @@ def test_light_listing_does_not_import_numpy():
 
 
 def test_verify_through_workers_matches_serial(invoke):
-    serial = json.loads(invoke("verify", "hermite", "--format", "json").stdout)
-    parallel = json.loads(invoke("verify", "hermite", "--workers", "2", "--format",
+    serial = json.loads(invoke("verify", "hermite", "--no-cache", "--format", "json").stdout)
+    parallel = json.loads(invoke("verify", "hermite", "--no-cache", "--workers", "2", "--format",
                                  "json").stdout)
     strip = [{k: v for k, v in c.items() if k != "seconds"} for c in serial["details"]["claims"]]
     assert strip == [{k: v for k, v in c.items() if k != "seconds"}
