@@ -108,11 +108,28 @@ def test_notebooks_rendered_with_outputs(site: Path) -> None:
         assert len(images) >= pngs > 0, (name, images, pngs)
 
 
-def test_report_page_has_no_dangling_link(site: Path) -> None:
-    """Without a report the page says how to make one and links nowhere (tag ``report``)."""
-    text = (site / "report.html").read_text()
-    assert "report/index.html" not in text
-    assert not (site / "report").exists()
+def test_site_holds_the_report_of_the_committed_ci_run(site: Path) -> None:
+    """docs/verify-small.json (``fltheory verify --format json``, small size, seed 0) becomes
+    report/ at build time: the page links to it and its summary counts are the run's."""
+    run = json.loads((DOCS / "verify-small.json").read_text(encoding="utf-8"))
+    assert 'href="report/index.html"' in (site / "report.html").read_text(encoding="utf-8")
+    index = (site / "report" / "index.html").read_text(encoding="utf-8")
+    for status in ("pass", "fail", "inconclusive"):
+        assert f'<span class="verdict {status}">{status}</span> {run["value"][status]}<' in index
+    missing = [c["id"] for c in run["details"]["claims"] if f"<h3>{c['id']} " not in index]
+    assert not missing, f"claims without a section in the report: {missing}"
+
+
+def test_committed_ci_run_is_of_the_registered_claims() -> None:
+    """The committed run is of today's claims (same ids, same statements): regenerate it with
+    ``fltheory verify --format json > docs/verify-small.json`` when a claim changes."""
+    from fltheory.claims.registry import all_claims
+
+    run = json.loads((DOCS / "verify-small.json").read_text(encoding="utf-8"))
+    assert run["inputs"] == {"which": "all", "size": "small", "seed": 0}
+    committed = {c["id"]: c["statement"] for c in run["details"]["claims"]}
+    assert committed == {c.id: c.statement for c in all_claims()}
+    assert run["value"]["fail"] == 0 and not run["details"]["errors"]
 
 
 def test_links_resolve_offline(site: Path) -> None:
@@ -126,7 +143,7 @@ def test_links_resolve_offline(site: Path) -> None:
 def _representative() -> list[str]:
     return ["index.html", "cli.html", "api/generated/fltheory.theory.fisher.html",
             *(f"papers/{key}.html" for key in _paper_keys()),
-            *(f"notebooks/{name}.html" for name in NOTEBOOKS)]
+            *(f"notebooks/{name}.html" for name in NOTEBOOKS), "report/index.html"]
 
 
 @pytest.mark.browser
@@ -146,6 +163,10 @@ def test_pages_in_browser(site: Path) -> None:
         assert page.mathjax and page.maths > 0, f"{key}: no typeset maths"
     for name in NOTEBOOKS:
         assert by_page[f"notebooks/{name}.html"].images > 0, name
+    # the report: one figure per claim with numbers, every one loaded (checked above)
+    run = json.loads((DOCS / "verify-small.json").read_text(encoding="utf-8"))
+    drawn = sum(1 for c in run["details"]["claims"] if c.get("points"))
+    assert by_page["report/index.html"].images == drawn > 40
 
 
 # -- the checker itself, on a small tree with known faults (no site build needed) -------------
