@@ -101,8 +101,8 @@ def _smoother(f: Fn, s2: float, rule: Rule, bound: float) -> Fn:
     s = math.sqrt(s2)
     d = min(rule.table_step, 0.5 * s)
     lo, hi = -bound - 6 * d, bound + 6 * d
-    n = max(16, int(math.ceil((hi - lo) / d)) + 1)
-    half = int(math.ceil(rule.X * s / d))
+    n = max(16, math.ceil((hi - lo) / d) + 1)
+    half = math.ceil(rule.X * s / d)
     u = lo + d * np.arange(-half, n + half)
     k = np.arange(-half, half + 1) * d / s
     kernel = (d / s) * np.exp(-0.5 * k * k) / _SQRT_2PI
@@ -129,7 +129,7 @@ def _outer(A: np.ndarray, rule: Rule, beta: np.ndarray | None = None
     if beta is not None:
         load = np.maximum(load, np.abs(beta @ L))
     steps = [min(0.5, rule.h / max(float(lj), 1e-300)) for lj in load]
-    counts = [2 * int(math.ceil(rule.X / step)) + 1 for step in steps]
+    counts = [2 * math.ceil(rule.X / step) + 1 for step in steps]
     from fltheory.exact import check_cost
 
     check_cost(f"a covariance with variances up to {float(np.max(np.diag(A))):.3g}",
@@ -232,12 +232,12 @@ def average(fs: list[Fn], C: np.ndarray, rule: Rule = STANDARD) -> np.ndarray:
     flat = np.ascontiguousarray(C.reshape(-1, d, d))
     uniq, inverse = np.unique(flat.reshape(len(flat), -1), axis=0, return_inverse=True)
     out = np.empty(len(uniq))
-    memo: dict[tuple[int, ...], Any] = {}
+    memo: dict[tuple[tuple[int, ...], ...], Any] = {}
     for u, row in enumerate(uniq):
         Cu = row.reshape(d, d)
         rep = _order(Cu)
         groups = [[b for b in range(d) if np.array_equal(Cu[a], Cu[b])] for a in rep]
-        key = tuple(tuple(g) for g in groups)  # type: ignore[misc]
+        key = tuple(tuple(g) for g in groups)
         if key not in memo:
             memo[key] = [_product([fs[b] for b in g]) for g in groups]
         out[u] = average_one(memo[key], Cu[np.ix_(rep, rep)], rule)

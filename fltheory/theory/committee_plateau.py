@@ -156,8 +156,8 @@ def _eval_cost(model: Any) -> float:
 def _check_analysis(model: Any, extra: int, refine: bool = False) -> float:
     """Refuse (CostError) an analysis whose Jacobian and Newton steps (~24 n + ``extra``
     evaluations of the right side, n = K(K+1)/2 + KM; with ``refine`` 4 (4 n + 30) more: the
-    finer rule's Newton from the root and Jacobian, at ~4× the cost per evaluation) would take longer than ANALYSIS_SECONDS_LIMIT; return the seconds
-    per evaluation."""
+    finer rule's Newton from the root and Jacobian, at ~4× the cost per evaluation) would
+    take longer than ANALYSIS_SECONDS_LIMIT; return the seconds per evaluation."""
     K, M = _units(model)
     per_eval = _eval_cost(model)
     n = K * (K + 1) // 2 + K * M
