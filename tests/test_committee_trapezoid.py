@@ -154,3 +154,13 @@ def test_tanh_plateau_states_its_errors_and_the_cli_prints_them(invoke):
 def test_nodes_bounded_before_work():
     with pytest.raises(CostError):
         averages("tanh").i4(100 * _generic_cov(31))
+
+
+def test_tanh_ode_states_the_error_along_its_trajectory(invoke):
+    """K = M = 1 (cheap): the ODE's output names the rule and its estimated error at the
+    start, middle and end of the trajectory."""
+    result = invoke("committee", "ode", "--g", "tanh", "--K", "1", "--M", "1", "--eta", "1/2",
+                    "--t-max", "20")
+    assert result.exit_code == 0, result.stderr
+    assert "estimated error along this trajectory" in result.stdout
+    assert "trapezoid rule" in result.stdout

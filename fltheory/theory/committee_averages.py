@@ -29,9 +29,11 @@ Which method each activation gets (:attr:`GaussianAverages.method` says it):
 * polynomials (degree <= :data:`MAX_DEGREE`): exact. Each average is a polynomial in the
   covariance entries, built from Gaussian moments by Stein's recursion (Isserlis' theorem);
   sympy-exact for :meth:`GaussianAverages.symbolic`, evaluated in float64 otherwise.
-* any other g (tanh, sigmoid, …): tensor Gauss–Hermite cubature of order n in the
-  eigenbasis of C, with the error measured against order 2n at a test covariance (stated in
-  the method string, measured when it is first read; a measurement, not a bound). g and g'
+* any other g (tanh, sigmoid, …): a trapezoid rule with Gaussian weight, coinciding fields
+  merged and the last field integrated through a tabulated smoothing
+  (:mod:`fltheory.theory._committee_trapezoid`; Gauss–Hermite converges slowly for tanh),
+  its error measured against the rule with halved steps (at test covariances in the method
+  string; at any covariances by :meth:`GaussianAverages.error_estimate`). g and g'
   must grow slower than any e^{c z²} (else some average is infinite at large variance):
   exp(z**2) is refused (decided numerically at |z| = 50 … 800, sympy's limit when unclear).
 
@@ -62,8 +64,8 @@ MAX_DEGREE = 6
 
 #: Gauss–Legendre nodes per panel (5 panels) of the relu I4 integral
 RELU_NODES = 16
-#: Gauss–Hermite order per dimension of the cubature (2-, 3-, 4-field averages), and the order
-#: each is checked against when the averages are built
+#: Gauss–Hermite order per dimension of :func:`_cubature_func` (2-, 3-, 4-field averages; no
+#: longer the generic path, kept as an independent rule for tests), and a higher order
 CUBATURE_ORDER = {2: 64, 3: 48, 4: 24}
 CHECK_ORDER = {2: 128, 3: 96, 4: 32}
 
@@ -491,7 +493,7 @@ def averages(g: str, dps: int | None = None) -> GaussianAverages:
     """The Gaussian averages of the activation ``g``: ``"erf"`` (erf(x/√2), closed forms),
     ``"relu"`` (closed E2, I2, I3; I4 a 1-D integral), a polynomial in z or x (exact,
     degree <= :data:`MAX_DEGREE`), or any expression accepted by
-    :func:`fltheory.theory.functions.parse_function` (Gauss–Hermite cubature). ``dps`` is
+    :func:`fltheory.theory.functions.parse_function` (trapezoid rule). ``dps`` is
     accepted for the interface and unused (every path is float64). Refuses g whose Gaussian
     moments are not all finite (DomainError naming ``g``).
 
@@ -755,7 +757,7 @@ def trapezoid_method(err: float | None, rule: trap.Rule = trap.STANDARD) -> str:
     """The method string of the generic (trapezoid) path, with its measured error."""
     text = (f"trapezoid rule with Gaussian weight (step {rule.h:g} in field units, |ξ| <= "
             f"{rule.X:g}; coinciding fields merged; the last field by a tabulated 1-D "
-            f"smoothing, table step {rule.table_step:g}, degree-7 spline)")
+            f"smoothing, table step {rule.table_step:g}, quintic Hermite)")
     if err is None:
         return text
     return (f"{text}, error {err:.1e} measured against steps halved at two test covariances "
