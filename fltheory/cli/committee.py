@@ -238,12 +238,14 @@ def _error_lines(model: Any, p: Any) -> list[str]:
         return []
     err, ch = p.average_errors, p.refined_change
     kinds = ", ".join(f"{k.upper()} {v:.1e}" for k, v in sorted(err.items()))
-    return [f"averages: {model.averages.method}",
-            f"their estimated error at this plateau's covariances (rule against halved steps): "
-            f"{kinds}",
+    redo = ("the redo with the finer rule failed (its Newton left the admissible states)"
+            if ch is None else
             f"redone with the finer rule: q, c, r change by {max(ch['q'], ch['c'], ch['r']):.1e},"
             f" ε_g by {ch['eps_g']:.1e}, the escape rate by {ch['escape_rate']:.1e}, the "
-            f"eigenvalues by {ch['eigenvalues']:.1e} (digits below these are not meaningful)"]
+            f"eigenvalues by {ch['eigenvalues']:.1e} (digits below these are not meaningful)")
+    return [f"averages: {model.averages.method}",
+            f"their estimated error at this plateau's covariances (rule against halved steps): "
+            f"{kinds}", redo]
 
 
 @committee_group.command("simulate")

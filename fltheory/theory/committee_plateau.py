@@ -435,9 +435,12 @@ def _refine(model: Any, eta: Any, p: Plateau) -> Plateau:
     errors = ce.average_errors(model, p.Q, p.R, p.T)
     fine = model.averages.refined()
     guess = (p.q, p.c, p.r) if p.K > 1 else (p.q, p.r)
-    f = plateau_of_field(ce.rhs(model, eta, averages=fine), p.K, p.M, p.T, p.eta,
-                         lambda Q, R: ce.generalisation_error(model, Q, R, p.T, averages=fine),
-                         guess)
+    try:
+        f = plateau_of_field(ce.rhs(model, eta, averages=fine), p.K, p.M, p.T, p.eta,
+                             lambda Q, R: ce.generalisation_error(model, Q, R, p.T,
+                                                                  averages=fine), guess)
+    except DomainError:  # e.g. a Newton step off the PSD cone: the change stays unknown
+        return dataclasses.replace(p, average_errors=errors)
     n = min(len(f.eigenvalues), len(p.eigenvalues))
     change = {"q": abs(f.q - p.q), "c": abs(f.c - p.c), "r": abs(f.r - p.r),
               "eps_g": abs(f.eps_g - p.eps_g), "escape_rate": abs(f.escape_rate - p.escape_rate),
