@@ -445,7 +445,7 @@ class GaussianAverages:
         A = _cov(C, n)
         if self.parts is None:
             return np.full(A.shape[:-2], 1e-9 if (self.kind, kind) == ("relu", "i4") else 0.0)
-        fine = _trapezoid_func(self.parts[kind], trap.STANDARD.fine())(A)
+        fine = _rule_funcs(self.parts, trap.STANDARD.fine())[kind](A)
         return np.abs(getattr(self, kind)(A) - fine)
 
     def refined(self) -> GaussianAverages:
@@ -459,7 +459,7 @@ class GaussianAverages:
         if self.parts is None:
             return self
         av = GaussianAverages(self.name, self.kind, trapezoid_method(None, rule), self.expr,
-                              {k: _trapezoid_func(fs, rule) for k, fs in self.parts.items()},
+                              _rule_funcs(self.parts, rule),
                               self._symbolic)
         av.parts = self.parts
         return av
@@ -652,7 +652,13 @@ def _cubature(text: str, expr: sp.Expr) -> GaussianAverages:
     g, dg = vec(f), vec(df)
     ident = vec(lambda x: x)
     parts = {"e2": [g, g], "i2": [dg, dg], "i3": [dg, ident, g], "i4": [dg, dg, g, g]}
-    funcs = {k: _trapezoid_func(fs, trap.STANDARD) for k, fs in parts.items()}
+    d2 = sp.diff(expr, Z, 2)
+    if not d2.has(sp.DiracDelta):  # I3 by Stein's lemma: two-field averages only
+        ddg = vec(sp.lambdify(Z, d2, mods))
+        with np.errstate(all="ignore"):
+            if np.isfinite(ddg(np.linspace(-40.0, 40.0, 8001))).all():
+                parts["i3_stein"] = [ddg, g, dg]
+    funcs = _rule_funcs(parts, trap.STANDARD)
     # finite on a grid covering the nodes of moderate-variance covariances (cheap, now); the
     # rule's error is measured on first use of ``method``
     grid = np.linspace(-40.0, 40.0, 8001)
@@ -663,10 +669,9 @@ def _cubature(text: str, expr: sp.Expr) -> GaussianAverages:
 
     def method() -> str:
         test = _test_covariances()
-        err = max(float(np.abs(funcs[k](test[:, :len(fs), :len(fs)])
-                               - _trapezoid_func(fs, trap.STANDARD.fine())(
-                                   test[:, :len(fs), :len(fs)])).max())
-                  for k, fs in parts.items())
+        fine = _rule_funcs(parts, trap.STANDARD.fine())
+        err = max(float(np.abs(funcs[k](test[:, :n, :n]) - fine[k](test[:, :n, :n])).max())
+                  for k, n in (("e2", 2), ("i2", 2), ("i3", 3), ("i4", 4)))
         return trapezoid_method(err)
 
     sizes = {"e2": 2, "i2": 2, "i3": 3, "i4": 4}
@@ -734,6 +739,24 @@ def _cubature_func(fs: list[Callable[[np.ndarray], np.ndarray]], order: int
         return out.reshape(lead)
 
     return average
+
+
+def _rule_funcs(parts: dict[str, list[Callable[[np.ndarray], np.ndarray]]], rule: trap.Rule
+                ) -> dict[str, Callable[[np.ndarray], np.ndarray]]:
+    """The four averages by the trapezoid rule ``rule``; I3 by Stein's lemma when g'' is a
+    function (``parts["i3_stein"]`` = [g'', g, g']): E[g'(u) v g(w)] = C_uv E[g''(u) g(w)]
+    + C_vw E[g'(u) g'(w)], two-field averages of (u, w) only (v enters linearly)."""
+    out = {k: _trapezoid_func(parts[k], rule) for k in ("e2", "i2", "i3", "i4")}
+    if "i3_stein" in parts:
+        ddg, g, dg = parts["i3_stein"]
+        first, second = _trapezoid_func([ddg, g], rule), _trapezoid_func([dg, dg], rule)
+
+        def i3(C: np.ndarray) -> np.ndarray:
+            uw = C[..., [0, 2], :][..., :, [0, 2]]
+            return C[..., 0, 1] * first(uw) + C[..., 1, 2] * second(uw)
+
+        out["i3"] = i3
+    return out
 
 
 def _trapezoid_func(fs: list[Callable[[np.ndarray], np.ndarray]], rule: trap.Rule
