@@ -50,7 +50,7 @@ DIRECT_NODES = 50_000
 #: CPU per 10^6 nodes (tanh, three outer fields)
 MAX_NODES = 4e6
 #: nodes per block (memory ~ 8 (k + 3) bytes each)
-CHUNK = 500_000
+CHUNK = 30_000
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
 
 
