@@ -118,6 +118,20 @@ class CommitteeModel:
             raise DomainError("g", str(self.g)[:40], "an activation name or expression")
         averages(self.g)  # refuses a bad g now
 
+    def with_averages(self, averages: GaussianAverages) -> CommitteeModel:
+        """The same model computed with other averages of the same g (e.g. ``averages.
+        refined()``, to see how a result moves with the numeric rule).
+
+        >>> m = CommitteeModel("erf", 1, 1)
+        >>> m.with_averages(m.averages.refined()).averages is m.averages
+        True
+        """
+        import dataclasses
+
+        other = dataclasses.replace(self)
+        other.__dict__["averages"] = averages  # the cached property's slot
+        return other
+
     @cached_property
     def averages(self) -> GaussianAverages:
         """The Gaussian averages of g (:func:`~fltheory.theory.committee_averages.averages`)."""
@@ -236,14 +250,12 @@ def _rhs_cost(model: CommitteeModel) -> float:
     return n4 * t4 + K * n * n * t3
 
 
-def rhs(model: CommitteeModel, eta: Any, order: int = 2,
-        averages: GaussianAverages | None = None
+def rhs(model: CommitteeModel, eta: Any, order: int = 2
         ) -> Callable[[Any, Any, Any], tuple[np.ndarray, np.ndarray]]:
     """The right side (Q, R, T) -> (dQ/dt, dR/dt) of the ODEs in the module docstring, float64
     numpy; ``eta`` > 0 read exactly (:func:`fltheory.exact.as_rational`), ``order`` 1 drops
-    the η² (and noise) terms; ``averages`` replaces the model's (e.g. its ``refined()``). The
-    work of one evaluation is bounded first (a CostError). The returned function checks
-    shapes, not positivity (use :func:`check_state` for a start).
+    the η² (and noise) terms. The work of one evaluation is bounded first (a CostError). The
+    returned function checks shapes, not positivity (use :func:`check_state` for a start).
 
     >>> f = rhs(CommitteeModel("erf", 1, 1), "1/2")
     >>> dQ, dR = f(np.eye(1), np.zeros((1, 1)), np.eye(1))
@@ -254,7 +266,7 @@ def rhs(model: CommitteeModel, eta: Any, order: int = 2,
     order = _count(order, "order", 1, 2)
     check_cost(f"K = {model.K}, M = {model.M}, g = {model.g}", _rhs_cost(model),
                RHS_SECONDS_LIMIT, "seconds per evaluation (estimated)", "fewer units")
-    av = model.averages if averages is None else averages
+    av = model.averages
     K, M = model.K, model.M
     n = K + M
     a = np.array([float(v) for v in model.a])
@@ -326,8 +338,7 @@ def average_errors(model: CommitteeModel, Q: Any, R: Any, T: Any) -> dict[str, f
     return {k: float(np.max(v, initial=0.0)) for k, v in out.items()}
 
 
-def generalisation_error(model: CommitteeModel, Q: Any, R: Any, T: Any,
-                         averages: GaussianAverages | None = None) -> float:
+def generalisation_error(model: CommitteeModel, Q: Any, R: Any, T: Any) -> float:
     """ε_g = ½ E[(f − y_clean)²] = ½ Σ_{c,e} w_c w_e E2(c, e) over the K + M fields (float64),
     after :func:`check_state`.
 
@@ -341,7 +352,7 @@ def generalisation_error(model: CommitteeModel, Q: Any, R: Any, T: Any,
     C = _joint(Q, R, T)
     n = C.shape[0]
     idx = np.stack(np.meshgrid(np.arange(n), np.arange(n), indexing="ij"), axis=-1)
-    E2 = (model.averages if averages is None else averages).e2(_gather(C, idx))
+    E2 = model.averages.e2(_gather(C, idx))
     w = model.w
     value = 0.5 * float(w @ E2 @ w)
     if not math.isfinite(value):

@@ -433,12 +433,11 @@ def _refine(model: Any, eta: Any, p: Plateau) -> Plateau:
     from fltheory.theory import committee_equations as ce
 
     errors = ce.average_errors(model, p.Q, p.R, p.T)
-    fine = model.averages.refined()
+    fine = model.with_averages(model.averages.refined())
     guess = (p.q, p.c, p.r) if p.K > 1 else (p.q, p.r)
     try:
-        f = plateau_of_field(ce.rhs(model, eta, averages=fine), p.K, p.M, p.T, p.eta,
-                             lambda Q, R: ce.generalisation_error(model, Q, R, p.T,
-                                                                  averages=fine), guess)
+        f = plateau_of_field(ce.rhs(fine, eta), p.K, p.M, p.T, p.eta,
+                             lambda Q, R: ce.generalisation_error(fine, Q, R, p.T), guess)
     except DomainError:  # e.g. a Newton step off the PSD cone: the change stays unknown
         return dataclasses.replace(p, average_errors=errors)
     n = min(len(f.eigenvalues), len(p.eigenvalues))
@@ -455,7 +454,7 @@ def _coarse_reduced(model: Any, eta: Any, T: np.ndarray, K: int, M: int
     from fltheory.theory import _committee_trapezoid as trap
     from fltheory.theory import committee_equations as ce
 
-    field = ce.rhs(model, eta, averages=model.averages.with_rule(trap.COARSE))
+    field = ce.rhs(model.with_averages(model.averages.with_rule(trap.COARSE)), eta)
 
     def reduced(x: np.ndarray) -> np.ndarray:
         return _reduce(*field(*_symmetric(x, K, M), T), K)
