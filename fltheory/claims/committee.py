@@ -685,7 +685,9 @@ class ODERun:
     η, the trajectory (t, Q, R, ε_g, method), the symmetric plateau (None when the model has
     none: unequal second layers or a failed search, with the reason), the specialisation
     ‖R − mean R‖_F on the grid and the escape time (first specialisation >= 1/2, None if not
-    reached)."""
+    reached). Numeric averages (trapezoid rule) only: ``average_errors``, the largest
+    estimated error of each kind of average over the covariances of the right side at the
+    start, the middle and the end of the trajectory."""
 
     model: Any
     eta: Any
@@ -694,6 +696,7 @@ class ODERun:
     plateau_note: str
     specialisation: np.ndarray
     escape_time: float | None
+    average_errors: dict[str, float] | None = None
 
 
 def ode_run(model: Any, eta: Any, t_max: Any = 200, q0: Any = Fraction(1, 4),
@@ -730,7 +733,22 @@ def ode_run(model: Any, eta: Any, t_max: Any = 200, q0: Any = Fraction(1, 4),
         plateau, note = None, str(exc)
     spec = sim.specialisation(traj.R)
     esc = sim.crossing_time(t, spec, 0.5)
-    return ODERun(model, eta, traj, plateau, note, spec, None if math.isnan(esc) else esc)
+    return ODERun(model, eta, traj, plateau, note, spec, None if math.isnan(esc) else esc,
+                  _trajectory_errors(model, traj))
+
+
+def _trajectory_errors(model: Any, traj: Any) -> dict[str, float] | None:
+    """Numeric averages: the largest estimated error of each kind at three states of the
+    trajectory (start, middle, end); None for closed forms and polynomials."""
+    from fltheory.theory.committee_equations import average_errors
+
+    if getattr(model.averages, "kind", None) != "cubature":
+        return None
+    out: dict[str, float] = {}
+    for i in sorted({0, len(traj.t) // 2, len(traj.t) - 1}):
+        for k, v in average_errors(model, traj.Q[i], traj.R[i], traj.T).items():
+            out[k] = max(out.get(k, 0.0), v)
+    return out
 
 
 # ----------------------------------------------------------------------------- the claims

@@ -158,6 +158,13 @@ def _ode_summary(run: Any, eta: Fraction, t_max: Fraction) -> list[str]:
     out.append(f"escape (‖R − mean R‖_F >= 1/2) at t ≈ {run.escape_time:.4g}"
                if run.escape_time is not None else "no escape before t-max")
     out.append(f"ε_g at t = {float(t_max):g}: {float(tr.eps_g[-1]):.4e}")
+    if run.average_errors is not None:
+        kinds = ", ".join(f"{k.upper()} {v:.1e}" for k, v in sorted(run.average_errors.items()))
+        out += [f"averages: {run.model.averages.method}",
+                f"their estimated error along this trajectory (start, middle, end; rule against "
+                f"halved steps): {kinds}"]
+        if p is not None and p.average_errors is not None:
+            out += _error_lines(run.model, p)[1:]
     return out
 
 
@@ -207,6 +214,9 @@ def plateau_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction
     rows = [[str(i + 1), f"{v.real:+.6g}", f"{v.imag:+.3g}"]
             for i, v in enumerate(p.eigenvalues)]
     value = {"q": p.q, "c": p.c, "r": p.r, "eps_g": p.eps_g, "escape_rate": p.escape_rate}
+    numeric = p.average_errors is not None
+    extra = {"average_errors": p.average_errors, "refined_change": p.refined_change,
+             "averages": model.averages.method} if numeric else {}
     emit(Result(command="committee plateau",
                 inputs=_model_inputs(model) | {"eta": fraction_str(eta)}, value=value,
                 conventions=_CONVENTIONS,
@@ -214,11 +224,28 @@ def plateau_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction
                          f"plateau q = {p.q:.8f}, c = {p.c:.8f}, r = {p.r:.8f}",
                          f"ε_g = {p.eps_g:.8f}; escape rate {p.escape_rate:.8f} "
                          f"({len(p.unstable)} unstable direction(s)); residual "
-                         f"{p.residual:.1e}"],
-                details=value | {"residual": p.residual},
+                         f"{p.residual:.1e}", *_error_lines(model, p)],
+                details=value | {"residual": p.residual} | extra,
                 table=Table(columns=["#", "Re λ", "Im λ"], rows=rows,
                             caption="Jacobian eigenvalues at the plateau",
                             label="tab:fltheory-committee-plateau", align="rrr")), fmt)
+
+
+def _error_lines(model: Any, p: Any) -> list[str]:
+    """For numeric averages: the method, their estimated errors at this plateau and the
+    changes when the final Newton and Jacobian are redone with the finer rule."""
+    if p.average_errors is None:
+        return []
+    err, ch = p.average_errors, p.refined_change
+    kinds = ", ".join(f"{k.upper()} {v:.1e}" for k, v in sorted(err.items()))
+    redo = ("the redo with the finer rule failed (its Newton left the admissible states)"
+            if ch is None else
+            f"redone with the finer rule: q, c, r change by {max(ch['q'], ch['c'], ch['r']):.1e},"
+            f" ε_g by {ch['eps_g']:.1e}, the escape rate by {ch['escape_rate']:.1e}, the "
+            f"eigenvalues by {ch['eigenvalues']:.1e} (digits below these are not meaningful)")
+    return [f"averages: {model.averages.method}",
+            f"their estimated error at this plateau's covariances (rule against halved steps): "
+            f"{kinds}", redo]
 
 
 @committee_group.command("simulate")

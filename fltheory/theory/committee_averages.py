@@ -31,9 +31,11 @@ Which method each activation gets (:attr:`GaussianAverages.method` says it):
 * polynomials (degree <= :data:`MAX_DEGREE`): exact. Each average is a polynomial in the
   covariance entries, built from Gaussian moments by Stein's recursion (Isserlis' theorem);
   sympy-exact for :meth:`GaussianAverages.symbolic`, evaluated in float64 otherwise.
-* any other g (tanh, sigmoid, …): tensor Gauss–Hermite cubature of order n in the
-  eigenbasis of C, with the error measured against order 2n at a test covariance (stated in
-  the method string, measured when it is first read; a measurement, not a bound). g and g'
+* any other g (tanh, sigmoid, …): a trapezoid rule with Gaussian weight, coinciding fields
+  merged and the last field integrated through a tabulated smoothing
+  (:mod:`fltheory.theory._committee_trapezoid`; Gauss–Hermite converges slowly for tanh),
+  its error measured against the rule with halved steps (at test covariances in the method
+  string; at any covariances by :meth:`GaussianAverages.error_estimate`). g and g'
   must grow slower than any e^{c z²} (else some average is infinite at large variance):
   exp(z**2) is refused (decided numerically at |z| = 50 … 800, sympy's limit when unclear).
 
@@ -53,6 +55,7 @@ import numpy as np
 import sympy as sp
 
 from fltheory.exact import DomainError, check_cost
+from fltheory.theory import _committee_trapezoid as trap
 from fltheory.theory import _committee_wick as wick
 
 __all__ = ["MAX_DEGREE", "GaussianAverages", "averages", "erf_i4"]
@@ -63,8 +66,8 @@ MAX_DEGREE = 6
 
 #: Gauss–Legendre nodes per panel (5 panels) of the relu I4 integral
 RELU_NODES = 16
-#: Gauss–Hermite order per dimension of the cubature (2-, 3-, 4-field averages), and the order
-#: each is checked against when the averages are built
+#: Gauss–Hermite order per dimension of :func:`_cubature_func` (2-, 3-, 4-field averages; no
+#: longer the generic path, kept as an independent rule for tests), and a higher order
 CUBATURE_ORDER = {2: 64, 3: 48, 4: 24}
 CHECK_ORDER = {2: 128, 3: 96, 4: 32}
 
@@ -367,6 +370,7 @@ class GaussianAverages:
         self.degree = degree
         self.scale = 1.0  # erf(s x/√2): s
         self.tables = tables or {}
+        self.parts: dict[str, list[Callable[[np.ndarray], np.ndarray]]] | None = None
         self._funcs = funcs
         self._symbolic = symbolic
 
@@ -430,6 +434,38 @@ class GaussianAverages:
         self._check(A)
         return _finite_result(self._funcs["i4"](A), "I4")
 
+    def error_estimate(self, kind: str, C: Any) -> np.ndarray:
+        """The estimated error of the average ``kind`` ("e2", "i2", "i3", "i4") at the
+        covariances C: for the trapezoid rule (kind "cubature") the difference to the same
+        rule with halved steps and a wider cut-off (a measurement, not a bound); zeros for
+        the closed forms and exact polynomials; for relu the stated 1e-9 of its I4 rule.
+
+        >>> float(averages("erf").error_estimate("i4", np.eye(4)))
+        0.0
+        """
+        n = {"e2": 2, "i2": 2, "i3": 3, "i4": 4}[kind]
+        A = _cov(C, n)
+        if self.parts is None:
+            return np.full(A.shape[:-2], 1e-9 if (self.kind, kind) == ("relu", "i4") else 0.0)
+        fine = _rule_funcs(self.parts, trap.STANDARD.fine())[kind](A)
+        return np.abs(getattr(self, kind)(A) - fine)
+
+    def refined(self) -> GaussianAverages:
+        """The same averages by the finer rule of :meth:`error_estimate` (itself for the
+        closed forms and polynomials): for redoing a computation and comparing."""
+        return self.with_rule(trap.STANDARD.fine())
+
+    def with_rule(self, rule: trap.Rule) -> GaussianAverages:
+        """The same averages by another trapezoid rule (itself unless ``kind`` is
+        "cubature"); e.g. a coarse one to approach a root that the standard rule finishes."""
+        if self.parts is None:
+            return self
+        av = GaussianAverages(self.name, self.kind, trapezoid_method(None, rule), self.expr,
+                              _rule_funcs(self.parts, rule),
+                              self._symbolic)
+        av.parts = self.parts
+        return av
+
     def symbolic(self, kind: str, c: Callable[[int, int], sp.Expr]) -> sp.Expr:
         """The average ``kind`` ("e2", "i2", "i3", "i4") as a sympy expression in the
         covariance entries ``c(a, b)`` (1-based, a <= b): exact closed forms for erf,
@@ -459,7 +495,7 @@ def averages(g: str, dps: int | None = None) -> GaussianAverages:
     """The Gaussian averages of the activation ``g``: ``"erf"`` (erf(x/√2), closed forms),
     ``"relu"`` (closed E2, I2, I3; I4 a 1-D integral), a polynomial in z or x (exact,
     degree <= :data:`MAX_DEGREE`), or any expression accepted by
-    :func:`fltheory.theory.functions.parse_function` (Gauss–Hermite cubature). ``dps`` is
+    :func:`fltheory.theory.functions.parse_function` (trapezoid rule). ``dps`` is
     accepted for the interface and unused (every path is float64). Refuses g whose Gaussian
     moments are not all finite (DomainError naming ``g``).
 
@@ -608,7 +644,7 @@ def _cubature(text: str, expr: sp.Expr) -> GaussianAverages:
     from fltheory.theory.functions import Z
 
     _check_growth(text, expr)
-    mods = ["numpy", {"erf": _np_erf, "Heaviside": _np_heaviside}]
+    mods = ["numpy", {"erf": _np_erf, "erfc": _np_erfc, "Heaviside": _np_heaviside}]
     f = sp.lambdify(Z, expr, mods)
     df = sp.lambdify(Z, sp.diff(expr, Z), mods)
 
@@ -618,30 +654,27 @@ def _cubature(text: str, expr: sp.Expr) -> GaussianAverages:
     g, dg = vec(f), vec(df)
     ident = vec(lambda x: x)
     parts = {"e2": [g, g], "i2": [dg, dg], "i3": [dg, ident, g], "i4": [dg, dg, g, g]}
-    funcs = {k: _cubature_func(fs, CUBATURE_ORDER[len(fs)]) for k, fs in parts.items()}
-    # finite on the nodes the averages use (1-D Hermite nodes of every order, scaled by
-    # standard deviations 1/2 … 3/2, the range of the test covariances): cheap, now; the
-    # cubature error is measured on first use of ``method`` (seconds: up to 32⁴ points)
-    nodes = np.concatenate([np.polynomial.hermite_e.hermegauss(o)[0]
-                            for o in {*CUBATURE_ORDER.values(), *CHECK_ORDER.values()}])
-    grid = np.concatenate([sd * nodes for sd in (0.5, 1.0, 1.5)])
+    d2 = sp.diff(expr, Z, 2)
+    if not d2.has(sp.DiracDelta):  # I3 by Stein's lemma: two-field averages only
+        ddg = vec(sp.lambdify(Z, d2, mods))
+        with np.errstate(all="ignore"):
+            if np.isfinite(ddg(np.linspace(-40.0, 40.0, 8001))).all():
+                parts["i3_stein"] = [ddg, g, dg]
+    funcs = _rule_funcs(parts, trap.STANDARD)
+    # finite on a grid covering the nodes of moderate-variance covariances (cheap, now); the
+    # rule's error is measured on first use of ``method``
+    grid = np.linspace(-40.0, 40.0, 8001)
     with np.errstate(all="ignore"):
         if not (np.isfinite(g(grid)).all() and np.isfinite(dg(grid)).all()):
             raise DomainError("g", text, "activations finite on ℝ",
                               reason="gives non-finite values on the cubature nodes")
 
     def method() -> str:
-        test = 0.6 * np.eye(4) + 0.4 * np.ones((4, 4))
-        test[0, 2] = test[2, 0] = -0.1
-        test = np.stack([test, test[np.ix_([0, 0, 1, 2], [0, 0, 1, 2])]])
-        err = max(float(np.abs(funcs[k](test[:, :len(fs), :len(fs)])
-                               - _cubature_func(fs, CHECK_ORDER[len(fs)])(
-                                   test[:, :len(fs), :len(fs)])).max())
-                  for k, fs in parts.items())
-        return (f"Gauss–Hermite cubature order {CUBATURE_ORDER[4]} (4 fields; "
-                f"{CUBATURE_ORDER[3]}, {CUBATURE_ORDER[2]} for 3, 2), error {err:.1e} measured "
-                f"against orders {CHECK_ORDER[4]}, {CHECK_ORDER[3]}, {CHECK_ORDER[2]} at two "
-                f"test covariances")
+        test = _test_covariances()
+        fine = _rule_funcs(parts, trap.STANDARD.fine())
+        err = max(float(np.abs(funcs[k](test[:, :n, :n]) - fine[k](test[:, :n, :n])).max())
+                  for k, n in (("e2", 2), ("i2", 2), ("i3", 3), ("i4", 4)))
+        return trapezoid_method(err)
 
     sizes = {"e2": 2, "i2": 2, "i3": 3, "i4": 4}
     undefined = {k: _numeric_function(f"{k.upper()}_g", n, funcs[k]) for k, n in sizes.items()}
@@ -651,11 +684,19 @@ def _cubature(text: str, expr: sp.Expr) -> GaussianAverages:
         args = [c(a, b) for a in range(1, n + 1) for b in range(a, n + 1)]
         return undefined[kind](*args)
 
-    return GaussianAverages(text, "cubature", method, expr, funcs, symbolic)
+    av = GaussianAverages(text, "cubature", method, expr, funcs, symbolic)
+    av.parts = parts
+    return av
 
 
 def _np_heaviside(x: Any, h: Any = 0.5) -> Any:
     return np.heaviside(x, h)
+
+
+def _np_erfc(x: Any) -> Any:
+    from scipy.special import erfc
+
+    return erfc(x)
 
 
 def _np_erf(x: Any) -> Any:
@@ -700,3 +741,49 @@ def _cubature_func(fs: list[Callable[[np.ndarray], np.ndarray]], order: int
         return out.reshape(lead)
 
     return average
+
+
+def _rule_funcs(parts: dict[str, list[Callable[[np.ndarray], np.ndarray]]], rule: trap.Rule
+                ) -> dict[str, Callable[[np.ndarray], np.ndarray]]:
+    """The four averages by the trapezoid rule ``rule``; I3 by Stein's lemma when g'' is a
+    function (``parts["i3_stein"]`` = [g'', g, g']): E[g'(u) v g(w)] = C_uv E[g''(u) g(w)]
+    + C_vw E[g'(u) g'(w)], two-field averages of (u, w) only (v enters linearly)."""
+    out = {k: _trapezoid_func(parts[k], rule) for k in ("e2", "i2", "i3", "i4")}
+    if "i3_stein" in parts:
+        ddg, g, dg = parts["i3_stein"]
+        first, second = _trapezoid_func([ddg, g], rule), _trapezoid_func([dg, dg], rule)
+
+        def i3(C: np.ndarray) -> np.ndarray:
+            uw = C[..., [0, 2], :][..., :, [0, 2]]
+            return C[..., 0, 1] * first(uw) + C[..., 1, 2] * second(uw)
+
+        out["i3"] = i3
+    return out
+
+
+def _trapezoid_func(fs: list[Callable[[np.ndarray], np.ndarray]], rule: trap.Rule
+                    ) -> Callable[[np.ndarray], np.ndarray]:
+    def average(C: np.ndarray) -> np.ndarray:
+        A = C.reshape(-1, len(fs), len(fs))
+        check_cost(f"{A.shape[0]} covariances", A.shape[0], 1e5, "cubature covariances",
+                   "fewer fields")
+        return trap.average(fs, C, rule)
+
+    return average
+
+
+def _test_covariances() -> np.ndarray:
+    test = 0.6 * np.eye(4) + 0.4 * np.ones((4, 4))
+    test[0, 2] = test[2, 0] = -0.1
+    return np.stack([test, test[np.ix_([0, 0, 1, 2], [0, 0, 1, 2])]])
+
+
+def trapezoid_method(err: float | None, rule: trap.Rule = trap.STANDARD) -> str:
+    """The method string of the generic (trapezoid) path, with its measured error."""
+    text = (f"trapezoid rule with Gaussian weight (step {rule.h:g} in field units, |ξ| <= "
+            f"{rule.X:g}; coinciding fields merged; the last field by a tabulated 1-D "
+            f"smoothing, table step {rule.table_step:g}, quintic Hermite)")
+    if err is None:
+        return text
+    return (f"{text}, error {err:.1e} measured against steps halved at two test covariances "
+            f"(the error at a computation's own covariances is reported with it)")

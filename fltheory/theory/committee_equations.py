@@ -55,7 +55,7 @@ from fltheory.theory._quadratic_common import _count, _fstr, _noise, _step
 from fltheory.theory.committee_averages import GaussianAverages, averages
 
 __all__ = ["MAX_FIELDS", "MAX_SYMBOLIC_FIELDS", "CommitteeEquations", "CommitteeModel",
-           "check_state", "equations", "flat_rhs", "generalisation_error", "rhs"]
+           "average_errors", "check_state", "equations", "flat_rhs", "generalisation_error", "rhs"]
 
 #: bound on K and on M for numeric right sides (the state has K² + KM numbers)
 MAX_FIELDS = 50
@@ -127,6 +127,20 @@ class CommitteeModel:
         if not isinstance(self.g, str):
             raise DomainError("g", str(self.g)[:40], "an activation name or expression")
         averages(self.g)  # refuses a bad g now
+
+    def with_averages(self, averages: GaussianAverages) -> CommitteeModel:
+        """The same model computed with other averages of the same g (e.g. ``averages.
+        refined()``, to see how a result moves with the numeric rule).
+
+        >>> m = CommitteeModel("erf", 1, 1)
+        >>> m.with_averages(m.averages.refined()).averages is m.averages
+        True
+        """
+        import dataclasses
+
+        other = dataclasses.replace(self)
+        other.__dict__["averages"] = averages  # the cached property's slot
+        return other
 
     @cached_property
     def averages(self) -> GaussianAverages:
@@ -221,10 +235,15 @@ def _gather(C: np.ndarray, idx: np.ndarray) -> np.ndarray:
 
 # measured CPU seconds per evaluation of one I4 and one I3 (numpy, batched) on this machine
 # (2 shared cores): erf 4e-7, 3e-7; relu 1.2e-4 (80 nodes), 1e-6; polynomials 3.5e-8 per term;
-# cubature 0.1, 0.02 — with a margin of 1.5, they bound the work of one right-side evaluation
-# before it starts
+# cubature (trapezoid rule, field variances ~1): 2e-2 for an I4 of 4 distinct fields, 1e-3 for
+# one of at most 3, 6e-4 for an I3 (two two-field averages by Stein's lemma), as measured
+# (tanh, K = M = 2: 0.057 s per right side; no margin: identical covariances, e.g. on the
+# symmetric subspace, are computed once, which the estimate ignores) — with the margins
+# above, they bound the work of one right-side evaluation before it starts
 _SECONDS_PER_AVERAGE = {"erf": (6e-7, 5e-7), "relu": (1.8e-4, 2e-6), "polynomial": (5e-8, 5e-8),
-                        "cubature": (0.15, 0.03)}
+                        "cubature": (1e-3, 6e-4)}
+#: the cubature I4 of four distinct fields (a three-dimensional outer rule)
+_CUBATURE_I4_DISTINCT = 0.02
 
 
 def _rhs_cost(model: CommitteeModel) -> float:
@@ -234,7 +253,11 @@ def _rhs_cost(model: CommitteeModel) -> float:
     if av.kind == "polynomial":
         t4 *= max(1, len(av.tables["i4"].coef))
         t3 *= max(1, len(av.tables["i3"].coef))
-    return K * (K + 1) / 2 * n * (n + 1) / 2 * t4 + K * n * n * t3
+    n4 = K * (K + 1) / 2 * n * (n + 1) / 2
+    if av.kind == "cubature":  # I4(i, k; c, e) with i < k and c < e outside {i, k}
+        distinct = K * (K - 1) / 2 * (n - 2) * (n - 3) / 2
+        return distinct * _CUBATURE_I4_DISTINCT + (n4 - distinct) * t4 + K * n * n * t3
+    return n4 * t4 + K * n * n * t3
 
 
 def rhs(model: CommitteeModel, eta: Any, order: int = 2
@@ -296,6 +319,33 @@ def rhs(model: CommitteeModel, eta: Any, order: int = 2
         return dQ, dR
 
     return f
+
+
+def average_errors(model: CommitteeModel, Q: Any, R: Any, T: Any) -> dict[str, float]:
+    """The largest estimated error of each kind of Gaussian average ("e2", "i2", "i3", "i4")
+    over the covariances that the right side (:func:`rhs`) and ε_g use at the state (Q, R, T)
+    (:meth:`~fltheory.theory.committee_averages.GaussianAverages.error_estimate`: for the
+    trapezoid rule its difference to the rule with halved steps; 0 for closed forms and
+    polynomials). "i2" only with output noise. Floats; costs several right-side evaluations.
+
+    >>> average_errors(CommitteeModel("erf", 1, 1), np.eye(1), np.eye(1), np.eye(1))["i4"]
+    0.0
+    """
+    Q, R, T = check_state(Q, R, T, model)
+    check_cost(f"K = {model.K}, M = {model.M}, g = {model.g}", 8 * _rhs_cost(model),
+               8 * RHS_SECONDS_LIMIT, "seconds (estimated)", "fewer units")
+    av = model.averages
+    K, n = model.K, model.K + model.M
+    C = _joint(Q, R, T)
+    i3 = np.stack(np.meshgrid(np.arange(K), np.arange(n), np.arange(n), indexing="ij"), axis=-1)
+    i4 = np.array([(i, k, c, e) for i in range(K) for k in range(i, K)
+                   for c in range(n) for e in range(c, n)])
+    e2 = np.array([(c, e) for c in range(n) for e in range(c, n)])
+    out = {"e2": av.error_estimate("e2", _gather(C, e2)), "i3": av.error_estimate(
+        "i3", _gather(C, i3)), "i4": av.error_estimate("i4", _gather(C, i4))}
+    if model.noise:
+        out["i2"] = av.error_estimate("i2", _gather(C, i4[:, :2]))
+    return {k: float(np.max(v, initial=0.0)) for k, v in out.items()}
 
 
 def generalisation_error(model: CommitteeModel, Q: Any, R: Any, T: Any) -> float:

@@ -52,7 +52,8 @@ def committee_table() -> Table:
                  "plateau Q_kk = q, Q_kl = c, R = r (fixed point of the derived ODEs with their "
                  "η² terms), its ε_g, the number of unstable directions and the escape rate "
                  "(largest Jacobian eigenvalue). erf means erf(x/√2). tanh and sigmoid "
-                 "(Gauss–Hermite cubature) are beyond the analysis' 60 s bound at K = M = 2."),
+                 "(numeric averages, ~30 s CPU each at K = M = 2) are not in this table: "
+                 "fltheory committee plateau --g tanh gives them with their errors."),
         latex_caption=(r"Soft committee machine, $K = M = 2$, $T = I$, online SGD: the "
                        r"unspecialised plateau $Q_{kk} = q$, $Q_{kl} = c$, $R = r$ (fixed point "
                        r"of the derived ODEs with their $\eta^2$ terms), its generalisation "
