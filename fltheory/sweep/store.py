@@ -322,30 +322,7 @@ class Store:
             version: str) -> dict[int, dict[str, Any]]:
         """Stored results of these seeds at one grid point (seed -> result); a failing read
         is a miss (one warning)."""
-        key = params_key(params)
-        seeds = list(seeds)
-        out: dict[int, dict[str, Any]] = {}
-        if self._reads_off:
-            return out
-        try:
-            for start in range(0, len(seeds), 500):
-                part = seeds[start:start + 500]
-                marks = ",".join("?" * len(part))
-                rows = self.db.execute(
-                    f"SELECT seed, result FROM runs WHERE task = ? AND params = ? AND "
-                    f"version = ? AND seed IN ({marks})", (task, key, version, *part))
-                out.update({seed: json.loads(result) for seed, result in rows})
-        except sqlite3.OperationalError as exc:
-            if "no such table" in str(exc):  # a read-only store that was never written
-                return out
-            self._reads_off = True
-            self.warn(f"cannot read the results store {self.path} ({exc}); running without it")
-            return {}
-        except (sqlite3.Error, ValueError) as exc:
-            self._reads_off = True
-            self.warn(f"cannot read the results store {self.path} ({exc}); running without it")
-            return {}
-        return out
+        return {seed: row[0] for seed, row in self.rows(task, params, seeds, version).items()}
 
     def rows(self, task: str, params: dict[str, str], seeds: Iterable[int],
              version: str) -> dict[int, tuple[dict[str, Any], float, float]]:
