@@ -79,6 +79,8 @@ HAS_REPORT = (os.path.isfile(os.path.join(HERE, "_extra", "report", "index.html"
               or os.path.isfile(os.path.join(REPORT_DIR, "index.html")))
 if HAS_REPORT:
     tags.add("report")  # type: ignore[name-defined]  # noqa: F821
+# no smart quotes: "--opt" must stay two hyphens (copied commands would fail with an en dash)
+smartquotes = False
 html_show_sourcelink = False
 html_copy_source = False
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -94,6 +95,9 @@ def test_cli_reference_has_every_command(site: Path) -> None:
     assert len(expected) > 20
     missing = [name for name in expected if name not in ids]
     assert not missing, f"commands absent from cli.html: {missing}"
+    # options as typed: two hyphens, never typographic dashes (copied commands must run)
+    text = (site / "cli.html").read_text(encoding="utf-8")
+    assert "--format" in text and not re.search(r"[–—]-?[a-z]", text)
 
 
 def test_notebooks_rendered_with_outputs(site: Path) -> None:

@@ -35,3 +35,10 @@ def test_readme_python_examples_run():
     for block in blocks:
         namespace: dict[str, object] = {}
         exec(compile(block, "README.md", "exec"), namespace)
+
+
+def test_docs_install_page_has_the_readme_commands():
+    """The site's install page shows the README's two commands verbatim."""
+    page = (ROOT / "docs" / "install.md").read_text(encoding="utf-8")
+    block = page.split("```sh\n", 1)[1].split("```", 1)[0]
+    assert [line for line in block.splitlines() if line.strip()] == _readme_commands()
