@@ -380,3 +380,13 @@ def test_verify_through_the_sweep_path_stores_per_claim(invoke, tmp_path, monkey
     _fake_claims(monkeypatch)
     r = invoke("report", "twostep.lambda", "--store", str(store), "--out", str(tmp_path / "o"))
     assert r.exit_code == 0 and "1 from the store, 0 computed now" in r.stdout, r.stderr
+
+
+@pytest.mark.parametrize("command", ["verify", "report"])
+def test_seed_beyond_the_store_is_refused(invoke, tmp_path, command):
+    """Runs are stored with their seed as an SQLite INTEGER (64-bit): a larger seed is bad
+    input (exit 2, one line), not an OverflowError."""
+    r = invoke(command, "hermite", "--seed", str(2**63), *(["--out", str(tmp_path / "r")]
+                                                           if command == "report" else []))
+    assert r.exit_code == 2 and "seed" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "r").exists()

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
                    "(replaced once the new one is complete).")
 @click.option("--size", type=click.Choice(["small", "large"]), default=None,
               help="small (default): CI sizes; large: for people with time.")
-@click.option("--seed", type=CountType(minimum=0), default=None,
+@click.option("--seed", type=CountType(minimum=0, maximum=2**63 - 1), default=None,
               help="Seed of every simulation (default 0).")
 @click.option("--store", "store_path", default=None, metavar="PATH",
               help="Results store to read and fill (default: fltheory cache's).")

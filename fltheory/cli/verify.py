@@ -41,7 +41,7 @@ def tell(done: int, total: int, what: str, state: str) -> None:
 @click.argument("which", required=False, default=None)
 @click.option("--size", type=click.Choice(["small", "large"]), default="small", show_default=True,
               help="small: CI sizes (minutes); large: for people with time.")
-@click.option("--seed", type=CountType(minimum=0), default=0, show_default=True,
+@click.option("--seed", type=CountType(minimum=0, maximum=2**63 - 1), default=0, show_default=True,
               help="Seed of every simulation (same seed, same numbers).")
 @click.option("--workers", type=CountType(minimum=1), default=None,
               help="Claims run in parallel worker processes (default: 1 for small, the number "
