@@ -65,6 +65,8 @@ def _corrupt(kind: str, path: Path) -> bytes:
         path.write_bytes(os.urandom(8192))
     elif kind == "text":
         path.write_text("this is not a database\n")
+    elif kind == "garbled":  # SQLite's header, then noise
+        path.write_bytes(b"SQLite format 3\x00" + os.urandom(8192))
     else:  # a real store cut in the middle
         _real_store(path)
         for side in ("-wal", "-shm"):
@@ -77,7 +79,7 @@ def _corrupt(kind: str, path: Path) -> bytes:
 # --------------------------------------------------------------------------- 1. corrupt store
 
 
-@pytest.mark.parametrize("kind", ["random", "truncated", "text"])
+@pytest.mark.parametrize("kind", ["garbled", "truncated"])
 def test_corrupt_store_is_moved_aside_and_the_sweep_runs(invoke, tmp_path, kind):
     db = tmp_path / "runs.sqlite"
     original = _corrupt(kind, db)
@@ -95,7 +97,7 @@ def test_corrupt_store_is_moved_aside_and_the_sweep_runs(invoke, tmp_path, kind)
     assert all(run["cached"] for run in json.loads(again.stdout)["details"]["runs"])
 
 
-@pytest.mark.parametrize("kind", ["random", "truncated", "text"])
+@pytest.mark.parametrize("kind", ["garbled", "truncated"])
 def test_cache_info_and_clear_on_a_corrupt_store(invoke, tmp_path, kind):
     db = tmp_path / "runs.sqlite"
     _corrupt(kind, db)
@@ -113,6 +115,21 @@ def test_cache_info_and_clear_on_a_corrupt_store(invoke, tmp_path, kind):
         assert store.check() == "ok" and store.summary() == []
 
 
+@pytest.mark.parametrize("kind", ["random", "text"])
+@pytest.mark.parametrize("command", [
+    ["cache", "clear"], ["cache", "info"], ["verify", "hermite.coefficient"],
+    ["sweep", "check.normal", "--grid", "n=10", "--seeds", "0", "--workers", "1"]])
+def test_a_file_that_is_not_a_store_is_left_untouched(invoke, tmp_path, kind, command):
+    """--store naming someone's file (no SQLite header): one line, exit 2, the file unchanged
+    and not moved (cache clear would otherwise delete it)."""
+    db = tmp_path / "notes.txt"
+    original = _corrupt(kind, db)
+    r = invoke(*command, "--store", str(db))
+    assert r.exit_code == 2
+    _one_line(r.stderr, "store", "not a results store")
+    assert db.read_bytes() == original and sorted(tmp_path.iterdir()) == [db]
+
+
 def _open_store(path: str, queue: multiprocessing.Queue) -> None:
     warnings: list[str] = []
     with Store(path, warn=warnings.append) as store:
@@ -123,7 +140,7 @@ def test_corrupt_store_found_by_several_processes_at_once(tmp_path):
     """Four processes open the same corrupt store together: one moves it aside, none fails,
     no second copy (the replacement is done under a lock on the directory)."""
     db = tmp_path / "runs.sqlite"
-    _corrupt("random", db)
+    _corrupt("garbled", db)
     ctx = multiprocessing.get_context("spawn")
     queue = ctx.Queue()
     procs = [ctx.Process(target=_open_store, args=(str(db), queue)) for _ in range(4)]

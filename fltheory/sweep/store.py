@@ -10,7 +10,9 @@ Faults (the store is a cache: it must never cost the user an answer):
 
 * a path that cannot hold a store (a directory, a device, a parent that cannot be created, no
   permission to create the file): :class:`StoreError` — one line naming ``store``, exit 2;
-* a corrupt file (not a database, truncated, malformed; found on opening by SQLite's
+* a file that is not an SQLite database at all (no SQLite header: a mistyped ``--store``
+  naming someone's notes): :class:`StoreError`, the file left untouched;
+* a corrupt store (SQLite's header, but truncated or malformed; found on opening by SQLite's
   ``quick_check``): moved aside to ``<name>.corrupt-<UTC time>`` (with its ``-wal``/``-shm``),
   a new empty store started in its place, one warning line on stderr naming both paths.
   Opening for ``cache clear`` deletes the corrupt file instead (the user asked for an empty
@@ -95,6 +97,10 @@ class StoreError(DomainError):
 MAX_PATH_BYTES, MAX_NAME_BYTES, MAX_PATH_DEPTH = 4095, 255, 200
 
 
+#: the first bytes of every SQLite 3 database file
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
 def check_store_path(path: Path) -> None:
     """Refuse (StoreError) a store path the file system cannot hold, before using it."""
     raw = os.fsencode(str(path))
@@ -170,6 +176,7 @@ class Store:
         self._reads_off = False
         check_store_path(self.path)
         self._check_path()
+        self._check_header()
         existed = self.path.exists()
         try:
             self.db = self._open_rw()
@@ -275,6 +282,18 @@ class Store:
             self._writes_off = f"the store is read-only ({why})"
             return db
         raise StoreError(self.path, f"cannot be opened ({last})")
+
+    def _check_header(self) -> None:
+        """Refuse a file that is not an SQLite database at all (a mistyped ``--store``: it is
+        the user's file, never moved aside or deleted); a damaged store keeps its header."""
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(len(_SQLITE_HEADER))
+        except OSError:  # missing or unreadable: the opening below says what is wrong
+            return
+        if head and not _SQLITE_HEADER.startswith(head):
+            raise StoreError(self.path, "is not a results store (not an SQLite file); it is "
+                                        "left untouched: choose another --store")
 
     def _replace_corrupt(self, reason: str, on_corrupt: str) -> sqlite3.Connection:
         path = self.path
