@@ -14,7 +14,7 @@ import pytest
 
 from fltheory.sweep import runner, tasks
 
-TINY = ["--grid", "g=erf,relu", "--grid", "N=100", "--grid", "t_max=2", "--grid", "K=2",
+TINY = ["--grid", "g=erf,relu", "--grid", "N=100", "--grid", "eta=1/2", "--grid", "t_max=2", "--grid", "K=2",
         "--grid", "M=1"]
 
 
@@ -28,7 +28,7 @@ def test_listed(invoke):
     lines = {line.split("\t")[0]: line for line in r.stdout.splitlines()}
     assert "committee.sgd" in lines and "committee.ode" in lines
     assert "g=erf (erf or relu or tanh or sigmoid" in lines["committee.sgd"]
-    assert "eta=1/2 (numbers in (0, 10])" in lines["committee.sgd"]
+    assert "eta=1 (numbers in (0, 10])" in lines["committee.sgd"]
 
 
 def test_cli_tiny_grid_mean_and_se(invoke):
@@ -51,7 +51,7 @@ def test_cli_tiny_grid_mean_and_se(invoke):
 
 
 def test_serial_equals_two_workers():
-    points = [_point("committee.sgd", g=g, N=100, t_max=Fraction(2), M=1)
+    points = [_point("committee.sgd", g=g, N=100, t_max=Fraction(2), M=1, eta=Fraction(1, 2))
               for g in ("erf", "relu")]
     serial = runner.sweep("committee.sgd", points, [0, 1], workers=1)
     parallel = runner.sweep("committee.sgd", points, [0, 1], workers=2)
@@ -105,6 +105,7 @@ def test_sgd_result_is_the_simulator_with_the_child_seed():
     W0, Ws = sim.cold_start(120, 2, 2, seed, q0=Fraction(1, 10))
     t = np.linspace(0, 40, 101)
     run = sim.sgd(W0, Ws, "erf", 1.5, t, seed, n_test=2000)
+    assert run.eps_g is not None and run.eps_g_se is not None
     assert got["eps_g"] == float(run.eps_g[-1]) and got["eps_g_se"] == float(run.eps_g_se[-1])
     X = np.random.default_rng(child(seed, sim.KEY_TEST)).standard_normal((2000, 120))
     eps, se = sim.held_out_error(run.W, Ws, "erf", X)
@@ -125,10 +126,11 @@ def test_ode_task_starts_where_the_sgd_task_starts():
     from fltheory.theory.committee_ode import integrate
     from fltheory.theory.committee_plateau import symmetric_plateau
 
-    point = _point("committee.ode", g="erf", N=200, t_max=Fraction(10))
+    half = Fraction(1, 2)
+    point = _point("committee.ode", g="erf", N=200, t_max=Fraction(10), eta=half)
     got = runner.execute("committee.ode", point, 1)["result"]
-    seed = runner.derived_seed("committee.sgd", _point("committee.sgd", N=200,
-                                                       t_max=Fraction(10)), 1)
+    sgd_point = _point("committee.sgd", N=200, t_max=Fraction(10), eta=half)
+    seed = runner.derived_seed("committee.sgd", sgd_point, 1)
     W0, Ws = sim.cold_start(200, 2, 2, seed, q0=Fraction(1, 4))
     model = CommitteeModel("erf", 2, 2)
     tr = integrate(model, Fraction(1, 2), W0 @ W0.T / 200, W0 @ Ws.T / 200, Ws @ Ws.T / 200,
@@ -139,6 +141,5 @@ def test_ode_task_starts_where_the_sgd_task_starts():
     assert got["escape_rate"] == plateau.escape_rate
     # ODE and one SGD run from that start agree at N = 200 within a few test-set SEs plus the
     # O(N^(-1/2)) fluctuation of SGD (measured: 0.0159 vs 0.0158 at η = 1/2, t = 10)
-    sgd = runner.execute("committee.sgd", _point("committee.sgd", N=200, t_max=Fraction(10)),
-                         1)["result"]
+    sgd = runner.execute("committee.sgd", sgd_point, 1)["result"]
     assert abs(sgd["eps_g"] - got["eps_g"]) < 0.2 * got["eps_g"]
