@@ -14,8 +14,8 @@ import pytest
 
 from fltheory.sweep import runner, tasks
 
-TINY = ["--grid", "g=erf,relu", "--grid", "N=100", "--grid", "eta=1/2", "--grid", "t_max=2", "--grid", "K=2",
-        "--grid", "M=1"]
+TINY = ["--grid", "g=erf,relu", "--grid", "N=100", "--grid", "eta=1/2", "--grid", "t_max=2",
+        "--grid", "K=2", "--grid", "M=1"]
 
 
 def _point(task_id: str, **overrides: object) -> dict[str, str]:
@@ -143,3 +143,13 @@ def test_ode_task_starts_where_the_sgd_task_starts():
     # O(N^(-1/2)) fluctuation of SGD (measured: 0.0159 vs 0.0158 at η = 1/2, t = 10)
     sgd = runner.execute("committee.sgd", sgd_point, 1)["result"]
     assert abs(sgd["eps_g"] - got["eps_g"]) < 0.2 * got["eps_g"]
+
+
+def test_divergence_is_reported_not_an_escape():
+    """g = x² with a = 1 at η = 1/2 blows up (SGD and ODE): diverged = 1, ε_g and the escape
+    time NaN (before the fix the blow-up's specialisation counted as an escape at t ≈ 0.23)."""
+    for task_id in ("committee.sgd", "committee.ode"):
+        point = _point(task_id, g="x**2", N=100, t_max=Fraction(2), eta=Fraction(1, 2))
+        got = runner.execute(task_id, point, 0)["result"]
+        assert got["diverged"] == 1.0
+        assert math.isnan(got["eps_g"]) and math.isnan(got["escape_time"])
