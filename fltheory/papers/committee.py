@@ -14,6 +14,7 @@ PAPER = Paper(
     commands={"committee": "fltheory.cli.committee:committee_group"},
     tables={"committee": "fltheory.views.committee:committee_table"},
     figures={"committee": "fltheory.views.committee:committee_figure"},
+    sweep_tasks="fltheory.views.committee:SWEEP_TASKS",
     notebook="fltheory.views.committee:NOTEBOOK",
     order=6,
 )

@@ -1,4 +1,4 @@
-"""Views of the soft-committee-machine paper (issue 16): table, figure, notebook.
+"""Views of the soft-committee-machine paper (issue 16): table, figure, sweep tasks, notebook.
 
 Each builder asks the theory (:mod:`fltheory.theory.committee_plateau`) or the comparisons
 (:mod:`fltheory.claims.committee`) for its numbers and hands them to :mod:`fltheory.render`;
@@ -10,11 +10,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from fltheory.exact import fraction_str
+from fltheory.exact import DomainError, fraction_str
 from fltheory.render.plots import pyplot
 from fltheory.results import Table
+from fltheory.sweep.tasks import Param, Task, as_float, run_cost
 
-__all__ = ["COMMITTEE_TABLE_CASES", "NOTEBOOK", "committee_figure", "committee_table",
+__all__ = ["COMMITTEE_TABLE_CASES", "NOTEBOOK", "SWEEP_ACTIVATIONS", "SWEEP_N_TEST",
+           "SWEEP_RECORDS", "SWEEP_TASKS", "committee_figure", "committee_table",
            "draw_committee", "draw_plateau"]
 
 #: (g, η, second layers, guess) of the table's rows, K = M = 2, T = I; x² with a = 1/K,
@@ -118,6 +120,192 @@ def draw_plateau(run: Any, sgd: Any = None) -> Any:
         ax2.legend(fontsize=8)
     fig.tight_layout()
     return fig
+
+
+# ----------------------------------------------------------------------------- sweep tasks
+# committee.sgd: one SGD run (the simulator, numpy/numba only); committee.ode: the ODE from the
+# overlaps of the very start that committee.sgd samples at the same grid point and seed, and
+# the symmetric plateau. Both: a_k = a*_m = 1, σ = κ = 0, an orthonormal teacher (T = I),
+# cold start W0 ~ N(0, q0) (sim.cold_start), records on SWEEP_RECORDS equally spaced times in
+# [0, t_max]. Escape time (both tasks, the definition of the claims' committee.plateau_duration
+# and of ode_run): the first record time at which the specialisation ‖R − mean(R)‖_F reaches
+# 1/2, log-interpolated between the two records around it (sim.crossing_time); NaN when it is
+# not reached by t_max, and NaN for a run that diverged (a blow-up is no escape).
+
+#: the activations a committee sweep accepts (``erf`` is erf(x/√2)); polynomials in x
+SWEEP_ACTIVATIONS = ("erf", "relu", "tanh", "sigmoid", "x**2", "x**3")
+#: records (equally spaced times in [0, t_max]) of a committee sweep run
+SWEEP_RECORDS = 101
+#: held-out test inputs of a committee.sgd run (ε_g and its standard error)
+SWEEP_N_TEST = 2000
+
+_COMMITTEE_PARAMS = {
+    "g": Param(SWEEP_ACTIVATIONS, "erf"),
+    "K": Param("int", 2, 1, 50), "M": Param("int", 2, 1, 50),
+    # defaults: erf K = M = 2 at η = 1 escapes the plateau by t ≈ 67 at N = 1000 (SGD, 2 seeds)
+    "eta": Param("rational", Fraction(1), 0, 10, low_open=True),
+    "N": Param("int", 1000, 10, 10000),
+    "t_max": Param("rational", Fraction(100), 0, 1000, low_open=True),
+    "q0": Param("rational", Fraction(1, 4), 0, 100, low_open=True),
+}
+
+
+def _sweep_times(t_max: Any) -> Any:
+    import numpy as np
+
+    return np.linspace(0.0, as_float(t_max), SWEEP_RECORDS)
+
+
+def _committee_sgd(p: dict[str, Any], seed: Any) -> dict[str, float]:
+    from fltheory.sim import committee as sim
+
+    N, K, M = int(p["N"]), int(p["K"]), int(p["M"])
+    # one seed for the start and the run: the simulator keys teacher, W0, samples, test apart
+    W0, W_star = sim.cold_start(N, K, M, seed, q0=p["q0"])
+    t = _sweep_times(p["t_max"])
+    run = sim.sgd(W0, W_star, str(p["g"]), p["eta"], t, seed, n_test=SWEEP_N_TEST)
+    assert run.eps_g is not None and run.eps_g_se is not None
+    spec = sim.specialisation(run.R)
+    diverged = run.diverged_at is not None
+    # a diverged run has NaN records after its stop: ε_g NaN (the aggregate counts it apart)
+    return {"eps_g": float(run.eps_g[-1]), "eps_g_se": float(run.eps_g_se[-1]),
+            "escape_time": float("nan") if diverged else sim.crossing_time(t, spec, 0.5),
+            "specialisation": float(spec[-1]),
+            "diverged": 1.0 if diverged else 0.0}
+
+
+def _check_teacher(v: dict[str, Any]) -> None:
+    """The orthonormal teacher needs N >= M (sim.cold_start)."""
+    if v["N"] < v["M"]:
+        raise DomainError("N", v["N"], f"N >= M = {v['M']} (an orthonormal teacher)",
+                          reason="is smaller than M")
+
+
+def _check_committee_sgd(v: dict[str, Any]) -> None:
+    from fltheory.sim.committee import sgd_cost
+
+    _check_teacher(v)
+    N, K, M, t_max = v["N"], v["K"], v["M"], v["t_max"]
+    # the simulator's cost model (engine auto: numba when installed) for the run above
+    # (SWEEP_N_TEST test inputs, SWEEP_RECORDS records); measured on this machine, numba,
+    # after its one-off ~1 s start-up: erf K = M = 2, N = 4000, t_max = 50: 14.0 s (estimate
+    # 16.3); sigmoid K = M = 3, N = 10⁴, t_max = 10: 20.9 s (25.3)
+    run_cost(f"N = {N}, K = {K}, M = {M}, t_max = {fraction_str(t_max)}",
+             sgd_cost(N, K, M, float(t_max), n_test=SWEEP_N_TEST, records=SWEEP_RECORDS),
+             "lower t_max, N or K (SGD runs t_max·N steps)")
+
+
+def _sgd_start_seed(p: dict[str, Any], seed: int) -> Any:
+    """The simulation seed committee.sgd uses at this grid point and user seed."""
+    from fltheory.sweep.runner import derived_seed
+    from fltheory.sweep.tasks import canonical
+
+    return derived_seed(_SGD_TASK.id, canonical(_SGD_TASK, p), seed)
+
+
+def _committee_model(p: dict[str, Any]) -> Any:
+    from fltheory.theory.committee_equations import CommitteeModel
+
+    return CommitteeModel(str(p["g"]), int(p["K"]), int(p["M"]))
+
+
+#: g whose plateau a committee.ode run locates (closed-form or exact averages, compiled)
+_PLATEAU_KINDS = ("erf", "polynomial")
+
+
+def _committee_ode(p: dict[str, Any], seed: int) -> dict[str, float]:
+    import math
+
+    from fltheory.sim import committee as sim
+    from fltheory.theory.committee_ode import CommitteeDivergence, integrate
+    from fltheory.theory.committee_plateau import symmetric_plateau
+
+    N, K, M = int(p["N"]), int(p["K"]), int(p["M"])
+    W0, W_star = sim.cold_start(N, K, M, _sgd_start_seed(p, seed), q0=p["q0"])
+    Q0, R0, T = W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N
+    model, t = _committee_model(p), _sweep_times(p["t_max"])
+    out = {"eps_g": math.nan, "escape_time": math.nan, "specialisation": math.nan,
+           "diverged": 0.0, "plateau_eps_g": math.nan, "escape_rate": math.nan}
+    try:
+        tr = integrate(model, p["eta"], Q0, R0, T, t)
+    except CommitteeDivergence:
+        out["diverged"] = 1.0
+    else:
+        spec = sim.specialisation(tr.R)
+        out.update(eps_g=float(tr.eps_g[-1]), escape_time=sim.crossing_time(t, spec, 0.5),
+                   specialisation=float(spec[-1]))
+    if model.averages.kind in _PLATEAU_KINDS:
+        try:
+            plateau = symmetric_plateau(model, p["eta"])
+        except DomainError:  # not located (e.g. η too large: no plateau): NaN
+            pass
+        else:
+            out.update(plateau_eps_g=plateau.eps_g, escape_rate=plateau.escape_rate)
+    return out
+
+
+def _ode_per_eval(model: Any, measured: bool = False) -> float:
+    """Seconds per right-side evaluation as :func:`committee_ode.integrate` estimates them;
+    ``measured``: ReLU's compiled evaluation from the measurement below instead."""
+    from fltheory.theory import committee_equations as ce
+    from fltheory.theory.committee_ode import _jit
+
+    K, M = model.K, model.M
+    kind = model.averages.kind
+    if _jit() is not None and kind in ("erf", "relu", "polynomial"):
+        from fltheory.theory._committee_flat import cost
+
+        floor = 2e-6 + 1.5e-7 * K * K * (K + M) ** 2
+        if measured and kind == "relu":
+            # compiled ReLU (80-node I4): measured 3.1e-5 and 4.1e-5 s per I4-sized average
+            # (K = M = 2, t_max = 100 and 10, loaded 2-core machine, ε_g grid included);
+            # committee_ode's figure is 1.6e-4 (its 3e-5–8e-5 with a margin of 2): 8e-5 here
+            n = K + M
+            return max(floor, 8e-5 * (K * (K + 1) / 2 * n * (n + 1) / 2 + K * n * n))
+        return max(floor, cost(model))
+    return float(ce._rhs_cost(model)) + 5e-5
+
+
+def _check_committee_ode(v: dict[str, Any]) -> None:
+    from fltheory.theory import committee_equations as ce
+    from fltheory.theory.committee_ode import check_integration_request, integration_cost
+
+    _check_teacher(v)
+    K, M, eta, t_max = v["K"], v["M"], float(v["eta"]), float(v["t_max"])
+    model = _committee_model(v)
+    # integrate's own bound (60 s by its figures), then this task's 30 s by the measured ones
+    check_integration_request(K, M, eta, t_max, SWEEP_RECORDS, _ode_per_eval(model))
+    seconds, _ = integration_cost(K, M, eta, t_max, SWEEP_RECORDS,
+                                  _ode_per_eval(model, measured=True))
+    if model.averages.kind in _PLATEAU_KINDS:
+        # the analysis' Jacobian and Newton steps (committee_plateau's estimate: 24 n + 200
+        # numpy right sides, n = K(K+1)/2 + KM) and the compiled settling of the reduced
+        # flow, measured at most 1.5 s (erf K = M = 2 at η = 1/100; 0.16 s at K = M = 5,
+        # 0.8 s at K = M = 8): counted as 5 s
+        n = K * (K + 1) // 2 + K * M
+        seconds += max(1e-4, float(ce._rhs_cost(model))) * (24 * n + 200) + 5.0
+    # the cold start (N × (K + M) normals and a QR of the teacher): well under a second
+    run_cost(f"g = {v['g']}, K = {K}, M = {M}, t_max = {fraction_str(v['t_max'])}", seconds,
+             "lower t_max or K, M (the ODE's cost grows as K²(K + M)²; tanh and sigmoid use "
+             "numeric averages, ~100× slower)")
+
+
+_SGD_TASK = Task(
+    "committee.sgd",
+    "online SGD in a soft committee machine (a = a* = 1, T = I) from W0 ~ N(0, q0): held-out "
+    "ε_g at t_max and its SE, escape time (first ‖R − mean R‖_F >= 1/2; NaN if not by t_max), "
+    "final specialisation, diverged (0/1)",
+    _COMMITTEE_PARAMS, _committee_sgd, check=_check_committee_sgd)
+
+SWEEP_TASKS = (
+    _SGD_TASK,
+    Task("committee.ode",
+         "the committee ODE (theory, deterministic given its start) from the overlaps of the "
+         "start committee.sgd samples at the same point and seed: ε_g at t_max, escape time, "
+         "specialisation, diverged; the symmetric plateau's ε_g* and escape rate (erf and "
+         "polynomials; NaN for relu, tanh, sigmoid or where no plateau is located)",
+         _COMMITTEE_PARAMS, _committee_ode, derive_seed=False, check=_check_committee_ode),
+)
 
 
 NOTEBOOK: list[tuple[str, str]] = [
