@@ -47,7 +47,7 @@ CLAIMS = [
     Claim(
         id="hermite.coefficient",
         statement="μ_k = E[f(z) h_k(z)] computed exactly or by mpmath equals its Monte-Carlo mean",
-        source="definition (SPEC conventions); the engine's exact and quadrature paths",
+        source="definition μ_k = E[f(z) He_k(z)]/√(k!); the engine's exact and quadrature paths",
         predict=_predict,
         simulate=_simulate,
         compare=_compare,

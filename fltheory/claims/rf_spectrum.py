@@ -416,7 +416,8 @@ _SMALL = {"d": 6, "scale": 1, "m": (480, 720, 960), "seeds": 3, "lmax": 3, "radi
           "dps": 5}
 _LARGE = {"d": 6, "scale": 1, "m": (1000, 2000, 3000), "seeds": 6, "lmax": 3, "radial": 2,
           "dps": 5}
-_SOURCE = "issue #15; prediction: fltheory.theory.rf_spectrum; simulation: fltheory.sim.rf_spectrum"
+_SOURCE = ("random-feature kernel spectrum (Mehler + Funk–Hecke, derived in "
+           "fltheory.theory.rf_spectrum; extends the Takeishi et al. line, seed 004)")
 
 
 def _at(size: Mapping[str, Any]) -> str:

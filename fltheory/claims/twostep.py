@@ -458,7 +458,7 @@ def _compare_counts(pred: dict[str, tuple[int, int | None]], meas: dict[str, lis
                            "spikes do not separate (tanh shows 1 outlier; with ReLU the "
                            "bulk edge of W2 is not W0's and the count is 13–21), and with tanh "
                            "at (2/5, 7/20) the k = 2 outlier appeared only at N = 8000 (fresh "
-                           "batch; SPEC). Which terms are present is decided by "
+                           "batch, measured independently). Which terms are present is decided by "
                            "twostep.terms_present_for_sigma"))
 
 
