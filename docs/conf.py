@@ -68,8 +68,31 @@ def _report_of_the_ci_run() -> str:
     parent = tempfile.mkdtemp(prefix="fltheory-docs-report-")
     atexit.register(shutil.rmtree, parent, ignore_errors=True)
     out = Path(parent) / "report"
-    write_report(runs_from_file(Path(CI_RUN), None), out)
+    here = os.getcwd()
+    os.chdir(os.path.dirname(HERE))  # the report names its input as docs/verify-small.json
+    try:
+        data = runs_from_file(Path(os.path.relpath(CI_RUN)), None)
+    finally:
+        os.chdir(here)
+    write_report(data, out)
     return str(out)
+
+
+def _versions_note() -> str:
+    """Which code the committed run was made with, against the code of this build."""
+    import json
+
+    from fltheory.sweep.store import code_version
+
+    if not os.path.isfile(CI_RUN):
+        return ""
+    with open(CI_RUN, encoding="utf-8") as f:
+        provenance = json.load(f).get("details", {}).get("provenance", {})
+    run, built = str(provenance.get("code_version", "unknown")), code_version()
+    if run == built:
+        return f"The run was made with the code of this build (`{built}`)."
+    return (f"The run was made with code version `{run}`; this site was built from `{built}`: "
+            "the claims' code may have changed since (regenerate the file to update it).")
 
 
 if not REPORT_DIR and not os.path.isfile(os.path.join(HERE, "_extra", "report", "index.html")):
@@ -104,7 +127,8 @@ add_module_names = False
 nb_execution_mode = "off"
 nb_merge_streams = True
 nb_render_markdown_format = "myst"  # Markdown outputs (and text/latex with prose) get $…$ maths
-myst_enable_extensions = ["dollarmath", "amsmath"]
+myst_enable_extensions = ["dollarmath", "amsmath", "substitution"]
+myst_substitutions = {"report_versions": _versions_note()}
 
 
 def _copy_report(app: object, exc: BaseException | None) -> None:
