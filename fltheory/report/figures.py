@@ -41,8 +41,8 @@ import textwrap
 from pathlib import Path
 from typing import Any, NamedTuple
 
-__all__ = ["Panel", "caption", "draw_claim_figure", "is_reference", "is_tested", "log_y",
-           "panels", "usable_points", "x_scale", "y_label"]
+__all__ = ["Panel", "build_figure", "caption", "draw_claim_figure", "is_reference", "is_tested",
+           "log_y", "panels", "usable_points", "x_scale", "y_label"]
 
 #: colour of references the verdict does not test
 REF_COLOUR = "0.45"
@@ -384,23 +384,25 @@ def _legend(ax: Any, entries: dict[str, Any]) -> None:
     ax.legend(list(entries.values()), list(entries), **kwargs)
 
 
-def draw_claim_figure(points: list[dict[str, Any]], title: str, path: Path) -> bool:
-    """Draw the claim's points to ``path`` (SVG), one panel per :func:`panels`; ``False``
-    (nothing written) when no point has a finite measured value."""
+def _rc() -> dict[str, Any]:
+    return {"svg.fonttype": "none", "svg.hashsalt": "fltheory-report",
+            "font.family": "sans-serif", "font.sans-serif": ["DejaVu Sans"], "font.size": 8}
+
+
+def build_figure(points: list[dict[str, Any]], title: str) -> Any:
+    """The claim's figure (a matplotlib ``Figure``, the caller closes it), one panel per
+    :func:`panels`; ``None`` when no point has a finite measured value."""
     import warnings
 
     from fltheory.render.plots import pyplot
 
     parts = panels(points)
     if not parts:
-        return False
+        return None
     power_law = _power_law(points)
     plt = pyplot()
     heights = [3.1 if p.axis is None and len(p.points) <= 6 else 2.8 for p in parts]
-    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "fltheory-report",
-                         "font.family": "sans-serif", "font.sans-serif": ["DejaVu Sans"],
-                         "font.size": 8}), \
-            warnings.catch_warnings():
+    with plt.rc_context(_rc()), warnings.catch_warnings():
         # a layout that cannot fit every label draws the figure anyway: never an error
         warnings.simplefilter("ignore", UserWarning)
         fig, axes = plt.subplots(len(parts), 1, figsize=(7.0, 0.4 + sum(heights)),
@@ -414,7 +416,27 @@ def draw_claim_figure(points: list[dict[str, Any]], title: str, path: Path) -> b
                 ax.grid(alpha=0.3)
                 _legend(ax, entries)
             fig.suptitle(title, fontsize=9)
-            fig.savefig(path, format="svg", metadata={"Date": None})
-        finally:
+        except BaseException:
             plt.close(fig)
+            raise
+    return fig
+
+
+def draw_claim_figure(points: list[dict[str, Any]], title: str, path: Path) -> bool:
+    """Draw the claim's points to ``path`` (SVG, :func:`build_figure`); ``False`` (nothing
+    written) when no point has a finite measured value."""
+    import warnings
+
+    from fltheory.render.plots import pyplot
+
+    fig = build_figure(points, title)
+    if fig is None:
+        return False
+    plt = pyplot()
+    try:
+        with plt.rc_context(_rc()), warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            fig.savefig(path, format="svg", metadata={"Date": None})
+    finally:
+        plt.close(fig)
     return True
