@@ -139,6 +139,7 @@ def test_log_scales():
     assert not F.log_y([(1, {"measured": 5.0}), (2, {"measured": -0.01})])
     assert F.x_scale([2.5, 5, 10, 20, 40, 80]) == "log"
     assert F.x_scale([0.0, 0.0025, 0.0043]) == "linear"
+    assert F.x_scale([1.5, 2.5, 3.5]) == "discrete"  # between directions 1..4
 
 
 def test_discrete_x_markers_only_and_integer_ticks():

@@ -23,8 +23,9 @@ Rules (each one a reader's question answered by the figure, not by the table of 
 * **discrete x** (a few integer or half-integer values on a linear axis: a degree, a case, a
   direction, a time of a few checkpoints): markers only, no line or shaded wedge between
   values, ticks at the values themselves, series side by side;
-* **many series** named "A, B" (e.g. "direction 3, D = 231"): colour by A, marker by B, two
-  compact legends; otherwise one colour per series;
+* **series named "A: B" or "A, B"** where both parts repeat (e.g. "direction 3, D = 231" and
+  "direction 3, D → ∞ fit"): colour by A, marker by B, one compact legend of A's then B's (a
+  fit shares the colour of the data it extrapolates); otherwise one colour per series;
 * points without ``x``: the point labels are the tick labels when there are few of them, else
   the point numbers of the report's table of numbers.
 
@@ -46,8 +47,6 @@ __all__ = ["Panel", "build_figure", "caption", "draw_claim_figure", "is_referenc
 
 #: colour of references the verdict does not test
 REF_COLOUR = "0.45"
-#: more series than this in one panel: colour by the part before ", ", marker by the rest
-MANY_SERIES = 8
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 #: series colours: the default cycle without its grey (C7), kept for references
 _COLOURS = tuple(f"C{k}" for k in (0, 1, 2, 3, 4, 5, 6, 8, 9))
@@ -160,7 +159,7 @@ def _geometric(xs: list[float]) -> bool:
     if len(grid) < 3 or grid[0] <= 0:
         return False
     ratios = [b / a for a, b in itertools.pairwise(grid)]
-    return min(ratios) >= 1.4 and max(ratios) / min(ratios) <= 1.3
+    return min(ratios) >= 1.4 and max(ratios) / min(ratios) <= 1.1
 
 
 def x_scale(xs: list[float]) -> str:
@@ -217,16 +216,22 @@ class _Style(NamedTuple):
 
 
 def _styles(names: list[str]) -> dict[str, _Style]:
-    """Colour and marker per series: colour by the part before ", " and marker by the rest
-    when there are many series all named so, else one colour per series."""
-    split = len(names) > MANY_SERIES and all(", " in n for n in names)
-    if not split:
+    """Colour and marker per series: when every name is "A: B" (or else "A, B") and both the
+    A's and the B's repeat (e.g. "direction 2, D = 231" and "direction 2, D → ∞ fit"), colour
+    by A and marker by B, so that a fit and the data it extrapolates share a colour; else one
+    colour per series.
+
+    >>> [tuple(s[:2]) for s in _styles(["d1: mean", "d1: fit", "d2: mean", "d2: fit"]).values()]
+    [('C0', 'o'), ('C0', 's'), ('C1', 'o'), ('C1', 's')]
+    """
+    sep = next((c for c in (": ", ", ") if all(c in n for n in names)), "")
+    heads = list(dict.fromkeys(n.split(sep, 1)[0] for n in names)) if sep else names
+    tails = list(dict.fromkeys(n.split(sep, 1)[1] for n in names)) if sep else names
+    if len(heads) == len(names) or len(tails) == len(names):
         return {n: _Style(_COLOURS[k % len(_COLOURS)], "o", n, "") for k, n in enumerate(names)}
-    heads = list(dict.fromkeys(n.split(", ", 1)[0] for n in names))
-    tails = list(dict.fromkeys(n.split(", ", 1)[1] for n in names))
     out = {}
     for n in names:
-        head, tail = n.split(", ", 1)
+        head, tail = n.split(sep, 1)
         out[n] = _Style(_COLOURS[heads.index(head) % len(_COLOURS)],
                         _MARKERS[tails.index(tail) % len(_MARKERS)], head, tail)
     return out
@@ -284,6 +289,13 @@ def _draw_x(ax: Any, panel: Panel, power_law: bool) -> dict[str, Any]:
             slots = len(groups) if scale == "discrete" else 1
             for p in marks:
                 _bar(ax, *_segment(float(p["x"]) + shift, scale, span, slots), p, style.colour)
+        # a measurement also compared with a reference (the same value at the same place as a
+        # tested point's) is drawn once, with the tested point
+        group = [p for p in group if not (is_reference(p) and any(
+            float(t["x"]) == float(p["x"]) and float(t["measured"]) == float(p["measured"])
+            for t in tested))]
+        if not group:
+            continue
         judged = any(_finite(p.get("predicted")) or _finite(p.get("se")) for p in group)
         ax.errorbar([(float(p["x"]) + shift) * factor for p in group],
                     [float(p["measured"]) for p in group],
