@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import re
 import textwrap
 from pathlib import Path
@@ -126,13 +127,22 @@ def panels(points: list[dict[str, Any]]) -> list[Panel]:
 
 
 def y_label(panel: Panel) -> str:
-    """The panel's y-axis label: its quantity, else its one series' name, else a default."""
+    """The panel's y-axis label: its quantity, else its one series' name, else the series'
+    common beginning, else "measured value".
+
+    >>> y_label(Panel("m", "", [(1, {"series": "residual, l = 0 (per draw)"}),
+    ...                         (2, {"series": "residual, l = 1 (per draw)"})]))
+    'residual'
+    """
     if panel.quantity:
         return panel.quantity
-    names = {str(p.get("series") or "") for _, p in panel.points}
-    if len(names) == 1 and "" not in names:
-        return names.pop()
-    return "measured value"
+    names = list(dict.fromkeys(str(p.get("series") or "") for _, p in panel.points))
+    if len(names) == 1 and names[0]:
+        return names[0]
+    # the series' common beginning, up to a separator ("λ0 (per draw)", "λ0 (m → ∞ fit)")
+    common = os.path.commonprefix(names)  # noqa: RUF071 (characters are what is meant)
+    cut = max(common.rfind(", "), common.rfind(" ("), common.rfind(": "))
+    return common[:cut].strip() if cut >= 3 else "measured value"
 
 
 def _values(part: list[tuple[int, dict[str, Any]]]) -> list[float]:
