@@ -11,6 +11,7 @@ legends: what a reader sees, not the SVG's text.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -132,6 +133,16 @@ def test_log_scales():
         assert (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
         assert [t.get_text() for t in ax.get_xticklabels()] == ["250", "500", "1000", "2000"]
         assert fig.axes[1].get_yscale() == "linear"  # the slope itself: negative
+    finally:
+        _close(fig)
+    # a law in ln N (quadratic.escape_time_vs_N): log x, linear y
+    pts = [Point(f"run at N = {n}", 5 + 1.4 * math.log(n / 250), x=float(n), x_label="N",
+                 series="per run", quantity="t_esc") for n in (250, 500, 1000, 2000)]
+    pts.append(Point("SGD's d t_esc/d ln N against the law's (reported)", 3.0, 2.8, 0.5,
+                     quantity="d t_esc / d ln N"))
+    fig = _build(_pts(*pts))
+    try:
+        assert (fig.axes[0].get_xscale(), fig.axes[0].get_yscale()) == ("log", "linear")
     finally:
         _close(fig)
     # values of one decade and mixed signs stay linear

@@ -188,8 +188,8 @@ def x_scale(xs: list[float]) -> str:
 
 
 def _power_law(points: list[dict[str, Any]]) -> bool:
-    return any(_POWER_LAW.search(f"{p.get('label', '')} {p.get('quantity', '')}")
-               for p in points)
+    return any(_POWER_LAW.search(str(p.get(key) or "")) for p in points
+               for key in ("label", "quantity"))
 
 
 def _value(p: dict[str, Any], key: str) -> float | None:
