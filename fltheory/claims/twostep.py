@@ -417,9 +417,10 @@ def _compare_products(pred: dict[str, float], meas: dict[str, np.ndarray]) -> Ve
     # reused: only sign and |z| > zc are tested (the leading-order value shown, band None);
     # fresh: |mean − 0| <= zc·SE (the predicted value, 0 since μ_3(GELU) = 0)
     points = (Point("Ĉ2(β1), reused", m_r, pred["reused"], se_r,
-                    series=f"reused: |z| > {zc:.2f} with the predicted sign"),
+                    series=f"reused: |z| > {zc:.2f} with the predicted sign",
+                    quantity="spike constant Ĉ2(β1)"),
               Point("Ĉ2(β1), fresh", m_f, pred["fresh"], se_f, zc * se_f,
-                    series=f"fresh: |z| <= {zc:.2f}"))
+                    series=f"fresh: |z| <= {zc:.2f}", quantity="spike constant Ĉ2(β1)"))
     if not powered:
         return Verdict("inconclusive", predicted, measured, f"|z| vs {zc:.2f}",
                        reason="the fresh-batch standard error is too large to exclude the "
