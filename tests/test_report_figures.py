@@ -72,6 +72,13 @@ def test_reference_is_grey_dashed_and_named_not_tested():
         _close(fig)
     assert "grey dashed: reference values that are reported, not tested" in F.caption(
         _pts(Point("a", 1.0, 2.0)), "sign")
+    # per-run data of a fit are not "judged by a qualitative rule"; a sign test is
+    runs = _pts(Point("run", 0.2, x=0.002, x_label="1/N"),
+                Point("fit", 0.18, 0.17, 0.01, 0.04, 0.0, "1/N"))
+    assert "not judged alone" in F.caption(runs, "|z| <= 3")
+    assert "qualitative rule" not in F.caption(runs, "|z| <= 3")
+    assert "qualitative rule: z >= 3" in F.caption(_pts(Point("ln ratio", 0.8, se=0.05)),
+                                                   "z >= 3")
 
 
 def test_reference_equal_to_the_tested_prediction_is_drawn_once():

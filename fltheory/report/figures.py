@@ -74,13 +74,21 @@ def is_reference(p: dict[str, Any]) -> bool:
     return _finite(p.get("predicted")) and not _finite(p.get("band"))
 
 
+def _single_run(p: dict[str, Any]) -> bool:
+    """A point drawn small and faint: on an x-axis, with neither a prediction nor an error
+    bar (one run, the data of a fit, not judged on its own)."""
+    return _finite(p.get("x")) and not _finite(p.get("predicted")) and not _finite(p.get("se"))
+
+
 def caption(points: list[dict[str, Any]], tolerance: str) -> str:
     """What the figure shows, in words (only the parts it has)."""
     good, dropped = usable_points(points)
     parts = ["Markers: the simulation's measured values, one colour per series as the legend "
-             "names them (small faint markers: single runs, not judged one by one)"]
+             "names them"]
     if any(_finite(p.get("se")) for p in good):
         parts[0] += ", with ± 1 standard error bars"
+    if any(_single_run(p) for p in good):
+        parts[0] += " (small faint markers: single runs, the data of a fit, not judged alone)"
     if any(is_tested(p) for p in good):
         parts.append("solid lines and bars: the prediction the verdict tests, in the colour of "
                      "the series it is compared with; shaded: its acceptance interval "
@@ -88,7 +96,7 @@ def caption(points: list[dict[str, Any]], tolerance: str) -> str:
     if any(is_reference(p) for p in good):
         parts.append("grey dashed: reference values that are reported, not tested")
     text = "; ".join(parts) + ". Each panel holds one quantity (its y-axis label)."
-    if any(not _finite(p.get("predicted")) for p in good):
+    if any(not _finite(p.get("predicted")) and not _single_run(p) for p in good):
         text += (" Points without a predicted value are judged by a qualitative rule: "
                  f"{tolerance}.")
     if dropped:
