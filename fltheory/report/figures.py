@@ -23,9 +23,9 @@ Rules (each one a reader's question answered by the figure, not by the table of 
 * **discrete x** (a few integer or half-integer values on a linear axis: a degree, a case, a
   direction, a time of a few checkpoints): markers only, no line or shaded wedge between
   values, ticks at the values themselves, series side by side;
-* **series named "A: B" or "A, B"** where both parts repeat (e.g. "direction 3, D = 231" and
-  "direction 3, D → ∞ fit"): colour by A, marker by B, one compact legend of A's then B's (a
-  fit shares the colour of the data it extrapolates); otherwise one colour per series;
+* **series named "A: B", "A, B" or "A (B)"** where both parts repeat (e.g. "direction 3,
+  D = 231" and "direction 3, D → ∞ fit"): colour by A, marker by B, one compact legend of A's
+  then B's (a fit shares the colour of the data it extrapolates); else one colour per series;
 * points without ``x``: the point labels are the tick labels when there are few of them, else
   the point numbers of the report's table of numbers.
 
@@ -234,22 +234,27 @@ class _Style(NamedTuple):
 
 
 def _styles(names: list[str]) -> dict[str, _Style]:
-    """Colour and marker per series: when every name is "A: B" (or else "A, B") and both the
-    A's and the B's repeat (e.g. "direction 2, D = 231" and "direction 2, D → ∞ fit"), colour
-    by A and marker by B, so that a fit and the data it extrapolates share a colour; else one
-    colour per series.
+    """Colour and marker per series: when every name is "A: B" (or "A, B", or "A (B)") and
+    both the A's and the B's repeat (e.g. "direction 2, D = 231" and "direction 2, D → ∞
+    fit"), colour by A and marker by B, so that a fit and the data it extrapolates share a
+    colour; else one colour per series.
 
     >>> [tuple(s[:2]) for s in _styles(["d1: mean", "d1: fit", "d2: mean", "d2: fit"]).values()]
     [('C0', 'o'), ('C0', 's'), ('C1', 'o'), ('C1', 's')]
     """
-    sep = next((c for c in (": ", ", ") if all(c in n for n in names)), "")
-    heads = list(dict.fromkeys(n.split(sep, 1)[0] for n in names)) if sep else names
-    tails = list(dict.fromkeys(n.split(sep, 1)[1] for n in names)) if sep else names
-    if len(heads) == len(names) or len(tails) == len(names):
+    for sep in (": ", ", ", " ("):
+        if not all(sep in n for n in names):
+            continue
+        split = {n: (n.split(sep, 1)[0], sep.strip(" ,:") + n.split(sep, 1)[1]) for n in names}
+        heads = list(dict.fromkeys(h for h, _ in split.values()))
+        tails = list(dict.fromkeys(t for _, t in split.values()))
+        if len(heads) < len(names) and len(tails) < len(names):
+            break
+    else:
         return {n: _Style(_COLOURS[k % len(_COLOURS)], "o", n, "") for k, n in enumerate(names)}
     out = {}
     for n in names:
-        head, tail = n.split(sep, 1)
+        head, tail = split[n]
         out[n] = _Style(_COLOURS[heads.index(head) % len(_COLOURS)],
                         _MARKERS[tails.index(tail) % len(_MARKERS)], head, tail)
     return out
