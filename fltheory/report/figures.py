@@ -16,10 +16,11 @@ Rules (each one a reader's question answered by the figure, not by the table of 
   qualitative rule: a sign, an ordering) is drawn as measured only;
 * **scales**: a panel whose values (measured and predicted) are all positive and span more
   than 1.5 decades gets a log y-axis; x is logarithmic when it is a positive geometric grid
-  (three or more values, a constant ratio: the sizes N, m, D, κ, δ of the simulations) or spans
-  more than 20-fold. A claim that tests a log-log slope (a label with "log-log slope" or
-  "d ln … / d ln …") draws its positive data on log-log axes, where that slope is a straight
-  line; no line of the predicted slope is invented (the points do not carry one);
+  (three or more values, a constant ratio: the sizes N, m, D, κ, δ of the simulations) or,
+  unless it is discrete (below), positive and spanning 4-fold or more. A claim that tests a
+  log-log slope (a label with "log-log slope" or "d ln … / d ln …") draws its positive data
+  on log-log axes, where that slope is a straight line; no line of the predicted slope is
+  invented (the points do not carry one);
 * **discrete x** (a few integer or half-integer values on a linear axis: a degree, a case, a
   direction, a time of a few checkpoints): markers only, no line or shaded wedge between
   values, ticks at the values themselves, series side by side;
@@ -181,17 +182,24 @@ def _geometric(xs: list[float]) -> bool:
 
 
 def x_scale(xs: list[float]) -> str:
-    """``"log"`` (a positive geometric grid, or a span over 20-fold), ``"discrete"`` (at most
-    12 integer or half-integer values) or ``"linear"``.
+    """``"log"`` for a positive geometric grid (three or more values, a constant ratio),
+    ``"discrete"`` for a few small integer or half-integer values (at most 12, within 24 units:
+    a degree, a case, a direction, a checkpoint), ``"log"`` again for other positive values
+    spanning 4-fold or more, else ``"linear"``.
 
     >>> x_scale([250, 500, 1000, 250]), x_scale([1, 2, 3]), x_scale([0, 0.002, 0.001])
     ('log', 'discrete', 'linear')
+    >>> x_scale([250, 1000, 2000]), x_scale([1.5, 2.5, 3.5])
+    ('log', 'discrete')
     """
     grid = sorted(set(xs))
-    if grid[0] > 0 and (_geometric(grid) or grid[-1] / grid[0] >= 20):
+    if _geometric(grid):
         return "log"
-    if len(grid) <= 12 and all(float(2 * x).is_integer() for x in grid):
+    if (len(grid) <= 12 and grid[-1] - grid[0] <= 24
+            and all(float(2 * x).is_integer() for x in grid)):
         return "discrete"
+    if grid[0] > 0 and grid[-1] / grid[0] >= 4:
+        return "log"
     return "linear"
 
 
