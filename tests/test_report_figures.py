@@ -230,3 +230,8 @@ def test_a_verify_file_without_quantity_still_loads_and_draws(tmp_path: Path):
     finally:
         _close(fig)
     assert F.draw_claim_figure(runs.runs[0]["points"], "p.one", tmp_path / "f.svg")
+
+
+def test_point_quantity_is_in_its_json():
+    assert Point("a", 1.0).as_json()["quantity"] == ""
+    assert Point("a", 1.0, quantity="log-log slope").as_json()["quantity"] == "log-log slope"
