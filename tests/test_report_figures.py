@@ -79,6 +79,11 @@ def test_reference_is_grey_dashed_and_named_not_tested():
     assert "qualitative rule" not in F.caption(runs, "|z| <= 3")
     assert "qualitative rule: z >= 3" in F.caption(_pts(Point("ln ratio", 0.8, se=0.05)),
                                                    "z >= 3")
+    # twostep.terms_present_for_sigma: z statistics on the k axis, judged one by one
+    zs = _pts(Point("tanh k=1", 0.9, x=1.0, x_label="k"), Point("tanh k=2", 17.0, x=2.0,
+                                                               x_label="k"))
+    assert "not judged alone" not in F.caption(zs, "present iff z > 3.76")
+    assert "qualitative rule: present iff z > 3.76" in F.caption(zs, "present iff z > 3.76")
 
 
 def test_reference_equal_to_the_tested_prediction_is_drawn_once():

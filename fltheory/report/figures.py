@@ -75,20 +75,28 @@ def is_reference(p: dict[str, Any]) -> bool:
     return _finite(p.get("predicted")) and not _finite(p.get("band"))
 
 
-def _single_run(p: dict[str, Any]) -> bool:
+def _aggregated(points: list[dict[str, Any]]) -> bool:
+    """The claim judges aggregates (a point with an error bar or a band): its points with
+    neither are single runs, the data of a fit or a mean."""
+    return any(_finite(p.get("se")) or _finite(p.get("band")) for p in points)
+
+
+def _single_run(p: dict[str, Any], aggregated: bool = True) -> bool:
     """A point drawn small and faint: on an x-axis, with neither a prediction nor an error
-    bar (one run, the data of a fit, not judged on its own)."""
-    return _finite(p.get("x")) and not _finite(p.get("predicted")) and not _finite(p.get("se"))
+    bar, in a claim that judges aggregates (one run, the data of a fit, not judged alone)."""
+    return (aggregated and _finite(p.get("x")) and not _finite(p.get("predicted"))
+            and not _finite(p.get("se")))
 
 
 def caption(points: list[dict[str, Any]], tolerance: str) -> str:
     """What the figure shows, in words (only the parts it has)."""
     good, dropped = usable_points(points)
+    aggregated = _aggregated(good)
     parts = ["Markers: the simulation's measured values, one colour per series as the legend "
              "names them"]
     if any(_finite(p.get("se")) for p in good):
         parts[0] += ", with ± 1 standard error bars"
-    if any(_single_run(p) for p in good):
+    if any(_single_run(p, aggregated) for p in good):
         parts[0] += " (small faint markers: single runs, the data of a fit, not judged alone)"
     if any(is_tested(p) for p in good):
         parts.append("solid lines and bars: the prediction the verdict tests, in the colour of "
@@ -97,7 +105,7 @@ def caption(points: list[dict[str, Any]], tolerance: str) -> str:
     if any(is_reference(p) for p in good):
         parts.append("grey dashed: reference values that are reported, not tested")
     text = "; ".join(parts) + ". Each panel holds one quantity (its y-axis label)."
-    if any(not _finite(p.get("predicted")) and not _single_run(p) for p in good):
+    if any(not _finite(p.get("predicted")) and not _single_run(p, aggregated) for p in good):
         text += (" Points without a predicted value are judged by a qualitative rule: "
                  f"{tolerance}.")
     if dropped:
@@ -274,7 +282,7 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
                              abs_tol=1e-15))
 
 
-def _draw_x(ax: Any, panel: Panel, power_law: bool) -> dict[str, Any]:
+def _draw_x(ax: Any, panel: Panel, power_law: bool, aggregated: bool) -> dict[str, Any]:
     """Draw a panel with an x-axis; the legend entries it needs (label -> handle)."""
     from matplotlib.lines import Line2D
 
@@ -327,7 +335,7 @@ def _draw_x(ax: Any, panel: Panel, power_law: bool) -> dict[str, Any]:
             for t in tested))]
         if not group:
             continue
-        judged = any(_finite(p.get("predicted")) or _finite(p.get("se")) for p in group)
+        judged = not all(_single_run(p, aggregated) for p in group)
         ax.errorbar([(float(p["x"]) + shift) * factor for p in group],
                     [float(p["measured"]) for p in group],
                     yerr=[_value(p, "se") or 0.0 for p in group], fmt=style.marker,
@@ -443,6 +451,7 @@ def build_figure(points: list[dict[str, Any]], title: str) -> Any:
     if not parts:
         return None
     power_law = _power_law(points)
+    aggregated = _aggregated(usable_points(points)[0])
     plt = pyplot()
     heights = [3.1 if p.axis is None and len(p.points) <= 6 else 2.8 for p in parts]
     with plt.rc_context(_rc()), warnings.catch_warnings():
@@ -454,7 +463,7 @@ def build_figure(points: list[dict[str, Any]], title: str) -> Any:
         try:
             for ax, panel in zip(axes[:, 0], parts, strict=True):
                 entries = (_draw_labels(ax, panel) if panel.axis is None
-                           else _draw_x(ax, panel, power_law))
+                           else _draw_x(ax, panel, power_law, aggregated))
                 ax.set_ylabel("\n".join(textwrap.wrap(y_label(panel), 38)[:3]))
                 ax.grid(alpha=0.3)
                 _legend(ax, entries)
