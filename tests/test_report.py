@@ -154,16 +154,17 @@ def test_report_of_every_kind_of_point(tmp_path):
     assert "No figure: the run failed." in html
     assert "the series claim &lt;holds&gt; &amp; more" in html  # escaped, not markup
     assert "judged by a qualitative rule: |z| ≤ 3" in html
-    assert "1 point(s) with a non-finite measured value are not drawn" in html
+    assert "1 point with a non-finite measured value is not drawn" in html
     assert "RuntimeError: the simulator broke" in html and "why inconclusive" in html
     # the x-series figure has both series, measured with error bars and the predicted line
     svg = (out / "figures" / "synth-series.svg").read_text(encoding="utf-8")
     assert ">relu<" in svg and ">tanh<" in svg and "<path" in svg
     assert "the 6 numbers behind the verdict" in html  # every point also as text
-    assert "<td>N = 1600</td><td>0.02625</td><td>0.0025</td><td>0.025</td><td>0.0075</td>" in html
-    # mixed: one panel per x axis and one for the labelled points (numbered as in the table)
+    # the label says N=1600: the "at" column does not repeat it
+    assert "<td>N=1600</td><td></td><td>0.02625</td><td>0.0025</td><td>0.025</td>" in html
+    # mixed: one panel per x axis and one for the labelled points (few: labels as ticks)
     mixed = (out / "figures" / "synth-mixed.svg").read_text(encoding="utf-8")
-    assert mixed.count('id="axes_') == 2 and "numbered as in the table" in mixed
+    assert mixed.count('id="axes_') == 2 and ">total<" in mixed
     assert (out / MARKER).is_file() and (out / "assets" / "report.css").is_file()
     assert outcome.bytes == sum((out / f).stat().st_size for f in outcome.files)
 

@@ -127,7 +127,8 @@ def _rate_fit(rows: np.ndarray) -> tuple[float, float, float, float]:
 
 
 def _run_points(rows: np.ndarray, x: Callable[[np.ndarray], float],
-                value: Callable[[np.ndarray], float], x_label: str, series: str) -> list[Point]:
+                value: Callable[[np.ndarray], float], x_label: str, series: str,
+                quantity: str = "") -> list[Point]:
     """One point per run (``x(row)``, ``value(row)``) for the report's figure; a run whose
     value is not finite (no escape, a non-positive amplitude) is left out."""
     out = []
@@ -135,8 +136,13 @@ def _run_points(rows: np.ndarray, x: Callable[[np.ndarray], float],
         at, m = float(x(row)), float(value(row))
         if math.isfinite(at) and math.isfinite(m):
             out.append(Point(f"run at {x_label} = {at:.6g}", m, x=at, x_label=x_label,
-                             series=series))
+                             series=series, quantity=quantity))
     return out
+
+
+#: y-axis label of the rate claims' figures
+RATE = "rate: log-slope in time"
+EPS_G = "generalisation error ε_g on the plateau"
 
 
 def _rate_points(lam: float, ode_fit: float, rows: np.ndarray, zc: float, state: str,
@@ -144,18 +150,19 @@ def _rate_points(lam: float, ode_fit: float, rows: np.ndarray, zc: float, state:
     """The numbers behind :func:`_judge_rate`: the per-run log-slopes on the 1/N axis, the
     linear-regime check (the ODE's fit within 5 % of λ) and, when the fit was made, its
     intercept against the ODE's fit (tested) and against λ (reported)."""
-    points = _run_points(rows, lambda r: r[0], lambda r: r[1], "1/N", prefix + "log-slope per run")
+    points = _run_points(rows, lambda r: r[0], lambda r: r[1], "1/N", prefix + "log-slope per run",
+                         RATE)
     if math.isfinite(ode_fit) and math.isfinite(lam):
         points.append(Point(prefix + "the ODE's log-slope over the window against λ (linear "
                             "regime: within 5 %)", ode_fit, lam, band=0.05 * abs(lam),
-                            series=prefix + "linear-regime check"))
+                            series=prefix + "linear-regime check", quantity=RATE))
     if state not in ("nonfinite", "nonlinear"):
         a, se, _, _ = _rate_fit(rows)
         points += [Point(prefix + "N → ∞ intercept of a + c/N against the ODE's fit", a, ode_fit,
-                         se, zc * se, 0.0, "1/N", prefix + "fit at 1/N = 0"),
+                         se, zc * se, 0.0, "1/N", prefix + "fit at 1/N = 0", quantity=RATE),
                    Point(prefix + "the intercept against λ (reported; power |λ|/SE must reach "
                          f"{zc:.2f})", a, lam, se, None, 0.0, "1/N",
-                         prefix + "fit at 1/N = 0, against λ")]
+                         prefix + "fit at 1/N = 0, against λ", quantity=RATE)]
     return points
 
 
@@ -254,10 +261,10 @@ def _compare_deviation(pred: float, meas: dict[str, dict[str, np.ndarray]]) -> V
         _, _, slope, se = linear_fit(rows[:, 0], rows[:, 1])
         z, power = abs(slope - pred) / se, abs(slope) / se
         points += _run_points(rows, lambda r: round(math.exp(r[0]), 6), lambda r: math.exp(r[1]),
-                              "N", f"{g}: rms |SGD − ODE| per run")
+                              "N", f"{g}: rms |SGD − ODE| per run", "rms |SGD − ODE| over t")
         points.append(Point(f"{g}: d ln rms|SGD − ODE| / d ln N (told from 0 if |slope|/SE >= "
                             f"{zc:.2f})", slope, float(pred), se, zc * se,
-                            series="log-log slope"))
+                            series="log-log slope", quantity="log-log slope in N"))
         ok &= z <= zc
         decided &= power >= zc
         d = m["eps"][-1]  # largest N: seeds × records of ε_g(SGD) − ε_g(ODE)
@@ -269,7 +276,8 @@ def _compare_deviation(pred: float, meas: dict[str, dict[str, np.ndarray]]) -> V
         if "t" in m:  # the records' times (kept by _sim_deviation)
             points += [Point(f"{g}: mean ε_g(SGD) − ε_g(ODE) at t = {t:g}, largest N (reported)",
                              float(v), 0.0, float(e), x=float(t), x_label="t",
-                             series=f"{g}: ε_g(SGD) − ε_g(ODE), largest N")
+                             series=f"{g}: ε_g(SGD) − ε_g(ODE), largest N",
+                             quantity="ε_g(SGD) − ε_g(ODE), largest N")
                        for t, v, e in zip(m["t"][1:], mean, se_t, strict=True)]
         parts.append(f"{g}: slope {slope:.2f} ± {se:.2f} (|z| = {z:.2f}, from 0 {power:.1f}); "
                      f"largest N: max_t |mean ε_g(SGD) − ε_g(ODE)| = "
@@ -344,15 +352,16 @@ def _compare_plateau(pred: dict[str, float], meas: np.ndarray) -> Verdict:
     tolerance = f"|z| <= {zc:.2f}, with power against ε_g*(η → 0)"
     eps, eps0 = float(pred["eps"]), float(pred["eps_small_eta"])
     points = (Point("SGD's window mean of ε_g against the ODE's", mean, float(target), se,
-                    zc * se, series="window mean of ε_g (tested)"),
+                    zc * se, series="window mean of ε_g (tested)", quantity=EPS_G),
               Point("the same against the plateau's ε_g*(η) (reported)", mean, eps, se,
-                    series="against ε_g*(η)"),
+                    series="against ε_g*(η)", quantity=EPS_G),
               Point("the same against ε_g*(η → 0) (power: must be told apart)", mean, eps0, se,
-                    series="against ε_g*(η → 0)"),
+                    series="against ε_g*(η → 0)", quantity=EPS_G),
               Point("the ODE's window mean against ε_g*(η) (on the plateau: within 2 %)",
-                    float(target), eps, band=0.02 * eps, series="plateau check"),
+                    float(target), eps, band=0.02 * eps, series="plateau check", quantity=EPS_G),
               Point("largest specialisation ‖R − mean R‖_F in the window (on the plateau: "
-                    "<= 1/4)", spec, series="plateau check"))
+                    "<= 1/4)", spec, series="plateau check",
+                    quantity="specialisation ‖R − mean R‖_F"))
     if not abs(target - pred["eps"]) <= 0.02 * pred["eps"]:
         return Verdict("inconclusive", predicted, measured, tolerance,
                        reason="the ODE is not within 2 % of the plateau in the window",
@@ -399,7 +408,7 @@ def _compare_duration(pred: float, rows: np.ndarray) -> Verdict:
     zc = z_crit(1)
     predicted = f"d t_esc/d ln N = 1/(2λ) = {pred:.3f}"
     points = _run_points(rows, lambda r: round(math.exp(r[0]), 6), lambda r: r[1], "N",
-                         "escape time per run")
+                         "escape time per run", "escape time t_esc")
     if not np.isfinite(rows[:, 1]).all():
         return Verdict("inconclusive", predicted, f"{int(np.isnan(rows[:, 1]).sum())} runs "
                        "did not escape", f"|z| <= {zc:.2f}", reason="a run had not escaped "
@@ -407,7 +416,8 @@ def _compare_duration(pred: float, rows: np.ndarray) -> Verdict:
     _, _, slope, se = linear_fit(rows[:, 0], rows[:, 1])
     z = abs(slope - pred) / se
     points.append(Point(f"d t_esc / d ln N (decided only if 1/(2λ) >= {zc:.2f} SE)", slope,
-                        float(pred), se, zc * se, series="slope in ln N"))
+                        float(pred), se, zc * se, series="slope in ln N",
+                        quantity="d t_esc / d ln N"))
     measured = (f"slope {slope:.2f} ± {se:.2f} (|z| = {z:.2f}; predicted/SE = {pred / se:.1f}); "
                 f"mean t_esc {rows[:, 1].mean():.1f}")
     if pred / se < zc:

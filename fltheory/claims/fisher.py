@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -79,8 +79,8 @@ def _compare_eigenvalues(pred: list[float], meas: dict[str, Any]) -> Verdict:
         a, se, b, _ = _fit(meas["inv_m"], meas["means"][:, l])
         worst = max(worst, abs(a - pred[l]) / se)
         parts.append(f"λ{l}: {a:.5g}±{se:.1g} (1/m coef {b / pred[l]:+.2g}·λ)")
-        points += fit_points(f"λ{l}", meas["inv_m"], meas["means"][:, l], a, se, pred[l],
-                              z_crit * se)
+        points += [replace(p, quantity="Fisher eigenvalue λ_l") for p in fit_points(
+            f"λ{l}", meas["inv_m"], meas["means"][:, l], a, se, pred[l], z_crit * se)]
     return Verdict("pass" if worst <= z_crit else "fail",
                    ", ".join(f"λ{l} = {p:.5g}" for l, p in enumerate(pred)),
                    "; ".join(parts) + f"; max |z| = {worst:.2f}", f"|z| <= {z_crit:.2f}",

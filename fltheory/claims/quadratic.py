@@ -42,9 +42,16 @@ SIM_KEYS = frozenset(v for k, v in vars(sim).items() if k.startswith("KEY_"))
 KEY_MIX = max(SIM_KEYS) + 1
 
 
+#: y-axis labels of the report's figures shared by several points
+QDIAG = "mean diagonal of Q on the plateau"
+T_ESC = "escape time t_esc"
+S_NORM = "norm of a change of S at t_max (legend)"
+DRIFT = "mean drift ‖S(t_end) − S(0)‖"
+
+
 def _run_points(rows: np.ndarray, value: Callable[[np.ndarray], float], series: str,
-                x_label: str = "N", x: Callable[[np.ndarray], float] | None = None
-                ) -> list[Point]:
+                x_label: str = "N", x: Callable[[np.ndarray], float] | None = None,
+                quantity: str = "") -> list[Point]:
     """One point per run of ``rows`` (a column of ln N by default, the measured column
     ``value(row)``), for the report's figure; runs whose value is not finite are left out."""
     out = []
@@ -53,13 +60,13 @@ def _run_points(rows: np.ndarray, value: Callable[[np.ndarray], float], series: 
         at = float(round(math.exp(row[0]), 6) if x is None else x(row))
         if math.isfinite(m) and math.isfinite(at):
             out.append(Point(f"run at {x_label} = {at:g}", m, x=at, x_label=x_label,
-                             series=series))
+                             series=series, quantity=quantity))
     return out
 
 
 def _slope_point(label: str, slope: float, se: float, predicted: float, band: float | None,
-                 series: str = "log-log slope") -> Point:
-    return Point(label, slope, predicted, se, band, series=series)
+                 series: str = "log-log slope", quantity: str = "log-log slope in N") -> Point:
+    return Point(label, slope, predicted, se, band, series=series, quantity=quantity)
 
 
 def _warm_start(N: int, p: int, ps: int, seed: SeedLike) -> tuple[np.ndarray, np.ndarray]:
@@ -94,7 +101,8 @@ def _compare_deviation(pred: float, rows: np.ndarray) -> Verdict:
     _, _, slope, se = linear_fit(rows[:, 0], rows[:, 1])
     z, zc = abs(slope - pred) / se, z_crit(1)
     largest = math.exp(rows[rows[:, 0] == rows[:, 0].max(), 1].mean())
-    points = (*_run_points(rows, lambda r: math.exp(r[1]), "max |SGD − ODE| per run"),
+    points = (*_run_points(rows, lambda r: math.exp(r[1]), "max |SGD − ODE| per run",
+                           quantity="max over t of |SGD − ODE|"),
               _slope_point("d ln max|SGD − ODE| / d ln N", slope, se, float(pred), zc * se))
     return Verdict("pass" if z <= zc else "fail", "max |SGD − ODE| ∝ N^(−1/2) (t ≤ t_max, "
                    "warm start)",
@@ -129,9 +137,10 @@ def _compare_plateau(pred: dict[str, float], values: np.ndarray) -> Verdict:
     zc = z_crit(1)
     z = abs(mean - pred["q"]) / se
     points = (Point("mean diagonal of Q on the plateau against q*(η)", mean, float(pred["q"]),
-                    se, zc * se, series="q*(η)"),
+                    se, zc * se, series="q*(η)", quantity=QDIAG),
               Point("the same against the small-step value q*(0) (power: must be told apart)",
-                    mean, float(pred["q_small_eta"]), se, series="q*(0), not tested"))
+                    mean, float(pred["q_small_eta"]), se, series="q*(0), not tested",
+                    quantity=QDIAG))
     if abs(pred["q"] - pred["q_small_eta"]) < 2 * zc * se:
         return Verdict("inconclusive", f"q* = {pred['q']:.4f}", f"{mean:.4f} ± {se:.2g}",
                        f"|z| <= {zc:.2f}", reason="too noisy to tell q*(η) from q*(0)",
@@ -169,9 +178,9 @@ def _compare_rate(pred: float, rows: np.ndarray) -> Verdict:
     a, se, b, _ = linear_fit(rows[:, 0], rows[:, 1])
     z, zc = abs(a - pred) / se, z_crit(1)
     points = (*_run_points(rows, lambda r: r[1], "growth rate per run", "1/N",
-                           x=lambda r: r[0]),
+                           x=lambda r: r[0], quantity="growth rate r"),
               Point("N → ∞ intercept of the fit a + c/N", a, float(pred), se, zc * se, x=0.0,
-                    x_label="1/N", series="fit at 1/N = 0"))
+                    x_label="1/N", series="fit at 1/N = 0", quantity="growth rate r"))
     return Verdict("pass" if z <= zc else "fail", f"r = {pred:.4f} (closed form)",
                    f"N → ∞ fit {a:.4f} ± {se:.4f} (|z| = {z:.2f}); SGD noise bias "
                    f"{b:+.1f}/N", f"|z| <= {zc:.2f}", points=points)
@@ -206,7 +215,7 @@ def _compare_noise(pred: dict[float, float], meas: dict[float, np.ndarray]) -> V
         worst = max(worst, z)
         parts.append(f"t={t:g}: {m:.3f} ± {se:.3f} (|z| = {z:.2f})")
         points.append(Point(f"N·E ρ² at t = {t:g}", m, float(v), se, zc * se, x=float(t),
-                            x_label="t", series="N·E ρ²"))
+                            x_label="t", series="N·E ρ²", quantity="N·E ρ²"))
     return Verdict("pass" if worst <= zc else "fail",
                    "N·E ρ² = " + ", ".join(f"{v:.3f}" for v in pred.values()),
                    "; ".join(parts), f"|z| <= {zc:.2f} per time", points=tuple(points))
@@ -245,9 +254,11 @@ def _compare_law(cells: list[tuple[str, theory.EscapeLaw, np.ndarray]], extra_te
         parts.append(f"{label}: SGD {m:.2f} ± {se:.2f} vs {law.mean:.2f} (|z| = {z:.2f})")
         x = float(label.removeprefix(f"{x_label}="))
         points += [Point(f"{label}: SGD mean escape time against the law", m, law.mean, se,
-                         zc * math.hypot(se, law.se), x, x_label, "E t_esc, law with noise J"),
+                         zc * math.hypot(se, law.se), x, x_label, "E t_esc, law with noise J",
+                         quantity=T_ESC),
                    Point(f"{label}: against the noise-free law (power)", m, law.mean_field, se,
-                         None, x, x_label, "E t_esc, noise-free law (not tested)")]
+                         None, x, x_label, "E t_esc, noise-free law (not tested)",
+                         quantity=T_ESC)]
     return worst, zc, parts, abs(num / den) * math.sqrt(den), points
 
 
@@ -279,9 +290,11 @@ def _compare_escape(pred: dict[int, theory.EscapeLaw], meas: dict[int, Any]) -> 
     for p in sorted(meas):
         m, se = mean_se(meas[p][:, 0] - meas[p][:, 1])
         points.append(Point(f"p={p}: t_SGD − t_ODE(same start)", m, pred[p].shift, se,
-                            x=float(p), x_label="p", series="shift per p (not tested alone)"))
+                            x=float(p), x_label="p", series="shift per p (not tested alone)",
+                            quantity="t_SGD − t_ODE (same start)"))
     points.append(Point("t_SGD − t_ODE(same start) − the law's shift, pooled over p", dm, 0.0,
-                        dse, zc * dse, series="shift, pooled (tested)"))
+                        dse, zc * dse, series="shift, pooled (tested)",
+                        quantity="t_SGD − t_ODE − the law's shift, pooled over p"))
     return Verdict("pass" if ok else "fail",
                    "E t_esc(p) = " + ", ".join(f"{pred[p].mean:.2f}" for p in sorted(pred))
                    + f"; SGD − ODE(same start) {shift:+.2f} (plateau noise J ≈ "
@@ -312,9 +325,10 @@ def _compare_slope_N(pred: dict[int, theory.EscapeLaw], meas: dict[int, Any]) ->
     law_slope = linear_fit(np.log(np.array(Ns, float)), np.array([pred[N].mean for N in Ns]))[2]
     r = pred[Ns[0]].rate
     points += _run_points(np.column_stack([x, np.concatenate([meas[N][:, 0] for N in Ns])]),
-                          lambda row: row[1], "SGD escape time per run")
+                          lambda row: row[1], "SGD escape time per run", quantity=T_ESC)
     points.append(_slope_point("SGD's d t_esc/d ln N against the law's over the grid "
-                               "(reported)", slope, se, law_slope, None, "slope in ln N"))
+                               "(reported)", slope, se, law_slope, None, "slope in ln N",
+                               quantity="d t_esc / d ln N"))
     return Verdict("pass" if worst <= zc else "fail",
                    "E t_esc(N) = " + ", ".join(f"{pred[N].mean:.2f}" for N in Ns)
                    + f"; slope over the grid {law_slope:.3f} (→ 1/(2r) = {1 / (2 * r):.3f})",
@@ -336,7 +350,8 @@ def _compare_counts(pred: list[tuple[int, int, int]], meas: list[tuple[int, int,
                     ) -> Verdict:
     bad = [(p, m) for p, m in zip(pred, meas, strict=True) if p != m]
     points = tuple(Point(f"case {i + 1}: {kind} eigenvalues", float(m[k]), float(p[k]),
-                         band=0.0, x=float(i + 1), x_label="case", series=kind)
+                         band=0.0, x=float(i + 1), x_label="case", series=kind,
+                         quantity="number of Hessian eigenvalues")
                    for i, (p, m) in enumerate(zip(pred, meas, strict=True))
                    for k, kind in enumerate(("negative", "zero", "positive")))
     return Verdict("pass" if not bad else "fail",
@@ -368,7 +383,7 @@ def _sim_dims(params: Mapping[str, Any], seed: int) -> list[int]:
 def _compare_dims(pred: list[int], meas: list[int]) -> Verdict:
     points = tuple(Point(f"case {i + 1}: Hessian zero modes against the manifold's dimension",
                          float(m), float(p), band=0.0, x=float(i + 1), x_label="case",
-                         series="dimension")
+                         series="dimension", quantity="number (zero modes, dimension)")
                    for i, (p, m) in enumerate(zip(pred, meas, strict=True)))
     return Verdict("pass" if pred == meas else "fail", f"dimensions {pred}",
                    f"Hessian zero modes {meas}", "exact equality", points=points)
@@ -416,10 +431,11 @@ def _compare_bias_iso(pred: float, rows: np.ndarray) -> Verdict:
     z, zc = abs(slope + 0.5) / se, z_crit(2)
     ode_max = float(rows[:, 2].max())
     ok = z <= zc and ode_max < 1e-6
-    points = (*_run_points(rows, lambda r: r[1], "SGD drift ‖S(t_max) − S(0)‖ per run"),
+    points = (*_run_points(rows, lambda r: r[1], "SGD drift ‖S(t_max) − S(0)‖ per run",
+                           quantity="SGD drift ‖S(t_max) − S(0)‖"),
               _slope_point("d ln SGD drift / d ln N", slope, se, -0.5, zc * se),
               Point("largest ODE drift of S (conserved: must be < 1e-6)", ode_max, 0.0,
-                    band=1e-6, series="ODE drift"))
+                    band=1e-6, series="ODE drift", quantity="largest ODE drift of S"))
     return Verdict("pass" if ok else "fail",
                    "S conserved: ODE drift 0; SGD drift ∝ N^(−1/2)",
                    f"ODE drift max {ode_max:.1e}; SGD drift slope {slope:.2f} ± {se:.2f}, "
@@ -462,10 +478,12 @@ def _compare_aniso(pred: float, rows: np.ndarray) -> Verdict:
     big = rows[:, 0] == rows[:, 0].max()
     ode_min = float(rows[:, 2].min())
     ok = z <= zc and ode_min > 1e-8
-    points = (*_run_points(rows, lambda r: r[1], "‖S_SGD − S_ODE‖ at t_max per run"),
+    points = (*_run_points(rows, lambda r: r[1], "‖S_SGD − S_ODE‖ at t_max per run",
+                           quantity=S_NORM),
               *_run_points(rows, lambda r: r[2], "ODE drift ‖S_ODE − S(0)‖ per run (each "
-                           "must exceed 1e-8)"),
-              *_run_points(rows, lambda r: r[3], "SGD drift ‖S_SGD − S(0)‖ per run (reported)"),
+                           "must exceed 1e-8)", quantity=S_NORM),
+              *_run_points(rows, lambda r: r[3], "SGD drift ‖S_SGD − S(0)‖ per run (reported)",
+                           quantity=S_NORM),
               _slope_point("d ln ‖S_SGD − S_ODE‖ / d ln N", slope, se, -0.5, zc * se))
     return Verdict("pass" if ok else "fail",
                    "S not conserved (ODE drift O(1)); SGD's S → the ODE's as N^(−1/2)",
@@ -528,7 +546,7 @@ def _compare_cold(pred: dict[Fraction, tuple[float, float, float]],
                                                   for e in sorted(pred)) + "; independent of N")
     low = min(float(meas[c][:, 2].min()) for c in cells)
     points = [Point("smallest ‖ρ(t_end)‖_F (converged: must be >= 1.5, the solution's 2)", low,
-                    series="convergence check")]
+                    series="convergence check", quantity="smallest ‖ρ(t_end)‖_F")]
     if low < 1.5:
         return Verdict("inconclusive", predicted, f"smallest ‖ρ(t_end)‖_F {low:.2f}",
                        f"|z| <= {zc:.2f} per cell and for the slope",
@@ -551,7 +569,8 @@ def _compare_cold(pred: dict[Fraction, tuple[float, float, float]],
     _, _, slope, se = linear_fit(x, y)
     z_slope = abs(slope) / se
     ok = worst <= zc and z_slope <= zc
-    points.append(_slope_point(f"d ln drift / d ln N at η = {eta0}", slope, se, 0.0, zc * se))
+    points.append(_slope_point(f"d ln drift / d ln N at η = {eta0}", slope, se, 0.0, zc * se,
+                               quantity="log-log slope of the drift in N"))
     return Verdict("pass" if ok else "fail", predicted,
                    "; ".join(parts) + f"; d ln drift/d ln N at η={eta0}: {slope:+.2f} ± {se:.2f}"
                    f" (|z| from 0 = {z_slope:.2f}, from −1/2 = {abs(slope + 0.5) / se:.1f})",
@@ -571,9 +590,10 @@ def _cold_points(N: int, eta: Fraction, eta0: Fraction, eta_cells: list[tuple[in
         axes.append((float(eta), "η", f"N = {N}"))
     return [pt for x, x_label, where in axes
             for pt in (Point(f"N={N} η={eta}: SGD's mean drift of S", m, d, se, band, x, x_label,
-                             f"SGD drift, {where}"),
+                             f"SGD drift, {where}", quantity=DRIFT),
                        Point(f"N={N} η={eta}: the ODE's mean drift from the same starts",
-                             ode, x=x, x_label=x_label, series=f"ODE drift, {where} (reported)"))]
+                             ode, x=x, x_label=x_label, series=f"ODE drift, {where} (reported)",
+                             quantity=DRIFT))]
 
 
 #: bound on the SGD run of :func:`compare_sgd_ode` (estimated by sim.sgd_cost)

@@ -79,6 +79,11 @@ def _extrapolate(D: np.ndarray, values: np.ndarray) -> tuple[float, float, float
     return alpha, se, beta
 
 
+#: the y-axis of the report's figures of crossings
+CROSSING = "crossing δ_i = n/D where ρ_i² reaches 1/2"
+OVERLAP = "squared overlap ρ_i² with direction i"
+
+
 def _fss_points(D: np.ndarray, values: np.ndarray, series: str) -> list[Point]:
     """The data of one finite-size fit (:func:`_extrapolate`): the seed mean ± SE at each D,
     on the 1/D axis (non-finite values left out)."""
@@ -88,7 +93,7 @@ def _fss_points(D: np.ndarray, values: np.ndarray, series: str) -> list[Point]:
         if len(row) >= 2:
             m, se = mean_se(row)
             out.append(Point(f"D = {dim:g}: seed mean", m, se=se, x=float(1 / dim),
-                             x_label="1/D", series=series))
+                             x_label="1/D", series=series, quantity=CROSSING))
     return out
 
 
@@ -135,12 +140,12 @@ def _compare_overlaps(pred: np.ndarray, grid: dict[str, Any]) -> Verdict:
         delta = float(grid["deltas"][b])
         points.append(Point(f"δ = {delta:g}, direction {i + 1}: D → ∞ fit", alpha,
                             float(pred[b, i]), se, zc * se, delta, "δ = n/D",
-                            f"direction {i + 1}, D → ∞ fit"))
+                            f"direction {i + 1}, D → ∞ fit", quantity=OVERLAP))
         for a, dim in enumerate(grid["D"]):
             m, se_m = mean_se(grid["rho2"][a, :, b, i])
             points.append(Point(f"δ = {delta:g}, direction {i + 1}, D = {dim:g}: seed mean", m,
                                 float(pred[b, i]), se_m, None, delta, "δ = n/D",
-                                f"direction {i + 1}, D = {dim:g}"))
+                                f"direction {i + 1}, D = {dim:g}", quantity=OVERLAP))
     b, i, alpha, se, beta = where
     parts.append(f"worst cell δ = {grid['deltas'][b]:g}, direction {i + 1}: D→∞ fit "
                  f"{alpha:.3f} ± {se:.3f} vs {pred[b, i]:.3f} (1/D coef {beta:+.3g})")
@@ -186,7 +191,7 @@ def _compare_thresholds(pred: dict[str, Any], meas: dict[str, Any]) -> Verdict:
         if math.isfinite(pred["grid"][i]):  # on the grid (k is chosen so that it is)
             points.append(Point(f"direction {i + 1}: D → ∞ fit of the crossing", alpha,
                                 float(pred["grid"][i]), se, zc * se, 0.0, "1/D",
-                                f"direction {i + 1}: D → ∞ fit"))
+                                f"direction {i + 1}: D → ∞ fit", quantity=CROSSING))
     shown = ", ".join(f"{g:.2f} ({e:.2f})" for g, e in zip(pred["grid"], pred["exact"],
                                                           strict=True))
     return Verdict("pass" if worst <= zc else "fail",
@@ -212,7 +217,8 @@ def _compare_order(pred: list[int], crossing: np.ndarray) -> Verdict:
     for i in range(k):
         done = runs[:, i][np.isfinite(runs[:, i])]
         points += [Point(f"direction {i + 1}: crossing of one run", float(v), x=float(i + 1),
-                         x_label="direction", series="crossing δ_i per run") for v in done]
+                         x_label="direction", series="crossing δ_i per run",
+                         quantity=CROSSING) for v in done]
     for i in range(k - 1):
         logr = np.log(runs[:, i + 1] / runs[:, i])
         logr = logr[np.isfinite(logr)]
@@ -224,7 +230,8 @@ def _compare_order(pred: list[int], crossing: np.ndarray) -> Verdict:
         gaps.append(f"{math.exp(m):.2f}")
         points.append(Point(f"ln(δ_{i + 2}/δ_{i + 1}), pooled: ordered if > 0 by z >= {zc:.2f}",
                             m, se=se, x=i + 1.5, x_label="direction",
-                            series="log-ratio of consecutive crossings (sign tested)"))
+                            series="log-ratio of consecutive crossings (sign tested)",
+                            quantity="ln(δ_(i+1)/δ_i), pooled"))
     valid = runs[np.isfinite(runs).all(axis=1)]
     inversions = int(np.sum(np.diff(valid, axis=1) <= 0))
     return Verdict("pass" if worst >= zc else "fail",
@@ -258,11 +265,11 @@ def _compare_mse(pred: np.ndarray, meas: dict[str, Any]) -> Verdict:
         parts.append(f"{alpha:.3f}±{se:.3f} ({beta:+.2g}/D)")
         delta = float(meas["deltas"][b])
         points.append(Point(f"δ = {delta:g}: D → ∞ fit of the test MSE", alpha, float(p), se,
-                            zc * se, delta, "δ = n/D", "D → ∞ fit"))
+                            zc * se, delta, "δ = n/D", "D → ∞ fit", quantity="test MSE"))
         for a, dim in enumerate(meas["D"]):
             m, se_m = mean_se(meas["mse"][a, :, b])
             points.append(Point(f"δ = {delta:g}, D = {dim:g}: seed mean", m, float(p), se_m,
-                                None, delta, "δ = n/D", f"D = {dim:g}"))
+                                None, delta, "δ = n/D", f"D = {dim:g}", quantity="test MSE"))
     # reported, not tested: the log-log slope over δ >= 10 at the largest D (per-seed points)
     # and the finite-d1 curve's over the same δ (steeper than the d1 = ∞ law, see the docs)
     window = meas["deltas"] >= 10
@@ -272,7 +279,8 @@ def _compare_mse(pred: np.ndarray, meas: dict[str, Any]) -> Verdict:
     curve = np.polyfit(np.log(meas["deltas"][window]), np.log(pred[window]), 1)[0]
     points.append(Point(f"log-log slope over δ >= 10 at D = {meas['D'][-1]:g} against the "
                         "finite-d1 curve's (reported, not tested)", slope, float(curve),
-                        slope_se, series="slope"))
+                        slope_se, series="slope",
+                        quantity="log-log slope of the test MSE in δ (δ >= 10)"))
     return Verdict("pass" if worst <= zc else "fail",
                    "1 − Σ c_i² ρ_i⁴ = " + ", ".join(f"{p:.3f}" for p in pred)
                    + f" at δ = {', '.join(f'{x:g}' for x in meas['deltas'])}",
@@ -328,13 +336,15 @@ def _compare_law(pred: dict[str, float], rows: list[tuple[float, float, float, f
         parts.append(f"κ={kappa:g}: slope {slope:.4f}, MSE/law {ratio:.4f}")
         points += [Point(f"κ = {kappa:g}: local log-log slope of the direct sum", float(slope),
                          pred["exponent"], band=10 / kappa * abs(pred["exponent"]),
-                         x=float(kappa), x_label="κ", series="slope"),
+                         x=float(kappa), x_label="κ", series="slope",
+                         quantity="local log-log slope of the MSE in δ"),
                    Point(f"κ = {kappa:g}: MSE by the direct sum, at δ = κ^(2γ) = {delta:g}",
                          float(value), float(law), band=10 / kappa * abs(law), x=float(kappa),
-                         x_label="κ", series="MSE at δ = κ^(2γ)"),
+                         x_label="κ", series="MSE at δ = κ^(2γ)", quantity="MSE at δ = κ^(2γ)"),
                    Point(f"κ = {kappa:g}: |MSE/law − 1| (must be smaller at the last κ than "
                          "at the first)", float(abs(ratio - 1)), x=float(kappa), x_label="κ",
-                         series="relative error of the MSE (decrease tested)")]
+                         series="relative error of the MSE (decrease tested)",
+                         quantity="|MSE/law − 1|")]
     ok = all(es <= 10 / kap and ep <= 10 / kap for kap, es, ep in errs)
     ok = ok and errs[-1][2] < errs[0][2]
     return Verdict("pass" if ok else "fail",
@@ -369,12 +379,14 @@ def _compare_hermite(pred: dict[str, Any], meas: dict[str, Any]) -> Verdict:
         points.append(Point(f"MSE change δ = {meas['deltas'][j]:g} → {meas['deltas'][j + 1]:g}"
                             f" (decrease tested: < 0 by z >= {zc:.2f})", m, se=se,
                             x=float(meas["deltas"][j + 1]), x_label="δ = n/D",
-                            series="MSE change between consecutive δ (sign tested)"))
+                            series="MSE change between consecutive δ (sign tested)",
+                            quantity="change of the test MSE from the previous δ"))
     for i, (m, g) in enumerate(zip(crossed, pred["thresholds"]["grid"], strict=True)):
         if math.isfinite(m) and math.isfinite(g):
             points.append(Point(f"direction {i + 1}: mean crossing against Lu–Li (reported, "
                                 "not tested)", float(m), float(g), x=float(i + 1),
-                                x_label="direction", series="crossing against Lu–Li"))
+                                x_label="direction", series="crossing against Lu–Li",
+                                quantity=CROSSING))
     return Verdict("pass" if order.status == "pass" and decreasing else "fail",
                    "sequential order and decreasing MSE (qualitative)",
                    f"{order.measured}; MSE decreases at every step of δ (min z = {min(zs):.1f}); "

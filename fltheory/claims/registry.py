@@ -46,7 +46,9 @@ class Point:
     interval around ``predicted`` on the same scale (``None`` when the rule is not an interval).
     ``x`` places the point on an axis named by ``x_label`` (a size, a time, a degree); points
     without ``x`` are drawn side by side, one per ``label``. ``series`` groups points drawn
-    as one curve (e.g. one activation).
+    as one curve (e.g. one activation). ``quantity`` names what ``measured`` is (the figure's
+    y-axis label, e.g. "log-log slope of the residual in m"); points of different quantities
+    are drawn in different panels (``""``: not stated, the report guesses a label).
     """
 
     label: str
@@ -57,11 +59,12 @@ class Point:
     x: float | None = None
     x_label: str = ""
     series: str = ""
+    quantity: str = ""
 
     def as_json(self) -> dict[str, Any]:
         return {"label": self.label, "measured": self.measured, "predicted": self.predicted,
                 "se": self.se, "band": self.band, "x": self.x, "x_label": self.x_label,
-                "series": self.series}
+                "series": self.series, "quantity": self.quantity}
 
 
 @dataclass(frozen=True)

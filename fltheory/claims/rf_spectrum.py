@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -196,8 +196,9 @@ def _compare_levels(pred: dict[str, tuple[list[float], float]], meas: dict[str, 
                          f"(|t| = {z:.1f}; resolves ±{t_crit * se / share:.1%}; 1/m coef "
                          f"{b / share:+.2g}·pred)")
             # a level not found (NaN means) has no points: the verdict names it
-            points += fit_points(f"{sigma} λ({l},{j})/trace", inv_m, col / meas[sigma]["trace"],
-                                  a, se, share, t_crit * se)
+            points += [replace(p, quantity=f"{sigma} eigenvalue / trace J") for p in fit_points(
+                f"{sigma} λ({l},{j})/trace", inv_m, col / meas[sigma]["trace"], a, se, share,
+                t_crit * se)]
     t_crit = _t_crit(tests, len(next(iter(meas.values()))["inv_m"]) - 2)
     status: Status = "fail" if missing or ratio > 1 else "pass"
     return Verdict(status, "; ".join(f"{s}: λ = " + ", ".join(f"{v:.5g}" for v in vals)

@@ -268,15 +268,18 @@ def _compare_one_step(pred: Mapping[str, Any], pts: np.ndarray) -> Verdict:
         for x in Ns:
             m, e = mean_se(np.log(h[pts[:, 0] == x]))
             points.append(Point(f"ln h{k}, N = {math.exp(x):.0f}", m, se=e,
-                                x=float(round(math.exp(x))), x_label="N", series=f"ln h{k}"))
-        points.append(Point(f"d ln h{k}/d ln N", slope, 0.0, se, zc * se, series="slope"))
+                                x=float(round(math.exp(x))), x_label="N", series=f"ln h{k}",
+                                quantity="ln h_k = ln(‖H_k‖_F²/‖G0‖_F²)"))
+        points.append(Point(f"d ln h{k}/d ln N", slope, 0.0, se, zc * se, series="slope",
+                            quantity="d ln h_k / d ln N"))
     # reported, not tested: r_F per N (seed mean ± SE) against the prefactor law with the
     # measured h1, h2
     for x in Ns:
         m, e = mean_se(pts[pts[:, 0] == x, 1])
         points.append(Point(f"r_F, N = {math.exp(x):.0f}", m,
                             _one_step_ratio(a1, a2, math.exp(x), *hs), e,
-                            x=float(round(math.exp(x))), x_label="N", series="r_F"))
+                            x=float(round(math.exp(x))), x_label="N", series="r_F",
+                            quantity="r_F (relative deviation from one step)"))
     shown = "; ".join(f"N={math.exp(x):.0f}: r_F {pts[pts[:, 0] == x, 1].mean():.2f} "
                       f"(law {_one_step_ratio(a1, a2, math.exp(x), *hs):.2f}), "
                       f"spectral {pts[pts[:, 0] == x, 2].mean():.2f}" for x in Ns)
@@ -414,9 +417,10 @@ def _compare_products(pred: dict[str, float], meas: dict[str, np.ndarray]) -> Ve
     # reused: only sign and |z| > zc are tested (the leading-order value shown, band None);
     # fresh: |mean − 0| <= zc·SE (the predicted value, 0 since μ_3(GELU) = 0)
     points = (Point("Ĉ2(β1), reused", m_r, pred["reused"], se_r,
-                    series=f"reused: |z| > {zc:.2f} with the predicted sign"),
+                    series=f"reused: |z| > {zc:.2f} with the predicted sign",
+                    quantity="spike constant Ĉ2(β1)"),
               Point("Ĉ2(β1), fresh", m_f, pred["fresh"], se_f, zc * se_f,
-                    series=f"fresh: |z| <= {zc:.2f}"))
+                    series=f"fresh: |z| <= {zc:.2f}", quantity="spike constant Ĉ2(β1)"))
     if not powered:
         return Verdict("inconclusive", predicted, measured, f"|z| vs {zc:.2f}",
                        reason="the fresh-batch standard error is too large to exclude the "

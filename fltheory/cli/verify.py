@@ -119,8 +119,8 @@ def _verify_result(runs: list[dict[str, Any]], errors: list[str], which: str | N
         inputs={"which": which or "all", "size": size, "seed": seed},
         value=counts,
         summary=[f"{counts['pass']} passed, {counts['fail']} failed, "
-                 f"{counts['inconclusive']} inconclusive ({len(runs)} claims, {size} size, "
-                 f"seed {seed})"],
+                 f"{counts['inconclusive']} inconclusive ({len(runs)} "
+                 f"claim{'' if len(runs) == 1 else 's'}, {size} size, seed {seed})"],
         conventions={"verdicts": "pass / fail against the claim's stated tolerance; "
                                  "inconclusive with the reason when a simulation cannot decide"},
         details={"claims": runs, "errors": errors},

@@ -154,7 +154,8 @@ def report_result(data: ReportRuns, outcome: ReportOutcome) -> Result:
         summary=[f"wrote {outcome.directory / 'index.html'} ({len(outcome.files)} files, "
                  f"{outcome.bytes} bytes, {outcome.seconds:.1f} s to write)",
                  f"{counts['pass']} passed, {counts['fail']} failed, {counts['inconclusive']} "
-                 f"inconclusive, {counts['error']} errors ({len(data.runs)} claims, "
+                 f"inconclusive, {counts['error']} error{'' if counts['error'] == 1 else 's'} "
+                 f"({len(data.runs)} claim{'' if len(data.runs) == 1 else 's'}, "
                  f"{data.size} size, seed {data.seed}); runs: {len(data.cached)} from the "
                  f"store, {len(data.computed)} computed now"
                  + ("" if data.origin.startswith(("store", "computed"))

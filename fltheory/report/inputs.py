@@ -121,7 +121,8 @@ def _check_run(path: Path, i: int, run: Any) -> dict[str, Any]:
     if not isinstance(points, list) or not all(isinstance(p, dict) and "label" in p and
                                                "measured" in p for p in points):
         raise _bad(path, f"has a claim entry {i} whose points are not a list of points")
-    return {**run, "points": points}
+    # files written before points had a ``quantity`` still load (the report guesses a label)
+    return {**run, "points": [{**p, "quantity": str(p.get("quantity") or "")} for p in points]}
 
 
 def runs_from_file(path: Path, which: str | None) -> ReportRuns:

@@ -71,6 +71,11 @@ def _verdict(status: str) -> str:
     return f'<span class="verdict {escape(status)}">{escape(status)}</span>'
 
 
+def _claims(n: int) -> str:
+    """``1 claim``, ``2 claims``."""
+    return f"{n} claim{'' if n == 1 else 's'}"
+
+
 def _summary(data: ReportRuns, figures: dict[str, str], ids: dict[str, str]) -> list[str]:
     counts = data.counts()
     spans = "".join(f"<span>{_verdict(s)} {counts[s]}</span>" for s in STATUSES
@@ -82,7 +87,9 @@ def _summary(data: ReportRuns, figures: dict[str, str], ids: dict[str, str]) -> 
         f'<td>{"figure" if r["id"] in figures else "—"}</td></tr>' for r in data.runs)
     return [
         f'<p class="counts">{spans}</p>',
-        f"<p>{len(data.runs)} claims of <code>{escape(data.which)}</code>, size "
+        f"<p>{_claims(len(data.runs))} of "
+        f"{'all papers' if data.which == 'all' else '<code>' + escape(data.which) + '</code>'}"
+        ", size "
         f"<code>{escape(data.size)}</code>, seed {data.seed}; runs from "
         f"{escape(data.origin)}.</p>",
         *[f'<p class="muted">{escape(n)}</p>' for n in data.notes],
@@ -106,6 +113,24 @@ def _number(value: Any) -> str:
     return escape(str(value))
 
 
+def _at(p: dict[str, Any]) -> str:
+    """The table's "at" cell: ``x_label = x``, empty when the point's label already says it.
+
+    >>> _at({"label": "run at 1/N = 0.002", "x": 0.002, "x_label": "1/N"})
+    ''
+    >>> _at({"label": "N=250: SGD mean", "x": 250.0, "x_label": "N"})
+    ''
+    >>> _at({"label": "relu μ_2", "x": 2.0, "x_label": "k"})
+    'k = 2'
+    """
+    if p.get("x") is None:
+        return ""
+    text = f"{p.get('x_label') or 'x'} = {_number(p.get('x'))}"
+    if text.replace(" ", "") in str(p.get("label", "")).replace(" ", ""):
+        return ""
+    return escape(text)
+
+
 def _numbers(points: list[dict[str, Any]]) -> str:
     """Every point of the claim as a table row (folded: ``<details>``, no script)."""
     if not points:
@@ -113,8 +138,7 @@ def _numbers(points: list[dict[str, Any]]) -> str:
     rows = "\n".join(
         f"<tr><td>{i}</td><td>{escape(str(p.get('series') or ''))}</td>"
         f"<td>{escape(str(p.get('label', '')))}</td>"
-        f"<td>{'' if p.get('x') is None else escape(str(p.get('x_label') or 'x')) + ' = '}"
-        f"{'' if p.get('x') is None else _number(p.get('x'))}</td>"
+        f"<td>{_at(p)}</td>"
         f"<td>{_number(p.get('measured'))}</td><td>{_number(p.get('se'))}</td>"
         f"<td>{_number(p.get('predicted'))}</td><td>{_number(p.get('band'))}</td></tr>"
         for i, p in enumerate(points, 1))
