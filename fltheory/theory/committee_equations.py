@@ -1,4 +1,4 @@
-r"""The ODEs of online SGD in the soft committee machine (issue #16), for any activation g.
+r"""The ODEs of online SGD in the soft committee machine, for any activation g.
 
 Model. Student f(x) = Σ_{k<K} a_k g(λ_k), λ_k = w_k·x/√N; teacher y = Σ_{m<M} a*_m g(ν_m) + σξ,
 ν_m = w*_m·x/√N, x ~ N(0, I_N), ξ ~ N(0, 1). Online SGD on ½(f − y)², one fresh sample per step:

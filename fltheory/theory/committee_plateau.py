@@ -1,4 +1,4 @@
-r"""Fixed points of the soft-committee-machine ODEs (issue #16): the unspecialised (symmetric)
+r"""Fixed points of the soft-committee-machine ODEs: the unspecialised (symmetric)
 plateau, the specialised fixed point, the Jacobian there, and the largest stable step of K = M = 1.
 
 Model as in :mod:`fltheory.theory.committee_equations`: dQ/dt, dR/dt = rhs(Q, R, T) at step η.

@@ -41,7 +41,7 @@ Plateau. At ρ = 0, Q = q I, T = I_{p*} (a = 1/p, b = 1/p*) the Q-equation reduc
 .. math::
 
     q\Bigl[-\Bigl(q - 1 + \frac{2q}{p}\Bigr) + \eta\Bigl((q - 1)^2 + \frac{2q^2}{p}
-      + \frac{2}{p^*} + \frac{4q(q - 1)}{p} + \frac{8q^2}{p^2} + \sigma^2\Bigr)\Bigr] = 0:
+      + \frac{2}{p^*} + \frac{4q(q - 1)}{p} + \frac{8q^2}{p^2} + \sigma^2\Bigr)\Bigr] = 0,
 
 a quadratic for q* whose small-η root tends to p/(p + 2); it exists while the discriminant is
 >= 0, which bounds the step (:func:`plateau`). Linearising the ρ-equation there gives

@@ -16,8 +16,9 @@ the k-th term, with row profile a_j^{k+1} and right vector u_k = (1/n) Σ_i h_k(
 
     h_k(i) = \frac{y_i}{k!} \sum_{p=0}^{k} \binom{k}{p} \psi_2^p\, M_{k,p}\,
              \mathbb{E}_\xi\bigl[(\xi + r_i)^{k-p}\bigr],
-    \qquad M_{k,p} = \mathbb{E}_z\bigl[\sigma^{(k+1)}(z)\, \sigma'(z)^p\bigr],
-    \qquad M_{k,0} = \sqrt{(k+1)!}\, \mu_{k+1}(\sigma) \quad \text{(Stein's lemma)},
+
+    M_{k,p} = \mathbb{E}_z\bigl[\sigma^{(k+1)}(z)\, \sigma'(z)^p\bigr],
+    \qquad M_{k,0} = \sqrt{(k+1)!}\, \mu_{k+1}(\sigma) \quad \text{(Stein's lemma)}
 
 (only p = 0 for a fresh batch). Its spike is (η2 ε^k/√N) a^{k+1} u_kᵀ, of norm
 N^{α2 + k(α1 − 1/2)} √((2k+1)!!) ‖u_k‖ with ‖u_k‖² ≈ Σ_l C_k(β_l)² + ψ2 E[h_k²] (the

@@ -15,9 +15,9 @@ For neuron j and sample i, D_ji = a_j D̃_ji with
 .. math::
 
     \tilde D &= \psi\, \sigma'(z)\, y + \xi + \mu_\sigma \sum_k \mu_1(g_k)\, s_k
-        &&\text{(reused; } \psi = d/n\text{)}\\
+        &&\qquad\text{(reused; } \psi = d/n\text{)}\\
     \tilde D &= \xi + \mu_\sigma \sum_k \mu_1(g_k)\, s_k
-        &&\text{(fresh: no sample meets itself)}
+        &&\qquad\text{(fresh: no sample meets itself)}
 
 where z = w_j·x_i ~ N(0, 1), s_k = β_k·x_i ~ N(0, 1) independent, y = Σ_k g_k(s_k) + noise,
 μ_σ = E[σ'(z)], and ξ ~ N(0, ψ1 E[σ'(z)²] E[y²]) is the fluctuation of (1/n1) Σ_{l≠i}
