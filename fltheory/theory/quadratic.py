@@ -29,7 +29,8 @@ the same moments in matrix form are
       &= \operatorname{tr}(\mathcal{A}C)\, C + 2\, C\mathcal{A}C,\\
     \mathbb{E}[(z^\top \mathcal{A} z - \sigma\xi)^2\, z z^\top]
       &= \bigl(\operatorname{tr}(\mathcal{A}C)^2 + 2 \operatorname{tr}((\mathcal{A}C)^2)
-         + \sigma^2\bigr) C + 4 \operatorname{tr}(\mathcal{A}C)\, C\mathcal{A}C
+         + \sigma^2\bigr) C\\
+      &\quad + 4 \operatorname{tr}(\mathcal{A}C)\, C\mathcal{A}C
          + 8\, C\mathcal{A}C\mathcal{A}C,
 
 (:func:`rhs_matrix`, used for integration; the tests check it against the element-wise

@@ -25,9 +25,9 @@ Q_{nn'} = E[r^{n+n'}] (chi moments). Every entry is a ratio of Gamma functions:
 
 .. math::
 
-    \mathbb{E}|t|^m &= \frac{\Gamma((m+1)/2)\, \Gamma(d/2)}{\sqrt\pi\, \Gamma((d+m)/2)}, &
+    \mathbb{E}|t|^m &= \frac{\Gamma((m+1)/2)\, \Gamma(d/2)}{\sqrt\pi\, \Gamma((d+m)/2)}, &\qquad
     \mathbb{E}[t_+^m] &= \tfrac12\, \mathbb{E}|t|^m,\\
-    \mathbb{E}[\rho^a] &= \frac{2^{a/2}\, \Gamma((d+a)/2)}{\Gamma(d/2)}, &
+    \mathbb{E}[\rho^a] &= \frac{2^{a/2}\, \Gamma((d+a)/2)}{\Gamma(d/2)}, &\qquad
     \mathbb{E}[r^a] &= (s^2/d)^{a/2}\, \mathbb{E}[\rho^a]
 
 (r = ‖w‖ ~ s χ_d/√d). For a homogeneous σ of degree p (a single n = p) R_l is rank one with
