@@ -529,7 +529,11 @@ def term_constants(sigma: str | Function, k: int, targets: tuple[str, ...] | lis
                    ) -> tuple[Any, ...]:
     r"""C_k(β_l) for every target l, for any σ with a continuous σ' (or a fresh batch):
 
-        C_k(β_l) = (1/k!) Σ_p C(k, p) ψ2^p M_{k,p} E[y^{p+1} (ξ + μ_σ Σ_i μ_1(g_i) s_i)^{k−p} s_l]
+    .. math::
+
+        C_k(\beta_l) = \frac{1}{k!} \sum_p \binom{k}{p} \psi_2^p\, M_{k,p}\,
+          \mathbb{E}\Bigl[y^{p+1}
+            \Bigl(\xi + \mu_\sigma \sum_i \mu_1(g_i)\, s_i\Bigr)^{k-p} s_l\Bigr]
 
     (p = 0 only for a fresh batch; ξ ~ N(0, ψ1 E[σ'²] E[y²]); M_{k,p} as in
     :func:`derivative_moment`), the leading-order constant of term k's spike along β_l
