@@ -1,10 +1,13 @@
-"""One-pass SGD on a soft committee machine with any activation (issue 16), numpy only.
+r"""One-pass SGD on a soft committee machine with any activation, numpy only.
 
 Student f(x) = Σ_{k<K} a_k g(λ_k), λ_k = w_k·x/√N; teacher y = Σ_{m<M} a*_m g(ν_m) + σξ,
 ν_m = w*_m·x/√N, x ~ N(0, I_N), ξ ~ N(0, 1). Online SGD on ½(f − y)², one fresh sample per
 step:
 
-    w_k ← w_k + (η/√N) a_k (y − f) g'(λ_k) x − (ηκ/N) w_k      (κ: weight decay, default 0),
+.. math::
+
+    w_k \leftarrow w_k + \frac{\eta}{\sqrt N}\, a_k (y - f)\, g'(\lambda_k)\, x
+        - \frac{\eta\kappa}{N}\, w_k \qquad (\kappa\text{: weight decay, default } 0),
 
 t = steps/N. Recorded at the times of a grid: the overlaps Q = WWᵀ/N (K × K), R = WW*ᵀ/N
 (K × M), and optionally the generalisation error ε_g = ½ E(f − y_clean)² (against the noiseless

@@ -1,10 +1,14 @@
-"""The layer-wise spectral algorithm on the hierarchical target (seed 002), numpy only.
+r"""The layer-wise spectral algorithm on the hierarchical target (seed 002), numpy only.
 
 Model (q = 2). Inputs x ~ N(0, I_d); features φ(x) ∈ ℝ^D, D = d(d+1)/2, the orthonormal degree-2
 Hermite polynomials x_a x_b (a < b) and (x_a² − 1)/√2, so that E[φφᵀ] = I_D. Latent directions are
 orthonormal A_1..A_{d1} ∈ ℝ^D, h_i = ⟨A_i, φ(x)⟩, and the label is
 
-    y = Σ_i c_i (h_i² − 1)/√2 + σ ξ,    c_i = λ_i/‖λ‖,  λ_i = i^{−γ} (or given strengths),
+.. math::
+
+    y = \sum_i c_i \frac{h_i^2 - 1}{\sqrt2} + \sigma\xi, \qquad
+    c_i = \frac{\lambda_i}{\lVert\lambda\rVert}, \qquad
+    \lambda_i = i^{-\gamma} \text{ (or given strengths)},
 
 so Var(y) = 1 + σ². Two feature modes: ``hermite`` (the real features of a Gaussian x) and
 ``gaussian`` (φ ~ N(0, I_D) directly, the Gaussian-equivalent surrogate; any q).

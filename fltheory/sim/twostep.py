@@ -1,11 +1,13 @@
-"""Two full-batch gradient steps on the first layer of a two-layer network (seed 000).
+r"""Two full-batch gradient steps on the first layer of a two-layer network (seed 000).
 
 Normalisation (stated once, used everywhere): f(x) = aᵀσ(Wx)/√N, W ∈ ℝ^{N×d}, x ~ N(0, I_d),
 W0 i.i.d. N(0, 1/d) (so every pre-activation is ≈ N(0, 1)), a i.i.d. N(0, 1) and kept fixed,
 correlation loss L(W) = −(1/n) Σ_i y_i f(x_i), learning rates η1 = N^{α1}, η2 = N^{α2}.
 The update direction is G(W; X, y) = −∇L = (1/(n√N)) (a ⊙ σ'(W Xᵀ) ⊙ y) X, so
 
-    W1 = W0 + η1 G0,   W2 = W1 + η2 G(W1; X2, y2),
+.. math::
+
+    W_1 = W_0 + \eta_1 G_0, \qquad W_2 = W_1 + \eta_2\, G(W_1; X_2, y_2),
 
 with (X2, y2) = (X, y) for a *reused* batch and the second half for a *fresh* one (the n samples
 split into two disjoint halves, one per step).
@@ -13,7 +15,11 @@ split into two disjoint halves, one per step).
 For a polynomial σ of degree L the second step expands exactly (finite Taylor sum in the first
 update Δ = η1 G0 X2ᵀ = ε D, ε = η1/√N, D = √N G0 X2ᵀ):
 
-    G(W1) = Σ_{k=0}^{L−1} ε^k H_k,  H_k = (1/(n2√N)) (a ⊙ σ^{(k+1)}(W0 X2ᵀ) ⊙ D^k/k! ⊙ y2) X2.
+.. math::
+
+    G(W_1) = \sum_{k=0}^{L-1} \varepsilon^k H_k, \qquad
+    H_k = \frac{1}{n_2\sqrt N}\Bigl(a \odot \sigma^{(k+1)}(W_0 X_2^\top) \odot \frac{D^k}{k!}
+          \odot y_2\Bigr) X_2.
 
 The paper's model as the claims and the sweep simulate it (:func:`model_run`): σ =
 :data:`TWO_STEP_SIGMA` = (h1 + h2 + h3)/√3 (He-coefficients here, the same function as the

@@ -1,13 +1,14 @@
-r"""Gaussian averages of the soft-committee-machine ODEs (issue #16) for a given activation g.
+r"""Gaussian averages of the soft-committee-machine ODEs for a given activation g.
 
 For centred Gaussian fields with covariance C (shape (..., n, n), batched over leading axes):
 
 .. math::
 
-    E_2(C) &= \mathbb{E}[g(u)\, g(v)] && (n = 2\text{, the generalisation error})\\
-    I_2(C) &= \mathbb{E}[g'(u)\, g'(v)] && (n = 2\text{, the output-noise term})\\
-    I_3(C) &= \mathbb{E}[g'(u)\, v\, g(w)] && (n = 3\text{, first order in } \eta)\\
-    I_4(C) &= \mathbb{E}[g'(u)\, g'(v)\, g(w)\, g(z)] && (n = 4\text{, the } \eta^2 \text{ term})
+    E_2(C) &= \mathbb{E}[g(u)\, g(v)] &&\qquad (n = 2\text{, the generalisation error})\\
+    I_2(C) &= \mathbb{E}[g'(u)\, g'(v)] &&\qquad (n = 2\text{, the output-noise term})\\
+    I_3(C) &= \mathbb{E}[g'(u)\, v\, g(w)] &&\qquad (n = 3\text{, first order in } \eta)\\
+    I_4(C) &= \mathbb{E}[g'(u)\, g'(v)\, g(w)\, g(z)]
+        &&\qquad (n = 4\text{, the } \eta^2 \text{ term})
 
 Which method each activation gets (:attr:`GaussianAverages.method` says it):
 

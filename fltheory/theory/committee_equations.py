@@ -1,9 +1,16 @@
-r"""The ODEs of online SGD in the soft committee machine (issue #16), for any activation g.
+r"""The ODEs of online SGD in the soft committee machine, for any activation g.
 
-Model. Student f(x) = Σ_{k<K} a_k g(λ_k), λ_k = w_k·x/√N; teacher y = Σ_{m<M} a*_m g(ν_m) + σξ,
-ν_m = w*_m·x/√N, x ~ N(0, I_N), ξ ~ N(0, 1). Online SGD on ½(f − y)², one fresh sample per step:
-w_k ← w_k + (η/√N) a_k δ g'(λ_k) x − (ηκ/N) w_k with δ = y − f; t = steps/N. Overlaps
-Q = WWᵀ/N, R = WW*ᵀ/N, T = W*W*ᵀ/N (constant). The quadratic module
+Model. Student :math:`f(x) = \sum_{k<K} a_k\, g(\lambda_k)`, :math:`\lambda_k = w_k\cdot x/\sqrt N`;
+teacher :math:`y = \sum_{m<M} a^*_m\, g(\nu_m) + \sigma\xi`, :math:`\nu_m = w^*_m\cdot x/\sqrt N`,
+:math:`x \sim N(0, I_N)`, :math:`\xi \sim N(0, 1)`. Online SGD on :math:`\tfrac12(f - y)^2`, one
+fresh sample per step:
+
+.. math::
+
+    w_k \leftarrow w_k + \frac{\eta}{\sqrt N}\, a_k\, \delta\, g'(\lambda_k)\, x
+        - \frac{\eta\kappa}{N}\, w_k, \qquad \delta = y - f;
+
+t = steps/N. Overlaps Q = WWᵀ/N, R = WW*ᵀ/N, T = W*W*ᵀ/N (constant). The quadratic module
 (:mod:`fltheory.theory.quadratic`) is g = x², a_k = a, a*_m = b, η = its η_w.
 
 Derivation. ΔR_in = (η/N) a_i δ g'(λ_i) ν_n − (ηκ/N) R_in. With w_i' = (1 − ηκ/N) w_i +
@@ -28,10 +35,17 @@ all K + M fields ρ = (λ, ν) with w = (−a, a*):
         + \sigma^2 I_2(i, k)\Bigr] - 2\eta\kappa\, Q_{ik}\\
     \varepsilon_g &= \tfrac12 \sum_{c,e} w_c w_e\, E_2(c, e)
 
-with I3(i, n; c) = E[g'(ρ_i) ρ_n g(ρ_c)], I4(i, k; c, e) = E[g'(ρ_i) g'(ρ_k) g(ρ_c) g(ρ_e)],
-I2(i, k) = E[g'(ρ_i) g'(ρ_k)], E2(c, e) = E[g(ρ_c) g(ρ_e)] (:mod:`.committee_averages`), the fields
-Gaussian with covariance [[Q, R], [Rᵀ, T]]. ε_g is against the noiseless teacher. Split into
-Σ_m a*_m(·) − Σ_j a_j(·) these are Saad & Solla's (1995) equations term by term.
+with (:mod:`.committee_averages`)
+
+.. math::
+
+    I_3(i, n; c) &= \mathbb{E}[g'(\rho_i)\, \rho_n\, g(\rho_c)], &\qquad
+    I_4(i, k; c, e) &= \mathbb{E}[g'(\rho_i)\, g'(\rho_k)\, g(\rho_c)\, g(\rho_e)],\\
+    I_2(i, k) &= \mathbb{E}[g'(\rho_i)\, g'(\rho_k)], &\qquad
+    E_2(c, e) &= \mathbb{E}[g(\rho_c)\, g(\rho_e)],
+
+the fields Gaussian with covariance [[Q, R], [Rᵀ, T]]. ε_g is against the noiseless teacher.
+Split into Σ_m a*_m(·) − Σ_j a_j(·) these are Saad & Solla's (1995) equations term by term.
 
 :func:`rhs` evaluates the right side in numpy (float64), :func:`flat_rhs` gives it as a plain
 function of the flat state for numba (erf, relu, polynomials), :func:`equations` derives it in

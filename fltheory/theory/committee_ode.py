@@ -1,4 +1,4 @@
-r"""Integration of the soft-committee-machine ODEs (issue #16): a compiled Dormand–Prince 8(5,3)
+r"""Integration of the soft-committee-machine ODEs: a compiled Dormand–Prince 8(5,3)
 integrator on the flat state, scipy's DOP853/LSODA otherwise, the work bounded before it starts.
 
 Model (as :mod:`fltheory.theory.committee_equations` states it): student f(x) = Σ_k a_k g(λ_k),

@@ -1,4 +1,4 @@
-r"""Fixed points of the soft-committee-machine ODEs (issue #16): the unspecialised (symmetric)
+r"""Fixed points of the soft-committee-machine ODEs: the unspecialised (symmetric)
 plateau, the specialised fixed point, the Jacobian there, and the largest stable step of K = M = 1.
 
 Model as in :mod:`fltheory.theory.committee_equations`: dQ/dt, dR/dt = rhs(Q, R, T) at step η.
@@ -37,7 +37,8 @@ closed forms (rows dQ, dR; columns Q, R)
 .. math::
 
     J_1 = \frac{1}{\sqrt3\,\pi}\begin{pmatrix} -2 & 8/3 \\ 1 & -8/3 \end{pmatrix}, \qquad
-    J_2 = \frac{4\sqrt5}{5\pi^2}\begin{pmatrix} 1 & -2 \\ 0 & 0 \end{pmatrix}, \qquad
+    J_2 = \frac{4\sqrt5}{5\pi^2}\begin{pmatrix} 1 & -2 \\ 0 & 0 \end{pmatrix},
+
     \det(J_1 + \eta J_2) = 0 \text{ at } \eta_{\max} = \pi\sqrt{5/3} \approx 4.0558
 
 (the trace vanishes later, at 7√15π/18). Above it the ODE does not blow up: it settles on a

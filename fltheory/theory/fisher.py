@@ -4,8 +4,8 @@ Model (Takeishi et al. line; *Approximating Simple ReLU Networks based on Spectr
 Fisher Information*): x ~ N(0, I_d), X(x) = relu(xᵀW) ∈ ℝ^m, W ∈ ℝ^{d×m} i.i.d. N(0, 1/m),
 f_v(x) = X(x)ᵀv, Fisher matrix J = E_x[X(x) X(x)ᵀ].
 
-Derivation
-----------
+.. rubric:: Derivation
+
 *Entries.* For fixed w, w' the pair (w·x, w'·x) is Gaussian, and the degree-1 arc-cosine kernel
 (Cho & Saul 2009) gives J_ij = ‖w_i‖‖w_j‖ κ(cos θ_ij) with
 
@@ -73,8 +73,8 @@ x_c²/‖x‖ − ‖x‖/d — the "correction" is exactly −‖x‖/d, which 
 Functions of different degree (or orthogonal harmonics) are exactly orthogonal in L²(N(0, I_d))
 since E[‖x‖² Y Y'] = d E_û[Y Y']; the paper's uncorrected x_c²/‖x‖ is not orthogonal to ‖x‖.
 
-Python API
-----------
+.. rubric:: Python API
+
 ``spectrum(d, lmax, dps)`` returns a :class:`FisherSpectrum`: a sequence of :class:`FisherLevel`
 (exact closed form, mpmath value, multiplicity, the paper's value), the paper's relative errors
 and the shares of the trace (:class:`TraceShare`, also ``trace_share``); in a notebook it shows

@@ -2,7 +2,7 @@ r"""The Hermite engine: Hermite expansions, information exponent and generative 
 function of one variable — the public face of the ``hermite_*`` implementation modules, one
 concern each, whose public names it re-exports (``from fltheory.theory.hermite import …``).
 
-Conventions (SPEC): probabilists' Hermite polynomials He_k, orthogonal under the standard normal
+Conventions: probabilists' Hermite polynomials He_k, orthogonal under the standard normal
 weight φ(z) = e^{-z²/2}/√(2π), with E[He_j He_k] = k! δ_jk; orthonormal h_k = He_k/√(k!).
 The coefficients of f are μ_k = E[f(z) h_k(z)], z ~ N(0, 1), so that in L²(φ)
 

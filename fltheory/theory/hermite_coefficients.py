@@ -2,7 +2,7 @@ r"""Hermite coefficients μ_k = E[f(z) h_k(z)], z ~ N(0, 1), of a function of on
 :class:`Expansion` of f to degree K, each :class:`Coefficient` with the path that produced it, and
 the :class:`Parseval` check Σ_{k<=K} μ_k² against E[f²].
 
-Conventions (SPEC): probabilists' He_k, E[He_j He_k] = k! δ_jk; orthonormal h_k = He_k/√(k!);
+Conventions: probabilists' He_k, E[He_j He_k] = k! δ_jk; orthonormal h_k = He_k/√(k!);
 f = Σ μ_k h_k in L²(φ); in the ``He`` basis c_k = μ_k/√(k!) and f = Σ c_k He_k.
 
 How a coefficient is computed (the ``path`` reported with it), first that applies: the exact paths

@@ -3,9 +3,11 @@ r"""One-pass SGD in quadratic two-layer networks: ODEs derived from the model (s
 Source: Bocchi, Regimbeau, Lucibello, Saglietti, Cammarota (2026), *Escape dynamics and implicit
 bias of one-pass SGD in overparameterized quadratic networks*, arXiv 2604.03068.
 
-Model and normalisation. x ~ N(0, I_N); student f(x) = a Σ_{k<=p} λ_k², teacher
-y = b Σ_{m<=p*} ν_m² + σ ξ with local fields λ_k = w_k·x/√N, ν_m = w*_m·x/√N, ξ ~ N(0, 1); squared
-loss ½(f − y)²; one fresh sample per step, w_k ← w_k − η_w ∂_{w_k}½(f − y)²; time t = steps/N.
+Model and normalisation. :math:`x \sim N(0, I_N)`; student :math:`f(x) = a\sum_{k\le p}\lambda_k^2`,
+teacher :math:`y = b\sum_{m\le p^*}\nu_m^2 + \sigma\xi` with local fields
+:math:`\lambda_k = w_k\cdot x/\sqrt N`, :math:`\nu_m = w^*_m\cdot x/\sqrt N`,
+:math:`\xi \sim N(0, 1)`; squared loss :math:`\tfrac12(f - y)^2`; one fresh sample per step,
+:math:`w_k \leftarrow w_k - \eta_w\,\partial_{w_k}\tfrac12(f - y)^2`; time t = steps/N.
 Default a = 1/p, b = 1/p* and η_w = p η (mean field), so that a η_w = η does not depend on p.
 The fields z = (λ, ν) are Gaussian with covariance C = [[Q, ρ], [ρᵀ, T]], Q = WWᵀ/N,
 ρ = W W*ᵀ/N, T = W*W*ᵀ/N.
@@ -29,7 +31,8 @@ the same moments in matrix form are
       &= \operatorname{tr}(\mathcal{A}C)\, C + 2\, C\mathcal{A}C,\\
     \mathbb{E}[(z^\top \mathcal{A} z - \sigma\xi)^2\, z z^\top]
       &= \bigl(\operatorname{tr}(\mathcal{A}C)^2 + 2 \operatorname{tr}((\mathcal{A}C)^2)
-         + \sigma^2\bigr) C + 4 \operatorname{tr}(\mathcal{A}C)\, C\mathcal{A}C
+         + \sigma^2\bigr) C\\
+      &\quad + 4 \operatorname{tr}(\mathcal{A}C)\, C\mathcal{A}C
          + 8\, C\mathcal{A}C\mathcal{A}C,
 
 (:func:`rhs_matrix`, used for integration; the tests check it against the element-wise
@@ -41,7 +44,7 @@ Plateau. At ρ = 0, Q = q I, T = I_{p*} (a = 1/p, b = 1/p*) the Q-equation reduc
 .. math::
 
     q\Bigl[-\Bigl(q - 1 + \frac{2q}{p}\Bigr) + \eta\Bigl((q - 1)^2 + \frac{2q^2}{p}
-      + \frac{2}{p^*} + \frac{4q(q - 1)}{p} + \frac{8q^2}{p^2} + \sigma^2\Bigr)\Bigr] = 0:
+      + \frac{2}{p^*} + \frac{4q(q - 1)}{p} + \frac{8q^2}{p^2} + \sigma^2\Bigr)\Bigr] = 0,
 
 a quadratic for q* whose small-η root tends to p/(p + 2); it exists while the discriminant is
 >= 0, which bounds the step (:func:`plateau`). Linearising the ρ-equation there gives

@@ -61,14 +61,17 @@ def hessian_solution_counts(p: int, p_star: int, N: int) -> tuple[int, int, int]
 
 
 def hessian_plateau_counts(p: int, p_star: int, N: int) -> tuple[int, int, int]:
-    """(negative, zero, positive) eigenvalue counts of the population-loss Hessian at the
+    r"""(negative, zero, positive) eigenvalue counts of the population-loss Hessian at the
     gradient-flow plateau (ρ = 0, Q = p/(p + 2) I, T = I, a = 1/p, b = 1/p*), full p·N space.
 
     Write W = √(Nq) U (orthonormal rows U) and dW = √N (M U + D_T + D_R) with M ∈ ℝ^{p×p} (inside
     the student space), D_T (rows in the teacher space), D_R (the rest). With f − y = xᵀAx,
     A = (aWᵀW − bW*ᵀW*)/N and L = ½((tr A)² + 2 tr A²), the second variation is
 
-        (2/(p(p + 2))) [tr(M)² + tr(M²) + ‖M‖²] − (2/(p p*)) ‖D_T‖²,
+    .. math::
+
+        \frac{2}{p(p + 2)}\bigl[\operatorname{tr}(M)^2 + \operatorname{tr}(M^2)
+          + \lVert M\rVert^2\bigr] - \frac{2}{p\, p^*}\, \lVert D_T\rVert^2,
 
     the ‖D‖² terms cancelling exactly at q = p/(p + 2). Hence p·p* negative directions (towards
     the teacher: the saddle's escape), p(p − 1)/2 + p(N − p − p*) zero ones (rotations of the

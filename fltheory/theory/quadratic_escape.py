@@ -176,7 +176,11 @@ def escape_time_law(p: int, p_star: int, eta: Any, N: int, q0: Any = 0.25,
     (:func:`plateau_noise_moment`); propagated by the same scalar factor, it is equivalent to
     an initial overlap with variance
 
-        σ_eff² = (q0 + J)/N,   J = 4η² ∫_0^∞ E[(f − y)² λ² ν²]_{q(s)} e^{−2R(s)} ds,
+    .. math::
+
+        \sigma_{\text{eff}}^2 = \frac{q_0 + J}{N}, \qquad
+        J = 4\eta^2 \int_0^\infty \mathbb{E}\bigl[(f - y)^2 \lambda^2 \nu^2\bigr]_{q(s)}\,
+            e^{-2R(s)}\, ds,
 
     still Gaussian and still isotropic. Both terms scale as 1/N, so the noise does not change
     the ln N/(2r) law but shifts every escape by about −ln(1 + J/q0)/(2r), an O(1) time that

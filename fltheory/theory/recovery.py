@@ -1,7 +1,7 @@
 r"""Sequential feature recovery (seed 002): thresholds, overlaps at finite n/D, MSE and its law.
 
-The model
----------
+.. rubric:: The model
+
 x ~ N(0, I_d); φ(x) ∈ ℝ^D the orthonormal degree-q multivariate Hermite polynomials,
 D = C(d+q−1, q) ≈ d^q/q!. Orthonormal latent directions A_1..A_{d1} ∈ ℝ^D, h_i = ⟨A_i, φ⟩, and
 
@@ -14,8 +14,8 @@ D = C(d+q−1, q) ≈ d^q/q!. Orthonormal latent directions A_1..A_{d1} ∈ ℝ^
 The algorithm forms Ĉ = (1/n) Σ_j T(y_j) φ_j φ_jᵀ, takes its top eigenvectors Â_i, fits the
 second layer on [1, He_2(ĥ_i)/√2] (ĥ = Âᵀφ) and predicts y.
 
-Overlaps (Lu & Li 2017, decoupled per direction)
-------------------------------------------------
+.. rubric:: Overlaps (Lu & Li 2017, decoupled per direction)
+
 For Gaussian-equivalent features φ ~ N(0, I_D), δ = n/D, T bounded with sup τ, define for λ > τ
 
 .. math::
@@ -49,8 +49,8 @@ transform),
 
 C = π/6 when s is Gaussian.
 
-MSE
----
+.. rubric:: MSE
+
 ĥ_i ~ N(0, 1) with corr(ĥ_i, h_i) = ρ_i and the He_2(ĥ_i) orthonormal (eigenvectors are
 orthogonal), so the fitted second layer explains Σ c_i² ρ_i⁴ of Var y = 1 (cross-overlaps are
 O(1/D)): MSE(δ) = 1 − Σ_i c_i² ρ_i⁴(δ) — the finite-d1 curve.

@@ -4,23 +4,31 @@ r"""Exact radial operators of random features for piecewise-polynomial activatio
 An activation that is a polynomial on each half-line, σ(z) = Σ_n (A_n z₊^n + B_n z₋^n)
 (z₊ = max(z, 0), z₋ = max(−z, 0); polynomials, relu, abs, sign, Heaviside, leaky relu, relu²,
 relu + z², …), is a finite sum of positively homogeneous parts σ_n (σ_n(rz) = r^n σ_n(z) for
-r > 0). Then,
-with w = r ŵ, x = ρ ξ (ρ = ‖x‖, ξ uniform on the sphere, independent),
+r > 0). Then, with w = r ŵ, x = ρ ξ (ρ = ‖x‖, ξ uniform on the sphere, independent),
 
-    K(w, w') = Σ_{n,n'} r^n r'^{n'} E[ρ^{n+n'}] E_ξ[σ_n(ŵ·ξ) σ_{n'}(ŵ'·ξ)],
+.. math::
+
+    K(w, w') = \sum_{n,n'} r^n r'^{n'}\, \mathbb{E}[\rho^{n+n'}]\,
+               \mathbb{E}_\xi\bigl[\sigma_n(\hat w\cdot\xi)\, \sigma_{n'}(\hat w'\cdot\xi)\bigr],
 
 and the Funk–Hecke expansion σ_n(ŵ·ξ) = Σ_l N(d, l) b_{l,n} P_l(ŵ·ξ), b_{l,n} = E_t[σ_n(t) P_l(t)]
 (t = ŵ·e, density ∝ (1 − t²)^{(d−3)/2}), with the addition theorem E_ξ[P_l(ŵ·ξ)P_l(ξ·ŵ')] =
 P_l(ŵ·ŵ')/N(d, l), gives the degree-l radial kernel
 
-    K_l(r, r') = Σ_{n,n'} r^n r'^{n'} b_{l,n} E[ρ^{n+n'}] b_{l,n'}.
+.. math::
+
+    K_l(r, r') = \sum_{n,n'} r^n r'^{n'}\, b_{l,n}\, \mathbb{E}[\rho^{n+n'}]\, b_{l,n'}.
 
 So R_l has rank at most the number of degrees n with b_{l,n} ≠ 0, and its non-zero eigenvalues
 are those of the finite matrix P·Q with P_{nn'} = b_{l,n} E[ρ^{n+n'}] b_{l,n'} and
 Q_{nn'} = E[r^{n+n'}] (chi moments). Every entry is a ratio of Gamma functions:
 
-    E|t|^m = Γ((m+1)/2) Γ(d/2) / (√π Γ((d+m)/2)),   E[t₊^m] = E|t|^m / 2,
-    E[ρ^a] = 2^{a/2} Γ((d+a)/2) / Γ(d/2),          E[r^a] = (s²/d)^{a/2} E[ρ^a]
+.. math::
+
+    \mathbb{E}|t|^m &= \frac{\Gamma((m+1)/2)\, \Gamma(d/2)}{\sqrt\pi\, \Gamma((d+m)/2)}, &\qquad
+    \mathbb{E}[t_+^m] &= \tfrac12\, \mathbb{E}|t|^m,\\
+    \mathbb{E}[\rho^a] &= \frac{2^{a/2}\, \Gamma((d+a)/2)}{\Gamma(d/2)}, &\qquad
+    \mathbb{E}[r^a] &= (s^2/d)^{a/2}\, \mathbb{E}[\rho^a]
 
 (r = ‖w‖ ~ s χ_d/√d). For a homogeneous σ of degree p (a single n = p) R_l is rank one with
 λ_{l,0} = E[r^{2p}] E[ρ^{2p}] b_{l,p}²; for a polynomial only n ≡ l (mod 2) contribute

@@ -2,8 +2,14 @@ r"""Nyström discretisation of the radial operators of random features for a gen
 (helper of :mod:`fltheory.theory.rf_spectrum`).
 
 Mehler: K(w, w') = Σ_k μ_k(r) μ_k(r') t^k, μ_k(r) = E[σ(rz) h_k(z)], so the degree-l radial kernel
-is K_l(r, r') = Σ_{k >= l, k ≡ l (2)} c_{k,l} μ_k(r) μ_k(r') with the Funk–Hecke factors
-c_{k,l} = E_t[t^k P_l(t)] >= 0 (exact rationals).
+is
+
+.. math::
+
+    K_l(r, r') = \sum_{k \ge l,\ k \equiv l\ (2)} c_{k,l}\, \mu_k(r)\, \mu_k(r'), \qquad
+    c_{k,l} = \mathbb{E}_t[t^k P_l(t)] \ge 0
+
+(the Funk–Hecke factors, exact rationals).
 
 *Radial law.* u = d r²/(2s²) ~ Gamma(d/2, 1). For d >= 200 the generalised Gauss–Laguerre rule
 with parameter α = d/2 − 1 (Golub–Welsch: Jacobi matrix diag 2i + α + 1, off-diagonal
@@ -20,7 +26,12 @@ h_k per m; at large d every node is in m = 0), on
 |z| <= Z with e^{−Z²/4} below 10^{−wp} (|h_k(z)| e^{−z²/4} <= 1): for σ analytic in a strip
 its error falls like exp(−2πτ/h) (τ the half-width of the strip of z ↦ σ(rz), π/(2r) for
 tanh), for entire σ faster. The orthonormal h_k come from the three-term recurrence
-h_{k+1} = (z h_k − √k h_{k−1})/√(k + 1); the series stops at a node once Σ μ_k² is within
+
+.. math::
+
+    h_{k+1}(z) = \frac{z\, h_k(z) - \sqrt k\, h_{k-1}(z)}{\sqrt{k + 1}};
+
+the series stops at a node once Σ μ_k² is within
 10^{−wp} of E σ(rz)² (Parseval).
 
 *Eigenvalues.* G_{kk'} = Σ_i ω_i μ_k(r_i) μ_{k'}(r_i) for k, k' ∈ {l, l + 2, …, <= K};
@@ -28,8 +39,14 @@ the eigenvalues of C^{1/2} G C^{1/2} (C = diag c_{k,l}) are those of the truncat
 operator (mpmath ``eigsy``).
 
 *Truncation bound.* The dropped terms k > K form a positive semi-definite operator of trace
-Σ_{k>K} c_{k,l} E_r μ_k(r)² <= E|t|^{K+1} · E_r[E σ(rz)² − Σ_{k<=K} μ_k(r)²] (c_{k,l} <= E|t|^k,
-decreasing in k; Parseval), which bounds the error of every eigenvalue (Weyl).
+
+.. math::
+
+    \sum_{k>K} c_{k,l}\, \mathbb{E}_r\, \mu_k(r)^2
+      \le \mathbb{E}|t|^{K+1}\,
+          \mathbb{E}_r\Bigl[\mathbb{E}\,\sigma(rz)^2 - \sum_{k\le K} \mu_k(r)^2\Bigr]
+
+(c_{k,l} <= E|t|^k, decreasing in k; Parseval), which bounds the error of every eigenvalue (Weyl).
 """
 
 from __future__ import annotations

@@ -1,15 +1,15 @@
-r"""Exact m → ∞ spectrum of random features for any activation σ (issue #15, item 2).
+r"""Exact m → ∞ spectrum of random features for any activation σ.
 
-Model
------
+.. rubric:: Model
+
 x ~ N(0, I_d); w_1, …, w_m i.i.d. N(0, s² I_d/d) (so E‖w‖² = s², r = ‖w‖ ~ s χ_d/√d);
 K(w, w') = E_x[σ(w·x) σ(w'·x)]; the Fisher (Gram) matrix J = (1/m)[K(w_i, w_j)]. As m → ∞ the
 spectrum of J tends to that of the integral operator T g(w) = E_{w'}[K(w, w') g(w')] on L²(law of
 w). The ReLU module :mod:`fltheory.theory.fisher` (W ~ N(0, 1/m), J = E_x[XXᵀ]) is the case
 σ = relu, s = √d (w = u ~ N(0, I_d)); its λ_l are reproduced exactly at that scale.
 
-Derivation
-----------
+.. rubric:: Derivation
+
 *Mehler.* (ŵ·x, ŵ'·x) is a standard Gaussian pair of correlation t = ŵ·ŵ', so
 
 .. math::
@@ -71,8 +71,8 @@ O(d^{−(k−l)/2}), so R_l tends to the rank-one kernel c_{l,l} μ_l(r) μ_l(r'
 λ_{l,0}(d) ≈ c_{l,l}(d) μ_l(s)², λ_{l,1}/λ_{l,0} → 0 (:func:`large_d_approach`; measured for
 tanh, l = 1: the relative gap falls like 1/d, λ_{1,1}/λ_{1,0} like 1/d²).
 
-What is supported
------------------
+.. rubric:: What is supported
+
 σ is split into its even and odd parts (sympy), each handled by its own route: a part that is a
 polynomial on each half-line is exact (so gelu and softplus, whose odd part is z/2, and
 sigmoid, whose even part is 1/2, are exact on half of the degrees); a smooth part goes to

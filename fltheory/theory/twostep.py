@@ -3,21 +3,24 @@ r"""Two steps of gradient descent in a linear-width two-layer network (seed 000)
 Source: Moniri & Hassani (2026), *Feature Learning in Linear-Width Two-Layer Networks: Two vs.
 One Step of Gradient Descent*, arXiv 2605.17767.
 
-Model (the paper's, restated): f(x) = aᵀσ(W x), x ~ N(0, I_d), N hidden units, n samples,
-N ≍ n ≍ d; W0 and a0 Gaussian, a stays a0; correlation loss; two full-batch GD steps on W with
-learning rates η1 ≍ N^{α1}, η2 ≍ N^{α2}, α1, α2 ∈ [0, 1/2).
+Model (the paper's, restated): :math:`f(x) = a^\top\sigma(Wx)`, :math:`x \sim N(0, I_d)`, N hidden
+units, n samples, :math:`N \asymp n \asymp d`; :math:`W_0` and :math:`a_0` Gaussian, a stays
+:math:`a_0`; correlation loss; two full-batch GD steps on W with learning rates
+:math:`\eta_1 \asymp N^{\alpha_1}`, :math:`\eta_2 \asymp N^{\alpha_2}`,
+:math:`\alpha_1, \alpha_2 \in [0, 1/2)`.
 
 For a σ whose Hermite expansion has degree L the second update is a finite sum of L terms; the
-k-th (k = 0, …, L − 1) scales as N^{α2 + k(α1 − 1/2)} times a matrix whose spike is O(1), so it is
-a spectral outlier when its exponent is positive. The k = 0 term merges with the spike of the
-first step, so
+k-th (k = 0, …, L − 1) scales as :math:`N^{\alpha_2 + k(\alpha_1 - 1/2)}` times a matrix whose
+spike is O(1), so it is a spectral outlier when its exponent is positive. The k = 0 term
+merges with the spike of the first step, so
 
 .. math::
 
     \Lambda(\alpha_1, \alpha_2; L)
       = \min\Bigl(L - 1, \Bigl\lfloor \frac{\alpha_2}{1/2 - \alpha_1} \Bigr\rfloor\Bigr)
 
-counts the outliers of W2 *beyond* the one-step spike: W2 has 1 + Λ outliers in all.
+counts the outliers of :math:`W_2` *beyond* the one-step spike: :math:`W_2` has :math:`1 + \Lambda`
+outliers in all.
 
 Everything in this module is exact rational arithmetic on :class:`fractions.Fraction` and uses
 the standard library only (and :mod:`fltheory.results`, itself standard library only), so

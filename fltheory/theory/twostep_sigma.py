@@ -16,8 +16,9 @@ the k-th term, with row profile a_j^{k+1} and right vector u_k = (1/n) Σ_i h_k(
 
     h_k(i) = \frac{y_i}{k!} \sum_{p=0}^{k} \binom{k}{p} \psi_2^p\, M_{k,p}\,
              \mathbb{E}_\xi\bigl[(\xi + r_i)^{k-p}\bigr],
-    \qquad M_{k,p} = \mathbb{E}_z\bigl[\sigma^{(k+1)}(z)\, \sigma'(z)^p\bigr],
-    \qquad M_{k,0} = \sqrt{(k+1)!}\, \mu_{k+1}(\sigma) \quad \text{(Stein's lemma)},
+
+    M_{k,p} = \mathbb{E}_z\bigl[\sigma^{(k+1)}(z)\, \sigma'(z)^p\bigr],
+    \qquad M_{k,0} = \sqrt{(k+1)!}\, \mu_{k+1}(\sigma) \quad \text{(Stein's lemma)}
 
 (only p = 0 for a fresh batch). Its spike is (η2 ε^k/√N) a^{k+1} u_kᵀ, of norm
 N^{α2 + k(α1 − 1/2)} √((2k+1)!!) ‖u_k‖ with ‖u_k‖² ≈ Σ_l C_k(β_l)² + ψ2 E[h_k²] (the
@@ -528,7 +529,11 @@ def term_constants(sigma: str | Function, k: int, targets: tuple[str, ...] | lis
                    ) -> tuple[Any, ...]:
     r"""C_k(β_l) for every target l, for any σ with a continuous σ' (or a fresh batch):
 
-        C_k(β_l) = (1/k!) Σ_p C(k, p) ψ2^p M_{k,p} E[y^{p+1} (ξ + μ_σ Σ_i μ_1(g_i) s_i)^{k−p} s_l]
+    .. math::
+
+        C_k(\beta_l) = \frac{1}{k!} \sum_p \binom{k}{p} \psi_2^p\, M_{k,p}\,
+          \mathbb{E}\Bigl[y^{p+1}
+            \Bigl(\xi + \mu_\sigma \sum_i \mu_1(g_i)\, s_i\Bigr)^{k-p} s_l\Bigr]
 
     (p = 0 only for a fresh batch; ξ ~ N(0, ψ1 E[σ'²] E[y²]); M_{k,p} as in
     :func:`derivative_moment`), the leading-order constant of term k's spike along β_l

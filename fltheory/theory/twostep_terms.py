@@ -15,9 +15,9 @@ For neuron j and sample i, D_ji = a_j D̃_ji with
 .. math::
 
     \tilde D &= \psi\, \sigma'(z)\, y + \xi + \mu_\sigma \sum_k \mu_1(g_k)\, s_k
-        &&\text{(reused; } \psi = d/n\text{)}\\
+        &&\qquad\text{(reused; } \psi = d/n\text{)}\\
     \tilde D &= \xi + \mu_\sigma \sum_k \mu_1(g_k)\, s_k
-        &&\text{(fresh: no sample meets itself)}
+        &&\qquad\text{(fresh: no sample meets itself)}
 
 where z = w_j·x_i ~ N(0, 1), s_k = β_k·x_i ~ N(0, 1) independent, y = Σ_k g_k(s_k) + noise,
 μ_σ = E[σ'(z)], and ξ ~ N(0, ψ1 E[σ'(z)²] E[y²]) is the fluctuation of (1/n1) Σ_{l≠i}
@@ -437,9 +437,12 @@ def one_step_overlap(model: TwoStepModel, alpha1: Fraction, N: int, c: Fraction 
 
 def one_step_ratio(alpha1: float | Fraction, alpha2: float | Fraction, N: float, h1: float,
                    h2: float) -> float:
-    """The relative Frobenius deviation of W2 from one step of size η1 + η2 (σ of degree 3):
+    r"""The relative Frobenius deviation of W2 from one step of size η1 + η2 (σ of degree 3):
 
-        r_F(N) = η2/(η1+η2)·√(ε²h1 + ε⁴h2),   ε = η1/√N,  η_i = N^{α_i},
+    .. math::
+
+        r_F(N) = \frac{\eta_2}{\eta_1 + \eta_2}\sqrt{\varepsilon^2 h_1 + \varepsilon^4 h_2},
+        \qquad \varepsilon = \eta_1/\sqrt N, \qquad \eta_i = N^{\alpha_i},
 
     from the Taylor identity W2 − W0 − (η1+η2)G0 = η2(εH_1 + ε²H_2) with h_k = ‖H_k‖_F²/‖G0‖_F²
     (⟨H_1, H_2⟩ is odd in the second-layer weights a_j and averages out). α1, α2 in [0, 1/2),
