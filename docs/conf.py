@@ -41,7 +41,8 @@ exclude_patterns = ["_build", "README.md", "notebooks/README.md", "**.ipynb_chec
 
 html_theme = "furo"
 html_title = f"fltheory {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["custom.css"]
 # The verification report (CI size), when it exists, is served as report/index.html: either
 # docs/_extra/report/ (copied in by html_extra_path) or the directory named by the environment
 # variable FLTHEORY_DOCS_REPORT (copied at the end of the build). The page "report" links to it

@@ -7,7 +7,7 @@ from fltheory.papers import Paper
 
 PAPER = Paper(
     key="rf_spectrum",
-    title="Random-feature spectrum for any activation (Mehler + Funk–Hecke; issue #15)",
+    title="Random-feature spectrum for any activation (Mehler + Funk–Hecke)",
     claims="fltheory.claims.rf_spectrum",
     tables={"rf_spectrum": "fltheory.views.rf_spectrum:rf_levels_table",
             "rf_spectrum_large_d": "fltheory.views.rf_spectrum:rf_large_d_table"},
