@@ -203,3 +203,13 @@ def test_cli_hermite_and_exponent(invoke):
     assert json.loads(r.stdout)["value"] == {"information": "3", "generative": "1"}
     r = invoke("hermite", "relu", "--format", "latex")
     assert r.exit_code == 0 and r"\toprule" in r.stdout
+
+
+def test_rational_coefficients_are_not_renamed_by_nsimplify():
+    """Found by the hypothesis test above in CI: 19/7 z³ + 5/2 z⁵ has He-coefficient
+    c_3 = 19/7 + 10·5/2 = 194/7 (z⁵ = He5 + 10 He3 + 15 He1, by hand), but sympy's nsimplify
+    turned E[f He_3] = 1164/7 into a 15-digit look-alike with fractional powers of 2, 3, 5, 7."""
+    e = expansion(sp.Rational(19, 7) * Z**3 + sp.Rational(5, 2) * Z**5, K=5)
+    assert e.coefficients[3].exact_in("He") == sp.Rational(194, 7)
+    assert e.coefficients[1].exact_in("He") == sp.Rational(3 * 19, 7) + sp.Rational(15 * 5, 2)
+    assert e.coefficients[5].exact_in("He") == sp.Rational(5, 2)

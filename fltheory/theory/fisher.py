@@ -362,7 +362,14 @@ def eigenvalue(d: int, l: int, dps: int = 30, exact: bool | None = None) -> Fish
     if use_exact:
         import sympy as sp
 
-        closed = sp.nsimplify(sp.expand(sp.gammasimp(d * _mu(d, l, _Ctx(True)))))
+        closed = sp.expand(sp.gammasimp(d * _mu(d, l, _Ctx(True))))
+        # nsimplify searches a 30-digit evaluation for a simpler number: keep its answer only
+        # when it equals the exact value to 100 digits (it can return a number that merely
+        # agrees to 15, e.g. nsimplify(1164/7))
+        simpler = sp.nsimplify(closed)
+        if simpler != closed and abs(sp.N(simpler - closed, 100)) \
+                <= sp.Float(10) ** -95 * (1 + abs(sp.N(closed, 100))):
+            closed = simpler
         with mpmath.workdps(dps + 10):
             value = mpmath.mpf(sp.N(closed, dps + 10))
     else:

@@ -196,7 +196,11 @@ def _gaussian_expectation(expr: sp.Expr) -> sp.Expr | None:
 
 
 def _clean(value: sp.Expr) -> sp.Expr:
-    value = sp.nsimplify(value) if value.is_Rational else sp.simplify(value)
+    # a Rational stays as it is: sympy's nsimplify would search a 15-digit evaluation for a
+    # "simpler" number (nsimplify(1164/7) gives 1944·2^(18/175)·3^(3/35)·5^(12/25)·7^(159/175)/175)
+    if value.is_Rational:
+        return value
+    value = sp.simplify(value)
     return sp.Integer(0) if value == 0 else value
 
 

@@ -224,7 +224,7 @@ def _moment(f: Function, k: int, p: int, dps: int) -> tuple[Any, str]:
         c = coefficient(f, k + 1, dps)
         root = sp.sqrt(sp.factorial(k + 1))
         if c.exact is not None:
-            return sp.nsimplify(sp.expand(c.exact * root)) if c.exact == 0 else \
+            return sp.Integer(0) if c.exact == 0 else \
                 sp.simplify(c.exact * root), c.path
         return (sp.Integer(0) if c.zero else sp.Float(c.numeric * mpmath.sqrt(
             mpmath.factorial(k + 1)), dps)), c.path
@@ -372,7 +372,7 @@ def _alignment(model: TwoStepModel, M: list[Any], k: int, batch: str, Esq: Any,
     y = sum(G, sp.Integer(0))
     Ey2 = _expect(y**2, model, s, G)
     shift = sum((mu_sigma * model.mu1(i) * s[i] for i in range(len(s))), sp.Integer(0))
-    xi = sp.sqrt(sp.nsimplify(model.psi1) * Esq * Ey2) * _XI
+    xi = sp.sqrt(sp.sympify(model.psi1) * Esq * Ey2) * _XI
     ps = range(k + 1) if batch == "reused" else range(1)
     consts = []
     for ell in range(len(model.targets)):
@@ -381,7 +381,7 @@ def _alignment(model: TwoStepModel, M: list[Any], k: int, batch: str, Esq: Any,
             if M[p] is None or M[p] == 0:
                 continue
             T = _expect(y ** (p + 1) * (xi + shift) ** (k - p), model, s, G, shift=ell)
-            total += math.comb(k, p) * sp.nsimplify(model.psi2) ** p * M[p] * T
+            total += math.comb(k, p) * sp.sympify(model.psi2) ** p * M[p] * T
         consts.append(total / math.factorial(k))
     aligned = tuple(ell for ell, c in enumerate(consts) if not _zero(c, dps))
     return tuple(consts), aligned

@@ -286,8 +286,8 @@ def _term_polys(model: TwoStepModel, k: int, batch: str, square: bool) -> sp.Pol
     # label noise is independent of everything and enters through E[y²] (ξ's variance) only
     Ey2 = _expect(y**2, model, s, G) + model.noise**2
     mean_part = mu_sigma * sum((model.mu1(i) * s[i] for i in range(len(s))), sp.Integer(0))
-    xi = sp.sqrt(sp.nsimplify(model.psi1) * E_d1sq * Ey2) * _XI
-    D = xi + mean_part + (sp.nsimplify(model.psi2) * d1 * y if batch == "reused" else 0)
+    xi = sp.sqrt(sp.sympify(model.psi1) * E_d1sq * Ey2) * _XI
+    D = xi + mean_part + (sp.sympify(model.psi2) * d1 * y if batch == "reused" else 0)
     c = sp.diff(sig, Z, k + 1) * D**k * y / math.factorial(k)
     cache[key] = sp.Poly(sp.expand(c**2 if square else c), Z, _XI, *s, *G)
     return cache[key]
