@@ -241,7 +241,7 @@ def _iterate_dask(todo: list[Run], task_id: str, workers: int,
     cluster = None
     if scheduler == "local":
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=":0")  # any free port: 8787 may be taken
         client = Client(cluster)
     else:
         client = _connect(Client, scheduler)
