@@ -77,7 +77,8 @@ class ViewGroup(click.Group):
     view; an unknown NAME is one line naming the known ones."""
 
     def __init__(self, *args: Any, kind: str, run: Callable[..., None], **kwargs: Any):
-        super().__init__(*args, invoke_without_command=True, **kwargs)
+        kwargs["invoke_without_command"] = True  # --list, or a one-line error without NAME
+        super().__init__(*args, **kwargs)
         self.kind, self.run = kind, run  # kind: "table" or "figure"
 
     def names(self) -> list[str]:
@@ -107,10 +108,11 @@ class ViewGroup(click.Group):
                 show_default=default is not None, help=param.help))
 
         def callback(output: str | None, **values: Any) -> None:
-            given = {k: v for k, v in values.items() if v is not None}
-            changed = {k: format_value(v) for k, v in given.items()
-                       if v != declared[k][1]}
-            self.run(cmd_name, func, given, changed, output)
+            # the view receives the parameters that differ from its defaults, no others
+            given = {k: v for k, v in values.items()
+                     if v is not None and v != declared[k][1]}
+            self.run(cmd_name, func, given, {k: format_value(v) for k, v in given.items()},
+                     output)
 
         return click.Command(cmd_name, params=params, callback=callback, help=_help(func))
 

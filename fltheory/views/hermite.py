@@ -45,7 +45,7 @@ def hermite_table(functions: Sequence[str] = HERMITE_TABLE_FUNCTIONS, K: int = 4
 
     from fltheory.theory.hermite import analyse
 
-    if K > kmax:
+    if kmax < K:
         raise DomainError("K", K, f"integers in [0, kmax = {kmax}]", reason="exceeds kmax")
     dps = 20
     catalogue = tuple(functions) == HERMITE_TABLE_FUNCTIONS

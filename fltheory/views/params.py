@@ -104,7 +104,14 @@ def parse_param(name: str, param: ViewParam, text: str) -> Any:
         if any(not item.strip() for item in items):
             raise DomainError(name, text[:40], param.allowed(), reason="has an empty item")
         one = ViewParam(_LISTS[param.kind], param.help, param.low, param.high, param.low_open)
-        return tuple(parse_param(name, one, item.strip()) for item in items)
+        out = []
+        for item in items:
+            try:
+                out.append(parse_param(name, one, item.strip()))
+            except DomainError as exc:  # the element, and what the list allows
+                raise DomainError(name, item.strip()[:40], param.allowed(),
+                                  reason=exc.reason) from None
+        return tuple(out)
     if isinstance(param.kind, tuple):
         if text not in param.kind:
             raise DomainError(name, text[:40], param.allowed(), reason="is not a choice")

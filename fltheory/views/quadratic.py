@@ -60,20 +60,20 @@ def quadratic_table(p: Sequence[int] = QUADRATIC_TABLE_P, p_star: int = 2,
 
     widths = tuple(p)
     rows, latex_q = [], []
-    for i, p in enumerate(widths):
-        progress(f"p = {p} ({i + 1}/{len(widths)})")
-        pl = plateau(p, p_star, eta)
+    for i, pw in enumerate(widths):
+        progress(f"p = {pw} ({i + 1}/{len(widths)})")
+        pl = plateau(pw, p_star, eta)
         # escape time of the ODE from Q = I/4 and a fixed generic ρ(0) of Frobenius norm 1e-3
-        R0 = np.random.default_rng(0).standard_normal((p, p_star))
+        R0 = np.random.default_rng(0).standard_normal((pw, p_star))
         R0 *= 1e-3 / np.linalg.norm(R0)
         t = np.linspace(0, 200, 4001)
-        escape = integrate(np.eye(p) / 4, R0, np.eye(p_star), eta, t).escape_time()
+        escape = integrate(np.eye(pw) / 4, R0, np.eye(p_star), eta, t).escape_time()
         latex_q.append(sp.latex(pl.q_exact))
-        neg, zero, pos = hessian_plateau_counts(p, p_star, N)
-        sneg, szero, spos = hessian_solution_counts(p, p_star, N)
-        rows.append([str(p), str(pl.q_exact), f"{pl.q:.5f}", f"{pl.loss:.5f}",
+        neg, zero, pos = hessian_plateau_counts(pw, p_star, N)
+        sneg, szero, spos = hessian_solution_counts(pw, p_star, N)
+        rows.append([str(pw), str(pl.q_exact), f"{pl.q:.5f}", f"{pl.loss:.5f}",
                      f"{pl.escape_rate:.5f}", f"{escape:.2f}",
-                     str(manifold_dimension(p, p_star)), f"{neg}/{zero}/{pos}",
+                     str(manifold_dimension(pw, p_star)), f"{neg}/{zero}/{pos}",
                      f"{sneg}/{szero}/{spos}"])
     return Table(
         columns=["p", "q* exact", "q*", "plateau loss", "escape rate", "t_esc (ODE)",

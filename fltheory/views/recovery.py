@@ -114,8 +114,7 @@ def recovery_depth_table(d: Sequence[int] = (10, 100, 1000, 10**4),
 
     rows = []
     for r in depth_rows(tuple(d), tuple(q)):
-        d, q = r["d"], r["q"]
-        rows.append([str(d), str(q), sci(r["hier"]), sci(r["kernel"]),
+        rows.append([str(r["d"]), str(r["q"]), sci(r["hier"]), sci(r["kernel"]),
                      mpmath.nstr(mpmath.mpf(r["kernel"]) / r["hier"], 4, min_fixed=0,
                                  max_fixed=6)])
     return Table(

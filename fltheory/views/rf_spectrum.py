@@ -204,7 +204,7 @@ def rf_spectrum_figure(sigma: Sequence[str] = ("tanh", "tanh(z + 1/2)"), d: int 
     """
     from fltheory.claims.rf_spectrum import spectrum_sample
 
-    samples = []
+    samples: list[Mapping[str, Any]] = []
     for i, name in enumerate(sigma):
         progress(f"σ = {name}: sample of J at d = {d}, m = {m} and its levels "
                  f"({i + 1}/{len(sigma)})")
