@@ -343,6 +343,8 @@ _GENERIC_VALID = {"rational": "1/3", "count": "2", "expr": "He2", "path": "{RUN}
 def base_args(cmd: Command) -> list[tuple[str | None, str]]:
     if cmd.key in BASE:
         return list(BASE[cmd.key])
+    if len(cmd.path) == 2 and cmd.path[0] in ("table", "plot"):  # one view, its defaults
+        return [("-o", "{RUN}/t.tex" if cmd.path[0] == "table" else "{RUN}/fig.png")]
     out: list[tuple[str | None, str]] = []
     for p in cmd.params:
         if p.required:

@@ -41,8 +41,8 @@ def test_lambda_table_content():
     assert row["0.1"][cols.index("0.35")] == "0"
 
 
-def _cells(name):
-    t = build_table(name)
+def _cells(name, **params):
+    t = build_table(name, **params)
     return t.columns, t.rows
 
 
@@ -103,7 +103,15 @@ def test_fisher_table_cells_against_independent_quadrature():
         den = integrate.quad(lambda th: math.sin(th) ** (d - 2), 0, math.pi, limit=200)[0]
         return d * num / den
 
-    _, rows = _cells("fisher")
+    for params in ({}, {"d": (4, 7)}):  # the committed dimensions, and a researcher's
+        _, rows = _cells("fisher", **params)
+        assert [int(r[0]) for r in rows] == list(params.get("d", (2, 3, 5, 10, 100, 1000)))
+        _check_fisher_rows(rows, lam)
+
+
+def _check_fisher_rows(rows, lam):
+    import math
+
     for row in rows:
         d = int(row[0])
         assert float(row[1]) == pytest.approx(lam(d, 0), rel=5e-6), d
@@ -128,3 +136,89 @@ def test_tables_compile_with_pdflatex(tmp_path):
     assert (tmp_path / "doc.pdf").stat().st_size > 1000
     log = (tmp_path / "doc.log").read_text(errors="replace")
     assert "Missing character" not in log and "Undefined control sequence" not in log
+
+
+# ------------------------------------------------------------------ parameters of the views
+
+
+def _views():
+    from fltheory.papers import contribution
+    from fltheory.render.plots import figure_names
+
+    return ([("table", n, contribution("tables", n)) for n in table_names()]
+            + [("plot", n, contribution("figures", n)) for n in figure_names()])
+
+
+@pytest.mark.parametrize("kind,name,func", _views(), ids=lambda v: v if isinstance(v, str)
+                         else "")
+def test_every_view_documents_its_parameters(kind, name, func):
+    """Each view has a docstring naming its parameters, and each keyword parameter is declared
+    (kind, domain, help) so that `fltheory KIND NAME --help` lists it with its default."""
+    import inspect
+
+    from fltheory.views.params import declared_params, format_value
+
+    doc = inspect.getdoc(func) or ""
+    declared = declared_params(func)
+    keywords = [p for p in inspect.signature(func).parameters.values()
+                if p.default is not inspect.Parameter.empty]
+    assert declared and len(declared) == len(keywords), name
+    assert "Parameters" in doc, name
+    params_doc = doc.split("Parameters", 1)[1]
+    for key in declared:
+        assert key in params_doc, (name, key)
+    from click.testing import CliRunner
+
+    from fltheory.cli import cli
+
+    out = CliRunner().invoke(cli, [kind, name, "--help"]).output
+    for key, (_, default) in declared.items():
+        assert "--" + key.replace("_", "-") in out, (name, key)
+        if default is not None:  # None: the docstring says what the default rows are
+            assert "".join(format_value(default).split()) in "".join(out.split()), (name, key)
+
+
+def test_table_with_parameters_through_the_cli(invoke, tmp_path, monkeypatch):
+    """`table NAME --param value`: the same text as the Python call, progress on stderr only,
+    and a variant never overwrites the committed file (it goes to NAME-KEY=VALUE.tex)."""
+    monkeypatch.chdir(tmp_path)
+    r = invoke("table", "hermite", "--functions", "relu,z**3", "--K", "2", "--kmax", "4", "-o", "-")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == tabular(build_table("hermite", functions=("relu", "z**3"), K=2, kmax=4))
+    assert r"\texttt{z**3}" in r.stdout and "(examined up to $k = 4$)" in r.stdout
+    assert "fltheory table hermite: [" in r.stderr and "relu (1/2)" in r.stderr
+    r = invoke("table", "lambda", "--n", "4")
+    assert r.exit_code == 0 and r.stderr == "wrote tables/lambda-n=4.tex\n"
+    assert sorted(p.name for p in (tmp_path / "tables").iterdir()) == ["lambda-n=4.tex"]
+    text = (tmp_path / "tables" / "lambda-n=4.tex").read_text()
+    # Λ = ⌊α2/(1/2 − α1)⌋ by hand on the grid 0, 1/8, 1/4, 3/8: α1 = 3/8, α2 = 3/8 gives 3
+    # (a boundary case), α1 = 1/4, α2 = 1/8 gives 0.5 → 0
+    rows = {line.split(" & ")[0]: line.rstrip(" \\").split(" & ")[1:]
+            for line in text.splitlines() if " & " in line and "alpha" not in line}
+    assert rows["0.375"][3] == "$3^\\dagger$" and rows["0.25"][1] == "0"
+    r = invoke("table", "lambda", "--n", "10")  # the defaults, typed: the committed name
+    assert r.stderr == "wrote tables/lambda.tex\n"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["fisher", "--d", "1"], "d = 1 is out of range; allowed: comma-separated integers in "
+                             "[2, 1000000]"),
+    (["fisher", "--d", "3,,4"], "d = 3,,4 has an empty item"),
+    (["fisher", "--d", "x"], "d = x is not a number"),
+    (["committee", "--eta", "0"], "eta = 0 is out of range"),
+    (["committee", "--g", "erf,relu", "--eta", "1/2,1,2"], "does not pair with g"),
+    (["twostep", "--alpha1", "1/10", "--alpha2", "1/5,1/4"], "does not pair with alpha1"),
+    (["hermite", "--K", "9"], "K = 9 exceeds kmax"),
+    (["lambda", "--n", "1/2"], "n = 1/2"),
+])
+def test_table_bad_parameter_is_one_line_and_no_file(invoke, tmp_path, args, message):
+    out = tmp_path / "t.tex"
+    r = invoke("table", *args, "-o", str(out))
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and message in r.stderr, r.stderr
+    assert r.stdout == "" and not list(tmp_path.iterdir())
+
+
+def test_variant_name_is_bounded(invoke, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = invoke("table", "hermite", "--functions", ",".join(["tanh"] * 40))
+    assert r.exit_code == 2 and "-o FILE" in r.stderr and not list(tmp_path.iterdir())

@@ -45,8 +45,9 @@ def figure_names() -> list[str]:
     return sorted(contributions("figures"))
 
 
-def make_figure(name: str) -> Any:
-    """Draw the figure ``name`` (see :func:`figure_names`) and return it."""
+def make_figure(name: str, **params: Any) -> Any:
+    """Draw the figure ``name`` (see :func:`figure_names`) at its default parameters, or with
+    ``params`` (the keyword arguments of its function), and return it."""
     from fltheory.papers import contribution
 
-    return contribution("figures", name)()
+    return contribution("figures", name)(**params)

@@ -8,6 +8,8 @@ regenerates and compares them).
 
 from __future__ import annotations
 
+from typing import Any
+
 from fltheory.results import Table
 
 __all__ = ["build_table", "table_names"]
@@ -20,8 +22,10 @@ def table_names() -> list[str]:
     return sorted(contributions("tables"))
 
 
-def build_table(name: str) -> Table:
-    """The table ``name`` (see :func:`table_names`); an unknown name is a
+def build_table(name: str, **params: Any) -> Table:
+    """The table ``name`` (see :func:`table_names`) at its default parameters, or with
+    ``params`` (the keyword arguments of its builder, :mod:`fltheory.views.params`); an unknown
+    name is a
     :class:`~fltheory.exact.DomainError`, a builder returning something other than a
     :class:`~fltheory.results.Table` a TypeError naming the builder (a bug of its paper).
 
@@ -30,7 +34,7 @@ def build_table(name: str) -> Table:
     """
     from fltheory.papers import contribution, contributions
 
-    table = contribution("tables", name)()
+    table = contribution("tables", name)(**params)
     if not isinstance(table, Table):
         raise TypeError(f"table {name!r}: its builder {contributions('tables')[name]} returned "
                         f"{type(table).__name__}, not a fltheory.results.Table (an internal "

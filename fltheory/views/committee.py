@@ -7,13 +7,16 @@ nothing is computed here. Declared in :mod:`fltheory.papers.committee`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from fltheory.exact import DomainError, fraction_str
+from fltheory.render.latex import latex_escape
 from fltheory.render.plots import pyplot
 from fltheory.results import Table
 from fltheory.sweep.tasks import Param, Task, as_float, run_cost
+from fltheory.views.params import ViewParam, progress, view_params
 
 __all__ = ["COMMITTEE_TABLE_CASES", "NOTEBOOK", "SWEEP_ACTIVATIONS", "SWEEP_N_TEST",
            "SWEEP_RECORDS", "SWEEP_TASKS", "committee_figure", "committee_table",
@@ -30,33 +33,69 @@ COMMITTEE_TABLE_CASES: tuple[tuple[str, Fraction, str | None, Any], ...] = (
     ("relu", Fraction(1, 10), None, (0.7, 0.4, 0.5)), ("x**2", Fraction(1, 10), "mean", None))
 
 
-def committee_table() -> Table:
-    """Plateau heights and escape rates, K = M = 2, T = I, for a catalogue of activations."""
+def _km(K: int, M: int) -> str:
+    return f"K = M = {K}" if K == M else f"K = {K}, M = {M}"
+
+
+@view_params(
+    g=ViewParam("strs", "Activations g (committee names: erf is erf(x/√2); relu, tanh, sigmoid, "
+                        "polynomials in x); with --eta, one row per (g, η)."),
+    eta=ViewParam("rationals", "Learning rates η, one per g (or one for all).", 0, 100,
+                  low_open=True),
+    K=ViewParam("int", "Student hidden units.", 1, 20),
+    M=ViewParam("int", "Teacher hidden units.", 1, 20),
+    layers=ViewParam(("1", "mean"), "Second layers: a = a* = 1, or a = 1/K, a* = 1/M (mean)."),
+)
+def committee_table(g: Sequence[str] | None = None, eta: Sequence[Fraction] | None = None,
+                    K: int = 2, M: int = 2, layers: str = "1") -> Table:
+    """Plateau heights and escape rates of the soft committee machine (Saad & Solla 1995)
+    under online SGD, T = I: for each (g, η), the unspecialised plateau Q_kk = q, Q_kl = c,
+    R = r (fixed point of the derived ODEs with their η² terms,
+    :func:`fltheory.theory.committee_plateau.symmetric_plateau`), its ε_g, the number of
+    unstable directions and the escape rate. Five decimals.
+
+    Parameters
+    ----------
+    g, eta
+        The rows: each g with its η (one η for all g, or one g for all η). Default (neither
+        given): erf at η = 1/10, 1/2, 1, 3/2, relu at 1/10 (Newton from the guess (0.7, 0.4,
+        0.5)) and x² with mean second layers at 1/10, at K = M = 2.
+    K, M
+        Student and teacher hidden units (default 2, 2).
+    layers
+        "1": a = a* = 1 (default); "mean": a = 1/K, a* = 1/M (the quadratic module's
+        normalisation); ignored for the default rows, which set their own.
+    """
     from fltheory.theory.committee_equations import CommitteeModel
     from fltheory.theory.committee_plateau import symmetric_plateau
 
+    cases = (_cases(g, eta, layers) if g is not None or eta is not None
+             else list(COMMITTEE_TABLE_CASES))
     rows = []
-    for g, eta, layers, guess in COMMITTEE_TABLE_CASES:
-        model = CommitteeModel(g, 2, 2, a="1/K" if layers else None,
-                               a_star="1/M" if layers else None)
-        p = symmetric_plateau(model, eta, guess=guess)
-        rows.append([g, "1/K, 1/M" if layers else "1, 1", fraction_str(eta), f"{p.q:.5f}",
+    for i, (g_i, eta_i, layers_i, guess) in enumerate(cases):
+        progress(f"plateau of g = {g_i}, η = {fraction_str(eta_i)} ({i + 1}/{len(cases)})")
+        model = CommitteeModel(g_i, K, M, a="1/K" if layers_i else None,
+                               a_star="1/M" if layers_i else None)
+        p = symmetric_plateau(model, eta_i, guess=guess)
+        rows.append([g_i, "1/K, 1/M" if layers_i else "1, 1", fraction_str(eta_i), f"{p.q:.5f}",
                      f"{p.c:.5f}", f"{p.r:.5f}", f"{p.eps_g:.5f}", str(len(p.unstable)),
                      f"{p.escape_rate:.5f}"])
     latex_names = {"erf": r"$\mathrm{erf}(x/\sqrt2)$", "relu": "ReLU", "x**2": "$x^2$"}
     return Table(
         columns=["g", "a, a*", "η", "q", "c", "r", "ε_g plateau", "unstable", "escape rate"],
         rows=rows,
-        latex_rows=[[latex_names.get(r[0], r[0]), *r[1:]] for r in rows],
+        latex_rows=[[latex_names.get(r[0], r"\texttt{" + latex_escape(r[0]) + "}"), *r[1:]]
+                    for r in rows],
         latex_columns=["$g$", "$a$, $a^*$", r"$\eta$", "$q$", "$c$", "$r$",
                        r"$\epsilon_g^*$", "unstable", r"$\lambda_{\mathrm{esc}}$"],
-        caption=("Soft committee machine, K = M = 2, T = I, online SGD: the unspecialised "
+        caption=(f"Soft committee machine, {_km(K, M)}, T = I, online SGD: the unspecialised "
                  "plateau Q_kk = q, Q_kl = c, R = r (fixed point of the derived ODEs with their "
                  "η² terms), its ε_g, the number of unstable directions and the escape rate "
-                 "(largest Jacobian eigenvalue). erf means erf(x/√2). tanh and sigmoid "
+                 "(largest Jacobian eigenvalue). erf means erf(x/√2)" + (". tanh and sigmoid "
                  "(numeric averages, ~30 s CPU each at K = M = 2) are not in this table: "
-                 "fltheory committee plateau --g tanh gives them with their errors."),
-        latex_caption=(r"Soft committee machine, $K = M = 2$, $T = I$, online SGD: the "
+                 "fltheory committee plateau --g tanh gives them with their errors."
+                 if g is None else ".")),
+        latex_caption=(f"Soft committee machine, ${_km(K, M)}$, $T = I$, online SGD: the "
                        r"unspecialised plateau $Q_{kk} = q$, $Q_{kl} = c$, $R = r$ (fixed point "
                        r"of the derived ODEs with their $\eta^2$ terms), its generalisation "
                        r"error, the number of unstable directions and the escape rate (largest "
@@ -88,11 +127,63 @@ def draw_committee(data: dict[str, Any]) -> Any:
     return fig
 
 
-def committee_figure() -> Any:
+def _cases(g: Sequence[str] | None, eta: Sequence[Fraction] | None,
+           layers: str) -> list[tuple[str, Fraction, str | None, Any]]:
+    """(g, η, layers, guess) rows from the g and η lists: paired, or one broadcast."""
+    gs, etas = list(g or ["erf"]), list(eta or [Fraction(1, 10)])
+    if len(gs) == 1:
+        gs = gs * len(etas)
+    if len(etas) == 1:
+        etas = etas * len(gs)
+    if len(gs) != len(etas):
+        raise DomainError("eta", ",".join(map(fraction_str, etas)),
+                          f"one η, or one per g ({len(gs)})", reason="does not pair with g")
+    return [(gi, ei, "mean" if layers == "mean" else None, None)
+            for gi, ei in zip(gs, etas, strict=True)]
+
+
+@view_params(
+    g=ViewParam("strs", "Activations g, one panel each (erf is erf(x/√2)).") ,
+    eta=ViewParam("rationals", "Learning rate of each panel (or one for all).", 0, 100,
+                  low_open=True),
+    K=ViewParam("int", "Student hidden units.", 1, 20),
+    M=ViewParam("int", "Teacher hidden units.", 1, 20),
+    N=ViewParam("ints", "Input dimensions of the SGD runs, one curve each.", 10, 10000),
+    t_max=ViewParam("rational", "End time t = steps/N.", 0, 10000, low_open=True),
+    seed=ViewParam("int", "Seed of the start and the SGD runs.", 0, 2**63 - 1),
+)
+def committee_figure(g: Sequence[str] = ("erf", "relu"),
+                     eta: Sequence[Fraction] = (Fraction(3, 2), Fraction(1, 2)), K: int = 2,
+                     M: int = 2, N: Sequence[int] = (500, 2000), t_max: Fraction = Fraction(100),
+                     seed: int = 0) -> Any:
+    """The soft-committee figure (Saad & Solla 1995): for each (g, η), ε_g(t) of online SGD
+    (held-out test set) at each N against the ODE from the same sampled start, with the
+    symmetric plateau's ε_g (see :func:`draw_committee`,
+    :func:`fltheory.claims.committee.loss_curves`). a = a* = 1, T = I.
+
+    Parameters
+    ----------
+    g, eta
+        One panel per (g, η) (default erf at 3/2 and relu at 1/2); one η applies to every g.
+    K, M
+        Student and teacher hidden units (default 2, 2).
+    N
+        Input dimensions of the SGD runs (default 500, 2000).
+    t_max
+        End time in t = steps/N (default 100).
+    seed
+        Seed of the start and the runs (default 0).
+    """
     from fltheory.claims.committee import loss_curves
 
-    return draw_committee(loss_curves((("erf", Fraction(3, 2)), ("relu", Fraction(1, 2))),
-                                      Ns=(500, 2000), t_max=100))
+    cases = [(gi, ei) for gi, ei, _, _ in _cases(g, eta, "1")]
+    data: dict[str, Any] = {"K": K, "M": M, "cases": []}
+    for i, (gi, ei) in enumerate(cases):
+        progress(f"g = {gi}, η = {fraction_str(ei)}: SGD at N = "
+                 f"{', '.join(map(str, N))} and the ODE ({i + 1}/{len(cases)})")
+        data["cases"] += loss_curves(((gi, ei),), K, M, Ns=tuple(N), t_max=float(t_max),
+                                     seed=seed)["cases"]
+    return draw_committee(data)
 
 
 def draw_plateau(run: Any, sgd: Any = None) -> Any:

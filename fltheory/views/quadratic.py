@@ -6,6 +6,7 @@ Each builder asks the theory, the claims or the simulator for its numbers and ha
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -13,6 +14,7 @@ from fltheory.exact import fraction_str
 from fltheory.render.plots import pyplot
 from fltheory.results import Table
 from fltheory.sweep.tasks import Param, Task, as_float, run_cost
+from fltheory.views.params import ViewParam, progress, view_params
 
 __all__ = ["NOTEBOOK", "QUADRATIC_TABLE_P", "SWEEP_TASKS", "draw_quadratic", "quadratic_figure",
            "quadratic_table"]
@@ -20,7 +22,31 @@ __all__ = ["NOTEBOOK", "QUADRATIC_TABLE_P", "SWEEP_TASKS", "draw_quadratic", "qu
 QUADRATIC_TABLE_P = (2, 3, 4, 8)
 
 
-def quadratic_table() -> Table:
+@view_params(
+    p=ViewParam("ints", "Student widths p, one row each.", 1, 64),
+    p_star=ViewParam("int", "Teacher width p*.", 1, 64),
+    eta=ViewParam("rational", "Learning rate η.", 0, 10, low_open=True),
+    N=ViewParam("int", "Input dimension of the Hessian counts.", 2, 400),
+)
+def quadratic_table(p: Sequence[int] = QUADRATIC_TABLE_P, p_star: int = 2,
+                    eta: Fraction = Fraction(1, 10), N: int = 100) -> Table:
+    """Quadratic networks under one-pass SGD (mean-field normalisation a = 1/p, b = 1/p*,
+    η_w = pη, T = I; the quadratic-networks paper): for each p, the plateau value q* (exact and
+    decimal) and loss, the escape rate, the ODE's escape time from Q = I/4, ‖ρ(0)‖ = 1e-3
+    (first ‖ρ‖ > 1/2), the dimension of the zero-loss manifold and the Hessian's
+    negative/zero/positive eigenvalue counts at the plateau and at a solution at dimension N.
+
+    Parameters
+    ----------
+    p
+        Student widths (default 2, 3, 4, 8).
+    p_star
+        Teacher width (default 2).
+    eta
+        Learning rate (default 1/10).
+    N
+        Input dimension of the Hessian counts (default 100).
+    """
     import numpy as np
     import sympy as sp
 
@@ -32,21 +58,22 @@ def quadratic_table() -> Table:
         plateau,
     )
 
-    p_star, eta, N = 2, Fraction(1, 10), 100
+    widths = tuple(p)
     rows, latex_q = [], []
-    for p in QUADRATIC_TABLE_P:
-        pl = plateau(p, p_star, eta)
+    for i, pw in enumerate(widths):
+        progress(f"p = {pw} ({i + 1}/{len(widths)})")
+        pl = plateau(pw, p_star, eta)
         # escape time of the ODE from Q = I/4 and a fixed generic ρ(0) of Frobenius norm 1e-3
-        R0 = np.random.default_rng(0).standard_normal((p, p_star))
+        R0 = np.random.default_rng(0).standard_normal((pw, p_star))
         R0 *= 1e-3 / np.linalg.norm(R0)
         t = np.linspace(0, 200, 4001)
-        escape = integrate(np.eye(p) / 4, R0, np.eye(p_star), eta, t).escape_time()
+        escape = integrate(np.eye(pw) / 4, R0, np.eye(p_star), eta, t).escape_time()
         latex_q.append(sp.latex(pl.q_exact))
-        neg, zero, pos = hessian_plateau_counts(p, p_star, N)
-        sneg, szero, spos = hessian_solution_counts(p, p_star, N)
-        rows.append([str(p), str(pl.q_exact), f"{pl.q:.5f}", f"{pl.loss:.5f}",
+        neg, zero, pos = hessian_plateau_counts(pw, p_star, N)
+        sneg, szero, spos = hessian_solution_counts(pw, p_star, N)
+        rows.append([str(pw), str(pl.q_exact), f"{pl.q:.5f}", f"{pl.loss:.5f}",
                      f"{pl.escape_rate:.5f}", f"{escape:.2f}",
-                     str(manifold_dimension(p, p_star)), f"{neg}/{zero}/{pos}",
+                     str(manifold_dimension(pw, p_star)), f"{neg}/{zero}/{pos}",
                      f"{sneg}/{szero}/{spos}"])
     return Table(
         columns=["p", "q* exact", "q*", "plateau loss", "escape rate", "t_esc (ODE)",
@@ -56,15 +83,17 @@ def quadratic_table() -> Table:
         latex_columns=["$p$", "$q^*$", "", "plateau loss", "escape rate",
                        r"$t_{\mathrm{esc}}$", r"$\dim$", r"$H_{\mathrm{plateau}}$",
                        r"$H_{\mathrm{sol}}$"],
-        caption=("Quadratic networks under one-pass SGD, p* = 2, η = 1/10, mean-field "
-                 "normalisation (a = 1/p, b = 1/p*, η_w = pη), T = I; Hessian counts at N = 100; "
+        caption=(f"Quadratic networks under one-pass SGD, p* = {p_star}, η = "
+                 f"{fraction_str(eta)}, mean-field normalisation (a = 1/p, b = 1/p*, η_w = pη), "
+                 f"T = I; Hessian counts at N = {N}; "
                  "t_esc: ODE from Q = I/4, ‖ρ(0)‖ = 1e-3, first ‖ρ‖ > 1/2."),
-        latex_caption=(r"Quadratic networks under one-pass SGD, $p^* = 2$, $\eta = 1/10$, "
+        latex_caption=(f"Quadratic networks under one-pass SGD, $p^* = {p_star}$, "
+                       f"$\\eta = {fraction_str(eta)}$, "
                        r"mean-field normalisation ($a = 1/p$, $b = 1/p^*$, $\eta_w = p\eta$), "
                        r"$T = I$: plateau value and loss, escape rate, ODE escape time from "
                        r"$Q = I/4$, $\|\rho(0)\| = 10^{-3}$; dimension of the zero-loss "
                        r"manifold and Hessian eigenvalue counts (negative/zero/positive) at the "
-                       r"plateau and at a solution, $N = 100$."),
+                       f"plateau and at a solution, $N = {N}$."),
         label="tab:quadratic",
         align="rlrrrrrrr",
     )
@@ -110,11 +139,48 @@ def draw_quadratic(data: dict[str, Any], escape: dict[str, Any] | None = None) -
     return fig
 
 
-def quadratic_figure() -> Any:
+@view_params(
+    p=ViewParam("int", "Student width of the loss panel (a).", 1, 64),
+    p_star=ViewParam("int", "Teacher width p*.", 1, 64),
+    eta=ViewParam("rational", "Learning rate η.", 0, 10, low_open=True),
+    N=ViewParam("ints", "Input dimensions of the SGD curves of panel (a).", 10, 4000),
+    t_max=ViewParam("rational", "End time of panel (a), t = steps/N.", 0, 1000,
+                    low_open=True),
+    escape_p=ViewParam("ints", "Student widths of the escape panel (b).", 1, 64),
+    escape_N=ViewParam("int", "Input dimension of the escape panel (b).", 10, 4000),
+    seeds=ViewParam("int", "SGD runs per width in panel (b).", 1, 50),
+    seed=ViewParam("int", "Seed of the simulations.", 0, 2**63 - 1),
+)
+def quadratic_figure(p: int = 4, p_star: int = 2, eta: Fraction = Fraction(1, 10),
+                     N: Sequence[int] = (250, 1000), t_max: Fraction = Fraction(60),
+                     escape_p: Sequence[int] = (2, 4, 8, 16), escape_N: int = 500,
+                     seeds: int = 4, seed: int = 0) -> Any:
+    """The quadratic-networks figure: (a) loss against t = steps/N, SGD (test loss) at each N
+    and the ODE from the same start, with the closed-form plateau loss; (b) the escape time
+    against p from cold starts: the law with SGD's plateau noise, the noise-free mean-field
+    law, SGD runs (see :func:`draw_quadratic`, :func:`fltheory.claims.quadratic.loss_curves`,
+    :func:`fltheory.claims.quadratic.escape_vs_p`).
+
+    Parameters
+    ----------
+    p, p_star, eta
+        Student and teacher widths and the learning rate (default 4, 2, 1/10); p_star and eta
+        apply to both panels.
+    N, t_max
+        Dimensions of the SGD curves and their end time (default 250, 1000; 60).
+    escape_p, escape_N, seeds
+        Widths, dimension and runs per width of panel (b) (default 2, 4, 8, 16; 500; 4).
+    seed
+        Seed of the simulations (default 0).
+    """
     from fltheory.claims.quadratic import escape_vs_p, loss_curves
 
-    return draw_quadratic(loss_curves(4, 2, Fraction(1, 10), (250, 1000), t_max=60),
-                          escape_vs_p())
+    progress(f"loss curves at N = {', '.join(map(str, N))}, p = {p}")
+    curves = loss_curves(p, p_star, eta, tuple(N), t_max=float(t_max), seed=seed)
+    progress(f"escape times at p = {', '.join(map(str, escape_p))}, N = {escape_N}, "
+             f"{seeds} runs each")
+    return draw_quadratic(curves, escape_vs_p(tuple(escape_p), escape_N, eta, p_star, seeds,
+                                              seed))
 
 
 #: records (time points) of a quadratic.escape run

@@ -6,6 +6,7 @@ Each builder asks the theory, the claims or the simulator for its numbers and ha
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -13,6 +14,7 @@ from fltheory.exact import DomainError, fraction_str
 from fltheory.render.plots import pyplot
 from fltheory.results import Table
 from fltheory.sweep.tasks import Param, Task, as_float, run_cost, short_value
+from fltheory.views.params import ViewParam, progress, view_params
 
 __all__ = ["NOTEBOOK", "RECOVERY_TABLE_GAMMAS", "SWEEP_TASKS", "draw_recovery",
            "recovery_depth_table", "recovery_figure", "recovery_table"]
@@ -20,11 +22,28 @@ __all__ = ["NOTEBOOK", "RECOVERY_TABLE_GAMMAS", "SWEEP_TASKS", "draw_recovery",
 RECOVERY_TABLE_GAMMAS = (Fraction(1), Fraction(3, 2))
 
 
-def recovery_table() -> Table:
+@view_params(
+    d1=ViewParam("int", "Latent directions (rows).", 1, 64),
+    gamma=ViewParam("rationals", "Power-law exponents γ of c_k ∝ k^(−γ), one block of "
+                                 "columns each.", 0, 100, low_open=True),
+)
+def recovery_table(d1: int = 8, gamma: Sequence[Fraction] = RECOVERY_TABLE_GAMMAS) -> Table:
+    """Sequential recovery (Dandi, Krzakala, Loureiro et al., seed 002; q = 2, rank label
+    transform): for each direction k of c_k ∝ k^(−γ), θ_k = E[T(h_k² − 1)], the large-δ
+    threshold δ_k = E[T²]/θ_k² (n_k = δ_k·D) and the Lu–Li δ at which ρ_k² = 1/2; last row the
+    weak-direction constant C. Columns in blocks, one per γ.
+
+    Parameters
+    ----------
+    d1
+        Latent directions (default 8).
+    gamma
+        Exponents γ, one block each (default 1, 3/2).
+    """
     from fltheory.theory.recovery import RecoveryModel, law_exponent
 
-    d1 = 8
-    models = [RecoveryModel.power_law(d1, g) for g in RECOVERY_TABLE_GAMMAS]
+    gammas = tuple(gamma)
+    models = [RecoveryModel.power_law(d1, g) for g in gammas]
     rows = []
     for i in range(d1):
         row = [str(i + 1)]
@@ -33,30 +52,59 @@ def recovery_table() -> Table:
                     f"{m.crossing(i):.2f}"]
         rows.append(row)
     rows.append(["C", *(x for m in models for x in ("", "", f"{m.weak_constant():.4f}", ""))])
-    laws = ", ".join(f"γ = {g}: {law_exponent(g)}" for g in RECOVERY_TABLE_GAMMAS)
+    laws = ", ".join(f"γ = {g}: {law_exponent(g)}" for g in gammas)
+    sides = _sides(gammas)
     return Table(
-        columns=["k", *(x for g in RECOVERY_TABLE_GAMMAS
+        columns=["k", *(x for g in gammas
                         for x in (f"c_k γ={g}", "θ_k", "δ_k BBP", "δ at ρ²=1/2"))],
         rows=rows,
-        latex_columns=["$k$", *(x for _ in RECOVERY_TABLE_GAMMAS
+        latex_columns=["$k$", *(x for _ in gammas
                                 for x in ("$c_k$", r"$\theta_k$", r"$\delta_k^{\mathrm{BBP}}$",
                                           r"$\delta_{1/2}$"))],
-        caption=(f"Sequential recovery, d1 = {d1} directions, c_k ∝ k^(−γ) for γ = 1 (left) "
-                 "and 3/2 (right), rank label transform: θ_k = E[T(h_k² − 1)], the large-δ "
+        caption=(f"Sequential recovery, d1 = {d1} directions, c_k ∝ k^(−γ) for {sides[0]}, "
+                 "rank label transform: θ_k = E[T(h_k² − 1)], the large-δ "
                  "threshold δ_k = E[T²]/θ_k² (n_k = δ_k D) and the Lu–Li δ at which ρ_k² = 1/2; "
                  f"C: weak-direction constant. MSE law exponents {laws}."),
         latex_caption=(f"Sequential recovery, $d_1 = {d1}$ directions, "
                        r"$c_k \propto k^{-\gamma}$ "
-                       r"for $\gamma = 1$ (left) and $3/2$ (right), rank label transform: "
+                       f"for {sides[1]}, rank label transform: "
                        r"$\theta_k = E[T(h_k^2-1)]$, the large-$\delta$ threshold "
                        r"$\delta_k = E[T^2]/\theta_k^2$ ($n_k = \delta_k D$) and the Lu--Li "
                        r"$\delta$ at which $\rho_k^2 = 1/2$; $C$: weak-direction constant."),
         label="tab:recovery",
-        align="r" + "rrrr" * len(RECOVERY_TABLE_GAMMAS),
+        align="r" + "rrrr" * len(gammas),
     )
 
 
-def recovery_depth_table() -> Table:
+def _sides(gammas: tuple[Fraction, ...]) -> tuple[str, str]:
+    """Which block is which γ, in text and LaTeX: "γ = 1 (left) and 3/2 (right)"."""
+    texts = [fraction_str(g) for g in gammas]
+    if len(texts) == 1:
+        return f"γ = {texts[0]}", f"$\\gamma = {texts[0]}$"
+    if len(texts) == 2:
+        return (f"γ = {texts[0]} (left) and {texts[1]} (right)",
+                f"$\\gamma = {texts[0]}$ (left) and ${texts[1]}$ (right)")
+    return (f"γ = {', '.join(texts)} (left to right)",
+            f"$\\gamma = {', '.join(texts)}$ (left to right)")
+
+
+@view_params(
+    d=ViewParam("ints", "Input dimensions.", 1, 10**9),
+    q=ViewParam("ints", "Target degrees q (the kernel needs degree 2q).", 1, 50),
+)
+def recovery_depth_table(d: Sequence[int] = (10, 100, 1000, 10**4),
+                         q: Sequence[int] = (2, 3, 4)) -> Table:
+    """Depth advantage (seed 002): the sample-size scale D(d, q) = C(d+q−1, q) of the
+    hierarchical spectral method against D(d, 2q) of a shallow kernel on the degree-2q target,
+    exact integers, and their ratio (:func:`fltheory.theory.recovery.depth_rows`).
+
+    Parameters
+    ----------
+    d
+        Input dimensions (default 10, 100, 1000, 10⁴).
+    q
+        Degrees q (default 2, 3, 4).
+    """
     import mpmath
 
     from fltheory.theory.recovery import depth_rows
@@ -65,9 +113,8 @@ def recovery_depth_table() -> Table:
         return str(x) if x < 10**6 else mpmath.nstr(mpmath.mpf(x), 4, min_fixed=0, max_fixed=0)
 
     rows = []
-    for r in depth_rows((10, 100, 1000, 10**4), (2, 3, 4)):
-        d, q = r["d"], r["q"]
-        rows.append([str(d), str(q), sci(r["hier"]), sci(r["kernel"]),
+    for r in depth_rows(tuple(d), tuple(q)):
+        rows.append([str(r["d"]), str(r["q"]), sci(r["hier"]), sci(r["kernel"]),
                      mpmath.nstr(mpmath.mpf(r["kernel"]) / r["hier"], 4, min_fixed=0,
                                  max_fixed=6)])
     return Table(
@@ -120,10 +167,47 @@ def draw_recovery(data: dict[str, Any]) -> Any:
     return fig
 
 
-def recovery_figure() -> Any:
+@view_params(
+    d=ViewParam("int", "Input dimension of the simulation (D = d(d+1)/2 features).", 2, 60),
+    delta=ViewParam("rationals", "Sample ratios δ = n/D of the simulated points.", 0, 10**4,
+                    low_open=True),
+    seeds=ViewParam("int", "Repetitions per δ.", 2, 50),
+    d1=ViewParam("int", "Latent directions.", 1, 64),
+    gamma=ViewParam("rational", "Power-law exponent γ of c_k ∝ k^(−γ).", 0, 100,
+                    low_open=True),
+    seed=ViewParam("int", "Seed of the simulations.", 0, 2**63 - 1),
+)
+def recovery_figure(d: int = 24,
+                    delta: Sequence[Fraction] = (Fraction(5, 2), Fraction(5), Fraction(10),
+                                                 Fraction(20), Fraction(40), Fraction(80)),
+                    seeds: int = 3, d1: int = 8, gamma: Fraction = Fraction(1),
+                    seed: int = 0) -> Any:
+    """The recovery figure (Dandi, Krzakala, Loureiro et al., seed 002): (a) overlaps ρ_k²
+    against δ = n/D, Lu–Li curves with the large-δ thresholds and the simulated spectral
+    algorithm (Gaussian-equivalent features); (b) test MSE against δ: the finite-d1 curve, the
+    d1 = ∞ law P·δ^e and the simulation (see :func:`draw_recovery`,
+    :func:`fltheory.claims.recovery.cascade_data`).
+
+    Parameters
+    ----------
+    d
+        Input dimension of the simulation (default 24, D = 300).
+    delta
+        δ of the simulated points (default 5/2, 5, 10, 20, 40, 80).
+    seeds
+        Repetitions per δ (default 3).
+    d1, gamma
+        Latent directions and the exponent of c_k ∝ k^(−γ) (default 8, 1).
+    seed
+        Seed of the simulations (default 0).
+    """
     from fltheory.claims.recovery import cascade_data
 
-    return draw_recovery(cascade_data())
+    for dl in delta:  # each run's size and cost, before any work
+        _check_recovery({"d": d, "d1": d1, "delta": dl})
+    progress(f"Lu–Li curves and {seeds} simulations at each of {len(delta)} δ, d = {d}")
+    return draw_recovery(cascade_data(d, tuple(float(x) for x in delta), seeds, d1, gamma,
+                                      seed))
 
 
 def _recovery_spectral(p: dict[str, Any], seed: int) -> dict[str, float]:

@@ -6,14 +6,17 @@ Each builder asks the theory, the claims or the simulator for its numbers and ha
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from fltheory.exact import to_decimal_str
+from fltheory.render.latex import latex_escape
 from fltheory.render.plots import finish_size_axis, pyplot
 from fltheory.results import Table
 from fltheory.sweep.tasks import Param, Task, run_cost
 from fltheory.theory.twostep import TWO_STEP_SIGMA_NAME
+from fltheory.views.params import ViewParam, progress, view_params
 
 __all__ = [
     "NOTEBOOK",
@@ -32,10 +35,20 @@ __all__ = [
 ]
 
 
-def lambda_table() -> Table:
+@view_params(n=ViewParam("int", "Grid points per axis: α = 0, 1/(2n), ..., (n−1)/(2n).", 1, 50))
+def lambda_table(n: int = 10) -> Table:
+    """Λ(α1, α2) = ⌊α2/(1/2 − α1)⌋ (L = ∞), the number of spectral outliers of W2 beyond the
+    one-step spike after two GD steps with η_i = N^(α_i) (Moniri & Hassani 2026), on the grid
+    α1, α2 = 0, 1/(2n), ..., (n−1)/(2n); a boundary case (exponent exactly 0) is marked.
+
+    Parameters
+    ----------
+    n
+        Grid points per axis (default 10: 0, 0.05, ..., 0.45).
+    """
     from fltheory.theory.twostep import lambda_details
 
-    grid = [Fraction(i, 20) for i in range(10)]  # 0, 0.05, ..., 0.45
+    grid = [Fraction(i, 2 * n) for i in range(n)]  # default: 0, 0.05, ..., 0.45
     rows, latex_rows = [], []
     for a1 in grid:
         row, latex_row = [_dec(a1)], [_dec(a1)]
@@ -67,8 +80,12 @@ def lambda_table() -> Table:
 
 
 def _dec(q: Fraction) -> str:
-    """Grid values as short exact decimals: 0, 0.05, ..., 0.45."""
-    return to_decimal_str(q, 10)
+    """Grid values as short exact decimals (0, 0.05, ..., 0.45), a fraction where the decimal
+    does not end (1/3)."""
+    from fltheory.exact import fraction_str
+
+    text = to_decimal_str(q, 10)
+    return text if Fraction(text) == q else fraction_str(q)
 
 
 TWOSTEP_TABLE_POINTS = ((Fraction(1, 10), Fraction(1, 5)), (Fraction(3, 10), Fraction(1, 4)),
@@ -78,13 +95,41 @@ TWOSTEP_TABLE_POINTS = ((Fraction(1, 10), Fraction(1, 5)), (Fraction(3, 10), Fra
 TWOSTEP_TABLE_TARGETS = ("He1", "He3", "He2", "bounded3")
 
 
-def twostep_table() -> Table:
+@view_params(
+    targets=ViewParam("strs", "Targets g_k of y = Σ_k g_k(β_k·x), one column each."),
+    alpha1=ViewParam("rationals", "α1 of each row (paired with --alpha2).", 0, Fraction(1, 2)),
+    alpha2=ViewParam("rationals", "α2 of each row (paired with --alpha1).", 0, 10),
+)
+def twostep_table(targets: Sequence[str] = TWOSTEP_TABLE_TARGETS,
+                  alpha1: Sequence[Fraction] = tuple(a for a, _ in TWOSTEP_TABLE_POINTS),
+                  alpha2: Sequence[Fraction] = tuple(b for _, b in TWOSTEP_TABLE_POINTS)
+                  ) -> Table:
+    """Which directions two GD steps learn (Moniri & Hassani 2026), σ = (h1 + h2 + h3)/√3,
+    both batch modes (ψ = d/n = 1 reused, 2 fresh halves), at each (α1, α2): Λ and, per target,
+    "step 1", "step 2 (k)" (the first outlier term whose spike constant C_k(β) ≠ 0) or "no"
+    (:func:`fltheory.theory.twostep_terms.learnability`).
+
+    Parameters
+    ----------
+    targets
+        Targets, catalogue names or expressions in z (default He1, He3, He2, bounded3).
+    alpha1, alpha2
+        The rows' (α1, α2), paired (default (1/10, 1/5), (3/10, 1/4), (2/5, 3/10),
+        (9/20, 3/10)).
+    """
+    from fltheory.exact import DomainError
     from fltheory.theory.twostep_terms import batch_model, learnability
 
+    if len(alpha1) != len(alpha2):
+        raise DomainError("alpha2", ",".join(_dec(a) for a in alpha2),
+                          f"as many values as alpha1 ({len(alpha1)})",
+                          reason="does not pair with alpha1")
+    points = list(zip(alpha1, alpha2, strict=True))
     rows = []
     for batch in ("reused", "fresh"):
-        model = batch_model(list(TWOSTEP_TABLE_TARGETS), batch)
-        for a1, a2 in TWOSTEP_TABLE_POINTS:
+        progress(f"{batch} batch: {len(targets)} targets at {len(points)} points")
+        model = batch_model(list(targets), batch)
+        for a1, a2 in points:
             lam, dirs = learnability(model, a1, a2, batch)
             cells = []
             for d in dirs:
@@ -96,10 +141,10 @@ def twostep_table() -> Table:
                     cells.append("no")
             rows.append([batch, _dec(a1), _dec(a2), str(lam), *cells])
     return Table(
-        columns=["batch", "α1", "α2", "Λ", *TWOSTEP_TABLE_TARGETS],
+        columns=["batch", "α1", "α2", "Λ", *targets],
         rows=rows,
         latex_columns=["batch", r"$\alpha_1$", r"$\alpha_2$", r"$\Lambda$",
-                       *(r"\texttt{" + t + "}" for t in TWOSTEP_TABLE_TARGETS)],
+                       *(r"\texttt{" + latex_escape(t) + "}" for t in targets)],
         caption=(f"Directions learned by two GD steps, σ = {TWO_STEP_SIGMA_NAME} (L = 3, so Λ <= 2), "
                  "y = Σ_k g_k(β_k·x), ψ = d/n = 1 per step (reused) or 2 (fresh halves)."),
         latex_caption=(r"Directions learned by two gradient steps, $\sigma = (h_1 + h_2 + h_3)/"
@@ -108,17 +153,28 @@ def twostep_table() -> Table:
                        r"$C_k(\beta) \ne 0$. \texttt{bounded3} is a bounded odd target with "
                        r"$\mu_1 = 0$, $\mu_3 \ne 0$."),
         label="tab:twostep",
-        align="lrrrllll",
+        align="lrrr" + "l" * len(targets),
     )
 
 
-def twostep_terms_table() -> Table:
+@view_params(kmax=ViewParam("int", "Terms k = 0..kmax of the second update.", 0, 2))
+def twostep_terms_table(kmax: int = 2) -> Table:
+    """Leading-order spike constants C_k(β) of the terms H_k of the second GD update (Moniri &
+    Hassani 2026), (H_k β)_j ≈ a_j^(k+1) C_k(β)/√N, for y = He1(β1·x) + bounded3(β2·x),
+    σ = (h1 + h2 + h3)/√3, both batch modes
+    (:func:`fltheory.theory.twostep_terms.term_prediction`).
+
+    Parameters
+    ----------
+    kmax
+        Highest term k (default 2 = L − 1, the last term of σ's degree L = 3).
+    """
     from fltheory.theory.twostep_terms import batch_model, term_prediction
 
     rows = []
     for batch in ("reused", "fresh"):
         model = batch_model(["He1", "bounded3"], batch)
-        for k in range(3):
+        for k in range(kmax + 1):
             cells = []
             for j in (0, 1):
                 C = float(term_prediction(model, k, j, batch, with_Q=False).C)
@@ -148,22 +204,31 @@ OUTLIER_TABLE_SIGMAS = ("tanh", "erf", "relu", "gelu", "tanh(z+1/2)", "z**3")
 OUTLIER_TABLE_ALPHA1 = Fraction(2, 5)
 
 
-def twostep_outliers_table() -> Table:
-    """The effective number of outliers of W2 for several activations and both batch modes
-    against the generic 1 + Λ, in the regions Λ = 1..4 along α2 at α1 = 2/5
-    (:func:`fltheory.theory.twostep_sigma.effective_phase`)."""
+@view_params(sigma=ViewParam("strs", "Activations σ, catalogue names or expressions in z."))
+def twostep_outliers_table(sigma: Sequence[str] = OUTLIER_TABLE_SIGMAS) -> Table:
+    """The effective number of outliers of W2 (Moniri & Hassani 2026, σ-aware rule) for each
+    activation and both batch modes against the generic 1 + Λ, in the regions Λ = 1..4 along α2
+    at α1 = 2/5 (:func:`fltheory.theory.twostep_sigma.effective_phase`); zeros exact or
+    numerical at 15 digits.
+
+    Parameters
+    ----------
+    sigma
+        Activations (default tanh, erf, relu, gelu, tanh(z+1/2), z**3).
+    """
     from fltheory.theory.twostep_sigma import effective_phase
 
     rows = []
-    for sigma in OUTLIER_TABLE_SIGMAS:
+    for i, name in enumerate(sigma):
+        progress(f"σ = {name} ({i + 1}/{len(sigma)})")
         for batch in ("reused", "fresh"):
-            ph = effective_phase(OUTLIER_TABLE_ALPHA1, sigma, batch, dps=15)
+            ph = effective_phase(OUTLIER_TABLE_ALPHA1, name, batch, dps=15)
             pres = ph.presence
             by_value = dict(zip((r.value for r in ph.regions), ph.effective, strict=True))
             cells = ["-" if lam not in by_value else
                      f"{1 + lam} → {'?' if by_value[lam] is None else by_value[lam]}"
                      for lam in range(1, 5)]
-            rows.append([sigma, batch,
+            rows.append([name, batch,
                          ", ".join(str(k + 1) for k, p in enumerate(pres.present) if p) or "none",
                          ", ".join(str(k + 1) for k, p in enumerate(pres.present)
                                    if p is None) or "-", *cells])
@@ -173,7 +238,7 @@ def twostep_outliers_table() -> Table:
         rows=rows,
         latex_columns=[r"$\sigma$", "batch", r"$k \le 4$, spike $\ne 0$", "not covered",
                        *(f"$\\Lambda = {lam}$" for lam in range(1, 5))],
-        latex_rows=[[r"\texttt{" + r[0].replace("**", r"\textasciicircum{}") + "}",
+        latex_rows=[[r"\texttt{" + latex_escape(r[0].replace("**", "^")) + "}",
                      *r[1:4], *(c.replace("→", r"$\to$") for c in r[4:])] for r in rows],
         caption=("Outliers of W2 at α1 = 2/5 in the regions Λ = 1..4 of α2 (α2 in "
                  "[Λ/10, (Λ+1)/10)): generic 1 + Λ → effective count for σ (the one-step spike "
@@ -192,8 +257,16 @@ def twostep_outliers_table() -> Table:
     )
 
 
+@view_params(grid=ViewParam("int", "Pixels per axis of the phase diagram.", 2, 2000))
 def lambda_figure(grid: int = 200) -> Any:
-    """Phase diagram of Λ(α1, α2) (L = ∞) with the boundaries α2 = k(1/2 − α1)."""
+    """Phase diagram of Λ(α1, α2) (L = ∞, Moniri & Hassani 2026) on [0, 1/2)², with the
+    boundaries α2 = k(1/2 − α1), k = 1..10; Λ clipped at 10.
+
+    Parameters
+    ----------
+    grid
+        Pixels per axis (default 200; exact Λ at each pixel's corner).
+    """
     from fractions import Fraction
 
     import numpy as np
@@ -252,11 +325,41 @@ def draw_twostep(spectra: dict[str, Any], constants: dict[str, Any]) -> Any:
     return fig
 
 
-def twostep_figure() -> Any:
+@view_params(
+    N=ViewParam("int", "Size N = n = d of the spectrum panel (a).", 10, 4000),
+    Ns=ViewParam("ints", "Sizes of the constants panel (b).", 10, 4000),
+    seeds=ViewParam("int", "Repetitions per size in panel (b).", 2, 50),
+    batch=ViewParam(("reused", "fresh"), "Batch of the second step."),
+    seed=ViewParam("int", "Seed of the simulations.", 0, 2**63 - 1),
+)
+def twostep_figure(N: int = 1000, Ns: Sequence[int] = (400, 800, 1600), seeds: int = 6,
+                   batch: str = "reused", seed: int = 0) -> Any:
+    """The two-step figure (Moniri & Hassani 2026): (a) singular values of W0, W1, W2 at
+    N = n = d, α1 = 0.4, α2 = 0.3, with W0's bulk edge; (b) the estimated spike constants Ĉ_k of
+    the second-step terms against N with the predicted C_k (see :func:`draw_twostep`).
+
+    Parameters
+    ----------
+    N
+        Size of panel (a) (default 1000).
+    Ns
+        Sizes of panel (b) (default 400, 800, 1600).
+    seeds
+        Repetitions per size (default 6).
+    batch
+        "reused" (default) or "fresh".
+    seed
+        Seed of the simulations (default 0).
+    """
     from fltheory.claims.twostep import constants_vs_N
     from fltheory.sim.twostep import singular_values
 
-    return draw_twostep(singular_values(1000), constants_vs_N((400, 800, 1600), seeds=6))
+    for size in (N, *Ns):
+        _check_twostep({"N": size})
+    progress(f"singular values at N = {N}")
+    spectra = singular_values(N, seed, batch=batch)
+    progress(f"spike constants at N = {', '.join(map(str, Ns))}, {seeds} seeds each")
+    return draw_twostep(spectra, constants_vs_N(tuple(Ns), seeds, batch, seed))
 
 
 def _twostep_terms(p: dict[str, Any], seed: Any) -> dict[str, float]:
