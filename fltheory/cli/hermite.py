@@ -79,6 +79,8 @@ def _notes(e: Any) -> list[str]:
         if worst < dps:
             notes.append("a numeric coefficient is printed only to the digits on which the two "
                          "precisions agree (their number in parentheses)")
+    notes.extend(c.test.describe(f"μ_{c.k}") for c in e.coefficients
+                 if c.near_zero and c.exact is not None and c.test is not None)
     return notes
 
 
