@@ -31,6 +31,7 @@ __all__ = [
     "check_dps",
     "check_integer",
     "check_interval",
+    "did_you_mean",
     "fraction_str",
     "parse_count",
     "parse_int_or_inf",
@@ -109,6 +110,19 @@ INF: Final = Infinity()
 # no underscores, no hex). Exponents are bounded so that "1e999999999" cannot exhaust memory.
 _DECIMAL = re.compile(r"^([+-]?)([0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE]([+-]?[0-9]+))?$")
 _RATIO = re.compile(r"^([+-]?[0-9]+)\s*/\s*([0-9]+)$")
+
+
+def did_you_mean(name: str, candidates: list[str]) -> str:
+    """"; did you mean X?" for the candidate nearest to a mistyped ``name`` (difflib's ratio
+    >= 0.6), else "": the suffix of a refusal of an unknown name, shared by every reader.
+
+    >>> did_you_mean("rleu", ["relu", "tanh"]), did_you_mean("foo", ["relu"])
+    ('; did you mean relu?', '')
+    """
+    from difflib import get_close_matches  # only when refusing: keep start-up light
+
+    close = get_close_matches(name, candidates, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]}?" if close else ""
 
 
 def parse_rational(text: str | int | Fraction, param: str = "value") -> Fraction:

@@ -151,8 +151,18 @@ def _fail(message: str, status: int, kind: str = "error") -> None:
     sys.exit(status)
 
 
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    # click.version_option would look up a gettext translation of its message when the module is
+    # loaded (≈ 1 ms of locale and file-system look-ups on every start-up); this prints the same
+    # line without it
+    if value and not ctx.resilient_parsing:
+        click.echo(f"fltheory, version {__version__}")
+        ctx.exit()
+
+
 @click.group(cls=_LazyRoot, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="fltheory")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_print_version, help="Show the version and exit.")
 def cli() -> None:
     """fltheory -- query, render and verify the theory of feature learning in two-layer nets.
 

@@ -10,11 +10,12 @@ from fltheory.cli.options import CountType, dps_option, emit, format_option
 from fltheory.results import Result, Table
 from fltheory.theory.hermite_bounds import BUDGET_MAX, K_MAX, KMAX_MAX
 
-_EXPR_HELP = ("EXPR is a catalogue name (relu, tanh, sigmoid, softplus, gelu, erf, abs, sign, "
-              "quadratic, cubic, He1..He8) or an expression in z built from "
-              "numbers (exact: .5 is 1/2), z, pi, E, + - * / ** (or ^), and the functions exp log "
-              "sqrt sin cos tan tanh sinh cosh atan erf erfc Abs sign Max Min Heaviside relu "
-              "sigmoid softplus Phi He0..He12. Quote it in the shell: \"Max(z, 0)\". "
+_EXPR_HELP = ("EXPR is a catalogue name (relu, tanh, sigmoid, softplus, gelu, erf = erf(z), "
+              "erf_ss = erf(z/√2) (Saad & Solla's), abs, sign, quadratic, cubic, He1..He8, "
+              "bounded3) or an expression in z (or x) built from "
+              "numbers (exact: .5 is 1/2), z (or x), pi, E, + - * / ** (or ^), and the functions "
+              "exp log sqrt sin cos tan tanh sinh cosh atan erf erfc Abs sign Max Min Heaviside "
+              "relu sigmoid softplus Phi He0..He12. Quote it in the shell: \"Max(z, 0)\". "
               # The same numbers as fltheory.theory.functions.LIMITS (a test compares them; they
               # are restated here so that the CLI module does not import sympy at load time).
               "Bounds, checked before any work: at most 2000 characters, 500 syntax nodes, "
@@ -79,6 +80,8 @@ def _notes(e: Any) -> list[str]:
         if worst < dps:
             notes.append("a numeric coefficient is printed only to the digits on which the two "
                          "precisions agree (their number in parentheses)")
+    notes.extend(c.test.describe(f"μ_{c.k}") for c in e.coefficients
+                 if c.near_zero and c.exact is not None and c.test is not None)
     return notes
 
 

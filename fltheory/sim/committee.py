@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.exact import DomainError
+from fltheory.exact import DomainError, did_you_mean
 from fltheory.sim.quadratic import _check_memory, _finite, _positive_int, orthonormal_teacher
 from fltheory.sim.seeding import SeedLike, child, sequence
 
@@ -79,44 +79,26 @@ class Activation:
     coef: tuple[float, ...] = ()
 
 
-def _relu(x: np.ndarray) -> np.ndarray:
-    return np.maximum(x, 0.0)
-
-
-def _step(x: np.ndarray) -> np.ndarray:
-    return (np.asarray(x) > 0).astype(float)
-
-
-def _dtanh(x: np.ndarray) -> np.ndarray:
-    out: np.ndarray = 1.0 - np.tanh(x) ** 2
-    return out
-
-
 def _catalogue() -> dict[str, Activation]:
-    from scipy.special import erf, expit
+    """The named non-polynomial activations, from the numpy face of the one catalogue
+    (:mod:`fltheory.sim.activations`), with the kind the compiled loop evaluates."""
+    from fltheory.sim.activations import NUMPY_CATALOGUE as faces
 
-    def erf_scaled(x: np.ndarray) -> np.ndarray:
-        out: np.ndarray = erf(np.asarray(x) * _INV_SQRT2)
-        return out
+    def of(name: str, face: str, kind: int) -> Activation:
+        return Activation(name, faces[face].g, faces[face].dg, kind)
 
-    def derf_scaled(x: np.ndarray) -> np.ndarray:
-        out: np.ndarray = _SQRT_2_OVER_PI * np.exp(-0.5 * np.asarray(x) ** 2)
-        return out
-
-    def dsigmoid(x: np.ndarray) -> np.ndarray:
-        s = expit(x)
-        out: np.ndarray = s * (1.0 - s)
-        return out
-
-    return {"erf": Activation("erf", erf_scaled, derf_scaled, 0),
-            "relu": Activation("relu", _relu, _step, 1),
-            "tanh": Activation("tanh", np.tanh, _dtanh, 2),
-            "sigmoid": Activation("sigmoid", expit, dsigmoid, 3)}
+    # "erf" is the committee's historical name of Saad–Solla's erf(x/√2) = erf_ss (see
+    # ACTIVATIONS); everywhere else erf means erf(z)
+    return {"erf": of("erf", "erf_ss", 0), "erf_ss": of("erf_ss", "erf_ss", 0),
+            "relu": of("relu", "relu", 1), "tanh": of("tanh", "tanh", 2),
+            "sigmoid": of("sigmoid", "sigmoid", 3)}
 
 
 #: the named non-polynomial activations (each with its analytic derivative); polynomials are
-#: parsed by :func:`activation`
-ACTIVATIONS = ("erf", "relu", "tanh", "sigmoid")
+#: parsed by :func:`activation`. ``erf_ss`` is Saad–Solla's erf(x/√2), the catalogue's name for
+#: it in every command; ``erf`` is kept here, with the same meaning, as the committee commands'
+#: historical name (their default) until they move to ``erf_ss``: elsewhere ``erf`` is erf(z).
+ACTIVATIONS = ("erf", "erf_ss", "relu", "tanh", "sigmoid")
 _CATALOGUE: dict[str, Activation] = {}
 
 
@@ -130,13 +112,16 @@ def _polynomial(text: str) -> np.polynomial.Polynomial:
     if text in named:
         return named[text]
     allowed = "a catalogue name (" + ", ".join([*ACTIVATIONS, *named]) + ") or a polynomial " \
-        "in x (e.g. x**3 - 3*x)"
+        "in x or z (e.g. x**3 - 3*x; see fltheory committee ode --help)"
     if len(text) > 200:
         raise DomainError("g", text[:40] + "…", allowed, reason="is longer than 200 characters")
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError:
         raise DomainError("g", text, allowed, reason="is not a known activation") from None
+    if isinstance(tree.body, ast.Name) and tree.body.id not in ("x", "z"):
+        raise DomainError("g", text, allowed, reason="is an unknown activation "
+                          f"{tree.body.id!r}{did_you_mean(tree.body.id, [*ACTIVATIONS, *named])}")
 
     def ev(node: ast.AST) -> Any:
         if isinstance(node, ast.Expression):

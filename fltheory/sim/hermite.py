@@ -1,7 +1,8 @@
 """Monte-Carlo Hermite coefficients: the sampling twin of :mod:`fltheory.theory.hermite`.
 
-numpy/scipy only, with its own definitions of the activations and of the Hermite polynomials,
-so that it shares no formula with the exact engine it checks. Samples z ~ N(0, 1) are drawn from
+numpy/scipy only, with the numpy face of the activation catalogue
+(:mod:`fltheory.sim.activations`) and its own Hermite recursion, so that it shares no formula
+with the exact engine it checks. Samples z ~ N(0, 1) are drawn from
 ``fltheory.sim.seeding.rng(seed)``: the caller gives each activation its own seed (a child of the
 user's seed) so that their estimates are independent.
 """
@@ -13,33 +14,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import erf, expit
 
-from fltheory.exact import DomainError
+from fltheory.exact import DomainError, did_you_mean
+from fltheory.sim.activations import NUMPY_CATALOGUE
 from fltheory.sim.seeding import SeedLike, rng
 
 __all__ = ["ACTIVATIONS", "MonteCarloCoefficients", "hermite_orthonormal", "sample_coefficients"]
 
 
-def _He(k: int) -> Callable[[np.ndarray], np.ndarray]:
-    def He_k(z: np.ndarray) -> np.ndarray:
-        return hermite_orthonormal(z, k)[k] * math.sqrt(math.factorial(k))
-    return He_k
-
-
+#: name -> g for every catalogue activation: the numpy face of the one catalogue
+#: (:mod:`fltheory.sim.activations`, written independently of the sympy face it is tested
+#: against)
 ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "relu": lambda z: np.maximum(z, 0.0),
-    "tanh": np.tanh,
-    "sigmoid": expit,
-    "softplus": lambda z: np.logaddexp(0.0, z),
-    "gelu": lambda z: 0.5 * z * (1.0 + erf(z / math.sqrt(2.0))),
-    "erf": erf,
-    "abs": np.abs,
-    "sign": np.sign,
-    "quadratic": np.square,
-    "cubic": lambda z: z**3,
-    **{f"He{k}": _He(k) for k in range(1, 9)},
-}
+    name: act.g for name, act in NUMPY_CATALOGUE.items()}
 
 
 def _check_count(value: object, param: str, minimum: int, maximum: int) -> int:
@@ -109,7 +96,9 @@ def sample_coefficients(name: str, K: int, n: int, seed: SeedLike,
     """
     if not isinstance(name, str) or name not in ACTIVATIONS:
         raise DomainError("name", repr(name)[:40], ", ".join(ACTIVATIONS),
-                          reason="is not a simulated activation")
+                          reason="is not a simulated activation"
+                          + (did_you_mean(name, list(ACTIVATIONS)) if isinstance(name, str)
+                             else ""))
     K = _check_count(K, "K", 0, 200)
     n = _check_count(n, "n", 2, 10**10)
     chunk = _check_count(chunk, "chunk", 1, 1 << 24)

@@ -33,14 +33,15 @@ from typing import Any
 
 import sympy as sp
 
-from fltheory.exact import DomainError, parse_rational
+from fltheory.exact import DomainError, did_you_mean, parse_rational
 
 __all__ = ["BOUNDS", "CATALOGUE", "GRAMMAR", "LIMITS", "Z", "hermite_He", "parse_expression"]
 
-#: The variable every function is written in.
+#: The variable every function is written in (``x`` is accepted as another name for it).
 Z = sp.Symbol("z", real=True)
 
-_ALLOWED = "an expression in z or a catalogue name (see: fltheory hermite --help)"
+_ALLOWED = ("an expression in z (or x) or a catalogue name (the catalogue and the grammar: "
+            "--help of the command)")
 
 #: Bounds on an expression, checked before sympy evaluates it. How they were chosen: on this
 #: machine (2 shared cores), ``hermite`` of a degree-200 polynomial with -K 60 takes ~3 s and
@@ -60,8 +61,8 @@ LIMITS = {
 }
 
 #: What an expression may contain (for help texts).
-GRAMMAR = ("numbers (exact: .5 is 1/2), z, pi, E, + - * / ** (or ^), and the functions exp log "
-           "sqrt sin cos tan tanh sinh cosh atan erf erfc Abs sign Max Min Heaviside relu "
+GRAMMAR = ("numbers (exact: .5 is 1/2), z (or x), pi, E, + - * / ** (or ^), and the functions "
+           "exp log sqrt sin cos tan tanh sinh cosh atan erf erfc Abs sign Max Min Heaviside relu "
            "sigmoid softplus Phi He0..He12")
 
 #: The bounds as a sentence (for help texts).
@@ -115,11 +116,14 @@ _FUNCTIONS: dict[str, Callable[..., sp.Expr]] = {
 _VARIADIC = {"Max", "max", "Min", "min"}
 #: Functions that keep a piecewise-polynomial argument piecewise polynomial (no new generator).
 _PIECEWISE = {"Abs", "abs", "sign", "Max", "max", "Min", "min", "Heaviside", "relu"}
-_CONSTANTS: dict[str, sp.Expr] = {"z": Z, "pi": sp.pi, "E": sp.E}
+_CONSTANTS: dict[str, sp.Expr] = {"z": Z, "x": Z, "pi": sp.pi, "E": sp.E}
 
 
 
-#: Catalogue of named activations (name -> expression text, parsed by the same parser).
+#: Catalogue of named activations (name -> expression text, parsed by the same parser). One
+#: meaning in every command: ``erf`` is erf(z); Saad & Solla's erf(z/√2) is ``erf_ss``. Its numpy
+#: face (g and g' for the simulators, no sympy) is :mod:`fltheory.sim.activations`, held equal
+#: to this one by a test.
 CATALOGUE: dict[str, str] = {
     "relu": "Max(z, 0)",
     "tanh": "tanh(z)",
@@ -127,6 +131,7 @@ CATALOGUE: dict[str, str] = {
     "softplus": "log(1 + exp(z))",
     "gelu": "z*(1 + erf(z/sqrt(2)))/2",
     "erf": "erf(z)",
+    "erf_ss": "erf(z/sqrt(2))",  # Saad & Solla (1995): the soft committee machine's g
     "abs": "Abs(z)",
     "sign": "sign(z)",
     "quadratic": "z**2",
@@ -306,7 +311,11 @@ class _Builder:
                 return _Est(value, degree=1 if value == Z else 0)
             if node.id in _FUNCTIONS:
                 raise self.refuse(f"uses the function {node.id} without an argument")
-            raise self.refuse(f"uses the unknown name {node.id!r}")
+            if self.text.strip() == node.id:  # the whole input: a mistyped activation name
+                raise self.refuse(f"is an unknown activation {node.id!r}"
+                                  f"{did_you_mean(node.id, [*CATALOGUE, *_CONSTANTS])}")
+            raise self.refuse(f"uses the unknown name {node.id!r}"
+                              f"{did_you_mean(node.id, [*_CONSTANTS, *CATALOGUE])}")
         if isinstance(node, ast.BinOp) and isinstance(node.op, _BINOPS):
             return self.binop(node)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
@@ -402,7 +411,8 @@ class _Builder:
             raise self.refuse("calls something that is not a function name")
         name = node.func.id
         if name not in _FUNCTIONS:
-            raise self.refuse(f"calls the unknown function {name!r}")
+            raise self.refuse(f"calls the unknown function {name!r}"
+                              f"{did_you_mean(name, list(_FUNCTIONS))}")
         if node.keywords:
             raise self.refuse(f"calls {name} with a keyword argument")
         wanted = "at least 2" if name in _VARIADIC else "1"

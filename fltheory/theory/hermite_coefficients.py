@@ -11,9 +11,11 @@ of :mod:`fltheory.theory.hermite_exact` (``exact:polynomial``, ``exact:piecewise
 f^{(j)} is in the Gaussian class); ``exact:sympy``, sympy's ``integrate`` within a time budget
 for functions built from exp/erf/sin/cos, accepted only when quadrature agrees to 15 digits;
 ``numeric:quad`` (:mod:`fltheory.theory.hermite_quadrature`) at ``dps`` + 10 guard digits,
-re-evaluated at ``dps`` + 25, with the number of digits on which the two agree. A numeric
-coefficient counts as zero when |μ_k| <= 10^{−dps}·‖f‖ (‖f‖² = E[f²]) and below ten times the
-quadrature's error estimate; an exact one only when sympy proves it.
+re-evaluated at ``dps`` + 25, with the number of digits on which the two agree. Every
+coefficient, exact or numeric, counts as zero when |μ_k| <= 10^{−dps}·‖f‖ (‖f‖² = E[f²]; a
+numeric one also below ten times the quadrature's error estimate): the one rule of
+:mod:`fltheory.theory.hermite_zero`. An exact coefficient under that bound that sympy does not
+prove zero is *near zero*: counted as zero at this precision, reported with its size.
 """
 
 from __future__ import annotations
@@ -36,12 +38,12 @@ from fltheory.theory.hermite_exact import (
     _expect_polynomial,
     _gaussian_expectation,
     _is_polynomial,
-    _is_zero,
     _phi,
     _piecewise_expectation,
     _piecewise_pairs,
 )
 from fltheory.theory.hermite_quadrature import _kinks, _mp_function, _quad_expectation
+from fltheory.theory.hermite_zero import ZeroTest, decide_zero
 from fltheory.theory.timer import Timeout, time_limit
 
 __all__ = ["Basis", "Coefficient", "Expansion", "Parseval", "coefficient", "expansion",
@@ -67,7 +69,10 @@ class Coefficient:
     ``exact`` is the sympy value (None on the numeric path), ``numeric`` an mpmath number good to
     ``dps`` digits on exact paths and to ``agreement`` digits on the numeric path (the digits on
     which two evaluations at different working precision agree; None on exact paths); ``path``
-    says how it was computed and ``zero`` whether it counts as zero.
+    says how it was computed and ``zero`` whether it counts as zero at ``dps`` digits, by the one
+    rule of :mod:`fltheory.theory.hermite_zero` (|μ_k| <= 10^{−dps}·‖f‖, exact values included);
+    ``test`` is that decision (:class:`~fltheory.theory.hermite_zero.ZeroTest`: exactly zero,
+    near zero — not proved zero but under the bound — or non-zero, with the size).
     """
 
     k: int
@@ -77,6 +82,12 @@ class Coefficient:
     dps: int
     agreement: int | None = None
     zero: bool = False
+    test: ZeroTest | None = None
+
+    @property
+    def near_zero(self) -> bool:
+        """Counts as zero at ``dps`` digits without being proved exactly zero."""
+        return self.test is not None and self.test.near_zero
 
     def exact_in(self, basis: Basis) -> sp.Expr | None:
         """The exact value in ``basis``: μ_k ("h") or c_k = μ_k/√(k!) ("He"); None if unknown."""
@@ -271,8 +282,8 @@ def _coefficient(engine: _Engine, k: int, scale: Any | None = None) -> Coefficie
             except (TypeError, ValueError):
                 numeric = mpmath.mpf("nan")
             numeric = _finite_real(engine, k, numeric)
-        zero = _is_zero(mu)
-        return Coefficient(k, mu, numeric, path, dps, None, bool(zero))
+        test = decide_zero(mu, dps, scale if scale is not None else 1)
+        return Coefficient(k, mu, numeric, path, dps, None, test.zero, test)
     v1, e1 = _quad_expectation(engine.fn, k, engine.points, dps + _GUARD,
                                engine.cache.setdefault(dps + _GUARD, {}))
     v2, _ = _quad_expectation(engine.fn, k, engine.points, dps + _RECHECK,
@@ -285,13 +296,13 @@ def _coefficient(engine: _Engine, k: int, scale: Any | None = None) -> Coefficie
         mu1, mu2 = v1 / root, v2 / root
         scale = scale if scale is not None else mpmath.mpf(1)
         diff = abs(mu1 - mu2)
-        bound = max(mpmath.mpf(10) ** (-dps) * scale, 10 * e1 / root)
-        zero = abs(mu2) <= bound
+        test = decide_zero(mu2, dps, scale, e1 / root)
+        zero = test.zero
         # Digits on which the two precisions agree, relative to |μ_k| (or to ‖f‖ for a zero).
         ref = scale if zero else abs(mu2)
         agreement = dps if diff == 0 else int(min(dps, max(0, -mpmath.log10(diff / ref))))
         return Coefficient(k, None, mpmath.mpf(0) if zero else +mu2, "numeric:quad", dps,
-                           agreement, bool(zero))
+                           agreement, bool(zero), test)
 
 
 

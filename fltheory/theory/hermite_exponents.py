@@ -1,9 +1,12 @@
 r"""The information and generative exponents of a function of one variable.
 
 The **information exponent** is the smallest k >= 1 with μ_k = E[f(z) h_k(z)] ≠ 0, z ~ N(0, 1)
-(orthonormal h_k = He_k/√(k!)). An exact coefficient is zero only when sympy proves it; a
-numeric one counts as zero when |μ_k| <= 10^{−dps}·‖f‖ (‖f‖² = E[f²]) and below ten times the
-quadrature's error estimate (:mod:`fltheory.theory.hermite_coefficients`).
+(orthonormal h_k = He_k/√(k!)). Exact and numeric coefficients are decided by one rule
+(:mod:`fltheory.theory.hermite_zero`): μ_k counts as zero at ``dps`` digits when
+|μ_k| <= 10^{−dps}·‖f‖ (‖f‖² = E[f²]; a numeric one also below ten times the quadrature's error
+estimate). An exact μ_k under that bound that sympy does not prove zero is *near zero*: counted
+as zero at this precision, and named in the reason with its size and the ``dps`` that would
+resolve it.
 
 The **generative exponent** (Damian, Pillaud-Vivien, Lee & Bruna 2024) is the smallest k >= 1 such
 that E[h_k(z) | y] is not almost surely zero, y = f(z): the information exponent of the best label
@@ -21,13 +24,16 @@ transformation T(y). For a deterministic f the law of z given y is explicit:
         = \frac{\sum_i \varphi(z_i)\, h_k(z_i) / |f'(z_i)|}{\sum_i \varphi(z_i) / |f'(z_i)|}.
 
 The conditional expectation is evaluated at a handful of generic y (images of fixed irrational-ish
-points) and at every atom; k is counted when any of these is non-zero beyond 10^{−10}. Exact
-shortcuts come first: μ_1 ≠ 0 gives 1 (T(y) = y); an even f (f(−z) = f(z), proved by sympy) makes
+points) and at every atom; k is counted when any of these is non-zero by the same rule (scale
+‖h_k‖ = 1; at an atom the value is exact; at a generic y the rule allows the sum's rounding
+error, and the grid path resolves at most 30 digits, see below), or when μ_k ≠ 0 (T(y) = y),
+the very coefficient the information exponent reads. Exact shortcuts come first: μ_1 ≠ 0 gives
+1 (T(y) = y); an even f (f(−z) = f(z), proved by sympy) makes
 every odd k vanish identically, since z and −z are then equally likely given y. Preimages are found
 exactly (polynomial roots) for piecewise-polynomial f, and by bracketing sign changes of f − y on a
 grid of [−12, 12] (spacing 0.003) otherwise; the weight of preimages beyond |z| = 12 is below
 e^{−70} relative to the ones used. Since E[y h_k] = E[y E[h_k | y]], the generative exponent never
-exceeds the information exponent.
+exceeds the information exponent: the search enforces it by asking μ_k at every k.
 """
 
 from __future__ import annotations
@@ -46,11 +52,14 @@ from fltheory.theory.hermite_coefficients import (
     _GUARD,
     Coefficient,
     Expansion,
+    _coefficient,
     _Engine,
+    _engine,
     expansion,
 )
 from fltheory.theory.hermite_exact import _interval_expectation, _is_polynomial, _to_poly
 from fltheory.theory.hermite_quadrature import _mp_function, _mp_He
+from fltheory.theory.hermite_zero import ZeroTest, decide_zero
 from fltheory.theory.timer import Timeout, time_limit
 
 __all__ = ["Exponent", "generative_exponent", "information_exponent"]
@@ -60,7 +69,9 @@ __all__ = ["Exponent", "generative_exponent", "information_exponent"]
 class Exponent:
     """An information or generative exponent (``kind``): ``value`` (None when there is none up to
     ``kmax``; ``str`` shows it as "> kmax") with the ``reason``, the per-k ``evidence``, and
-    whether the decision is ``exact`` (sympy-proved zeros) or numeric."""
+    whether the decision is ``exact`` (sympy-proved zeros) or numeric; ``near_zero`` lists the
+    k whose μ_k was counted as zero at this precision without being proved exactly zero (each
+    described, with its size, in the reason)."""
 
     kind: str
     value: int | None
@@ -68,6 +79,7 @@ class Exponent:
     reason: str
     evidence: tuple[str, ...] = ()
     exact: bool = True
+    near_zero: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         return str(self.value) if self.value is not None else f"> {self.kmax}"
@@ -115,22 +127,45 @@ def information_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int =
     _given(given, kmax)
     exp_ = given or expansion(func, kmax, dps)
     evidence: list[str] = []
+    near: list[int] = []
     for c in exp_.coefficients[1: kmax + 1]:
         if not c.zero:
-            how = ("exactly non-zero" if c.exact is not None else
-                   f"|μ_{c.k}| = {mpmath.nstr(abs(c.numeric), 5)} above the zero bound")
+            how = ("exactly non-zero" if c.exact is not None else "numeric") + \
+                f", |μ_{c.k}| = {mpmath.nstr(abs(c.numeric), 5)} above the zero bound " \
+                f"10^-{dps}·‖f‖"
             return Exponent("information", c.k, kmax,
-                            f"μ_{c.k} = {_short(c)} is the first non-zero coefficient ({how})",
-                            tuple(evidence), c.exact is not None)
-        evidence.append(f"μ_{c.k} = 0" + (" (exact)" if c.exact is not None
-                                           else f" (|μ_{c.k}| <= 10^-{dps}·‖f‖)"))
-    exact = all(c.exact is not None for c in exp_.coefficients[1: kmax + 1])
-    return Exponent("information", None, kmax, f"μ_k = 0 for all 1 <= k <= {kmax}",
-                    tuple(evidence), exact)
+                            f"μ_{c.k} = {_short(c)} is the first non-zero coefficient "
+                            f"({how}){_near_note(exp_, near)}",
+                            tuple(evidence), c.exact is not None and not near, tuple(near))
+        if c.near_zero:
+            near.append(c.k)
+        evidence.append(_zero_text(c))
+    exact = all(c.exact is not None and not c.near_zero
+                for c in exp_.coefficients[1: kmax + 1])
+    return Exponent("information", None, kmax,
+                    f"μ_k = 0 for all 1 <= k <= {kmax}{_near_note(exp_, near)}",
+                    tuple(evidence), exact, tuple(near))
+
+
+def _zero_text(c: Coefficient) -> str:
+    """Why μ_k counts as zero: exactly, near zero (its size), or numerically."""
+    if c.test is not None and c.near_zero:
+        return c.test.describe(f"μ_{c.k}")
+    return f"μ_{c.k} = 0" + (" (exact)" if c.exact is not None
+                             else f" (|μ_{c.k}| <= 10^-{c.dps}·‖f‖)")
+
+
+def _near_note(exp_: Expansion, near: list[int]) -> str:
+    """The near-zero coefficients passed over, each with its size (never silently)."""
+    tests = [exp_.coefficients[k].test for k in near]
+    return "".join(f"; {t.describe(f'μ_{k}')}" for k, t in zip(near, tests, strict=True)
+                   if t is not None and exp_.coefficients[k].exact is not None)
 
 
 def _short(c: Coefficient) -> str:
-    return str(c.exact) if c.exact is not None else mpmath.nstr(c.numeric, 8)
+    if c.exact is not None and len(str(c.exact)) <= 60:
+        return str(c.exact)
+    return mpmath.nstr(c.numeric, 8)
 
 
 
@@ -139,7 +174,9 @@ def _short(c: Coefficient) -> str:
 _GENERIC_Z = ("0.3137", "-0.6229", "1.0771", "-1.4173", "0.0419", "1.8523", "-2.2361")
 _GRID_HALF_WIDTH = 12
 _GRID_POINTS = 8001
-_NONZERO = mpmath.mpf("1e-10")
+#: digits to which the grid path resolves E[h_k | y]: the preimages beyond |z| = 12 it ignores
+#: weigh below e^{−70} ≈ 4·10^{−31} relative to the ones used
+_GRID_DIGITS = 30
 
 
 def _is_even(expr: sp.Expr) -> bool:
@@ -161,6 +198,17 @@ class _Conditional:
 
     labels: list[str] = field(default_factory=list)
     values: list[list[Any]] = field(default_factory=list)  # values[i][k-1]
+    # the exact value (sympy, at an atom) or the absolute rounding error of the sum (mpmath)
+    exact: list[list[Any]] = field(default_factory=list)
+    errors: list[list[Any]] = field(default_factory=list)
+    digits: list[int] = field(default_factory=list)  # digits resolved (dps, or the grid's)
+
+    def test(self, i: int, k: int) -> ZeroTest:
+        """The zero rule (:mod:`fltheory.theory.hermite_zero`, scale ‖h_k‖ = 1) on E[h_k | y_i]."""
+        exact = self.exact[i][k - 1]
+        if exact is not None:
+            return decide_zero(exact, self.digits[i])
+        return decide_zero(self.values[i][k - 1], self.digits[i], 1, self.errors[i][k - 1])
 
 
 def _atoms(pairs: list[tuple[sp.Expr, sp.Interval]] | None
@@ -233,13 +281,18 @@ def _conditional_expectations(engine: _Engine, kmax: int) -> _Conditional:
         for c, intervals in _atoms(engine.pairs).items():
             mass = sum((_interval_expectation(sp.Integer(1), w.start, w.end) for w in intervals),
                        sp.Integer(0))
-            row = []
+            row, exact_row = [], []
             for k in range(1, kmax + 1):
                 num = sum((_interval_expectation(hermite_He(k), w.start, w.end)
                            for w in intervals), sp.Integer(0))
-                row.append(mpmath.mpf(sp.N(num / mass, dps + _GUARD)) / norms[k])
-            out.labels.append(f"atom y = {c} (P = {sp.N(mass, 4)})")
+                value = num / mass / sp.sqrt(sp.factorial(k))
+                exact_row.append(value)
+                row.append(mpmath.mpf(sp.N(value, dps + _GUARD)))
+            out.labels.append(f"atom y = {_short_number(c)} (P = {sp.N(mass, 4)})")
             out.values.append(row)
+            out.exact.append(exact_row)
+            out.errors.append([0] * kmax)
+            out.digits.append(dps)
         # Continuous part: generic values y = f(z0).
         # f' away from the kinks: the DiracDelta terms of a piecewise f vanish at generic points
         dfn = _mp_function(sp.diff(engine.expr, Z).replace(sp.DiracDelta,
@@ -269,8 +322,14 @@ def _conditional_expectations(engine: _Engine, kmax: int) -> _Conditional:
             total = mpmath.fsum(w for _, w in weights)
             if total == 0:
                 continue
-            row = [mpmath.fsum(w * _mp_He(k, r) for r, w in weights) / total / norms[k]
-                   for k in range(1, kmax + 1)]
+            terms = [[w * _mp_He(k, r) / total / norms[k] for r, w in weights]
+                     for k in range(1, kmax + 1)]
+            row = [mpmath.fsum(t) for t in terms]
+            # rounding: each term to dps + _GUARD digits (roots, weights, He_k), times their count
+            unit = mpmath.mpf(10) ** (-(dps + _GUARD - 2)) * len(weights)
+            out.errors.append([unit * mpmath.fsum(abs(x) for x in t) for t in terms])
+            out.exact.append([None] * kmax)
+            out.digits.append(dps if engine.pairs is not None else min(dps, _GRID_DIGITS))
             out.labels.append(f"y = f({z0s}) = {mpmath.nstr(y, 6)} "
                               f"({len(weights)} preimage{'s' if len(weights) != 1 else ''})")
             out.values.append(row)
@@ -288,9 +347,16 @@ def generative_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int = 
     the largest k examined, in [1, 40] (KMAX_MAX: a time bound, not a mathematical one — the
     search adds a conditional expectation at every k; see
     :mod:`~fltheory.theory.hermite_bounds`); ``dps``, in [5, 100]; ``expansion_``, an
-    expansion of f already computed (only μ_1 is used; an expansion of another function is a
-    DomainError). Returns an :class:`Exponent` whose ``value`` is None when E[h_k | y]
-    vanished at every tested y for 1 <= k <= kmax; ``exact`` is False unless μ_1 ≠ 0 decided it.
+    expansion of f already computed (its μ_k are used as they are; an expansion of another
+    function is a DomainError). Returns an :class:`Exponent` whose ``value`` is None when
+    E[h_k | y] vanished at every tested y for 1 <= k <= kmax; ``exact`` is False unless μ_1 ≠ 0
+    decided it.
+
+    Every zero is decided by the one rule of :mod:`fltheory.theory.hermite_zero`, at ``dps``
+    digits, as for the information exponent; and at each k the search also asks μ_k itself
+    (the same coefficient :func:`information_exponent` reads): μ_k ≠ 0 ends it at k, since
+    T(y) = y already correlates with h_k. So the generative exponent never exceeds the
+    information exponent, by construction.
 
     >>> generative_exponent("He3", 4, 15).value, generative_exponent("abs", 4, 15).value
     (1, 2)
@@ -298,30 +364,81 @@ def generative_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int = 
     check_degree(kmax, "kmax", 1, KMAX_MAX)
     check_dps(dps)
     func = parse_function(f)
-    exp_ = _of(expansion_, func) or expansion(func, min(kmax, 2), dps)
-    mu1 = exp_.coefficients[1] if len(exp_.coefficients) > 1 else None
-    if mu1 is not None and not mu1.zero:  # the information exponent is 1
+    mu = _Coefficients(func, dps, _of(expansion_, func))
+    if not func.expr.has(Z):
+        return Exponent("generative", None, kmax,
+                        "f is constant: y carries no information, E[h_k | y] = E[h_k] = 0")
+    mu1 = mu(1)
+    if not mu1.zero:  # the information exponent is 1
         return Exponent("generative", 1, kmax,
                         "μ_1 ≠ 0: already T(y) = y correlates with h_1, so E[h_1 | y] ≠ 0",
                         exact=mu1.exact is not None)
     engine = _Engine(func, dps, 0)
     even = _is_even(func.expr)
-    if not func.expr.has(Z):
-        return Exponent("generative", None, kmax,
-                        "f is constant: y carries no information, E[h_k | y] = E[h_k] = 0")
     cond = _conditional_expectations(engine, kmax)
-    evidence = []
+    evidence: list[str] = []
+    near: list[int] = []
+    notes: list[str] = []  # the near-zero values passed over, with their size
     for k in range(1, kmax + 1):
         if even and k % 2:
             evidence.append(f"k = {k}: E[h_{k} | y] = 0 exactly (f is even, h_{k} odd)")
             continue
-        values = [row[k - 1] for row in cond.values]
-        best = max(range(len(values)), key=lambda i: abs(values[i]), default=None)
-        if best is not None and abs(values[best]) > _NONZERO:
-            reason = (f"E[h_{k}(z) | y] = {mpmath.nstr(values[best], 8)} at {cond.labels[best]}"
-                      + (" (odd k vanish: f is even)" if even and k > 1 else ""))
-            return Exponent("generative", k, kmax, reason, tuple(evidence), exact=False)
-        evidence.append(f"k = {k}: |E[h_{k} | y]| <= 1e-10 at all {len(values)} tested values")
+        tests = [cond.test(i, k) for i in range(len(cond.values))]
+        nonzero = [i for i, t in enumerate(tests) if not t.zero]
+        if nonzero:
+            best = max(nonzero, key=lambda i: abs(cond.values[i][k - 1]))
+            reason = (f"E[h_{k}(z) | y] = {mpmath.nstr(cond.values[best][k - 1], 8)} at "
+                      f"{cond.labels[best]}"
+                      + (" (odd k vanish: f is even)" if even and k > 1 else "")
+                      + "".join(notes))
+            return Exponent("generative", k, kmax, reason, tuple(evidence), exact=False,
+                            near_zero=tuple(near))
+        c = mu(k) if k > 1 else mu1
+        if not c.zero:  # T(y) = y: never above the information exponent
+            return Exponent("generative", k, kmax,
+                            f"μ_{k} ≠ 0 (|μ_{k}| = {mpmath.nstr(abs(c.numeric), 5)}): T(y) = y "
+                            f"already correlates with h_{k} (the information exponent is {k}), "
+                            f"although E[h_{k} | y] counted as zero at the {len(tests)} tested "
+                            "values" + "".join(notes), tuple(evidence), exact=False,
+                            near_zero=tuple(near))
+        close = [(cond.labels[i], t) for i, t in enumerate(tests) if t.near_zero
+                 and t.exact]
+        if close or c.near_zero:
+            near.append(k)
+        what = (f"k = {k}: E[h_{k} | y] counts as zero (|·| <= 10^-{min(cond.digits or [dps])})"
+                f" at all {len(tests)} tested values")
+        if close:
+            label, t = max(close, key=lambda p: p[1].magnitude)
+            what += f"; near zero at {label}: {t.describe(f'E[h_{k} | y]')}"
+            notes.append(f"; at {label}, {t.describe(f'E[h_{k} | y]')}")
+        elif c.near_zero and c.test is not None:
+            notes.append(f"; {c.test.describe(f'μ_{k}')}")
+        evidence.append(what)
     return Exponent("generative", None, kmax,
-                    f"E[h_k | y] vanished at every tested y for 1 <= k <= {kmax}",
-                    tuple(evidence), exact=False)
+                    f"E[h_k | y] vanished at every tested y for 1 <= k <= {kmax}"
+                    + "".join(notes),
+                    tuple(evidence), exact=False, near_zero=tuple(near))
+
+
+class _Coefficients:
+    """μ_k of f as :func:`information_exponent` reads them: from the expansion given when it
+    reaches k, else computed here (one engine, in order, cached), with the same zero rule."""
+
+    def __init__(self, func: Function, dps: int, given: Expansion | None):
+        self.func, self.dps, self.given = func, dps, given
+        self.engine: tuple[_Engine, Any] | None = None
+        self.cache: dict[int, Coefficient] = {}
+
+    def __call__(self, k: int) -> Coefficient:
+        if self.given is not None and k < len(self.given.coefficients):
+            return self.given.coefficients[k]
+        if k not in self.cache:
+            if self.engine is None:
+                self.engine = _engine(self.func, self.dps, 5.0, "EXPR")
+            self.cache[k] = _coefficient(self.engine[0], k, self.engine[1])
+        return self.cache[k]
+
+
+def _short_number(value: sp.Expr) -> str:
+    text = str(value)
+    return text if len(text) <= 30 else mpmath.nstr(mpmath.mpf(sp.N(value, 20)), 12)
