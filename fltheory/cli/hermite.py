@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import click
 
 from fltheory.cli.options import CountType, dps_option, emit, format_option
-from fltheory.results import Result, Table
+from fltheory.results import Result
 from fltheory.theory.hermite_bounds import BUDGET_MAX, K_MAX, KMAX_MAX
 
 _EXPR_HELP = ("EXPR is a catalogue name (relu, tanh, sigmoid, softplus, gelu, erf = erf(z), "
@@ -37,38 +38,15 @@ def _conventions(basis: str) -> dict[str, str]:
                      "digits, checked against dps + 25 (agreement in digits)"}
 
 
-def _coefficients(e: Any, basis: str) -> tuple[list[list[str]], list[list[str]], list[dict]]:
-    """Text rows, LaTeX rows and JSON records of the coefficients in ``basis``."""
-    import sympy as sp
-
-    rows, latex_rows, coeffs = [], [], []
+def _coefficients(e: Any, basis: str) -> list[dict]:
+    """JSON records of the coefficients in ``basis``."""
+    coeffs = []
     for c in e.coefficients:
         exact, numeric = c.exact_in(basis), c.confirmed_text(basis)
-        rows.append([str(c.k), str(exact) if exact is not None else "-", numeric, c.path])
-        latex_rows.append([str(c.k), f"${sp.latex(exact)}$" if exact is not None else "--",
-                           f"${numeric}$", c.path])
         coeffs.append({"k": c.k, "exact": None if exact is None else str(exact),
                        "numeric": None if numeric.startswith("unconfirmed") else numeric,
                        "path": c.path, "agreement_digits": c.agreement, "zero": c.zero})
-    return rows, latex_rows, coeffs
-
-
-def _table(e: Any, basis: str, rows: list[list[str]], latex_rows: list[list[str]]) -> Table:
-    import sympy as sp
-
-    symbol = "μ" if basis == "h" else "c"
-    return Table(
-        columns=["k", f"{symbol}_k exact", f"{symbol}_k numeric", "path"],
-        rows=rows,
-        latex_columns=["$k$", ("$\\mu_k$" if basis == "h" else "$c_k$") + " exact", "numeric",
-                       "path"],
-        latex_rows=latex_rows,
-        caption=f"Hermite coefficients of f(z) = {e.function.expr} (basis {basis})",
-        latex_caption=(f"Hermite coefficients of $f(z) = {sp.latex(e.function.expr)}$ "
-                       + ("(basis $h_k$)." if basis == "h" else r"(basis $\mathrm{He}_k$).")),
-        label="tab:fltheory-hermite",
-        align="rlrl",
-    )
+    return coeffs
 
 
 def _notes(e: Any) -> list[str]:
@@ -93,7 +71,7 @@ def hermite_result(expr: str, K: int, basis: str, dps: int, budget: Any) -> Resu
 
     e = expansion(expr, K, dps, budget)
     p = parseval(e.function, K, dps, e)
-    rows, latex_rows, coeffs = _coefficients(e, basis)
+    coeffs = _coefficients(e, basis)
     captured = mpmath.nstr(p.captured, min(dps, 15))
     norm2 = {"exact": None if p.norm2_exact is None else str(p.norm2_exact),
              "numeric": mpmath.nstr(p.norm2, dps), "path": p.path}
@@ -109,7 +87,7 @@ def hermite_result(expr: str, K: int, basis: str, dps: int, budget: Any) -> Resu
                  f"Parseval: Σ_(k<={K}) μ_k² / E[f²] = {captured}"],
         details={"function": str(e.function.expr), "coefficients": coeffs, "norm2": norm2,
                  "parseval_captured": captured},
-        table=_table(e, basis, rows, latex_rows),
+        table=replace(e.table(basis), notes=[]),  # the notes are the result's own
         notes=_notes(e),
         latex_value=f"f(z) = {sp.latex(e.function.expr)}",
     )

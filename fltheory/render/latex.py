@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from fltheory.results import Result, Table, finite
 
-__all__ = ["latex_escape", "latex_fraction", "render_latex", "tabular"]
+__all__ = ["latex_code", "latex_escape", "latex_fraction", "render_latex", "tabular"]
 
 _ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
             "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
@@ -14,16 +16,82 @@ _UNICODE = {"α": r"$\alpha$", "β": r"$\beta$", "γ": r"$\gamma$", "δ": r"$\de
             "σ": r"$\sigma$", "θ": r"$\theta$", "−": "-", "≥": r"$\geq$", "≤": r"$\leq$",
             "≍": r"$\asymp$", "√": r"$\surd$", "∞": r"$\infty$", "×": r"$\times$",
             "…": r"\dots{}", "²": r"$^2$", "·": r"$\cdot$", "ₖ": r"$_k$", "₁": r"$_1$",
-            "₂": r"$_2$", "→": r"$\to$"}
+            "₂": r"$_2$", "→": r"$\to$", "‖": r"$\|$", "≠": r"$\neq$", "≈": r"$\approx$",
+            "Σ": r"$\Sigma$", "ζ": r"$\zeta$", "φ": r"$\phi$", "ψ": r"$\psi$",
+            "π": r"$\pi$", "ε": r"$\varepsilon$", "κ": r"$\kappa$", "τ": r"$\tau$",
+            "χ": r"$\chi$", "∈": r"$\in$", "±": r"$\pm$", "⟨": r"$\langle$",
+            "⟩": r"$\rangle$", "³": r"$^3$", "⁴": r"$^4$", "₀": r"$_0$"}
+
+
+# Inside maths: the Greek letters and symbols as commands (no $ of their own).
+_MATH = {"α": r"\alpha ", "β": r"\beta ", "γ": r"\gamma ", "δ": r"\delta ", "η": r"\eta ",
+         "λ": r"\lambda ", "Λ": r"\Lambda ", "μ": r"\mu ", "ρ": r"\rho ", "σ": r"\sigma ",
+         "θ": r"\theta ", "−": "-", "≥": r"\geq ", "≤": r"\leq ", "·": r"\cdot ",
+         "×": r"\times ", "∞": r"\infty ", "√": r"\surd ", "→": r"\to ", "²": "^2",
+         "Σ": r"\Sigma ", "ζ": r"\zeta ", "φ": r"\phi ", "ψ": r"\psi ", "π": r"\pi ",
+         "ε": r"\varepsilon ", "κ": r"\kappa ", "τ": r"\tau ", "χ": r"\chi ", "‖": r"\| ",
+         "≠": r"\neq ", "≈": r"\approx "}
+_BASE = r"[A-Za-z\u0391-\u03a9\u03b1-\u03c9]"
+_ARG = r"(?:\([^()]*\)|[A-Za-z0-9.'\u0391-\u03a9\u03b1-\u03c9]+)"
+# plain-text mathematics in messages: μ_3, λ_(l,j), 10^-15, r^n, sqrt(6), E[σ^(2)]
+_MATH_RUN = re.compile(rf"sqrt\((?P<root>[^()]*)\)"
+                       rf"|(?P<sb>{_BASE})_(?P<sub>{_ARG})(?:(?:\^|\*\*)(?P<sup1>[-+]?{_ARG}))?"
+                       rf"|(?P<pb>[A-Za-z0-9.'\u0391-\u03a9\u03b1-\u03c9)\]]+)(?:\^|\*\*)"
+                       rf"(?P<sup>[-+]?{_ARG})")
+
+
+def _math(text: str) -> str:
+    """Plain text already known to be mathematics, as the inside of ``$…$``."""
+    out = "".join(_MATH.get(ch, ch) for ch in text)
+    return re.sub(r"\\([a-zA-Z]+) (?=[^a-zA-Z]|$)", r"\\\1", out).strip()
+
+
+def _group(arg: str) -> str:
+    """A sub- or superscript: "(l,j)" -> "{l,j}", "3" -> "{3}"."""
+    inner = arg[1:-1] if arg.startswith("(") and arg.endswith(")") else arg
+    return "{" + _math(inner) + "}"
+
+
+def _escape_plain(text: str) -> str:
+    return "".join(_UNICODE.get(ch, _ESCAPES.get(ch, ch)) for ch in text)
+
+
+def _math_run(m: re.Match[str]) -> str:
+    if m.group("root") is not None:
+        return "$\\sqrt{" + _math(m.group("root")) + "}$"
+    if m.group("sb") is not None:
+        sup = m.group("sup1")
+        return ("$" + _math(m.group("sb")) + "_" + _group(m.group("sub"))
+                + ("" if sup is None else "^" + _group(sup)) + "$")
+    return "$" + _math(m.group("pb")) + "^" + _group(m.group("sup")) + "$"
+
+
+def latex_code(text: str) -> str:
+    """Escape text meant for ``\\texttt{…}`` (an expression as typed): specials escaped, no
+    maths conversion.
+
+    >>> latex_code("z^3")
+    'z\\\\textasciicircum{}3'
+    """
+    return _escape_plain(text)
 
 
 def latex_escape(text: str) -> str:
-    """Escape LaTeX specials and spell the few Unicode symbols used in fltheory's messages.
+    """Escape LaTeX specials and spell the few Unicode symbols used in fltheory's messages;
+    plain-text mathematics (``μ_3``, ``λ_(l,j)``, ``10^-15``, ``sqrt(6)``) becomes maths.
 
     >>> latex_escape("α1 + α2 < 1/2 & 50%")
     '$\\\\alpha$1 + $\\\\alpha$2 < 1/2 \\\\& 50\\\\%'
+    >>> print(latex_escape("μ_3 = sqrt(6), |μ_3| > 10^-15, λ_(l,j)"))
+    $\\mu_{3}$ = $\\sqrt{6}$, |$\\mu_{3}$| > $10^{-15}$, $\\lambda_{l,j}$
     """
-    return "".join(_UNICODE.get(ch, _ESCAPES.get(ch, ch)) for ch in text)
+    out, last = [], 0
+    for m in _MATH_RUN.finditer(text):
+        out.append(_escape_plain(text[last:m.start()]))
+        out.append(_math_run(m))
+        last = m.end()
+    out.append(_escape_plain(text[last:]))
+    return "".join(out)
 
 
 def latex_fraction(value: object) -> str:

@@ -50,6 +50,9 @@ class HermiteAnalysis(ShowsTable):
         table = self.expansion.table()
         table.caption = (f"f(z) = {self.function.expr}: information exponent "
                          f"{self.information}, generative exponent {self.generative}")
+        table.latex_caption = (f"$f(z) = {sp.latex(self.function.expr)}$: information "
+                               f"exponent {self.information}, generative exponent "
+                               f"{self.generative}.")
         table.notes = [f"information: {self.information.reason}",
                        f"generative: {self.generative.reason}", *table.notes]
         return table

@@ -156,14 +156,44 @@ class Expansion(ShowsTable):
         return (f"Expansion(f(z) = {self.function.expr}, K = {len(self.coefficients) - 1}, "
                 f"dps = {self.dps}: μ = {values}{more}{notes})")
 
-    def table(self) -> Table:
-        """The coefficients: k, μ_k exact ("-" when only numeric), μ_k numeric to its confirmed
-        digits, the path; the notes in the table's notes."""
-        rows = [[str(c.k), str(c.exact) if c.exact is not None else "-", c.confirmed_text(),
-                 c.path] for c in self.coefficients]
-        return Table(columns=["k", "μ_k exact", "μ_k numeric", "path"], rows=rows,
-                     caption=f"Hermite coefficients of f(z) = {self.function.expr}",
-                     notes=list(self.notes))
+    def table(self, basis: Basis = "h") -> Table:
+        """The coefficients in ``basis`` ("h": μ_k, "He": c_k = μ_k/√(k!)): k, the exact value
+        ("-" when only numeric), the numeric value to its confirmed digits, the path; the notes
+        in the table's notes. Its LaTeX cells are what ``fltheory hermite --format latex``
+        prints (the command renders this very table)."""
+        _check_basis(basis)
+        symbol = "μ" if basis == "h" else "c"
+        rows, latex_rows = [], []
+        for c in self.coefficients:
+            exact, numeric = c.exact_in(basis), c.confirmed_text(basis)
+            rows.append([str(c.k), str(exact) if exact is not None else "-", numeric, c.path])
+            latex_rows.append([str(c.k), f"${sp.latex(exact)}$" if exact is not None else "--",
+                               _latex_numeric(numeric), c.path])
+        expr = self.function.expr
+        return Table(
+            columns=["k", f"{symbol}_k exact", f"{symbol}_k numeric", "path"],
+            rows=rows,
+            latex_columns=["$k$", ("$\\mu_k$" if basis == "h" else "$c_k$") + " exact",
+                           "numeric", "path"],
+            latex_rows=latex_rows,
+            caption=f"Hermite coefficients of f(z) = {expr} (basis {basis})",
+            latex_caption=(f"Hermite coefficients of $f(z) = {sp.latex(expr)}$ "
+                           + ("(basis $h_k$)." if basis == "h" else r"(basis $\mathrm{He}_k$).")),
+            label="tab:fltheory-hermite",
+            align="rlrl",
+            notes=list(self.notes),
+        )
+
+
+def _latex_numeric(text: str) -> str:
+    """A confirmed numeric cell as LaTeX: the number in maths, the digit count in words
+    ("0.1234 (4 digits)" -> "$0.1234$ (4 digits)"); "unconfirmed (...)" stays words."""
+    number, sep, rest = text.partition(" ")
+    if number.startswith("unconfirmed"):
+        return text
+    mantissa, e, exponent = number.partition("e")
+    maths = f"{mantissa} \\times 10^{{{int(exponent)}}}" if e else number
+    return f"${maths}$" + (f" {rest}" if sep else "")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from fltheory.exact import DomainError, fraction_str
-from fltheory.render.latex import latex_escape
+from fltheory.render.latex import latex_code
 from fltheory.render.plots import pyplot
 from fltheory.results import Table
 from fltheory.sweep.tasks import Param, Task, as_float, run_cost
@@ -84,7 +84,7 @@ def committee_table(g: Sequence[str] | None = None, eta: Sequence[Fraction] | No
     return Table(
         columns=["g", "a, a*", "η", "q", "c", "r", "ε_g plateau", "unstable", "escape rate"],
         rows=rows,
-        latex_rows=[[latex_names.get(r[0], r"\texttt{" + latex_escape(r[0]) + "}"), *r[1:]]
+        latex_rows=[[latex_names.get(r[0], r"\texttt{" + latex_code(r[0]) + "}"), *r[1:]]
                     for r in rows],
         latex_columns=["$g$", "$a$, $a^*$", r"$\eta$", "$q$", "$c$", "$r$",
                        r"$\epsilon_g^*$", "unstable", r"$\lambda_{\mathrm{esc}}$"],

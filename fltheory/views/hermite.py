@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fltheory.exact import DomainError
-from fltheory.render.latex import latex_escape
+from fltheory.render.latex import latex_code
 from fltheory.results import Table
 from fltheory.views.params import ViewParam, progress, view_params
 
@@ -56,7 +56,7 @@ def hermite_table(functions: Sequence[str] = HERMITE_TABLE_FUNCTIONS, K: int = 4
         rows.append([name, *(mpmath.nstr(c.numeric, 6) if not c.zero else "0"
                              for c in a.expansion.coefficients[: K + 1]),
                      str(a.information), str(a.generative)])
-    latex_rows = [[r"\texttt{" + latex_escape(row[0]) + "}", *(f"${v}$" for v in row[1:-2]),
+    latex_rows = [[r"\texttt{" + latex_code(row[0]) + "}", *(f"${v}$" for v in row[1:-2]),
                    *(f"${v}$" for v in row[-2:])] for row in rows]
     return Table(
         columns=["f", *(f"μ_{k}" for k in range(K + 1)), "info. exp.", "gen. exp."],

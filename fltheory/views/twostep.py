@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from fltheory.exact import to_decimal_str
-from fltheory.render.latex import latex_escape
+from fltheory.render.latex import latex_code
 from fltheory.render.plots import finish_size_axis, pyplot
 from fltheory.results import Table
 from fltheory.sweep.tasks import Param, Task, run_cost
@@ -144,7 +144,7 @@ def twostep_table(targets: Sequence[str] = TWOSTEP_TABLE_TARGETS,
         columns=["batch", "α1", "α2", "Λ", *targets],
         rows=rows,
         latex_columns=["batch", r"$\alpha_1$", r"$\alpha_2$", r"$\Lambda$",
-                       *(r"\texttt{" + latex_escape(t) + "}" for t in targets)],
+                       *(r"\texttt{" + latex_code(t) + "}" for t in targets)],
         caption=(f"Directions learned by two GD steps, σ = {TWO_STEP_SIGMA_NAME} (L = 3, so Λ <= 2), "
                  "y = Σ_k g_k(β_k·x), ψ = d/n = 1 per step (reused) or 2 (fresh halves)."),
         latex_caption=(r"Directions learned by two gradient steps, $\sigma = (h_1 + h_2 + h_3)/"
@@ -238,7 +238,7 @@ def twostep_outliers_table(sigma: Sequence[str] = OUTLIER_TABLE_SIGMAS) -> Table
         rows=rows,
         latex_columns=[r"$\sigma$", "batch", r"$k \le 4$, spike $\ne 0$", "not covered",
                        *(f"$\\Lambda = {lam}$" for lam in range(1, 5))],
-        latex_rows=[[r"\texttt{" + latex_escape(r[0].replace("**", "^")) + "}",
+        latex_rows=[[r"\texttt{" + latex_code(r[0].replace("**", "^")) + "}",
                      *r[1:4], *(c.replace("→", r"$\to$") for c in r[4:])] for r in rows],
         caption=("Outliers of W2 at α1 = 2/5 in the regions Λ = 1..4 of α2 (α2 in "
                  "[Λ/10, (Λ+1)/10)): generic 1 + Λ → effective count for σ (the one-step spike "
