@@ -86,8 +86,6 @@ _RF_CONVENTIONS = {
 
 
 def _rf_levels(spec: Any) -> list[dict[str, Any]]:
-    import mpmath
-
     from fltheory.theory.rf_spectrum import _shown
 
     return [{"l": lev.l, "j": lev.j, "multiplicity": lev.multiplicity,
