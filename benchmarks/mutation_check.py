@@ -308,6 +308,29 @@ MUTATIONS: list[Mutation] = [
       "den = math.prod(d + i for i in range(total // 2))", TI + "fisher.py", "-k", "gram"),
     M("fisher: eigenfunction correction −‖x‖/d", F, "cols += [x[:, c] ** 2 / r - r / d",
       "cols += [x[:, c] ** 2 / r - r / (d + 1)", TI + "fisher.py", "-k", "eigenfunction_basis"),
+    # the paper's values against the identities exact at every d (d = 3, 5, 7, 10)
+    M("fisher identities: paper λ_0 (2d+1)/(4π)", F,
+      "return (2 * mpmath.mpf(d) + 1) / (4 * mpmath.pi)",
+      "return (2 * mpmath.mpf(d) + 2) / (4 * mpmath.pi)", TI + "fisher.py", "-k", "paper_values"),
+    M("fisher identities: paper λ_1 1/4", F, "            return mpmath.mpf(1) / 4",
+      "            return mpmath.mpf(1) / 3", TI + "fisher.py", "-k", "paper_values"),
+    M("fisher identities: paper λ_2 1/(2π(d+2))", F, "return 1 / (2 * mpmath.pi * (d + 2))",
+      "return 1 / (2 * mpmath.pi * (d + 1))", TI + "fisher.py", "-k", "paper_values"),
+    M("fisher identities: exact λ_l (A_j recursion)", F, "return (2 * j * A(j - 1, n + 1)",
+      "return (j * A(j - 1, n + 1)", TI + "fisher.py", "-k", "sphere"),
+    # ---------------------------------------------------------------- rf_gram (small-d route)
+    M("rf_gram: products r·ρ = (2s/√d)e^{(x_i+x_a)/2}", TH + "rf_gram.py",
+      "a = 2 * math.sqrt(s2 / d)", "a = 2 * math.sqrt(s2 / (d + 1))", "tests/test_rf_gram.py"),
+    M("rf_gram: Gegenbauer recurrence (2l + d − 2)", TH + "rf_gram.py",
+      "rows[l + 1] = ((2 * l + d - 2) * t", "rows[l + 1] = ((2 * l + d - 1) * t",
+      "tests/test_rf_gram.py"),
+    M("rf_gram: Gauss–Jacobi weights 1/((1 − t²)P'²)", TH + "rf_gram.py",
+      "w = 1 / ((1 - t * t) * dp * dp)", "w = 1 / ((1 - t * t) * dp)", "tests/test_rf_gram.py"),
+    M("rf_gram: Gauss–Jacobi exponent (d − 3)/2", TH + "rf_gram.py", "a = (d - 3) / 2",
+      "a = (d - 2) / 2", "tests/test_rf_gram.py"),
+    M("rf_gram: log-rule weight exp(α x − e^x)", TH + "rf_gram.py",
+      "w = np.exp(alpha * x - np.exp(x) - peak)", "w = np.exp((alpha + 1) * x - np.exp(x) - peak)",
+      "tests/test_rf_gram.py"),
 ]
 
 

@@ -6,8 +6,11 @@
 * with ``--cli``, the whole command ``fltheory fisher --sigma tanh --d 1000000 --lmax 4
   --dps 30`` (median wall time; runs the installed script, i.e. the checkout it was installed
   from — pass ``--python`` to run ``python -m fltheory`` of this checkout instead).
+* with ``--small-d``, issue 24: ``fltheory fisher --sigma tanh --d D [--dps P]`` for D = 3, 5,
+  10 (median wall time, and the fewest digits any level is confirmed to; targets: --dps 12
+  <= 2 s at d = 3).
 Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/rf_spectrum.py [--m 4000] [--d 5]
-       [--sigma relu erf tanh quadratic] [--runs 1] [--cli] [--python]
+       [--sigma relu erf tanh quadratic] [--runs 1] [--cli] [--python] [--small-d]
 """
 
 from __future__ import annotations
@@ -54,6 +57,31 @@ def _cli(runs: int, python: bool) -> None:
     print(f"{' '.join(cmd[-9:])}: median {statistics.median(times):.2f} s wall over {runs} runs")
 
 
+def _small_d(runs: int) -> None:
+    import json
+
+    for d in (3, 5, 10):
+        for dps in (None, 8, 12):
+            cmd = [sys.executable, "-m", "fltheory", "fisher", "--sigma", "tanh", "--d", str(d),
+                   "--format", "json"] + ([] if dps is None else ["--dps", str(dps)])
+            times, out = [], None
+            for _ in range(runs):
+                start = time.perf_counter()
+                out = subprocess.run(cmd, capture_output=True, text=True, check=False)
+                times.append(time.perf_counter() - start)
+            assert out is not None
+            if out.returncode:
+                shown = out.stderr.strip().splitlines()[-1][:90]
+            else:
+                data = json.loads(out.stdout)
+                digits = [lev["digits"] for lev in data["details"]["levels"]
+                          if lev["method"] != "zero:parity"]
+                shown = (f"digits {min(digits)}–{max(digits)}, trace "
+                         f"{data['details']['trace']}")
+            print(f"fisher --sigma tanh --d {d}" + ("" if dps is None else f" --dps {dps}") +
+                  f": median {statistics.median(times):.2f} s wall; {shown}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--m", type=int, default=4000)
@@ -62,7 +90,11 @@ def main() -> None:
     parser.add_argument("--sigma", nargs="+", default=["relu", "erf", "tanh", "quadratic"])
     parser.add_argument("--cli", action="store_true")
     parser.add_argument("--python", action="store_true")
+    parser.add_argument("--small-d", action="store_true")
     args = parser.parse_args()
+    if args.small_d:
+        _small_d(max(1, args.runs))
+        return
     for sigma in args.sigma:
         _simulator(sigma, args.d, args.m, args.runs)
     if args.cli:

@@ -111,3 +111,97 @@ def test_trace_against_the_exact_finite_m_matrix():
     sd = math.sqrt(2 * d / m) / 2
     assert abs(np.trace(J) - float(th.trace(d))) < 6 * sd
     assert th.trace(d) == Fraction(7, 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# Small, generic d: exact λ_l by quadrature over the sphere (not Funk–Hecke), and the paper's
+# approximate values held by identities that are exact at every d.
+
+
+def _lambda_on_the_sphere(d: int, l: int, angle: float = 0.7) -> float:
+    """λ_l(d) = d·E_û[κ(û·e) Y(û)]/Y(e) for the harmonic Y(û) = Re (û_1 + i û_2)^l (harmonic
+    in two variables, hence in d) and e = (cos a, sin a, 0, …): the eigenfunction property of
+    T(‖u‖Y) = λ ‖u‖Y (E‖u'‖² = d), integrated directly. The marginal of (û_1, û_2) on S^{d−1}
+    (d >= 3) has density ∝ (1 − ρ²)^{(d−4)/2} on the unit disk; ρ = sin ψ turns ρ dρ into
+    sin ψ cos^{d−3} ψ dψ (no edge singularity). κ(t) = (√(1 − t²) + (π − arccos t) t)/(2π)
+    (Cho & Saul's degree-1 arc-cosine kernel). No Gegenbauer polynomial and no Funk–Hecke
+    formula are used."""
+    def kappa(t):
+        t = min(1.0, max(-1.0, t))
+        return (math.sqrt(1 - t * t) + (math.pi - math.acos(t)) * t) / (2 * math.pi)
+
+    ca, sa = math.cos(angle), math.sin(angle)
+
+    def integrand(phi, psi, with_y):
+        rho = math.sin(psi)
+        a, b = rho * math.cos(phi), rho * math.sin(phi)
+        y = math.cos(l * phi) * rho**l if with_y else 1.0  # Re (a + ib)^l
+        return kappa(a * ca + b * sa) * y * rho * math.cos(psi) ** (d - 3)
+
+    opts = dict(epsabs=1e-13, epsrel=1e-12)
+    num = integrate.dblquad(lambda phi, psi: integrand(phi, psi, True), 0, math.pi / 2,
+                            0, 2 * math.pi, **opts)[0]
+    den = integrate.dblquad(lambda phi, psi: integrand(phi, psi, False) / kappa(
+        math.cos(phi - angle) * math.sin(psi)), 0, math.pi / 2, 0, 2 * math.pi, **opts)[0]
+    return d * num / den / math.cos(l * angle)
+
+
+@pytest.mark.parametrize("d", [3, 5, 7, 10])
+def test_exact_levels_against_quadrature_over_the_sphere(d):
+    """λ_0..λ_4 of the code (Funk–Hecke + Beta sums) against the direct sphere quadrature at
+    generic angle 0.7; λ_3 = 0 (odd l >= 3) and λ_1 = 1/4 come out of the quadrature too."""
+    for l in range(5):
+        ref = _lambda_on_the_sphere(d, l)
+        lev = th.eigenvalue(d, l, 20)
+        assert float(lev.value) == pytest.approx(ref, rel=1e-9, abs=1e-11), (d, l)
+    assert abs(_lambda_on_the_sphere(d, 3)) < 1e-11
+    assert _lambda_on_the_sphere(d, 1) == pytest.approx(0.25, rel=1e-10)
+
+
+@pytest.mark.parametrize("d", [3, 5, 7, 10])
+def test_closed_forms_against_lgamma(d):
+    """λ_0 = Γ(d/2 + 1)²/(π Γ((d + 1)/2)²) and λ_2 = λ_0/(d + 1)² (the CLOSED_FORMS the CLI
+    prints), written here with math.lgamma, against the code's values and the sphere
+    quadrature. Hand values at d = 3: λ_0 = (3√π/4)²/π = 9/16, λ_2 = 9/256."""
+    lam0 = math.exp(2 * math.lgamma(d / 2 + 1) - 2 * math.lgamma((d + 1) / 2)) / math.pi
+    assert float(th.eigenvalue(d, 0, 20).value) == pytest.approx(lam0, rel=1e-13)
+    assert float(th.eigenvalue(d, 2, 20).value) == pytest.approx(lam0 / (d + 1) ** 2, rel=1e-13)
+    assert _lambda_on_the_sphere(d, 0) == pytest.approx(lam0, rel=1e-10)
+    if d == 3:
+        assert th.eigenvalue(3, 0, 20).exact == Fraction(9, 16)
+        assert th.eigenvalue(3, 2, 20).exact == Fraction(9, 256)
+
+
+@pytest.mark.parametrize("d", [3, 5, 7, 10])
+def test_paper_values_and_their_exact_identities(d):
+    """The paper's cluster values printed beside the exact ones, held at every d, not only by a
+    bound at huge d:
+    * the values themselves, written here: (2d + 1)/(4π), 1/4, 1/(2π(d + 2)), none for l >= 3;
+    * with them the share of the trace d/2 in the three clusters (multiplicities 1, d,
+      d(d + 1)/2 − 1) is *exactly* 1/2 + 3/(2π) at every d: (2d + 1)/(2πd) + 1/2 +
+      (d + 2)(d − 1)/(2πd(d + 2)) = 1/2 + 3d/(2πd) (d² + d − 2 = (d + 2)(d − 1));
+    * the exact share at d = 3 is (9/16 + 3/4 + 5·9/256)/(3/2) = 127/128 (hand, from λ_0 = 9/16,
+      λ_2 = 9/256);
+    * λ_0 − (2d + 1)/(4π) = 1/(16π(d + 1)) + O(d^{−2}) (Γ(x + 1/2)/Γ(x) = √x(1 − 1/(8x) +
+      1/(128x²) + …), x = (d + 1)/2): 16π(d + 1)(λ_0 − paper) − 1 is small;
+    * λ_2/paper_2 − 1 = d/(2d² + 4d + 2) + O(d^{−2}) ((2d + 1)(d + 2)/(2(d + 1)²) − 1 at
+      first order)."""
+    spec = th.spectrum(d, 4, 30)
+    paper = [lev.approximation for lev in spec.levels]
+    assert float(paper[0]) == pytest.approx((2 * d + 1) / (4 * math.pi), rel=1e-14)
+    assert float(paper[1]) == 0.25
+    assert float(paper[2]) == pytest.approx(1 / (2 * math.pi * (d + 2)), rel=1e-14)
+    assert paper[3] is None and paper[4] is None
+    limit = 0.5 + 3 / (2 * math.pi)
+    assert float(spec.share.paper) == pytest.approx(limit, rel=1e-14)
+    assert float(th.paper_top3_limit()) == pytest.approx(limit, rel=1e-15)
+    mults = [1, d, d * (d + 1) // 2 - 1]
+    assert [spec.levels[l].multiplicity for l in range(3)] == mults
+    by_hand = sum(m * float(p) for m, p in zip(mults, paper[:3], strict=True)) / (d / 2)
+    assert by_hand == pytest.approx(limit, rel=1e-14)
+    if d == 3:
+        assert float(spec.share.top3) == pytest.approx(127 / 128, rel=1e-14)
+    lam0, lam2 = float(spec.levels[0].value), float(spec.levels[2].value)
+    x = (d + 1) / 2
+    assert abs(16 * math.pi * (d + 1) * (lam0 - float(paper[0])) - 1) < 1 / x
+    assert abs((lam2 / float(paper[2]) - 1) / (d / (2 * d * d + 4 * d + 2)) - 1) < 2.5 / d

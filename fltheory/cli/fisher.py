@@ -86,11 +86,11 @@ _RF_CONVENTIONS = {
 
 
 def _rf_levels(spec: Any) -> list[dict[str, Any]]:
-    import mpmath
+    from fltheory.theory.rf_spectrum import _shown
 
     return [{"l": lev.l, "j": lev.j, "multiplicity": lev.multiplicity,
              "exact": None if lev.closed is None else str(lev.closed),
-             "numeric": mpmath.nstr(lev.value, max(1, min(spec.dps, lev.digits))),
+             "numeric": _shown(lev, spec.dps),
              "digits": lev.digits, "method": lev.method, "reason": lev.reason}
             for lev in spec.levels]
 
@@ -104,7 +104,8 @@ def rf_result(sigma: str, d: int, scale: Any, lmax: int, jmax: int, dps: int | N
     spec = th.spectrum(sigma, d, scale, lmax, jmax, dps)
     dps = spec.dps
     levels = _rf_levels(spec)
-    trace, captured = mpmath.nstr(spec.trace, dps), mpmath.nstr(spec.trace_captured, dps)
+    tdig, cdig = spec.confirmed_trace_digits  # never a digit that is not confirmed
+    trace, captured = mpmath.nstr(spec.trace, tdig), mpmath.nstr(spec.trace_captured, cdig)
     return Result(
         command="fisher",
         inputs={"sigma": sigma, "d": d, "scale": str(scale), "lmax": lmax, "jmax": jmax,

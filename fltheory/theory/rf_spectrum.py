@@ -57,6 +57,12 @@ step, ten more working digits); its reported digits are those on which the two a
 the truncation bound guarantees. Fewer than the asked ``dps`` is a DomainError naming the
 eigenvalue and the digits reached.
 
+*Gram route* (:mod:`fltheory.theory.rf_gram`, d < :data:`GRAM_MAX_D`): the sphere
+factorisation x = ‖x‖ξ gives K_l(r, r') = E_ρ[β_l(rρ) β_l(r'ρ)], β_l(a) = E_t[σ(at) P_l(t)],
+with no series to truncate (the Mehler series converges slowly at small d). float64, two
+orders compared (11–14 digits, measured); used for dps <= :data:`GRAM_FLOAT_MAX_DPS` and,
+without a dps, for every value (each keeps the digits it is confirmed to).
+
 *Trace identity.* Σ_l N(d, l) Σ_j λ_{l,j} = Σ_l N(d, l) tr R_l = E_w K(w, w) = E_r E_z σ(rz)²
 (Funk–Hecke at t = 1: Σ_l N(d, l) c_{k,l} = 1). :attr:`RFSpectrum.trace_captured` is the part
 Σ_{l<=lmax} N(d, l) tr R_l.
@@ -178,6 +184,8 @@ class RFLevel:
     method: str
     closed: Any = None
     reason: str = ""
+    #: when ``digits`` is 0: a bound on |λ| (the value is below the error of its computation)
+    error: Any = None
 
 
 def _sympy_function(sigma: Any) -> Any:
@@ -270,6 +278,9 @@ class RFSpectrum(ShowsTable):
     trace_captured: Any
     vanishing: tuple[str, ...]
     notes: tuple[str, ...] = field(default=())
+    #: significant digits confirmed of ``trace`` and of ``trace_captured`` (<= dps)
+    trace_digits: int | None = None
+    captured_digits: int | None = None
 
     def level(self, l: int, j: int) -> RFLevel:
         """The :class:`RFLevel` of (l, j) (DomainError outside l <= lmax, j <= jmax)."""
@@ -288,6 +299,12 @@ class RFSpectrum(ShowsTable):
         return len(self.levels)
 
     @property
+    def confirmed_trace_digits(self) -> tuple[int, int]:
+        """Digits confirmed of ``trace`` and of ``trace_captured`` (at least 1 shown)."""
+        return (max(1, self.dps if self.trace_digits is None else self.trace_digits),
+                max(1, self.dps if self.captured_digits is None else self.captured_digits))
+
+    @property
     def trace_share(self) -> Any:
         """trace_captured / trace (1 when the trace is 0)."""
         with mpmath.workdps(self.dps):
@@ -301,15 +318,17 @@ class RFSpectrum(ShowsTable):
         return {
             "sigma": self.sigma, "d": self.d, "scale": self.scale, "dps": self.dps,
             "lmax": self.lmax, "jmax": self.jmax, "method": self.method,
-            "levels": [{"l": v.l, "j": v.j, "value": num(v.value),
+            "levels": [{"l": v.l, "j": v.j, "value": _shown(v, self.dps),
                         "multiplicity": v.multiplicity, "exact": v.exact, "digits": v.digits,
                         "method": v.method,
                         "closed": None if v.closed is None else str(v.closed),
                         "reason": v.reason} for v in self.levels],
-            "trace": num(self.trace), "trace_exact": None if self.trace_exact is None
-            else str(self.trace_exact),
+            "trace": str(mpmath.nstr(self.trace, self.confirmed_trace_digits[0])),
+            "trace_digits": self.confirmed_trace_digits[0],
+            "trace_exact": None if self.trace_exact is None else str(self.trace_exact),
             "radial_traces": [num(t) for t in self.radial_traces],
-            "trace_captured": num(self.trace_captured),
+            "trace_captured": str(mpmath.nstr(self.trace_captured,
+                                              self.confirmed_trace_digits[1])),
             "vanishing": list(self.vanishing), "notes": list(self.notes),
         }
 
@@ -323,18 +342,28 @@ class RFSpectrum(ShowsTable):
         """l, j, N(d, l), λ_{l,j} (to its digits), exact closed form, digits, route."""
         rows = []
         for v in self.levels:
-            shown = mpmath.nstr(v.value, max(1, min(v.digits, 15))) if v.value != 0 else "0"
+            shown = _shown(v)
             rows.append([str(v.l), str(v.j), str(v.multiplicity), shown,
                          "-" if v.closed is None else str(v.closed), str(v.digits), v.method])
+        tdig, cdig = self.confirmed_trace_digits
         notes = [*self.vanishing,
-                 f"trace E_w K(w,w) = {mpmath.nstr(self.trace, 12)}; l <= {self.lmax} carry "
-                 f"{mpmath.nstr(self.trace_captured, 12)} "
-                 f"(share {mpmath.nstr(self.trace_share, 8)})", *self.notes]
+                 f"trace E_w K(w,w) = {mpmath.nstr(self.trace, min(tdig, 15))}; l <= {self.lmax} "
+                 f"carry {mpmath.nstr(self.trace_captured, min(cdig, 15))} "
+                 f"(share {mpmath.nstr(self.trace_share, min(tdig, cdig, 8))})", *self.notes]
         return Table(columns=["l", "j", "N(d,l)", "λ_l,j", "closed form", "digits", "route"],
                      rows=rows,
                      caption=(f"Random-feature spectrum, σ = {self.sigma}, d = {self.d}, "
                               f"s = {self.scale} (m → ∞)"),
                      notes=notes)
+
+
+def _shown(v: RFLevel, most: int = 15) -> str:
+    """λ to its confirmed digits (at most ``most``); below its error: "< bound"."""
+    if v.value == 0:
+        return "0"
+    if v.digits == 0 and v.error is not None:
+        return "< " + mpmath.nstr(abs(v.value) + v.error, 1)
+    return mpmath.nstr(v.value, max(1, min(v.digits, most)))
 
 
 def _level_zero(l: int, j: int, N: int, dps: int, method: str, reason: str) -> RFLevel:
@@ -371,8 +400,8 @@ def spectrum(sigma: Any, d: int, scale: Any = 1, lmax: int = 4, jmax: int = 2,
     >>> spec.eigenvalue(2, 0) == mpmath.mpf(3) / 256
     True
     >>> auto = spectrum("erf", 3, lmax=3, jmax=2, dps=None)
-    >>> auto.dps, auto.level(3, 2).digits
-    (10, 3)
+    >>> auto.level(3, 2).method, auto.level(3, 2).digits >= 10
+    ('gram', True)
     """
     if dps is None:
         return _spectrum_auto(sigma, d, scale, lmax, jmax)
@@ -428,6 +457,9 @@ class _Partial:
     vanishing: list[str]
     notes: list[str]
     method: str
+    #: digits confirmed of ``trace`` and of each ``traces[l]`` (None: all the dps)
+    trace_digits: int | None = None
+    traces_digits: dict[int, int] = field(default_factory=dict)
 
 
 def _parity_parts(expr: Any) -> list[tuple[Any, int]]:
@@ -470,6 +502,17 @@ def _part(func: Any, expr: Any, parity: int, d: int, s: Any, lmax: int, jmax: in
         partial.notes.append(f"the {kind} part of σ, {expr}, is polynomial on each half-line: "
                              f"{kind} l exact")
         return partial
+    if d < GRAM_MAX_D and (dps <= GRAM_FLOAT_MAX_DPS or not strict):
+        gram = _gram_part(func, expr, parity, d, s, ls, jmax, dps, strict)
+        if isinstance(gram, _Partial):
+            return gram
+        if gram is not None:  # short of dps: the mpmath route if affordable, else say so
+            try:
+                return _numeric_part(func, expr, parity, d, s, ls, jmax, dps, strict)
+            except DomainError as exc:
+                if "multiply-adds (Nyström)" not in str(exc):
+                    raise
+                raise gram from None
     return _numeric_part(func, expr, parity, d, s, ls, jmax, dps, strict)
 
 
@@ -484,13 +527,17 @@ def _merge(func: Any, d: int, s: Any, dps: int, lmax: int, jmax: int,
     with mpmath.workdps(dps + _GUARD):
         trace = mpmath.fsum(p.trace for p in partials)
         captured = mpmath.fsum(multiplicity(d, l) * t for l, t in enumerate(traces))
+    # sums of non-negative parts: the relative error is at most the largest part's
+    trace_digits = min([dps] + [p.trace_digits for p in partials if p.trace_digits is not None])
+    captured_digits = min([dps] + [p.traces_digits[l] for l in range(lmax + 1) for p in partials
+                                   if l in p.traces_digits and traces[l] != 0])
     exacts = [p.trace_exact for p in partials]
     trace_exact = None if any(e is None for e in exacts) else sum(exacts[1:], exacts[0])
     vanishing = list(dict.fromkeys(v for p in partials for v in p.vanishing))
     notes = [n for p in partials for n in p.notes]
     method = "+".join(dict.fromkeys(p.method for p in partials if p.method)) or "zero"
     return _finish(func, d, s, dps, lmax, jmax, method, levels, trace, trace_exact, traces,
-                   captured, vanishing, notes)
+                   captured, vanishing, notes, (trace_digits, captured_digits))
 
 
 def _exact_part(parts: Any, parity: int, d: int, s: Any, ls: list[int], jmax: int,
@@ -614,7 +661,8 @@ def _exact_part(parts: Any, parity: int, d: int, s: Any, ls: list[int], jmax: in
 
 def _finish(func: Any, d: int, s: Any, dps: int, lmax: int, jmax: int, method: str,
             levels: list[RFLevel], trace: Any, trace_exact: Any, traces: list[Any],
-            captured: Any, vanishing: list[str], notes: Sequence[str]) -> RFSpectrum:
+            captured: Any, vanishing: list[str], notes: Sequence[str],
+            digits: tuple[int, int] | None = None) -> RFSpectrum:
     for v in levels:
         if not mpmath.isfinite(v.value):
             raise DomainError("sigma", func.text, "activations with a finite spectrum",
@@ -622,7 +670,7 @@ def _finish(func: Any, d: int, s: Any, dps: int, lmax: int, jmax: int, method: s
     with mpmath.workdps(dps):
         return RFSpectrum(func.text, d, str(s), dps, lmax, jmax, method, tuple(levels), +trace,
                           trace_exact, tuple(+t for t in traces), +captured, tuple(vanishing),
-                          tuple(notes))
+                          tuple(notes), *(digits or (dps, dps)))
 
 
 #: Below this d the radial law is wide and the Laguerre rule converges slowly (μ_k(r) is not
@@ -734,8 +782,8 @@ def _numeric_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[in
                 levels.append(RFLevel(l, j, +b, N, False, digits, "nystrom"))
     short = []
     if worst is not None and not strict:
-        short.append(f"fewer digits than the {dps} asked: λ_({worst[0]},{worst[1]}) is confirmed "
-                     f"to {worst[2]} (each value is shown with the digits it is confirmed to)")
+        short.append(f"λ_({worst[0]},{worst[1]}) is confirmed to {worst[2]} digits (each value "
+                     "is shown with the digits it is confirmed to)")
     elif worst is not None:
         l, j, digits = worst
         raise DomainError("dps", dps, f"at most {digits} digits for this σ, d and s (or dps "
@@ -748,7 +796,7 @@ def _numeric_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[in
         trace_digits = dps if diff == 0 else \
             int(min(dps, max(0, mpmath.floor(-mpmath.log10(diff / abs(second.kernel_trace))))))
     if trace_digits < dps and not strict:
-        short.append(f"the trace E_r E_z σ(rz)² is confirmed to {trace_digits} digits only")
+        short.append(f"the trace E_r E_z σ(rz)² is confirmed to {trace_digits} digits")
     elif trace_digits < dps:
         raise DomainError("dps", dps, f"at most {trace_digits} digits for this σ, d and s",
                           reason=f"cannot be reached: the trace E_r E_z σ(rz)² is confirmed to "
@@ -760,7 +808,109 @@ def _numeric_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[in
              f"radial nodes, Mehler series to k = {K}, {wp} and {wp + 10} working digits; each "
              "λ agrees on the digits shown and the truncation bound E|t|^(K+1)·(Parseval "
              "tail) is below them", *short]
-    return _Partial(out, traces, second.kernel_trace, None, [], notes, "nystrom")
+    with mpmath.workdps(wp + 10):
+        traces_digits = {l: _agreement(first.traces[l], second.traces[l],
+                                       second.truncation[l], dps) for l in ls}
+    return _Partial(out, traces, second.kernel_trace, None, [], notes, "nystrom", trace_digits,
+                    traces_digits)
+
+
+def _agreement(a: Any, b: Any, bound: Any, dps: int) -> int:
+    """Significant digits of ``b`` confirmed by a second value ``a`` and an error ``bound``
+    (at most ``dps``; 0 when the error reaches |b|)."""
+    err = abs(a - b) + bound
+    if err == 0:
+        return dps
+    if b == 0:
+        return 0
+    return int(min(dps, max(0, mpmath.floor(-mpmath.log10(err / abs(b))))))
+
+
+#: Below this d the smooth part of σ goes to the Gram route (:mod:`rf_gram`: sphere
+#: factorisation, no Mehler series), whose float64 pass serves dps <= GRAM_FLOAT_MAX_DPS.
+GRAM_MAX_D = 200
+#: Highest dps the float64 Gram route is used for (it confirms 11–14 digits; measured).
+GRAM_FLOAT_MAX_DPS = 12
+
+
+def _gram_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[int], jmax: int,
+               dps: int, strict: bool) -> _Partial | DomainError | None:
+    """The levels of a smooth part of σ at small d by :func:`rf_gram.gram_float`, two orders
+    compared; None when float64 overflows (the caller falls back to Nyström); with ``strict``
+    and fewer than ``dps`` digits confirmed, the DomainError to raise if no other route can
+    do better."""
+    import sympy as sp
+
+    from fltheory.theory.functions import Z
+    from fltheory.theory.hermite_quadrature import _kinks
+    from fltheory.theory.rf_gram import gram_float
+
+    if _kinks(expr):
+        return None  # refused by the Nyström route with its reason
+    fn = sp.lambdify(Z if expr.has(Z) else sp.Symbol("z", real=True), expr,
+                     modules=["scipy", "numpy"])
+    s2 = float(sp.N(s**2, 20))
+    # the step of the log rule for 10^{−wp} (as _numeric_plan's hx), wp = 22 > 16 so that
+    # the first pass is already converged to float64 and the comparison measures rounding
+    wp = 22
+    ln10 = math.log(10)
+    h = min(math.pi**2 / (wp * ln10), math.pi * math.sqrt(4 / (d * wp * ln10)))
+    passes: list[Any] = []
+    try:
+        for step, cut in ((h, 1e-30), (0.75 * h, 1e-34)):
+            # Gauss–Jacobi in t: σ(a t) analytic within ~1/a of [−1, 1] needs ~a·16·ln10/π
+            # nodes, a = 2 s u/√d at the radial node u of weight 1e-16 (beyond, √ω·error
+            # is below float64's rounding)
+            u_max = d / 2 + 2 * math.sqrt(d / 2 * 16 * ln10) + 16 * ln10
+            a_max = 2 * math.sqrt(s2) * u_max / math.sqrt(d)
+            n_t = int(min(3000, 40 + math.ceil(a_max * 16 * ln10 / (2 * math.pi))))
+            if passes:
+                n_t = int(1.5 * n_t)
+            passes.append(gram_float(fn, d, s2, ls, step, n_t, cut))
+    except (ArithmeticError, FloatingPointError, OverflowError):
+        return None
+    first, second = passes
+    out: dict[int, list[RFLevel]] = {}
+    traces: dict[int, Any] = {}
+    traces_digits: dict[int, int] = {}
+    worst: tuple[int, int, int] | None = None
+    for l in ls:
+        N = multiplicity(d, l)
+        levels = out.setdefault(l, [])
+        traces[l] = mpmath.mpf(second.traces[l])
+        traces_digits[l] = _agreement(mpmath.mpf(first.traces[l]), traces[l],
+                                      mpmath.mpf(second.traces[l]) * 1e-14, min(dps, 15))
+        for j in range(jmax + 1):
+            if j >= len(second.eigenvalues[l]):
+                raise DomainError("jmax", jmax, f"j < {len(second.eigenvalues[l])} at l = {l}",
+                                  reason=f"exceeds the {second.nodes} radial nodes")
+            a, b = first.eigenvalues[l][j], second.eigenvalues[l][j]
+            digits = _agreement(mpmath.mpf(a), mpmath.mpf(b), mpmath.mpf(second.rounding[l][j]),
+                                min(dps, 15))
+            if digits < dps and (worst is None or digits < worst[2]):
+                worst = (l, j, digits)
+            error = None if digits else mpmath.mpf(abs(a - b) + second.rounding[l][j])
+            levels.append(RFLevel(l, j, mpmath.mpf(b), N, False, digits, "gram", error=error))
+    trace = mpmath.mpf(second.kernel_trace)
+    trace_digits = _agreement(mpmath.mpf(first.kernel_trace), trace, trace * 1e-14,
+                              min(dps, 15))
+    if strict and worst is not None:
+        l, j, digits = worst
+        return DomainError("dps", dps, f"at most {digits} digits for this σ, d and s (or dps = "
+                           "None, without --dps: each value with its own digits)",
+                           reason=f"cannot be reached: λ_({l},{j}) is confirmed to {digits} "
+                                  "digits only (float64 Gram route; the mpmath route would "
+                                  "exceed its work bound here)")
+    if strict and trace_digits < dps:
+        return DomainError("dps", dps, f"at most {trace_digits} digits for this σ, d and s",
+                           reason=f"cannot be reached: the trace E_r E_z σ(rz)² is confirmed "
+                                  f"to {trace_digits} digits only (float64 Gram route)")
+    kind = {1: "even", -1: "odd"}[parity]
+    notes = [f"Gram route on the {kind} part of σ (sphere factorisation, no Mehler series; "
+             f"float64): trapezoid in log r² and log ‖x‖² with {first.nodes} and "
+             f"{second.nodes} nodes, Gauss–Jacobi in t with {first.angle_nodes} and "
+             f"{second.angle_nodes}; each λ is shown to the digits on which the two agree"]
+    return _Partial(out, traces, trace, None, [], notes, "gram", trace_digits, traces_digits)
 
 
 def kernel_trace(sigma: Any, d: int, scale: Any = 1, dps: int = 30) -> Any:

@@ -1,0 +1,93 @@
+"""The Gram route of the random-feature spectrum (fltheory.theory.rf_gram: sphere
+factorisation, no Mehler series) against independent computations at small d:
+
+* polynomial σ (z³ − z): the exact route (rf_exact: Gamma-ratio matrices, closed forms);
+* ReLU at s² = d: the ReLU paper's closed forms (fltheory.theory.fisher); the kink of relu(at)
+  at t = 0 limits Gauss–Jacobi to ~1e-5 on the even degrees, while λ_1 (odd part t/2, linear)
+  is exact;
+* tanh at d = 5, 10: the Mehler–Nyström route (rf_nystrom, a different method) to the digits
+  it confirms.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from fltheory.theory import fisher, rf_spectrum
+from fltheory.theory.rf_gram import gram_float, jacobi_rule
+
+
+@pytest.mark.parametrize("d", [3, 5, 10])
+def test_gram_polynomial_against_exact_route(d):
+    res = gram_float(lambda z: z**3 - z, d, 2.0, [1, 3], 0.1, 80, 1e-32)
+    spec = rf_spectrum.spectrum("z**3-z", d, sp.sqrt(2), lmax=3, jmax=1, dps=20)
+    assert spec.level(1, 0).method.startswith("exact")
+    for l, j in ((1, 0), (1, 1), (3, 0)):
+        assert res.eigenvalues[l][j] == pytest.approx(float(spec.eigenvalue(l, j)), rel=1e-11)
+    # rank: z³ − z has degree 3, so R_1 has rank 2 and R_3 rank 1
+    assert res.eigenvalues[1][2] < 1e-13 * res.eigenvalues[1][0]
+    assert res.eigenvalues[3][1] < 1e-13 * res.eigenvalues[3][0]
+
+
+@pytest.mark.parametrize("d", [3, 5, 10])
+def test_gram_relu_against_closed_forms(d):
+    res = gram_float(lambda z: np.maximum(z, 0), d, float(d), [0, 1, 2], 0.1, 1001, 1e-32)
+    for l, rel in ((0, 3e-5), (1, 1e-13), (2, 3e-5)):
+        assert res.eigenvalues[l][0] == pytest.approx(
+            float(fisher.eigenvalue(d, l, 20).value), rel=rel), (d, l)
+
+
+@pytest.mark.parametrize("d", [3, 10, 100])
+def test_jacobi_rule_moments(d):
+    """E t^{2k} = Π_{i<k} (2i + 1)/(d + 2i) (t = ŵ·e on S^{d−1}), to float64 rounding."""
+    t, g = jacobi_rule(401, d)
+    for k in (1, 2, 4):
+        ref = float(np.prod([(2 * i + 1) / (d + 2 * i) for i in range(k)]))
+        assert float((g * t ** (2 * k)).sum()) == pytest.approx(ref, rel=1e-14)
+
+
+@pytest.mark.parametrize("d", [5, 10])
+def test_gram_tanh_against_mehler_nystrom(d):
+    """The spectrum (Gram route at small d) against the Mehler–Nyström route, run directly,
+    to the digits the latter confirms (at least 4 here), and the Gram digits >= 10."""
+    gram = rf_spectrum.spectrum("tanh", d, lmax=3, jmax=2, dps=10)
+    assert gram.method == "gram"
+    func = rf_spectrum._sympy_function("tanh")
+    expr, parity = rf_spectrum._parity_parts(func.expr)[1]
+    other = rf_spectrum._numeric_part(func, expr, parity, d, sp.Integer(1), [1, 3], 2, 10,
+                                      strict=False)
+    for l in (1, 3):
+        for j in range(3):
+            mine, ref = gram.level(l, j), other.levels[l][j]
+            assert mine.method == "gram" and mine.digits >= 10
+            assert ref.digits >= 4
+            assert abs(float(mine.value) / float(ref.value) - 1) < 10.0 ** (1 - ref.digits)
+
+
+def test_trace_printed_to_confirmed_digits_only(invoke):
+    """tanh, d = 3: the trace E_w K(w, w) = E_r E_z tanh(rz)² (r = ‖w‖, 3r²/2 ~ Gamma(3/2)),
+    by scipy's adaptive quadrature over (u, z) here: 0.34374759266011 (the old table printed
+    0.343747592658, its last digits wrong). Every printed digit of the trace must be right."""
+    import json
+    import math
+
+    from scipy import integrate
+
+    def inner(u):
+        r = math.sqrt(2 * u / 3)
+        return 2 * integrate.quad(lambda z: math.tanh(r * z) ** 2 * math.exp(-z * z / 2),
+                                  0, 40, epsabs=1e-14, epsrel=1e-13, limit=200)[0] \
+            / math.sqrt(2 * math.pi)
+
+    ref = integrate.quad(lambda u: inner(u) * math.sqrt(u) * math.exp(-u), 0, 80,
+                         epsabs=1e-14, epsrel=1e-13, limit=200)[0] / math.gamma(1.5)
+    out = invoke("fisher", "--sigma", "tanh", "--d", "3", "--lmax", "1", "--format", "json")
+    assert out.exit_code == 0, out.stderr
+    shown = json.loads(out.stdout)["details"]["trace"]
+    digits = len(shown.replace("0.", "", 1).lstrip("0"))
+    assert digits >= 10
+    assert abs(float(shown) - ref) <= 0.5 * 10.0 ** (math.floor(math.log10(ref)) - digits + 1)
+    text = invoke("fisher", "--sigma", "tanh", "--d", "3", "--lmax", "1")
+    assert shown in text.stdout and "asked" not in text.stdout
