@@ -109,11 +109,13 @@ def test_phase_region_count_and_capped_list_match_the_loop(a1, L):
 
 
 def test_recovery_large_gamma_refused_before_work():
-    """Issue: γ = 3 hung (Ruben's series ~ 20·d1^γ terms, quadratic work). Now refused at once
-    with the estimate, naming γ."""
-    p = _run("recovery", "--d", "100", "--n", "1e6", "--gamma", "3", timeout=30)
+    """Issue: γ = 3 hung, then was refused (Ruben's series ~ 20·d1^γ terms, quadratic work); the
+    Fourier inversion answers it (issue 24). γ = 5 at d1 = 8 is beyond both methods: refused at
+    once with the estimate, naming γ and only options that exist (--gamma, --d1)."""
+    p = _run("recovery", "--d", "100", "--n", "1e6", "--gamma", "5", timeout=30)
     _refused(p, "gamma")
-    assert "Ruben" in p.stderr and "at most 3e+08" in p.stderr
+    assert "Fourier" in p.stderr and "at most 2e+07" in p.stderr
+    assert "lower gamma, or raise d1" in p.stderr
 
 
 @pytest.mark.parametrize("gamma", ["1e309", "1e100", "40"])
@@ -343,8 +345,8 @@ def test_recovery_api_validates():
         th.threshold(10, 2, 0, Fraction(1))
     with pytest.raises(DomainError, match="q = 65"):
         th.feature_dimension(10, 65)
-    with pytest.raises(CostError, match="gamma = 4"):
-        th.RecoveryModel.power_law(8, Fraction(4))
+    with pytest.raises(CostError, match="gamma = 5"):
+        th.RecoveryModel.power_law(8, Fraction(5))
     with pytest.raises(CostError, match="strengths"):
         th.RecoveryModel([1.0, 1e-6])
     with pytest.raises(DomainError, match="d1 = 1"):
