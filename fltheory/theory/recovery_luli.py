@@ -186,10 +186,8 @@ def law_method(c: _Floats) -> tuple[str, float, float]:
     options = [("ruben", ruben, MAX_RUBEN_WORK, ruben * _RUBEN_SECONDS),
                ("fourier", fourier, MAX_FOURIER_WORK, fourier * _FOURIER_SECONDS)]
     within = [o for o in options if o[1] <= o[2]]
-    if within:
-        best = min(within, key=lambda o: o[3])
-    else:
-        best = min(options, key=lambda o: o[1] / o[2])
+    best = (min(within, key=lambda o: o[3]) if within
+            else min(options, key=lambda o: o[1] / o[2]))
     return best[0], best[1], best[2]
 
 
