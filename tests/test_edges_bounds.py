@@ -143,8 +143,11 @@ def test_recovery_gamma_with_huge_denominator_answers():
     out = json.loads(p.stdout)
     C = Fraction(out["details"]["C"]).limit_denominator(10**12)
     with mpmath.workdps(50):
-        R = mpmath.mpf(10**6) / (mpmath.mpf(C.numerator) / C.denominator * 5050)
-        kstar = int(mpmath.floor(R ** (1 / (2 * mpmath.mpf(7000001) / 10**7))))
+        # n_k = C·D·H_8(2γ)·k^(2γ) (the model's c_k² = k^(−2γ)/H_8(2γ)), counted up to d1 = 8
+        g = mpmath.mpf(7000001) / 10**7
+        H = sum(mpmath.mpf(i) ** (-2 * g) for i in range(1, 9))
+        R = mpmath.mpf(10**6) / (mpmath.mpf(C.numerator) / C.denominator * 5050 * H)
+        kstar = min(8, int(mpmath.floor(R ** (1 / (2 * g)))))
     assert out["value"]["recovered"] >= 1
     assert out["details"]["recovered_scaling"] == kstar
 
