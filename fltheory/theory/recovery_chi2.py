@@ -203,7 +203,7 @@ def fourier_size(w: Any, m: Any = None, tol: float = _FOURIER_TOL) -> tuple[floa
     ``MAX_FOURIER_POINTS``·2 or more when T is beyond reach.
 
     >>> fourier_size([1.0, 0.5, 0.25, 0.125])[1]
-    131072
+    4194304
     """
     w = _weights(w, "w")
     m = np.ones_like(w) if m is None else np.asarray(m, dtype=float)

@@ -164,7 +164,7 @@ def fourier_work(c: _Floats) -> float:
     infinite for d1 = 1 (the χ²_1 density is singular at 0: Ruben's series is exact there).
 
     >>> fourier_work([1.0, 0.5, 0.25, 0.125])
-    655360.0
+    20971520.0
     """
     w = _weights(c, "strengths")
     if len(w) < 2:
