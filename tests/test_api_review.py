@@ -198,7 +198,8 @@ def test_messages():
     message = _refused(qd.plateau, 4, 2, NAN, param="eta", text="eta >= 0")
     assert "steps > 0" not in message
     _refused(rc.mse_law, Fraction(3, 2), 0, param="a1_squared")
-    _refused(rc.recovery_at, 30, 2, 1e-9, 1000, param="gamma")
+    # γ = 1e-9 at d1 = 8: the scaling count is capped at d1, so it is answered (issue 24)
+    assert rc.recovery_at(30, 2, 1e-9, 10**6).recovered_scaling == 8
     message = _refused(rc.recovered_count, 1e300, 30, 2, Fraction(1, 10))
     assert "1e300" in message and len(message) < 250, message
     _refused(qd.plateau, 4, 2, 1.5, param="eta")

@@ -111,9 +111,9 @@ def test_verify_text_and_json(invoke):
     assert run["status"] == "inconclusive" and "feasible N" in run["reason"]
 
 
-@pytest.mark.parametrize("a1", ["0", "-1"])
-def test_api_error_names_the_option(invoke, a1):
-    """The API's a1_squared is the option --a1: the message names the option the user typed."""
-    r = invoke("recovery", "law", "--gamma", "3/2", "--a1", a1)
+@pytest.mark.parametrize("C", ["0", "-1"])
+def test_api_error_names_the_option(invoke, C):
+    """`recovery law --C`: the message names the option the user typed."""
+    r = invoke("recovery", "law", "--gamma", "3/2", "--C", C)
     assert r.exit_code == 2
-    assert r.stderr.startswith(f"fltheory: error: a1 = {a1} ")
+    assert r.stderr.startswith(f"fltheory: error: C = {C} ")

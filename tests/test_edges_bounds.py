@@ -109,11 +109,13 @@ def test_phase_region_count_and_capped_list_match_the_loop(a1, L):
 
 
 def test_recovery_large_gamma_refused_before_work():
-    """Issue: γ = 3 hung (Ruben's series ~ 20·d1^γ terms, quadratic work). Now refused at once
-    with the estimate, naming γ."""
-    p = _run("recovery", "--d", "100", "--n", "1e6", "--gamma", "3", timeout=30)
+    """Issue: γ = 3 hung, then was refused (Ruben's series ~ 20·d1^γ terms, quadratic work); the
+    Fourier inversion answers it (issue 24). γ = 5 at d1 = 8 is beyond both methods: refused at
+    once with the estimate, naming γ and only options that exist (--gamma, --d1)."""
+    p = _run("recovery", "--d", "100", "--n", "1e6", "--gamma", "5", timeout=30)
     _refused(p, "gamma")
-    assert "Ruben" in p.stderr and "at most 3e+08" in p.stderr
+    assert "Fourier" in p.stderr and "at most 2e+07" in p.stderr
+    assert "lower gamma, or raise d1" in p.stderr
 
 
 @pytest.mark.parametrize("gamma", ["1e309", "1e100", "40"])
@@ -141,8 +143,11 @@ def test_recovery_gamma_with_huge_denominator_answers():
     out = json.loads(p.stdout)
     C = Fraction(out["details"]["C"]).limit_denominator(10**12)
     with mpmath.workdps(50):
-        R = mpmath.mpf(10**6) / (mpmath.mpf(C.numerator) / C.denominator * 5050)
-        kstar = int(mpmath.floor(R ** (1 / (2 * mpmath.mpf(7000001) / 10**7))))
+        # n_k = C·D·H_8(2γ)·k^(2γ) (the model's c_k² = k^(−2γ)/H_8(2γ)), counted up to d1 = 8
+        g = mpmath.mpf(7000001) / 10**7
+        H = sum(mpmath.mpf(i) ** (-2 * g) for i in range(1, 9))
+        R = mpmath.mpf(10**6) / (mpmath.mpf(C.numerator) / C.denominator * 5050 * H)
+        kstar = min(8, int(mpmath.floor(R ** (1 / (2 * g)))))
     assert out["value"]["recovered"] >= 1
     assert out["details"]["recovered_scaling"] == kstar
 
@@ -280,7 +285,9 @@ def test_rank_law_d1_two_theta_against_monte_carlo():
     (["recovery", "--d", "100", "--n", "1e-400"], "n"),
     (["recovery", "--d", "1e600", "--n", "1e6"], "d"),
     (["recovery", "--d", "10", "--n", "100", "--gamma", "0"], "gamma"),
-    (["recovery", "--d", "100", "--n", "1e6", "--gamma", "1e-9", "--d1", "2"], "n"),
+    # (γ = 1e-9 at d1 = 2 was refused for a k* of 3.5e8 digits; the count is now the model's,
+    # capped at d1, and answered.) At d1 = ∞, ‖λ‖² = ζ(2γ) needs γ > 1/2:
+    (["threshold", "--d", "10", "--gamma", "1/2"], "gamma"),
     (["recovery", "simulate", "--gamma", "1e309"], "gamma"),
     (["threshold", "--d", "10", "--C", "-3"], "C"),
     (["threshold", "--d", "10", "--gamma", "0"], "gamma"),
@@ -295,13 +302,15 @@ def test_recovery_and_threshold_refusals(invoke, args, param):
 
 def test_threshold_huge_gamma_answers_with_right_digits():
     """Issue: --gamma 1e100 hung (k^(2·10^100) as an exact integer). Now mpmath with guard
-    digits: n_2 = 55·2^(2·10^100); its decimal exponent and mantissa are checked against
-    log10 computed at 130 digits."""
+    digits: n_2 = 55·ζ(2γ)·2^(2·10^100) with ζ(2γ) = 1 + 4^(−10^100) (1 to every digit shown);
+    its decimal exponent and mantissa are checked against log10 computed at 130 digits. n_1 =
+    55·ζ(2γ) is irrational (no exact value) and shows as 55.0."""
     p = _run("threshold", "--d", "10", "--gamma", "1e100", "--k", "1..2", "--format", "json",
              "--dps", "15", timeout=30)
     assert p.returncode == 0, p.stderr
     rows = json.loads(p.stdout)["details"]["thresholds"]
-    assert rows[0]["exact"] == "55" and rows[1]["exact"] is None
+    assert rows[0]["exact"] is None and rows[1]["exact"] is None
+    assert rows[0]["numeric"] == "55.0"
     with mpmath.workdps(130):
         lg = 2 * mpmath.mpf(10) ** 100 * mpmath.log10(2) + mpmath.log10(55)
         exponent = int(mpmath.floor(lg))
@@ -343,8 +352,8 @@ def test_recovery_api_validates():
         th.threshold(10, 2, 0, Fraction(1))
     with pytest.raises(DomainError, match="q = 65"):
         th.feature_dimension(10, 65)
-    with pytest.raises(CostError, match="gamma = 4"):
-        th.RecoveryModel.power_law(8, Fraction(4))
+    with pytest.raises(CostError, match="gamma = 5"):
+        th.RecoveryModel.power_law(8, Fraction(5))
     with pytest.raises(CostError, match="strengths"):
         th.RecoveryModel([1.0, 1e-6])
     with pytest.raises(DomainError, match="d1 = 1"):

@@ -240,13 +240,17 @@ def test_simulator_bad_arguments():
 
 
 def test_threshold_json_exact(invoke):
+    """n_k = C·D/c_k² = C·D·H_{d1}(2γ)·k^{2γ}: exact at 2γ = 3, d1 = 4 (H_4(3) = 1 + 1/8 +
+    1/27 + 1/64, summed here by hand); at d1 = ∞ ζ(3) is not rational (numeric only)."""
     r = invoke("threshold", "--d", "1000", "--q", "3", "--gamma", "1.5", "--k", "1..3",
-               "--C", "1/2", "--format", "json")
+               "--C", "1/2", "--d1", "4", "--format", "json")
     assert r.exit_code == 0
     data = json.loads(r.stdout)
     D = th.feature_dimension(1000, 3)
     assert data["details"]["dimension"] == D
-    assert [Fraction(v) for v in data["value"]] == [Fraction(D, 2) * k ** 3 for k in (1, 2, 3)]
+    H = 1 + Fraction(1, 8) + Fraction(1, 27) + Fraction(1, 64)
+    assert [Fraction(v) for v in data["value"]] == [Fraction(D, 2) * H * k ** 3
+                                                    for k in (1, 2, 3)]
 
 
 def test_threshold_strengths_and_latex(invoke):
@@ -255,7 +259,9 @@ def test_threshold_strengths_and_latex(invoke):
     assert r.exit_code == 0 and r"\toprule" in r.stdout
     data = json.loads(invoke("threshold", "--d", "10", "--strengths", ".5,.25", "--k", "1,2",
                              "--format", "json").stdout)
-    assert [Fraction(v) for v in data["value"]] == [55 * 4, 55 * 16]
+    # the strengths are normalised as in the model: n_k = D·(λ_1² + λ_2²)/λ_k²
+    norm = Fraction(1, 4) + Fraction(1, 16)
+    assert [Fraction(v) for v in data["value"]] == [55 * 4 * norm, 55 * 16 * norm]
 
 
 def test_recovery_query(invoke):
@@ -267,12 +273,16 @@ def test_recovery_query(invoke):
 
 
 def test_recovery_law_cli_closed_form(invoke):
-    """γ = 1, a_1² = 1: P = 16/π² (ζ(2) = π²/6), checked to 28 digits."""
-    data = json.loads(invoke("recovery", "law", "--gamma", "1", "--dps", "40", "--format",
-                             "json").stdout)
-    assert data["value"]["exponent"] == "-1/2"
-    with mpmath.workdps(40):
-        assert abs(mpmath.mpf(data["numeric"]) - 16 / mpmath.pi ** 2) < mpmath.mpf(10) ** -28
+    """γ = 1, C: P = 8γ²/((4γ² − 1)ζ(2γ))·(ζ(2γ)·C)^{1 − 1/(2γ)} = (8/3)·√C/√ζ(2) =
+    (8/3)·√(6C)/π (ζ(2) = π²/6, by hand), checked to 28 digits at C = 1 and C = 3/7."""
+    for C, text in ((Fraction(1), "1"), (Fraction(3, 7), "3/7")):
+        data = json.loads(invoke("recovery", "law", "--gamma", "1", "--C", text, "--dps", "40",
+                                 "--format", "json").stdout)
+        assert data["value"]["exponent"] == "-1/2"
+        with mpmath.workdps(40):
+            ref = mpmath.mpf(8) / 3 * mpmath.sqrt(6 * mpmath.mpf(C.numerator) / C.denominator) \
+                / mpmath.pi
+            assert abs(mpmath.mpf(data["numeric"]) - ref) < mpmath.mpf(10) ** -28
 
 
 def test_recovery_simulate_q3_gaussian(invoke):
@@ -305,7 +315,9 @@ def test_recovery_simulate_json(invoke):
      (["recovery", "simulate", "--features", "spherical"], "--features"),
      (["recovery", "simulate", "--q", "3", "--features", "hermite"], "q"),
      (["recovery", "law", "--gamma", "1/2"], "gamma"),
-     (["recovery", "law", "--gamma", "1", "--a1", "0"], "a1")],
+     (["recovery", "law", "--gamma", "1", "--C", "0"], "C"),
+     (["threshold", "--d", "10", "--gamma", "1/2"], "gamma"),
+     (["threshold", "--d", "10", "--d1", "3"], "k")],
 )
 def test_bad_input_one_line_exit_2(invoke, args, param):
     r = invoke(*args)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from fractions import Fraction
 from typing import Any
@@ -18,7 +19,9 @@ _CONVENTIONS = {
     "model": "φ(x) ∈ R^D orthonormal degree-q Hermite features of x ~ N(0, I_d); h_i = ⟨A_i, φ⟩; "
              "y = Σ_i c_i (h_i² − 1)/√2, c = λ/‖λ‖, λ_i = i^(−γ) (Var y = 1)",
     "D": "D = C(d + q − 1, q) ≈ d^q/q! (--dim dq uses d^q instead)",
-    "threshold": "n_k = C · D / a_k², a_k = k^(−γ) or given strengths",
+    "threshold": "n_k = C·D/c_k² = C·D·‖λ‖²·k^(2γ): c_k = λ_k/‖λ‖ the normalised strength of "
+                 "the model, ‖λ‖² = Σ_(i<=d1) i^(−2γ) (ζ(2γ) at d1 = ∞) or Σ λ_i² for given "
+                 "strengths; C the label transform's weak-direction constant E[T²]/κ²",
     "source": _SOURCE,
 }
 
@@ -43,12 +46,13 @@ def _strengths(text: str | None) -> list[Fraction] | None:
 
 
 def threshold_result(d: int, q: int, gamma: Fraction, ks: list[int], C: Fraction, dim: str,
-                     dps: int, strengths: list[Fraction] | None = None) -> Result:
+                     dps: int, strengths: list[Fraction] | None = None,
+                     d1: int | float = math.inf) -> Result:
     import mpmath
 
     from fltheory.theory import recovery as th
 
-    t = th.thresholds(d, q, ks, gamma, C, dps, dim, strengths)
+    t = th.thresholds(d, q, ks, gamma, C, dps, dim, strengths, d1)
     table = t.table()
     out = [{"k": r.k, "strength": row[1],
             "exact": None if r.exact is None else fraction_str(r.exact),
@@ -60,15 +64,17 @@ def threshold_result(d: int, q: int, gamma: Fraction, ks: list[int], C: Fraction
         inputs={"d": d, "q": q, "gamma": fraction_str(gamma), "k": f"{ks[0]}..{ks[-1]}"
                 if ks == list(range(ks[0], ks[-1] + 1)) else ks,
                 "C": fraction_str(C), "dim": dim, "dps": dps,
+                "d1": "inf" if t.d1 == math.inf else t.d1,
                 "strengths": None if strengths is None else [fraction_str(s) for s in strengths]},
         value=[o["exact"] if o["exact"] is not None else o["numeric"] for o in out],
         numeric=out[0]["numeric"],
-        conventions=_CONVENTIONS | {"C": "the label transform's constant E[T²]/(θ_k/a_k)²; 1 "
-                                         "by default (`fltheory recovery` computes it for the "
-                                         "rank transform)"},
-        summary=[f"thresholds n_k = C·{label}/a_k², d = {d}, q = {q}, {label} = {t.size}, "
-                 f"C = {fraction_str(C)}"],
-        details={"dimension": t.size, "thresholds": out},
+        conventions=_CONVENTIONS | {"C": "the label transform's constant E[T²]/(θ_k/c_k)² "
+                                         "(weak directions); 1 unless given (`fltheory "
+                                         "recovery` computes it for its transform and d1)"},
+        summary=[f"thresholds n_k = C·{label}/c_k² (scaling form), c_k = λ_k/‖λ‖, d = {d}, "
+                 f"q = {q}, {label} = {t.size}, C = {fraction_str(C)}, "
+                 f"d1 = {'∞' if t.d1 == math.inf else t.d1}, {t.norm_text()}"],
+        details={"dimension": t.size, "norm2": mpmath.nstr(t.norm2, dps), "thresholds": out},
         table=table,
         notes=["exact values are given when 2γ is an integer or strengths are rational"],
     )
@@ -83,22 +89,33 @@ def threshold_result(d: int, q: int, gamma: Fraction, ks: list[int], C: Fraction
               help="Power-law exponent γ > 0: a_k = k^(−γ) (any size: huge γ is evaluated "
                    "with guard digits).")
 @click.option("--strengths", default=None,
-              help="Explicit strengths a_1,a_2,… instead of k^(−γ).")
+              help="Explicit strengths λ_1,λ_2,… instead of k^(−γ) (normalised as the model "
+                   "does: c_k = λ_k/‖λ‖).")
+@click.option("--d1", "d1_text", default="inf", show_default=True,
+              help="Number of directions of the model (an integer >= the largest k, or inf): "
+                   "‖λ‖² = Σ_(i<=d1) i^(−2γ), ζ(2γ) at inf (needs γ > 1/2).")
 @click.option("--k", "k_text", default="1..10", show_default=True,
               help=f"Directions: k, a..b or a,b,c (k <= 10^6, at most {_MAX_ROWS} of them).")
 @click.option("--C", "C", type=RATIONAL, default="1", show_default=True,
-              help="Threshold constant C (label-transform dependent).")
+              help="Weak-direction constant C = E[T²]/κ² of the label transform (`fltheory "
+                   "recovery` prints the rank or sign transform's).")
 @_dim_option
 @dps_option
 @format_option
-def threshold_command(d: int, q: int, gamma: Fraction, strengths: str | None, k_text: str,
-                      C: Fraction, dim: str, dps: int, fmt: str) -> None:
-    """Sample-size thresholds n_k = C·D/a_k² of the spectral recovery of direction k.
+def threshold_command(d: int, q: int, gamma: Fraction, strengths: str | None, d1_text: str,
+                      k_text: str, C: Fraction, dim: str, dps: int, fmt: str) -> None:
+    """Sample-size thresholds n_k = C·D/c_k² of the spectral recovery of direction k, with the
+    model's normalised strengths c_k = λ_k/‖λ‖ (the scaling form of `fltheory recovery`'s
+    column "n_k scaling").
 
     Example: fltheory threshold --d 1000 --q 3 --gamma 1.5 --k 1..10
     """
     ks = parse_int_range(k_text, "k", 1, 10**6)
-    emit(threshold_result(d, q, gamma, ks, C, dim, dps, _strengths(strengths)), fmt)
+    d1: int | float = math.inf if d1_text.strip().lower() in ("inf", "∞") \
+        else parse_int_range(d1_text, "d1", 1, 10**9)[0]
+    if d1_text.strip().lower() not in ("inf", "∞") and ".." in d1_text:
+        raise DomainError("d1", d1_text, "an integer >= 1 or inf")
+    emit(threshold_result(d, q, gamma, ks, C, dim, dps, _strengths(strengths), d1), fmt)
 
 
 # --------------------------------------------------------------------------- recovery
@@ -109,8 +126,9 @@ def _recovery_lines(r: Any) -> tuple[list[str], list[str], dict[str, Any]]:
     import mpmath
 
     dim = r.dim
-    scaling = (f"scaling count (d1 = ∞) k*(n) = #{{k : n >= C·{dim}·k^(2γ)}} = "
-               f"{r.recovered_scaling} (C = {r.C:.6g})" if r.C is not None else "no scaling "
+    scaling = (f"scaling count k*(n) = #{{k <= d1 : n >= C·{dim}/c_k²}} = "
+               f"{r.recovered_scaling} (C = {r.C:.6g}; c_k² = k^(−2γ)/H_{r.d1}(2γ))"
+               if r.C is not None else "no scaling "
                f"count: the weak-direction constant C is undefined at d1 = 1 ({r.no_C})")
     summary = [f"d = {r.d}, q = {r.q}, {dim} = {r.size}, n = {fraction_str(r.n)}: δ = n/{dim} "
                f"= {r.delta:.6g}; {r.transform} transform, d1 = {r.d1}, "
@@ -122,9 +140,12 @@ def _recovery_lines(r: Any) -> tuple[list[str], list[str], dict[str, Any]]:
         notes.append("d1 = 1: no MSE law (it needs the weak-direction constant C)")
     elif r.law is not None:
         expo, dps = fraction_str(r.law.exponent), r.law.dps
-        summary.append(f"law (d1 = ∞): MSE ≈ {mpmath.nstr(r.law.prefactor, 8)}·δ^({expo}) "
-                       f"= {mpmath.nstr(r.law_mse, 8)}; continuum count (n/(C·{dim}))^(1/(2γ)) "
-                       f"= {mpmath.nstr(r.continuum, 8)}")
+        summary.append(f"continuum count (n·c_1²/(C·{dim}))^(1/(2γ)) = "
+                       f"{mpmath.nstr(r.continuum, 8)}")
+        summary.append(f"law (d1 = ∞, c_k² = k^(−2γ)/ζ(2γ), C = {r.C:.6g}): MSE ≈ "
+                       f"{mpmath.nstr(r.law.prefactor, 6)}·δ^({expo}) = "
+                       f"{mpmath.nstr(r.law_mse, 6)} (`fltheory recovery law --gamma "
+                       f"{fraction_str(r.gamma)} --C {r.C:.6g}` gives the same P)")
         details = {"law_exponent": expo, "law_prefactor": mpmath.nstr(r.law.prefactor, dps),
                    "law_mse": mpmath.nstr(r.law_mse, dps),
                    "continuum_count": mpmath.nstr(r.continuum, dps)}
@@ -132,8 +153,10 @@ def _recovery_lines(r: Any) -> tuple[list[str], list[str], dict[str, Any]]:
         notes.append("γ <= 1/2: Σ k^(−2γ) diverges for d1 = ∞, so no MSE law (finite d1 only)")
     notes.append("overlaps: Lu & Li (2017) for Gaussian-equivalent features; real Hermite features "
                  "at small d recover later (fourth-cumulant clutter)")
-    if r.C is not None:
-        notes.append("C and the law use the weak-direction constant of this d1-direction model")
+    if r.method == "fourier":
+        notes.append("law of s by Fourier inversion of its characteristic function (Ruben's "
+                     "series too costly here); agrees with the series to 1e-7 relative or "
+                     "better where both run, beyond the digits shown")
     return summary, notes, details
 
 
@@ -256,33 +279,42 @@ def simulate_command(d: int, q: int, n: int, d1: int, gamma: Fraction, features:
 
 @recovery_group.command("law")
 @click.option("--gamma", type=RATIONAL, required=True, help="λ_k = k^(−γ); the law needs γ > 1/2.")
-@click.option("--a1", "a1_sq", type=RATIONAL, default="1", show_default=True,
-              help="a_1² in the weak-direction normalisation a_k² = a_1² k^(−2γ).")
+@click.option("--C", "C", type=RATIONAL, default="1", show_default=True,
+              help="Weak-direction constant C of the label transform (`fltheory recovery` "
+                   "prints its transform's): n_k = C·D/c_k², c_k² = k^(−2γ)/ζ(2γ).")
 @dps_option
 @format_option
-def law_command(gamma: Fraction, a1_sq: Fraction, dps: int, fmt: str) -> None:
-    """The d1 = ∞ MSE law MSE ≈ P·δ^(−1 + 1/(2γ)), δ = n/D, with its ζ-function prefactor
-    P = 8γ²/((4γ² − 1) ζ(2γ))·(a_1²)^(−1 + 1/(2γ)) (derivation: fltheory/theory/recovery.py).
+def law_command(gamma: Fraction, C: Fraction, dps: int, fmt: str) -> None:
+    """The d1 = ∞ MSE law MSE ≈ P·δ^(−1 + 1/(2γ)), δ = n/D, in the normalisation of every
+    recovery command (c_k² = k^(−2γ)/ζ(2γ), n_k = C·D/c_k², so a_1² = c_1²/C = 1/(ζ(2γ)·C)):
+    P = 8γ²/((4γ² − 1) ζ(2γ))·(ζ(2γ)·C)^(1 − 1/(2γ)) (derivation: fltheory/theory/recovery.py).
 
-    Example: fltheory recovery law --gamma 3/2
+    Example: fltheory recovery law --gamma 3/2 --C 0.211513
     """
     import mpmath
 
+    from fltheory.exact import _short
     from fltheory.theory import recovery as th
 
-    try:
-        law = th.mse_law(gamma, a1_sq, dps)
-    except DomainError as exc:  # the API's a1_squared is the option --a1
-        raise exc.renamed({"a1_squared": "a1"}) from None
-    text, expo = mpmath.nstr(law.prefactor, dps), fraction_str(law.exponent)
-    exact = law.prefactor_formula()
+    if C <= 0:
+        raise DomainError("C", _short(C), "C > 0")
+    expo = th.law_exponent(gamma)
+    with mpmath.workdps(dps + 10):
+        s = mpmath.mpf(2 * gamma.numerator) / gamma.denominator
+        a1 = 1 / (mpmath.zeta(s) * mpmath.mpf(C.numerator) / C.denominator)
+    law = th.mse_law(gamma, a1, dps)
+    text, expo_text = mpmath.nstr(law.prefactor, dps), fraction_str(expo)
+    g, c = fraction_str(gamma), fraction_str(C)
+    exact = (f"8·({g})²/((4·({g})² − 1)·ζ({fraction_str(2 * gamma)}))·"
+             f"(ζ({fraction_str(2 * gamma)})·{c})^({fraction_str(1 + expo)})")
     emit(Result(command="recovery law",
-                inputs={"gamma": fraction_str(gamma), "a1_squared": fraction_str(a1_sq),
-                        "dps": dps},
-                value={"exponent": expo, "prefactor": exact},
+                inputs={"gamma": g, "C": c, "dps": dps},
+                value={"exponent": expo_text, "prefactor": exact},
                 numeric=text, conventions=_CONVENTIONS,
-                summary=[f"MSE ≈ P·δ^({expo}), δ = n/D, P = {exact} = {text}"],
-                details={"exponent": expo, "prefactor": text},
+                summary=[f"MSE ≈ P·δ^({expo_text}), δ = n/D, at d1 = ∞ with C = {c}: "
+                         f"P = {exact} = {text}"],
+                details={"exponent": expo_text, "prefactor": text,
+                         "a1_squared": mpmath.nstr(a1, dps)},
                 notes=["finite-d1 models are steeper over any finite window (all directions "
                        "recovered: MSE → 1/δ); `fltheory recovery` gives the finite-d1 curve"]),
          fmt)

@@ -98,6 +98,7 @@ from fltheory.theory.recovery_counting import (  # noqa: F401
     k_text,
     power_strength,
     recovered_count,
+    strength_norm2,
     threshold,
     threshold_exact,
     thresholds,
@@ -123,19 +124,21 @@ __all__ = ["DirectionAt", "LabelLaw", "MSELaw", "Overlap", "RecoveryAt", "Recove
            "ThresholdRow", "Thresholds", "continuum_count", "depth_rows", "feature_dimension",
            "k_text", "law_a1_squared", "law_exponent", "law_prefactor", "mse_law",
            "power_strength", "recovered_count", "recovery_at", "ruben_terms", "ruben_work",
-           "threshold", "threshold_exact", "thresholds"]
+           "strength_norm2", "threshold", "threshold_exact", "thresholds"]
 
 
 
 @dataclass(frozen=True)
 class DirectionAt:
-    """Direction k at δ: strength c_k, θ_k, the large-δ threshold n_k = δ_k·D, the Lu–Li ρ_k²,
-    its large-δ form, the attached outlier eigenvalue (None below threshold), the bulk edge."""
+    """Direction k at δ: strength c_k, θ_k, the large-δ (BBP) threshold n_k = D·E[T²]/θ_k², the
+    scaling threshold C·D/c_k² (its weak-direction form, None without C), the Lu–Li ρ_k², its
+    large-δ form, the attached outlier eigenvalue (None below threshold), the bulk edge."""
 
     k: int
     c: float
     theta: float
     n_threshold_bbp: float
+    n_threshold_scaling: float | None
     rho2: float
     rho2_bbp: float
     outlier: float | None
@@ -164,7 +167,8 @@ class RecoveryAt(ShowsTable):
     mse: float
     law: MSELaw | None
     law_mse: Any  # P·δ^e (mpmath), None without a law
-    continuum: Any  # (n/(C·D))^{1/(2γ)} (mpmath), None without a law
+    continuum: Any  # (n/(C·D·‖λ‖²))^{1/(2γ)} (mpmath), None without a law
+    method: str = "ruben"  # how the law of s was computed: "ruben" or "fourier"
 
     def answers(self) -> list[str]:
         """The answers, one line each: outliers recovered (Lu–Li), the scaling count, the MSE
@@ -172,16 +176,17 @@ class RecoveryAt(ShowsTable):
         import mpmath
 
         lines = [f"recovered (Lu–Li outliers): {self.recovered_luli} of {self.d1}",
-                 "recovered (scaling count): "
+                 "recovered (scaling count, n >= C·D/c_k²): "
                  + (f"{self.recovered_scaling}" if self.recovered_scaling is not None
                     else f"- ({self.no_C})"),
                  f"MSE at δ = {self.delta:.4g}: {self.mse:.4g}"]
         if self.C is not None:
             lines.append(f"weak-direction constant C = {self.C:.6g}")
         if self.law is not None:
-            lines.append(f"law (d1 = ∞): MSE ≈ {mpmath.nstr(self.law.prefactor, 6)}·δ^("
-                         f"{fraction_str(self.law.exponent)}) = {mpmath.nstr(self.law_mse, 6)}, "
-                         f"continuum count {mpmath.nstr(self.continuum, 6)}")
+            lines.append(f"continuum count (n/(C·D·‖λ‖²))^(1/(2γ)) = "
+                         f"{mpmath.nstr(self.continuum, 6)}")
+            lines.append(f"law (d1 = ∞, this C): MSE ≈ {mpmath.nstr(self.law.prefactor, 6)}·δ^("
+                         f"{fraction_str(self.law.exponent)}) = {mpmath.nstr(self.law_mse, 6)}")
         else:
             lines.append("law (d1 = ∞): none (needs d1 >= 2 and γ > 1/2)")
         return lines
@@ -205,18 +210,24 @@ class RecoveryAt(ShowsTable):
         return html_table(self.table(answers=True))
 
     def table(self, answers: bool = False) -> Table:
-        """One row per direction (c_k, θ_k, BBP threshold n_k, ρ² Lu–Li and BBP, outlier); with
+        """One row per direction (c_k, θ_k, the BBP threshold D·E[T²]/θ_k² and the scaling one
+        C·D/c_k², ρ² Lu–Li and BBP, outlier); with
         ``answers`` the answers (:meth:`answers`) as the notes (the notebook view; the CLI
         prints them as its summary instead)."""
         rows = [[str(r.k), f"{r.c:.4f}", f"{r.theta:.4f}", f"{r.n_threshold_bbp:.4g}",
+                 "-" if r.n_threshold_scaling is None else f"{r.n_threshold_scaling:.4g}",
                  f"{r.rho2:.4f}", f"{r.rho2_bbp:.4f}",
                  "-" if r.outlier is None else f"{r.outlier:.4f}"] for r in self.directions]
-        return Table(columns=["k", "c_k", "θ_k", "n_k (BBP)", "ρ² Lu–Li", "ρ² BBP", "outlier"],
+        dim = self.dim if self.dim == "D" else f"d^{self.q}"
+        return Table(columns=["k", "c_k", "θ_k", f"n_k BBP {dim}·E[T²]/θ_k²",
+                              f"n_k scaling C·{dim}/c_k²", "ρ² Lu–Li", "ρ² BBP", "outlier"],
                      rows=rows, caption=f"Recovery at n = {fraction_str(self.n)} "
                                         f"(δ = {self.delta:.4g})",
-                     latex_columns=["$k$", "$c_k$", r"$\theta_k$", "$n_k$", r"$\rho_k^2$",
-                                    r"$\rho_k^2$ (BBP)", "outlier"],
-                     label="tab:fltheory-recovery-query", align="rrrrrrr",
+                     latex_columns=["$k$", "$c_k$", r"$\theta_k$",
+                                    r"$n_k$ BBP $D\,\mathbb{E}[T^2]/\theta_k^2$",
+                                    r"$n_k$ scaling $C D/c_k^2$", r"$\rho_k^2$ Lu--Li",
+                                    r"$\rho_k^2$ BBP", "outlier"],
+                     label="tab:fltheory-recovery-query", align="rrrrrrrr",
                      notes=self.answers() if answers else [])
 
 
@@ -253,13 +264,14 @@ def recovery_at(d: int, q: int, gamma: Fraction, n: Fraction, d1: int = 8,
     """Sequential recovery at sample size n > 0 (δ = n/D a double): the power-law model
     :meth:`RecoveryModel.power_law` (1 <= d1 <= MAX_D1, γ > 0, ``rank`` or ``sign``), its Lu–Li
     overlaps and outliers, the number of outliers, the scaling count :func:`recovered_count`
-    with the model's weak-direction constant C (rounded to a rational of denominator <= 10^12),
+    (n >= C·D/c_k², c_k the model's normalised strengths, so capped at d1) with the model's
+    weak-direction constant C (rounded to a rational of denominator <= 10^12),
     the MSE 1 − Σ c_k² ρ_k⁴ and, for d1 >= 2 and γ > 1/2, the law :func:`mse_law` at δ with the
     continuum count (mpmath at ``dps``).
 
     >>> r = recovery_at(100, 2, Fraction(1), Fraction(10**5), d1=2)
     >>> round(r.delta, 4), r.recovered_luli, r.recovered_scaling, round(r.mse, 4)
-    (19.802, 2, 11, 0.1733)
+    (19.802, 2, 2, 0.1733)
     """
     import mpmath
 
@@ -280,9 +292,12 @@ def recovery_at(d: int, q: int, gamma: Fraction, n: Fraction, d1: int = 8,
     rows = []
     for i in range(d1):
         ov = model.overlap(i, delta)
+        scaling = None if C_frac is None else float(threshold(d, q, i + 1, gamma, C_frac, 15,
+                                                              dim, d1=d1))
         rows.append(DirectionAt(i + 1, float(model.c[i]), float(theta[i]), float(bbp[i] * size),
-                                ov.rho2, max(0.0, 1 - bbp[i] / delta), ov.outlier, ov.edge))
-    k_scaling = None if C_frac is None else recovered_count(n, d, q, gamma, C_frac, dim)
+                                scaling, ov.rho2, max(0.0, 1 - bbp[i] / delta), ov.outlier,
+                                ov.edge))
+    k_scaling = None if C_frac is None else recovered_count(n, d, q, gamma, C_frac, dim, d1=d1)
     mse = float(model.mse([delta])[0])
     _check_finite(mse, *(r.rho2 for r in rows), *(r.theta for r in rows))
     law = law_mse = cont = None
@@ -291,6 +306,7 @@ def recovery_at(d: int, q: int, gamma: Fraction, n: Fraction, d1: int = 8,
             law = MSELaw(gamma, None, law_exponent(gamma),
                          law_prefactor(gamma, law_a1_squared(gamma, C, dps), dps), dps)
             law_mse = law.value(delta)
-            cont = continuum_count(n, d, q, gamma, C_frac, dim, dps)
+            cont = continuum_count(n, d, q, gamma, C_frac, dim, dps, d1=d1)
     return RecoveryAt(d, q, dim, size, n, delta, gamma, d1, transform, C, no_C, rows,
-                      sum(1 for r in rows if r.rho2 > 0), k_scaling, mse, law, law_mse, cont)
+                      sum(1 for r in rows if r.rho2 > 0), k_scaling, mse, law, law_mse, cont,
+                      model.method)

@@ -15,7 +15,12 @@ import numpy as np
 
 from fltheory.exact import CostError, DomainError, check_cost
 from fltheory.theory._recovery_args import _integer, _positive_float, _rational, _shown
-from fltheory.theory.recovery_chi2 import _GenChi2, _weights, ruben_terms
+from fltheory.theory.recovery_chi2 import (
+    _FourierChi2,
+    _GenChi2,
+    _weights,
+    ruben_terms,
+)
 
 _Floats = Sequence[float] | np.ndarray
 
@@ -60,10 +65,23 @@ class LabelLaw:
                 -float(b @ (self.t ** 2 / (lam - self.t) ** 2)))
 
 
-def _rank_law(w: np.ndarray, nodes: int = 6001) -> LabelLaw:
+def _family(w: np.ndarray, method: str) -> tuple[Any, list[Any]]:
+    """The law of Q = Σ w_i χ²_1 and its d1 size-biased versions (χ²_3 in term i), by Ruben's
+    series (``ruben``) or by Fourier inversion (``fourier``)."""
+    if method == "fourier":
+        return _FourierChi2.family(w)
+    biased = []
+    for i in range(len(w)):
+        m = np.ones_like(w)
+        m[i] = 3
+        biased.append(_GenChi2(w, m))
+    return _GenChi2(w, np.ones_like(w)), biased
+
+
+def _rank_law(w: np.ndarray, method: str = "ruben", nodes: int = 6001) -> LabelLaw:
     """T = 2F(s) − 1 on a grid x = u² (Simpson in u), where the singular corners of the χ²
     densities are smooth."""
-    base = _GenChi2(w, np.ones_like(w))
+    base, laws = _family(w, method)
     xmax = 2 * w.max() * 40 + 4 * float(np.sum(w))  # 1 − F < 1e-15 well before xmax
     u = np.linspace(0.0, math.sqrt(xmax), nodes)
     x = u * u
@@ -76,28 +94,22 @@ def _rank_law(w: np.ndarray, nodes: int = 6001) -> LabelLaw:
         weights = p * jac
     # at u = 0 the weight is (h/3)·lim 2u p(u²): finite for d1 = 1, where p·jac is inf·0
     weights[0] = simpson[0] * (u[1] - u[0]) / 3 * base.density_at_zero_in_u()
-    biased = []
-    for i in range(len(w)):
-        m = np.ones_like(w)
-        m[i] = 3
-        biased.append(_GenChi2(w, m).pdf(x) * jac)
+    biased = [law.pdf(x) * jac for law in laws]
     # E[T'(s)] = 2∫p²: infinite for d1 = 1 (p ~ x^{−1/2} at 0), finite for d1 >= 2
     slope = float(2 * weights @ p) if np.isfinite(p[0]) else math.inf
     return LabelLaw("rank", t, weights, np.array(biased), 1.0, slope)
 
 
-def _sign_law(w: np.ndarray) -> LabelLaw:
+def _sign_law(w: np.ndarray, method: str = "ruben") -> LabelLaw:
     """T = sign(s − median s): two atoms; the biased masses come from the size-biased CDFs."""
     from scipy.optimize import brentq
 
-    base = _GenChi2(w, np.ones_like(w))
+    base, laws = _family(w, method)
     hi = 2 * w.max() * 40 + 4 * float(np.sum(w))
     med = brentq(lambda z: float(base.sf(np.array([z]))[0]) - 0.5, 0.0, hi, xtol=1e-14)
     biased = []
-    for i in range(len(w)):
-        m = np.ones_like(w)
-        m[i] = 3
-        up = float(_GenChi2(w, m).sf(np.array([med]))[0])
+    for law in laws:
+        up = float(law.sf(np.array([med]))[0])
         biased.append([1 - up, up])
     return LabelLaw("sign", np.array([-1.0, 1.0]), np.array([0.5, 0.5]), np.array(biased), 1.0,
                     float(2 * base.pdf(np.array([med]))[0]))
@@ -120,11 +132,18 @@ class Overlap:
     edge: float  # bulk edge ψ(λ̄)
 
 
-#: Bound on the work of one model: (d1 + 2) series of R terms, each O(R²/2) multiply-adds,
-#: R ≈ 20·(c_max/c_min) (:func:`ruben_terms`). Measured on the 2-core test machine under a load
-#: of ~13: d1 = 8, γ = 3 (6.9e8) takes 24-55 s (4 s unloaded), γ = 7/2 (4.2e9) over 200 s;
-#: the bound keeps accepted requests (γ <= 5/2 at d1 = 8: 1e8) to seconds even under load.
+#: Bound on the work of one model by Ruben's series: (d1 + 2) series of R terms, each O(R²/2)
+#: multiply-adds, R ≈ 20·(c_max/c_min) (:func:`ruben_terms`). Measured on the 2-core test machine
+#: under a load of ~13: d1 = 8, γ = 3 (6.9e8) takes 24-55 s (4 s unloaded); beyond the bound the
+#: Fourier inversion is used instead (:func:`law_method`).
 MAX_RUBEN_WORK = 3e8
+#: Bound on the work of one model by Fourier inversion: (d1 + 1) laws × N points (two FFTs and
+#: a few exponentials per point): about 0.1-0.3 µs per law-point measured (shared machine), so
+#: the bound is a few seconds.
+MAX_FOURIER_WORK = 2e7
+#: seconds per unit of work, measured (benchmarks/recovery.py; 2-core machine, unloaded): used
+#: only to pick the cheaper of the two methods
+_RUBEN_SECONDS, _FOURIER_SECONDS = 6e-9, 1.5e-7
 
 
 def ruben_work(c: _Floats) -> float:
@@ -138,6 +157,40 @@ def ruben_work(c: _Floats) -> float:
     return (len(w) + 2) * ruben_terms(w) ** 2 / 2
 
 
+def fourier_work(c: _Floats) -> float:
+    """Estimated law-points (a float) to build the label law of strengths ``c`` by Fourier
+    inversion: (d1 + 1)·N, N the FFT length of :func:`~fltheory.theory.recovery_chi2.
+    fourier_size` for the weights c/(‖c‖√2) (at least 131072 for the grid's resolution);
+    infinite for d1 = 1 (the χ²_1 density is singular at 0: Ruben's series is exact there).
+
+    >>> fourier_work([1.0, 0.5, 0.25, 0.125])
+    20971520.0
+    """
+    w = _weights(c, "strengths")
+    if len(w) < 2:
+        return math.inf
+    w = w / (np.linalg.norm(w) * math.sqrt(2))
+    return float((len(w) + 1) * _FourierChi2.points(w))
+
+
+def law_method(c: _Floats) -> tuple[str, float, float]:
+    """How the label law of strengths ``c`` is built: ``("ruben", work, limit)`` (Ruben's
+    series, exact mixture of χ² laws) or ``("fourier", work, limit)`` (Fourier inversion), the
+    one of smaller estimated time among those within their bound; when neither is, the one of
+    smaller work relative to its bound (the caller refuses it: work > limit).
+
+    >>> law_method([1.0, 0.5])[0], law_method(np.arange(1, 17.0) ** -3)[0]
+    ('ruben', 'fourier')
+    """
+    ruben, fourier = ruben_work(c), fourier_work(c)
+    options = [("ruben", ruben, MAX_RUBEN_WORK, ruben * _RUBEN_SECONDS),
+               ("fourier", fourier, MAX_FOURIER_WORK, fourier * _FOURIER_SECONDS)]
+    within = [o for o in options if o[1] <= o[2]]
+    best = (min(within, key=lambda o: o[3]) if within
+            else min(options, key=lambda o: o[1] / o[2]))
+    return best[0], best[1], best[2]
+
+
 def _deltas(deltas: Any) -> np.ndarray:
     """A list of δ = n/D > 0 as doubles."""
     if isinstance(deltas, str | bytes) or not isinstance(deltas, Sequence | np.ndarray):
@@ -149,7 +202,9 @@ class RecoveryModel:
     """The hierarchical target with strengths λ (a non-empty list of at most MAX_D1 positive
     numbers, normalised to c = λ/‖λ‖) and a bounded label transform (``rank`` or ``sign``).
 
-    Its label law (Ruben's series) is built on construction, refused beyond MAX_RUBEN_WORK.
+    Its label law is built on construction by Ruben's series or by Fourier inversion,
+    whichever :func:`law_method` finds cheaper (``method`` forces one), refused when beyond the
+    bound (MAX_RUBEN_WORK, MAX_FOURIER_WORK); ``self.method`` says which was used.
     Methods (doubles, numpy arrays): ``theta()`` θ_i = E[T(h_i² − 1)], ``bbp_thresholds()``
     δ_i = E[T²]/θ_i², ``weak_constant()`` C, ``overlap(i, δ)`` the Lu–Li :class:`Overlap`,
     ``overlaps(δs)``, ``mse(δs)`` = 1 − Σ c_i² ρ_i⁴, ``crossing(i)`` δ at ρ_i² = 1/2.
@@ -161,7 +216,8 @@ class RecoveryModel:
     (0.8346, 0.3368)
     """
 
-    def __init__(self, lam: _Floats, transform: str = "rank", _what: str | None = None):
+    def __init__(self, lam: _Floats, transform: str = "rank", _what: str | None = None,
+                 method: str | None = None):
         if not isinstance(transform, str) or transform not in LAWS:
             raise DomainError("transform", transform, " or ".join(LAWS),
                               reason="the finite-δ theory needs a bounded transform")
@@ -170,12 +226,24 @@ class RecoveryModel:
             raise DomainError("d1", len(lam_arr), f"1 <= d1 <= {MAX_D1}",
                               reason="the finite-δ theory sums Ruben's series per direction")
         spread = float(lam_arr.max() / lam_arr.min())
-        check_cost(_what or f"strengths = (spread max/min {spread:.3g})", ruben_work(lam_arr),
-                   MAX_RUBEN_WORK, "multiply-adds of Ruben's series",
-                   "the series needs about 20·max/min strength terms: lower γ or d1")
+        if method not in (None, "ruben", "fourier"):
+            raise DomainError("method", method, "ruben, fourier or None (the cheaper)")
+        auto, work, limit = law_method(lam_arr)
+        if method is not None and method != auto:
+            work, limit = ((ruben_work(lam_arr), MAX_RUBEN_WORK) if method == "ruben"
+                           else (fourier_work(lam_arr), MAX_FOURIER_WORK))
+        method = method or auto
+        unit = ("multiply-adds of Ruben's series" if method == "ruben"
+                else "law-points of the Fourier inversion")
+        check_cost(_what or f"strengths = (spread max/min {spread:.3g})", work, limit, unit,
+                   "Ruben's series needs about 20·max/min strength terms, the Fourier inversion "
+                   "a grid set by how fast the weakest directions damp the characteristic "
+                   "function: lower gamma, or raise d1")
         self.c = lam_arr / np.linalg.norm(lam_arr)
         self.transform = transform
-        self.law = LAWS[transform](self.c / math.sqrt(2))
+        #: how the law of s was computed: "ruben" (series) or "fourier" (inversion)
+        self.method = method
+        self.law = LAWS[transform](self.c / math.sqrt(2), method)
 
     @classmethod
     def power_law(cls, d1: int, gamma: float | Fraction, transform: str = "rank"
@@ -190,10 +258,10 @@ class RecoveryModel:
             raise DomainError("gamma", _shown(gamma), "γ > 0")
         g = float(min(gamma, Fraction(10**300)))
         what = f"gamma = {_shown(gamma) if shown is None else shown}, d1 = {d1}"
-        if d1 > 1 and g * math.log(d1) > math.log(1e12):  # R ~ 20·d1^γ: refuse in log space
+        if d1 > 1 and g * math.log(d1) > math.log(1e200):  # d1^{−γ} near underflow: in logs
             raise CostError(what, (d1 + 2) * (20 * math.exp(min(g * math.log(d1), 300.0))) ** 2
                             / 2, MAX_RUBEN_WORK, "multiply-adds of Ruben's series",
-                            "the series needs about 20·d1^γ terms: lower γ or d1")
+                            "strengths spread beyond 1e200: lower gamma, or lower d1")
         return cls(np.arange(1, d1 + 1, dtype=float) ** (-g), transform, _what=what)
 
     @property
