@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 from numbers import Integral
 from typing import Final
@@ -364,6 +363,8 @@ def to_decimal_str(value: Fraction | int, dps: int) -> str:
     >>> to_decimal_str(Fraction(-3, 20), 30)
     '-0.15'
     """
+    from decimal import ROUND_HALF_EVEN, Decimal, localcontext  # not at start-up: 1 ms
+
     value = Fraction(value)
     with localcontext() as ctx:
         ctx.prec = dps

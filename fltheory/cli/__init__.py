@@ -24,6 +24,19 @@ from fltheory.exact import DomainError
 
 __all__ = ["CORE_COMMANDS", "cli", "commands", "main"]
 
+
+def _untranslated(message: str) -> str:
+    return message
+
+
+# click asks gettext for a translation of every message it builds, the --help option's text of
+# each command among them, at every start-up; gettext's first look-up imports locale and
+# searches the file system (≈ 2 ms of a light query's start-up). click ships no translations
+# and fltheory prints its messages in English, so the messages are used as they are.
+for _module in (click.core, click.decorators):
+    if getattr(getattr(_module, "_", None), "__module__", None) == "gettext":
+        setattr(_module, "_", _untranslated)  # noqa: B010 (a name mypy cannot see)
+
 #: the commands of the machinery itself, name -> "module:attribute"; the papers contribute
 #: theirs (``Paper.commands``, :mod:`fltheory.papers`)
 CORE_COMMANDS: dict[str, str] = {

@@ -162,10 +162,14 @@ def check_dps(dps: int) -> int:
 
 def emit(result: Result, fmt: str) -> None:
     """Render a result in the requested format on stdout."""
-    from fltheory import render
+    # each renderer module is imported only for its format (the LaTeX one compiles regular
+    # expressions that a text query does not need at start-up)
+    if fmt == "latex":
+        from fltheory.render.latex import render_latex as renderer
+    else:
+        from fltheory.render.text import render_json, render_text
 
-    renderer = {"text": render.render_text, "json": render.render_json,
-                "latex": render.render_latex}[fmt]
+        renderer = render_json if fmt == "json" else render_text
     click.echo(renderer(result), nl=False)
 
 

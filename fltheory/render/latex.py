@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from fltheory.results import Result, Table, finite
@@ -34,10 +35,16 @@ _MATH = {"α": r"\alpha ", "β": r"\beta ", "γ": r"\gamma ", "δ": r"\delta ", 
 _BASE = r"[A-Za-z\u0391-\u03a9\u03b1-\u03c9]"
 _ARG = r"(?:\([^()]*\)|[A-Za-z0-9.'\u0391-\u03a9\u03b1-\u03c9]+)"
 # plain-text mathematics in messages: μ_3, λ_(l,j), 10^-15, r^n, sqrt(6), E[σ^(2)]
-_MATH_RUN = re.compile(rf"sqrt\((?P<root>[^()]*)\)"
-                       rf"|(?P<sb>{_BASE})_(?P<sub>{_ARG})(?:(?:\^|\*\*)(?P<sup1>[-+]?{_ARG}))?"
-                       rf"|(?P<pb>[A-Za-z0-9.'\u0391-\u03a9\u03b1-\u03c9)\]]+)(?:\^|\*\*)"
-                       rf"(?P<sup>[-+]?{_ARG})")
+_MATH_RUN_SOURCE = (rf"sqrt\((?P<root>[^()]*)\)"
+                    rf"|(?P<sb>{_BASE})_(?P<sub>{_ARG})(?:(?:\^|\*\*)(?P<sup1>[-+]?{_ARG}))?"
+                    rf"|(?P<pb>[A-Za-z0-9.'\u0391-\u03a9\u03b1-\u03c9)\]]+)(?:\^|\*\*)"
+                    rf"(?P<sup>[-+]?{_ARG})")
+
+
+@functools.cache
+def _math_runs() -> re.Pattern[str]:
+    # compiled on first use: a text query imports this module without escaping anything
+    return re.compile(_MATH_RUN_SOURCE)
 
 
 def _math(text: str) -> str:
@@ -86,7 +93,7 @@ def latex_escape(text: str) -> str:
     $\\mu_{3}$ = $\\sqrt{6}$, |$\\mu_{3}$| > $10^{-15}$, $\\lambda_{l,j}$
     """
     out, last = [], 0
-    for m in _MATH_RUN.finditer(text):
+    for m in _math_runs().finditer(text):
         out.append(_escape_plain(text[last:m.start()]))
         out.append(_math_run(m))
         last = m.end()

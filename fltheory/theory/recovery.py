@@ -224,7 +224,7 @@ class RecoveryAt(ShowsTable):
                      rows=rows, caption=f"Recovery at n = {fraction_str(self.n)} "
                                         f"(δ = {self.delta:.4g})",
                      latex_columns=["$k$", "$c_k$", r"$\theta_k$",
-                                    r"$n_k$ BBP $D\,\mathbb{E}[T^2]/\theta_k^2$",
+                                    r"$n_k$ BBP $D\,\mathrm{E}[T^2]/\theta_k^2$",
                                     r"$n_k$ scaling $C D/c_k^2$", r"$\rho_k^2$ Lu--Li",
                                     r"$\rho_k^2$ BBP", "outlier"],
                      label="tab:fltheory-recovery-query", align="rrrrrrrr",
