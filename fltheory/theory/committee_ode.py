@@ -425,8 +425,15 @@ def _scipy(fun: Callable[[np.ndarray], np.ndarray], y0: np.ndarray, t: np.ndarra
     return FlatSolution(t.copy(), np.ascontiguousarray(sol.y.T), int(sol.nfev), method)
 
 
+#: the absolute tolerance by default; relu's: its I4 rule is accurate to ~1e-11 … 1e-9 near
+#: the singular covariances of convergence, and a tighter atol there only chases that noise
+#: (measured K = M = 2, η = 1/2, t = 2000: 107602 evaluations at 1e-12, 12730 at 1e-10)
+ATOL = 1e-12
+RELU_ATOL = 1e-10
+
+
 def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
-              rtol: float = 1e-10, atol: float = 1e-12, method: str = "auto"
+              rtol: float = 1e-10, atol: float | None = None, method: str = "auto"
               ) -> CommitteeTrajectory:
     """Integrate the committee-machine ODEs of ``model`` (a
     :class:`~fltheory.theory.committee_equations.CommitteeModel`) at step ``eta`` from
@@ -436,7 +443,8 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     ``flat_rhs(model, eta)`` it runs compiled (method ``dopri``), else through scipy
     (``dop853`` by default, ``lsoda`` on request). Parameters: η > 0 (float, Fraction or text);
     Q0 (K × K), R0 (K × M), T (M × M) finite with [[Q0, R0], [R0ᵀ, T]] PSD (checked by
-    ``check_state``); ``t_grid`` non-decreasing; rtol, atol > 0. The cost (K, M, the span and
+    ``check_state``); ``t_grid`` non-decreasing; rtol, atol > 0 (atol by default
+    :data:`ATOL`, :data:`RELU_ATOL` for relu). The cost (K, M, the span and
     the grid) is bounded before any work (:func:`check_integration_request`). Returns a
     :class:`CommitteeTrajectory`; raises :class:`CommitteeDivergence` (with the time) when the
     overlaps blow up, DomainError on bad input.
@@ -451,6 +459,9 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     from fltheory.theory import committee_equations as ce
 
     K, M = _units(model)
+    if atol is None:
+        relu = getattr(getattr(model, "averages", None), "kind", None) == "relu"
+        atol = RELU_ATOL if relu else ATOL
     eta_f = _real(eta, "eta", 0.0, strict=True)
     Q0 = _matrix(Q0, "Q0", (K, K))
     R0 = _matrix(R0, "R0", (K, M))
