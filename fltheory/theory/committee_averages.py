@@ -65,7 +65,7 @@ __all__ = ["MAX_DEGREE", "GaussianAverages", "averages", "erf_i4"]
 #: building its polynomial in the 10 covariance entries takes about a second)
 MAX_DEGREE = 6
 
-#: Gauss–Legendre nodes per panel (5 panels) of the relu I4 integral
+#: Gauss–Legendre nodes per panel (7 panels) of the relu I4 integral
 RELU_NODES = 16
 #: Gauss–Hermite order per dimension of :func:`_cubature_func` (2-, 3-, 4-field averages; no
 #: longer the generic path, kept as an independent rule for tests), and a higher order
@@ -237,11 +237,12 @@ def _relu_i3(C: np.ndarray) -> np.ndarray:
 @lru_cache(maxsize=8)
 def _legendre(n: int, graded: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The relu I4 rule on t in [0, 1]: Gauss–Legendre with n nodes on each panel of the graded
-    mesh 0, 10^-4, 10^-3, 10^-2, 10^-1, 1 (near-singular C, e.g. two nearly equal students, put
-    the integrand's variation at t ~ √gap), or on [0, 1] alone (``graded=False``). The
-    smallest node stays above 5e-7, so s = 1 − t² never rounds to 1."""
+    mesh 0, 10^-8, 10^-6, 10^-4, 10^-3, 10^-2, 10^-1, 1 (near-singular C, e.g. two nearly
+    equal students, put the integrand's variation at t ~ √gap: gaps down to ~1e-16 are
+    resolved), or on [0, 1] alone (``graded=False``). ε = t² is used as such (1 − s is never
+    formed), so nodes near 0 lose no digits."""
     x, w = np.polynomial.legendre.leggauss(n)
-    edges = [0.0, 1e-4, 1e-3, 1e-2, 1e-1, 1.0] if graded else [0.0, 1.0]
+    edges = [0.0, 1e-8, 1e-6, 1e-4, 1e-3, 1e-2, 1e-1, 1.0] if graded else [0.0, 1.0]
     ts, ws = [], []
     for lo, hi in itertools.pairwise(edges):
         ts.append(lo + (hi - lo) * 0.5 * (x + 1))
@@ -581,7 +582,7 @@ def averages(g: str, dps: int | None = None) -> GaussianAverages:
         return GaussianAverages(
             "relu", "relu",
             f"closed form (arc-cosine, Stein) for E2, I2, I3; I4 by a 1-D integral "
-            f"(graded Gauss–Legendre, 5 panels × {RELU_NODES} nodes; error <= 1e-9 measured "
+            f"(graded Gauss–Legendre, 7 panels × {RELU_NODES} nodes; error <= 1e-9 measured "
             f"against 3000-node Gauss–Legendre at generic, singular and near-singular "
             f"covariances)",
             sp.Max(Z, 0), {"e2": _relu_e2, "i2": _relu_i2, "i3": _relu_i3, "i4": _relu_i4},
