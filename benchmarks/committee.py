@@ -125,5 +125,43 @@ def sgd_side(K: int, M: int, eta: float, t_max: float, ode_seconds: float) -> No
           "(against the compiled ODE at rtol 1e-10 above; target >= 1000×)")
 
 
+def relu_issue24(repeats: int = 3) -> None:
+    """Issue 24 (committee correctness): wall time of `committee ode --g relu --eta 1/2
+    --t-max 2000` (the ODE alone, K = M = 2, past convergence; the CLI refuses it while the
+    cost estimate is pessimistic) and `committee plateau --g relu --eta 1/2` (no guess):
+    medians of ``repeats`` runs in this process (numba compiled once before)."""
+    import statistics
+
+    import numpy as np
+
+    from fltheory.theory import committee_ode as co
+    from fltheory.theory.committee_equations import CommitteeModel
+    from fltheory.theory.committee_plateau import symmetric_plateau
+
+    model = CommitteeModel("relu", 2, 2)
+    R0 = 1e-3 * np.random.default_rng(0).standard_normal((2, 2))
+    co.integrate(model, "1/2", 0.25 * np.eye(2), R0, np.eye(2), [0.0, 1.0])  # compile
+    limit, co.ODE_SECONDS_LIMIT = co.ODE_SECONDS_LIMIT, 1e4
+    times, last = [], None
+    try:
+        for _ in range(repeats):
+            start = time.perf_counter()
+            last = co.integrate(model, "1/2", 0.25 * np.eye(2), R0, np.eye(2),
+                                np.linspace(0.0, 2000.0, 201))
+            times.append(time.perf_counter() - start)
+    finally:
+        co.ODE_SECONDS_LIMIT = limit
+    assert last is not None
+    print(f"relu ode K = M = 2, η = 1/2, t-max 2000: median {statistics.median(times):.1f} s "
+          f"({last.nfev} evaluations; ε_g(2000) = {last.eps_g[-1]:.1e})")
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        p = symmetric_plateau(model, "1/2")
+        times.append(time.perf_counter() - start)
+    print(f"relu plateau K = M = 2, η = 1/2 (no guess): median {statistics.median(times):.2f} s "
+          f"(q = {p.q:.6f}, escape rate {p.escape_rate:.6f})")
+
+
 if __name__ == "__main__":
     main()

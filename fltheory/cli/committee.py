@@ -49,12 +49,30 @@ def _model_options(func: F) -> F:
     return func
 
 
+#: the second-layer weights the ODE commands accept: 0 or 1/100 <= |a| <= 4. The ODE with
+#: (a, a*, η) is the ODE with (a/c, a*/c, c²η) (ε_g times c²), so |a| = 100 is η × 10^4 (a
+#: runaway far above η_max) and a student with |a| = 1e-3 must grow to |w|² ~ 10^6 |a*|²
+#: before it fits (measured: --a 1e-3 … 1e-9 ended in a non-finite I3 or LinAlgError,
+#: --a 1e4 … 1e100 in a "vanishing step size at t ≈ 0"/nan)
+A_RANGE = (Fraction(1, 100), Fraction(4))
+
+
 def _model(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
            weight_decay: Fraction) -> Any:
-    """The typed model of the options (parsing: the theory checks every field)."""
+    """The typed model of the options (parsing: the theory checks every field; the second
+    layers also against :data:`A_RANGE`)."""
     from fltheory.theory.committee_equations import CommitteeModel
 
-    return CommitteeModel(g, K, M, a=a, a_star=a_star, noise=noise, weight_decay=weight_decay)
+    model = CommitteeModel(g, K, M, a=a, a_star=a_star, noise=noise, weight_decay=weight_decay)
+    lo, hi = A_RANGE
+    for param, values in (("a", model.a), ("a_star", model.a_star)):
+        for v in values:
+            if v and not lo <= abs(v) <= hi:
+                raise DomainError(param, fraction_str(v), f"0 or {fraction_str(lo)} <= |{param}|"
+                                  f" <= {fraction_str(hi)} (the ODE of a second layer c·a is "
+                                  "the ODE at step c²η: outside this range it is stiff or "
+                                  "runs away)")
+    return model
 
 
 def _model_inputs(model: Any) -> dict[str, Any]:
@@ -118,18 +136,32 @@ def ode_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
     model = _model(g, K, M, a, a_star, noise, weight_decay)
     run = ode_run(model, eta, t_max, q0, rho0, seed, T=_matrix(T, "T"), Q0=_matrix(Q0, "Q0"),
                   R0=_matrix(R0, "R0"))
+    from fltheory.theory.committee_ode import eps_accuracy, runaway
+
     tr, spec = run.trajectory, run.specialisation
-    rows = [[f"{tr.t[i]:.4g}", _num(float(tr.eps_g[i])), f"{spec[i]:.4f}",
-             f"{float(tr.Q[i].trace()) / K:.4f}"] for i in range(0, len(tr.t), 20)]
-    details = {"t": tr.t.tolist(), "eps_g": tr.eps_g.tolist(), "method": tr.method,
-               "nfev": tr.nfev, "escape_time": run.escape_time, "plateau": _plateau_json(run)}
+    stop = runaway(tr, model)
+    end = len(tr.t) if stop is None else stop[0] + 1
+    acc = eps_accuracy(model, tr, eta, run.average_errors)
+    eps = [max(float(v), 0.0) for v in tr.eps_g[:end]]
+    rows = [[f"{tr.t[i]:.4g}", _eps_text(eps[i], float(acc[i])), f"{spec[i]:.4f}",
+             f"{float(tr.Q[i].trace()) / K:.4f}"] for i in range(0, end, 20)]
+    if (end - 1) % 20:
+        i = end - 1
+        rows.append([f"{tr.t[i]:.4g}", _eps_text(eps[i], float(acc[i])), f"{spec[i]:.4f}",
+                     f"{float(tr.Q[i].trace()) / K:.4f}"])
+    details = {"t": tr.t[:end].tolist(), "eps_g": eps,
+               "eps_g_accuracy": [float(v) for v in acc[:end]], "method": tr.method,
+               "nfev": tr.nfev, "escape_time": run.escape_time, "plateau": _plateau_json(run),
+               "runaway": None if stop is None else {"t": stop[1], "trQ_over_K": stop[2],
+                                                     "scale": stop[3]}}
     emit(Result(command="committee ode",
                 inputs=_model_inputs(model) | {"eta": fraction_str(eta),
                                                "t_max": fraction_str(t_max), "q0": fraction_str(q0),
                                                "rho0": fraction_str(rho0), "seed": seed,
                                                "T": T, "Q0": Q0, "R0": R0},
-                value=float(tr.eps_g[-1]), conventions=_CONVENTIONS,
-                summary=_ode_summary(run, eta, t_max), details=details,
+                value=eps[-1], conventions=_CONVENTIONS,
+                summary=_ode_summary(run, eta, t_max, stop, eps[-1], float(acc[end - 1])),
+                details=details,
                 table=Table(columns=["t", "ε_g", "‖R − mean R‖_F", "tr Q/K"], rows=rows,
                             caption="ODE trajectory (every 20th grid point)",
                             label="tab:fltheory-committee-ode", align="rrrr")), fmt)
@@ -144,7 +176,19 @@ def _plateau_json(run: Any) -> dict[str, Any] | None:
             "eigenvalues_imag": [float(v.imag) for v in p.eigenvalues]}
 
 
-def _ode_summary(run: Any, eta: Fraction, t_max: Fraction) -> list[str]:
+def _eps_text(value: float, acc: float) -> str:
+    """ε_g >= 0 with only its confirmed digits: "< acc" when within the stated absolute
+    accuracy of 0, else as many significant digits as value/acc confirms (at most 6)."""
+    if not math.isfinite(value):
+        return "diverged"
+    if value <= acc:
+        return f"< {acc:.1e}"
+    digits = max(1, min(6, math.floor(math.log10(value / acc))))
+    return f"{value:.{digits}g}"
+
+
+def _ode_summary(run: Any, eta: Fraction, t_max: Fraction, stop: Any = None,
+                 final: float = 0.0, acc: float = 0.0) -> list[str]:
     tr = run.trajectory
     out = [f"{run.model}, η = {fraction_str(eta)}; integrated by {tr.method} "
            f"({tr.nfev} right-side evaluations)"]
@@ -155,9 +199,15 @@ def _ode_summary(run: Any, eta: Fraction, t_max: Fraction) -> list[str]:
                    f"({len(p.unstable)} unstable direction(s))")
     else:
         out.append(f"no symmetric plateau analysed: {run.plateau_note}")
+    if stop is not None:
+        out.append(f"the ODE runs away: tr Q/K = {stop[2]:.4g} exceeds 100 × its natural scale "
+                   f"{stop[3]:.3g} at t ≈ {tr.t[stop[0]]:.4g} and keeps growing (η far above "
+                   f"the largest stable step); the output stops there")
     out.append(f"escape (‖R − mean R‖_F >= 1/2) at t ≈ {run.escape_time:.4g}"
                if run.escape_time is not None else "no escape before t-max")
-    out.append(f"ε_g at t = {float(t_max):g}: {float(tr.eps_g[-1]):.4e}")
+    when = float(t_max) if stop is None else float(tr.t[stop[0]])
+    out.append(f"ε_g at t = {when:g}: {_eps_text(final, acc)} (stated absolute accuracy "
+               f"{acc:.1e}: integration tolerances and the averages' error)")
     if run.average_errors is not None:
         kinds = ", ".join(f"{k.upper()} {v:.1e}" for k, v in sorted(run.average_errors.items()))
         out += [f"averages: {run.model.averages.method}",
@@ -199,9 +249,11 @@ def equations_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fracti
 @committee_group.command("plateau")
 @_model_options
 @click.option("--eta", type=RATIONAL, required=True, help="Step η > 0.")
+@click.option("--guess", default=None, help="A start q,c,r for Newton's method (q,r when "
+              "K = 1) instead of the settling integration, e.g. 0.78,0.35,0.52.")
 @format_option
 def plateau_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
-                    weight_decay: Fraction, eta: Fraction, fmt: str) -> None:
+                    weight_decay: Fraction, eta: Fraction, guess: str | None, fmt: str) -> None:
     """The unspecialised plateau Q_kk = q, Q_kl = c, R = r (T = I): its ε_g, the Jacobian's
     eigenvalues there, the unstable directions and the escape rate.
 
@@ -210,7 +262,15 @@ def plateau_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction
     from fltheory.theory.committee_plateau import symmetric_plateau
 
     model = _model(g, K, M, a, a_star, noise, weight_decay)
-    p = symmetric_plateau(model, eta)
+    start = None
+    if guess is not None:
+        rows_ = _matrix(guess, "guess")
+        n = 3 if K > 1 else 2
+        if rows_ is None or len(rows_) != 1 or len(rows_[0]) != n:
+            raise DomainError("guess", guess, f"{n} numbers separated by ',' "
+                              f"({'q,c,r' if K > 1 else 'q,r'})")
+        start = [float(v) for v in rows_[0]]
+    p = symmetric_plateau(model, eta, guess=start)
     rows = [[str(i + 1), f"{v.real:+.6g}", f"{v.imag:+.3g}"]
             for i, v in enumerate(p.eigenvalues)]
     value = {"q": p.q, "c": p.c, "r": p.r, "eps_g": p.eps_g, "escape_rate": p.escape_rate}
@@ -218,7 +278,8 @@ def plateau_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction
     extra = {"average_errors": p.average_errors, "refined_change": p.refined_change,
              "averages": model.averages.method} if numeric else {}
     emit(Result(command="committee plateau",
-                inputs=_model_inputs(model) | {"eta": fraction_str(eta)}, value=value,
+                inputs=_model_inputs(model) | {"eta": fraction_str(eta), "guess": guess},
+                value=value,
                 conventions=_CONVENTIONS,
                 summary=[f"{model}, η = {fraction_str(eta)}",
                          f"plateau q = {p.q:.8f}, c = {p.c:.8f}, r = {p.r:.8f}",

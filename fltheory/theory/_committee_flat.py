@@ -70,7 +70,8 @@ def density0(c: float) -> float:
 
 
 def ttr(c: np.ndarray, a: int, b: int, r: int) -> float:
-    """E[θ(x_a) θ(x_b) relu(x_r)] for the covariance matrix c (Stein's lemma on x_r)."""
+    """E[θ(x_a) θ(x_b) relu(x_r)] for the covariance matrix c (Stein's lemma on x_r), the
+    conditioning through correlations clipped to [−1, 1] (committee_averages._given)."""
     total = 0.0
     for s in range(3):
         if s == 0:
@@ -79,43 +80,80 @@ def ttr(c: np.ndarray, a: int, b: int, r: int) -> float:
             j, p, q = b, a, r
         else:
             j, p, q = r, a, b
-        cjj = max(c[j, j], _TINY)
-        cpp = c[p, p] - c[p, j] * c[p, j] / cjj
-        cqq = c[q, q] - c[q, j] * c[q, j] / cjj
-        cpq = c[p, q] - c[p, j] * c[q, j] / cjj
-        total += c[r, j] * density0(c[j, j]) * orthant2(cpp, cqq, cpq)
+        rp = safe_rho(c[p, j], c[p, p], c[j, j])
+        rq = safe_rho(c[q, j], c[q, q], c[j, j])
+        vp = max(c[p, p], 0.0)
+        vq = max(c[q, q], 0.0)
+        cpq = c[p, q] - math.sqrt(vp * vq) * rp * rq
+        weight = math.sqrt(max(c[r, r], 0.0) / _TWO_PI) * safe_rho(c[r, j], c[r, r], c[j, j])
+        total += weight * orthant2(vp * (1.0 - rp * rp), vq * (1.0 - rq * rq), cpq)
     return total
+
+
+def _clip_pair(c: np.ndarray, p: int, q: int) -> None:
+    c[p, p] = max(c[p, p], 0.0)
+    c[q, q] = max(c[q, q], 0.0)
+    bound = math.sqrt(c[p, p] * c[q, q])
+    c[p, q] = min(bound, max(-bound, c[p, q]))
+    c[q, p] = c[p, q]
 
 
 def relu_i4(C: np.ndarray, nodes: np.ndarray, weights: np.ndarray, cs: np.ndarray,
             cc: np.ndarray) -> float:
-    """The 1-D integral of :mod:`fltheory.theory.committee_averages` for one 4 × 4 C, at the
-    Gauss–Legendre nodes t (in [0, 1]) and weights given; cs, cc are 4 × 4 work arrays."""
+    """The 1-D integral of :mod:`fltheory.theory.committee_averages` (``_relu_i4``: the
+    conditional covariances as Schur complements plus exact multiples of ε = 1 − s = t²)
+    for one 4 × 4 C, at the Gauss–Legendre nodes t (in [0, 1]) and weights given; cs, cc are
+    4 × 4 work arrays (the Schur complements of u and of v)."""
     total = 0.25 * relu_relu(C[2, 2], C[3, 3], C[2, 3])
-    for q in range(len(nodes)):
-        t = nodes[q]
-        s = 1.0 - t * t
-        for i in range(4):
-            for j in range(4):
-                cs[i, j] = C[i, j] * s if (i < 2 or j < 2) and i != j else C[i, j]
-        det = max(cs[0, 0] * cs[1, 1] - cs[0, 1] * cs[0, 1], _TINY)
-        i00, i11, i01 = cs[1, 1] / det, cs[0, 0] / det, -cs[0, 1] / det
-        c22 = cs[2, 2] - (cs[2, 0] * i00 * cs[0, 2] + 2.0 * cs[2, 0] * i01 * cs[1, 2]
-                          + cs[2, 1] * i11 * cs[1, 2])
-        c33 = cs[3, 3] - (cs[3, 0] * i00 * cs[0, 3] + 2.0 * cs[3, 0] * i01 * cs[1, 3]
-                          + cs[3, 1] * i11 * cs[1, 3])
-        c23 = cs[2, 3] - (cs[2, 0] * i00 * cs[0, 3] + cs[2, 0] * i01 * cs[1, 3]
-                          + cs[2, 1] * i01 * cs[0, 3] + cs[2, 1] * i11 * cs[1, 3])
-        f = C[0, 1] / (_TWO_PI * math.sqrt(det)) * relu_relu(c22, c33, c23)
+    c00, c11, c01 = C[0, 0], C[1, 1], C[0, 1]
+    det0 = max(c00 * c11 - c01 * c01, 0.0)
+    n1 = np.empty((4, 4))
+    pa = np.empty((4, 4))
+    pb = np.empty((4, 4))
+    for p in range(2, 4):
+        for q in range(2, 4):
+            bb = c11 * C[0, p] * C[0, q] + c00 * C[1, p] * C[1, q]
+            cross = c01 * (C[0, p] * C[1, q] + C[1, p] * C[0, q])
+            n1[p, q] = det0 * C[p, q] - bb + cross if det0 > 0.0 else 0.0
+            pa[p, q] = c01 * c01 * C[p, q] + bb
+            pb[p, q] = cross
+    _clip_pair(n1, 2, 3)
+    for x in range(2):
+        sc = cs if x == 0 else cc
+        cxx = max(C[x, x], _TINY)
+        for p in range(4):
+            for q in range(4):
+                sc[p, q] = C[p, q] - C[p, x] * C[q, x] / cxx
+        y = 1 - x
+        _clip_pair(sc, y, 2)
+        _clip_pair(sc, y, 3)
+        _clip_pair(sc, 2, 3)
+    m = np.empty((4, 4))
+    for k in range(len(nodes)):
+        t = nodes[k]
+        eps = t * t
+        s = 1.0 - eps
+        e1 = eps * (2.0 - eps)
+        e2 = eps * (3.0 - 3.0 * eps + eps * eps)
+        det = det0 + e1 * c01 * c01
+        c22 = (n1[2, 2] + e1 * pa[2, 2] - e2 * pb[2, 2]) / det
+        c33 = (n1[3, 3] + e1 * pa[3, 3] - e2 * pb[3, 3]) / det
+        c23 = (n1[2, 3] + e1 * pa[2, 3] - e2 * pb[2, 3]) / det
+        f = c01 / (_TWO_PI * math.sqrt(det)) * relu_relu(c22, c33, c23)
         for x in range(2):
             y = 1 - x
-            cxx = max(cs[x, x], _TINY)
+            sc = cs if x == 0 else cc
+            cxx = max(C[x, x], _TINY)
             for p in range(4):
-                for r in range(4):
-                    cc[p, r] = cs[p, r] - cs[p, x] * cs[r, x] / cxx
-            dens = density0(cs[x, x])
-            f += C[x, 2] * dens * ttr(cc, y, 2, 3) + C[x, 3] * dens * ttr(cc, y, 3, 2)
-        total += f * 2.0 * t * weights[q]
+                for q in range(4):
+                    proj = C[p, x] * C[q, x] / cxx
+                    if (p == y) != (q == y):
+                        m[p, q] = s * sc[p, q] + s * eps * proj
+                    else:
+                        m[p, q] = sc[p, q] + e1 * proj
+            dens = density0(C[x, x])
+            f += C[x, 2] * dens * ttr(m, y, 2, 3) + C[x, 3] * dens * ttr(m, y, 3, 2)
+        total += f * 2.0 * t * weights[k]
     return total
 
 

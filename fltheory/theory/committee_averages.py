@@ -65,7 +65,7 @@ __all__ = ["MAX_DEGREE", "GaussianAverages", "averages", "erf_i4"]
 #: building its polynomial in the 10 covariance entries takes about a second)
 MAX_DEGREE = 6
 
-#: Gauss–Legendre nodes per panel (5 panels) of the relu I4 integral
+#: Gauss–Legendre nodes per panel (7 panels) of the relu I4 integral
 RELU_NODES = 16
 #: Gauss–Hermite order per dimension of :func:`_cubature_func` (2-, 3-, 4-field averages; no
 #: longer the generic path, kept as an independent rule for tests), and a higher order
@@ -186,18 +186,36 @@ def _density0(c: Any) -> Any:
     return 1.0 / np.sqrt(_TWO_PI * np.maximum(c, 1e-300))
 
 
-def _cond(c: dict[tuple[int, int], Any], j: int, a: int, b: int) -> Any:
-    """Covariance of (a, b) given x_j = 0."""
-    return c[a, b] - c[a, j] * c[b, j] / np.maximum(c[j, j], 1e-300)
+def _given(c: dict[tuple[int, int], Any], j: int, keys: tuple[int, ...]
+           ) -> dict[tuple[int, int], Any]:
+    """Covariance of the fields ``keys`` given x_j = 0, written through the correlations
+    ρ_pj clipped to [−1, 1]: C_pq − √(C_pp C_qq) ρ_pj ρ_qj, variances C_pp (1 − ρ_pj²) >= 0.
+    At a (near-)singular or slightly indefinite C (rounding, an integrator's last digits) the
+    conditional variances stay >= 0 and bounded by C_pp instead of dividing by a vanishing
+    C_jj (a variance <= 0 counts as an independent zero field: ρ = 0)."""
+    rho = {p: _safe_rho(c[p, j], c[p, p], c[j, j]) for p in keys}
+    sd = {p: np.sqrt(np.maximum(c[p, p], 0.0)) for p in keys}
+    out: dict[tuple[int, int], Any] = {}
+    for p in keys:
+        for q in keys:
+            out[p, q] = (np.maximum(c[p, p], 0.0) * (1.0 - rho[p]**2) if p == q
+                         else c[p, q] - sd[p] * sd[q] * rho[p] * rho[q])
+    return out
+
+
+def _stein_weight(c: dict[tuple[int, int], Any], r: int, j: int) -> Any:
+    """C_rj φ_j(0) = C_rj / √(2π C_jj) as √(C_rr/2π) ρ_rj (bounded as C_jj → 0)."""
+    return np.sqrt(np.maximum(c[r, r], 0.0) / _TWO_PI) * _safe_rho(c[r, j], c[r, r], c[j, j])
 
 
 def _ttr(c: dict[tuple[int, int], Any], a: int, b: int, r: int) -> Any:
     """E[θ(x_a) θ(x_b) relu(x_r)] for a 3-variable covariance c (dict over ordered pairs), by
-    Stein's lemma on x_r: Σ_j C_rj E[∂_j(θθθ)] = Σ_j C_rj φ_j(0) P(others > 0 | x_j = 0)."""
+    Stein's lemma on x_r: Σ_j C_rj E[∂_j(θθθ)] = Σ_j C_rj φ_j(0) P(others > 0 | x_j = 0)
+    (conditioning through clipped correlations, :func:`_given`)."""
     total = 0.0
     for j, (p, q) in ((a, (b, r)), (b, (a, r)), (r, (a, b))):
-        total = total + c[r, j] * _density0(c[j, j]) * _orthant2(
-            _cond(c, j, p, p), _cond(c, j, q, q), _cond(c, j, p, q))
+        cc = _given(c, j, (p, q))
+        total = total + _stein_weight(c, r, j) * _orthant2(cc[p, p], cc[q, q], cc[p, q])
     return total
 
 
@@ -219,11 +237,12 @@ def _relu_i3(C: np.ndarray) -> np.ndarray:
 @lru_cache(maxsize=8)
 def _legendre(n: int, graded: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The relu I4 rule on t in [0, 1]: Gauss–Legendre with n nodes on each panel of the graded
-    mesh 0, 10^-4, 10^-3, 10^-2, 10^-1, 1 (near-singular C, e.g. two nearly equal students, put
-    the integrand's variation at t ~ √gap), or on [0, 1] alone (``graded=False``). The
-    smallest node stays above 5e-7, so s = 1 − t² never rounds to 1."""
+    mesh 0, 10^-8, 10^-6, 10^-4, 10^-3, 10^-2, 10^-1, 1 (near-singular C, e.g. two nearly
+    equal students, put the integrand's variation at t ~ √gap: gaps down to ~1e-16 are
+    resolved), or on [0, 1] alone (``graded=False``). ε = t² is used as such (1 − s is never
+    formed), so nodes near 0 lose no digits."""
     x, w = np.polynomial.legendre.leggauss(n)
-    edges = [0.0, 1e-4, 1e-3, 1e-2, 1e-1, 1.0] if graded else [0.0, 1.0]
+    edges = [0.0, 1e-8, 1e-6, 1e-4, 1e-3, 1e-2, 1e-1, 1.0] if graded else [0.0, 1.0]
     ts, ws = [], []
     for lo, hi in itertools.pairwise(edges):
         ts.append(lo + (hi - lo) * 0.5 * (x + 1))
@@ -231,29 +250,68 @@ def _legendre(n: int, graded: bool = True) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(ts), np.concatenate(ws)
 
 
+def _clip_psd(c: dict[tuple[int, int], Any], p: int, q: int) -> None:
+    """In place: C_pp, C_qq >= 0 and |C_pq| <= √(C_pp C_qq) (both orders of the pair), the
+    2 × 2 block of a covariance that rounding made slightly indefinite."""
+    c[p, p] = np.maximum(c[p, p], 0.0)
+    c[q, q] = np.maximum(c[q, q], 0.0)
+    bound = np.sqrt(c[p, p] * c[q, q])
+    c[p, q] = np.clip(c[p, q], -bound, bound)
+    c[q, p] = c[p, q]
+
+
 def _relu_i4(C: np.ndarray, nodes: int = RELU_NODES, graded: bool = True) -> np.ndarray:
+    """The 1-D integral of the module docstring. Every covariance conditioned on u and/or v at
+    s = 1 − ε (ε = t²) is written as its s-independent Schur complement (from C, once) plus
+    exact multiples of ε: no difference of nearly equal numbers at the nodes near s = 1, so
+    exact coincidences (u = v, w = u, …) and near-singular C (a converged student on its
+    teacher) keep their digits; conditional variances are clipped at 0 (an indefinite C in
+    the last digits of an integration stays finite)."""
     t, wt = _legendre(nodes, graded)
-    s = 1.0 - t**2                        # ∫_0^1 F'(s) ds = ∫_0^1 F'(1 − t²) 2t dt
+    eps = t**2
+    s = 1.0 - eps                         # ∫_0^1 F'(s) ds = ∫_0^1 F'(1 − t²) 2t dt
+    e1 = eps * (2.0 - eps)                # 1 − s²
+    e2 = eps * (3.0 - 3.0 * eps + eps**2)  # 1 − s³
     full = {(a, b): C[..., a, b][..., None] for a in range(4) for b in range(4)}
     total = np.zeros((*C.shape[:-2], len(t)))
-    cs: dict[tuple[int, int], Any] = {}
-    for (a, b), v in full.items():
-        cs[a, b] = v * s if (a < 2 or b < 2) and a != b else v + 0 * s
-    # pair (0, 1): δ(u) δ(v) relu(w) relu(z) -> φ2(0, 0) E[relu relu | u = v = 0]
-    det = cs[0, 0] * cs[1, 1] - cs[0, 1]**2
-    det = np.maximum(det, 1e-300)
-    inv = {(0, 0): cs[1, 1] / det, (1, 1): cs[0, 0] / det, (0, 1): -cs[0, 1] / det}
-    inv[1, 0] = inv[0, 1]
-
-    def cond12(p: int, q: int) -> Any:
-        return cs[p, q] - sum(cs[p, i] * inv[i, j] * cs[j, q] for i in (0, 1) for j in (0, 1))
-
-    total = total + full[0, 1] / (_TWO_PI * np.sqrt(det)) * _relu_relu(
-        cond12(2, 2), cond12(3, 3), cond12(2, 3))
-    # pairs (x, r'): δ(x) θ(y) θ(r') relu(r) -> φ_x(0) E[θ(y) θ(r') relu(r) | x = 0]
+    c00, c11, c01 = full[0, 0], full[1, 1], full[0, 1]
+    # pair (0, 1): δ(u) δ(v) relu(w) relu(z) -> φ2(0, 0) E[relu relu | u = v = 0]. With
+    # A_s = [[C00, s C01], [s C01, C11]], b_x = (C_x2, C_x3): det A_s = det0 + (1 − s²) C01²
+    # and det A_s · Cov(w, z | u, v) = N(1) + (1 − s²)(C01² D + C11 b0 b0ᵀ + C00 b1 b1ᵀ)
+    # − (1 − s³) C01 (b0 b1ᵀ + b1 b0ᵀ), N(1) = det0 · (Schur complement of (u, v) in C)
+    det0 = np.maximum(c00 * c11 - c01**2, 0.0)
+    det = det0 + e1 * c01**2
+    cond: dict[tuple[int, int], Any] = {}
+    n1: dict[tuple[int, int], Any] = {}
+    parts = {}
+    for p, q in ((2, 2), (3, 3), (2, 3)):
+        bb = c11 * full[0, p] * full[0, q] + c00 * full[1, p] * full[1, q]
+        cross = c01 * (full[0, p] * full[1, q] + full[1, p] * full[0, q])
+        n1[p, q] = np.where(det0 > 0, det0 * full[p, q] - bb + cross, 0.0)
+        parts[p, q] = e1 * (c01**2 * full[p, q] + bb) - e2 * cross
+    _clip_psd(n1, 2, 3)
+    for p, q in ((2, 2), (3, 3), (2, 3)):
+        cond[p, q] = (n1[p, q] + parts[p, q]) / det
+    total = total + c01 / (_TWO_PI * np.sqrt(det)) * _relu_relu(cond[2, 2], cond[3, 3],
+                                                                cond[2, 3])
+    # pairs (x, r'): δ(x) θ(y) θ(r') relu(r) -> φ_x(0) E[θ(y) θ(r') relu(r) | x = 0]; every
+    # field couples to x with the factor s: Cov_s(p, q | x) = σ_pq S_pq + (σ_pq − s²) C_px C_qx
+    # / C_xx, S the Schur complement of x in C, σ_pq = s for (y, w), (y, z), else 1
     for x, y in ((0, 1), (1, 0)):
-        cc = {(p, q): _cond(cs, x, p, q) for p in (y, 2, 3) for q in (y, 2, 3)}
-        dens = _density0(cs[x, x])
+        cxx = full[x, x]
+        schur = {(p, q): full[p, q] - full[p, x] * full[q, x] / cxx
+                 for p in (y, 2, 3) for q in (y, 2, 3)}
+        for p, q in ((y, 2), (y, 3), (2, 3)):
+            _clip_psd(schur, p, q)
+        cc: dict[tuple[int, int], Any] = {}
+        for p in (y, 2, 3):
+            for q in (y, 2, 3):
+                proj = full[p, x] * full[q, x] / cxx
+                if p == q or y not in (p, q):
+                    cc[p, q] = schur[p, q] + e1 * proj
+                else:
+                    cc[p, q] = s * schur[p, q] + s * eps * proj
+        dens = _density0(cxx)
         total = total + full[x, 2] * dens * _ttr(cc, y, 2, 3)
         total = total + full[x, 3] * dens * _ttr(cc, y, 3, 2)
     integral = (total * (2 * t) * wt).sum(axis=-1)
@@ -524,7 +582,7 @@ def averages(g: str, dps: int | None = None) -> GaussianAverages:
         return GaussianAverages(
             "relu", "relu",
             f"closed form (arc-cosine, Stein) for E2, I2, I3; I4 by a 1-D integral "
-            f"(graded Gauss–Legendre, 5 panels × {RELU_NODES} nodes; error <= 1e-9 measured "
+            f"(graded Gauss–Legendre, 7 panels × {RELU_NODES} nodes; error <= 1e-9 measured "
             f"against 3000-node Gauss–Legendre at generic, singular and near-singular "
             f"covariances)",
             sp.Max(Z, 0), {"e2": _relu_e2, "i2": _relu_i2, "i3": _relu_i3, "i4": _relu_i4},

@@ -662,7 +662,8 @@ def max_learning_rate(model: Any, T: Any = 1) -> MaxLearningRate:
 
     K, M = _units(model)
     if (K, M) != (1, 1):
-        raise DomainError("K", f"K = {K}, M = {M}", "K = M = 1 (the single-unit fixed point)")
+        raise DomainError("K", K, "K = M = 1 (the single-unit fixed point; this closed "
+                          "quadratic needs one student and one teacher)", reason=f"with M = {M}")
     T_f = _real(T, "T", 0.0, strict=True)
     _check_analysis(model, 0)
     return max_lr_of_field(lambda e: _model_field(model, e), T_f)
