@@ -255,7 +255,7 @@ def _gather(C: np.ndarray, idx: np.ndarray) -> np.ndarray:
 # symmetric subspace, are computed once, which the estimate ignores) — with the margins
 # above, they bound the work of one right-side evaluation before it starts
 _SECONDS_PER_AVERAGE = {"erf": (6e-7, 5e-7), "relu": (1.8e-4, 2e-6), "polynomial": (5e-8, 5e-8),
-                        "cubature": (1e-3, 6e-4)}
+                        "cubature": (1e-3, 6e-4), "mixture": (1e-4, 2e-6)}
 #: the cubature I4 of four distinct fields (a three-dimensional outer rule)
 _CUBATURE_I4_DISTINCT = 0.02
 
