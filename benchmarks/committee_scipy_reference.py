@@ -46,7 +46,6 @@ def start_options(K: int, M: int, q0: Fraction, rho0: Fraction, seed: int) -> li
 
 
 def make_rhs(K: int, M: int, eta: float, T: np.ndarray):
-    n = K + M
     w = np.concatenate([-np.ones(K), np.ones(M)])  # δ = Σ_m g(ν_m) − Σ_j g(λ_j)
     ww = np.outer(w, w)
 

@@ -70,7 +70,7 @@ def certify(b: tuple[float, ...], c: tuple[float, ...], step: float = CERT_STEP
 
     bb, cc = np.array(b), np.array(c)
     X = CERT_END
-    n = int(math.ceil(X / step))
+    n = math.ceil(X / step)
     h = X / n
     e_max, d_max = 0.0, 0.0
     for lo in range(0, n + 1, 200_000):

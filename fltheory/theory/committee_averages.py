@@ -355,7 +355,8 @@ class GaussianAverages:
     """The four Gaussian averages of an activation g (see the module docstring): numpy
     methods :meth:`e2`, :meth:`i2`, :meth:`i3`, :meth:`i4` on covariance arrays of shape
     (..., n, n), :meth:`symbolic` for the sympy form, and ``kind`` ("erf", "relu",
-    "polynomial", "mixture", "cubature"), ``method`` (how each average is computed, with its precision),
+    "polynomial", "mixture", "cubature"), ``method`` (how each average is computed, with its
+    precision),
     ``expr`` (g as a sympy expression in z), ``degree`` (polynomials) and ``name``.
 
     >>> av = averages("erf")
@@ -508,13 +509,14 @@ def _text(g: Any) -> str:
 
 
 @lru_cache(maxsize=64)
-def averages(g: str, dps: int | None = None) -> GaussianAverages:
+def averages(g: str, dps: int | None = None, method: str = "auto") -> GaussianAverages:
     """The Gaussian averages of the activation ``g``: ``"erf"`` (erf(x/√2), closed forms),
     ``"relu"`` (closed E2, I2, I3; I4 a 1-D integral), a polynomial in z or x (exact,
     degree <= :data:`MAX_DEGREE`), A + B z + C tanh(s z) (an erf mixture, certified), or any
-    expression accepted by :func:`fltheory.theory.functions.parse_function` (trapezoid rule). ``dps`` is
-    accepted for the interface and unused (every path is float64). Refuses g whose Gaussian
-    moments are not all finite (DomainError naming ``g``).
+    expression accepted by :func:`fltheory.theory.functions.parse_function` (trapezoid rule).
+    ``dps`` is accepted for the interface and unused (every path is float64); ``method`` "trapezoid"
+    forces the generic rule (e.g. to compare a tanh-like g's erf mixture with it). Refuses g
+    whose Gaussian moments are not all finite (DomainError naming ``g``).
 
     >>> averages("erf").method
     'closed form (Saad–Solla arcsin)'
@@ -547,7 +549,9 @@ def averages(g: str, dps: int | None = None) -> GaussianAverages:
             _relu_symbolic)
     if expr.is_polynomial(Z):
         return _polynomial(text, expr)
-    family = _tanh_family(expr)
+    if method not in ("auto", "trapezoid"):
+        raise DomainError("method", method, "auto or trapezoid")
+    family = _tanh_family(expr) if method == "auto" else None
     if family is not None:
         return _mixture(text, expr, family)
     return _cubature(text, expr)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -330,9 +331,26 @@ def dop853_loop(f: Any, y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: f
     return out, nfev, 0, t
 
 
+@lru_cache(maxsize=1)
 def _tableau() -> tuple[np.ndarray, ...]:
-    from scipy.integrate._ivp import dop853_coefficients as c
+    """scipy's DOP853 coefficient table, its file loaded alone (importing scipy.integrate
+    takes ~1 s, longer than a whole K = 10, M = 5 integration)."""
+    import importlib.util
+    import os
 
+    c: Any = None
+    spec = importlib.util.find_spec("scipy")
+    if spec is not None and spec.origin is not None:
+        path = os.path.join(os.path.dirname(spec.origin), "integrate", "_ivp",
+                            "dop853_coefficients.py")
+        file_spec = importlib.util.spec_from_file_location("_fltheory_dop853_table", path)
+        if os.path.exists(path) and file_spec is not None and file_spec.loader is not None:
+            c = importlib.util.module_from_spec(file_spec)
+            file_spec.loader.exec_module(c)
+    if c is None:
+        from scipy.integrate._ivp import dop853_coefficients
+
+        c = dop853_coefficients
     return (np.ascontiguousarray(c.A), np.ascontiguousarray(c.B), np.ascontiguousarray(c.C),
             np.ascontiguousarray(c.E3), np.ascontiguousarray(c.E5), np.ascontiguousarray(c.D))
 
