@@ -414,9 +414,9 @@ def cost(model: Any) -> float:
     av = model.averages
     # compiled seconds per I4 (this machine, loaded): erf 5e-9 (hoisted loops; 3e-6 fixed),
     # relu 3e-5–8e-5 (80 nodes), polynomials 1e-8 per term; I3 at most as much; a margin of 2
-    # (relu, polynomials); the erf mixture measured 7e-9 per arcsin term (tanh, K = M = 2:
-    # 6.7e-4 s per evaluation, K = M = 3: 2.4e-3; benchmarks/committee.py, cost_table)
-    unit = {"erf": 5e-9, "relu": 1.6e-4, "polynomial": 2e-8, "mixture": 7e-9}.get(av.kind,
+    # (relu, polynomials); the erf mixture measured 4e-9 per arcsin term (tanh, K = M = 2:
+    # 7e-4 s per evaluation, K = M = 3: 2.3e-3; benchmarks/committee.py, cost_table)
+    unit = {"erf": 5e-9, "relu": 1.6e-4, "polynomial": 2e-8, "mixture": 4e-9}.get(av.kind,
                                                                                  math.inf)
     if av.kind == "polynomial":
         unit *= max(1, len(av.tables["i4"].coef))

@@ -114,7 +114,7 @@ def integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
     """(seconds, bytes) to integrate the committee ODE (K students, M teachers) over ``t_span``
     with output on ``n_grid`` points: :func:`expected_nfev` evaluations at ``per_eval``
     seconds each (default :func:`compiled_erf_cost`, the cheapest right side), ε_g on the
-    grid ≈ 2e-4 + 1e-6·(K + M)² s per point (batched) and 0.01 s of set-up. Meant to be
+    grid ≈ 2e-5 + 1e-6·(K + M)² s per point (batched) and 0.005 s of set-up. Meant to be
     within 3× of the measured time (the table in benchmarks/committee.py, cost_table; the
     previous bound, (2000 + 3ηt)(1 + K/5) evaluations at 1.5e-7 K²(K + M)² s, was 10–200×
     high). Memory: Q, R and the flat states on the grid and three temporaries,
@@ -122,7 +122,7 @@ def integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
 
     >>> seconds, memory = integration_cost(2, 2, 1.0, 100.0, 101)
     >>> round(seconds, 3), int(memory)
-    (0.037, 51712)
+    (0.014, 51712)
 
     Integers 1 <= K, M <= 50 and n_grid >= 1; η, t_span finite reals >= 0; per_eval a finite
     real > 0 (else DomainError).
@@ -134,8 +134,8 @@ def integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
     if per_eval is None:
         per_eval = compiled_erf_cost(K, M)
     per_eval = _real(per_eval, "per_eval", 0.0, strict=True)
-    seconds = (expected_nfev(K, eta, t_span) * per_eval + n_grid * (2e-4 + 1e-6 * (K + M) ** 2)
-               + 0.01)
+    seconds = (expected_nfev(K, eta, t_span) * per_eval + n_grid * (2e-5 + 1e-6 * (K + M) ** 2)
+               + 0.005)
     memory = 8.0 * 4 * n_grid * (2 * K * K + 2 * K * M)
     return seconds, memory
 
