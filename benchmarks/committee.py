@@ -63,7 +63,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--t-max", type=float, default=100.0)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--issue24", action="store_true",
+                        help="the cost table, the scipy comparison and the right side's floor")
     args = parser.parse_args()
+    if args.issue24:
+        cost_table()
+        scipy_comparison(args.repeat)
+        rhs_floor()
+        return
     eta = 0.5
     t = np.linspace(0.0, args.t_max, 101)
     for K, M in ((2, 2), (10, 5)):
@@ -161,6 +168,123 @@ def relu_issue24(repeats: int = 3) -> None:
         times.append(time.perf_counter() - start)
     print(f"relu plateau K = M = 2, η = 1/2 (no guess): median {statistics.median(times):.2f} s "
           f"(q = {p.q:.6f}, escape rate {p.escape_rate:.6f})")
+
+
+# ------------------------------------------------------------------- issue 24 (cmt-speed)
+
+#: (g, K, M, t-max, η) of the cost table: erf at several sizes and spans, tanh and sigmoid
+COST_CASES = (("erf", 2, 2, 200, 0.5), ("erf", 2, 2, 2000, 0.5), ("erf", 5, 5, 500, 1.0),
+              ("erf", 10, 5, 1000, 0.5), ("erf", 10, 5, 2000, 0.5), ("erf", 20, 10, 200, 0.5),
+              ("tanh", 2, 2, 200, 0.5), ("tanh", 3, 3, 200, 1.0), ("sigmoid", 2, 2, 500, 0.5))
+
+
+def cost_table() -> None:
+    """integrate()'s estimate (committee_ode.integration_cost with the model's per-evaluation
+    figure, as integrate computes it) against the measured CPU time of integrate() on 201 grid
+    points (compiled path, after a warm-up call), and the evaluations against expected_nfev.
+    Measured on a shared 2-core machine (load ~8), CPU seconds:
+
+    g        K  M  t-max  η    nfev  expected  estimate  measured  est/meas
+    erf      2  2    200  0.5  1321  1640      0.018     0.002     11 (set-up: ms)
+    erf      2  2   2000  0.5  4789  4754      0.028     0.004     7.4 (set-up: ms)
+    erf      5  5    500  1.0  3130  4225      0.070     0.020     3.5
+    erf     10  5   1000  0.5  4486  5567      0.317     0.209     1.5
+    erf     10  5   2000  0.5  6742  7789      0.422     0.253     1.7
+    erf     20 10    200  0.5  2899  3800      2.40      1.40      1.7
+    tanh     2  2    200  0.5  1792  1640      1.29      1.04      1.2
+    tanh     3  3    200  1.0  2848  2406      7.09      6.79      1.0
+    sigmoid  2  2    500  0.5   688  2477      1.95      0.45      4.3 (converges early)
+    Within 3× wherever the time is over 0.1 s, except sigmoid's early convergence (4.3×).
+    (before: K = 10, M = 5 at t-max 2000 estimated 63 s, i.e. 150× high; tanh K = 2 31 s.)
+    """
+    from fltheory.theory._committee_flat import cost
+    from fltheory.theory.committee_ode import compiled_erf_cost, expected_nfev, integration_cost
+
+    print("g        K  M  t-max  η     nfev  expected  estimate s  measured CPU s  ratio")
+    for g, K, M, t_max, eta in COST_CASES:
+        model = CommitteeModel(g, K, M)
+        Q0, R0, T = start_state(K, M)
+        t = np.linspace(0.0, t_max, 201)
+        integrate(model, eta, Q0, R0, T, t[:2])
+        per_eval = max(compiled_erf_cost(K, M), cost(model))
+        estimate = integration_cost(K, M, eta, t_max, len(t), per_eval)[0]
+        start = time.process_time()
+        tr = integrate(model, eta, Q0, R0, T, t)
+        cpu = time.process_time() - start
+        print(f"{g:8s} {K:2d} {M:2d} {t_max:6d} {eta:4.1f} {tr.nfev:6d} "
+              f"{expected_nfev(K, eta, t_max):8.0f} {estimate:11.3f} {cpu:15.3f} "
+              f"{estimate / max(cpu, 1e-3):6.2f}")
+
+
+def scipy_comparison(repeat: int = 3) -> None:
+    """``fltheory committee ode --g erf --K 10 --M 5 --eta 1/2 --t-max 1000`` against
+    benchmarks/committee_scipy_reference.py (same start, whole process each, alternating in
+    one run): wall and CPU seconds (medians) and the final ε_g of each."""
+    import json
+    import resource
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = str(Path(__file__).with_name("committee_scipy_reference.py"))
+    opts = json.loads(subprocess.run([sys.executable, script, "--print-start"],
+                                     capture_output=True, text=True, check=True).stdout)
+    cmds = {"scipy": [sys.executable, script],
+            "fltheory": ["fltheory", "committee", "ode", "--g", "erf", "--K", "10", "--M", "5",
+                         "--eta", "1/2", "--t-max", "1000", "--format", "json", *opts]}
+    times: dict[str, list[tuple[float, float]]] = {k: [] for k in cmds}
+    values: dict[str, float] = {}
+    for _ in range(repeat):
+        for name, cmd in cmds.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+            wall = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            times[name].append((wall, cpu))
+            d = json.loads(out)
+            values[name] = float(d["eps_g"] if name == "scipy" else d["value"])
+    for name, rows in times.items():
+        print(f"{name:9s} wall {np.median([r[0] for r in rows]):.2f} s, CPU "
+              f"{np.median([r[1] for r in rows]):.2f} s (medians of {repeat}); ε_g(1000) = "
+              f"{values[name]!r}")
+    print(f"relative difference of ε_g: {abs(values['fltheory'] / values['scipy'] - 1):.1e}")
+
+
+def rhs_floor() -> None:
+    """The compiled erf right side at K = 10, M = 5 against a floor: its 6600 I4 terms each
+    need one arcsin (plus ~10 flops), timed here as a compiled loop of arcsin alone."""
+    import numba
+
+    from fltheory.theory.committee_equations import flat_rhs
+
+    @numba.njit(cache=False)
+    def asin_loop(x: np.ndarray) -> float:
+        s = 0.0
+        for v in x:
+            s += np.arcsin(v)
+        return s
+
+    x = np.random.default_rng(0).uniform(-0.9, 0.9, 10**6)
+    asin_loop(x)
+    start = time.process_time()
+    for _ in range(10):
+        asin_loop(x)
+    per_asin = (time.process_time() - start) / 1e7
+    model = CommitteeModel("erf", 10, 5)
+    Q0, R0, T = start_state(10, 5)
+    f = flat_rhs(model, 0.5, T)
+    y = np.concatenate([Q0.ravel(), R0.ravel()])
+    f(y)
+    n, start = 0, time.process_time()
+    while time.process_time() - start < 1.0:
+        f(y)
+        n += 1
+    per_eval = (time.process_time() - start) / n
+    floor = 6600 * per_asin
+    print(f"erf K = 10, M = 5: {1e6 * per_eval:.1f} µs per right side; floor 6600 arcsin × "
+          f"{1e9 * per_asin:.1f} ns = {1e6 * floor:.1f} µs; ratio {per_eval / floor:.2f}")
 
 
 if __name__ == "__main__":

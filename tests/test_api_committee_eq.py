@@ -18,9 +18,9 @@ from fltheory.theory import committee_equations as ce
 
 
 @pytest.mark.parametrize(("func", "params"), [
-    (ca.averages, ["g", "dps"]),
+    (ca.averages, ["g", "dps", "method"]),
     (ce.check_state, ["Q", "R", "T", "model", "tol"]),
-    (ce.rhs, ["model", "eta", "order"]),
+    (ce.rhs, ["model", "eta", "order", "engine"]),
     (ce.generalisation_error, ["model", "Q", "R", "T"]),
     (ce.equations, ["model", "order"]),
     (ce.flat_rhs, ["model", "eta", "T", "order"]),
@@ -41,7 +41,8 @@ def test_model_fields_and_exact_numbers():
 
 @pytest.mark.parametrize(("g", "kind"), [("erf", "erf"), ("relu", "relu"), ("Max(z, 0)", "relu"),
                                           ("x**2", "polynomial"), ("He3", "polynomial"),
-                                          ("z**3 - 3*z", "polynomial"), ("sigmoid", "cubature")])
+                                          ("z**3 - 3*z", "polynomial"), ("sigmoid", "mixture"),
+                                          ("tanh(z) + z**3/1000", "cubature")])
 def test_activation_kinds_and_x_alias(g, kind):
     av = ca.averages(g)
     assert av.kind == kind and av.method

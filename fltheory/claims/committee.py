@@ -752,7 +752,7 @@ def _trajectory_errors(model: Any, traj: Any) -> dict[str, float] | None:
     trajectory (start, middle, end); None for closed forms and polynomials."""
     from fltheory.theory.committee_equations import average_errors
 
-    if getattr(model.averages, "kind", None) != "cubature":
+    if getattr(model.averages, "kind", None) not in ("cubature", "mixture"):
         return None
     out: dict[str, float] = {}
     for i in sorted({0, len(traj.t) // 2, len(traj.t) - 1}):

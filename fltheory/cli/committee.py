@@ -211,8 +211,8 @@ def _ode_summary(run: Any, eta: Fraction, t_max: Fraction, stop: Any = None,
     if run.average_errors is not None:
         kinds = ", ".join(f"{k.upper()} {v:.1e}" for k, v in sorted(run.average_errors.items()))
         out += [f"averages: {run.model.averages.method}",
-                f"their estimated error along this trajectory (start, middle, end; rule against "
-                f"halved steps): {kinds}"]
+                f"their estimated error along this trajectory (start, middle, end; "
+                f"{run.model.averages.error_how}): {kinds}"]
         if p is not None and p.average_errors is not None:
             out += _error_lines(run.model, p)[1:]
     return out
@@ -305,8 +305,8 @@ def _error_lines(model: Any, p: Any) -> list[str]:
             f" ε_g by {ch['eps_g']:.1e}, the escape rate by {ch['escape_rate']:.1e}, the "
             f"eigenvalues by {ch['eigenvalues']:.1e} (digits below these are not meaningful)")
     return [f"averages: {model.averages.method}",
-            f"their estimated error at this plateau's covariances (rule against halved steps): "
-            f"{kinds}", redo]
+            f"their estimated error at this plateau's covariances "
+            f"({model.averages.error_how}): {kinds}", redo]
 
 
 @committee_group.command("simulate")

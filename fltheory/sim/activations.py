@@ -150,5 +150,11 @@ NUMPY_CATALOGUE: dict[str, NumpyActivation] = _entries()
 
 def numpy_activation(name: str) -> NumpyActivation:
     """The numpy face of the catalogue activation ``name`` (a KeyError for another name: the
-    callers name their parameter in their own refusal, with :func:`suggest`)."""
+    callers name their parameter in their own refusal, with :func:`suggest`).
+
+    >>> import numpy as np
+    >>> relu = numpy_activation("relu")
+    >>> relu.g(np.array([-1.0, 2.0])).tolist(), relu.dg(np.array([-1.0, 2.0])).tolist()
+    ([0.0, 2.0], [0.0, 1.0])
+    """
     return NUMPY_CATALOGUE[name]

@@ -5,7 +5,8 @@ Plain Python functions using only math and numpy indexing, so numba can compile 
 (:mod:`fltheory.theory._committee_jit` does, on first use, when numba is installed). The
 averages are the same formulas as :mod:`fltheory.theory.committee_averages`, written per scalar
 (erf: Saad–Solla closed forms; relu: closed E2, I2, I3 and the Gauss–Legendre integral for I4;
-polynomials: the exponent/coefficient tables of the exact polynomial)."""
+polynomials: the exponent/coefficient tables of the exact polynomial; tanh-like g: the erf
+mixture's tilted closed forms of :mod:`fltheory.theory._committee_mixture`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-KIND_ERF, KIND_RELU, KIND_POLY = 0, 1, 2
+KIND_ERF, KIND_RELU, KIND_POLY, KIND_MIX = 0, 1, 2, 3
 _TWO_PI = 2.0 * math.pi
 _TINY = 1e-300
 
@@ -274,14 +275,127 @@ def erf_loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np
     return out
 
 
+def mix_loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.ndarray,
+              eta: float, sigma2: float, kappa: float, order: int, mix: np.ndarray
+              ) -> np.ndarray:
+    """:func:`loops` for ĝ(x) = A + B x + Σ_j c_j G(s_j x), G = erf(·/√2), ``mix`` = (A, B,
+    c_1..c_J, s_1..s_J): the tilted closed forms of :mod:`fltheory.theory._committee_mixture`
+    (the same numbers as its numpy i3, i4, i2; tests check the two paths agree), the tilt of
+    each student pair (i, k) shared by every field pair (c, e)."""
+    n = K + M
+    J = (mix.shape[0] - 2) // 2
+    A, B = mix[0], mix[1]
+    cj = mix[2:2 + J]
+    sj = mix[2 + J:2 + 2 * J]
+    sq = math.sqrt(2.0 / math.pi)
+    na = J + 1
+    d = np.empty(na)
+    sg = np.empty(na)
+    d[0] = B / sq
+    sg[0] = 0.0
+    for j in range(J):
+        d[j + 1] = cj[j] * sj[j]
+        sg[j + 1] = sj[j]
+    C = np.empty((n, n))
+    for i in range(K):
+        for j in range(K):
+            C[i, j] = 0.5 * (y[i * K + j] + y[j * K + i])
+        for m in range(M):
+            C[i, K + m] = y[K * K + i * M + m]
+            C[K + m, i] = C[i, K + m]
+    for m in range(M):
+        for l in range(M):
+            C[K + m, K + l] = T[m, l]
+    S3 = np.zeros((K, n))
+    lin = np.empty(n)
+    for i in range(K):
+        for al in range(na):
+            s2 = sg[al] * sg[al]
+            mm = 1.0 + s2 * C[i, i]
+            P = d[al] * sq / math.sqrt(mm)
+            for c in range(n):
+                ccc = C[c, c] - s2 * C[c, i] * C[c, i] / mm
+                acc = B
+                for j in range(J):
+                    acc += cj[j] * sj[j] * sq / math.sqrt(1.0 + sj[j] * sj[j] * ccc)
+                lin[c] = w[c] * acc
+            for t in range(n):
+                acc = 0.0
+                for c in range(n):
+                    acc += (C[t, c] - s2 * C[t, i] * C[i, c] / mm) * lin[c]
+                S3[i, t] += P * acc
+    out = np.empty(K * K + K * M)
+    for i in range(K):
+        for m in range(M):
+            out[K * K + i * M + m] = eta * a[i] * S3[i, K + m] - eta * kappa * C[i, K + m]
+    u = np.empty((n, J))
+    Lc = np.empty(n)
+    xs = np.empty(n)
+    ys = np.empty(n)
+    for i in range(K):
+        for k in range(i, K):
+            v = eta * (a[i] * S3[i, k] + a[k] * S3[k, i]) - 2.0 * eta * kappa * C[i, k]
+            if order == 2:
+                acc = 0.0
+                for al in range(na):
+                    for be in range(na):
+                        su, sv = sg[al], sg[be]
+                        m11 = 1.0 + su * su * C[i, i]
+                        m22 = 1.0 + sv * sv * C[k, k]
+                        m12 = su * sv * C[i, k]
+                        det = m11 * m22 - m12 * m12
+                        weight = d[al] * d[be] * (2.0 / math.pi) / math.sqrt(det)
+                        if sigma2 != 0.0:
+                            acc += sigma2 * weight
+                        for c in range(n):
+                            xs[c] = su * C[c, i]
+                            ys[c] = sv * C[c, k]
+                            ccc = C[c, c] - (m22 * xs[c] * xs[c] - 2.0 * m12 * xs[c] * ys[c]
+                                             + m11 * ys[c] * ys[c]) / det
+                            lc = 0.0
+                            for j in range(J):
+                                r = 1.0 / math.sqrt(1.0 + sj[j] * sj[j] * ccc)
+                                u[c, j] = sj[j] * r
+                                lc += cj[j] * sj[j] * sq * r
+                            Lc[c] = lc
+                        tot = 0.0
+                        for c in range(n):
+                            part = 0.0
+                            for e in range(c, n):
+                                cce = C[c, e] - (m22 * xs[c] * xs[e]
+                                                 - m12 * (xs[c] * ys[e] + ys[c] * xs[e])
+                                                 + m11 * ys[c] * ys[e]) / det
+                                gg = 0.0
+                                for l in range(J):
+                                    x = cce * u[c, l]
+                                    inner = 0.0
+                                    for j in range(J):
+                                        z = x * u[e, j]
+                                        inner += cj[j] * math.asin(min(1.0, max(-1.0, z)))
+                                    gg += cj[l] * inner
+                                e2 = (A * A + B * B * cce + B * cce * (Lc[c] + Lc[e])
+                                      + 2.0 / math.pi * gg)
+                                part += (w[e] * e2) if e == c else 2.0 * w[e] * e2
+                            tot += w[c] * part
+                        acc += weight * tot
+                v += eta * eta * a[i] * a[k] * acc
+            out[i * K + k] = v
+            out[k * K + i] = v
+    return out
+
+
 def loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.ndarray,
           eta: float, sigma2: float, kappa: float, order: int, kind: int, s2: float,
           E2: np.ndarray, c2: np.ndarray, E3: np.ndarray, c3: np.ndarray, E4: np.ndarray,
-          c4: np.ndarray, nodes: np.ndarray, weights: np.ndarray) -> np.ndarray:
+          c4: np.ndarray, nodes: np.ndarray, weights: np.ndarray, mix: np.ndarray
+          ) -> np.ndarray:
     """dy/dt for y = concat(Q.ravel(), R.ravel()) (see the module docstring); s2 = s² for
-    g = erf(s x/√2) (the averages at s²C, I2 and I4 times s²), 1 otherwise."""
+    g = erf(s x/√2) (the averages at s²C, I2 and I4 times s²), 1 otherwise; ``mix`` the erf
+    mixture's parameters (kind :data:`KIND_MIX`), empty otherwise."""
     if kind == KIND_ERF:
         return erf_loops(y, K, M, T, a, w, eta, sigma2, kappa, order, s2)
+    if kind == KIND_MIX:
+        return mix_loops(y, K, M, T, a, w, eta, sigma2, kappa, order, mix)
     n = K + M
     C = np.empty((n, n))
     for i in range(K):
@@ -336,13 +450,20 @@ def cost(model: Any) -> float:
     """Estimated seconds of one compiled evaluation (K(K+1)/2 · n(n+1)/2 I4 and K n² I3, n =
     K + M) of an erf, relu or polynomial ``model`` (``inf`` for other g)."""
     av = model.averages
-    # compiled seconds per I4 (this machine, loaded): erf 1e-7, relu 3e-5–8e-5 (80 nodes),
-    # polynomials 1e-8 per term; I3 at most as much; a margin of 2
-    unit = {"erf": 2e-7, "relu": 1.6e-4, "polynomial": 2e-8}.get(av.kind, math.inf)
+    # compiled seconds per I4 (this machine, loaded): erf 5e-9 (hoisted loops; 3e-6 fixed),
+    # relu 3e-5–8e-5 (80 nodes), polynomials 1e-8 per term; I3 at most as much; a margin of 2
+    # (relu, polynomials); the erf mixture measured 4e-9 per arcsin term (tanh, K = M = 2:
+    # 7e-4 s per evaluation, K = M = 3: 2.3e-3; benchmarks/committee.py, cost_table)
+    unit = {"erf": 5e-9, "relu": 1.6e-4, "polynomial": 2e-8, "mixture": 4e-9}.get(av.kind,
+                                                                                 math.inf)
     if av.kind == "polynomial":
         unit *= max(1, len(av.tables["i4"].coef))
+    if av.kind == "mixture":  # (J + 1)² tilts × J² arcsin per I4
+        J = len(av.mixture.c)
+        unit *= (J + 1) ** 2 * J * J
     K, n = model.K, model.K + model.M
-    return float((K * (K + 1) / 2 * n * (n + 1) / 2 + K * n * n) * unit)
+    return float((K * (K + 1) / 2 * n * (n + 1) / 2 + K * n * n) * unit
+                 + (3e-6 if av.kind in ("erf", "mixture") else 0.0))
 
 
 def build(model: Any, eta: Any, T: Any, order: int = 2, checked: bool = False) -> Any:
@@ -355,7 +476,7 @@ def build(model: Any, eta: Any, T: Any, order: int = 2, checked: bool = False) -
     from fltheory.theory.committee_equations import check_state
 
     av = model.averages
-    kinds = {"erf": KIND_ERF, "relu": KIND_RELU, "polynomial": KIND_POLY}
+    kinds = {"erf": KIND_ERF, "relu": KIND_RELU, "polynomial": KIND_POLY, "mixture": KIND_MIX}
     if av.kind not in kinds:
         return None
     eta_f = float(_step(eta, "eta"))
@@ -376,7 +497,7 @@ def build(model: Any, eta: Any, T: Any, order: int = 2, checked: bool = False) -
     args = (K, M, np.ascontiguousarray(T, dtype=float), np.array([float(v) for v in model.a]),
             model.w, eta_f, float(model.noise) ** 2, float(model.weight_decay), order,
             kinds[av.kind], av.scale**2, *tabs, np.ascontiguousarray(nodes),
-            np.ascontiguousarray(weights))
+            np.ascontiguousarray(weights), _mix_params(av))
     compiled = _compiled_loops()
 
     def f(y: np.ndarray) -> np.ndarray:
@@ -385,6 +506,14 @@ def build(model: Any, eta: Any, T: Any, order: int = 2, checked: bool = False) -
     f.loops = compiled  # type: ignore[attr-defined]
     f.args = args  # type: ignore[attr-defined]
     return f
+
+
+def _mix_params(av: Any) -> np.ndarray:
+    """(A, B, c_1..c_J, s_1..s_J) of an erf mixture (kind "mixture"), else empty."""
+    m = getattr(av, "mixture", None)
+    if m is None:
+        return np.zeros(0)
+    return np.ascontiguousarray(np.concatenate([[m.A, m.B], m.c, m.s]), dtype=float)
 
 
 def _compiled_loops() -> Any:

@@ -32,7 +32,10 @@ Which method each activation gets (:attr:`GaussianAverages.method` says it):
 * polynomials (degree <= :data:`MAX_DEGREE`): exact. Each average is a polynomial in the
   covariance entries, built from Gaussian moments by Stein's recursion (Isserlis' theorem);
   sympy-exact for :meth:`GaussianAverages.symbolic`, evaluated in float64 otherwise.
-* any other g (tanh, sigmoid, …): a trapezoid rule with Gaussian weight, coinciding fields
+* g = A + B z + C tanh(s z) (tanh, sigmoid, their scalings): closed forms of an erf mixture
+  tanh(x) ≈ Σ_j c_j erf(b_j x) whose sup errors on g and g' are certified; each average's
+  error is bounded from them (:mod:`fltheory.theory._committee_mixture`).
+* any other g (gelu, softplus, …): a trapezoid rule with Gaussian weight, coinciding fields
   merged and the last field integrated through a tabulated smoothing
   (:mod:`fltheory.theory._committee_trapezoid`; Gauss–Hermite converges slowly for tanh),
   its error measured against the rule with halved steps (at test covariances in the method
@@ -410,7 +413,8 @@ class GaussianAverages:
     """The four Gaussian averages of an activation g (see the module docstring): numpy
     methods :meth:`e2`, :meth:`i2`, :meth:`i3`, :meth:`i4` on covariance arrays of shape
     (..., n, n), :meth:`symbolic` for the sympy form, and ``kind`` ("erf", "relu",
-    "polynomial", "cubature"), ``method`` (how each average is computed, with its precision),
+    "polynomial", "mixture", "cubature"), ``method`` (how each average is computed, with its
+    precision),
     ``expr`` (g as a sympy expression in z), ``degree`` (polynomials) and ``name``.
 
     >>> av = averages("erf")
@@ -432,6 +436,11 @@ class GaussianAverages:
         self.parts: dict[str, list[Callable[[np.ndarray], np.ndarray]]] | None = None
         self._funcs = funcs
         self._symbolic = symbolic
+        self.mixture: Any = None  # kind "mixture": the erf mixture (_committee_mixture)
+        #: how :meth:`error_estimate` is obtained (for printed error lines)
+        self.error_how = ("a certified bound from the erf mixture's sup errors"
+                          if kind == "mixture" else "rule against halved steps")
+        self.finer: Callable[[], GaussianAverages] | None = None
 
     @property
     def method(self) -> str:
@@ -497,13 +506,18 @@ class GaussianAverages:
         """The estimated error of the average ``kind`` ("e2", "i2", "i3", "i4") at the
         covariances C: for the trapezoid rule (kind "cubature") the difference to the same
         rule with halved steps and a wider cut-off (a measurement, not a bound); zeros for
-        the closed forms and exact polynomials; for relu the stated 1e-9 of its I4 rule.
+        the closed forms and exact polynomials; for relu the stated 1e-9 of its I4 rule; for
+        an erf mixture (kind "mixture") the certified bound from the mixture's sup errors.
 
         >>> float(averages("erf").error_estimate("i4", np.eye(4)))
         0.0
         """
         n = {"e2": 2, "i2": 2, "i3": 3, "i4": 4}[kind]
         A = _cov(C, n)
+        if self.mixture is not None:
+            from fltheory.theory import _committee_mixture as mx
+
+            return mx.error_bound(self.mixture, kind, A)
         if self.parts is None:
             return np.full(A.shape[:-2], 1e-9 if (self.kind, kind) == ("relu", "i4") else 0.0)
         fine = _rule_funcs(self.parts, trap.STANDARD.fine())[kind](A)
@@ -511,7 +525,10 @@ class GaussianAverages:
 
     def refined(self) -> GaussianAverages:
         """The same averages by the finer rule of :meth:`error_estimate` (itself for the
-        closed forms and polynomials): for redoing a computation and comparing."""
+        closed forms and polynomials; for an erf mixture the finer, 9-term fit): for redoing a
+        computation and comparing."""
+        if self.finer is not None:
+            return self.finer()
         return self.with_rule(trap.STANDARD.fine())
 
     def with_rule(self, rule: trap.Rule) -> GaussianAverages:
@@ -550,13 +567,14 @@ def _text(g: Any) -> str:
 
 
 @lru_cache(maxsize=64)
-def averages(g: str, dps: int | None = None) -> GaussianAverages:
+def averages(g: str, dps: int | None = None, method: str = "auto") -> GaussianAverages:
     """The Gaussian averages of the activation ``g``: ``"erf"`` (erf(x/√2), closed forms),
     ``"relu"`` (closed E2, I2, I3; I4 a 1-D integral), a polynomial in z or x (exact,
-    degree <= :data:`MAX_DEGREE`), or any expression accepted by
-    :func:`fltheory.theory.functions.parse_function` (trapezoid rule). ``dps`` is
-    accepted for the interface and unused (every path is float64). Refuses g whose Gaussian
-    moments are not all finite (DomainError naming ``g``).
+    degree <= :data:`MAX_DEGREE`), A + B z + C tanh(s z) (an erf mixture, certified), or any
+    expression accepted by :func:`fltheory.theory.functions.parse_function` (trapezoid rule).
+    ``dps`` is accepted for the interface and unused (every path is float64); ``method`` "trapezoid"
+    forces the generic rule (e.g. to compare a tanh-like g's erf mixture with it). Refuses g
+    whose Gaussian moments are not all finite (DomainError naming ``g``).
 
     >>> averages("erf").method
     'closed form (Saad–Solla arcsin)'
@@ -589,7 +607,71 @@ def averages(g: str, dps: int | None = None) -> GaussianAverages:
             _relu_symbolic)
     if expr.is_polynomial(Z):
         return _polynomial(text, expr)
+    if method not in ("auto", "trapezoid"):
+        raise DomainError("method", method, "auto or trapezoid")
+    family = _tanh_family(expr) if method == "auto" else None
+    if family is not None:
+        return _mixture(text, expr, family)
     return _cubature(text, expr)
+
+
+def _tanh_family(expr: sp.Expr) -> tuple[float, float, float, float] | None:
+    """(A, B, C, s) when g = A + B z + C tanh(s z) (tanh, sigmoid = ½ + ½ tanh(z/2), their
+    scalings): s from the tanh/exp atoms, A = g(0), C = −g'''(0)/(2s³), B = g'(0) − C s, and
+    the identity checked at 40 points of [−20, 20] to 1e-25 (mpmath, 30 digits); else None."""
+    import mpmath
+
+    from fltheory.theory.functions import Z
+
+    scales = set()
+    for atom in expr.atoms(sp.tanh, sp.exp):
+        k = sp.simplify(atom.args[0] / Z)
+        if k.has(Z) or not k.is_number or not k.is_real or k == 0:
+            return None
+        scales.add(abs(k) if isinstance(atom, sp.tanh) else abs(k) / 2)
+    if len(scales) != 1 or expr.atoms(sp.Function) - expr.atoms(sp.tanh, sp.exp):
+        return None
+    s = scales.pop()
+    A = expr.subs(Z, 0)
+    C = -sp.diff(expr, Z, 3).subs(Z, 0) / (2 * s**3)
+    B = sp.diff(expr, Z).subs(Z, 0) - C * s
+    if not all(v.is_number for v in (A, B, C)) or C == 0:
+        return None
+    diff = sp.lambdify(Z, expr - (A + B * Z + C * sp.tanh(s * Z)), "mpmath")
+    try:
+        with mpmath.workdps(30):
+            ok = all(abs(diff(mpmath.mpf(-20) + mpmath.mpf(40) * (k + mpmath.mpf("0.37")) / 40))
+                     < mpmath.mpf("1e-25") for k in range(40))
+    except (TypeError, ValueError, ZeroDivisionError):
+        return None
+    return (float(A), float(B), float(C), float(s)) if ok else None
+
+
+def _mixture(text: str, expr: sp.Expr, family: tuple[float, float, float, float],
+             fine: bool = False) -> GaussianAverages:
+    """g = A + B z + C tanh(s z) through the certified erf mixture of
+    :mod:`fltheory.theory._committee_mixture` (closed forms; ``fine``: the 10-term fit)."""
+    from fltheory.theory import _committee_mixture as mx
+
+    m = mx.mixture(*family, fine=fine)
+    funcs = {"e2": lambda C: mx.e2(m, C), "i2": lambda C: mx.i2(m, C),
+             "i3": lambda C: mx.i3(m, C), "i4": lambda C: mx.i4(m, C)}
+    method = (f"closed forms of an erf mixture: tanh(x) ≈ Σ_j c_j erf(b_j x), {len(m.c)} terms, "
+              f"sup errors {m.eps0:.1e} on g and {m.eps1:.1e} on g' (certified on a grid with "
+              f"derivative bounds); each average's error bound at a computation's own "
+              f"covariances is reported with it")
+    sizes = {"e2": 2, "i2": 2, "i3": 3, "i4": 4}
+    undefined = {k: _numeric_function(f"{k.upper()}_g", n, funcs[k]) for k, n in sizes.items()}
+
+    def symbolic(kind: str, c: Callable[[int, int], sp.Expr]) -> sp.Expr:
+        n = sizes[kind]
+        return undefined[kind](*[c(a, b) for a in range(1, n + 1) for b in range(a, n + 1)])
+
+    av = GaussianAverages(text, "mixture", method, expr, funcs, symbolic)
+    av.mixture = m
+    if not fine:
+        av.finer = lambda: _mixture(text, expr, family, fine=True)
+    return av
 
 
 def _erf(text: str, scale: sp.Expr) -> GaussianAverages:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -35,8 +36,9 @@ import numpy as np
 from fltheory.exact import DomainError, check_cost, check_integer
 
 __all__ = ["MEMORY_LIMIT_BYTES", "ODE_SECONDS_LIMIT", "CommitteeDivergence", "CommitteeTrajectory",
-           "FlatSolution", "check_integration_request", "dop853_loop", "eps_accuracy",
-           "integrate", "integrate_flat", "integration_cost", "runaway"]
+           "FlatSolution", "check_integration_request", "compiled_erf_cost", "dop853_loop",
+           "eps_accuracy", "expected_nfev", "integrate", "integrate_flat", "integration_cost",
+           "runaway"]
 
 #: bounds on one call (estimated before any work): well under a minute on a 2-core machine
 ODE_SECONDS_LIMIT = 60.0
@@ -86,25 +88,42 @@ class CommitteeTrajectory:
     nfev: int
 
 
+def _averages_count(K: int, M: int) -> float:
+    """Averages in one right side: K(K+1)/2 · n(n+1)/2 I4 and K n² I3, n = K + M."""
+    n = K + M
+    return K * (K + 1) / 2 * n * (n + 1) / 2 + K * n * n
+
+
+def compiled_erf_cost(K: int, M: int) -> float:
+    """Seconds of one compiled erf right side: 3e-6 + 5e-9 per average (measured, CPU time on
+    a shared 2-core machine: 4e-6 at K = M = 2, 9.5e-6 at K = M = 5, 4.5e-5 at K = 10, M = 5,
+    6.6e-4 at K = 20, M = 10; benchmarks/committee.py, cost_table)."""
+    return 3e-6 + 5e-9 * _averages_count(K, M)
+
+
+def expected_nfev(K: int, eta: float, t_span: float) -> float:
+    """Right-side evaluations of the compiled DOP853 at rtol 1e-10 (dense output included):
+    200 + 120 (1 + K/10) √(max(η, 0.05) t) — fitted to erf runs from a cold start (Q = I/4,
+    R ~ 1e-3): K = 2 at ηt = 100, 1000, 2000 (η = 0.1…2): 1051, 4891, 4681, 5758; K = 5, ηt =
+    500: 3367; K = 10, ηt = 500, 1000: 5011, 6850; K = 20, ηt = 100: 2815; tanh/sigmoid K = 2,
+    3: 631…2041 (within 1.5× of the formula except sigmoid's 631 against 1900)."""
+    return 200.0 + 120.0 * (1 + K / 10) * math.sqrt(max(eta, 0.05) * t_span)
+
+
 def integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
                      per_eval: float | None = None) -> tuple[float, float]:
     """(seconds, bytes) to integrate the committee ODE (K students, M teachers) over ``t_span``
-    with output on ``n_grid`` points.
-
-    Right-side evaluations (DOP853, rtol 1e-10; measured for erf, K = M = 2, η = 0.1 … 2,
-    t = 100 … 1e4: 481 … 26305; K = 10, M = 5, η = 1/2: 1309 at t = 100, 4537 at t = 1000):
-    nfev ≈ (2000 + 3·max(η, 0.2)·t_span)(1 + K/5), times 5/4 for the dense output (three
-    more evaluations in a step holding grid points). Seconds per evaluation ``per_eval``, by
-    default the compiled right side's
-    2e-6 + 1.5e-7·K²(K + M)² (measured 7e-6 at K = M = 2, 3.4e-3 at K = 10, M = 5, 2.9e-2
-    at K = 20, M = 10 before the erf loops were hoisted; now ~2e-6 and ~1e-4: the old figures
-    are kept as a bound for a loaded machine); ε_g on the grid ≈ 2e-4 + 1e-6·(K + M)² s per
-    point (batched). Memory: Q, R and the flat states on the grid and three temporaries,
+    with output on ``n_grid`` points: :func:`expected_nfev` evaluations at ``per_eval``
+    seconds each (default :func:`compiled_erf_cost`, the cheapest right side), ε_g on the
+    grid ≈ 2e-5 + 1e-6·(K + M)² s per point (batched) and 0.005 s of set-up. Meant to be
+    within 3× of the measured time (the table in benchmarks/committee.py, cost_table; the
+    previous bound, (2000 + 3ηt)(1 + K/5) evaluations at 1.5e-7 K²(K + M)² s, was 10–200×
+    high). Memory: Q, R and the flat states on the grid and three temporaries,
     8·4·(2K² + 2KM) bytes per point. Returns two floats.
 
     >>> seconds, memory = integration_cost(2, 2, 1.0, 100.0, 101)
     >>> round(seconds, 3), int(memory)
-    (0.069, 51712)
+    (0.014, 51712)
 
     Integers 1 <= K, M <= 50 and n_grid >= 1; η, t_span finite reals >= 0; per_eval a finite
     real > 0 (else DomainError).
@@ -114,10 +133,10 @@ def integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
     check_integer(n_grid, "n_grid", 1)
     eta, t_span = _real(eta, "eta", 0.0), _real(t_span, "t_span", 0.0)
     if per_eval is None:
-        per_eval = 2e-6 + 1.5e-7 * K * K * (K + M) ** 2
+        per_eval = compiled_erf_cost(K, M)
     per_eval = _real(per_eval, "per_eval", 0.0, strict=True)
-    nfev = 1.25 * (2000.0 + 3.0 * max(eta, 0.2) * t_span) * (1 + K / 5)
-    seconds = nfev * per_eval + n_grid * (2e-4 + 1e-6 * (K + M) ** 2)
+    seconds = (expected_nfev(K, eta, t_span) * per_eval + n_grid * (2e-5 + 1e-6 * (K + M) ** 2)
+               + 0.005)
     memory = 8.0 * 4 * n_grid * (2 * K * K + 2 * K * M)
     return seconds, memory
 
@@ -126,19 +145,20 @@ def check_integration_request(K: int, M: int, eta: float, t_span: float, n_grid:
                               per_eval: float | None = None) -> None:
     """Refuse (CostError, before any work) an integration whose estimated time or memory
     (:func:`integration_cost`) exceeds ODE_SECONDS_LIMIT or MEMORY_LIMIT_BYTES. Arguments as for
-    :func:`integration_cost`.
+    :func:`integration_cost`; the refusal names what can be changed: t-max (the CLI's
+    --t-max), K and M, and for memory the grid (the API's ``t_grid``).
 
     >>> check_integration_request(2, 2, 1.0, 100.0, 101)  # accepted: None
-    >>> check_integration_request(50, 50, 1.0, 100.0, 101)
+    >>> check_integration_request(50, 50, 1.0, 1000.0, 101)
     Traceback (most recent call last):
     fltheory.exact.CostError: ...
     """
     seconds, memory = integration_cost(K, M, eta, t_span, n_grid, per_eval)
     what = f"K = {K}, M = {M}, t-max = {t_span:.3g} on {n_grid} grid points"
     check_cost(what, memory, MEMORY_LIMIT_BYTES, "bytes of memory",
-               "fewer grid points or smaller K, M")
+               "a coarser t_grid or smaller K, M")
     check_cost(what, seconds, ODE_SECONDS_LIMIT, "seconds (estimated)",
-               "a shorter t-max, fewer grid points or smaller K, M")
+               "a shorter t-max or smaller K, M")
 
 
 def _real(x: Any, param: str, low: float | None = None, strict: bool = False) -> float:
@@ -312,9 +332,26 @@ def dop853_loop(f: Any, y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: f
     return out, nfev, 0, t
 
 
+@lru_cache(maxsize=1)
 def _tableau() -> tuple[np.ndarray, ...]:
-    from scipy.integrate._ivp import dop853_coefficients as c
+    """scipy's DOP853 coefficient table, its file loaded alone (importing scipy.integrate
+    takes ~1 s, longer than a whole K = 10, M = 5 integration)."""
+    import importlib.util
+    import os
 
+    c: Any = None
+    spec = importlib.util.find_spec("scipy")
+    if spec is not None and spec.origin is not None:
+        path = os.path.join(os.path.dirname(spec.origin), "integrate", "_ivp",
+                            "dop853_coefficients.py")
+        file_spec = importlib.util.spec_from_file_location("_fltheory_dop853_table", path)
+        if os.path.exists(path) and file_spec is not None and file_spec.loader is not None:
+            c = importlib.util.module_from_spec(file_spec)
+            file_spec.loader.exec_module(c)
+    if c is None:
+        from scipy.integrate._ivp import dop853_coefficients
+
+        c = dop853_coefficients
     return (np.ascontiguousarray(c.A), np.ascontiguousarray(c.B), np.ascontiguousarray(c.C),
             np.ascontiguousarray(c.E3), np.ascontiguousarray(c.E5), np.ascontiguousarray(c.D))
 
@@ -478,7 +515,7 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     if compiled is not None:  # relu's compiled I4 costs ~100× erf's: the model's estimate
         from fltheory.theory._committee_flat import cost
 
-        per_eval: float | None = max(2e-6 + 1.5e-7 * K * K * (K + M) ** 2, cost(model))
+        per_eval: float | None = max(compiled_erf_cost(K, M), cost(model))
     else:
         per_eval = _numpy_cost(ce, model)
     if per_eval is not None:
@@ -590,7 +627,7 @@ def _bounded(fun: Callable[[np.ndarray], np.ndarray], y0: np.ndarray, t: np.ndar
              K: int, M: int, per_eval: float | None) -> FlatSolution:
     """integrate_flat with the evaluations capped at 3 × the time bound's worth."""
     if per_eval is None:
-        per_eval = 2e-6 + 1.5e-7 * K * K * (K + M) ** 2
+        per_eval = compiled_erf_cost(K, M)
     max_nfev = int(min(3 * ODE_SECONDS_LIMIT / per_eval, 10**8))
     return integrate_flat(fun, y0, t, rtol, atol, method, compiled, eta,
                           float(np.abs(T).max(initial=1.0)), max(max_nfev, 100))

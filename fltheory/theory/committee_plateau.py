@@ -415,12 +415,13 @@ def symmetric_plateau(model: Any, eta: Any, T: Any = None, guess: Any = None) ->
     K, M = _units(model)
     eta_f = _eta(eta)
     T = _teacher(T, M)
-    numeric = getattr(getattr(model, "averages", None), "kind", None) == "cubature"
+    kind = getattr(getattr(model, "averages", None), "kind", None)
+    numeric = kind in ("cubature", "mixture")  # approximate averages: errors stated
     # a numeric-average model also redoes Newton and the Jacobian with the finer rule
     # (measured ~4× the cost per evaluation): ~4 (4 n + 30) more evaluations' worth
     per_eval = _check_analysis(model, 200, refine=numeric)
     reduced, settle_cost = _compiled_reduced(model, eta, T, K, M)
-    if numeric:  # settle with a coarse rule: only a start for Newton with the standard one
+    if kind == "cubature":  # settle with a coarse rule: only a start for Newton
         reduced, settle_cost = _coarse_reduced(model, eta, T, K, M), per_eval / 6
     per_settle = per_eval if reduced is None else settle_cost
     # settling: all spans together within half the analysis time bound (then a DomainError)
