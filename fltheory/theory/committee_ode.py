@@ -97,7 +97,11 @@ def _averages_count(K: int, M: int) -> float:
 def compiled_erf_cost(K: int, M: int) -> float:
     """Seconds of one compiled erf right side: 3e-6 + 5e-9 per average (measured, CPU time on
     a shared 2-core machine: 4e-6 at K = M = 2, 9.5e-6 at K = M = 5, 4.5e-5 at K = 10, M = 5,
-    6.6e-4 at K = 20, M = 10; benchmarks/committee.py, cost_table)."""
+    6.6e-4 at K = 20, M = 10; benchmarks/committee.py, cost_table).
+
+    >>> f"{compiled_erf_cost(10, 5):.1e}"
+    '4.7e-05'
+    """
     return 3e-6 + 5e-9 * _averages_count(K, M)
 
 
@@ -106,7 +110,11 @@ def expected_nfev(K: int, eta: float, t_span: float) -> float:
     200 + 120 (1 + K/10) √(max(η, 0.05) t) — fitted to erf runs from a cold start (Q = I/4,
     R ~ 1e-3): K = 2 at ηt = 100, 1000, 2000 (η = 0.1…2): 1051, 4891, 4681, 5758; K = 5, ηt =
     500: 3367; K = 10, ηt = 500, 1000: 5011, 6850; K = 20, ηt = 100: 2815; tanh/sigmoid K = 2,
-    3: 631…2041 (within 1.5× of the formula except sigmoid's 631 against 1900)."""
+    3: 631…2041 (within 1.5× of the formula except sigmoid's 631 against 1900).
+
+    >>> round(expected_nfev(2, 0.5, 200.0))
+    1640
+    """
     return 200.0 + 120.0 * (1 + K / 10) * math.sqrt(max(eta, 0.05) * t_span)
 
 
@@ -549,7 +557,15 @@ def runaway(traj: CommitteeTrajectory, model: Any) -> tuple[int, float, float, f
     """The first grid point where tr Q/K exceeds RUNAWAY_FACTOR × its natural scale
     max(1, tr Q0/K, (tr T/M) · max a*² / min a²) (the students' norms a fit needs) and still
     grows to the end (η far above η_max: the norms grow without bound, e.g. erf at η = 20
-    as t^(2/3)); None otherwise. Returns (index, t, tr Q/K there, scale)."""
+    as t^(2/3)); None otherwise. Returns (index, t, tr Q/K there, scale).
+
+    >>> from types import SimpleNamespace
+    >>> Q = np.array([[[1.0]], [[50.0]], [[200.0]]])
+    >>> traj = SimpleNamespace(t=np.array([0.0, 1.0, 2.0]), Q=Q, R=np.zeros((3, 1, 1)),
+    ...                        T=np.eye(1))
+    >>> runaway(traj, SimpleNamespace(a=(1.0,), a_star=(1.0,)))
+    (2, 2.0, 200.0, 1.0)
+    """
     K, M = traj.R.shape[1], traj.R.shape[2]
     a = [abs(float(v)) for v in getattr(model, "a", (1.0,)) if v] or [1.0]
     a_star = [abs(float(v)) for v in getattr(model, "a_star", (1.0,))] or [1.0]
@@ -571,7 +587,15 @@ def eps_accuracy(model: Any, traj: CommitteeTrajectory, eta: Any,
     (atol + rtol · max|C|) of the integration, plus η² times the I4 error (relu: 1e-9, its
     rule's stated error; numeric averages: the measured ``average_errors``) over the slowest
     scale 1 — a stated bound for printing, not a proof. Values of ε_g below it are
-    indistinguishable from 0."""
+    indistinguishable from 0.
+
+    >>> from types import SimpleNamespace
+    >>> traj = SimpleNamespace(Q=np.eye(2)[None], R=np.eye(2)[None], T=np.eye(2))
+    >>> model = SimpleNamespace(w=np.ones(4), averages=SimpleNamespace(kind="erf"))
+    >>> acc = eps_accuracy(model, traj, "1/2")
+    >>> acc.shape, bool(0 < acc[0] < 1e-8)
+    ((1,), True)
+    """
     if atol is None:
         relu = getattr(getattr(model, "averages", None), "kind", None) == "relu"
         atol = RELU_ATOL if relu else ATOL

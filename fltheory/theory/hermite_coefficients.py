@@ -156,16 +156,17 @@ class Expansion(ShowsTable):
         return (f"Expansion(f(z) = {self.function.expr}, K = {len(self.coefficients) - 1}, "
                 f"dps = {self.dps}: μ = {values}{more}{notes})")
 
-    def table(self, basis: Basis = "h") -> Table:
+    def table(self, basis: str = "h") -> Table:
         """The coefficients in ``basis`` ("h": μ_k, "He": c_k = μ_k/√(k!)): k, the exact value
         ("-" when only numeric), the numeric value to its confirmed digits, the path; the notes
         in the table's notes. Its LaTeX cells are what ``fltheory hermite --format latex``
         prints (the command renders this very table)."""
         _check_basis(basis)
+        b: Basis = "h" if basis == "h" else "He"
         symbol = "μ" if basis == "h" else "c"
         rows, latex_rows = [], []
         for c in self.coefficients:
-            exact, numeric = c.exact_in(basis), c.confirmed_text(basis)
+            exact, numeric = c.exact_in(b), c.confirmed_text(b)
             rows.append([str(c.k), str(exact) if exact is not None else "-", numeric, c.path])
             latex_rows.append([str(c.k), f"${sp.latex(exact)}$" if exact is not None else "--",
                                _latex_numeric(numeric), c.path])
