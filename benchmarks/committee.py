@@ -75,7 +75,7 @@ def main() -> None:
     t = np.linspace(0.0, args.t_max, 101)
     for K, M in ((2, 2), (10, 5)):
         ode_seconds = float("nan")
-        model = CommitteeModel("erf", K, M)
+        model = CommitteeModel("erf_ss", K, M)
         Q0, R0, T = start_state(K, M)
         start = time.perf_counter()
         integrate(model, eta, Q0, R0, T, t[:3])
@@ -126,7 +126,7 @@ def sgd_side(K: int, M: int, eta: float, t_max: float, ode_seconds: float) -> No
         return
     W0, W_star = sim.cold_start(1000, K, M, 0)
     start = time.perf_counter()
-    sim.sgd(W0, W_star, "erf", eta, [0.0, t_max], 0)
+    sim.sgd(W0, W_star, "erf_ss", eta, [0.0, t_max], 0)
     sgd = time.perf_counter() - start
     print(f"  SGD N = 1000 to t = {t_max:g}: {sgd:.2f} s; ratio {sgd / ode_seconds:.0f}× "
           "(against the compiled ODE at rtol 1e-10 above; target >= 1000×)")
@@ -173,8 +173,8 @@ def relu_issue24(repeats: int = 3) -> None:
 # ------------------------------------------------------------------- issue 24 (cmt-speed)
 
 #: (g, K, M, t-max, η) of the cost table: erf at several sizes and spans, tanh and sigmoid
-COST_CASES = (("erf", 2, 2, 200, 0.5), ("erf", 2, 2, 2000, 0.5), ("erf", 5, 5, 500, 1.0),
-              ("erf", 10, 5, 1000, 0.5), ("erf", 10, 5, 2000, 0.5), ("erf", 20, 10, 200, 0.5),
+COST_CASES = (("erf_ss", 2, 2, 200, 0.5), ("erf_ss", 2, 2, 2000, 0.5), ("erf_ss", 5, 5, 500, 1.0),
+              ("erf_ss", 10, 5, 1000, 0.5), ("erf_ss", 10, 5, 2000, 0.5), ("erf_ss", 20, 10, 200, 0.5),
               ("tanh", 2, 2, 200, 0.5), ("tanh", 3, 3, 200, 1.0), ("sigmoid", 2, 2, 500, 0.5))
 
 
@@ -230,7 +230,7 @@ def scipy_comparison(repeat: int = 3) -> None:
     opts = json.loads(subprocess.run([sys.executable, script, "--print-start"],
                                      capture_output=True, text=True, check=True).stdout)
     cmds = {"scipy": [sys.executable, script],
-            "fltheory": ["fltheory", "committee", "ode", "--g", "erf", "--K", "10", "--M", "5",
+            "fltheory": ["fltheory", "committee", "ode", "--g", "erf_ss", "--K", "10", "--M", "5",
                          "--eta", "1/2", "--t-max", "1000", "--format", "json", *opts]}
     times: dict[str, list[tuple[float, float]]] = {k: [] for k in cmds}
     values: dict[str, float] = {}
@@ -272,7 +272,7 @@ def rhs_floor() -> None:
     for _ in range(10):
         asin_loop(x)
     per_asin = (time.process_time() - start) / 1e7
-    model = CommitteeModel("erf", 10, 5)
+    model = CommitteeModel("erf_ss", 10, 5)
     Q0, R0, T = start_state(10, 5)
     f = flat_rhs(model, 0.5, T)
     y = np.concatenate([Q0.ravel(), R0.ravel()])

@@ -16,7 +16,7 @@ from fltheory.theory import committee_plateau as cp
 from fltheory.theory.committee_equations import CommitteeModel, generalisation_error
 from fltheory.theory.committee_ode import CommitteeDivergence, integrate
 
-ERF22 = CommitteeModel("erf", 2, 2)
+ERF22 = CommitteeModel("erf_ss", 2, 2)
 
 
 def _start(K, M, seed=0):
@@ -99,7 +99,7 @@ def test_erf_through_the_model_matches_the_typed_saad_solla_field():
         assert abs(mine.q - ref.q) < 1e-12 and abs(mine.c - ref.c) < 1e-12
         assert abs(mine.r - ref.r) < 1e-12 and abs(mine.escape_rate - ref.escape_rate) < 1e-9
         assert abs(mine.eps_g - ref.eps_g) < 1e-13
-    m = cp.max_learning_rate(CommitteeModel("erf", 1, 1))
+    m = cp.max_learning_rate(CommitteeModel("erf_ss", 1, 1))
     assert abs(m.eta_max - math.pi * math.sqrt(5 / 3)) < 1e-8
     fp = cp.specialised_fixed_point(ERF22, 1)
     assert fp.eps_g == 0.0 and fp.zero_modes == 0 and fp.unstable == 0
@@ -108,7 +108,7 @@ def test_erf_through_the_model_matches_the_typed_saad_solla_field():
 
 def test_specialised_point_k_ne_m_needs_a_guess():
     with pytest.raises(DomainError) as info:
-        cp.specialised_fixed_point(CommitteeModel("erf", 3, 2), 1)
+        cp.specialised_fixed_point(CommitteeModel("erf_ss", 3, 2), 1)
     assert info.value.param == "guess"
 
 
@@ -140,7 +140,7 @@ def test_integrate_bad_input(kwargs, param):
 
 def test_integrate_cost_refused_before_work():
     with pytest.raises(CostError):
-        integrate(CommitteeModel("erf", 40, 40), 1, np.eye(40) / 2, np.zeros((40, 40)),
+        integrate(CommitteeModel("erf_ss", 40, 40), 1, np.eye(40) / 2, np.zeros((40, 40)),
                   np.eye(40), np.linspace(0, 1000, 11))
     with pytest.raises(CostError):
         integrate(ERF22, 1, np.eye(2) / 2, np.zeros((2, 2)), np.eye(2), np.linspace(0, 1, 10**7))
@@ -149,9 +149,9 @@ def test_integrate_cost_refused_before_work():
 @pytest.mark.parametrize("call", [
     lambda: cp.symmetric_plateau(ERF22, 0),
     lambda: cp.symmetric_plateau(ERF22, "1/2", T=[[1.0, 2.0], [2.0, 1.0]]),
-    lambda: cp.symmetric_plateau(CommitteeModel("erf", 2, 2, a=[1, 2]), "1/2"),
+    lambda: cp.symmetric_plateau(CommitteeModel("erf_ss", 2, 2, a=[1, 2]), "1/2"),
     lambda: cp.max_learning_rate(ERF22),
-    lambda: cp.max_learning_rate(CommitteeModel("erf", 1, 1, noise="1/2")),
+    lambda: cp.max_learning_rate(CommitteeModel("erf_ss", 1, 1, noise="1/2")),
     lambda: cp.specialised_fixed_point(ERF22, 1, guess=(np.eye(2), 2 * np.eye(2))),
     lambda: cp.jacobian(ERF22, 1, np.eye(2), 3 * np.eye(2)),
 ])
@@ -174,7 +174,7 @@ def test_plateau_digits_is_the_quadratic_root_to_30_digits():
         exact = mpmath.mpf(str(plateau(p, ps, eta).q_exact.evalf(40)))
         assert abs(q - exact) < mpmath.mpf(10) ** -28 and c == 0 and r == 0
     with pytest.raises(DomainError):
-        cp.plateau_digits(CommitteeModel("erf", 4, 3), "1/2")
+        cp.plateau_digits(CommitteeModel("erf_ss", 4, 3), "1/2")
 
 
 @pytest.mark.slow
@@ -182,7 +182,7 @@ def test_plateau_digits_erf_agrees_with_the_float_root():
     """erf: the symbolic path (sympy averages → mpmath) and the numpy right side + Newton give
     the same plateau to 1e-11 (K = M = 2: 3.5e-14 measured; K = 2, M = 1: 1.6e-12)."""
     for K, M in ((2, 2), (2, 1)):
-        model = CommitteeModel("erf", K, M)
+        model = CommitteeModel("erf_ss", K, M)
         digits = cp.plateau_digits(model, "1/2", dps=30)
         pl = cp.symmetric_plateau(model, "1/2")
         assert (max(abs(float(d) - v) for d, v in zip(digits, (pl.q, pl.c, pl.r), strict=True))
@@ -211,7 +211,7 @@ def test_relu_plateau_against_an_independent_derivation():
 def test_erf_plateau_runs_for_three_students(K, M):
     """erf, K = 3 and M = 3 or 2, η = 1/10: the plateau is found; its ε_g is the model's
     generalisation error there and it has an unstable (escape) direction."""
-    model = CommitteeModel("erf", K, M)
+    model = CommitteeModel("erf_ss", K, M)
     pl = cp.symmetric_plateau(model, Fraction(1, 10))
     assert pl.residual < 1e-12 and pl.escape_rate > 0
     assert abs(pl.eps_g - generalisation_error(model, pl.Q, pl.R, pl.T)) < 1e-15

@@ -46,7 +46,7 @@ def test_counts_refused(bad, which):
 @given(eta=bad_steps)
 def test_steps_refused(eta):
     W0, Ws = sim.cold_start(20, 2, 1, 0)
-    _refuses(sim.sgd, W0, Ws, "erf", eta, [0.0, 1.0], 0)
+    _refuses(sim.sgd, W0, Ws, "erf_ss", eta, [0.0, 1.0], 0)
 
 
 @SETTINGS
@@ -58,24 +58,24 @@ def test_activations_refused(g):
 @pytest.mark.parametrize("seed", [-1, 1.5, "0", None, True])
 def test_seeds_refused(seed):
     W0, Ws = sim.cold_start(20, 2, 1, 0)
-    _refuses(sim.sgd, W0, Ws, "erf", 0.1, [0.0, 1.0], seed)
+    _refuses(sim.sgd, W0, Ws, "erf_ss", 0.1, [0.0, 1.0], seed)
     _refuses(sim.cold_start, 20, 2, 1, seed)
     _refuses(sim.start_from_overlaps, np.eye(2), np.zeros((2, 1)), np.eye(1), 20, seed)
 
 
 def test_shapes_and_values_refused():
     W0, Ws = sim.cold_start(20, 2, 1, 0)
-    _refuses(sim.sgd, W0, Ws[:, :10], "erf", 0.1, [0.0, 1.0], 0)
-    _refuses(sim.sgd, W0 * np.nan, Ws, "erf", 0.1, [0.0, 1.0], 0)
-    _refuses(sim.sgd, W0, Ws, "erf", 0.1, [[0.0, 1.0]], 0)
-    _refuses(sim.sgd, W0, Ws, "erf", 0.1, [0.0, 1e12], 0)
-    _refuses(sim.sgd, W0, Ws, "erf", 0.1, "abc", 0)
-    _refuses(sim.sgd, W0, Ws, "erf", 0.1, [0.0, 1.0], 0, a_star=[1, 2])
-    _refuses(sim.sgd, W0, Ws, "erf", 0.1, [0.0, 1.0], 0, a=math.nan)
-    _refuses(sim.sgd, W0, Ws, "erf", 0.1, [0.0, 1.0], 0, n_test=10**9)
-    _refuses(sim.sgd_replicas, [], "erf", 0.1, [0.0, 1.0], [])
-    _refuses(sim.sgd_replicas, [(W0, Ws)], "erf", 0.1, [0.0, 1.0], [0, 1])
-    _refuses(sim.sgd_replicas, [(W0, Ws), (W0[:1], Ws)], "erf", 0.1, [0.0, 1.0], [0, 1])
+    _refuses(sim.sgd, W0, Ws[:, :10], "erf_ss", 0.1, [0.0, 1.0], 0)
+    _refuses(sim.sgd, W0 * np.nan, Ws, "erf_ss", 0.1, [0.0, 1.0], 0)
+    _refuses(sim.sgd, W0, Ws, "erf_ss", 0.1, [[0.0, 1.0]], 0)
+    _refuses(sim.sgd, W0, Ws, "erf_ss", 0.1, [0.0, 1e12], 0)
+    _refuses(sim.sgd, W0, Ws, "erf_ss", 0.1, "abc", 0)
+    _refuses(sim.sgd, W0, Ws, "erf_ss", 0.1, [0.0, 1.0], 0, a_star=[1, 2])
+    _refuses(sim.sgd, W0, Ws, "erf_ss", 0.1, [0.0, 1.0], 0, a=math.nan)
+    _refuses(sim.sgd, W0, Ws, "erf_ss", 0.1, [0.0, 1.0], 0, n_test=10**9)
+    _refuses(sim.sgd_replicas, [], "erf_ss", 0.1, [0.0, 1.0], [])
+    _refuses(sim.sgd_replicas, [(W0, Ws)], "erf_ss", 0.1, [0.0, 1.0], [0, 1])
+    _refuses(sim.sgd_replicas, [(W0, Ws), (W0[:1], Ws)], "erf_ss", 0.1, [0.0, 1.0], [0, 1])
     _refuses(sim.start_from_overlaps, [[1.0, 0.5], [0.4, 1.0]], np.zeros((2, 1)), [[1.0]], 20, 0)
     _refuses(sim.start_from_overlaps, np.eye(2), np.zeros((3, 1)), [[1.0]], 20, 0)
     _refuses(sim.start_from_overlaps, np.eye(2), np.zeros((2, 1)), [[-1.0]], 20, 0)
@@ -91,6 +91,6 @@ def test_shapes_and_values_refused():
 def test_exact_step_is_the_typed_decimal():
     """η = Fraction(1, 10), "1/10", "0.1" and 0.1 are one step: the same run."""
     W0, Ws = sim.cold_start(30, 2, 1, 0)
-    runs = [sim.sgd(W0, Ws, "erf", eta, [0.0, 1.0], 0).Q for eta in
+    runs = [sim.sgd(W0, Ws, "erf_ss", eta, [0.0, 1.0], 0).Q for eta in
             (Fraction(1, 10), "1/10", "0.1", 0.1)]
     assert all(np.array_equal(runs[0], r) for r in runs[1:])

@@ -336,7 +336,7 @@ def _committee_deviation(slope: float, noise: float = 0.05):
     rng = _rng()
     Ns, seeds, records = (250, 500, 1000, 2000), 3, 13
     out = {}
-    for g in ("erf", "relu"):
+    for g in ("erf_ss", "relu"):
         rows = np.array([(math.log(N), math.log(0.1) + slope * math.log(N / 250)
                           + noise * rng.standard_normal()) for N in Ns for _ in range(seeds)])
         eps = 1e-3 * rng.standard_normal((len(Ns), seeds, records))
@@ -350,7 +350,7 @@ def _committee_deviation(slope: float, noise: float = 0.05):
 def test_committee_deviation(slope, noise, status):
     v = check_points(cc._compare_deviation(-0.5, _committee_deviation(slope, noise)), status)
     assert len(_series(v, "log-log slope")) == 2
-    eps = _series(v, "erf: ε_g(SGD) − ε_g(ODE), largest N")
+    eps = _series(v, "erf_ss: ε_g(SGD) − ε_g(ODE), largest N")
     assert [p.x for p in eps] == list(np.linspace(0, 12, 13)[1:])
 
 

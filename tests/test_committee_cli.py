@@ -30,7 +30,7 @@ def _json(invoke, *args):
 
 def test_ode_starts_at_the_typed_error_and_reports_the_plateau(invoke):
     Q0, R0 = [[0.5, 0.1], [0.1, 0.3]], [[0.2, -0.1], [0.05, 0.1]]
-    d = _json(invoke, "ode", "--g", "erf", "--K", "2", "--M", "2", "--eta", "1/2",
+    d = _json(invoke, "ode", "--g", "erf_ss", "--K", "2", "--M", "2", "--eta", "1/2",
               "--t-max", "10", "--Q0", "1/2,1/10;1/10,3/10", "--R0", "1/5,-1/10;1/20,1/10")
     assert d["details"]["eps_g"][0] == pytest.approx(_erf_eps(Q0, R0, np.eye(2)), rel=1e-12)
     assert d["details"]["eps_g"][-1] < d["details"]["eps_g"][0]
@@ -45,7 +45,7 @@ def test_small_step_plateau_is_saad_sollas(invoke, K):
     """At η → 0 the symmetric plateau of erf with T = I is Q_kk = Q_kl = 1/(2K − 1),
     R = 1/√(K(2K − 1)) (Saad & Solla 1995); at η = 1/1000 within 1e-3 (the η correction is
     O(η): 0.005 in q at η = 1/10, measured)."""
-    d = _json(invoke, "plateau", "--g", "erf", "--K", str(K), "--M", str(K), "--eta", "1/1000")
+    d = _json(invoke, "plateau", "--g", "erf_ss", "--K", str(K), "--M", str(K), "--eta", "1/1000")
     v = d["value"]
     assert v["q"] == pytest.approx(1 / (2 * K - 1), abs=1e-3)
     assert v["c"] == pytest.approx(1 / (2 * K - 1), abs=1e-3)
@@ -70,7 +70,7 @@ def test_relu_equations_use_positive_norms(invoke):
 
 
 def test_simulate_follows_the_ode(invoke):
-    d = _json(invoke, "simulate", "--g", "erf", "--K", "2", "--M", "2", "--eta", "1",
+    d = _json(invoke, "simulate", "--g", "erf_ss", "--K", "2", "--M", "2", "--eta", "1",
               "--N", "400", "--t-max", "4")
     det = d["details"]
     assert len(det["t"]) == 21 and det["sgd_diverged_at"] is None
@@ -104,7 +104,7 @@ def test_mode_amplitude_is_the_left_eigenvector_projection():
     from fltheory.theory.committee_equations import CommitteeModel
     from fltheory.theory.committee_ode import integrate
 
-    model, T = CommitteeModel("erf", 1, 1), np.eye(1)
+    model, T = CommitteeModel("erf_ss", 1, 1), np.eye(1)
     t = np.linspace(2, 10, 9)
     Q0, R0 = np.array([[1 + 3e-4]]), np.array([[1 + 1e-4]])
     ode = integrate(model, 2, Q0, R0, T, np.concatenate([[0.0], t]))

@@ -45,7 +45,7 @@ def test_reproduces_the_quadratic_module(p, ps):
 
 
 def _g(name):
-    if name == "erf":
+    if name == "erf_ss":
         return (lambda z: erf(z / math.sqrt(2)),
                 lambda z: math.sqrt(2 / math.pi) * np.exp(-z**2 / 2))
     if name == "relu":
@@ -53,7 +53,7 @@ def _g(name):
     return np.tanh, lambda z: 1 / np.cosh(z)**2
 
 
-@pytest.mark.parametrize("g", ["erf", "relu",
+@pytest.mark.parametrize("g", ["erf_ss", "relu",
                                pytest.param("tanh", marks=pytest.mark.slow)])  # 14 s: cubature
 def test_rhs_equals_monte_carlo_of_the_sgd_increments(g):
     # one SGD step, per unit time (×N): ΔR_in N = η a_i δ g'(λ_i) ν_n − ηκ R_in,
@@ -141,7 +141,7 @@ def test_erf_equations_match_saad_solla_term_by_term():
     Q, R, T = _state(K, M, 3)
     eta = 0.6
     dQ_ss, dR_ss, I3, I4 = _saad_solla(Q, R, T, eta)
-    e = equations(CommitteeModel("erf", K, M))
+    e = equations(CommitteeModel("erf_ss", K, M))
     sym = e.symbols
     subs = {sym["eta"]: eta}
     for X, V in ((sym["Q"], Q), (sym["R"], R), (sym["T"], T)):
@@ -161,11 +161,11 @@ def test_erf_equations_match_saad_solla_term_by_term():
     got_R = np.array(sp.Matrix(e.dR).subs(subs).evalf(), dtype=float)
     assert np.allclose(got_Q, dQ_ss, rtol=1e-12, atol=1e-14)
     assert np.allclose(got_R, dR_ss, rtol=1e-12, atol=1e-14)
-    nQ, nR = rhs(CommitteeModel("erf", K, M), eta)(Q, R, T)
+    nQ, nR = rhs(CommitteeModel("erf_ss", K, M), eta)(Q, R, T)
     assert np.allclose(nQ, dQ_ss, rtol=1e-12) and np.allclose(nR, dR_ss, rtol=1e-12)
 
 
-@pytest.mark.parametrize("g", ["erf", "relu", "x**3 - x", "x**2"])
+@pytest.mark.parametrize("g", ["erf_ss", "relu", "x**3 - x", "x**2"])
 def test_flat_rhs_equals_numpy_rhs(g):
     from fltheory.theory import _committee_flat
 
@@ -218,19 +218,19 @@ def test_check_state_refusals():
 
 def test_model_and_rhs_refusals():
     with pytest.raises(DomainError, match="K = 0"):
-        CommitteeModel("erf", 0, 1)
+        CommitteeModel("erf_ss", 0, 1)
     with pytest.raises(DomainError, match="M = 51"):
-        CommitteeModel("erf", 1, 51)
+        CommitteeModel("erf_ss", 1, 51)
     with pytest.raises(DomainError, match="a = "):
-        CommitteeModel("erf", 2, 1, a=[1, 2, 3])
+        CommitteeModel("erf_ss", 2, 1, a=[1, 2, 3])
     with pytest.raises(DomainError, match="noise"):
-        CommitteeModel("erf", 1, 1, noise=-1)
+        CommitteeModel("erf_ss", 1, 1, noise=-1)
     with pytest.raises(DomainError, match="g = "):
         CommitteeModel("exp(z**2)", 1, 1)
     with pytest.raises(DomainError, match="eta"):
-        rhs(CommitteeModel("erf", 1, 1), 0)
+        rhs(CommitteeModel("erf_ss", 1, 1), 0)
     with pytest.raises(DomainError, match="K \\+ M"):
-        equations(CommitteeModel("erf", 4, 3))
+        equations(CommitteeModel("erf_ss", 4, 3))
 
 
 def test_relu_equations_evaluate_numerically_and_order_one():
@@ -268,11 +268,11 @@ def test_erf_generalisation_error_matches_saad_solla():
                 for n in range(M) for m in range(M))
           - 2 * sum(math.asin(R[i, n] / math.sqrt((1 + Q[i, i]) * (1 + T[n, n])))
                     for i in range(K) for n in range(M))) / math.pi
-    assert generalisation_error(CommitteeModel("erf", K, M), Q, R, T) == pytest.approx(ss,
+    assert generalisation_error(CommitteeModel("erf_ss", K, M), Q, R, T) == pytest.approx(ss,
                                                                                       rel=1e-12)
 
 
-@pytest.mark.parametrize("g", ["erf", "relu", "x**3 - x", "x**2"])
+@pytest.mark.parametrize("g", ["erf_ss", "relu", "x**3 - x", "x**2"])
 def test_teacher_state_is_a_fixed_point_and_noise_enters_as_i2(g):
     # student = teacher (Q = R = T, K = M): δ = σξ, so dR = 0 and dQ = η² a_i a_k σ² I2(i, k)
     # exactly (an identity of the update, independent of the averages' formulas)

@@ -143,7 +143,7 @@ def test_ode_against_the_independent_scipy_script():
     y = sol.y[:, -1]
     Q = y[:K * K].reshape(K, K)
     ref = ref_mod.eps_g(0.5 * (Q + Q.T), y[K * K:].reshape(K, M), T)
-    tr = integrate(CommitteeModel("erf", K, M), "1/2", Q0, R0, T, [0.0, 60.0])
+    tr = integrate(CommitteeModel("erf_ss", K, M), "1/2", Q0, R0, T, [0.0, 60.0])
     assert abs(tr.eps_g[-1] / ref - 1) < 1e-9
 
 

@@ -305,5 +305,5 @@ def test_no_jacobian_where_the_right_side_is_not_differentiable():
 
     with pytest.raises(DomainError, match="no Jacobian"):
         convergence_rate(CommitteeModel("relu", 2, 2), Fraction(1, 2))
-    assert convergence_rate(CommitteeModel("erf", 2, 2), Fraction(1, 2)) > 0
+    assert convergence_rate(CommitteeModel("erf_ss", 2, 2), Fraction(1, 2)) > 0
     assert symmetric_plateau(CommitteeModel("relu", 2, 2), Fraction(1, 10)).escape_rate > 0

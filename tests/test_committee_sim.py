@@ -19,7 +19,7 @@ SQ2PI = math.sqrt(2 / math.pi)
 
 #: activations and derivatives typed here, independently of the simulator's catalogue
 REFERENCE = {
-    "erf": (lambda x: erf(x / math.sqrt(2)), lambda x: SQ2PI * np.exp(-x * x / 2)),
+    "erf_ss": (lambda x: erf(x / math.sqrt(2)), lambda x: SQ2PI * np.exp(-x * x / 2)),
     "relu": (lambda x: np.maximum(x, 0), lambda x: (x > 0) * 1.0),
     "tanh": (np.tanh, lambda x: 1 / np.cosh(x) ** 2),
     "sigmoid": (lambda x: 1 / (1 + np.exp(-x)), lambda x: np.exp(-x) / (1 + np.exp(-x)) ** 2),
@@ -135,7 +135,7 @@ def _relu_eps(Q, R, T):
                   - 2 * _relu_kernel(q[:, None], tt[None, :], R).sum())
 
 
-@pytest.mark.parametrize("name,formula", [("erf", _erf_eps), ("relu", _relu_eps)])
+@pytest.mark.parametrize("name,formula", [("erf_ss", _erf_eps), ("relu", _relu_eps)])
 def test_held_out_error_against_closed_forms(name, formula):
     """The recorded test ε_g (its own SE) against the closed form at the run's overlaps, at
     each record: |z| <= 4 (Bonferroni over 3 records)."""
@@ -200,7 +200,7 @@ def test_activations_and_refusals():
                    {"engine": "gpu"}, {"a": [1, 2]}):
         args = {"eta": 0.1, "t_grid": [0.0, 1.0]} | kwargs
         with pytest.raises(DomainError):
-            sim.sgd(W0, Ws, "erf", args.pop("eta"), args.pop("t_grid"), 0, **args)
+            sim.sgd(W0, Ws, "erf_ss", args.pop("eta"), args.pop("t_grid"), 0, **args)
 
 
 def test_specialisation_and_crossing():

@@ -767,7 +767,7 @@ _SOURCE = ("Saad & Solla (1995, PRL 74 4337; PRE 52 4225); Biehl & Schwarze (199
            "al. (2019); ODEs derived in fltheory.theory.committee_equations")
 
 _TWO = {"K": 2, "M": 2, "q0": Fraction(1, 4)}
-_ERF = {"g": "erf", "K": 2, "M": 2, "eta": Fraction(3, 2)}
+_ERF = {"g": "erf_ss", "K": 2, "M": 2, "eta": Fraction(3, 2)}
 
 CLAIMS: list[Claim] = [
     Claim("committee.ode_matches_sgd",
@@ -786,10 +786,10 @@ CLAIMS: list[Claim] = [
           "activations); a slope that cannot be told from 0 is inconclusive. The test-set ε_g "
           "of SGD minus the ODE's at each time, in seed standard errors at the largest N, is "
           "reported (ε_g agreement; the seed variance floored by the runs' test-set variance)",
-          {"small": _TWO | {"cases": (("erf", Fraction(3, 2)), ("relu", Fraction(1, 2))),
+          {"small": _TWO | {"cases": (("erf_ss", Fraction(3, 2)), ("relu", Fraction(1, 2))),
                             "t_max": 12, "records": 13, "N_grid": (250, 500, 1000, 2000),
                             "seeds": 3, "n_test": 1000},
-           "large": _TWO | {"cases": (("erf", Fraction(3, 2)), ("relu", Fraction(1, 2))),
+           "large": _TWO | {"cases": (("erf_ss", Fraction(3, 2)), ("relu", Fraction(1, 2))),
                             "t_max": 12, "records": 13, "N_grid": (500, 1000, 2000, 4000, 8000),
                             "seeds": 6, "n_test": 2000}},
           source=_SOURCE),
@@ -877,10 +877,10 @@ CLAIMS: list[Claim] = [
           "stability). Measured beyond CI at (5/4)η_max: 0.931 ± 0.012 (N = 4000) and "
           "0.917 ± 0.011 (N = 16000), 6 seeds, against 0.915 (the ODE's fit); below N = 1000 "
           "the runs are biased (0.99 ± 0.03 at N = 500)",
-          {"small": {"g": "erf", "factors": (Fraction(3, 4), Fraction(5, 4)), "spread": 0.01,
+          {"small": {"g": "erf_ss", "factors": (Fraction(3, 4), Fraction(5, 4)), "spread": 0.01,
                      "orth": 0.01, "window": (0.5, 2.5), "records": 11,
                      "N_grid": (1000, 2000, 4000), "seeds": 3},
-           "large": {"g": "erf", "factors": (Fraction(3, 4), Fraction(5, 4)), "spread": 0.01,
+           "large": {"g": "erf_ss", "factors": (Fraction(3, 4), Fraction(5, 4)), "spread": 0.01,
                      "orth": 0.01, "window": (0.5, 2.5), "records": 11,
                      "N_grid": (1000, 2000, 4000, 8000, 16000), "seeds": 8}},
           source=_SOURCE),

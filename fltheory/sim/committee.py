@@ -15,8 +15,8 @@ teacher) measured on a fixed set of fresh test inputs, with its standard error.
 
 This module is the independent witness of the committee-machine theory: it imports no theory
 and knows no Gaussian average. Its activations are its own numpy functions with analytic
-derivatives (:func:`activation`): ``erf`` is g(x) = erf(x/√2) (Saad–Solla's choice; note that
-the catalogue of :mod:`fltheory.theory.expressions` names erf(z) ``erf``), ``relu``, ``tanh``,
+derivatives (:func:`activation`): ``erf_ss`` is g(x) = erf(x/√2) (Saad–Solla's choice),
+``erf`` is erf(x) (as in every command), ``relu``, ``tanh``,
 ``sigmoid``, ``linear``, ``quadratic``, ``cubic``, the Hermite polynomials ``He1``…``He8``,
 polynomials written in x or z (``x**2``, ``z**3 - 3*z``), or an :class:`Activation` built from
 any pair of numpy functions (g, g').
@@ -63,7 +63,7 @@ _INV_SQRT2 = 1 / math.sqrt(2)
 class Activation:
     """An activation for the simulator: ``name``, ``g`` and its derivative ``dg`` (numpy
     functions of an array, elementwise). ``kind`` and ``coef`` let the compiled SGD loop
-    evaluate the catalogue activations itself (kind 0 erf(x/√2), 1 relu, 2 tanh, 3 sigmoid,
+    evaluate the catalogue activations itself (kind 0 erf(x/√2) = erf_ss, 1 relu, 2 tanh, 3 sigmoid,
     4 the polynomial Σ coef[j] xʲ); kind −1 (an Activation built from any numpy pair) runs
     the numpy loop.
 
@@ -87,18 +87,16 @@ def _catalogue() -> dict[str, Activation]:
     def of(name: str, face: str, kind: int) -> Activation:
         return Activation(name, faces[face].g, faces[face].dg, kind)
 
-    # "erf" is the committee's historical name of Saad–Solla's erf(x/√2) = erf_ss (see
-    # ACTIVATIONS); everywhere else erf means erf(z)
-    return {"erf": of("erf", "erf_ss", 0), "erf_ss": of("erf_ss", "erf_ss", 0),
+    # erf(x) has no kind of the compiled loop (its kind 0 is erf(x/√2)): the numpy loop runs it
+    return {"erf": of("erf", "erf", -1), "erf_ss": of("erf_ss", "erf_ss", 0),
             "relu": of("relu", "relu", 1), "tanh": of("tanh", "tanh", 2),
             "sigmoid": of("sigmoid", "sigmoid", 3)}
 
 
 #: the named non-polynomial activations (each with its analytic derivative); polynomials are
-#: parsed by :func:`activation`. ``erf_ss`` is Saad–Solla's erf(x/√2), the catalogue's name for
-#: it in every command; ``erf`` is kept here, with the same meaning, as the committee commands'
-#: historical name (their default) until they move to ``erf_ss``: elsewhere ``erf`` is erf(z).
-ACTIVATIONS = ("erf", "erf_ss", "relu", "tanh", "sigmoid")
+#: parsed by :func:`activation`. ``erf_ss`` is Saad–Solla's erf(x/√2) (the committee commands'
+#: default), ``erf`` is erf(x): the same names, with the same meanings, as in every command.
+ACTIVATIONS = ("erf_ss", "erf", "relu", "tanh", "sigmoid")
 _CATALOGUE: dict[str, Activation] = {}
 
 
@@ -159,7 +157,8 @@ def _polynomial(text: str) -> np.polynomial.Polynomial:
 def activation(g: str | Activation) -> Activation:
     """The simulator's activation for a name, a polynomial text, or an :class:`Activation`.
 
-    ``erf`` is erf(x/√2) (Saad–Solla), g' = √(2/π) e^(−x²/2); ``relu`` has g' = 1(x > 0);
+    ``erf_ss`` is erf(x/√2) (Saad–Solla), g' = √(2/π) e^(−x²/2); ``erf`` is erf(x), g' =
+    (2/√π) e^(−x²); ``relu`` has g' = 1(x > 0);
     ``tanh``, ``sigmoid`` their analytic derivatives; a polynomial (text in x or z, or
     linear/quadratic/cubic/He1…He8) its exact derivative (numpy.polynomial). A g with g' ≡ 0
     (a constant) is refused: SGD would not move.
@@ -167,8 +166,10 @@ def activation(g: str | Activation) -> Activation:
     >>> act = activation("x**3 - 3*x")
     >>> float(act.g(np.array(2.0))), float(act.dg(np.array(2.0)))
     (2.0, 9.0)
-    >>> round(float(activation("erf").g(np.array(1.0))), 6)  # erf(1/√2) = P(|z| < 1)
+    >>> round(float(activation("erf_ss").g(np.array(1.0))), 6)  # erf(1/√2) = P(|z| < 1)
     0.682689
+    >>> round(float(activation("erf").g(np.array(1.0))), 6)  # erf(1)
+    0.842701
     """
     if isinstance(g, Activation):
         return g
@@ -355,7 +356,7 @@ def held_out_error(W: np.ndarray, W_star: np.ndarray, g: str | Activation, X: np
 
     >>> W0, Ws = cold_start(30, 2, 2, 0)
     >>> X = np.random.default_rng(1).standard_normal((500, 30))
-    >>> held_out_error(Ws, Ws, "erf", X)
+    >>> held_out_error(Ws, Ws, "erf_ss", X)
     (0.0, 0.0)
     """
     act = activation(g)
@@ -379,7 +380,7 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, g: str | Activation, eta: float | Fr
     of :func:`sgd_replicas` (which documents the parameters and the blocked algorithm).
 
     >>> W0, Ws = cold_start(100, 2, 2, 0)
-    >>> run = sgd(W0, Ws, "erf", 0.5, [0.0, 1.0], 0, n_test=200)
+    >>> run = sgd(W0, Ws, "erf_ss", 0.5, [0.0, 1.0], 0, n_test=200)
     >>> run.Q.shape, run.R.shape, run.diverged_at, bool(run.eps_g[1] < run.eps_g[0])
     ((2, 2, 2), (2, 2, 2), None, True)
     """

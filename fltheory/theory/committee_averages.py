@@ -12,7 +12,8 @@ For centred Gaussian fields with covariance C (shape (..., n, n), batched over l
 
 Which method each activation gets (:attr:`GaussianAverages.method` says it):
 
-* ``erf`` (g(x) = erf(x/√2), Saad & Solla 1995): closed forms. With g' = √(2/π) e^{−x²/2},
+* ``erf_ss`` (g(x) = erf(x/√2), Saad & Solla 1995; ``erf`` = erf(z) is the same with the
+  fields scaled by √2): closed forms. With g' = √(2/π) e^{−x²/2},
   a factor e^{−x_A·x_A/2} tilts the Gaussian: E[e^{−|x_A|²/2} h(x_B)] = det(I + C_AA)^{−1/2}
   E'[h], E' with the Schur complement C_BB − C_BA (I + C_AA)^{−1} C_AB, and
   E[g(w)g(z)] = (2/π) arcsin(C_wz/√((1 + C_ww)(1 + C_zz))). Hence I2 = (2/π)/√Λ, I3 =
@@ -417,7 +418,7 @@ class GaussianAverages:
     precision),
     ``expr`` (g as a sympy expression in z), ``degree`` (polynomials) and ``name``.
 
-    >>> av = averages("erf")
+    >>> av = averages("erf_ss")
     >>> round(float(av.i2(np.eye(2))), 6), av.method
     (0.31831, 'closed form (Saad–Solla arcsin)')
     """
@@ -509,7 +510,7 @@ class GaussianAverages:
         the closed forms and exact polynomials; for relu the stated 1e-9 of its I4 rule; for
         an erf mixture (kind "mixture") the certified bound from the mixture's sup errors.
 
-        >>> float(averages("erf").error_estimate("i4", np.eye(4)))
+        >>> float(averages("erf_ss").error_estimate("i4", np.eye(4)))
         0.0
         """
         n = {"e2": 2, "i2": 2, "i3": 3, "i4": 4}[kind]
@@ -568,7 +569,9 @@ def _text(g: Any) -> str:
 
 @lru_cache(maxsize=64)
 def averages(g: str, dps: int | None = None, method: str = "auto") -> GaussianAverages:
-    """The Gaussian averages of the activation ``g``: ``"erf"`` (erf(x/√2), closed forms),
+    """The Gaussian averages of the activation ``g``: ``"erf_ss"`` (erf(x/√2), Saad & Solla's
+    choice: closed forms; ``"erf"`` is erf(z) as in every command, the same closed forms with the
+    fields scaled by √2),
     ``"relu"`` (closed E2, I2, I3; I4 a 1-D integral), a polynomial in z or x (exact,
     degree <= :data:`MAX_DEGREE`), A + B z + C tanh(s z) (an erf mixture, certified), or any
     expression accepted by :func:`fltheory.theory.functions.parse_function` (trapezoid rule).
@@ -576,7 +579,7 @@ def averages(g: str, dps: int | None = None, method: str = "auto") -> GaussianAv
     forces the generic rule (e.g. to compare a tanh-like g's erf mixture with it). Refuses g
     whose Gaussian moments are not all finite (DomainError naming ``g``).
 
-    >>> averages("erf").method
+    >>> averages("erf_ss").method
     'closed form (Saad–Solla arcsin)'
     >>> averages("x**3 - x").method
     'exact polynomial (Wick)'
@@ -586,7 +589,7 @@ def averages(g: str, dps: int | None = None, method: str = "auto") -> GaussianAv
     fltheory.exact.DomainError: g = exp(z**2) ...
     """
     text = _text(g)
-    if text == "erf":
+    if text == "erf_ss":
         return _erf(text, sp.Integer(1))
     from fltheory.theory.functions import Z, parse_function
 

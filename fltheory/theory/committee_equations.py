@@ -115,7 +115,7 @@ class CommitteeModel:
     number per unit), output noise σ = ``noise`` >= 0 and weight decay κ = ``weight_decay``
     >= 0, all kept as exact Fractions. 1 <= K, M <= :data:`MAX_FIELDS`.
 
-    >>> m = CommitteeModel("erf", 2, 1, a="1/K")
+    >>> m = CommitteeModel("erf_ss", 2, 1, a="1/K")
     >>> m.a, m.a_star, m.noise
     ((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 1),), Fraction(0, 1))
     """
@@ -146,7 +146,7 @@ class CommitteeModel:
         """The same model computed with other averages of the same g (e.g. ``averages.
         refined()``, to see how a result moves with the numeric rule).
 
-        >>> m = CommitteeModel("erf", 1, 1)
+        >>> m = CommitteeModel("erf_ss", 1, 1)
         >>> m.with_averages(m.averages.refined()).averages is m.averages
         True
         """
@@ -283,7 +283,7 @@ def rhs(model: CommitteeModel, eta: Any, order: int = 2, engine: str = "auto"
     ``engine``: "auto" runs erf and tanh-like (erf-mixture) g through the compiled loops of
     :func:`flat_rhs` when numba is installed, "numpy" always the batched numpy averages.
 
-    >>> f = rhs(CommitteeModel("erf", 1, 1), "1/2")
+    >>> f = rhs(CommitteeModel("erf_ss", 1, 1), "1/2")
     >>> dQ, dR = f(np.eye(1), np.zeros((1, 1)), np.eye(1))
     >>> round(float(dQ[0, 0]), 6), round(float(dR[0, 0]), 6)  # dR = η E[g'(λ) ν g(ν)] = η/π
     (-0.138366, 0.159155)
@@ -368,7 +368,7 @@ def average_errors(model: CommitteeModel, Q: Any, R: Any, T: Any) -> dict[str, f
     trapezoid rule its difference to the rule with halved steps; 0 for closed forms and
     polynomials). "i2" only with output noise. Floats; costs several right-side evaluations.
 
-    >>> average_errors(CommitteeModel("erf", 1, 1), np.eye(1), np.eye(1), np.eye(1))["i4"]
+    >>> average_errors(CommitteeModel("erf_ss", 1, 1), np.eye(1), np.eye(1), np.eye(1))["i4"]
     0.0
     """
     Q, R, T = check_state(Q, R, T, model)
@@ -392,7 +392,7 @@ def generalisation_error(model: CommitteeModel, Q: Any, R: Any, T: Any) -> float
     """ε_g = ½ E[(f − y_clean)²] = ½ Σ_{c,e} w_c w_e E2(c, e) over the K + M fields (float64),
     after :func:`check_state`.
 
-    >>> m = CommitteeModel("erf", 1, 1)
+    >>> m = CommitteeModel("erf_ss", 1, 1)
     >>> round(generalisation_error(m, np.eye(1), np.eye(1), np.eye(1)), 12)
     0.0
     >>> round(generalisation_error(m, np.eye(1), np.zeros((1, 1)), np.eye(1)), 6)  # 2·(1/π)·π/6
@@ -477,10 +477,10 @@ def flat_rhs(model: CommitteeModel, eta: Any, T: Any, order: int = 2
     Its attributes ``loops`` and ``args`` give the underlying call ``loops(y, *args)``.
     ``order`` 1 drops the η² terms, as in :func:`rhs`.
 
-    >>> f = flat_rhs(CommitteeModel("erf", 1, 1), "1/2", np.eye(1))
+    >>> f = flat_rhs(CommitteeModel("erf_ss", 1, 1), "1/2", np.eye(1))
     >>> np.round(f(np.array([1.0, 0.0])), 6).tolist()  # as rhs
     [-0.138366, 0.159155]
-    >>> flat_rhs(CommitteeModel("tanh", 1, 1), 1, np.eye(1)) is None
+    >>> flat_rhs(CommitteeModel("softplus", 1, 1), 1, np.eye(1)) is None  # numeric averages
     True
     """
     from fltheory.theory._committee_flat import build

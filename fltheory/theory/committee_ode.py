@@ -495,7 +495,7 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     overlaps blow up, DomainError on bad input.
 
     >>> from fltheory.theory.committee_equations import CommitteeModel
-    >>> m = CommitteeModel("erf", 2, 2)
+    >>> m = CommitteeModel("erf_ss", 2, 2)
     >>> tr = integrate(m, 1, [[0.5, 0], [0, 0.5]], [[1e-3, 0], [0, 1e-3]], np.eye(2), [0, 1],
     ...                method="dop853")  # "auto": compiled when numba is installed
     >>> tr.Q.shape, bool(tr.eps_g[1] < tr.eps_g[0]), tr.method

@@ -408,7 +408,7 @@ def symmetric_plateau(model: Any, eta: Any, T: Any = None, guess: Any = None) ->
     :class:`Plateau` (floats). DomainError on bad input or when no plateau is reached.
 
     >>> from fltheory.theory.committee_equations import CommitteeModel
-    >>> p = symmetric_plateau(CommitteeModel("erf", 2, 2), "1/10")
+    >>> p = symmetric_plateau(CommitteeModel("erf_ss", 2, 2), "1/10")
     >>> round(p.r, 4), len(p.unstable), round(p.escape_rate, 5)
     (0.4092, 1, 0.00653)
     """
@@ -503,7 +503,7 @@ def jacobian(model: Any, eta: Any, Q: Any, R: Any, T: Any = None) -> np.ndarray:
     (module docstring; about 1e-10 absolute for O(1) overlaps). Floats.
 
     >>> from fltheory.theory.committee_equations import CommitteeModel
-    >>> jacobian(CommitteeModel("erf", 1, 1), 1, [[1.0]], [[1.0]]).shape
+    >>> jacobian(CommitteeModel("erf_ss", 1, 1), 1, [[1.0]], [[1.0]]).shape
     (2, 2)
     """
     from fltheory.theory.committee_ode import _matrix
@@ -566,7 +566,7 @@ def specialised_fixed_point(model: Any, eta: Any, T: Any = None, guess: Any = No
     with T. Returns a :class:`FixedPoint` (floats; residual <= 1e-10 checked).
 
     >>> from fltheory.theory.committee_equations import CommitteeModel
-    >>> fp = specialised_fixed_point(CommitteeModel("erf", 2, 2), 1)
+    >>> fp = specialised_fixed_point(CommitteeModel("erf_ss", 2, 2), 1)
     >>> fp.eps_g, fp.unstable, round(fp.convergence_rate, 5)
     (0.0, 0, 0.04418)
     """
@@ -597,7 +597,7 @@ def convergence_rate(model: Any, eta: Any, T: Any = None, guess: Any = None) -> 
     A float; negative when the point repels.
 
     >>> from fltheory.theory.committee_equations import CommitteeModel
-    >>> round(convergence_rate(CommitteeModel("erf", 1, 1), 1), 6)
+    >>> round(convergence_rate(CommitteeModel("erf_ss", 1, 1), 1), 6)
     0.122518
     """
     return specialised_fixed_point(model, eta, T, guess).convergence_rate
@@ -656,7 +656,7 @@ def max_learning_rate(model: Any, T: Any = 1) -> MaxLearningRate:
     T > 0. Returns a :class:`MaxLearningRate`.
 
     >>> from fltheory.theory.committee_equations import CommitteeModel
-    >>> round(max_learning_rate(CommitteeModel("erf", 1, 1)).eta_max, 6)
+    >>> round(max_learning_rate(CommitteeModel("erf_ss", 1, 1)).eta_max, 6)
     4.055779
     """
     from fltheory.theory.committee_ode import _real

@@ -28,8 +28,8 @@ __all__ = ["COMMITTEE_TABLE_CASES", "NOTEBOOK", "SWEEP_ACTIVATIONS", "SWEEP_N_TE
 #: integration) is refused there as too stiff since committee-dyn's graded ReLU mesh; the
 #: root, checked as a fixed point of the full ODE, is the one that search found before.
 COMMITTEE_TABLE_CASES: tuple[tuple[str, Fraction, str | None, Any], ...] = (
-    ("erf", Fraction(1, 10), None, None), ("erf", Fraction(1, 2), None, None),
-    ("erf", Fraction(1), None, None), ("erf", Fraction(3, 2), None, None),
+    ("erf_ss", Fraction(1, 10), None, None), ("erf_ss", Fraction(1, 2), None, None),
+    ("erf_ss", Fraction(1), None, None), ("erf_ss", Fraction(3, 2), None, None),
     ("relu", Fraction(1, 10), None, (0.7, 0.4, 0.5)), ("x**2", Fraction(1, 10), "mean", None))
 
 
@@ -38,7 +38,7 @@ def _km(K: int, M: int) -> str:
 
 
 @view_params(
-    g=ViewParam("strs", "Activations g (committee names: erf is erf(x/√2); relu, tanh, sigmoid, "
+    g=ViewParam("strs", "Activations g (committee names: erf_ss is erf(x/√2), erf is erf(x); relu, tanh, sigmoid, "
                         "polynomials in x); with --eta, one row per (g, η)."),
     eta=ViewParam("rationals", "Learning rates η, one per g (or one for all).", 0, 100,
                   low_open=True),
@@ -80,7 +80,7 @@ def committee_table(g: Sequence[str] | None = None, eta: Sequence[Fraction] | No
         rows.append([g_i, "1/K, 1/M" if layers_i else "1, 1", fraction_str(eta_i), f"{p.q:.5f}",
                      f"{p.c:.5f}", f"{p.r:.5f}", f"{p.eps_g:.5f}", str(len(p.unstable)),
                      f"{p.escape_rate:.5f}"])
-    latex_names = {"erf": r"$\mathrm{erf}(x/\sqrt2)$", "relu": "ReLU", "x**2": "$x^2$"}
+    latex_names = {"erf_ss": r"$\mathrm{erf}(x/\sqrt2)$", "erf": r"$\mathrm{erf}(x)$", "relu": "ReLU", "x**2": "$x^2$"}
     return Table(
         columns=["g", "a, a*", "η", "q", "c", "r", "ε_g plateau", "unstable", "escape rate"],
         rows=rows,
@@ -91,7 +91,7 @@ def committee_table(g: Sequence[str] | None = None, eta: Sequence[Fraction] | No
         caption=(f"Soft committee machine, {_km(K, M)}, T = I, online SGD: the unspecialised "
                  "plateau Q_kk = q, Q_kl = c, R = r (fixed point of the derived ODEs with their "
                  "η² terms), its ε_g, the number of unstable directions and the escape rate "
-                 "(largest Jacobian eigenvalue). erf means erf(x/√2)" + (". tanh and sigmoid "
+                 "(largest Jacobian eigenvalue). erf_ss means erf(x/√2)" + (". tanh and sigmoid "
                  "(numeric averages, ~30 s CPU each at K = M = 2) are not in this table: "
                  "fltheory committee plateau --g tanh gives them with their errors."
                  if g is None else ".")),
@@ -130,7 +130,7 @@ def draw_committee(data: dict[str, Any]) -> Any:
 def _cases(g: Sequence[str] | None, eta: Sequence[Fraction] | None,
            layers: str) -> list[tuple[str, Fraction, str | None, Any]]:
     """(g, η, layers, guess) rows from the g and η lists: paired, or one broadcast."""
-    gs, etas = list(g or ["erf"]), list(eta or [Fraction(1, 10)])
+    gs, etas = list(g or ["erf_ss"]), list(eta or [Fraction(1, 10)])
     if len(gs) == 1:
         gs = gs * len(etas)
     if len(etas) == 1:
@@ -143,7 +143,7 @@ def _cases(g: Sequence[str] | None, eta: Sequence[Fraction] | None,
 
 
 @view_params(
-    g=ViewParam("strs", "Activations g, one panel each (erf is erf(x/√2)).") ,
+    g=ViewParam("strs", "Activations g, one panel each (erf_ss is erf(x/√2), erf is erf(x)).") ,
     eta=ViewParam("rationals", "Learning rate of each panel (or one for all).", 0, 100,
                   low_open=True),
     K=ViewParam("int", "Student hidden units.", 1, 20),
@@ -152,7 +152,7 @@ def _cases(g: Sequence[str] | None, eta: Sequence[Fraction] | None,
     t_max=ViewParam("rational", "End time t = steps/N.", 0, 10000, low_open=True),
     seed=ViewParam("int", "Seed of the start and the SGD runs.", 0, 2**63 - 1),
 )
-def committee_figure(g: Sequence[str] = ("erf", "relu"),
+def committee_figure(g: Sequence[str] = ("erf_ss", "relu"),
                      eta: Sequence[Fraction] = (Fraction(3, 2), Fraction(1, 2)), K: int = 2,
                      M: int = 2, N: Sequence[int] = (500, 2000), t_max: Fraction = Fraction(100),
                      seed: int = 0) -> Any:
@@ -223,15 +223,15 @@ def draw_plateau(run: Any, sgd: Any = None) -> Any:
 # 1/2, log-interpolated between the two records around it (sim.crossing_time); NaN when it is
 # not reached by t_max, and NaN for a run that diverged (a blow-up is no escape).
 
-#: the activations a committee sweep accepts (``erf`` is erf(x/√2)); polynomials in x
-SWEEP_ACTIVATIONS = ("erf", "relu", "tanh", "sigmoid", "x**2", "x**3")
+#: the activations a committee sweep accepts (``erf_ss`` is erf(x/√2), ``erf`` erf(x)); polynomials in x
+SWEEP_ACTIVATIONS = ("erf_ss", "erf", "relu", "tanh", "sigmoid", "x**2", "x**3")
 #: records (equally spaced times in [0, t_max]) of a committee sweep run
 SWEEP_RECORDS = 101
 #: held-out test inputs of a committee.sgd run (ε_g and its standard error)
 SWEEP_N_TEST = 2000
 
 _COMMITTEE_PARAMS = {
-    "g": Param(SWEEP_ACTIVATIONS, "erf"),
+    "g": Param(SWEEP_ACTIVATIONS, "erf_ss"),
     "K": Param("int", 2, 1, 50), "M": Param("int", 2, 1, 50),
     # defaults: erf K = M = 2 at η = 1 escapes the plateau by t ≈ 67 at N = 1000 (SGD, 2 seeds)
     "eta": Param("rational", Fraction(1), 0, 10, low_open=True),
@@ -415,12 +415,12 @@ from fltheory.theory.committee_plateau import max_learning_rate, symmetric_plate
 from fltheory.claims.committee import compare_sgd_ode, ode_run
 from fltheory.views.committee import draw_plateau
 
-print(equations(CommitteeModel("erf", 1, 1), order=1).latex())"""),
+print(equations(CommitteeModel("erf_ss", 1, 1), order=1).latex())"""),
     ("markdown", r"""The classic plateau (Saad & Solla 1995, K = M = 3, η = 0.1, erf): from a
 small start the students first learn the teacher's mean, all alike (the unspecialised plateau,
 a saddle of the ODEs), and leave it only through the exponential growth of a symmetry-breaking
 perturbation. The plateau's height and escape rate are computed directly:"""),
-    ("code", """model = CommitteeModel("erf", 3, 3)
+    ("code", """model = CommitteeModel("erf_ss", 3, 3)
 p = symmetric_plateau(model, Fraction(1, 10))
 print(f"q = {p.q:.5f}, c = {p.c:.5f}, r = {p.r:.5f}, plateau ε_g = {p.eps_g:.5f}, "
       f"escape rate {p.escape_rate:.5f}")
@@ -434,5 +434,5 @@ fig = draw_plateau(run, sgd)"""),
 $\eta_{\max} = \pi\sqrt{5/3}$ (derived from the Jacobian at Q = R = T; the claim
 `committee.max_lr` checks the sign change against SGD):"""),
     ("code", """import math
-print(max_learning_rate(CommitteeModel("erf", 1, 1)).eta_max, math.pi * math.sqrt(5 / 3))"""),
+print(max_learning_rate(CommitteeModel("erf_ss", 1, 1)).eta_max, math.pi * math.sqrt(5 / 3))"""),
 ]
