@@ -348,7 +348,7 @@ def gram_mp(fn: Callable[[Any], Any], d: int, s2: Any, ls: list[int], jmax: int,
                     rr += x * x
                 r = mpmath.ldexp(mpmath.sqrt(mpmath.mpf(rr)), ze - 3 * fb)
                 others = [abs(th - theta[m]) for m in range(p) if m != q]
-                gap = min(others + [abs(abs(th) - left_out)])
+                gap = min([*others, abs(abs(th) - left_out)])
                 e = min(r, r * r / gap) if gap > 0 else r
                 values_l.append(th * th)
                 errors_l.append(2 * abs(th) * e + e * e)
