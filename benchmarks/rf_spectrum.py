@@ -8,7 +8,7 @@
   from — pass ``--python`` to run ``python -m fltheory`` of this checkout instead).
 * with ``--small-d``, issue 24: ``fltheory fisher --sigma tanh --d D [--dps P]`` for D = 3, 5,
   10 (median wall time, and the fewest digits any level is confirmed to; targets: --dps 12
-  <= 2 s at d = 3).
+  <= 2 s and --dps 30 <= 60 s at d = 3).
 Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/rf_spectrum.py [--m 4000] [--d 5]
        [--sigma relu erf tanh quadratic] [--runs 1] [--cli] [--python] [--small-d]
 """
@@ -61,7 +61,7 @@ def _small_d(runs: int) -> None:
     import json
 
     for d in (3, 5, 10):
-        for dps in (None, 8, 12):
+        for dps in (None, 8, 12, 30):
             cmd = [sys.executable, "-m", "fltheory", "fisher", "--sigma", "tanh", "--d", str(d),
                    "--format", "json"] + ([] if dps is None else ["--dps", str(dps)])
             times, out = [], None

@@ -502,6 +502,9 @@ def _part(func: Any, expr: Any, parity: int, d: int, s: Any, lmax: int, jmax: in
         partial.notes.append(f"the {kind} part of σ, {expr}, is polynomial on each half-line: "
                              f"{kind} l exact")
         return partial
+    if d < GRAM_MAX_D and strict and GRAM_FLOAT_MAX_DPS < dps <= GRAM_MP_MAX_DPS \
+            and not _kinks_of(expr):
+        return _gram_mp_part(func, expr, parity, d, s, ls, jmax, dps)
     if d < GRAM_MAX_D and (dps <= GRAM_FLOAT_MAX_DPS or not strict):
         gram = _gram_part(func, expr, parity, d, s, ls, jmax, dps, strict)
         if isinstance(gram, _Partial):
@@ -829,8 +832,109 @@ def _agreement(a: Any, b: Any, bound: Any, dps: int) -> int:
 #: Below this d the smooth part of σ goes to the Gram route (:mod:`rf_gram`: sphere
 #: factorisation, no Mehler series), whose float64 pass serves dps <= GRAM_FLOAT_MAX_DPS.
 GRAM_MAX_D = 200
-#: Highest dps the float64 Gram route is used for (it confirms 11–14 digits; measured).
-GRAM_FLOAT_MAX_DPS = 12
+#: Highest dps the float64 Gram route is used for (it confirms 11–14 digits; measured: 11 on
+#: tanh's λ_(1,2) at d = 3); above it, up to GRAM_MP_MAX_DPS, the mpmath Gram route.
+GRAM_FLOAT_MAX_DPS = 11
+#: Highest dps of the mpmath Gram route (tanh, d = 3, lmax 4, jmax 2, dps 30: ~12 s of CPU for
+#: both passes, measured on the shared 2-core machine).
+GRAM_MP_MAX_DPS = 30
+#: Bound on the mpmath Gram route's σ evaluations (both passes), checked before it starts
+#: (tanh, d = 3, dps 30: estimate 4.5e5, 12 s).
+GRAM_MP_MAX_WORK = 2.5e6
+
+
+def _kinks_of(expr: Any) -> bool:
+    from fltheory.theory.hermite_quadrature import _kinks
+
+    return bool(_kinks(expr))
+
+
+def _gram_mp_plan(d: int, s2: float, wp: int) -> tuple[float, float, float]:
+    """(h, ht, estimated σ evaluations of both passes) of the mpmath Gram route at ``wp``
+    digits: the log rule's step as in :func:`_numeric_plan`, the double-exponential step
+    π²/(wp ln 10) (error ~ e^{−π²/ht}), the radial range where the Gamma(d/2) weight is
+    above 10^{−wp−2}."""
+    ln10 = math.log(10)
+    h = min(math.pi**2 / (wp * ln10), math.pi * math.sqrt(4 / (d * wp * ln10)))
+    ht = math.pi**2 / (wp * ln10)
+    alpha = d / 2
+    span = (wp + 2) * ln10 / alpha + math.log(alpha + (wp + 2) * ln10) + 2
+    n = span / h
+    u_max = alpha + (wp + 2) * ln10 + 2 * math.sqrt(alpha * (wp + 2) * ln10)
+    a_max = 2 * math.sqrt(s2 / d) * u_max
+    # the rule at a has ~ 8/ht·(1 + log(1 + a)) nodes; a grows geometrically with the index
+    evals = (2 * n) * 8 / ht * (1 + math.log(1 + a_max) / 4)
+    return h, ht, evals * (1 + 1 / 0.75**2)
+
+
+def _gram_mp_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[int],
+                  jmax: int, dps: int) -> _Partial:
+    """The levels of a smooth part of σ at small d by :func:`rf_gram.gram_mp` (mpmath, for
+    dps above what float64 confirms), two passes (steps ×3/4, five more digits) compared and
+    the Rayleigh–Ritz error bound added; fewer than ``dps`` digits is a DomainError."""
+    import sympy as sp
+
+    from fltheory.theory.functions import Z
+    from fltheory.theory.rf_gram import gram_mp
+
+    s2f = float(sp.N(s**2, 20))
+    # the eigen-spread b_0/b_jmax (λ = b²) costs its digits of the smallest λ: 4 assumed, the
+    # first pass redone if it is larger
+    wp = dps + 8 + 4
+    h, ht, work = _gram_mp_plan(d, s2f, wp)
+    check_cost(f"d = {d} (dps = {dps})", work, GRAM_MP_MAX_WORK, "σ evaluations (Gram, mpmath)",
+               "lower dps, or leave --dps out (each value with its own digits)")
+    fn = sp.lambdify(Z if expr.has(Z) else sp.Symbol("z", real=True), expr, modules="mpmath")
+    with mpmath.workdps(wp + 10):
+        s2 = mpmath.mpf(sp.N(s**2, wp + 20))
+        first = gram_mp(fn, d, s2, ls, jmax, mpmath.mpf(h), mpmath.mpf(ht), wp)
+        spread = max((int(mpmath.log10(e[0] / e[-1]) / 2) + 1 for e in
+                      first.eigenvalues.values() if e and e[-1] > 0), default=0)
+        if spread > 4:
+            wp = dps + 8 + spread
+            h, ht, _ = _gram_mp_plan(d, s2f, wp)
+            first = gram_mp(fn, d, s2, ls, jmax, mpmath.mpf(h), mpmath.mpf(ht), wp)
+    with mpmath.workdps(wp + 15):
+        s2 = mpmath.mpf(sp.N(s**2, wp + 25))
+        second = gram_mp(fn, d, s2, ls, jmax, mpmath.mpf(h) * 3 / 4, mpmath.mpf(ht) * 3 / 4,
+                         wp + 5)
+    out: dict[int, list[RFLevel]] = {}
+    traces: dict[int, Any] = {}
+    traces_digits: dict[int, int] = {}
+    for l in ls:
+        N = multiplicity(d, l)
+        levels = out.setdefault(l, [])
+        traces[l] = second.traces[l]
+        with mpmath.workdps(wp + 15):
+            traces_digits[l] = _agreement(first.traces[l], second.traces[l], 0, dps)
+        for j in range(jmax + 1):
+            if j >= len(second.eigenvalues[l]):
+                raise DomainError("jmax", jmax, f"j < {len(second.eigenvalues[l])} at l = {l}",
+                                  reason=f"exceeds the {second.nodes} radial nodes")
+            a, b = first.eigenvalues[l][j], second.eigenvalues[l][j]
+            with mpmath.workdps(wp + 15):
+                digits = _agreement(a, b, first.ritz_error[l][j] + second.ritz_error[l][j],
+                                    dps)
+            if digits < dps:
+                raise DomainError("dps", dps, f"at most {digits} digits for this σ, d and s",
+                                  reason=f"cannot be reached: λ_({l},{j}) is confirmed to "
+                                         f"{digits} digits only (mpmath Gram route)")
+            with mpmath.workdps(dps):
+                levels.append(RFLevel(l, j, +b, N, False, digits, "gram"))
+    with mpmath.workdps(wp + 15):
+        trace_digits = _agreement(first.kernel_trace, second.kernel_trace, 0, dps)
+    if trace_digits < dps:
+        raise DomainError("dps", dps, f"at most {trace_digits} digits for this σ, d and s",
+                          reason=f"cannot be reached: the trace E_r E_z σ(rz)² is confirmed "
+                                 f"to {trace_digits} digits only (mpmath Gram route)")
+    kind = {1: "even", -1: "odd"}[parity]
+    notes = [f"Gram route on the {kind} part of σ (sphere factorisation, no Mehler series; "
+             f"mpmath at {wp} and {wp + 5} digits): trapezoid in log r² and log ‖x‖² with "
+             f"{first.nodes} and {second.nodes} nodes, double-exponential rule in t with up to "
+             f"{first.angle_nodes} and {second.angle_nodes}; each λ is shown to the digits on "
+             "which the two agree, beyond the Rayleigh–Ritz error bound"]
+    return _Partial(out, traces, second.kernel_trace, None, [], notes, "gram", trace_digits,
+                    traces_digits)
 
 
 def _gram_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[int], jmax: int,
