@@ -476,16 +476,19 @@ def converge_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fractio
                     f"Re λ > 0, {fp.zero_modes} zero mode(s)",
                     f"asymptotic convergence rate −max Re λ = "
                     f"{_sig(fp.convergence_rate, rate_digits)} per unit t = steps/N (numeric, "
-                    f"{rate_digits} digits confirmed): the distance to the fixed point decays as "
-                    "exp(−rate·t)" + (" (negative: the point repels at this η)"
-                                      if fp.convergence_rate < 0 else "")]
+                    f"{rate_digits} digits confirmed): Q − T, R − T decay as exp(−rate·t) and "
+                    "ε_g, quadratic in the weights' distance to the teacher's, as "
+                    "exp(−2·rate·t)" + (" (negative: the point repels at this η)"
+                                        if fp.convergence_rate < 0 else "")]
         value |= {"eps_g": eps_g, "convergence_rate": fp.convergence_rate}
         details |= {"Q": fp.Q.tolist(), "R": fp.R.tolist(), "residual": fp.residual,
                     "eigenvalues_real": [float(v.real) for v in fp.eigenvalues],
                     "eigenvalues_imag": [float(v.imag) for v in fp.eigenvalues],
                     "eigenvalue_error": lam_err, "zero_modes": fp.zero_modes,
                     "unstable": fp.unstable, "convergence_rate_error": rate_err,
-                    "convergence_rate_digits": rate_digits, "jacobian": "central differences"}
+                    "convergence_rate_digits": rate_digits,
+                    "eps_g_decay_rate": 2 * fp.convergence_rate,
+                    "jacobian": "central differences"}
         try:
             m = cp.max_learning_rate(model)
         except DomainError as exc:
