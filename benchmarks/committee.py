@@ -289,3 +289,30 @@ def rhs_floor() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def converge_issue24(repeats: int = 5) -> None:
+    """Issue 24 (committee converge): wall time of ``max_learning_rate`` (η_max by bisection at
+    the specialised fixed point, with its second-step error estimate) and of
+    ``specialised_fixed_point`` (Newton, Jacobian, rate), erf K = M = 1 … 4 and tanh K = M = 2
+    (numeric averages): medians of ``repeats`` runs in this process. Run with
+    ``python -c "import benchmarks.committee as b; b.converge_issue24()"``."""
+    import statistics
+
+    from fltheory.theory.committee_plateau import max_learning_rate, specialised_fixed_point
+
+    for g, K in (("erf", 1), ("erf", 2), ("erf", 3), ("erf", 4), ("tanh", 2)):
+        model = CommitteeModel(g, K, K)
+        times, m = [], None
+        for _ in range(repeats if g == "erf" else 1):
+            start = time.perf_counter()
+            m = max_learning_rate(model)
+            times.append(time.perf_counter() - start)
+        assert m is not None
+        start = time.perf_counter()
+        fp = specialised_fixed_point(model, "1/2")
+        fp_seconds = time.perf_counter() - start
+        print(f"{g} K = M = {K}: η_max = {m.eta_max:.10g} ({m.method}, est. rel. error "
+              f"{m.rel_error if m.rel_error is not None else float('nan'):.1e}) in median "
+              f"{1e3 * statistics.median(times):.0f} ms; fixed point + rate at η = 1/2 "
+              f"{1e3 * fp_seconds:.0f} ms (rate {fp.convergence_rate:.8g})")

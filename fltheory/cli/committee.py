@@ -376,3 +376,169 @@ def _simulate_summary(c: Any) -> list[str]:
     if c.ode_diverged_by is not None:
         out.append(f"the ODE diverged by t ≈ {c.ode_diverged_by:.4g}")
     return out
+
+
+# ---- committee converge (issue 24): the specialised fixed point, its rate and η_max --------
+
+#: most significant digits printed for a numeric quantity (float64 analysis)
+_MAX_DIGITS = 12
+
+
+def _confirmed(value: float, err: float) -> int:
+    """Significant digits of ``value`` confirmed by an error estimate ``err`` (the change
+    between two difference steps), one digit kept in reserve; 0 when none is."""
+    if not math.isfinite(value) or value == 0:
+        return 0
+    return max(0, min(_MAX_DIGITS, math.floor(math.log10(abs(value) / max(err, 1e-300))) - 1))
+
+
+def _sig(value: float, digits: int) -> str:
+    return f"{value:.{digits}g}" if digits > 0 else f"~{value:.1g} (no digit confirmed)"
+
+
+def _closed_form_eta_max(model: Any) -> tuple[float, str] | None:
+    """The K = M = 1 closed form (module docstring of committee_plateau): g = erf(x/√2),
+    a = a* = 1, σ = κ = 0, T = 1: η_max = π√(5/3)."""
+    av = model.averages
+    if (model.K, model.M) != (1, 1) or getattr(av, "kind", None) != "erf" \
+            or float(getattr(av, "scale", 0)) != 1.0 or model.noise or model.weight_decay \
+            or model.a != (1,) or model.a_star != (1,):
+        return None
+    return math.pi * math.sqrt(5 / 3), "π√(5/3)"
+
+
+@committee_group.command("converge")
+@_model_options
+@click.option("--eta", type=RATIONAL, required=True, help="Step η > 0 (for the Jacobian and "
+              "the convergence rate; η_max does not depend on it).")
+@format_option
+def converge_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
+                     weight_decay: Fraction, eta: Fraction, fmt: str) -> None:
+    """The specialised fixed point (Q = R = T, T = I, for a realisable K = M teacher), the
+    Jacobian's spectrum there, the asymptotic convergence rate and η_max, the largest step at
+    which that point is linearly stable.
+
+    Example: fltheory committee converge --g erf --K 2 --M 2 --eta 1/2
+    """
+    import numpy as np
+
+    from fltheory.theory import committee_plateau as cp
+    from fltheory.theory.committee_equations import rhs
+
+    if K != M:
+        raise DomainError("K", K, "K = M (the specialised fixed point Q = R = T needs as many "
+                          "students as teachers)", reason=f"with M = {M}")
+    model = _model(g, K, M, a, a_star, noise, weight_decay)
+    T = np.eye(M)
+    summary = [f"{model}, η = {fraction_str(eta)}; T = I"]
+    details: dict[str, Any] = {"eta": fraction_str(eta)}
+    value: dict[str, Any] = {"eps_g": None, "convergence_rate": None, "eta_max": None}
+    rows: list[list[str]] = []
+    try:
+        fp = cp.specialised_fixed_point(model, eta)
+    except DomainError as exc:
+        if exc.param != "state":
+            raise
+        fp = None
+        res = cp._full_residual(rhs(model, eta), T, T, T)
+        reason = str(exc.reason or exc)
+        summary += [f"specialised fixed point Q = R = T (each student on its teacher): ε_g = 0, "
+                    f"max|rhs| there {res:.1e}",
+                    f"no Jacobian at this point, so no convergence rate and no η_max: the right "
+                    f"side {reason}; the approach to it is not a linear (exponential) one that a "
+                    "Jacobian could describe"]
+        value["eps_g"] = 0.0
+        details |= {"Q": T.tolist(), "R": T.tolist(), "residual": res, "eigenvalues_real": None,
+                    "eigenvalues_imag": None, "jacobian": None, "jacobian_refused": reason}
+    if fp is not None:
+        field = rhs(model, eta)
+        other = np.linalg.eigvals(cp._jacobian(field, fp.Q, fp.R, fp.T, 2e-4))
+        other = other[np.argsort(-other.real, kind="stable")]
+        lam_err = max(float(np.abs(fp.eigenvalues - other).max(initial=0.0)), 1e-15)
+        tol = cp.ZERO_TOL * max(1.0, float(np.abs(other).max(initial=0.0)))
+        nz = other[np.abs(other) > tol]
+        rate_other = -float(nz.real.max()) if len(nz) else 0.0
+        rate_err = max(abs(rate_other - fp.convergence_rate), 1e-15)
+        rate_digits = _confirmed(fp.convergence_rate, rate_err)
+        decimals = max(1, min(_MAX_DIGITS, math.floor(-math.log10(lam_err)) - 1))
+        rows = [[str(i + 1), f"{v.real:+.{decimals}f}", f"{v.imag:+.{decimals}f}"]
+                for i, v in enumerate(fp.eigenvalues)]
+        where = ("Q = R = T (each student on its teacher)"
+                 if np.allclose(fp.Q, T, atol=1e-12) and np.allclose(fp.R, T, atol=1e-12)
+                 else "from Newton started at Q = R = T (not Q = R = T: the model is not "
+                      "realisable noiselessly)")
+        eps_g = max(fp.eps_g, 0.0)
+        summary += [f"specialised fixed point {where}: ε_g = {eps_g:.3g}, max|rhs| there "
+                    f"{fp.residual:.1e}",
+                    f"Jacobian there (numeric: central differences of the right side with one "
+                    f"Richardson step; eigenvalues to ±{lam_err:.0e}, the change with twice the "
+                    f"difference step): {len(fp.eigenvalues)} eigenvalues, {fp.unstable} with "
+                    f"Re λ > 0, {fp.zero_modes} zero mode(s)",
+                    f"asymptotic convergence rate −max Re λ = "
+                    f"{_sig(fp.convergence_rate, rate_digits)} per unit t = steps/N (numeric, "
+                    f"{rate_digits} digits confirmed): Q − T, R − T decay as exp(−rate·t) and "
+                    "ε_g, quadratic in the weights' distance to the teacher's, as "
+                    "exp(−2·rate·t)" + (" (negative: the point repels at this η)"
+                                        if fp.convergence_rate < 0 else "")]
+        value |= {"eps_g": eps_g, "convergence_rate": fp.convergence_rate}
+        details |= {"Q": fp.Q.tolist(), "R": fp.R.tolist(), "residual": fp.residual,
+                    "eigenvalues_real": [float(v.real) for v in fp.eigenvalues],
+                    "eigenvalues_imag": [float(v.imag) for v in fp.eigenvalues],
+                    "eigenvalue_error": lam_err, "zero_modes": fp.zero_modes,
+                    "unstable": fp.unstable, "convergence_rate_error": rate_err,
+                    "convergence_rate_digits": rate_digits,
+                    "eps_g_decay_rate": 2 * fp.convergence_rate,
+                    "jacobian": "central differences"}
+        try:
+            m = cp.max_learning_rate(model)
+        except DomainError as exc:
+            summary.append(f"η_max not computed: {exc}")
+            details["eta_max_refused"] = str(exc)
+        else:
+            summary += _eta_max_lines(model, m, float(eta))
+            value["eta_max"] = m.eta_max
+            details |= {"eta_max_kind": m.kind, "eta_max_method": m.method,
+                        "eta_max_error": m.rel_error}
+            closed = _closed_form_eta_max(model)
+            if closed is not None:
+                details["eta_max_closed_form"] = closed[1]
+    emit(Result(command="committee converge",
+                inputs=_model_inputs(model) | {"eta": fraction_str(eta)},
+                value=value, conventions=_CONVENTIONS, summary=summary, details=details,
+                table=Table(columns=["#", "Re λ", "Im λ"], rows=rows,
+                            caption="Jacobian eigenvalues at the specialised fixed point",
+                            label="tab:fltheory-committee-converge", align="rrr")
+                if rows else None), fmt)
+
+
+def _eta_max_lines(model: Any, m: Any, eta: float) -> list[str]:
+    """η_max: closed form where there is one (erf, K = M = 1), else numeric with the digits
+    its error estimate confirms; and whether the given η is below it."""
+    how = ("a real eigenvalue through 0" if m.kind == "real"
+           else "a complex pair through the imaginary axis")
+    closed = _closed_form_eta_max(model)
+    if m.method == "quadratic":
+        method = "the K = M = 1 quadratic det(J1 + ηJ2) = 0 / trace condition on a numeric J1, J2"
+    else:
+        method = "bisection on η of max Re λ(J1 + ηJ2), J1, J2 from numeric Jacobians"
+    if m.rel_error is not None:
+        digits = _confirmed(m.eta_max, m.rel_error * m.eta_max)
+        text = _sig(m.eta_max, digits)
+        conf = f"{digits} digits confirmed by a second difference step"
+    else:
+        digits, text, conf = 8, f"{m.eta_max:.8g}", "about 1e-9 relative"
+    out = []
+    if closed is not None:
+        agree = math.floor(-math.log10(max(abs(m.eta_max / closed[0] - 1), 1e-16)))
+        out.append(f"η_max = {closed[1]} = {closed[0]:.15g} (closed form, Saad–Solla "
+                   f"K = M = 1); numeric ({method}): {text}, agreeing to {agree} digits")
+    else:
+        out.append(f"η_max = {text} (numeric, no closed form: {method}; {conf}); stability is "
+                   f"lost by {how}")
+    if m.zero_modes:
+        out.append(f"{m.zero_modes} direction(s) null at every η (a manifold of fixed points) "
+                   "left out of the stability test")
+    side = "below" if eta < m.eta_max else "above"
+    out.append(f"η = {eta:g} is {side} η_max: the specialised point is "
+               f"{'linearly stable' if side == 'below' else 'linearly unstable'} there")
+    return out

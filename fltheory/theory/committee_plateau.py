@@ -56,9 +56,9 @@ import numpy as np
 
 from fltheory.exact import DomainError, check_cost
 
-__all__ = ["FixedPoint", "MaxLearningRate", "Plateau", "convergence_rate", "fixed_point_of_field",
-           "jacobian", "max_learning_rate", "max_lr_of_field", "plateau_digits",
-           "plateau_of_field", "specialised_fixed_point", "symmetric_plateau"]
+__all__ = ["FixedPoint", "MaxLearningRate", "Plateau", "convergence_rate", "eta_max_of_field",
+           "fixed_point_of_field", "jacobian", "max_learning_rate", "max_lr_of_field",
+           "plateau_digits", "plateau_of_field", "specialised_fixed_point", "symmetric_plateau"]
 
 #: largest K + M for which :func:`plateau_digits` derives the symbolic equations
 MAX_SYMBOLIC_FIELDS = 6
@@ -128,12 +128,19 @@ class FixedPoint:
 class MaxLearningRate:
     """The largest stable step of the K = M = 1 fixed point Q = R = T (:func:`max_learning_rate`):
     ``eta_max`` (float), ``kind`` ("real": an eigenvalue through 0; "complex": a pair through the
-    imaginary axis), ``J1``, ``J2`` (Jacobian = η J1 + η² J2 in (Q, R))."""
+    imaginary axis), ``J1``, ``J2`` (Jacobian = η J1 + η² J2 in (Q, R)); ``method``
+    ("quadratic": K = M = 1, the roots of det/trace; "bisection": K = M >= 2, the top real part
+    of the spectrum), ``rel_error`` (the relative change of η_max when J1, J2 are redone with
+    twice the difference step: the error estimate behind the printed digits; None when not
+    estimated) and ``zero_modes`` (the directions null for every η, left out)."""
 
     eta_max: float
     kind: str
     J1: np.ndarray
     J2: np.ndarray
+    method: str = "quadratic"
+    rel_error: float | None = None
+    zero_modes: int = 0
 
 
 # ----------------------------------------------------------------------------------------------
@@ -272,7 +279,8 @@ def _unpack(v: np.ndarray, K: int, M: int, iu: tuple[np.ndarray, np.ndarray]
     return Q, v[n:].reshape(K, M)
 
 
-def _jacobian(field: Field, Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> np.ndarray:
+def _jacobian(field: Field, Q: np.ndarray, R: np.ndarray, T: np.ndarray,
+              step: float = 1e-4) -> np.ndarray:
     K, M = R.shape
     iu, n = _coords(K, M)
     x0 = _pack(Q, R, iu)
@@ -284,7 +292,7 @@ def _jacobian(field: Field, Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> np.n
     def central(h: float) -> np.ndarray:
         return np.column_stack([(F(x0 + h * e) - F(x0 - h * e)) / (2 * h) for e in np.eye(n)])
 
-    h = 1e-4 * max(1.0, float(np.abs(x0).max()))
+    h = step * max(1.0, float(np.abs(x0).max()))
     with np.errstate(all="ignore"):
         J1, J2 = central(h), central(h / 2)
     size = max(1.0, float(np.abs(J2).max())) if np.isfinite(J2).all() else np.inf
@@ -646,14 +654,115 @@ def max_lr_of_field(field_at: Callable[[float], Field], T: float) -> MaxLearning
     return MaxLearningRate(eta_max, kind, J1, J2)
 
 
-def max_learning_rate(model: Any, T: Any = 1) -> MaxLearningRate:
-    """The largest step η for which the K = M = 1 fixed point Q = R = T is linearly stable
-    (module docstring): for g = erf(x/√2), T = 1 it is π√(5/3) ≈ 4.0558 (derived there).
-    Numerical: J1, J2 by central differences, η_max from the quadratic det(J1 + ηJ2) = 0 (or
-    the trace condition), about 1e-9 relative.
+#: the η grid of :func:`eta_max_of_field`: geometric from ETA_SCAN[0] to ETA_SCAN[1], ratio
+#: ETA_SCAN[2]; the first sign change of the top real part on it is bisected
+ETA_SCAN = (1e-4, 1e4, 1.05)
 
-    Parameters: a realisable noiseless K = M = 1 ``model`` (a = a*, σ = 0, no weight decay),
-    T > 0. Returns a :class:`MaxLearningRate`.
+
+def _split(field_at: Callable[[float], Field], Q: np.ndarray, R: np.ndarray, T: np.ndarray,
+           step: float = 1e-4) -> tuple[np.ndarray, np.ndarray]:
+    """J1, J2 of a right side η F1 + η² F2 at (Q, R): J(η) = η J1 + η² J2 from J(1), J(2)."""
+    Ja, Jb = (_jacobian(field_at(e), Q, R, T, step) for e in (1.0, 2.0))
+    J2 = (Jb - 2 * Ja) / 2
+    return Ja - J2, J2
+
+
+def _nonzero_block(J1: np.ndarray, J2: np.ndarray) -> tuple[np.ndarray, int]:
+    """An orthonormal basis P of the complement of the common null space of J1 and J2 (the
+    directions along a manifold of fixed points, e.g. the rotations of x² networks: zero for
+    every η), and its dimension. J N = 0 makes J block triangular in (N, P), so the other
+    eigenvalues of J1 + ηJ2 are those of Pᵀ(J1 + ηJ2)P."""
+    _, s, Vt = np.linalg.svd(np.vstack([J1, J2]))
+    scale = max(1.0, float(s.max(initial=0.0)))
+    rank = int(np.sum(s > ZERO_TOL * scale))
+    return Vt[:rank].T, J1.shape[0] - rank
+
+
+def _top(J1: np.ndarray, J2: np.ndarray, P: np.ndarray, eta: float) -> complex:
+    """The eigenvalue of Pᵀ(J1 + ηJ2)P with the largest real part (J(η)/η on the non-zero
+    block: same signs as the Jacobian's)."""
+    w = np.linalg.eigvals(P.T @ (J1 + eta * J2) @ P)
+    return complex(w[int(np.argmax(w.real))])
+
+
+def _bisect_eta(J1: np.ndarray, J2: np.ndarray) -> tuple[float, str, int]:
+    P, zero = _nonzero_block(J1, J2)
+    if P.shape[1] == 0:
+        raise DomainError("model", "a model whose Jacobian at Q = R = T vanishes",
+                          "a model with a non-degenerate specialised fixed point")
+    scale = ZERO_TOL * max(1.0, float(np.abs(J1).max()))
+    lo_eta, hi_eta, ratio = ETA_SCAN
+    top0 = _top(J1, J2, P, 0.0)
+    if top0.real >= -scale:
+        raise DomainError("model", "a model whose specialised point is not stable at small η",
+                          "a model whose Q = R = T point attracts as η -> 0",
+                          reason=f"has max Re λ/η = {top0.real:.3g} as η -> 0")
+    grid = lo_eta * ratio ** np.arange(int(np.log(hi_eta / lo_eta) / np.log(ratio)) + 1)
+    below = 0.0
+    for eta in grid:
+        if _top(J1, J2, P, float(eta)).real >= 0:
+            lo, hi = below, float(eta)
+            break
+        below = float(eta)
+    else:
+        raise DomainError("model", "a model stable at every step up to 1e4",
+                          "a model with a finite largest stable step",
+                          reason=f"(the top real part stays negative on {lo_eta:g} <= η <= "
+                                 f"{hi_eta:g})")
+    while hi - lo > 1e-15 * hi:
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        if _top(J1, J2, P, mid).real >= 0:
+            hi = mid
+        else:
+            lo = mid
+    eta_max = 0.5 * (lo + hi)
+    lam = _top(J1, J2, P, eta_max)
+    kind = "complex" if abs(lam.imag) > 1e-6 * max(1.0, float(np.abs(J1).max())) else "real"
+    return eta_max, kind, zero
+
+
+def eta_max_of_field(field_at: Callable[[float], Field], T: np.ndarray) -> MaxLearningRate:
+    """The largest step at which the fixed point Q = R = T of a K = M right side ``field_at(η)``
+    = η F1 + η² F2 is linearly stable, for any K = M (the engine of :func:`max_learning_rate`
+    for K = M >= 2). J(η) = η(J1 + ηJ2), with J1, J2 from the central-difference Jacobians at
+    η = 1, 2; common null directions of J1 and J2 (fixed-point manifolds) are left out; the top
+    real part of the spectrum of J1 + ηJ2 is scanned on a geometric grid (:data:`ETA_SCAN`) and
+    its first sign change bisected to 1e-15 relative. The error estimate ``rel_error``: the
+    same with J1, J2 redone at twice the difference step (2e-4: a second Richardson pair).
+
+    >>> f = lambda e: (lambda Q, R, T: (-e * (Q - T) + e * e * (Q - R), -e * (R - T)))
+    >>> round(eta_max_of_field(f, np.eye(1)).eta_max, 10)
+    1.0
+    """
+    Q, R = T.copy(), T.copy()
+    scale = max(1.0, float(np.abs(T).max()))
+    for e in (1.0, 2.0):
+        res = _full_residual(field_at(e), Q, R, T)
+        if not res <= RESIDUAL_TOL * scale:
+            raise DomainError("model", "a model whose Q = R = T point is not fixed "
+                              f"(max|rhs| = {res:.3g} at eta = {e:g})",
+                              "a realisable noiseless K = M model (a = a*, noise 0, "
+                              "no weight decay)")
+    J1, J2 = _split(field_at, Q, R, T)
+    eta_max, kind, zero = _bisect_eta(J1, J2)
+    other = _bisect_eta(*_split(field_at, Q, R, T, 2e-4))[0]
+    rel = max(abs(other - eta_max) / eta_max, 1e-15)
+    return MaxLearningRate(eta_max, kind, J1, J2, "bisection", rel, zero)
+
+
+def max_learning_rate(model: Any, T: Any = 1) -> MaxLearningRate:
+    """The largest step η for which the fixed point Q = R = T is linearly stable (module
+    docstring): for g = erf(x/√2), K = M = 1, T = 1 it is π√(5/3) ≈ 4.0558 (derived there).
+    K = M = 1: J1, J2 by central differences, η_max from the quadratic det(J1 + ηJ2) = 0 (or
+    the trace condition), about 1e-9 relative. K = M >= 2 (no closed form): bisection on η of
+    the top real part of the spectrum of J1 + ηJ2 (:func:`eta_max_of_field`), with an error
+    estimate from a second difference step.
+
+    Parameters: a realisable noiseless K = M ``model`` (a = a*, σ = 0, no weight decay),
+    T > 0 (a number: T·I; or an M × M PSD matrix when K >= 2). Returns a
+    :class:`MaxLearningRate`.
 
     >>> from fltheory.theory.committee_equations import CommitteeModel
     >>> round(max_learning_rate(CommitteeModel("erf_ss", 1, 1)).eta_max, 6)
@@ -662,9 +771,13 @@ def max_learning_rate(model: Any, T: Any = 1) -> MaxLearningRate:
     from fltheory.theory.committee_ode import _real
 
     K, M = _units(model)
-    if (K, M) != (1, 1):
-        raise DomainError("K", K, "K = M = 1 (the single-unit fixed point; this closed "
-                          "quadratic needs one student and one teacher)", reason=f"with M = {M}")
+    if K != M:
+        raise DomainError("K", K, "K = M (the specialised fixed point Q = R = T needs as many "
+                          "students as teachers)", reason=f"with M = {M}")
+    if K > 1:
+        Tm = np.eye(M) * _real(T, "T", 0.0, strict=True) if np.ndim(T) == 0 else _teacher(T, M)
+        _check_analysis(model, 2 * 24 * (K * (K + 1) // 2 + K * M))
+        return eta_max_of_field(lambda e: _model_field(model, e), Tm)
     T_f = _real(T, "T", 0.0, strict=True)
     _check_analysis(model, 0)
     return max_lr_of_field(lambda e: _model_field(model, e), T_f)
