@@ -174,7 +174,8 @@ def relu_issue24(repeats: int = 3) -> None:
 
 #: (g, K, M, t-max, η) of the cost table: erf at several sizes and spans, tanh and sigmoid
 COST_CASES = (("erf_ss", 2, 2, 200, 0.5), ("erf_ss", 2, 2, 2000, 0.5), ("erf_ss", 5, 5, 500, 1.0),
-              ("erf_ss", 10, 5, 1000, 0.5), ("erf_ss", 10, 5, 2000, 0.5), ("erf_ss", 20, 10, 200, 0.5),
+              ("erf_ss", 10, 5, 1000, 0.5), ("erf_ss", 10, 5, 2000, 0.5),
+              ("erf_ss", 20, 10, 200, 0.5),
               ("tanh", 2, 2, 200, 0.5), ("tanh", 3, 3, 200, 1.0), ("sigmoid", 2, 2, 500, 0.5))
 
 
@@ -301,10 +302,10 @@ def converge_issue24(repeats: int = 5) -> None:
 
     from fltheory.theory.committee_plateau import max_learning_rate, specialised_fixed_point
 
-    for g, K in (("erf", 1), ("erf", 2), ("erf", 3), ("erf", 4), ("tanh", 2)):
+    for g, K in (("erf_ss", 1), ("erf_ss", 2), ("erf_ss", 3), ("erf_ss", 4), ("tanh", 2)):
         model = CommitteeModel(g, K, K)
         times, m = [], None
-        for _ in range(repeats if g == "erf" else 1):
+        for _ in range(repeats if g == "erf_ss" else 1):
             start = time.perf_counter()
             m = max_learning_rate(model)
             times.append(time.perf_counter() - start)

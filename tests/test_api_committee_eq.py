@@ -30,16 +30,19 @@ def test_signatures_are_stable(func, params):
 
 
 def test_model_fields_and_exact_numbers():
-    m = ce.CommitteeModel("erf_ss", 3, 2, a="1/K", a_star=[1, "1/2"], noise=0.1, weight_decay="1e-3")
+    m = ce.CommitteeModel("erf_ss", 3, 2, a="1/K", a_star=[1, "1/2"], noise=0.1,
+                          weight_decay="1e-3")
     assert (m.g, m.K, m.M) == ("erf_ss", 3, 2)
     assert m.a == (Fraction(1, 3),) * 3 and m.a_star == (Fraction(1), Fraction(1, 2))
     assert m.noise == Fraction(1, 10) and m.weight_decay == Fraction(1, 1000)
     assert np.allclose(m.w, [-1 / 3, -1 / 3, -1 / 3, 1, 0.5])
     assert str(m) == "g = erf_ss, K = 3, M = 2, σ = 1/10, κ = 1/1000"
-    assert ce.CommitteeModel("erf_ss", 2, 2) == ce.CommitteeModel("erf_ss", 2, 2, a=1, a_star=[1, 1])
+    assert ce.CommitteeModel("erf_ss", 2, 2) == ce.CommitteeModel("erf_ss", 2, 2, a=1,
+                                                                  a_star=[1, 1])
 
 
-@pytest.mark.parametrize(("g", "kind"), [("erf_ss", "erf"), ("erf", "erf"), ("relu", "relu"), ("Max(z, 0)", "relu"),
+@pytest.mark.parametrize(("g", "kind"), [("erf_ss", "erf"), ("erf", "erf"), ("relu", "relu"),
+                                         ("Max(z, 0)", "relu"),
                                           ("x**2", "polynomial"), ("He3", "polynomial"),
                                           ("z**3 - 3*z", "polynomial"), ("sigmoid", "mixture"),
                                           ("tanh(z) + z**3/1000", "cubature")])
@@ -66,7 +69,8 @@ def test_activation_kinds_and_x_alias(g, kind):
     (lambda: ce.rhs(ce.CommitteeModel("erf_ss", 1, 1), 1, order=3), "order = 3"),
     (lambda: ce.rhs(ce.CommitteeModel("erf_ss", 2, 1), 1)(np.eye(1), np.eye(1), np.eye(1)),
      "Q = shapes"),
-    (lambda: ce.check_state(np.eye(2), np.zeros((2, 1)), np.eye(1), ce.CommitteeModel("erf_ss", 1, 1)),
+    (lambda: ce.check_state(np.eye(2), np.zeros((2, 1)), np.eye(1),
+                            ce.CommitteeModel("erf_ss", 1, 1)),
      "K × M = 1 × 1"),
     (lambda: ce.check_state(np.zeros((1, 1)), np.zeros((1, 1)), np.eye(1),
                             ce.CommitteeModel("relu", 1, 1)), "Q_kk > 0 for relu"),

@@ -28,7 +28,8 @@ def _embed(C: np.ndarray, idx: list[int]) -> np.ndarray:
 
 
 ACTS = {
-    "erf_ss": (lambda z: erf(z / math.sqrt(2)), lambda z: math.sqrt(2 / math.pi) * np.exp(-z**2 / 2)),
+    "erf_ss": (lambda z: erf(z / math.sqrt(2)),
+               lambda z: math.sqrt(2 / math.pi) * np.exp(-z**2 / 2)),
     "relu": (lambda z: np.maximum(z, 0.0), lambda z: (z > 0) * 1.0),
     "x**3 - x": (lambda z: z**3 - z, lambda z: 3 * z**2 - 1),
     "tanh": (np.tanh, lambda z: 1 / np.cosh(z)**2),

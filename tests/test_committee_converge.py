@@ -25,7 +25,7 @@ def test_bisection_reproduces_the_k1_closed_form():
     """The K = M >= 2 engine (bisection on the top real part) run at K = M = 1 gives π√(5/3)
     (closed form, module docstring) to 1e-9, and its error estimate is not optimistic by more
     than the one digit the CLI keeps in reserve."""
-    model = CommitteeModel("erf", 1, 1)
+    model = CommitteeModel("erf_ss", 1, 1)
     m = cp.eta_max_of_field(lambda e: rhs(model, e), np.eye(1))
     err = abs(m.eta_max / ETA_MAX_K1 - 1)
     assert err < 1e-9 and m.kind == "real" and m.method == "bisection"
@@ -58,7 +58,7 @@ def _mp_jacobian(K, eta, dps=30):
 
     from fltheory.theory.committee_equations import equations
 
-    eqs = equations(CommitteeModel("erf", K, K))
+    eqs = equations(CommitteeModel("erf_ss", K, K))
     S = eqs.symbols
     coords = [S["Q"][i, j] for i in range(K) for j in range(i, K)]
     coords += [S["R"][i, m] for i in range(K) for m in range(K)]
@@ -108,7 +108,7 @@ def test_erf_k2_eta_max_and_rate_against_the_symbolic_jacobian(invoke):
     import mpmath
 
     ref, Ja, _ = _mp_eta_max(2)
-    model = CommitteeModel("erf", 2, 2)
+    model = CommitteeModel("erf_ss", 2, 2)
     m = cp.max_learning_rate(model)
     assert abs(m.eta_max / float(ref) - 1) < 1e-9 and m.method == "bisection"
     assert m.kind == "real"
@@ -116,13 +116,13 @@ def test_erf_k2_eta_max_and_rate_against_the_symbolic_jacobian(invoke):
     assert np.abs(J - np.array(Ja.tolist(), dtype=float)).max() < 1e-9
     J_half = _mp_jacobian(2, "1/2")
     rate_ref = -max(float(mpmath.re(v)) for v in mpmath.eig(J_half, left=False, right=False))
-    out = invoke("committee", "converge", "--g", "erf", "--K", "2", "--M", "2", "--eta", "1/2",
+    out = invoke("committee", "converge", "--g", "erf_ss", "--K", "2", "--M", "2", "--eta", "1/2",
                  "--format", "json")
     assert out.exit_code == 0, out.stderr
     d = json.loads(out.stdout)
     assert abs(d["value"]["convergence_rate"] / rate_ref - 1) < 1e-9
     assert abs(d["value"]["eta_max"] / float(ref) - 1) < 1e-9
-    text = invoke("committee", "converge", "--g", "erf", "--K", "2", "--M", "2", "--eta",
+    text = invoke("committee", "converge", "--g", "erf_ss", "--K", "2", "--M", "2", "--eta",
                   "1/2").stdout
     eta_line = next(s for s in text.splitlines() if s.startswith("η_max = "))
     printed = eta_line.split()[2]
@@ -142,7 +142,7 @@ def test_erf_k2_ode_converges_just_below_eta_max_and_not_above():
     the spans are long; the compiled right side keeps this cheap."""
     from fltheory.theory.committee_ode import integrate
 
-    model = CommitteeModel("erf", 2, 2)
+    model = CommitteeModel("erf_ss", 2, 2)
     eta_max = cp.max_learning_rate(model).eta_max
     rng = np.random.default_rng(5)
     Ws = np.hstack([np.eye(2), np.zeros((2, 1))])
@@ -165,10 +165,10 @@ def test_rate_is_the_decay_of_the_state_and_half_that_of_eps_g(invoke):
     3% still tells 2·rate from rate). Later ε_g values reach its ~1e-13 round-off floor."""
     from fltheory.theory.committee_ode import integrate
 
-    d = json.loads(invoke("committee", "converge", "--g", "erf", "--K", "2", "--M", "2",
+    d = json.loads(invoke("committee", "converge", "--g", "erf_ss", "--K", "2", "--M", "2",
                           "--eta", "1/2", "--format", "json").stdout)
     rate = d["value"]["convergence_rate"]
-    model = CommitteeModel("erf", 2, 2)
+    model = CommitteeModel("erf_ss", 2, 2)
     rng = np.random.default_rng(5)
     Ws = np.hstack([np.eye(2), np.zeros((2, 1))])
     W = Ws + 1e-3 * rng.standard_normal((2, 3))
@@ -187,7 +187,7 @@ def run(invoke):
 
 
 def test_cli_k1_states_the_closed_form_and_numeric_agreement(run):
-    out = run("--g", "erf", "--K", "1", "--M", "1", "--eta", "1/2")
+    out = run("--g", "erf_ss", "--K", "1", "--M", "1", "--eta", "1/2")
     assert out.exit_code == 0, out.stderr
     assert "π√(5/3) = 4.05577867597361 (closed form" in out.stdout
     assert "linearly stable" in out.stdout
@@ -204,21 +204,21 @@ def test_cli_relu_states_the_missing_jacobian(run):
 
 
 def test_cli_noise_refuses_eta_max_only(run):
-    out = run("--g", "erf", "--K", "2", "--M", "2", "--eta", "1/2", "--noise", "1/10")
+    out = run("--g", "erf_ss", "--K", "2", "--M", "2", "--eta", "1/2", "--noise", "1/10")
     assert out.exit_code == 0, out.stderr
     assert "η_max not computed" in out.stdout and "asymptotic convergence rate" in out.stdout
 
 
 def test_cli_latex_and_bad_input(run):
-    out = run("--g", "erf", "--K", "2", "--M", "2", "--eta", "1/2", "--format", "latex")
+    out = run("--g", "erf_ss", "--K", "2", "--M", "2", "--eta", "1/2", "--format", "latex")
     assert out.exit_code == 0 and "tab:fltheory-committee-converge" in out.stdout
-    bad = run("--g", "erf", "--K", "2", "--M", "3", "--eta", "1/2")
+    bad = run("--g", "erf_ss", "--K", "2", "--M", "3", "--eta", "1/2")
     assert bad.exit_code == 2 and "K = M" in bad.stderr and "Traceback" not in bad.stderr
-    bad = run("--g", "erf", "--K", "2", "--M", "2", "--eta", "0")
+    bad = run("--g", "erf_ss", "--K", "2", "--M", "2", "--eta", "0")
     assert bad.exit_code == 2 and "eta" in bad.stderr
 
 
 def test_api_k_neq_m_refused():
     with pytest.raises(DomainError) as info:
-        cp.max_learning_rate(CommitteeModel("erf", 2, 1))
+        cp.max_learning_rate(CommitteeModel("erf_ss", 2, 1))
     assert info.value.param == "K"

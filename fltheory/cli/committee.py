@@ -21,7 +21,8 @@ _CONVENTIONS = {
              "SGD on ½(f − y)², one fresh sample per step: w_k += (η/√N) a_k (y − f) "
              "g'(λ_k) x − (ηκ/N) w_k; t = steps/N",
     "overlaps": "Q = WWᵀ/N, R = WW*ᵀ/N, T = W*W*ᵀ/N; ε_g = ½E(f − y_clean)²",
-    "activation": "erf_ss means erf(x/√2) (Saad & Solla), erf means erf(x) as in every command; relu, tanh, polynomials in x or z",
+    "activation": ("erf_ss means erf(x/√2) (Saad & Solla), erf means erf(x) as in every "
+                   "command; relu, tanh, polynomials in x or z"),
     "source": "Saad & Solla (1995); Biehl & Schwarze (1995); Goldt et al. (2019)",
 }
 
@@ -30,7 +31,8 @@ def _model_options(func: F) -> F:
     """--g, --K, --M, second layers, noise and weight decay: the model of every command."""
     for decorate in reversed([
         click.option("--g", "g", default="erf_ss", show_default=True,
-                     help="Activation: erf_ss (= erf(x/√2), Saad & Solla), erf (= erf(x)), relu, tanh, sigmoid, a polynomial "
+                     help="Activation: erf_ss (= erf(x/√2), Saad & Solla), erf (= erf(x)), relu, "
+                          "tanh, sigmoid, a polynomial "
                           "in x or z (x**2, He3), or an expression in z (theory only)."),
         click.option("--K", "K", type=CountType(minimum=1, maximum=50), default=2,
                      show_default=True, help="Student units K, 1 <= K <= 50."),
