@@ -113,7 +113,8 @@ def _add_effective(eff: Any, summary: list[str], details: dict[str, Any], table:
         if eff.count is not None else "the effective count is not covered (see the terms)"))
     vanish = [f"k = {t.k}" for t in eff.terms if t.present is False]
     summary.append("outlier terms: " + (", ".join(f"k = {k}" for k in eff.present_ks) or "none")
-                   + ("; vanishing: " + ", ".join(vanish) if vanish else ""))
+                   + ("; vanishing: " + ", ".join(vanish) if vanish else "")
+                   + _boundary_clause(eff))
     summary.append(f"one-step spike: {eff.one_step_reason}")
     if eff.targets and eff.count is None:
         summary.append("target alignment: not covered for this σ and batch")
@@ -378,9 +379,10 @@ def twostep_group() -> None:
               show_default=True)
 @click.option("--psi", type=RATIONAL, default="1", show_default=True,
               help="d/n of each step's batch.")
+@dps_option
 @format_option
 def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fraction, batch: str,
-                  psi: Fraction, fmt: str) -> None:
+                  psi: Fraction, dps: int, fmt: str) -> None:
     """Which target directions are learned after step 1 and after step 2, with the reason.
 
     y = Σ_k g_k(β_k·x). A direction is learned in step 2 when its spike constant C_k(β) ≠ 0
@@ -390,10 +392,10 @@ def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fracti
     """
     from fltheory.theory.twostep_terms import learn
 
-    report = learn(sigma, list(targets), a1, a2, batch, psi)
+    report = learn(sigma, list(targets), a1, a2, batch, psi, check_dps(dps))
     emit(learn_result(report, {"sigma": sigma, "targets": list(targets), "a1": fraction_str(a1),
                                "a2": fraction_str(a2), "batch": batch,
-                               "psi": fraction_str(psi)}), fmt)
+                               "psi": fraction_str(psi), "dps": report.model.dps}), fmt)
 
 
 def learn_result(report: Any, inputs: dict[str, Any]) -> Result:
@@ -403,7 +405,7 @@ def learn_result(report: Any, inputs: dict[str, Any]) -> Result:
         command="twostep learn",
         inputs=inputs,
         value=[{"direction": i + 1, "target": d.target, "step1": d.step1, "step2": d.step2,
-                "via_k": d.via_k} for i, d in enumerate(dirs)],
+                "boundary": d.boundary, "via_k": d.via_k} for i, d in enumerate(dirs)],
         conventions=_CONVENTIONS | {"normalisation": "f(x) = aᵀσ(Wx)/√N, W0 ~ N(0, 1/d), "
                                                      "a ~ N(0, 1) fixed, correlation loss"},
         summary=[f"Λ = {report.lam} (σ of degree {_degree(report)}, α1 = {inputs['a1']}, "
@@ -435,7 +437,15 @@ def _learn_outliers(report: Any) -> list[str]:
     count = "not covered" if eff.count is None else \
         f"{int(eff.one_step)} + {eff.count} = {eff.outliers_of_w2}"
     return [f"outliers of W2 for this σ: {count} (terms with a non-zero spike: k = {ks}; "
-            f"generic 1 + Λ = {1 + report.lam})"]
+            f"generic 1 + Λ = {1 + report.lam})" + _boundary_clause(eff)]
+
+
+def _boundary_clause(eff: Any) -> str:
+    """'; k = K is a boundary case …' when a counted term has exponent exactly 0 (as the
+    lambda note says: Λ and the effective count include it)."""
+    ks = [t.k for t in eff.terms if t.present and t.exponent == 0]
+    return "" if not ks else (f"; k = {ks[0]} is a boundary case (exponent exactly 0: counted, "
+                              "but whether it is an outlier depends on its O(1) constant)")
 
 
 @twostep_group.command("simulate")

@@ -343,6 +343,14 @@ class DirectionLearning:
     step2: bool
     via_k: int | None
     reason: str
+    #: learned in step 2 only through a boundary term (exponent exactly 0): whether that term
+    #: is an outlier depends on its O(1) constant, so ``step2`` is False and this is True
+    boundary: bool = False
+
+    @property
+    def step2_text(self) -> str:
+        """``yes``, ``no`` or ``boundary`` (as ``fltheory lambda`` calls a term of exponent 0)."""
+        return "yes" if self.step2 else "boundary" if self.boundary else "no"
 
 
 def learnability(model: TwoStepModel, alpha1: Fraction, alpha2: Fraction, batch: str
@@ -377,17 +385,28 @@ def learnability(model: TwoStepModel, alpha1: Fraction, alpha2: Fraction, batch:
             reason = (f"μ_1(g) = {_short(mu1)} ≠ 0: in the one-step spike (rank one along "
                       "Σ μ_1(g_k) β_k)")
         elif via is not None:
-            exp = term_exponent(alpha1, alpha2, via)
-            reason = (f"μ_1(g) = 0, but C_{via}(β) ≠ 0 in the {batch} second step: term k = {via} "
-                      f"with exponent {exp} {'> 0' if exp > 0 else '= 0 (boundary)'}")
+            reason = _via_reason(via, term_exponent(alpha1, alpha2, via), batch)
         elif batch == "fresh":
             reason = ("μ_1(g) = 0: with a fresh batch y enters every term linearly, so C_k(β) = 0 "
                       "at every order")
         else:
             reason = (f"μ_1(g) = 0 and C_k(β) = 0 for every outlier term 1 <= k <= Λ = "
                       f"{lam.value}")
-        out.append(DirectionLearning(g.text, mu1, step1, step1 or via is not None, via, reason))
+        on_boundary = not step1 and via is not None and term_exponent(alpha1, alpha2, via) == 0
+        out.append(DirectionLearning(g.text, mu1, step1, step1 or (via is not None
+                                                                 and not on_boundary),
+                                     via, reason, on_boundary))
     return lam.value, out
+
+
+def _via_reason(via: int, exponent: Fraction, batch: str) -> str:
+    """Why a μ_1(g) = 0 direction is (or, at the boundary, may be) learned in step 2."""
+    if exponent > 0:
+        return (f"μ_1(g) = 0, but C_{via}(β) ≠ 0 in the {batch} second step: term k = {via} "
+                f"with exponent {fraction_str(exponent)} > 0")
+    return (f"boundary: μ_1(g) = 0 and C_{via}(β) ≠ 0 in the {batch} second step, but term "
+            f"k = {via} has exponent exactly 0, so whether it is an outlier depends on its O(1) "
+            "constant (as in fltheory lambda)")
 
 
 def _short(value: Any) -> str:
@@ -487,7 +506,8 @@ class LearnReport(ShowsTable):
         batch = "" if self.batch is None else f", {self.batch}"
         verdicts = "; ".join(
             f"β{i + 1} {d.target} (info {info}, gen {gen}): "
-            + ("step 1" if d.step1 else f"step 2 via k = {d.via_k}" if d.step2 else "not learned")
+            + ("step 1" if d.step1 else f"step 2 via k = {d.via_k}" if d.step2
+               else f"boundary via k = {d.via_k}" if d.boundary else "not learned")
             for i, (d, (info, gen)) in enumerate(zip(self.directions, self.exponents,
                                                        strict=True)))
         targets = ", ".join(g.text for g in self.model.targets)
@@ -497,7 +517,7 @@ class LearnReport(ShowsTable):
     def table(self) -> Table:
         """One row per direction: target, exponents, learned in step 1 / step 2, via k, why."""
         rows = [[f"β{i + 1}", d.target, self.exponents[i][0], self.exponents[i][1],
-                 "yes" if d.step1 else "no", "yes" if d.step2 else "no",
+                 "yes" if d.step1 else "no", d.step2_text,
                  "-" if d.via_k is None else str(d.via_k), d.reason]
                 for i, d in enumerate(self.directions)]
         return Table(columns=["dir", "g", "info", "gen", "step 1", "step 2", "via k", "reason"],
@@ -506,12 +526,15 @@ class LearnReport(ShowsTable):
 
 
 def learn(sigma: str, targets: str | list[str], alpha1: Fraction, alpha2: Fraction, batch: str,
-          psi: Fraction = Fraction(1)) -> LearnReport:
+          psi: Fraction = Fraction(1), dps: int = 30) -> LearnReport:
     """:func:`learnability` of the model (σ, targets, ψ1 = ψ2 = ``psi`` > 0) with the information
     and generative exponents of each target (as strings, ``"> 6"`` when beyond kmax = 6) and
     the effective outlier count of W2 for σ
     (:func:`fltheory.theory.twostep_sigma.effective_outliers`, field ``outliers``).
-    ``targets`` is a list of functions of z; a single string is one target.
+    ``targets`` is a list of functions of z; a single string is one target; ``dps`` (5..100)
+    the digits of the numerical moments and of the numbers quoted. A direction reached only
+    through a term of exponent exactly 0 is reported as a boundary case (``boundary``), not
+    as learned.
 
     >>> r = learn(TWO_STEP_SIGMA, ["He1", "He3"], Fraction(9, 20), Fraction(3, 10), "reused")
     >>> r.lam, r.exponents
@@ -532,9 +555,9 @@ def learn(sigma: str, targets: str | list[str], alpha1: Fraction, alpha2: Fracti
     psi = _check_ratio(psi, "psi", True)
     _check_batch(batch)
     model = TwoStepModel.build(sigma, _target_list(targets), psi1=psi, psi2=psi,
-                               polynomial=False)
+                               dps=dps, polynomial=False)
     outliers = effective_outliers(alpha1, alpha2, model.sigma, [g.text for g in model.targets],
-                                  str(batch), psi)
+                                  str(batch), psi, dps=model.dps)
     if model.sigma.expr.is_polynomial(Z):
         lam, directions = learnability(model, alpha1, alpha2, batch)
     else:
@@ -560,11 +583,14 @@ def _directions_any_sigma(model: TwoStepModel, eff: Any) -> list[DirectionLearni
             reason = (f"μ_1(g) = {_short(mu1)} ≠ 0: in the one-step spike (rank one along "
                       "Σ μ_1(g_k) β_k)")
         elif via is not None:
-            exp = next(t.exponent for t in eff.terms if t.k == via)
-            reason = (f"μ_1(g) = 0, but C_{via}(β) ≠ 0 in the {eff.batch} second step: term "
-                      f"k = {via} with exponent {exp} {'> 0' if exp > 0 else '= 0 (boundary)'}")
+            reason = _via_reason(via, next(t.exponent for t in eff.terms if t.k == via),
+                                 eff.batch)
         else:
             reason = (f"C_k(β) = 0 for every outlier term 1 <= k <= Λ = {eff.generic.value}"
                       + ("" if step1 or _nonzero(mu1, model.dps) else " and μ_1(g) = 0"))
-        out.append(DirectionLearning(g.text, mu1, step1, step1 or via is not None, via, reason))
+        on_boundary = not step1 and via is not None and next(
+            t.exponent for t in eff.terms if t.k == via) == 0
+        out.append(DirectionLearning(g.text, mu1, step1, step1 or (via is not None
+                                                                 and not on_boundary),
+                                     via, reason, on_boundary))
     return out
