@@ -78,8 +78,20 @@ def _effective(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: int,
         return None
     from fltheory.theory.twostep_sigma import effective_outliers
 
+    _progress_to_terminal()
     return effective_outliers(alpha1, alpha2, sigma, targets, batch or "reused", dps=dps,
                               L=None if isinstance(L, Infinity) else L)
+
+
+def _progress_to_terminal() -> None:
+    """Progress lines of the σ-aware moments go to stderr when it is a terminal (never to
+    stdout or into JSON)."""
+    import sys
+
+    from fltheory.theory import _twostep_moments
+
+    if sys.stderr.isatty():
+        _twostep_moments.PROGRESS = lambda message: click.echo(f"fltheory: {message}", err=True)
 
 
 def _effective_json(eff: Any) -> dict[str, Any]:
@@ -276,6 +288,7 @@ def _phase_effective(alpha1: Fraction, L: int | Infinity, dps: int, sigma: str |
         return None
     from fltheory.theory.twostep_sigma import effective_phase
 
+    _progress_to_terminal()
     return effective_phase(alpha1, sigma, batch or "reused", dps, L=None if isinstance(
         L, Infinity) else L)
 
@@ -392,6 +405,7 @@ def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fracti
     """
     from fltheory.theory.twostep_terms import learn
 
+    _progress_to_terminal()
     report = learn(sigma, list(targets), a1, a2, batch, psi, check_dps(dps))
     emit(learn_result(report, {"sigma": sigma, "targets": list(targets), "a1": fraction_str(a1),
                                "a2": fraction_str(a2), "batch": batch,

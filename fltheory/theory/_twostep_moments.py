@@ -243,10 +243,13 @@ def _colsum(rows: list[list[Any]], size: int) -> list[Any]:
 
 def _range(f: Callable[[Any], list[Any]], tol: Any) -> Any:
     """R such that the integrand at ±R is below tol/10 (the Gaussian tail beyond is smaller
-    still for the sub-Gaussian growth of a σ in L²(N(0, 1)) with such derivatives), <= 40."""
+    still for the sub-Gaussian growth of a σ in L²(N(0, 1)) with such derivatives), <= 40;
+    past 40 the jets give up (:class:`_Unsupported`)."""
     R = mpmath.mpf(6)
-    while R < 40 and max(max(abs(v) for v in f(R)), max(abs(v) for v in f(-R))) * 10 >= tol:
+    while max(max(abs(v) for v in f(R)), max(abs(v) for v in f(-R))) * 10 >= tol:
         R += 1
+        if R > 40:  # a tail this heavy is left to mpmath.quad, one moment at a time
+            raise _Unsupported("tail")
     return R
 
 
@@ -297,7 +300,7 @@ def moments(expr: sp.Expr, kmax: int, dps: int, progress: Callable[[str], None] 
             tol = mpmath.mpf(10) ** (-(dps + 3))
             R = _range(f, tol)
             s1, coarse1, d1, h, n1 = _trapezoid(f, size, tol, R)
-        if progress is not None and time.perf_counter() - start > 1:
+        if progress is not None:
             progress(f"moments E[σ^(k+1)σ'^p], k <= {kmax}: {n1} nodes at {dps + _GUARD} digits "
                      f"in {time.perf_counter() - start:.1f} s; confirming at {dps + 2 * _GUARD}")
         with mpmath.workdps(dps + 2 * _GUARD):
@@ -322,12 +325,88 @@ def moments(expr: sp.Expr, kmax: int, dps: int, progress: Callable[[str], None] 
                        time.perf_counter() - start)
 
 
+#: where progress lines go (the CLI sets it when stderr is a terminal; the API stays silent)
+PROGRESS: Callable[[str], None] | None = None
+
+
 def _progress(message: str) -> None:
-    if sys.stderr.isatty():
-        print(f"fltheory: {message}", file=sys.stderr, flush=True)
+    if PROGRESS is not None:
+        PROGRESS(message)
 
 
-def cached_moments(expr: sp.Expr, text: str, kmax: int, dps: int) -> MomentTable | None:
-    """:func:`moments`, read from / written to the run store when one can be opened (a cache:
-    any failure just recomputes)."""
-    return moments(expr, kmax, dps, _progress)
+_STORE: list[Any] = []  # [Store or None], opened on first use
+
+
+def _store() -> Any:
+    """The run store of :mod:`fltheory.sweep.store` (None when it cannot be opened: the cache
+    is never worth an error or a warning on a query)."""
+    if not _STORE:
+        try:
+            from fltheory.sweep.store import Store, default_path
+
+            _STORE.append(Store(default_path(), warn=lambda message: None))
+        except Exception:  # noqa: BLE001 - any failure just turns the cache off
+            _STORE.append(None)
+    return _STORE[0]
+
+
+def disk_get(task: str, params: dict[str, str]) -> dict[str, Any] | None:
+    """A result stored under (task, params) by this code version, or None."""
+    store = _store()
+    if store is None:
+        return None
+    from fltheory.sweep.store import code_version
+
+    try:
+        return store.get(task, params, [0], code_version()).get(0)
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def disk_put(task: str, params: dict[str, str], result: dict[str, Any], seconds: float) -> None:
+    """Keep a result under (task, params) for this code version (failures are ignored)."""
+    store = _store()
+    if store is None:
+        return
+    from fltheory.sweep.store import code_version
+
+    try:
+        store.put(task, params, 0, code_version(), result, seconds)
+    except Exception:  # noqa: BLE001
+        return
+
+
+def _encode(table: MomentTable) -> dict[str, Any]:
+    def rows(x: tuple[tuple[Any, ...], ...]) -> list[list[str]]:
+        return [[mpmath.nstr(v, table.dps + 2 * _GUARD, min_fixed=1, max_fixed=0)
+                 if mpmath.isfinite(v) else str(v) for v in row] for row in x]
+
+    return {"kmax": table.kmax, "values": rows(table.values), "errors": rows(table.errors),
+            "scales": rows(table.scales), "nodes": table.nodes}
+
+
+def _decode(data: dict[str, Any], dps: int) -> MomentTable:
+    with mpmath.workdps(dps + 2 * _GUARD):
+        def rows(x: list[list[str]]) -> tuple[tuple[Any, ...], ...]:
+            return tuple(tuple(mpmath.mpf(v) for v in row) for row in x)
+
+        return MomentTable(int(data["kmax"]), dps, rows(data["values"]), rows(data["errors"]),
+                           rows(data["scales"]), int(data["nodes"]), 0.0)
+
+
+def cached_moments(expr: sp.Expr, kmax: int, dps: int) -> MomentTable | None:
+    """:func:`moments`, read from / written to the run store (task ``twostep.moments``, keyed
+    by σ's sympy form and dps; a table with a larger kmax answers a smaller one)."""
+    params = {"sigma": sp.srepr(expr), "dps": str(dps)}
+    found = disk_get("twostep.moments", params)
+    if found is not None and int(found["kmax"]) >= kmax:
+        try:
+            return _decode(found, dps)
+        except (KeyError, TypeError, ValueError):
+            pass
+    _progress(f"computing E[σ^(k+1)(z) σ'(z)^p] for k <= {kmax} at {dps} digits (Taylor jets "
+              "on a trapezoidal grid; kept in the results store for the next query) ...")
+    table = moments(expr, kmax, dps, _progress)
+    if table is not None:
+        disk_put("twostep.moments", params, _encode(table), table.seconds)
+    return table

@@ -63,6 +63,7 @@ C_k(β_l) is zero when exactly 0 or, numerically, |C| <= 10^−(dps//2) (the bou
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -183,7 +184,7 @@ def _kinks(expr: sp.Expr) -> list[Any]:
 
 
 def _is_odd(expr: sp.Expr) -> bool:
-    return bool(sp.simplify(expr.subs(Z, -Z) + expr) == 0)
+    return _parity(expr) == -1
 
 
 def _quad(expr: sp.Expr, dps: int, points: list[Any]) -> Any:
@@ -217,11 +218,25 @@ def derivative_moment(sigma: str | Function, k: int, p: int, dps: int = 30) -> t
 
 
 def _parity(expr: sp.Expr) -> int:
-    """+1 if expr is even in z, −1 if odd, 0 if neither (exact, by sympy)."""
-    if sp.simplify(expr.subs(Z, -Z) - expr) == 0:
-        return 1
-    if sp.simplify(expr.subs(Z, -Z) + expr) == 0:
-        return -1
+    """+1 if expr is even in z, −1 if odd, 0 if neither, decided exactly.
+
+    A numeric look at three points first rules a parity out cheaply (f(−x) ∓ f(x) clearly
+    non-zero there); only a parity that survives is proved, by sympy's automatic evaluation
+    (tanh(−z) = −tanh(z)) or, failing that, by ``simplify``."""
+    flipped = expr.subs(Z, -Z)
+    for sign in (1, -1):
+        d = flipped - sign * expr
+        if d == 0:
+            return sign
+        fn = sp.lambdify(Z, d, "mpmath")
+        try:
+            with mpmath.workdps(30):
+                looks_zero = all(abs(fn(mpmath.mpf(x))) < mpmath.mpf(10) ** -20
+                                 for x in ("0.3183", "1.2071", "2.7183"))
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            looks_zero = True  # undecided numerically: let sympy decide
+        if looks_zero and sp.simplify(d) == 0:
+            return sign
     return 0
 
 
@@ -258,7 +273,7 @@ def _table(f: Function, k: int, dps: int) -> Any:
     have = _TABLES.get(key)
     if key in _TABLES and (have is None or have.kmax >= k):
         return have
-    _TABLES[key] = cached_moments(f.expr, f.text, max(k, 4, have.kmax + 1 if have else 0), dps)
+    _TABLES[key] = cached_moments(f.expr, max(k, 2, have.kmax + 1 if have else 0), dps)
     return _TABLES[key]
 
 
@@ -433,6 +448,19 @@ def _parse_sigma(sigma: str | Function) -> Function:
 
 @lru_cache(maxsize=64)
 def _check_derivative(f: Function) -> None:
+    """:func:`_check_derivative_now`, remembered in the run store once it has passed (the
+    square-integrability check of σ' can take seconds of sympy limits)."""
+    from fltheory.theory._twostep_moments import disk_get, disk_put
+
+    params = {"sigma": sp.srepr(f.expr)}
+    if disk_get("twostep.sigma_derivative_ok", params) is not None:
+        return
+    start = time.perf_counter()
+    _check_derivative_now(f)
+    disk_put("twostep.sigma_derivative_ok", params, {"ok": True}, time.perf_counter() - start)
+
+
+def _check_derivative_now(f: Function) -> None:
     """σ' must be a function (no DiracDelta), not 0, and square-integrable: the first step's
     fluctuation ξ has variance ∝ E[σ'²] (e.g. |z|^(−1/4) is in L² but its σ' is not)."""
     from fltheory.theory.integrability import check_square_integrable
@@ -464,10 +492,12 @@ def spike_presence(sigma: str | Function, kmax: int, batch: str = "reused", dps:
     if isinstance(kmax, bool) or not isinstance(kmax, int) or not 0 <= kmax <= KMAX:
         raise DomainError("kmax", kmax, f"integers in [0, {KMAX}]")
     f = _parse_sigma(sigma)
+    L = _degree(f.expr)
+    if not isinstance(L, int) and not _kinks(f.expr):
+        _table(f, kmax, dps)  # every M_{k,p}, k <= kmax, in one pass over the nodes
     odd = _is_odd(f.expr)
     mu_sigma, _ = derivative_moment(f, 0, 0, dps)
     mu1_zero = mu_sigma == 0
-    L = _degree(f.expr)
     out = [_term_presence(f, k, batch, mu1_zero, odd, dps)[:2] if isinstance(L, Infinity)
            or k <= L - 1 else (False, f"k > L − 1 = {L - 1}: σ has degree {L}")
            for k in range(1, kmax + 1)]
@@ -477,49 +507,78 @@ def spike_presence(sigma: str | Function, kmax: int, batch: str = "reused", dps:
                          tuple(p for p, _ in out), tuple(r for _, r in out))
 
 
+def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
+    """All tuples of ``parts`` integers >= 0 summing to ``total``."""
+    if parts == 1:
+        return [(total,)]
+    return [(i, *rest) for i in range(total + 1) for rest in _compositions(total - i, parts - 1)]
+
+
+def _multinomial(parts: tuple[int, ...]) -> int:
+    out, n = 1, 0
+    for q in parts:
+        n += q
+        out *= math.comb(n, q)
+    return out
+
+
 def _alignment(model: TwoStepModel, M: list[Any], k: int, batch: str, Esq: Any,
                mu_sigma: Any, dps: int) -> tuple[tuple[Any, ...], tuple[int, ...]]:
     """C_k(β_l) = (1/k!) Σ_p C(k,p) ψ2^p M_{k,p} E[y^{p+1}(ξ + m·s)^{k−p} s_l] and the l with
     C ≠ 0 (ξ ~ N(0, ψ1 E[σ'²] E[y²]), m_i = μ_σ μ_1(g_i)).
 
-    The polynomial (A ξ + Σ B_i s_i)^(k−p) (Σ G_i)^(p+1) is expanded with integer coefficients
-    (A, B_i symbols) and its expectation taken monomial by monomial; the numbers A, B_i enter
-    only at the end (expanding with them inside is what made this slow)."""
+    The expectation is expanded by multinomials: with A = √(ψ1 E[σ'²] E[y²]) and B_i = m_i,
+    E[y^{p+1}(Aξ + Σ B_i s_i)^j s_l] = Σ C(j; q, a) C(p+1; e) A^q E[ξ^q] Π_i B_i^{a_i}
+    E[s_i^{a_i + [i = l]} g_i(s_i)^{e_i}] over q + Σa = j, Σe = p + 1 (the targets are
+    independent). Exact (sympy) when every input is exact, else in mpmath at dps + 10 digits."""
     K = len(model.targets)
     s, G = _symbols(model)
-    A = sp.Symbol("A")
-    B = [sp.Symbol(f"B{i}") for i in range(K)]
     y = sum(G, sp.Integer(0))
     Ey2 = _expect(y**2, model, s, G)
     a_val = sp.sqrt(sp.sympify(model.psi1) * Esq * Ey2)
     b_val = [mu_sigma * model.mu1(i) for i in range(K)]
-    ps = range(k + 1) if batch == "reused" else range(1)
-    gens = [A, _XI, *s, *G, *B]
-    base = sp.Poly(A * _XI + sum((B[i] * s[i] for i in range(K)), sp.Integer(0)), *gens)
-    ypoly = sp.Poly(y, *gens)
-    consts = []
-    polys = {p: base ** (k - p) * ypoly ** (p + 1) for p in ps
-             if M[p] is not None and M[p] != 0}
-    for ell in range(K):
-        total: Any = sp.Integer(0)
-        for p, poly in polys.items():
-            T: Any = sp.Integer(0)
-            for monom, coef in poly.terms():
-                value: Any = sp.Integer(coef) * gauss_moment(monom[1])
-                if value == 0:
-                    continue
-                for i in range(K):
-                    value *= model.target_moment(i, monom[2 + i] + (i == ell), monom[2 + K + i])
-                    if value == 0:
-                        break
-                if value == 0:
-                    continue
-                value *= a_val ** monom[0]
-                for i in range(K):
-                    value *= b_val[i] ** monom[2 + 2 * K + i]
-                T += value
-            total += math.comb(k, p) * sp.sympify(model.psi2) ** p * M[p] * T
-        consts.append(total / math.factorial(k))
+    ps = [p for p in (range(k + 1) if batch == "reused" else range(1))
+          if M[p] is not None and M[p] != 0]
+    inputs = [a_val, *b_val, *(M[p] for p in ps)]
+    exact = not any(sp.sympify(v).has(sp.Float) for v in inputs)
+    work = dps + 10
+
+    def num(value: Any) -> Any:
+        return sp.sympify(value) if exact else mpmath.mpf(sp.N(value, work))
+
+    with mpmath.workdps(work):
+        A, Bs = num(a_val), [num(b) for b in b_val]
+        moment: dict[tuple[int, int, int], Any] = {}
+
+        def tm(i: int, c: int, e: int) -> Any:
+            if (i, c, e) not in moment:
+                moment[i, c, e] = num(model.target_moment(i, c, e))
+            return moment[i, c, e]
+
+        consts = []
+        for ell in range(K):
+            total: Any = num(0)
+            for p in ps:
+                j = k - p
+                T: Any = num(0)
+                for q in range(0, j + 1, 2):  # E[ξ^q] = (q − 1)!! for even q, 0 for odd
+                    xi_part = math.comb(j, q) * math.prod(range(q - 1, 0, -2)) * A**q
+                    for a in _compositions(j - q, K):
+                        if any(a[i] and Bs[i] == 0 for i in range(K)):
+                            continue
+                        ca = _multinomial(a)
+                        for e in _compositions(p + 1, K):
+                            term: Any = ca * _multinomial(e) * xi_part
+                            for i in range(K):
+                                if a[i]:
+                                    term *= Bs[i] ** a[i]
+                                term *= tm(i, a[i] + (i == ell), e[i])
+                                if term == 0:
+                                    break
+                            T += term
+                total += math.comb(k, p) * num(model.psi2) ** p * num(M[p]) * T
+            consts.append(total / math.factorial(k) if exact
+                          else sp.Float(total / math.factorial(k), work))
     aligned = tuple(ell for ell, c in enumerate(consts) if not _zero(c, dps))
     return tuple(consts), aligned
 
@@ -576,13 +635,13 @@ def effective_outliers(alpha1: Fraction | int | float | str, alpha2: Fraction | 
     if generic.value > KMAX:
         raise DomainError("a1", fraction_str(alpha1), f"step sizes with Λ <= {KMAX} when σ is "
                           f"given (here Λ = {generic.value}: each term needs σ^(k+1))")
+    if not isinstance(degree, int) and not _kinks(f.expr):
+        _table(f, generic.value, dps)  # every M_{k,p}, k <= Λ, in one pass over the nodes
     odd = _is_odd(f.expr)
     mu_sigma, _ = derivative_moment(f, 0, 0, dps)
     mu1_zero = mu_sigma == 0
     model = TwoStepModel(f, tuple(parse_function(t, "target") for t in targets), psi, psi,
                          Fraction(0), dps)
-    if not isinstance(degree, int) and not _kinks(f.expr):
-        _table(f, min(generic.value, KMAX), dps)  # every M_{k,p} in one pass over the nodes
     Esq = derivative_moment(f, 0, 1, dps)[0] if targets else None
     terms = []
     for t in generic.exponents:

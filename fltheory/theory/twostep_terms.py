@@ -548,7 +548,6 @@ def learn(sigma: str, targets: str | list[str], alpha1: Fraction, alpha2: Fracti
     Any σ (not only polynomials): for a non-polynomial σ the verdicts come from the σ-aware
     terms (:func:`_directions_any_sigma`); a σ whose σ' jumps is refused with a reused batch.
     """
-    from fltheory.theory.hermite import analyse
     from fltheory.theory.twostep_sigma import effective_outliers
 
     alpha1, alpha2 = check_alpha(alpha1, "a1"), check_alpha(alpha2, "a2")
@@ -562,9 +561,28 @@ def learn(sigma: str, targets: str | list[str], alpha1: Fraction, alpha2: Fracti
         lam, directions = learnability(model, alpha1, alpha2, batch)
     else:
         lam, directions = outliers.generic.value, _directions_any_sigma(model, outliers)
-    analyses = [analyse(g, 6, 20) for g in model.targets]  # the Hermite engine's view
-    exponents = [(str(a.information), str(a.generative)) for a in analyses]
+    exponents = [_exponents(g) for g in model.targets]
     return LearnReport(model, lam, directions, exponents, alpha1, alpha2, str(batch), outliers)
+
+
+def _exponents(g: Function) -> tuple[str, str]:
+    """The information and generative exponents of a target (Hermite engine, kmax 6, 20
+    digits), remembered in the run store (the generative exponent takes seconds)."""
+    import time
+
+    from fltheory.theory._twostep_moments import disk_get, disk_put
+    from fltheory.theory.hermite import analyse
+
+    params = {"target": sp.srepr(g.expr)}
+    found = disk_get("twostep.target_exponents", params)
+    if found is not None:
+        return str(found["information"]), str(found["generative"])
+    start = time.perf_counter()
+    a = analyse(g, 6, 20)  # the Hermite engine's view
+    out = (str(a.information), str(a.generative))
+    disk_put("twostep.target_exponents", params, {"information": out[0], "generative": out[1]},
+             time.perf_counter() - start)
+    return out
 
 
 def _directions_any_sigma(model: TwoStepModel, eff: Any) -> list[DirectionLearning]:
