@@ -334,20 +334,21 @@ def _progress(message: str) -> None:
         PROGRESS(message)
 
 
-_STORE: list[Any] = []  # [Store or None], opened on first use
+_STORES: dict[str, Any] = {}  # path -> Store or None, opened on first use
 
 
 def _store() -> Any:
-    """The run store of :mod:`fltheory.sweep.store` (None when it cannot be opened: the cache
-    is never worth an error or a warning on a query)."""
-    if not _STORE:
-        try:
-            from fltheory.sweep.store import Store, default_path
+    """The run store of :mod:`fltheory.sweep.store` at its current default path (None when it
+    cannot be opened: the cache is never worth an error or a warning on a query)."""
+    from fltheory.sweep.store import Store, default_path
 
-            _STORE.append(Store(default_path(), warn=lambda message: None))
+    path = str(default_path())
+    if path not in _STORES:
+        try:
+            _STORES[path] = Store(path, warn=lambda message: None)
         except Exception:  # noqa: BLE001 - any failure just turns the cache off
-            _STORE.append(None)
-    return _STORE[0]
+            _STORES[path] = None
+    return _STORES[path]
 
 
 def disk_get(task: str, params: dict[str, str]) -> dict[str, Any] | None:
