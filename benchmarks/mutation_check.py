@@ -134,7 +134,7 @@ MUTATIONS: list[Mutation] = [
     M("twostep σ: quoted μ_{k+1} = M_{k,0}/√((k+1)!)", TSG, "_short(M0 / root, err)",
       "_short(M0, err)", _TSGT, "-k", "quoted"),
     M("twostep σ: alignment E[ξ^q] = (q − 1)!!", TSG, "math.prod(range(q - 1, 0, -2))",
-      "math.prod(range(q - 1, 0, -1))", _TSGT, "-k", "alignment"),
+      "math.prod(range(q - 1, 0, -1))", _TSGT, "-k", "alignment or fourth"),
     M("twostep σ: alignment C(k, p) ψ^p", TSG, "total += math.comb(k, p) * num(model.psi2) ** p",
       "total += math.comb(k, p) * num(model.psi2) ** (p + 1)", _TSGT, "-k", "alignment"),
     M("twostep σ: boundary term not learned", TT,
@@ -159,7 +159,7 @@ MUTATIONS: list[Mutation] = [
     M("twostep σ: numeric zero bound 10^−dps", TSG,
       "if abs(value) <= max(mpmath.mpf(10) ** (-dps) * scale, 10 * err):",
       "if abs(value) <= max(mpmath.mpf(10) ** (-3) * scale, 10 * err):", _TSGT, "-k",
-      "quoted"),
+      "quoted or small_but"),
     # ---------------------------------------------------------------- recovery
     M("recovery: D(d, q) = C(d+q−1, q)", R, "return math.comb(d + q - 1, q)",
       "return math.comb(d + q, q)", TI + "recovery.py", "-k", "depth_rows"),

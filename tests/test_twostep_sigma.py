@@ -353,6 +353,31 @@ def test_even_sigma_has_no_outlier_term(sigma, batch):
     assert ts.spike_presence(sigma, 6, batch, dps=15).present == (False,) * 6
 
 
+def test_small_but_nonzero_moment_counts():
+    """σ = tanh(z) + z²/(2·10⁶): tanh alone loses k = 1 (odd σ); the small even part brings it
+    back with μ_2(σ) = 10⁻⁶/√2 (by hand: μ_2 = E[σ'']/√2 and E[tanh''] = 0), far above the
+    zero bound at 20 digits, so k = 1 is present and its reason quotes 7.0711e-7."""
+    r = ts.effective_outliers("2/5", "3/10", "tanh(z) + z**2/2000000", batch="fresh", dps=20)
+    assert r.present_ks == [1, 2]
+    assert "μ_2(σ) = 7.0711e-7" in r.terms[0].reason
+
+
+def test_alignment_with_fourth_moments_of_xi():
+    """C_4(β) needs E[ξ⁴] = 3 (k − p = 4): the multinomial expansion against
+    twostep_terms.term_prediction (sympy expectation of the unfactorised c_4 s_v) for a
+    degree-5 σ (L = 5, Λ = 4 at α = (9/20, 9/20)), both batch modes."""
+    sigma = "z + z**2/2 + z**5/20"
+    for batch in ("reused", "fresh"):
+        r = ts.effective_outliers("9/20", "9/20", sigma, ["He1", "He3"], batch=batch, dps=20)
+        model = batch_model(["He1", "He3"], batch, sigma)
+        t = r.terms[3]
+        assert t.k == 4
+        for j, c in enumerate(t.constants):
+            ref = term_prediction(model, 4, j, batch, with_Q=False).C
+            assert abs(float(c) - float(ref)) < 1e-9 * max(1.0, abs(float(ref))), (batch, j)
+        assert any(abs(float(c)) > 1e-3 for c in t.constants)
+
+
 @pytest.mark.parametrize(("sigma", "batch", "present", "w2"), [
     ("He2(z) + He3(z)", "reused", [1, 2], 2), ("He2(z) + He3(z)", "fresh", [2], 1),
     ("z + z**2", "reused", [1], 2), ("z + z**2", "fresh", [1], 2)])
@@ -377,6 +402,7 @@ _MP_SIGMA = {
     "softplus": lambda z: mpmath.log(1 + mpmath.exp(z)),
     "tanh(z+1/2)": lambda z: mpmath.tanh(z + mpmath.mpf(1) / 2),
     "log(cosh(z))": lambda z: mpmath.log(mpmath.cosh(z)),
+    "tanh(z) + z**2/2000000": lambda z: mpmath.tanh(z) + z**2 / 2000000,
 }
 
 
@@ -385,7 +411,7 @@ def _mp_expect(fn) -> float:
         return float(mpmath.quad(lambda z: fn(z) * mpmath.npdf(z), [-mpmath.inf, 0, mpmath.inf]))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _ref_mu(sigma: str, m: int) -> float:
     f = _MP_SIGMA[sigma]
     he = [lambda z: 1, lambda z: z]
@@ -394,7 +420,7 @@ def _ref_mu(sigma: str, m: int) -> float:
     return _mp_expect(lambda z: f(z) * he[m](z)) / math.sqrt(math.factorial(m))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _ref_M(sigma: str, m: int, p: int) -> float:
     f = _MP_SIGMA[sigma]
     return _mp_expect(lambda z: mpmath.diff(f, z, m) * mpmath.diff(f, z, 1) ** p)

@@ -99,19 +99,22 @@ def _effective_json(eff: Any) -> dict[str, Any]:
         "sigma": eff.sigma, "batch": eff.batch, "targets": list(eff.targets),
         "one_step_spike": eff.one_step, "one_step_reason": eff.one_step_reason,
         "count": eff.count, "outliers_of_W2": eff.outliers_of_w2, "odd_sigma": eff.odd,
-        "zero_threshold": f"exact, or |value| <= 10^-{eff.dps // 2} numerically "
-                          f"(M_k,p: the quadrature's own bound)",
+        "zero_threshold": f"M_k,p = E[σ^(k+1)σ'^p]: exact (polynomial σ, parity) or "
+                          f"|M| <= max(10^-{eff.dps} E|σ^(k+1)σ'^p|, 10 × its error bound); "
+                          f"C_k(β): exact or |C| <= 10^-{eff.dps // 2}",
         "terms": [{"k": t.k, "present": t.present, "reason": t.reason,
                    "targets": [i + 1 for i in t.aligned],
-                   "constants": [_num(c) for c in t.constants]} for t in eff.terms],
+                   "constants": [_num(c, min(12, eff.dps)) for c in t.constants]}
+                  for t in eff.terms],
     }
 
 
-def _num(value: Any) -> str:
+def _num(value: Any, digits: int = 12) -> str:
+    """A constant to ``digits`` significant digits (at most --dps: never more than computed)."""
     import sympy as sp
 
     return str(value) if getattr(value, "is_Float", False) is False and value == 0 \
-        else str(sp.N(value, 12))
+        else str(sp.N(value, digits))
 
 
 def _add_effective(eff: Any, summary: list[str], details: dict[str, Any], table: Table,

@@ -31,7 +31,6 @@ invalidated with the package's code version), so a repeated query does not recom
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -229,7 +228,7 @@ def _integrands(expr: sp.Expr, kmax: int) -> Callable[[Any], list[Any]]:
         powers = [mpmath.npdf(x)]
         for _ in range(kmax + 1):
             powers.append(powers[-1] * d[1])
-        vals = []
+        vals: list[Any] = []
         for k in range(kmax + 1):
             vals.extend(d[k + 1] * powers[p] for p in range(k + 2))
         return vals
@@ -321,8 +320,8 @@ def moments(expr: sp.Expr, kmax: int, dps: int, progress: Callable[[str], None] 
         values.append(tuple(row_v))
         errors.append(tuple(row_e))
         scales.append(tuple(row_s))
-    return MomentTable(kmax, dps, tuple(values), tuple(errors), tuple(scales), n1 + 2 * int(R / h) + 1,
-                       time.perf_counter() - start)
+    return MomentTable(kmax, dps, tuple(values), tuple(errors), tuple(scales),
+                       n1 + 2 * int(R / h) + 1, time.perf_counter() - start)
 
 
 #: where progress lines go (the CLI sets it when stderr is a terminal; the API stays silent)
@@ -346,7 +345,7 @@ def _store() -> Any:
     if path not in _STORES:
         try:
             _STORES[path] = Store(path, warn=lambda message: None)
-        except Exception:  # noqa: BLE001 - any failure just turns the cache off
+        except Exception:  # any failure just turns the cache off
             _STORES[path] = None
     return _STORES[path]
 
@@ -360,7 +359,7 @@ def disk_get(task: str, params: dict[str, str]) -> dict[str, Any] | None:
 
     try:
         return store.get(task, params, [0], code_version()).get(0)
-    except Exception:  # noqa: BLE001
+    except Exception:
         return None
 
 
@@ -373,7 +372,7 @@ def disk_put(task: str, params: dict[str, str], result: dict[str, Any], seconds:
 
     try:
         store.put(task, params, 0, code_version(), result, seconds)
-    except Exception:  # noqa: BLE001
+    except Exception:
         return
 
 

@@ -52,10 +52,16 @@ self-term ψ2 σ'(z) y jumps at the kink, the update is not a power series in ε
 is smooth and its Taylor coefficients are the M_{k,0}). A σ with σ' = 0 almost everywhere (sign)
 gives no gradient and is refused.
 
-Exactness. M_{k,0} comes from the Hermite engine (exact for polynomials and the structured
-paths, e.g. ReLU; else mpmath quadrature with its own zero bound). M_{k,p}, p >= 1: exact for
-polynomial σ, exactly 0 by parity for odd σ and odd k, else mpmath quadrature at ``dps + 10``
-and ``dps + 20`` digits, zero when |M| <= max(10^−dps, 10 × the difference of the two). A
+Exactness. M_{k,p} = E[σ^{(k+1)} σ'^p] is exact for polynomial σ (sympy) and exactly 0 by
+parity when σ^{(k+1)} σ'^p is odd (odd σ, even σ, σ = linear + even such as GELU and softplus;
+parities of σ' and σ'' proved by sympy). A smooth non-polynomial σ gets every M_{k,p}, k <= Λ,
+from one pass of Taylor jets over a nested trapezoidal rule
+(:mod:`fltheory.theory._twostep_moments`: working precision dps + 10, confirmed at dps + 20 on
+the coarser step), kept in the run store for the next query. A numeric M is zero when
+|M| <= max(10^−dps E|σ^{(k+1)}σ'^p|, 10 × its error bound) — a rule local to these terms (the
+Hermite engine has its own). A kinked σ (ReLU) takes M_{k,0} from the Hermite engine
+(exact:piecewise) and M_{0,p} from mpmath quadrature at dps + 10 and dps + 20. Every reason
+quotes the moments it rests on, to the digits their error bounds confirm (at most 5). A
 C_k(β_l) is zero when exactly 0 or, numerically, |C| <= 10^−(dps//2) (the bound of
 ``fltheory twostep learn``).
 """
@@ -77,7 +83,7 @@ from fltheory.results import ShowsTable, Table
 from fltheory.theory.functions import Function, Z, parse_function
 from fltheory.theory.hermite import coefficient, gauss_moment
 from fltheory.theory.twostep import LambdaResult, check_alpha, lambda_details
-from fltheory.theory.twostep_terms import _XI, TwoStepModel, _expect, _symbols, batch_psi
+from fltheory.theory.twostep_terms import TwoStepModel, _expect, _symbols, batch_psi
 
 __all__ = ["KMAX", "EffectiveOutliers", "EffectivePhase", "SpikePresence", "TermOutlier",
            "derivative_moment", "effective_outliers", "effective_phase", "spike_presence",
