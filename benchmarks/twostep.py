@@ -37,11 +37,12 @@ LEARN_SIGMAS = ("gelu", "softplus", "tanh(z+1/2)")
 LEARN_ALPHAS = (("9/20", "9/20"), ("2/5", "7/20"))
 
 
-def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """(wall, CPU of the child) seconds of one whole process."""
+def _timed(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """(wall, CPU of the child) seconds of one whole process, run in ``cwd`` (``python -c``
+    puts the working directory first on sys.path: it must be the tree being timed)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, cwd=cwd)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -62,8 +63,8 @@ def learn_timings(tree: Path, runs: int) -> None:
             for _ in range(runs):
                 with tempfile.TemporaryDirectory() as tmp:
                     env["FLTHEORY_CACHE"] = str(Path(tmp) / "runs.sqlite")
-                    cold.append(_timed(cmd, env))
-                    warm.append(_timed(cmd, env))
+                    cold.append(_timed(cmd, env, tree))
+                    warm.append(_timed(cmd, env, tree))
             cw, cc = (statistics.median(x) for x in zip(*cold, strict=True))
             ww, wc = (statistics.median(x) for x in zip(*warm, strict=True))
             print(f"  α = ({a1}, {a2})  {sigma:12} cold {cw:6.2f} / {cc:6.2f}   "

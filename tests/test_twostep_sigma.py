@@ -552,3 +552,18 @@ def test_cli_learn_dps(invoke):
                "--a2", ".3", "--dps", "3")
     assert r.exit_code == 2 and r.stdout == ""
     assert r.stderr.strip().startswith("fltheory: error: dps = 3")
+
+
+@pytest.mark.parametrize("sigma", ["z**2", "log(cosh(z))"])
+def test_learn_reasons_when_sigma_has_no_one_step_spike(invoke, sigma):
+    """Even σ: μ_1(σ) = 0, so even He1 (μ_1(g) = 1) is not in the one-step spike, and no term
+    carries anything (W2 has 0 outliers): the reason must say μ_1(σ) = 0, never μ_1(g) = 0
+    for He1 (the polynomial path and the σ-aware path alike)."""
+    data = json.loads(invoke("twostep", "learn", "--sigma", sigma, "--target", "He1",
+                             "--target", "He2", "--a1", ".45", "--a2", ".3",
+                             "--format", "json").stdout)
+    assert [(v["step1"], v["step2"]) for v in data["value"]] == [(False, False)] * 2
+    r1, r2 = (d["reason"] for d in data["details"]["directions"])
+    assert r1.startswith("μ_1(g) = 1 but μ_1(σ) = 0 (no one-step spike)"), r1
+    assert r2.startswith("μ_1(g) = 0 and μ_1(σ) = 0"), r2
+    assert data["details"]["effective"]["outliers_of_W2"] == 0

@@ -381,17 +381,19 @@ def learnability(model: TwoStepModel, alpha1: Fraction, alpha2: Fraction, batch:
             if _nonzero(term_prediction(model, k, i, batch, with_Q=False).C, model.dps):
                 via = k
                 break
+        sigma_spike = _nonzero(mu_sigma, model.dps)
         if step1:
             reason = (f"μ_1(g) = {_short(mu1)} ≠ 0: in the one-step spike (rank one along "
                       "Σ μ_1(g_k) β_k)")
         elif via is not None:
-            reason = _via_reason(via, term_exponent(alpha1, alpha2, via), batch)
-        elif batch == "fresh":
+            reason = _via_reason(via, term_exponent(alpha1, alpha2, via), batch,
+                                 _step1_clause(mu1, model.dps, sigma_spike))
+        elif batch == "fresh" and not _nonzero(mu1, model.dps):
             reason = ("μ_1(g) = 0: with a fresh batch y enters every term linearly, so C_k(β) = 0 "
                       "at every order")
         else:
-            reason = (f"μ_1(g) = 0 and C_k(β) = 0 for every outlier term 1 <= k <= Λ = "
-                      f"{lam.value}")
+            reason = (f"{_step1_clause(mu1, model.dps, sigma_spike)} and C_k(β) = 0 for every "
+                      f"outlier term 1 <= k <= Λ = {lam.value}")
         on_boundary = not step1 and via is not None and term_exponent(alpha1, alpha2, via) == 0
         out.append(DirectionLearning(g.text, mu1, step1, step1 or (via is not None
                                                                  and not on_boundary),
@@ -399,14 +401,22 @@ def learnability(model: TwoStepModel, alpha1: Fraction, alpha2: Fraction, batch:
     return lam.value, out
 
 
-def _via_reason(via: int, exponent: Fraction, batch: str) -> str:
-    """Why a μ_1(g) = 0 direction is (or, at the boundary, may be) learned in step 2."""
+def _step1_clause(mu1: Any, dps: int, sigma_spike: bool) -> str:
+    """Why a direction is not in the one-step spike: μ_1(g) = 0, or μ_1(σ) = 0 (no spike)."""
+    if _nonzero(mu1, dps):
+        return f"μ_1(g) = {_short(mu1)} but μ_1(σ) = 0 (no one-step spike)"
+    return "μ_1(g) = 0" if sigma_spike else "μ_1(g) = 0 and μ_1(σ) = 0"
+
+
+def _via_reason(via: int, exponent: Fraction, batch: str, why_not_step1: str) -> str:
+    """Why a direction missing from the one-step spike is (or, at the boundary, may be)
+    learned in step 2."""
     if exponent > 0:
-        return (f"μ_1(g) = 0, but C_{via}(β) ≠ 0 in the {batch} second step: term k = {via} "
-                f"with exponent {fraction_str(exponent)} > 0")
-    return (f"boundary: μ_1(g) = 0 and C_{via}(β) ≠ 0 in the {batch} second step, but term "
-            f"k = {via} has exponent exactly 0, so whether it is an outlier depends on its O(1) "
-            "constant (as in fltheory lambda)")
+        return (f"{why_not_step1}, but C_{via}(β) ≠ 0 in the {batch} second step: term "
+                f"k = {via} with exponent {fraction_str(exponent)} > 0")
+    return (f"boundary: {why_not_step1}, and C_{via}(β) ≠ 0 in the {batch} second step, but "
+            f"term k = {via} has exponent exactly 0, so whether it is an outlier depends on its "
+            "O(1) constant (as in fltheory lambda)")
 
 
 def _short(value: Any) -> str:
@@ -602,10 +612,10 @@ def _directions_any_sigma(model: TwoStepModel, eff: Any) -> list[DirectionLearni
                       "Σ μ_1(g_k) β_k)")
         elif via is not None:
             reason = _via_reason(via, next(t.exponent for t in eff.terms if t.k == via),
-                                 eff.batch)
+                                 eff.batch, _step1_clause(mu1, model.dps, eff.one_step))
         else:
-            reason = (f"C_k(β) = 0 for every outlier term 1 <= k <= Λ = {eff.generic.value}"
-                      + ("" if step1 or _nonzero(mu1, model.dps) else " and μ_1(g) = 0"))
+            reason = (f"{_step1_clause(mu1, model.dps, eff.one_step)} and C_k(β) = 0 for every "
+                      f"outlier term 1 <= k <= Λ = {eff.generic.value}")
         on_boundary = not step1 and via is not None and next(
             t.exponent for t in eff.terms if t.k == via) == 0
         out.append(DirectionLearning(g.text, mu1, step1, step1 or (via is not None
