@@ -9,15 +9,25 @@
    the cold run filled (warm: the moments, the σ' check and the targets' exponents are reused).
    ``--tree PATH`` times another source tree (e.g. the code before the change) the same way.
 
-Measured (issue 24, 2 shared cores at load average 6–8: wall ≈ 3× CPU; medians of 3; CPU
-seconds are the comparable figure, the lead re-measures). α = (9/20, 9/20) (Λ = 9) and
-(2/5, 7/20) (Λ = 3):
+Measured (issue 24; 2 cores shared with other jobs, load average 2–6; seconds wall / CPU of
+the whole process; before: 1 run each, after: medians of 3; the lead re-measures):
 
-    before (8bf2823)  α = (9/20, 9/20): gelu 30.6 CPU / 35–41 wall, softplus …, tanh(z+1/2) …
-    after             see the table printed by ``--learn`` (cold ≈ 2.3–2.7 s CPU, warm ≈ 1 s)
+    twostep learn --target He1 --target He3 --batch reused   before (8bf2823)   after: cold / warm
+    α = (9/20, 9/20), Λ = 9   gelu          41.3 / 31.8        2.35 / 2.35   1.14 / 1.14
+                              softplus      61.5 / 39.2        1.88 / 1.88   1.19 / 1.19
+                              tanh(z+1/2)   61.9 / 35.8        2.83 / 2.83   1.39 / 1.39
+    α = (2/5, 7/20), Λ = 3    gelu           9.7 / 9.3         1.58 / 1.58   0.80 / 0.80
+                              softplus       4.7 / 4.7         1.40 / 1.39   0.90 / 0.90
+                              tanh(z+1/2)    5.5 / 5.5         2.06 / 2.06   1.02 / 1.02
+    lambda --a1 .4 --a2 .3 --sigma gelu --batch reused: 3.47 / 3.13 before, 1.35 / 1.25 after.
+    twostep learn, tanh(z+1/2), Λ = 9, --dps 15 / 50 / 100: 2.1 / 2.9 / 7.9 s (a progress line
+    on a terminal past the first pass).
 
-The products: Z0 = W0 X1ᵀ, G0 = M X1, G0 X2ᵀ, the step-2 gradient M X2, and one M_k X2 per term
-(k = 0, 1, 2): seven N×n×d products (W1 X2ᵀ is Z0 + η1 G0 X2ᵀ, not a new product).
+What the cold time is made of (profile, tanh(z+1/2), Λ = 9): the M_{k,p} table (Taylor jets on
+~1200 nodes at dps + 10, ~600 at dps + 20) ≈ 1 s, the Hermite engine's exponents of the
+targets ≈ 0.7 s and the square-integrability check of σ' ≈ 0.5 s (both outside this module,
+cached in the run store), imports ≈ 0.5 s.
+
 Usage: python benchmarks/twostep.py [--N 2000] [--runs 3]
 """
 
