@@ -3,12 +3,15 @@ term-presence statistic, each checked against a second, independent computation.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+import re
 import subprocess
 import sys
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 import pytest
 from numpy.polynomial import hermite_e as He
@@ -44,10 +47,10 @@ def _M_gauss_hermite(shift: float, k: int, p: int, order: int = 200) -> float:
 
 @pytest.mark.parametrize(("k", "p"), [(1, 1), (2, 1), (2, 2), (3, 2), (3, 3)])
 def test_derivative_moment_against_gauss_hermite(k, p):
-    """Generic σ = tanh(z + 1/2) (neither odd nor even, all M non-zero): the module's sympy
-    derivative + mpmath quadrature against numpy's chain rule + Gauss–Hermite."""
+    """Generic σ = tanh(z + 1/2) (neither odd nor even, all M non-zero): the module's Taylor
+    jets + trapezoidal rule against numpy's chain rule + Gauss–Hermite."""
     value, path = ts.derivative_moment("tanh(z+1/2)", k, p, dps=15)
-    assert path == "numeric:quad"
+    assert path == "numeric:trapezoid"
     ref = _M_gauss_hermite(0.5, k, p)
     assert abs(float(value) - ref) < 1e-9 * max(1.0, abs(ref)), (float(value), ref)
     assert abs(ref) > 1e-3  # generic: a zero would make the test weak
@@ -316,3 +319,251 @@ def test_cli_learn_tanh(invoke):
     r = invoke("twostep", "learn", "--sigma", "relu", "--target", "He1", "--a1", ".4",
                "--a2", ".3")
     assert r.exit_code == 2 and r.stderr.startswith("fltheory: error: sigma = relu")
+
+
+# ----------------------------------------------------------------------------- μ_1(σ) = 0, by hand
+#
+# Derivation (module docstring of twostep_sigma): term k of the second update has the right
+# vector with h_k = (y/k!) Σ_p C(k,p) ψ^p M_{k,p} y^p E[(ξ + r)^(k−p)], M_{k,p} =
+# E[σ^(k+1)σ'^p], r = μ_1(σ) b·x the first step's shift, ξ a centred Gaussian; p runs over
+# 0..k (reused batch) or p = 0 only (fresh). When μ_1(σ) = 0, r ≡ 0 and E[ξ^(k−p)] = 0 for odd
+# k − p, so only p with k − p even count, and there is no one-step spike.
+#
+# * Even σ (σ(−z) = σ(z)): σ^(k+1) has parity (−1)^(k+1), σ'^p parity (−1)^p, so M_{k,p} = 0
+#   unless k + 1 + p is even, i.e. k − p odd — exactly the p that do not count. Every term
+#   vanishes, in both batch modes, for every k: W2 has 0 outliers (μ_1(σ) = 0 too).
+# * σ = He2 + He3 (μ_1 = E[σ'] = E[2z + 3z² − 3] = 0; neither even nor odd): σ' = 3z² + 2z − 3,
+#   σ'' = 6z + 2, σ''' = 6. k = 1: p = 1 only; M_{1,1} = E[(6z + 2)(3z² + 2z − 3)] =
+#   E[18z³ + 12z² − 18z + 6z² + 4z − 6] = 12 + 6 − 6 = 12 ≠ 0: present with a reused batch;
+#   fresh: p = 0 has k − p = 1 odd, absent. k = 2: p = 0 (or 2); M_{2,0} = E[6] = 6 ≠ 0:
+#   present in both modes. L = 3, so k <= 2. W2: 0 + 2 (reused), 0 + 1 (fresh).
+# * Generic σ = z + z² (μ_1 = 1 ≠ 0): k = 1, M_{1,0} = E[σ''] = 2 ≠ 0: present in both modes
+#   (the only term, L = 2); W2: 1 + 1.
+
+
+@pytest.mark.parametrize("batch", ["reused", "fresh"])
+@pytest.mark.parametrize("sigma", ["z**4", "He2(z) + He4(z)", "log(cosh(z))", "z**2"])
+def test_even_sigma_has_no_outlier_term(sigma, batch):
+    """Even σ: no term at any k and no one-step spike (hand derivation above). Λ = 9 at
+    α = (9/20, 9/20) for a non-polynomial σ (L − 1 for the polynomials)."""
+    r = ts.effective_outliers("9/20", "9/20", sigma, batch=batch, dps=15)
+    assert r.terms and r.count == 0 and r.outliers_of_w2 == 0 and not r.one_step
+    assert r.present_ks == []
+    assert all(t.present is False for t in r.terms)
+    assert ts.spike_presence(sigma, 6, batch, dps=15).present == (False,) * 6
+
+
+def test_small_but_nonzero_moment_counts():
+    """σ = tanh(z) + z²/(2·10⁶): tanh alone loses k = 1 (odd σ); the small even part brings it
+    back with μ_2(σ) = 10⁻⁶/√2 (by hand: μ_2 = E[σ'']/√2 and E[tanh''] = 0), far above the
+    zero bound at 20 digits, so k = 1 is present and its reason quotes 7.0711e-7."""
+    r = ts.effective_outliers("2/5", "3/10", "tanh(z) + z**2/2000000", batch="fresh", dps=20)
+    assert r.present_ks == [1, 2]
+    assert "μ_2(σ) = 7.0711e-7" in r.terms[0].reason
+
+
+def test_alignment_with_fourth_moments_of_xi():
+    """C_4(β) needs E[ξ⁴] = 3 (k − p = 4): the multinomial expansion against
+    twostep_terms.term_prediction (sympy expectation of the unfactorised c_4 s_v) for a
+    degree-5 σ (L = 5, Λ = 4 at α = (9/20, 9/20)), both batch modes."""
+    sigma = "z + z**2/2 + z**5/20"
+    for batch in ("reused", "fresh"):
+        r = ts.effective_outliers("9/20", "9/20", sigma, ["He1", "He3"], batch=batch, dps=20)
+        model = batch_model(["He1", "He3"], batch, sigma)
+        t = r.terms[3]
+        assert t.k == 4
+        for j, c in enumerate(t.constants):
+            ref = term_prediction(model, 4, j, batch, with_Q=False).C
+            assert abs(float(c) - float(ref)) < 1e-9 * max(1.0, abs(float(ref))), (batch, j)
+        assert any(abs(float(c)) > 1e-3 for c in t.constants)
+
+
+@pytest.mark.parametrize(("sigma", "batch", "present", "w2"), [
+    ("He2(z) + He3(z)", "reused", [1, 2], 2), ("He2(z) + He3(z)", "fresh", [2], 1),
+    ("z + z**2", "reused", [1], 2), ("z + z**2", "fresh", [1], 2)])
+def test_presence_by_hand(sigma, batch, present, w2):
+    r = ts.effective_outliers("9/20", "9/20", sigma, batch=batch, dps=15)
+    assert r.present_ks == present and r.outliers_of_w2 == w2
+    assert ts.derivative_moment("He2(z) + He3(z)", 1, 1)[0] == 12
+    assert ts.derivative_moment("He2(z) + He3(z)", 2, 0)[0] == 6
+
+
+# ----------------------------------------------------------------------------- reasons hold values
+#
+# Every value a reason quotes ("μ_m(σ) = v", "E[σ^(m)σ'^p] = v") is parsed back and compared
+# with a reference computed here by mpmath alone: σ typed as an mpmath function, derivatives by
+# mpmath.diff (numerical differentiation at 40 digits, not the jets or sympy of the module),
+# expectations by mpmath.quad against the Gaussian density, μ_m = E[σ He_m]/√(m!).
+
+_MP_SIGMA = {
+    "z**2": lambda z: z**2,
+    "He2(z) + He3(z)": lambda z: (z**2 - 1) + (z**3 - 3 * z),
+    "gelu": lambda z: z * (1 + mpmath.erf(z / mpmath.sqrt(2))) / 2,
+    "softplus": lambda z: mpmath.log(1 + mpmath.exp(z)),
+    "tanh(z+1/2)": lambda z: mpmath.tanh(z + mpmath.mpf(1) / 2),
+    "log(cosh(z))": lambda z: mpmath.log(mpmath.cosh(z)),
+    "tanh(z) + z**2/2000000": lambda z: mpmath.tanh(z) + z**2 / 2000000,
+}
+
+
+def _mp_expect(fn) -> float:
+    with mpmath.workdps(25):
+        return float(mpmath.quad(lambda z: fn(z) * mpmath.npdf(z), [-mpmath.inf, 0, mpmath.inf]))
+
+
+@functools.cache
+def _ref_mu(sigma: str, m: int) -> float:
+    f = _MP_SIGMA[sigma]
+    he = [lambda z: 1, lambda z: z]
+    for j in range(1, m):
+        he.append(lambda z, j=j: z * he[j](z) - j * he[j - 1](z))
+    return _mp_expect(lambda z: f(z) * he[m](z)) / math.sqrt(math.factorial(m))
+
+
+@functools.cache
+def _ref_M(sigma: str, m: int, p: int) -> float:
+    f = _MP_SIGMA[sigma]
+    return _mp_expect(lambda z: mpmath.diff(f, z, m) * mpmath.diff(f, z, 1) ** p)
+
+
+def _check_quote(text: str, ref: float) -> None:
+    """The quoted decimal agrees with ref to the digits it shows (0 means |ref| < 1e-12)."""
+    if float(text) == 0:
+        assert abs(ref) < 1e-12, (text, ref)
+        return
+    digits = len(text.lstrip("-").replace(".", "").lstrip("0").split("e")[0].rstrip("0")) or 1
+    ulp = 10 ** (math.floor(math.log10(abs(float(text)))) - digits + 1)
+    assert abs(float(text) - ref) <= 0.51 * ulp + 1e-12, (text, ref)
+
+
+_QUOTE = re.compile(r"(μ_(\d+)\(σ\)|E\[σ\^\((\d+)\)σ'\^(\d+)\]) = (-?[0-9.]+(?:e-?\d+)?)")
+
+
+@pytest.mark.parametrize("batch", ["reused", "fresh"])
+@pytest.mark.parametrize("sigma", sorted(_MP_SIGMA))
+def test_every_quoted_value_is_the_coefficient(sigma, batch):
+    r = ts.effective_outliers("2/5", "3/10", sigma, batch=batch, dps=20)  # Λ = 3
+    seen = 0
+    for text in [r.one_step_reason, *(t.reason for t in r.terms)]:
+        for match in _QUOTE.finditer(text):
+            if match.group(2):
+                ref = _ref_mu(sigma, int(match.group(2)))
+            else:
+                ref = _ref_M(sigma, int(match.group(3)), int(match.group(4)))
+            _check_quote(match.group(5), ref)
+            seen += 1
+    for t in r.terms:  # rule, reason and count agree: present iff the reason shows a non-zero
+        assert t.present == ("≠ 0" in t.reason), t.reason
+    assert seen >= len(r.terms)
+
+
+def test_z_squared_reasons_quote_the_hermite_coefficient(invoke):
+    """The issue's case: z² has μ_2 = √2 (fltheory hermite), and both batch modes drop k = 1
+    because μ_1(σ) = 0 leaves E[ξ^1] = 0 — neither reason may say μ_2(σ) = 0."""
+    for batch in ("reused", "fresh"):
+        data = json.loads(invoke("lambda", "--a1", ".4", "--a2", ".3", "--sigma", "z**2",
+                                 "--batch", batch, "--format", "json").stdout)
+        reason = data["details"]["effective"]["terms"][0]["reason"]
+        assert "μ_2(σ) = 1.4142" in reason and "μ_2(σ) = 0" not in reason, reason
+        assert "E[ξ^(1−p)]" in reason
+    hermite = json.loads(invoke("hermite", "z**2", "--format", "json").stdout)
+    assert "sqrt(2)" in json.dumps(hermite)
+
+
+# ----------------------------------------------------------------------------- boundary terms
+
+
+def test_learn_reports_a_boundary_term_as_boundary(invoke):
+    """tanh, target He3 (μ_1 = 0): only the k = 2 term carries it. At α = (2/5, 1/5) the ratio
+    α2/(1/2 − α1) = 2 is an integer, so k = 2 has exponent exactly 0: a boundary case, as in
+    fltheory lambda; at α2 = 1/4 (exponent 1/20 > 0) it is learned."""
+    data = json.loads(invoke("twostep", "learn", "--sigma", "tanh", "--target", "He3",
+                             "--a1", "2/5", "--a2", "1/5", "--format", "json").stdout)
+    v = data["value"][0]
+    assert (v["step1"], v["step2"], v["boundary"], v["via_k"]) == (False, False, True, 2)
+    assert data["details"]["directions"][0]["reason"].startswith("boundary")
+    text = invoke("twostep", "learn", "--sigma", "tanh", "--target", "He3", "--a1", "2/5",
+                  "--a2", "1/5").stdout
+    assert "k = 2 is a boundary case" in text
+    assert "boundary" in text.split("He3", 1)[1].split("\n")[0]
+    lam = invoke("lambda", "--a1", "2/5", "--a2", "1/5", "--sigma", "tanh").stdout
+    assert "k = 2 is a boundary case" in lam
+    data = json.loads(invoke("twostep", "learn", "--sigma", "tanh", "--target", "He3",
+                             "--a1", "2/5", "--a2", "1/4", "--format", "json").stdout)
+    assert (data["value"][0]["step2"], data["value"][0]["boundary"]) == (True, False)
+    # the polynomial path (the paper's σ, L = 3: He3 enters through k = 2 with a reused batch)
+    data = json.loads(invoke("twostep", "learn", "--target", "He3", "--a1", "2/5", "--a2",
+                             "1/5", "--format", "json").stdout)
+    v = data["value"][0]
+    assert (v["step1"], v["step2"], v["boundary"], v["via_k"]) == (False, False, True, 2)
+
+
+# ----------------------------------------------------------------------------- the moment engine
+
+
+def test_jets_against_numerical_differentiation():
+    """Every jet rule (sum, product, quotient, integer and real powers, exp, log, tanh, sinh,
+    cosh, sin, cos, erf, erfc, atan) against mpmath.diff of the same function typed here."""
+    import sympy as sp
+
+    from fltheory.theory._twostep_moments import jet
+    from fltheory.theory.functions import Z
+
+    expr = (sp.exp(-Z**2 / 3) * sp.log(2 + sp.sin(Z)) + sp.tanh(Z / 2) / (3 + sp.cos(Z))
+            + sp.erf(Z) * sp.atan(Z) + (1 + Z**2) ** sp.Rational(1, 3) + sp.erfc(Z / 2)
+            + sp.sinh(Z / 3) * sp.cosh(Z / 4) + Z**3)
+
+    def f(z):
+        return (mpmath.exp(-z**2 / 3) * mpmath.log(2 + mpmath.sin(z))
+                + mpmath.tanh(z / 2) / (3 + mpmath.cos(z)) + mpmath.erf(z) * mpmath.atan(z)
+                + mpmath.cbrt(1 + z**2) + mpmath.erfc(z / 2)
+                + mpmath.sinh(z / 3) * mpmath.cosh(z / 4) + z**3)
+
+    with mpmath.workdps(40):
+        x = mpmath.mpf("0.7234")
+        c = jet(expr, x, 6)
+        for m in range(7):
+            ref = mpmath.diff(f, x, m)
+            assert abs(c[m] * math.factorial(m) - ref) < mpmath.mpf(10) ** -25 * (1 + abs(ref))
+
+
+def test_moments_table_against_quadrature_and_cache():
+    """A moment of softplus from the table against mpmath.diff + mpmath.quad (the reference
+    of the reason test); the second call is answered by the run store (seconds = 0)."""
+    from fltheory.theory import _twostep_moments as tm
+    from fltheory.theory.functions import parse_function
+
+    expr = parse_function("softplus", "sigma").expr
+    first = tm.cached_moments(expr, 4, 20)
+    second = tm.cached_moments(expr, 3, 20)
+    assert first is not None and second is not None and second.seconds == 0.0
+    for k, p in ((1, 1), (2, 2), (4, 3)):
+        ref = _ref_M("softplus", k + 1, p)
+        assert abs(float(first.values[k][p]) - ref) < 1e-12 * max(1, abs(ref))
+        assert abs(first.values[k][p] - second.values[k][p]) < mpmath.mpf(10) ** -35
+        assert first.errors[k][p] < mpmath.mpf(10) ** -20
+
+
+def test_cli_learn_dps(invoke):
+    r = invoke("twostep", "learn", "--sigma", "gelu", "--target", "He1", "--a1", ".4",
+               "--a2", ".3", "--dps", "12", "--format", "json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["inputs"]["dps"] == 12
+    r = invoke("twostep", "learn", "--sigma", "gelu", "--target", "He1", "--a1", ".4",
+               "--a2", ".3", "--dps", "3")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.strip().startswith("fltheory: error: dps = 3")
+
+
+@pytest.mark.parametrize("sigma", ["z**2", "log(cosh(z))"])
+def test_learn_reasons_when_sigma_has_no_one_step_spike(invoke, sigma):
+    """Even σ: μ_1(σ) = 0, so even He1 (μ_1(g) = 1) is not in the one-step spike, and no term
+    carries anything (W2 has 0 outliers): the reason must say μ_1(σ) = 0, never μ_1(g) = 0
+    for He1 (the polynomial path and the σ-aware path alike)."""
+    data = json.loads(invoke("twostep", "learn", "--sigma", sigma, "--target", "He1",
+                             "--target", "He2", "--a1", ".45", "--a2", ".3",
+                             "--format", "json").stdout)
+    assert [(v["step1"], v["step2"]) for v in data["value"]] == [(False, False)] * 2
+    r1, r2 = (d["reason"] for d in data["details"]["directions"])
+    assert r1.startswith("μ_1(g) = 1 but μ_1(σ) = 0 (no one-step spike)"), r1
+    assert r2.startswith("μ_1(g) = 0 and μ_1(σ) = 0"), r2
+    assert data["details"]["effective"]["outliers_of_W2"] == 0

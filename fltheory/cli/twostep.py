@@ -78,8 +78,20 @@ def _effective(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: int,
         return None
     from fltheory.theory.twostep_sigma import effective_outliers
 
+    _progress_to_terminal()
     return effective_outliers(alpha1, alpha2, sigma, targets, batch or "reused", dps=dps,
                               L=None if isinstance(L, Infinity) else L)
+
+
+def _progress_to_terminal() -> None:
+    """Progress lines of the σ-aware moments go to stderr when it is a terminal (never to
+    stdout or into JSON)."""
+    import sys
+
+    from fltheory.theory import _twostep_moments
+
+    if sys.stderr.isatty():
+        _twostep_moments.PROGRESS = lambda message: click.echo(f"fltheory: {message}", err=True)
 
 
 def _effective_json(eff: Any) -> dict[str, Any]:
@@ -87,19 +99,22 @@ def _effective_json(eff: Any) -> dict[str, Any]:
         "sigma": eff.sigma, "batch": eff.batch, "targets": list(eff.targets),
         "one_step_spike": eff.one_step, "one_step_reason": eff.one_step_reason,
         "count": eff.count, "outliers_of_W2": eff.outliers_of_w2, "odd_sigma": eff.odd,
-        "zero_threshold": f"exact, or |value| <= 10^-{eff.dps // 2} numerically "
-                          f"(M_k,p: the quadrature's own bound)",
+        "zero_threshold": f"M_k,p = E[σ^(k+1)σ'^p]: exact (polynomial σ, parity) or "
+                          f"|M| <= max(10^-{eff.dps} E|σ^(k+1)σ'^p|, 10 × its error bound); "
+                          f"C_k(β): exact or |C| <= 10^-{eff.dps // 2}",
         "terms": [{"k": t.k, "present": t.present, "reason": t.reason,
                    "targets": [i + 1 for i in t.aligned],
-                   "constants": [_num(c) for c in t.constants]} for t in eff.terms],
+                   "constants": [_num(c, min(12, eff.dps)) for c in t.constants]}
+                  for t in eff.terms],
     }
 
 
-def _num(value: Any) -> str:
+def _num(value: Any, digits: int = 12) -> str:
+    """A constant to ``digits`` significant digits (at most --dps: never more than computed)."""
     import sympy as sp
 
     return str(value) if getattr(value, "is_Float", False) is False and value == 0 \
-        else str(sp.N(value, 12))
+        else str(sp.N(value, digits))
 
 
 def _add_effective(eff: Any, summary: list[str], details: dict[str, Any], table: Table,
@@ -113,7 +128,8 @@ def _add_effective(eff: Any, summary: list[str], details: dict[str, Any], table:
         if eff.count is not None else "the effective count is not covered (see the terms)"))
     vanish = [f"k = {t.k}" for t in eff.terms if t.present is False]
     summary.append("outlier terms: " + (", ".join(f"k = {k}" for k in eff.present_ks) or "none")
-                   + ("; vanishing: " + ", ".join(vanish) if vanish else ""))
+                   + ("; vanishing: " + ", ".join(vanish) if vanish else "")
+                   + _boundary_clause(eff))
     summary.append(f"one-step spike: {eff.one_step_reason}")
     if eff.targets and eff.count is None:
         summary.append("target alignment: not covered for this σ and batch")
@@ -275,6 +291,7 @@ def _phase_effective(alpha1: Fraction, L: int | Infinity, dps: int, sigma: str |
         return None
     from fltheory.theory.twostep_sigma import effective_phase
 
+    _progress_to_terminal()
     return effective_phase(alpha1, sigma, batch or "reused", dps, L=None if isinstance(
         L, Infinity) else L)
 
@@ -378,9 +395,10 @@ def twostep_group() -> None:
               show_default=True)
 @click.option("--psi", type=RATIONAL, default="1", show_default=True,
               help="d/n of each step's batch.")
+@dps_option
 @format_option
 def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fraction, batch: str,
-                  psi: Fraction, fmt: str) -> None:
+                  psi: Fraction, dps: int, fmt: str) -> None:
     """Which target directions are learned after step 1 and after step 2, with the reason.
 
     y = Σ_k g_k(β_k·x). A direction is learned in step 2 when its spike constant C_k(β) ≠ 0
@@ -390,10 +408,11 @@ def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fracti
     """
     from fltheory.theory.twostep_terms import learn
 
-    report = learn(sigma, list(targets), a1, a2, batch, psi)
+    _progress_to_terminal()
+    report = learn(sigma, list(targets), a1, a2, batch, psi, check_dps(dps))
     emit(learn_result(report, {"sigma": sigma, "targets": list(targets), "a1": fraction_str(a1),
                                "a2": fraction_str(a2), "batch": batch,
-                               "psi": fraction_str(psi)}), fmt)
+                               "psi": fraction_str(psi), "dps": report.model.dps}), fmt)
 
 
 def learn_result(report: Any, inputs: dict[str, Any]) -> Result:
@@ -403,7 +422,7 @@ def learn_result(report: Any, inputs: dict[str, Any]) -> Result:
         command="twostep learn",
         inputs=inputs,
         value=[{"direction": i + 1, "target": d.target, "step1": d.step1, "step2": d.step2,
-                "via_k": d.via_k} for i, d in enumerate(dirs)],
+                "boundary": d.boundary, "via_k": d.via_k} for i, d in enumerate(dirs)],
         conventions=_CONVENTIONS | {"normalisation": "f(x) = aᵀσ(Wx)/√N, W0 ~ N(0, 1/d), "
                                                      "a ~ N(0, 1) fixed, correlation loss"},
         summary=[f"Λ = {report.lam} (σ of degree {_degree(report)}, α1 = {inputs['a1']}, "
@@ -435,7 +454,15 @@ def _learn_outliers(report: Any) -> list[str]:
     count = "not covered" if eff.count is None else \
         f"{int(eff.one_step)} + {eff.count} = {eff.outliers_of_w2}"
     return [f"outliers of W2 for this σ: {count} (terms with a non-zero spike: k = {ks}; "
-            f"generic 1 + Λ = {1 + report.lam})"]
+            f"generic 1 + Λ = {1 + report.lam})" + _boundary_clause(eff)]
+
+
+def _boundary_clause(eff: Any) -> str:
+    """'; k = K is a boundary case …' when a counted term has exponent exactly 0 (as the
+    lambda note says: Λ and the effective count include it)."""
+    ks = [t.k for t in eff.terms if t.present and t.exponent == 0]
+    return "" if not ks else (f"; k = {ks[0]} is a boundary case (exponent exactly 0: counted, "
+                              "but whether it is an outlier depends on its O(1) constant)")
 
 
 @twostep_group.command("simulate")

@@ -62,7 +62,8 @@ TWO_STEP_SIGMA_NAME = "(h1 + h2 + h3)/√3"
 GENERIC_CONDITION = (
     "the count is for a generic activation: term k is an outlier only if its spike constant is "
     "non-zero, i.e. E[σ^(k+1)(z) σ'(z)^p] ≠ 0 for some p <= k (a fresh batch: the Hermite "
-    "coefficient μ_{k+1}(σ) ≠ 0), and the one-step spike needs μ_1(σ) ≠ 0; an odd σ (tanh, erf) "
+    "coefficient μ_{k+1}(σ) ≠ 0), and the one-step spike needs μ_1(σ) ≠ 0 (with μ_1(σ) = 0 "
+    "only p with k − p even count: an even σ has no outlier term); an odd σ (tanh, erf) "
     "loses every odd k, ReLU with a fresh batch every even k >= 2 (μ_3 = μ_5 = … = 0); "
     "--sigma EXPR gives the count for your σ")
 

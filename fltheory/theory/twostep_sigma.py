@@ -52,10 +52,16 @@ self-term ψ2 σ'(z) y jumps at the kink, the update is not a power series in ε
 is smooth and its Taylor coefficients are the M_{k,0}). A σ with σ' = 0 almost everywhere (sign)
 gives no gradient and is refused.
 
-Exactness. M_{k,0} comes from the Hermite engine (exact for polynomials and the structured
-paths, e.g. ReLU; else mpmath quadrature with its own zero bound). M_{k,p}, p >= 1: exact for
-polynomial σ, exactly 0 by parity for odd σ and odd k, else mpmath quadrature at ``dps + 10``
-and ``dps + 20`` digits, zero when |M| <= max(10^−dps, 10 × the difference of the two). A
+Exactness. M_{k,p} = E[σ^{(k+1)} σ'^p] is exact for polynomial σ (sympy) and exactly 0 by
+parity when σ^{(k+1)} σ'^p is odd (odd σ, even σ, σ = linear + even such as GELU and softplus;
+parities of σ' and σ'' proved by sympy). A smooth non-polynomial σ gets every M_{k,p}, k <= Λ,
+from one pass of Taylor jets over a nested trapezoidal rule
+(:mod:`fltheory.theory._twostep_moments`: working precision dps + 10, confirmed at dps + 20 on
+the coarser step), kept in the run store for the next query. A numeric M is zero when
+|M| <= max(10^−dps E|σ^{(k+1)}σ'^p|, 10 × its error bound) — a rule local to these terms (the
+Hermite engine has its own). A kinked σ (ReLU) takes M_{k,0} from the Hermite engine
+(exact:piecewise) and M_{0,p} from mpmath quadrature at dps + 10 and dps + 20. Every reason
+quotes the moments it rests on, to the digits their error bounds confirm (at most 5). A
 C_k(β_l) is zero when exactly 0 or, numerically, |C| <= 10^−(dps//2) (the bound of
 ``fltheory twostep learn``).
 """
@@ -63,6 +69,7 @@ C_k(β_l) is zero when exactly 0 or, numerically, |C| <= 10^−(dps//2) (the bou
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -76,7 +83,7 @@ from fltheory.results import ShowsTable, Table
 from fltheory.theory.functions import Function, Z, parse_function
 from fltheory.theory.hermite import coefficient, gauss_moment
 from fltheory.theory.twostep import LambdaResult, check_alpha, lambda_details
-from fltheory.theory.twostep_terms import _XI, TwoStepModel, _expect, _symbols, batch_psi
+from fltheory.theory.twostep_terms import TwoStepModel, _expect, _symbols, batch_psi
 
 __all__ = ["KMAX", "EffectiveOutliers", "EffectivePhase", "SpikePresence", "TermOutlier",
            "derivative_moment", "effective_outliers", "effective_phase", "spike_presence",
@@ -183,7 +190,7 @@ def _kinks(expr: sp.Expr) -> list[Any]:
 
 
 def _is_odd(expr: sp.Expr) -> bool:
-    return bool(sp.simplify(expr.subs(Z, -Z) + expr) == 0)
+    return _parity(expr) == -1
 
 
 def _quad(expr: sp.Expr, dps: int, points: list[Any]) -> Any:
@@ -216,33 +223,122 @@ def derivative_moment(sigma: str | Function, k: int, p: int, dps: int = 30) -> t
     return _moment(f, k, p, dps)
 
 
-@lru_cache(maxsize=1024)
+def _parity(expr: sp.Expr) -> int:
+    """+1 if expr is even in z, −1 if odd, 0 if neither, decided exactly.
+
+    A numeric look at three points first rules a parity out cheaply (f(−x) ∓ f(x) clearly
+    non-zero there); only a parity that survives is proved, by sympy's automatic evaluation
+    (tanh(−z) = −tanh(z)) or, failing that, by ``simplify``."""
+    flipped = expr.subs(Z, -Z)
+    for sign in (1, -1):
+        d = flipped - sign * expr
+        if d == 0:
+            return sign
+        fn = sp.lambdify(Z, d, "mpmath")
+        try:
+            with mpmath.workdps(30):
+                looks_zero = all(abs(fn(mpmath.mpf(x))) < mpmath.mpf(10) ** -20
+                                 for x in ("0.3183", "1.2071", "2.7183"))
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            looks_zero = True  # undecided numerically: let sympy decide
+        if looks_zero and sp.simplify(d) == 0:
+            return sign
+    return 0
+
+
+@lru_cache(maxsize=64)
+def _parities(f: Function) -> tuple[int, int]:
+    """Parities (+1 even, −1 odd, 0 neither) of σ' and σ''."""
+    return _parity(sp.diff(f.expr, Z)), _parity(sp.diff(f.expr, Z, 2))
+
+
+def _parity_zero(f: Function, k: int, p: int) -> bool:
+    """σ^{(k+1)} σ'^p is an odd function, so M_{k,p} = 0 exactly: σ^{(k+1)} has parity
+    (parity of σ'')·(−1)^(k−1) for k >= 1 (of σ' for k = 0), σ'^p has parity (parity of σ')^p.
+    Covers odd σ (σ' even, σ'' odd), even σ (σ' odd, σ'' even) and σ = linear + even (GELU,
+    softplus: σ'' even, σ' of no parity, so only p = 0 decides)."""
+    d1, d2 = _parities(f)
+    first = d1 if k == 0 else (d2 * (-1) ** (k - 1))
+    if first == 0:
+        return False
+    if p == 0:
+        return first == -1
+    return d1 != 0 and first * d1**p == -1
+
+
+#: M_{k,p} tables of smooth non-polynomial σ (Taylor jets + trapezoidal rule), by (σ, dps)
+_TABLES: dict[tuple[Function, int], Any] = {}
+
+
+def _table(f: Function, k: int, dps: int) -> Any:
+    """The jets' table of every M_{k',p}, k' <= max(k, 4), or None (σ not covered by the jets:
+    the caller integrates one moment at a time)."""
+    from fltheory.theory._twostep_moments import cached_moments
+
+    key = (f, dps)
+    have = _TABLES.get(key)
+    if key in _TABLES and (have is None or have.kmax >= k):
+        return have
+    _TABLES[key] = cached_moments(f.expr, max(k, 2, have.kmax + 1 if have else 0), dps)
+    return _TABLES[key]
+
+
+#: error bounds of the numeric M_{k,p}, by (σ, k, p, dps) (0 for exact values)
+_ERRORS: dict[tuple[Function, int, int, int], Any] = {}
+
+
+def moment_error(f: Function, k: int, p: int, dps: int) -> Any:
+    """The error bound of :func:`derivative_moment`'s value (0 when exact), as an mpf."""
+    _moment(f, k, p, dps)
+    return _ERRORS.get((f, k, p, dps), mpmath.mpf(0))
+
+
+@lru_cache(maxsize=4096)
 def _moment(f: Function, k: int, p: int, dps: int) -> tuple[Any, str]:
     """:func:`derivative_moment` after its checks (cached: the claims and tables ask the same
-    moments for both batch modes and every region)."""
+    moments for both batch modes and every region).
+
+    Zero rule (local to the two-step terms): exact zeros are polynomial or parity zeros; a
+    numeric M is zero when |M| <= max(10^−dps · E|σ^{(k+1)}σ'^p|, 10 × its error bound), i.e.
+    when it is indistinguishable from 0 at the requested precision relative to the size of
+    its integrand (Hermite-engine coefficients, used for kinked σ, keep the engine's rule)."""
+    expr = f.expr
+    if expr.is_polynomial(Z):
+        integrand = sp.diff(expr, Z, k + 1) * sp.diff(expr, Z) ** p
+        poly = sp.Poly(sp.expand(integrand), Z)
+        return sum((c * gauss_moment(m[0]) for m, c in poly.terms()), sp.Integer(0)), \
+            "exact:polynomial"
+    if _parity_zero(f, k, p):
+        return sp.Integer(0), "exact:parity"
+    kinks = _kinks(expr)
+    if not kinks:
+        table = _table(f, k, dps)
+        if table is not None:
+            value, err, scale = table.values[k][p], table.errors[k][p], table.scales[k][p]
+            if abs(value) <= max(mpmath.mpf(10) ** (-dps) * scale, 10 * err):
+                _ERRORS[(f, k, p, dps)] = err
+                return sp.Integer(0), "numeric:zero"
+            _ERRORS[(f, k, p, dps)] = err
+            return sp.Float(value, dps), "numeric:trapezoid"
     if p == 0:
         c = coefficient(f, k + 1, dps)
         root = sp.sqrt(sp.factorial(k + 1))
         if c.exact is not None:
             return sp.Integer(0) if c.exact == 0 else \
                 sp.simplify(c.exact * root), c.path
+        with mpmath.workdps(dps + 10):
+            _ERRORS[(f, k, p, dps)] = mpmath.mpf(10) ** (-(c.agreement or 0)) * abs(
+                c.numeric) * mpmath.sqrt(mpmath.factorial(k + 1))
         return (sp.Integer(0) if c.zero else sp.Float(c.numeric * mpmath.sqrt(
             mpmath.factorial(k + 1)), dps)), c.path
-    expr = f.expr
-    if k % 2 == 1 and _is_odd(expr):
-        return sp.Integer(0), "exact:parity"
     integrand = sp.diff(expr, Z, k + 1) * sp.diff(expr, Z) ** p
-    if expr.is_polynomial(Z):
-        poly = sp.Poly(sp.expand(integrand), Z)
-        return sum((c * gauss_moment(m[0]) for m, c in poly.terms()), sp.Integer(0)), \
-            "exact:polynomial"
-    kinks = _kinks(expr)
     if kinks and k >= 1:
         return None, "undefined: σ' jumps"
     v1, v2 = _quad(integrand, dps + 10, kinks), _quad(integrand, dps + 20, kinks)
     if not mpmath.isfinite(v2):
         raise DomainError("sigma", f.text, "functions whose derivatives are integrable",
                           reason=f"gives a non-finite E[σ^({k + 1}) σ'^{p}]")
+    _ERRORS[(f, k, p, dps)] = abs(v1 - v2)
     if abs(v2) <= max(mpmath.mpf(10) ** (-dps), 10 * abs(v1 - v2)):
         return sp.Integer(0), "numeric:zero"
     return sp.Float(v2, dps), "numeric:quad"
@@ -254,47 +350,85 @@ def _zero(value: Any, dps: int) -> bool:
     return bool(abs(sp.N(value, dps)) <= sp.Float(10) ** (-(dps // 2)))
 
 
-def _short(value: Any) -> str:
+def _short(value: Any, err: Any = 0) -> str:
+    """A value quoted in a reason: 5 significant digits, fewer when its error bound ``err``
+    confirms fewer (exact values: 5 digits of their decimal expansion)."""
     try:
-        return mpmath.nstr(mpmath.mpf(sp.N(value, 15)), 5)
+        v = mpmath.mpf(sp.N(value, 20))
     except (TypeError, ValueError):
         return str(value)
+    if v == 0:
+        return "0"
+    digits = 5
+    if err:
+        digits = max(1, min(5, int(mpmath.floor(mpmath.log10(abs(v) / err)))))
+    return mpmath.nstr(v, digits)
+
+
+def _mu_text(f: Function, k: int, dps: int, M0: Any) -> str:
+    """'μ_{k+1}(σ) = value' from M_{k,0} = √((k+1)!) μ_{k+1}(σ) (Stein's lemma)."""
+    root = sp.sqrt(sp.factorial(k + 1))
+    err = moment_error(f, k, 0, dps) / mpmath.sqrt(mpmath.factorial(k + 1))
+    return f"μ_{k + 1}(σ) = {_short(M0 / root, err)}"
+
+
+def _m_text(f: Function, k: int, p: int, dps: int, M: Any) -> str:
+    """'μ_{k+1}(σ) = …' for p = 0, else 'E[σ^(k+1)σ'^p] = …'."""
+    if p == 0:
+        return _mu_text(f, k, dps, M)
+    return f"E[σ^({k + 1})σ'^{p}] = {_short(M, moment_error(f, k, p, dps))}"
 
 
 def _term_presence(f: Function, k: int, batch: str, mu1_zero: bool, odd: bool, dps: int
                    ) -> tuple[bool | None, str, list[Any]]:
     """Whether h_k ≢ 0, why, and the M_{k,p} computed so far (lazily: stops at the first
-    non-zero one; None where not computed or undefined)."""
+    non-zero one; None where not computed or undefined).
+
+    The rule (module docstring): h_k ≢ 0 iff M_{k,p} ≠ 0 for some p <= k (p = 0 only for a
+    fresh batch) whose factor E[(ξ + r)^(k−p)] is not zero; with μ_1(σ) ≠ 0 that factor is a
+    monic polynomial in r, never zero; with μ_1(σ) = 0 (r ≡ 0) it is E[ξ^(k−p)], zero for odd
+    k − p. Every reason quotes the moments it rests on, with their values."""
     ps = list(range(k + 1)) if batch == "reused" else [0]
     usable = [p for p in ps if not mu1_zero or (k - p) % 2 == 0]
+    dropped = [p for p in ps if p not in usable]
     M: list[Any] = [None] * len(ps)
     if odd and k % 2 == 1:
         M = [sp.Integer(0)] * len(ps)
         return False, (f"σ odd: every M_{k},p = E[σ^({k + 1})σ'^p] = 0 (σ^({k + 1}) odd, σ' "
                        f"even); the expected update is odd in a_j, no a_j^{k + 1} profile"), M
-    if not usable:
-        return False, (f"μ_1(σ) = 0: no first-step shift r, so only E[ξ^{k}-type] moments of "
-                       f"even order survive and k = {k} is odd"), M
+    no_shift = (f"μ_1(σ) = 0, so there is no first-step shift r and M_{k},p enters with "
+                f"E[ξ^({k}−p)], zero for odd {k} − p")
     undefined = False
     for p in usable:
         M[p] = derivative_moment(f, k, p, dps)[0]
         if M[p] is None:
             undefined = True
         elif M[p] != 0:
-            what = f"μ_{k + 1}(σ) = {_short(M[0] / sp.sqrt(sp.factorial(k + 1)))}" if p == 0 \
-                else f"E[σ^({k + 1})σ'^{p}] = {_short(M[p])}"
-            return True, f"{what} ≠ 0", M
+            why = f"{_m_text(f, k, p, dps, M[p])} ≠ 0"
+            if mu1_zero:
+                why += f" (with E[ξ^{k - p}] ≠ 0: k − p = {k - p} even; {no_shift})"
+            return True, why, M
     if undefined:
         return None, ("not covered: σ' jumps and the reused batch's self-term ψσ'(z)y jumps "
                       "with it, so the update is not a power series in ε a_j (use --batch fresh)"
                       ), M
-    if batch == "fresh":
+    facts = [f"{_m_text(f, k, p, dps, M[p])}" for p in usable]
+    if batch == "fresh" and not mu1_zero:
         return False, (f"fresh batch: the term is ∝ E[σ^({k + 1})] = √({k + 1}!) μ_{k + 1}(σ) "
-                       f"and μ_{k + 1}(σ) = 0"), M
-    why = f"μ_{k + 1}(σ) = 0 and E[σ^({k + 1})σ'^p] = 0 for p = 1..{k}"
+                       f"and {facts[0]}"), M
+    parts = []
+    if facts:
+        parts.append(", ".join(facts) + (" (the only p that count)" if mu1_zero else ""))
     if mu1_zero:
-        why += f" (μ_1(σ) = 0: only p with {k} − p even count)"
-    return False, why, M
+        quoted = []
+        for p in dropped:
+            value = derivative_moment(f, k, p, dps)[0]
+            if value is not None:
+                quoted.append(f"{_m_text(f, k, p, dps, value)}")
+        parts.append(no_shift + (": " + ", ".join(quoted) + " enter(s) multiplied by 0"
+                                 if quoted else ""))
+    where = "fresh batch (p = 0 only)" if batch == "fresh" else f"reused batch (p = 0..{k})"
+    return False, f"{where}: " + "; ".join(parts), M
 
 
 @dataclass(frozen=True)
@@ -320,6 +454,19 @@ def _parse_sigma(sigma: str | Function) -> Function:
 
 @lru_cache(maxsize=64)
 def _check_derivative(f: Function) -> None:
+    """:func:`_check_derivative_now`, remembered in the run store once it has passed (the
+    square-integrability check of σ' can take seconds of sympy limits)."""
+    from fltheory.theory._twostep_moments import disk_get, disk_put
+
+    params = {"sigma": sp.srepr(f.expr)}
+    if disk_get("twostep.sigma_derivative_ok", params) is not None:
+        return
+    start = time.perf_counter()
+    _check_derivative_now(f)
+    disk_put("twostep.sigma_derivative_ok", params, {"ok": True}, time.perf_counter() - start)
+
+
+def _check_derivative_now(f: Function) -> None:
     """σ' must be a function (no DiracDelta), not 0, and square-integrable: the first step's
     fluctuation ξ has variance ∝ E[σ'²] (e.g. |z|^(−1/4) is in L² but its σ' is not)."""
     from fltheory.theory.integrability import check_square_integrable
@@ -351,38 +498,93 @@ def spike_presence(sigma: str | Function, kmax: int, batch: str = "reused", dps:
     if isinstance(kmax, bool) or not isinstance(kmax, int) or not 0 <= kmax <= KMAX:
         raise DomainError("kmax", kmax, f"integers in [0, {KMAX}]")
     f = _parse_sigma(sigma)
+    L = _degree(f.expr)
+    if not isinstance(L, int) and not _kinks(f.expr):
+        _table(f, kmax, dps)  # every M_{k,p}, k <= kmax, in one pass over the nodes
     odd = _is_odd(f.expr)
     mu_sigma, _ = derivative_moment(f, 0, 0, dps)
-    mu1_zero = _zero(mu_sigma, dps)
-    L = _degree(f.expr)
+    mu1_zero = mu_sigma == 0
     out = [_term_presence(f, k, batch, mu1_zero, odd, dps)[:2] if isinstance(L, Infinity)
            or k <= L - 1 else (False, f"k > L − 1 = {L - 1}: σ has degree {L}")
            for k in range(1, kmax + 1)]
-    one = (f"μ_1(σ) = {_short(mu_sigma)} ≠ 0: W1 has the one-step spike" if not mu1_zero
+    one = (f"{_mu_text(f, 0, dps, mu_sigma)} ≠ 0: W1 has the one-step spike" if not mu1_zero
            else "μ_1(σ) = 0: no one-step spike (and no k = 0 term)")
     return SpikePresence(f.text, batch, odd, not mu1_zero, one,
                          tuple(p for p, _ in out), tuple(r for _, r in out))
 
 
+def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
+    """All tuples of ``parts`` integers >= 0 summing to ``total``."""
+    if parts == 1:
+        return [(total,)]
+    return [(i, *rest) for i in range(total + 1) for rest in _compositions(total - i, parts - 1)]
+
+
+def _multinomial(parts: tuple[int, ...]) -> int:
+    out, n = 1, 0
+    for q in parts:
+        n += q
+        out *= math.comb(n, q)
+    return out
+
+
 def _alignment(model: TwoStepModel, M: list[Any], k: int, batch: str, Esq: Any,
                mu_sigma: Any, dps: int) -> tuple[tuple[Any, ...], tuple[int, ...]]:
     """C_k(β_l) = (1/k!) Σ_p C(k,p) ψ2^p M_{k,p} E[y^{p+1}(ξ + m·s)^{k−p} s_l] and the l with
-    C ≠ 0 (ξ ~ N(0, ψ1 E[σ'²] E[y²]), m_i = μ_σ μ_1(g_i))."""
+    C ≠ 0 (ξ ~ N(0, ψ1 E[σ'²] E[y²]), m_i = μ_σ μ_1(g_i)).
+
+    The expectation is expanded by multinomials: with A = √(ψ1 E[σ'²] E[y²]) and B_i = m_i,
+    E[y^{p+1}(Aξ + Σ B_i s_i)^j s_l] = Σ C(j; q, a) C(p+1; e) A^q E[ξ^q] Π_i B_i^{a_i}
+    E[s_i^{a_i + [i = l]} g_i(s_i)^{e_i}] over q + Σa = j, Σe = p + 1 (the targets are
+    independent). Exact (sympy) when every input is exact, else in mpmath at dps + 10 digits."""
+    K = len(model.targets)
     s, G = _symbols(model)
     y = sum(G, sp.Integer(0))
     Ey2 = _expect(y**2, model, s, G)
-    shift = sum((mu_sigma * model.mu1(i) * s[i] for i in range(len(s))), sp.Integer(0))
-    xi = sp.sqrt(sp.sympify(model.psi1) * Esq * Ey2) * _XI
-    ps = range(k + 1) if batch == "reused" else range(1)
-    consts = []
-    for ell in range(len(model.targets)):
-        total: Any = sp.Integer(0)
-        for p in ps:
-            if M[p] is None or M[p] == 0:
-                continue
-            T = _expect(y ** (p + 1) * (xi + shift) ** (k - p), model, s, G, shift=ell)
-            total += math.comb(k, p) * sp.sympify(model.psi2) ** p * M[p] * T
-        consts.append(total / math.factorial(k))
+    a_val = sp.sqrt(sp.sympify(model.psi1) * Esq * Ey2)
+    b_val = [mu_sigma * model.mu1(i) for i in range(K)]
+    ps = [p for p in (range(k + 1) if batch == "reused" else range(1))
+          if M[p] is not None and M[p] != 0]
+    inputs = [a_val, *b_val, *(M[p] for p in ps)]
+    exact = not any(sp.sympify(v).has(sp.Float) for v in inputs)
+    work = dps + 10
+
+    def num(value: Any) -> Any:
+        return sp.sympify(value) if exact else mpmath.mpf(sp.N(value, work))
+
+    with mpmath.workdps(work):
+        A, Bs = num(a_val), [num(b) for b in b_val]
+        moment: dict[tuple[int, int, int], Any] = {}
+
+        def tm(i: int, c: int, e: int) -> Any:
+            if (i, c, e) not in moment:
+                moment[i, c, e] = num(model.target_moment(i, c, e))
+            return moment[i, c, e]
+
+        consts = []
+        for ell in range(K):
+            total: Any = num(0)
+            for p in ps:
+                j = k - p
+                T: Any = num(0)
+                for q in range(0, j + 1, 2):  # E[ξ^q] = (q − 1)!! for even q, 0 for odd
+                    xi_part = math.comb(j, q) * math.prod(range(q - 1, 0, -2)) * A**q
+                    for a in _compositions(j - q, K):
+                        if any(a[i] and Bs[i] == 0 for i in range(K)):
+                            continue
+                        ca = _multinomial(a)
+                        for e in _compositions(p + 1, K):
+                            term: Any = ca * _multinomial(e) * xi_part
+                            for i in range(K):
+                                if a[i]:
+                                    term *= Bs[i] ** a[i]
+                                term *= tm(i, a[i] + (i == ell), e[i])
+                                if term == 0:
+                                    break
+                            T += term
+                total += math.comb(k, p) * num(model.psi2) ** p * num(M[p]) * T
+            consts.append(total / math.factorial(k) if exact
+                          else sp.Float(total / math.factorial(k), work))
     aligned = tuple(ell for ell, c in enumerate(consts) if not _zero(c, dps))
     return tuple(consts), aligned
 
@@ -439,9 +641,11 @@ def effective_outliers(alpha1: Fraction | int | float | str, alpha2: Fraction | 
     if generic.value > KMAX:
         raise DomainError("a1", fraction_str(alpha1), f"step sizes with Λ <= {KMAX} when σ is "
                           f"given (here Λ = {generic.value}: each term needs σ^(k+1))")
+    if not isinstance(degree, int) and not _kinks(f.expr):
+        _table(f, generic.value, dps)  # every M_{k,p}, k <= Λ, in one pass over the nodes
     odd = _is_odd(f.expr)
     mu_sigma, _ = derivative_moment(f, 0, 0, dps)
-    mu1_zero = _zero(mu_sigma, dps)
+    mu1_zero = mu_sigma == 0
     model = TwoStepModel(f, tuple(parse_function(t, "target") for t in targets), psi, psi,
                          Fraction(0), dps)
     Esq = derivative_moment(f, 0, 1, dps)[0] if targets else None
@@ -457,8 +661,8 @@ def effective_outliers(alpha1: Fraction | int | float | str, alpha2: Fraction | 
                  for p, m in enumerate(M)]
             consts, aligned = _alignment(model, M, t.k, batch, Esq, mu_sigma, dps)
         terms.append(TermOutlier(t.k, t.exponent, t.status, present, reason, consts, aligned))
-    one_reason = (f"μ_1(σ) = {_short(mu_sigma)} ≠ 0: W1 has the one-step spike" if not mu1_zero
-                  else "μ_1(σ) = 0: no one-step spike (and no k = 0 term)")
+    one_reason = (f"{_mu_text(f, 0, dps, mu_sigma)} ≠ 0: W1 has the one-step spike"
+                  if not mu1_zero else "μ_1(σ) = 0: no one-step spike (and no k = 0 term)")
     notes = _notes(generic, odd, batch, targets)
     return EffectiveOutliers(f.text, targets, batch, generic, not mu1_zero, one_reason,
                              tuple(terms), odd, dps, notes)

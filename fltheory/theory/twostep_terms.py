@@ -343,6 +343,14 @@ class DirectionLearning:
     step2: bool
     via_k: int | None
     reason: str
+    #: learned in step 2 only through a boundary term (exponent exactly 0): whether that term
+    #: is an outlier depends on its O(1) constant, so ``step2`` is False and this is True
+    boundary: bool = False
+
+    @property
+    def step2_text(self) -> str:
+        """``yes``, ``no`` or ``boundary`` (as ``fltheory lambda`` calls a term of exponent 0)."""
+        return "yes" if self.step2 else "boundary" if self.boundary else "no"
 
 
 def learnability(model: TwoStepModel, alpha1: Fraction, alpha2: Fraction, batch: str
@@ -373,21 +381,42 @@ def learnability(model: TwoStepModel, alpha1: Fraction, alpha2: Fraction, batch:
             if _nonzero(term_prediction(model, k, i, batch, with_Q=False).C, model.dps):
                 via = k
                 break
+        sigma_spike = _nonzero(mu_sigma, model.dps)
         if step1:
             reason = (f"μ_1(g) = {_short(mu1)} ≠ 0: in the one-step spike (rank one along "
                       "Σ μ_1(g_k) β_k)")
         elif via is not None:
-            exp = term_exponent(alpha1, alpha2, via)
-            reason = (f"μ_1(g) = 0, but C_{via}(β) ≠ 0 in the {batch} second step: term k = {via} "
-                      f"with exponent {exp} {'> 0' if exp > 0 else '= 0 (boundary)'}")
-        elif batch == "fresh":
+            reason = _via_reason(via, term_exponent(alpha1, alpha2, via), batch,
+                                 _step1_clause(mu1, model.dps, sigma_spike))
+        elif batch == "fresh" and not _nonzero(mu1, model.dps):
             reason = ("μ_1(g) = 0: with a fresh batch y enters every term linearly, so C_k(β) = 0 "
                       "at every order")
         else:
-            reason = (f"μ_1(g) = 0 and C_k(β) = 0 for every outlier term 1 <= k <= Λ = "
-                      f"{lam.value}")
-        out.append(DirectionLearning(g.text, mu1, step1, step1 or via is not None, via, reason))
+            reason = (f"{_step1_clause(mu1, model.dps, sigma_spike)} and C_k(β) = 0 for every "
+                      f"outlier term 1 <= k <= Λ = {lam.value}")
+        on_boundary = not step1 and via is not None and term_exponent(alpha1, alpha2, via) == 0
+        out.append(DirectionLearning(g.text, mu1, step1, step1 or (via is not None
+                                                                 and not on_boundary),
+                                     via, reason, on_boundary))
     return lam.value, out
+
+
+def _step1_clause(mu1: Any, dps: int, sigma_spike: bool) -> str:
+    """Why a direction is not in the one-step spike: μ_1(g) = 0, or μ_1(σ) = 0 (no spike)."""
+    if _nonzero(mu1, dps):
+        return f"μ_1(g) = {_short(mu1)} but μ_1(σ) = 0 (no one-step spike)"
+    return "μ_1(g) = 0" if sigma_spike else "μ_1(g) = 0 and μ_1(σ) = 0"
+
+
+def _via_reason(via: int, exponent: Fraction, batch: str, why_not_step1: str) -> str:
+    """Why a direction missing from the one-step spike is (or, at the boundary, may be)
+    learned in step 2."""
+    if exponent > 0:
+        return (f"{why_not_step1}, but C_{via}(β) ≠ 0 in the {batch} second step: term "
+                f"k = {via} with exponent {fraction_str(exponent)} > 0")
+    return (f"boundary: {why_not_step1}, and C_{via}(β) ≠ 0 in the {batch} second step, but "
+            f"term k = {via} has exponent exactly 0, so whether it is an outlier depends on its "
+            "O(1) constant (as in fltheory lambda)")
 
 
 def _short(value: Any) -> str:
@@ -487,7 +516,8 @@ class LearnReport(ShowsTable):
         batch = "" if self.batch is None else f", {self.batch}"
         verdicts = "; ".join(
             f"β{i + 1} {d.target} (info {info}, gen {gen}): "
-            + ("step 1" if d.step1 else f"step 2 via k = {d.via_k}" if d.step2 else "not learned")
+            + ("step 1" if d.step1 else f"step 2 via k = {d.via_k}" if d.step2
+               else f"boundary via k = {d.via_k}" if d.boundary else "not learned")
             for i, (d, (info, gen)) in enumerate(zip(self.directions, self.exponents,
                                                        strict=True)))
         targets = ", ".join(g.text for g in self.model.targets)
@@ -497,7 +527,7 @@ class LearnReport(ShowsTable):
     def table(self) -> Table:
         """One row per direction: target, exponents, learned in step 1 / step 2, via k, why."""
         rows = [[f"β{i + 1}", d.target, self.exponents[i][0], self.exponents[i][1],
-                 "yes" if d.step1 else "no", "yes" if d.step2 else "no",
+                 "yes" if d.step1 else "no", d.step2_text,
                  "-" if d.via_k is None else str(d.via_k), d.reason]
                 for i, d in enumerate(self.directions)]
         return Table(columns=["dir", "g", "info", "gen", "step 1", "step 2", "via k", "reason"],
@@ -506,12 +536,15 @@ class LearnReport(ShowsTable):
 
 
 def learn(sigma: str, targets: str | list[str], alpha1: Fraction, alpha2: Fraction, batch: str,
-          psi: Fraction = Fraction(1)) -> LearnReport:
+          psi: Fraction = Fraction(1), dps: int = 30) -> LearnReport:
     """:func:`learnability` of the model (σ, targets, ψ1 = ψ2 = ``psi`` > 0) with the information
     and generative exponents of each target (as strings, ``"> 6"`` when beyond kmax = 6) and
     the effective outlier count of W2 for σ
     (:func:`fltheory.theory.twostep_sigma.effective_outliers`, field ``outliers``).
-    ``targets`` is a list of functions of z; a single string is one target.
+    ``targets`` is a list of functions of z; a single string is one target; ``dps`` (5..100)
+    the digits of the numerical moments and of the numbers quoted. A direction reached only
+    through a term of exponent exactly 0 is reported as a boundary case (``boundary``), not
+    as learned.
 
     >>> r = learn(TWO_STEP_SIGMA, ["He1", "He3"], Fraction(9, 20), Fraction(3, 10), "reused")
     >>> r.lam, r.exponents
@@ -525,23 +558,41 @@ def learn(sigma: str, targets: str | list[str], alpha1: Fraction, alpha2: Fracti
     Any σ (not only polynomials): for a non-polynomial σ the verdicts come from the σ-aware
     terms (:func:`_directions_any_sigma`); a σ whose σ' jumps is refused with a reused batch.
     """
-    from fltheory.theory.hermite import analyse
     from fltheory.theory.twostep_sigma import effective_outliers
 
     alpha1, alpha2 = check_alpha(alpha1, "a1"), check_alpha(alpha2, "a2")
     psi = _check_ratio(psi, "psi", True)
     _check_batch(batch)
     model = TwoStepModel.build(sigma, _target_list(targets), psi1=psi, psi2=psi,
-                               polynomial=False)
+                               dps=dps, polynomial=False)
     outliers = effective_outliers(alpha1, alpha2, model.sigma, [g.text for g in model.targets],
-                                  str(batch), psi)
+                                  str(batch), psi, dps=model.dps)
     if model.sigma.expr.is_polynomial(Z):
         lam, directions = learnability(model, alpha1, alpha2, batch)
     else:
         lam, directions = outliers.generic.value, _directions_any_sigma(model, outliers)
-    analyses = [analyse(g, 6, 20) for g in model.targets]  # the Hermite engine's view
-    exponents = [(str(a.information), str(a.generative)) for a in analyses]
+    exponents = [_exponents(g) for g in model.targets]
     return LearnReport(model, lam, directions, exponents, alpha1, alpha2, str(batch), outliers)
+
+
+def _exponents(g: Function) -> tuple[str, str]:
+    """The information and generative exponents of a target (Hermite engine, kmax 6, 20
+    digits), remembered in the run store (the generative exponent takes seconds)."""
+    import time
+
+    from fltheory.theory._twostep_moments import disk_get, disk_put
+    from fltheory.theory.hermite import analyse
+
+    params = {"target": sp.srepr(g.expr)}
+    found = disk_get("twostep.target_exponents", params)
+    if found is not None:
+        return str(found["information"]), str(found["generative"])
+    start = time.perf_counter()
+    a = analyse(g, 6, 20)  # the Hermite engine's view
+    out = (str(a.information), str(a.generative))
+    disk_put("twostep.target_exponents", params, {"information": out[0], "generative": out[1]},
+             time.perf_counter() - start)
+    return out
 
 
 def _directions_any_sigma(model: TwoStepModel, eff: Any) -> list[DirectionLearning]:
@@ -560,11 +611,14 @@ def _directions_any_sigma(model: TwoStepModel, eff: Any) -> list[DirectionLearni
             reason = (f"μ_1(g) = {_short(mu1)} ≠ 0: in the one-step spike (rank one along "
                       "Σ μ_1(g_k) β_k)")
         elif via is not None:
-            exp = next(t.exponent for t in eff.terms if t.k == via)
-            reason = (f"μ_1(g) = 0, but C_{via}(β) ≠ 0 in the {eff.batch} second step: term "
-                      f"k = {via} with exponent {exp} {'> 0' if exp > 0 else '= 0 (boundary)'}")
+            reason = _via_reason(via, next(t.exponent for t in eff.terms if t.k == via),
+                                 eff.batch, _step1_clause(mu1, model.dps, eff.one_step))
         else:
-            reason = (f"C_k(β) = 0 for every outlier term 1 <= k <= Λ = {eff.generic.value}"
-                      + ("" if step1 or _nonzero(mu1, model.dps) else " and μ_1(g) = 0"))
-        out.append(DirectionLearning(g.text, mu1, step1, step1 or via is not None, via, reason))
+            reason = (f"{_step1_clause(mu1, model.dps, eff.one_step)} and C_k(β) = 0 for every "
+                      f"outlier term 1 <= k <= Λ = {eff.generic.value}")
+        on_boundary = not step1 and via is not None and next(
+            t.exponent for t in eff.terms if t.k == via) == 0
+        out.append(DirectionLearning(g.text, mu1, step1, step1 or (via is not None
+                                                                 and not on_boundary),
+                                     via, reason, on_boundary))
     return out
