@@ -159,8 +159,9 @@ def ruben_work(c: _Floats) -> float:
 
 def fourier_work(c: _Floats) -> float:
     """Estimated law-points (a float) to build the label law of strengths ``c`` by Fourier
-    inversion: (d1 + 1)·N, N the FFT length of :func:`~fltheory.theory.recovery_chi2.
-    fourier_size` for the weights c/(‖c‖√2) (at least 131072 for the grid's resolution);
+    inversion: (d1 + 1)·N, N the FFT length of
+    :func:`~fltheory.theory.recovery_chi2.fourier_size` for the weights c/(‖c‖√2) (at least
+    131072 for the grid's resolution);
     infinite for d1 = 1 (the χ²_1 density is singular at 0: Ruben's series is exact there).
 
     >>> fourier_work([1.0, 0.5, 0.25, 0.125])
