@@ -150,7 +150,6 @@ def test_integrate_cost_refused_before_work():
     lambda: cp.symmetric_plateau(ERF22, 0),
     lambda: cp.symmetric_plateau(ERF22, "1/2", T=[[1.0, 2.0], [2.0, 1.0]]),
     lambda: cp.symmetric_plateau(CommitteeModel("erf_ss", 2, 2, a=[1, 2]), "1/2"),
-    lambda: cp.max_learning_rate(ERF22),
     lambda: cp.max_learning_rate(CommitteeModel("erf_ss", 1, 1, noise="1/2")),
     lambda: cp.specialised_fixed_point(ERF22, 1, guess=(np.eye(2), 2 * np.eye(2))),
     lambda: cp.jacobian(ERF22, 1, np.eye(2), 3 * np.eye(2)),

@@ -67,11 +67,13 @@ def test_recovery_at_repr_and_notebook_answers():
     text = repr(r)
     assert len(text) < MAX_REPR
     for fact in ("d=100", "q=2", "γ=1", "d1=2", "n=100000", "δ=19.8", "recovered 2 (Lu–Li)",
-                 "11 (scaling)", "MSE 0.1733", "law MSE 0.1757"):
+                 "2 (scaling)", "MSE 0.1733", "law MSE 0.1757"):
         assert fact in text, (fact, text)
     html = r._repr_html_()
-    for fact in ("recovered (Lu–Li outliers): 2 of 2", "recovered (scaling count): 11",
-                 "MSE at δ = 19.8: 0.1733", "law (d1 = ∞): MSE ≈ 0.782071·δ^(-1/2)"):
+    # the scaling count is capped at d1 = 2 (11 uncapped before the model's ‖λ‖² entered it)
+    for fact in ("recovered (Lu–Li outliers): 2 of 2",
+                 "recovered (scaling count, n &gt;= C·D/c_k²): 2",
+                 "MSE at δ = 19.8: 0.1733", "law (d1 = ∞, this C): MSE ≈ 0.782071·δ^(-1/2)"):
         assert fact in html, fact
     assert r.table().notes == []  # the CLI's table (its summary already says the answers)
     huge = repr(recovery_at(100, 2, Fraction(1), Fraction(10**40), d1=1))

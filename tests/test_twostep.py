@@ -112,7 +112,7 @@ def test_cli(invoke):
                  # tanh is accepted since the σ-aware terms (tests/test_twostep_sigma.py);
                  # relu with a reused batch is not covered (σ' jumps): refused
                  ["twostep", "learn", "--sigma", "relu", "--target", "He1", "--a1", ".4",
-                  "--a2", ".3"], ["twostep", "learn", "--target", "x", "--a1", ".1", "--a2", ".2"],
+                  "--a2", ".3"], ["twostep", "learn", "--target", "y", "--a1", ".1", "--a2", ".2"],
                  ["twostep", "simulate", "--N", "5"], ["twostep", "simulate", "--target", "x"],
                  ["twostep", "simulate", "--sigma", "softsign"]):
         r = invoke(*args)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from fltheory.render.latex import latex_code
 from fltheory.render.plots import pyplot
 from fltheory.results import Table
 from fltheory.views.params import ViewParam, progress, view_params
@@ -92,6 +93,8 @@ def rf_levels_table(sigma: Sequence[str] = RF_CATALOGUE,
         rows=rows,
         latex_columns=[r"$\sigma$", "$d$"] + [rf"$\lambda_{{{l},{j}}}$" for l, j in RF_LEVELS]
         + [r"$E\,K(w,w)$"],
+        # σ as typed (z**3 + z), not as maths: the column names the expression the user passes
+        latex_rows=[[latex_code(row[0]), *row[1:]] for row in rows],
         caption=("m → ∞ eigenvalues λ_{l,j}(d) of J = (1/m)[E_x σ(w_i·x)σ(w_j·x)], "
                  "w ~ N(0, I_d/d) (s = 1): level j of the degree-l radial operator, "
                  "multiplicity N(d, l) each; trace = E_w K(w, w)."),
