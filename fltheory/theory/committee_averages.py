@@ -569,6 +569,7 @@ class GaussianAverages:
         function (``I4_relu``, ``I3_g``, …) of the entries whose ``evalf``/``lambdify`` value is
         the numeric average (same method and precision as :meth:`i4` etc.).
 
+        >>> import sympy as sp
         >>> a, b, r = sp.symbols("a b r")
         >>> averages("x**2").symbolic("e2", lambda i, j: {(1, 1): a, (2, 2): b}.get((i, j), r))
         a*b + 2*r**2
