@@ -335,7 +335,8 @@ def startup_issue24(repeat: int = 5) -> None:
       the plain-Python DOP853 loop instead of solve_ivp, eig on one BLAS thread): medians of 5,
       scipy 6.81 s wall (contended), 2.68 s CPU; fltheory 2.18 s wall, 1.82 s CPU — ratio
       1.5× in CPU; final ε_g 0.5494862551271207 (scipy, rtol 1e-10) and 0.5494862551077233
-      (fltheory), relative difference 3.5e-11;
+      (fltheory), relative difference 3.5e-11; a second, less contended run (medians of 3):
+      scipy 2.21 s wall, 1.90 s CPU; fltheory 1.24 s wall, 1.23 s CPU — 1.8× wall, 1.5× CPU;
     * what remains of fltheory's ~1.8 s (cProfile, one run): numba import ~0.45 s, numba
       loading its cached integrator ~0.9 s (of which ~0.7 s numba's own target-context set-up,
       ~0.35 s of it importing scipy.linalg for its BLAS check), the integration itself
