@@ -54,14 +54,16 @@ import math
 import re
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import sympy as sp
 
 from fltheory.exact import DomainError, check_cost
 from fltheory.theory import _committee_trapezoid as trap
 from fltheory.theory import _committee_wick as wick
+
+if TYPE_CHECKING:  # sympy is imported where it is used: the erf closed forms need none
+    import sympy as sp
 
 __all__ = ["MAX_DEGREE", "GaussianAverages", "averages", "erf_i4"]
 
@@ -145,6 +147,8 @@ def erf_i4(C: Any) -> np.ndarray:
 
 def _erf_symbolic(kind: str, c: Callable[[int, int], sp.Expr]) -> sp.Expr:
     """Saad–Solla's forms with every polynomial piece (the Λ's) expanded."""
+    import sympy as sp
+
     X = sp.expand
     if kind == "e2":
         return 2 / sp.pi * sp.asin(c(1, 2) / sp.sqrt(X((1 + c(1, 1)) * (1 + c(2, 2)))))
@@ -324,6 +328,8 @@ def _relu_i4(C: np.ndarray, nodes: int = RELU_NODES, graded: bool = True) -> np.
 
 
 def _relu_symbolic(kind: str, c: Callable[[int, int], sp.Expr]) -> sp.Expr:
+    import sympy as sp
+
     if kind == "i2":
         return sp.Rational(1, 4) + sp.asin(c(1, 2) / sp.sqrt(c(1, 1) * c(2, 2))) / (2 * sp.pi)
     if kind == "e2":
@@ -346,6 +352,7 @@ def _relu_i4_function() -> Any:
 def _numeric_function(name: str, n: int, func: Callable[[np.ndarray], np.ndarray]) -> Any:
     """An undefined sympy function of the n(n + 1)/2 covariance entries (a <= b) whose
     numeric value (``evalf``, ``lambdify``) is ``func`` on the covariance matrix (float64)."""
+    import sympy as sp
     from sympy.utilities.lambdify import implemented_function
 
     def numeric(*entries: Any) -> float:
@@ -394,6 +401,8 @@ class _PolyTable:
         return out.reshape(lead)
 
     def symbolic(self, c: Callable[[int, int], sp.Expr]) -> sp.Expr:
+        import sympy as sp
+
         syms = [c(a + 1, b + 1) for a, b in wick.entries(self.n)]
         return sp.Add(*[sp.sympify(v) * sp.Mul(*[s**e for s, e in zip(syms, k, strict=True)])
                         for k, v in self.poly.items()])
@@ -423,14 +432,17 @@ class GaussianAverages:
     (0.31831, 'closed form (Saad–Solla arcsin)')
     """
 
-    def __init__(self, name: str, kind: str, method: str | Callable[[], str], expr: sp.Expr,
+    def __init__(self, name: str, kind: str, method: str | Callable[[], str],
+                 expr: sp.Expr | None,
                  funcs: dict[str, Callable[[np.ndarray], np.ndarray]],
                  symbolic: Callable[[str, Callable[[int, int], sp.Expr]], sp.Expr],
                  degree: int | None = None, tables: dict[str, _PolyTable] | None = None):
         self.name = name
         self.kind = kind
         self._method = method
-        self.expr = expr
+        self._expr = expr
+        #: builds ``expr`` on first use when it is None (erf_ss: no sympy import until asked)
+        self._expr_of: Callable[[], sp.Expr] | None = None
         self.degree = degree
         self.scale = 1.0  # erf(s x/√2): s
         self.tables = tables or {}
@@ -442,6 +454,13 @@ class GaussianAverages:
         self.error_how = ("a certified bound from the erf mixture's sup errors"
                           if kind == "mixture" else "rule against halved steps")
         self.finer: Callable[[], GaussianAverages] | None = None
+
+    @property
+    def expr(self) -> sp.Expr:
+        """g as a sympy expression in z."""
+        if self._expr is None and self._expr_of is not None:
+            self._expr = self._expr_of()
+        return self._expr
 
     @property
     def method(self) -> str:
@@ -550,6 +569,7 @@ class GaussianAverages:
         function (``I4_relu``, ``I3_g``, …) of the entries whose ``evalf``/``lambdify`` value is
         the numeric average (same method and precision as :meth:`i4` etc.).
 
+        >>> import sympy as sp
         >>> a, b, r = sp.symbols("a b r")
         >>> averages("x**2").symbolic("e2", lambda i, j: {(1, 1): a, (2, 2): b}.get((i, j), r))
         a*b + 2*r**2
@@ -560,11 +580,13 @@ class GaussianAverages:
 
 
 def _text(g: Any) -> str:
+    if isinstance(g, str):
+        return g.strip()
+    import sympy as sp
+
     if isinstance(g, sp.Basic):
         return str(g)
-    if not isinstance(g, str):
-        raise DomainError("g", str(g)[:40], "an activation name or an expression in z (or x)")
-    return g.strip()
+    raise DomainError("g", str(g)[:40], "an activation name or an expression in z (or x)")
 
 
 @lru_cache(maxsize=64)
@@ -590,7 +612,9 @@ def averages(g: str, dps: int | None = None, method: str = "auto") -> GaussianAv
     """
     text = _text(g)
     if text == "erf_ss":
-        return _erf(text, sp.Integer(1))
+        return _erf(text, 1)
+    import sympy as sp
+
     from fltheory.theory.functions import Z, parse_function
 
     source = re.sub(r"\bx\b", "z", text)
@@ -623,6 +647,7 @@ def _tanh_family(expr: sp.Expr) -> tuple[float, float, float, float] | None:
     scalings): s from the tanh/exp atoms, A = g(0), C = −g'''(0)/(2s³), B = g'(0) − C s, and
     the identity checked at 40 points of [−20, 20] to 1e-25 (mpmath, 30 digits); else None."""
     import mpmath
+    import sympy as sp
 
     from fltheory.theory.functions import Z
 
@@ -677,14 +702,17 @@ def _mixture(text: str, expr: sp.Expr, family: tuple[float, float, float, float]
     return av
 
 
-def _erf(text: str, scale: sp.Expr) -> GaussianAverages:
+def _erf(text: str, scale: sp.Expr | int) -> GaussianAverages:
     """g(x) = erf(s x/√2) = G(s x), G = erf(·/√2): E2_g(C) = E2_G(s²C), I2_g = s² I2_G(s²C),
     I3_g = I3_G(s²C) (g' = s G'(s·) and v = v'/s), I4_g = s² I4_G(s²C)."""
     if scale == 1:
-        return GaussianAverages(
-            "erf", "erf", "closed form (Saad–Solla arcsin)",
-            sp.erf(sp.Symbol("z", real=True) / sp.sqrt(2)),
+        av = GaussianAverages(
+            "erf", "erf", "closed form (Saad–Solla arcsin)", None,
             {"e2": _erf_e2, "i2": _erf_i2, "i3": _erf_i3, "i4": erf_i4}, _erf_symbolic)
+        av._expr_of = _erf_ss_expr
+        return av
+    import sympy as sp
+
     s2 = float(scale) ** 2
     power = {"e2": 0, "i2": 1, "i3": 0, "i4": 1}
     base = {"e2": _erf_e2, "i2": _erf_i2, "i3": _erf_i3, "i4": erf_i4}
@@ -703,7 +731,15 @@ def _erf(text: str, scale: sp.Expr) -> GaussianAverages:
     return av
 
 
+def _erf_ss_expr() -> sp.Expr:
+    import sympy as sp
+
+    return sp.erf(sp.Symbol("z", real=True) / sp.sqrt(2))
+
+
 def _polynomial(text: str, expr: sp.Expr) -> GaussianAverages:
+    import sympy as sp
+
     from fltheory.theory.functions import Z
 
     poly = sp.Poly(expr, Z)
@@ -730,6 +766,8 @@ def _polynomial(text: str, expr: sp.Expr) -> GaussianAverages:
 def _check_growth(text: str, expr: sp.Expr) -> None:
     """Refuse g or g' growing like e^{c z²} or faster at ±∞ (some Gaussian average of the
     ODEs would be infinite at large variance)."""
+    import sympy as sp
+
     from fltheory.theory.functions import Z
     from fltheory.theory.integrability import _NotL2, _singular_points
     from fltheory.theory.timer import Timeout, time_limit
@@ -771,6 +809,7 @@ def _decays_numerically(f: sp.Expr, side: Any) -> bool:
     """log(1 + f²)/z² at z = ±50, ±200, ±800 (mpmath, any size): finite and falling to at
     most half its first value (a power or e^{|z|^p}, p <= 1.5, does; e^{c z²} does not)."""
     import mpmath
+    import sympy as sp
 
     from fltheory.theory.functions import Z
 
@@ -785,6 +824,8 @@ def _decays_numerically(f: sp.Expr, side: Any) -> bool:
 
 
 def _cubature(text: str, expr: sp.Expr) -> GaussianAverages:
+    import sympy as sp
+
     from fltheory.theory.functions import Z
 
     _check_growth(text, expr)
