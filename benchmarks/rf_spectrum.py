@@ -7,8 +7,8 @@
   --dps 30`` (median wall time; runs the installed script, i.e. the checkout it was installed
   from — pass ``--python`` to run ``python -m fltheory`` of this checkout instead).
 * with ``--small-d``, issue 24: ``fltheory fisher --sigma tanh --d D [--dps P]`` for D = 3, 5,
-  10 (median wall time, and the fewest digits any level is confirmed to; targets: --dps 12
-  <= 2 s and --dps 30 <= 60 s at d = 3).
+  10 (median wall time, the fewest digits any level is confirmed to and the Gram route taken;
+  targets: --dps 12 <= 2 s and --dps 30 <= 60 s at d = 3), after the start-up alone.
 Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/rf_spectrum.py [--m 4000] [--d 5]
        [--sigma relu erf tanh quadratic] [--runs 1] [--cli] [--python] [--small-d]
 """
@@ -60,6 +60,15 @@ def _cli(runs: int, python: bool) -> None:
 def _small_d(runs: int) -> None:
     import json
 
+    # the start-up every fisher --sigma run pays (interpreter, CLI, sympy, scipy.special)
+    cmd = [sys.executable, "-c", "import fltheory.cli, sympy, scipy.special"]
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True)
+        times.append(time.perf_counter() - start)
+    print(f"start-up (import fltheory.cli, sympy, scipy.special): median "
+          f"{statistics.median(times):.2f} s wall", flush=True)
     for d in (3, 5, 10):
         for dps in (None, 8, 12, 30):
             cmd = [sys.executable, "-m", "fltheory", "fisher", "--sigma", "tanh", "--d", str(d),
@@ -76,8 +85,10 @@ def _small_d(runs: int) -> None:
                 data = json.loads(out.stdout)
                 digits = [lev["digits"] for lev in data["details"]["levels"]
                           if lev["method"] != "zero:parity"]
+                route = ("mpmath Gram" if "mpmath at" in out.stdout else "float64 Gram"
+                         if "float64" in out.stdout else "other")
                 shown = (f"digits {min(digits)}–{max(digits)}, trace "
-                         f"{data['details']['trace']}")
+                         f"{data['details']['trace']}, route {route}")
             print(f"fisher --sigma tanh --d {d}" + ("" if dps is None else f" --dps {dps}") +
                   f": median {statistics.median(times):.2f} s wall; {shown}", flush=True)
 

@@ -6,7 +6,7 @@ factorisation, no Mehler series) against independent computations at small d:
   at t = 0 limits Gauss–Jacobi to ~1e-5 on the even degrees, while λ_1 (odd part t/2, linear)
   is exact;
 * tanh at d = 5, 10: the Mehler–Nyström route (rf_nystrom, a different method) to the digits
-  it confirms.
+  it confirms; at d = 3, 5 and dps 12 (float64 with compensated sums) the mpmath Gram route.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 import sympy as sp
 
 from fltheory.theory import fisher, rf_spectrum
-from fltheory.theory.rf_gram import gram_float, gram_mp, jacobi_rule
+from fltheory.theory.rf_gram import _compensated_rows, gram_float, gram_mp, jacobi_rule
 
 
 @pytest.mark.parametrize("d", [3, 5, 10])
@@ -158,3 +158,43 @@ def test_gram_mp_tanh_dps30_two_routes_agree():
         if v.l % 2:
             assert v.digits == 30
             assert abs(v.value / low.eigenvalue(v.l, v.j) - 1) < 1e-19
+
+
+def test_compensated_rows_against_exact_sums():
+    """The compensated β sums (pairwise TwoSum) against exact rational sums (fractions: every
+    float product and sum exact) on sums with heavy cancellation (terms ~1, sums ~1e-9): within
+    ~u of each sum, where plain summation errs by ~1e-16 of the terms, far above."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(7)
+    n_t = 401
+    S = rng.standard_normal((6, n_t))
+    gP = rng.standard_normal((2, n_t))
+    # make each row's last term cancel the rest to ~1e-9 (so the sum is ill-conditioned)
+    for k in range(6):
+        gP_last = gP[0, -1]
+        S[k, -1] = -(S[k, :-1] @ gP[0, :-1]) / gP_last + 1e-9 * rng.standard_normal()
+    got = _compensated_rows(S, gP)
+    for k in range(6):
+        for l in range(2):
+            exact = sum(Fraction(float(S[k, b] * gP[l, b])) for b in range(n_t))
+            terms = float(np.abs(S[k] * gP[l]).sum())
+            assert abs(Fraction(float(got[k, l])) - exact) <= 2.3e-16 * abs(exact) \
+                + 1e-25 * terms, (k, l)
+
+
+@pytest.mark.parametrize("d", [3, 5])
+def test_gram_float_dps12_against_mp_route(d):
+    """fisher --sigma tanh --d 3 --dps 12 now stays in float64 (β summed compensated): every
+    level shown with 12 digits, and those 12 right against the mpmath Gram route at dps 16
+    (double-exponential angle rule, 28 digits, Rayleigh–Ritz: a different computation), as is
+    the trace E K(w, w)."""
+    spec = rf_spectrum.spectrum("tanh", d, lmax=3, jmax=2, dps=12)
+    assert spec.method == "gram" and "float64" in " ".join(spec.notes)
+    ref = _mp_route(mpmath.tanh, d, 1, [1, 3], 2, 16)
+    for v in spec.levels:
+        if v.l % 2:
+            assert v.digits == 12
+            exact = ref.eigenvalues[v.l][v.j]
+            assert abs(v.value - exact) <= 1e-12 * abs(exact), (v.l, v.j)
+    assert abs(spec.trace - ref.kernel_trace) <= 1e-12 * ref.kernel_trace

@@ -130,14 +130,41 @@ def gegenbauer_rows(d: int, lmax: int, t: Any) -> Any:
     return rows
 
 
+#: bound on the relative error, in units of ε, of one term g_b σ(a t_b) P_l(t_b) of β_l:
+#: σ within an ulp (ε/2·2), the weight g_b (normalised, ~2 ulps), P_l(t_b) by the recurrence
+#: (l <= 60 at the nodes: a few ulps, the two passes' different nodes checking it), two products
+_TERM_ULPS = 4
+
+
+def _compensated_rows(S: Any, gP: Any) -> Any:
+    """S·gPᵀ with each sum Σ_b S_{kb} gP_{lb} compensated: pairwise (cascaded) summation
+    whose additions are error-free transformations (Knuth's TwoSum), the rounding errors
+    summed apart and added at the end; the error is about u·|sum| + n_t·log n_t·u²·Σ|terms|
+    instead of BLAS's √n_t·u·Σ|terms| (the products are rounded once each: the caller's
+    bound)."""
+    import numpy as np
+
+    x = S[:, None, :] * gP[None, :, :]
+    carry = np.zeros(x.shape[:2])
+    while x.shape[2] > 1:
+        if x.shape[2] % 2:
+            x = np.concatenate([x, np.zeros((*x.shape[:2], 1))], axis=2)
+        a, b = x[:, :, 0::2], x[:, :, 1::2]
+        t = a + b
+        bb = t - a
+        carry += ((a - (t - bb)) + (b - bb)).sum(axis=2)
+        x = t
+    return x[:, :, 0] + carry
+
+
 def gram_float(fn: Callable[[Any], Any], d: int, s2: float, ls: list[int], h: float,
                n_t: int, cut: float) -> GramResult:
     """Eigenvalues of the discretised radial operators R_l, l in ``ls``, in float64 (module
     docstring). ``fn``: σ (or its even/odd part) as a numpy function; ``s2`` = s²; ``h``: the
     step in log u; ``n_t``: Gauss–Jacobi nodes; ``cut``: relative weight below which radial
     nodes are dropped. ``rounding[l][j]`` bounds the float64 error of λ_{l,j}
-    (estimates: ε·‖B‖₂ on each eigenvalue b of B, λ = b², from the solver; √n_t·ε·Σ|g σ P_l|
-    on each β_l from the sums).
+    (estimates: ε·‖B‖₂ on each eigenvalue b of B, λ = b², from the solver; each β_l summed
+    compensated, its terms' errors at most :data:`_TERM_ULPS`·ε·Σ|g σ P_l|).
 
     σ(z) = z: β_1(a) = a E[t²] = a/d, λ_{1,0} = E[r²] E[ρ²]/d² = s²/d:
 
@@ -159,13 +186,15 @@ def gram_float(fn: Callable[[Any], Any], d: int, s2: float, ls: list[int], h: fl
     S = np.asarray(fn(a[:, None] * t[None, :]), dtype=float) * np.ones((len(a), n_t))
     if not np.all(np.isfinite(S)):
         raise ArithmeticError("non-finite values of σ in float64")
-    beta = S @ (g[None, :] * P).T  # (2n − 1) × (lmax + 1)
+    gP = g[None, :] * P
+    beta = _compensated_rows(S, gP)  # (2n − 1) × (lmax + 1)
     idx = np.add.outer(np.arange(n), np.arange(n))
     sw = np.sqrt(w)
     ktrace = float(sw**2 @ ((S**2 @ g)[idx]) @ sw**2)
-    # rounding of β_l(a) = Σ_b g_b σ(a t_b) P_l(t_b): √n_t·ε·Σ_b g_b |σ(a t_b) P_l(t_b)|
-    # (Higham's probabilistic bound; the worst case n_t·ε is never approached by BLAS sums)
-    beta_error = math.sqrt(n_t) * _EPS * (np.abs(S) @ (g[None, :] * np.abs(P)).T)
+    # rounding of β_l(a) = Σ_b g_b σ(a t_b) P_l(t_b), summed compensated (error ~ u|β|): the
+    # terms' own errors, σ (numpy, within an ulp), g_b and P_l(t_b) (a few ulps) and the two
+    # products, at most _TERM_ULPS·ε·Σ_b g_b |σ(a t_b) P_l(t_b)|
+    beta_error = _TERM_ULPS * _EPS * (np.abs(S) @ np.abs(gP).T) + _EPS * np.abs(beta)
     eig: dict[int, list[float]] = {}
     rnd: dict[int, list[float]] = {}
     traces: dict[int, float] = {}
@@ -177,7 +206,8 @@ def gram_float(fn: Callable[[Any], Any], d: int, s2: float, ls: list[int], h: fl
         norm = float(np.linalg.norm(B))
         # |δb| ≈ ε ‖B‖₂ (backward-stable solver: first-order estimate, not a worst case; the
         # caller's two passes, with other nodes and other roundings, check it) + ‖δB‖_F
-        entries = float(np.linalg.norm(sw[:, None] * beta_error[idx, l] * sw[None, :]))
+        entries = float(np.linalg.norm(sw[:, None] * beta_error[idx, l] * sw[None, :])) \
+            + _EPS * float(np.linalg.norm(B))
         db = _EPS * float(b[0]) + entries
         eig[l] = [float(v) ** 2 for v in b]
         rnd[l] = [2 * float(v) * db + db * db for v in b]

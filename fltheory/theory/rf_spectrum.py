@@ -59,9 +59,11 @@ eigenvalue and the digits reached.
 
 *Gram route* (:mod:`fltheory.theory.rf_gram`, d < :data:`GRAM_MAX_D`): the sphere
 factorisation x = ‖x‖ξ gives K_l(r, r') = E_ρ[β_l(rρ) β_l(r'ρ)], β_l(a) = E_t[σ(at) P_l(t)],
-with no series to truncate (the Mehler series converges slowly at small d). float64, two
-orders compared (11–14 digits, measured); used for dps <= :data:`GRAM_FLOAT_MAX_DPS` and,
-without a dps, for every value (each keeps the digits it is confirmed to).
+with no series to truncate (the Mehler series converges slowly at small d). float64 (β
+summed compensated), two orders compared (12–14 digits, measured); used for dps <=
+:data:`GRAM_FLOAT_MAX_DPS`, tried first up to :data:`GRAM_FLOAT_TRY_DPS` (then the mpmath
+Gram route, up to :data:`GRAM_MP_MAX_DPS`) and, without a dps, for every value (each keeps
+the digits it is confirmed to).
 
 *Trace identity.* Σ_l N(d, l) Σ_j λ_{l,j} = Σ_l N(d, l) tr R_l = E_w K(w, w) = E_r E_z σ(rz)²
 (Funk–Hecke at t = 1: Σ_l N(d, l) c_{k,l} = 1). :attr:`RFSpectrum.trace_captured` is the part
@@ -504,6 +506,10 @@ def _part(func: Any, expr: Any, parity: int, d: int, s: Any, lmax: int, jmax: in
         return partial
     if d < GRAM_MAX_D and strict and GRAM_FLOAT_MAX_DPS < dps <= GRAM_MP_MAX_DPS \
             and not _kinks_of(expr):
+        if dps <= GRAM_FLOAT_TRY_DPS:  # float64 first: it often confirms these digits
+            gram = _gram_part(func, expr, parity, d, s, ls, jmax, dps, strict)
+            if isinstance(gram, _Partial):
+                return gram
         return _gram_mp_part(func, expr, parity, d, s, ls, jmax, dps)
     if d < GRAM_MAX_D and (dps <= GRAM_FLOAT_MAX_DPS or not strict):
         gram = _gram_part(func, expr, parity, d, s, ls, jmax, dps, strict)
@@ -832,9 +838,15 @@ def _agreement(a: Any, b: Any, bound: Any, dps: int) -> int:
 #: Below this d the smooth part of σ goes to the Gram route (:mod:`rf_gram`: sphere
 #: factorisation, no Mehler series), whose float64 pass serves dps <= GRAM_FLOAT_MAX_DPS.
 GRAM_MAX_D = 200
-#: Highest dps the float64 Gram route is used for (it confirms 11–14 digits; measured: 11 on
-#: tanh's λ_(1,2) at d = 3); above it, up to GRAM_MP_MAX_DPS, the mpmath Gram route.
+#: Highest dps the float64 Gram route is used for alone (short of dps: Nyström); above it, up
+#: to GRAM_MP_MAX_DPS, the mpmath Gram route (the float64 one tried first up to
+#: GRAM_FLOAT_TRY_DPS).
 GRAM_FLOAT_MAX_DPS = 11
+#: Up to this dps the float64 Gram route is tried before the mpmath one (β summed
+#: compensated, it confirms 12 digits on tanh at d = 3, s = 1: λ_(1,2) and λ_(3,2) within
+#: 5e-13, measured; 12 digits also on tanh at d = 5 and erf at d = 3, never 13; ~0.1 s
+#: against ~2 s for the two mpmath passes); short of dps, the mpmath route.
+GRAM_FLOAT_TRY_DPS = 12
 #: Highest dps of the mpmath Gram route (tanh, d = 3, lmax 4, jmax 2, dps 30: ~12 s of CPU for
 #: both passes, measured on the shared 2-core machine).
 GRAM_MP_MAX_DPS = 30
