@@ -112,3 +112,20 @@ def test_mode_amplitude_is_the_left_eigenvector_projection():
     slope = np.polyfit(t, np.log(amp), 1)[0]
     assert lam == pytest.approx(-0.24503506, rel=1e-6)  # from the Jacobian (dyn's η J1 + η² J2)
     assert slope == pytest.approx(lam, rel=1e-3)
+
+
+def test_long_integration_is_announced_on_stderr_only(capsys):
+    """An integration estimated at 5 s or more says so on stderr before the work (relu, whose
+    I4 is a 1-D integral, to t = 2000: estimated well above 5 s); a short one says nothing."""
+    from fractions import Fraction
+
+    from fltheory.cli.committee import _announce
+    from fltheory.theory.committee_equations import CommitteeModel
+
+    long = _announce(CommitteeModel("relu", 2, 2), Fraction(1, 2), Fraction(2000))
+    out = capsys.readouterr()
+    assert long >= 5 and out.out == ""
+    assert out.err.startswith("fltheory committee ode: integrating to t = 2000 (estimated ")
+    short = _announce(CommitteeModel("erf_ss", 2, 2), Fraction(1, 2), Fraction(10))
+    out = capsys.readouterr()
+    assert short < 5 and out.out == "" and out.err == ""

@@ -136,6 +136,7 @@ def ode_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
     from fltheory.claims.committee import ode_run
 
     model = _model(g, K, M, a, a_star, noise, weight_decay)
+    _announce(model, eta, t_max)
     run = ode_run(model, eta, t_max, q0, rho0, seed, T=_matrix(T, "T"), Q0=_matrix(Q0, "Q0"),
                   R0=_matrix(R0, "R0"))
     from fltheory.theory.committee_ode import eps_accuracy, runaway
@@ -167,6 +168,23 @@ def ode_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
                 table=Table(columns=["t", "ε_g", "‖R − mean R‖_F", "tr Q/K"], rows=rows,
                             caption="ODE trajectory (every 20th grid point)",
                             label="tab:fltheory-committee-ode", align="rrrr")), fmt)
+
+
+def _announce(model: Any, eta: Fraction, t_max: Fraction, grid: int = 201) -> float:
+    """One line on stderr (never stdout or JSON) before an integration whose estimated time
+    (the integrator's own cost estimate) is 5 s or more; returns the estimate in seconds."""
+    from fltheory.theory._committee_flat import cost
+    from fltheory.theory.committee_ode import compiled_erf_cost, integration_cost
+
+    per_eval = max(compiled_erf_cost(model.K, model.M), cost(model))
+    if not math.isfinite(per_eval):
+        return math.nan
+    seconds, _ = integration_cost(model.K, model.M, abs(float(eta)), float(t_max), grid,
+                                  per_eval)
+    if seconds >= 5:
+        click.echo(f"fltheory committee ode: integrating to t = {fraction_str(t_max)} "
+                   f"(estimated {seconds:.0f} s) ...", err=True)
+    return seconds
 
 
 def _plateau_json(run: Any) -> dict[str, Any] | None:
