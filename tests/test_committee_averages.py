@@ -233,3 +233,20 @@ def test_cubature_model_is_cheap_to_build_and_measures_its_error_lazily():
     for g in ("exp(z**2/100)", "exp(abs(z)**(19/10))"):
         with pytest.raises(DomainError, match="g ="):
             CommitteeModel(g, 1, 1)
+
+
+def test_erf_is_erf_of_z_in_the_committee_too():
+    """The committee's "erf" is erf(z), as in every command (Saad & Solla's erf(z/√2) is
+    "erf_ss"). References written here from the Gaussian integrals of erf(z) (not the code's
+    scaling): for (u, v) with covariance [[a, c], [c, b]],
+    E[erf(u) erf(v)] = (2/π) arcsin(2c/√((1 + 2a)(1 + 2b))) and, with erf'(z) = (2/√π) e^(−z²),
+    E[erf'(u) erf'(v)] = (4/π) det(I + 2C)^(−1/2) = (4/π)/√((1 + 2a)(1 + 2b) − 4c²)."""
+    a, b, c = 0.7, 1.1, 0.3
+    C = np.array([[a, c], [c, b]])
+    e2 = 2 / math.pi * math.asin(2 * c / math.sqrt((1 + 2 * a) * (1 + 2 * b)))
+    i2 = 4 / math.pi / math.sqrt((1 + 2 * a) * (1 + 2 * b) - 4 * c * c)
+    erf = averages("erf")
+    assert float(erf.e2(C)) == pytest.approx(e2, rel=1e-13)
+    assert float(erf.i2(C)) == pytest.approx(i2, rel=1e-13)
+    # and erf_ss is the same function at half the variance: erf(z/√2) = erf(z') with z' = z/√2
+    assert float(averages("erf_ss").e2(C)) == pytest.approx(float(erf.e2(C / 2)), rel=1e-13)
