@@ -8,7 +8,7 @@
   dop853, lsoda);
 * the first call in a process (numba compiling the right side and the integrator);
 * fixed-step Euler on the same right side (dt = 1e-2, 1e-3; K = M = 2), as pyscm integrates;
-* one-pass SGD at N = 1000 over the same span, from fltheory.sim.committee when it exists
+* one-pass SGD at N = 1000 over the same span, from fltheory.papers.committee.sim when it exists
   (the ODE/SGD cost ratio; target >= 1000×); otherwise the ratio against the SGD step times
   quoted in the issue-16 fix brief (18 µs/step at K = M = 2, 28 µs/step at K = 10, M = 5,
   measured by the simulator's author, not here), labelled as such.
@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.theory.committee_equations import CommitteeModel, generalisation_error, rhs
-from fltheory.theory.committee_ode import integrate
+from fltheory.papers.committee.model import CommitteeModel, generalisation_error, rhs
+from fltheory.papers.committee.ode import integrate
 
 
 def best(f: Callable[[], Any], repeat: int) -> tuple[float, Any]:
@@ -111,13 +111,13 @@ def main() -> None:
 
 
 def sgd_side(K: int, M: int, eta: float, t_max: float, ode_seconds: float) -> None:
-    """One-pass SGD at N = 1000 over the same span (fltheory.sim.committee.sgd from a cold
+    """One-pass SGD at N = 1000 over the same span (fltheory.papers.committee.sim.sgd from a cold
     start), when the simulator exists on this branch."""
     try:
-        sim = importlib.import_module("fltheory.sim.committee")
+        sim = importlib.import_module("fltheory.papers.committee.sim")
     except ImportError:
         quoted = {(2, 2): 18e-6, (10, 5): 28e-6}.get((K, M))
-        print("  SGD side: fltheory.sim.committee does not exist on this branch")
+        print("  SGD side: fltheory.papers.committee.sim does not exist on this branch")
         if quoted is not None:
             sgd = quoted * 1000 * t_max
             print(f"  SGD N = 1000 to t = {t_max:g} at {1e6 * quoted:.0f} µs/step (quoted in the "
@@ -141,9 +141,9 @@ def relu_issue24(repeats: int = 3) -> None:
 
     import numpy as np
 
-    from fltheory.theory import committee_ode as co
-    from fltheory.theory.committee_equations import CommitteeModel
-    from fltheory.theory.committee_plateau import symmetric_plateau
+    from fltheory.papers.committee import ode as co
+    from fltheory.papers.committee.model import CommitteeModel
+    from fltheory.papers.committee.plateau import symmetric_plateau
 
     model = CommitteeModel("relu", 2, 2)
     R0 = 1e-3 * np.random.default_rng(0).standard_normal((2, 2))
@@ -198,8 +198,8 @@ def cost_table() -> None:
     Within 3× wherever the time is over 0.1 s, except sigmoid's early convergence (4.3×).
     (before: K = 10, M = 5 at t-max 2000 estimated 63 s, i.e. 150× high; tanh K = 2 31 s.)
     """
-    from fltheory.theory._committee_flat import cost
-    from fltheory.theory.committee_ode import compiled_erf_cost, expected_nfev, integration_cost
+    from fltheory.papers.committee._flat import cost
+    from fltheory.papers.committee.ode import compiled_erf_cost, expected_nfev, integration_cost
 
     print("g        K  M  t-max  η     nfev  expected  estimate s  measured CPU s  ratio")
     for g, K, M, t_max, eta in COST_CASES:
@@ -258,7 +258,7 @@ def rhs_floor() -> None:
     need one arcsin (plus ~10 flops), timed here as a compiled loop of arcsin alone."""
     import numba
 
-    from fltheory.theory.committee_equations import flat_rhs
+    from fltheory.papers.committee.model import flat_rhs
 
     @numba.njit(cache=False)
     def asin_loop(x: np.ndarray) -> float:
@@ -300,7 +300,7 @@ def converge_issue24(repeats: int = 5) -> None:
     ``python -c "import benchmarks.committee as b; b.converge_issue24()"``."""
     import statistics
 
-    from fltheory.theory.committee_plateau import max_learning_rate, specialised_fixed_point
+    from fltheory.papers.committee.plateau import max_learning_rate, specialised_fixed_point
 
     for g, K in (("erf_ss", 1), ("erf_ss", 2), ("erf_ss", 3), ("erf_ss", 4), ("tanh", 2)):
         model = CommitteeModel(g, K, K)
@@ -341,7 +341,7 @@ def startup_issue24(repeat: int = 5) -> None:
       loading its cached integrator ~0.9 s (of which ~0.7 s numba's own target-context set-up,
       ~0.35 s of it importing scipy.linalg for its BLAS check), the integration itself
       ~0.2–0.3 s, the plateau analysis ~0.4 s (the settling loop in Python), importing
-      fltheory.claims.committee ~0.3 s. 5× (≤ ~0.5 s CPU) is out of reach while numba's
+      fltheory.papers.committee.claims ~0.3 s. 5× (≤ ~0.5 s CPU) is out of reach while numba's
       start-up alone costs more than that.
     """
     import subprocess

@@ -16,7 +16,7 @@ import time
 import numpy as np
 from _common import console_script, median_wall
 
-from fltheory.sim import fisher as sim
+from fltheory.papers.fisher import sim
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ from _common import console_script, median_wall
 
 def _profile(call: str) -> list[tuple[str, float]]:
     profiler = cProfile.Profile()
-    from fltheory.theory import hermite
+    from fltheory.engine import hermite
 
     profiler.runctx(call, {"hermite": hermite}, {})
     stats = pstats.Stats(profiler)

@@ -1,4 +1,4 @@
-"""Mutation check: does some test fail when a formula in fltheory/theory is perturbed?
+"""Mutation check: does some test fail when a theory formula of fltheory is perturbed?
 
 Each mutation replaces one exact snippet of a source file (it must occur exactly once), runs the
 smallest pytest selection that should catch it, and restores the file in a ``finally`` (also on
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TH = "fltheory/theory/"
+TH = "fltheory/"
 TI = "tests/test_independent_"
 
 
@@ -43,11 +43,13 @@ def M(label: str, file: str, old: str, new: str, *tests: str) -> Mutation:
     return Mutation(label, file, old, new, tests)
 
 
-TSG, TMO, _TSGT = (TH + "twostep_sigma.py", TH + "_twostep_moments.py",
+TSG, TMO, _TSGT = ("fltheory/papers/twostep/sigma.py", "fltheory/papers/twostep/_moments.py",
                    "tests/test_twostep_sigma.py")
-H, TS, TT, R, Q, QO, F = (TH + "hermite.py", TH + "twostep.py", TH + "twostep_terms.py",
-                          TH + "recovery.py", TH + "quadratic.py", TH + "quadratic_ode.py",
-                          TH + "fisher.py")
+H, TS, TT, R, Q, QO, F = ("fltheory/engine/hermite/__init__.py",
+                          "fltheory/papers/twostep/phases.py",
+                          "fltheory/papers/twostep/terms.py", "fltheory/papers/recovery/theory.py",
+                          "fltheory/papers/quadratic/theory.py", "fltheory/papers/quadratic/rhs.py",
+                          "fltheory/papers/fisher/theory.py")
 
 MUTATIONS: list[Mutation] = [
     # ---------------------------------------------------------------- hermite
@@ -367,16 +369,17 @@ MUTATIONS: list[Mutation] = [
     M("fisher identities: exact λ_l (A_j recursion)", F, "return (2 * j * A(j - 1, n + 1)",
       "return (j * A(j - 1, n + 1)", TI + "fisher.py", "-k", "sphere"),
     # ---------------------------------------------------------------- rf_gram (small-d route)
-    M("rf_gram: products r·ρ = (2s/√d)e^{(x_i+x_a)/2}", TH + "rf_gram.py",
+    M("rf_gram: products r·ρ = (2s/√d)e^{(x_i+x_a)/2}", "fltheory/papers/rf_spectrum/gram.py",
       "a = 2 * math.sqrt(s2 / d)", "a = 2 * math.sqrt(s2 / (d + 1))", "tests/test_rf_gram.py"),
-    M("rf_gram: Gegenbauer recurrence (2l + d − 2)", TH + "rf_gram.py",
+    M("rf_gram: Gegenbauer recurrence (2l + d − 2)", "fltheory/papers/rf_spectrum/gram.py",
       "rows[l + 1] = ((2 * l + d - 2) * t", "rows[l + 1] = ((2 * l + d - 1) * t",
       "tests/test_rf_gram.py"),
-    M("rf_gram: Gauss–Jacobi weights 1/((1 − t²)P'²)", TH + "rf_gram.py",
+    M("rf_gram: Gauss–Jacobi weights 1/((1 − t²)P'²)", "fltheory/papers/rf_spectrum/gram.py",
       "w = 1 / ((1 - t * t) * dp * dp)", "w = 1 / ((1 - t * t) * dp)", "tests/test_rf_gram.py"),
-    M("rf_gram: Gauss–Jacobi exponent (d − 3)/2", TH + "rf_gram.py", "a = (d - 3) / 2",
+    M("rf_gram: Gauss–Jacobi exponent (d − 3)/2", "fltheory/papers/rf_spectrum/gram.py",
+      "a = (d - 3) / 2",
       "a = (d - 2) / 2", "tests/test_rf_gram.py"),
-    M("rf_gram: log-rule weight exp(α x − e^x)", TH + "rf_gram.py",
+    M("rf_gram: log-rule weight exp(α x − e^x)", "fltheory/papers/rf_spectrum/gram.py",
       "w = np.exp(alpha * x - np.exp(x) - peak)", "w = np.exp((alpha + 1) * x - np.exp(x) - peak)",
       "tests/test_rf_gram.py"),
 ]
@@ -384,12 +387,14 @@ MUTATIONS: list[Mutation] = [
 
 def locate(m: Mutation) -> tuple[Path | None, str]:
     """The file holding the mutation's snippet exactly once: ``m.file``, or else the one file of
-    fltheory/theory/ that holds it (modules are split and renamed; the formulas stay)."""
+    fltheory/ that holds it among the theory modules (the engine and each paper's modules other
+    than sim, claims, views, cli: modules are split and renamed; the formulas stay)."""
     path = ROOT / m.file
     if path.exists() and path.read_text(encoding="utf-8").count(m.old) == 1:
         return path, ""
     found = [f for f in sorted((ROOT / TH).rglob("*.py"))
-             if f.read_text(encoding="utf-8").count(m.old) == 1]
+             if f.stem not in ("sim", "claims", "views", "cli") and "simkit" not in f.parts
+             and f.read_text(encoding="utf-8").count(m.old) == 1]
     if len(found) == 1:
         return found[0], ""
     return None, f"snippet found in {len(found)} files of {TH} (wanted exactly once)"

@@ -21,8 +21,8 @@ from functools import partial
 
 import numpy as np
 
-from fltheory.sim.quadratic import cold_start, orthonormal_teacher, sgd, sgd_cost
-from fltheory.theory.quadratic import derive_elementwise, integrate
+from fltheory.papers.quadratic.sim import cold_start, orthonormal_teacher, sgd, sgd_cost
+from fltheory.papers.quadratic.theory import derive_elementwise, integrate
 
 
 def best(f: Callable[[], object], repeat: int) -> float:

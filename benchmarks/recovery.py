@@ -21,7 +21,7 @@ import time
 import numpy as np
 from _common import console_script, median_wall
 
-from fltheory.sim import recovery as sim
+from fltheory.papers.recovery import sim
 
 
 def gemms_alone(n: int, D: int, chunk: int) -> float:
@@ -55,8 +55,8 @@ def chi2(runs: int) -> None:
     """Issue 24: γ = 3 by Fourier inversion, and the two methods side by side."""
     from fractions import Fraction
 
-    from fltheory.theory.recovery import RecoveryModel
-    from fltheory.theory.recovery_luli import fourier_work, ruben_work
+    from fltheory.papers.recovery.luli import fourier_work, ruben_work
+    from fltheory.papers.recovery.theory import RecoveryModel
 
     for d1 in (8, 16, 32):
         lam = np.arange(1, d1 + 1.0) ** -3.0

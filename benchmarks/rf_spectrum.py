@@ -1,6 +1,6 @@
 """Timings asked for by issue #15 (random-feature spectrum for any activation).
 
-* the simulator at m = 4000 (:func:`fltheory.sim.rf_spectrum.sample`: draw W, build J = K/m
+* the simulator at m = 4000 (:func:`fltheory.papers.rf_spectrum.sim.sample`: draw W, build J = K/m
   exactly or by the Mehler series, eigendecompose) against ``numpy.linalg.eigh`` alone on the
   same matrix, in the same process (target <= 1.5×), for each activation asked;
 * with ``--cli``, the whole command ``fltheory fisher --sigma tanh --d 1000000 --lmax 4
@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from fltheory.sim import rf_spectrum as rf
+from fltheory.papers.rf_spectrum import sim as rf
 
 
 def _simulator(sigma: str, d: int, m: int, runs: int) -> None:

@@ -95,7 +95,7 @@ def main() -> None:
         return
     import numpy as np
 
-    from fltheory.sim import twostep as sim
+    from fltheory.papers.twostep import sim
 
     N = args.N
     rng = np.random.default_rng(0)

@@ -1,7 +1,7 @@
 """Write and execute the notebooks (run from the repository root: python notebooks/build.py).
 
 The notebooks use the public API only; their committed outputs are what this script produced.
-Each paper declares its notebook's cells (``Paper.notebook``, usually in ``fltheory.views``).
+Each paper declares its notebook's cells (``Paper.notebook``, in ``fltheory.papers.<key>.views``).
 """
 
 from __future__ import annotations

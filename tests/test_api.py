@@ -1,4 +1,5 @@
-"""The public Python API: every module of fltheory.theory and fltheory.sim declares ``__all__``,
+"""The public Python API: every public module of the theory (fltheory.engine, each paper's theory
+modules) and of the simulators (fltheory.simkit, each paper's ``sim``) declares ``__all__``,
 and every public function has a docstring with a runnable example (the examples themselves run
 as doctests: ``--doctest-modules`` in pyproject.toml)."""
 
@@ -6,20 +7,12 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import pkgutil
 
 import pytest
+from layout import sim_modules, theory_modules
 
-import fltheory.sim
-import fltheory.theory
-
-
-def _modules(package) -> list[str]:
-    return [f"{package.__name__}.{m.name}" for m in pkgutil.iter_modules(package.__path__)
-            if not m.name.startswith("_")]
-
-
-MODULES = _modules(fltheory.theory) + _modules(fltheory.sim)
+MODULES = [m for m in theory_modules() + sim_modules()
+           if m not in ("fltheory.engine", "fltheory.simkit")]
 
 
 @pytest.mark.parametrize("name", MODULES)

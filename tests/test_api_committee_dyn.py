@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from fltheory.exact import CostError, DomainError
-from fltheory.theory import committee_plateau as cp
-from fltheory.theory.committee_equations import CommitteeModel, generalisation_error
-from fltheory.theory.committee_ode import CommitteeDivergence, integrate
+from fltheory.papers.committee import plateau as cp
+from fltheory.papers.committee.model import CommitteeModel, generalisation_error
+from fltheory.papers.committee.ode import CommitteeDivergence, integrate
 
 ERF22 = CommitteeModel("erf_ss", 2, 2)
 
@@ -46,7 +46,7 @@ def test_methods_agree_and_eps_grid_is_generalisation_error():
 @pytest.mark.parametrize("p, ps, eta", [(3, 2, Fraction(3, 40)), (2, 3, Fraction(1, 20))])
 def test_quadratic_integration_reproduced(p, ps, eta):
     """g = x², a = 1/p, a* = 1/p*: the committee step is η_w = p η of the quadratic module."""
-    from fltheory.theory.quadratic import integrate as q_integrate
+    from fltheory.papers.quadratic.theory import integrate as q_integrate
 
     model = CommitteeModel("x**2", p, ps, a="1/K", a_star="1/M")
     Q0, R0, T = _start(p, ps, 1)
@@ -61,8 +61,8 @@ def test_quadratic_integration_reproduced(p, ps, eta):
 def test_quadratic_blow_up_is_a_divergence_with_its_time():
     """Above the plateau bound the x² ODE blows up in finite time: both modules say so, at the
     same time (to 1e-3)."""
-    from fltheory.theory.quadratic import ODEDivergence
-    from fltheory.theory.quadratic import integrate as q_integrate
+    from fltheory.papers.quadratic.theory import ODEDivergence
+    from fltheory.papers.quadratic.theory import integrate as q_integrate
 
     p, ps, eta = 2, 1, Fraction(1)
     model = CommitteeModel("x**2", p, ps, a="1/K", a_star="1/M")
@@ -78,7 +78,7 @@ def test_quadratic_blow_up_is_a_divergence_with_its_time():
 
 
 def test_quadratic_plateau_reproduced_through_the_model():
-    from fltheory.theory.quadratic import linear_rate, plateau
+    from fltheory.papers.quadratic.theory import linear_rate, plateau
 
     p, ps, eta = 3, 2, Fraction(3, 40)
     model = CommitteeModel("x**2", p, ps, a="1/K", a_star="1/M")
@@ -164,7 +164,7 @@ def test_plateau_digits_is_the_quadratic_root_to_30_digits():
     quadratic module's exact root (sympy), to 1e-28: two derivations, one number."""
     import mpmath
 
-    from fltheory.theory.quadratic import plateau
+    from fltheory.papers.quadratic.theory import plateau
 
     p, ps, eta = 3, 2, Fraction(3, 40)
     model = CommitteeModel("x**2", p, ps, a="1/K", a_star="1/M")

@@ -1,4 +1,4 @@
-"""The committee-machine equations API (fltheory.theory.committee_averages / committee_equations)
+"""The committee-machine equations API (fltheory.papers.committee.gaussian / committee_equations)
 that the integration (committee-dyn) and application (committee-app) helpers build on: the
 signatures are kept stable, and every bad input is a one-line DomainError naming the parameter,
 raised before any heavy work."""
@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from fltheory.exact import CostError, DomainError
-from fltheory.theory import committee_averages as ca
-from fltheory.theory import committee_equations as ce
+from fltheory.papers.committee import gaussian as ca
+from fltheory.papers.committee import model as ce
 
 
 @pytest.mark.parametrize(("func", "params"), [

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fltheory.exact import DomainError
-from fltheory.sim import committee as sim
+from fltheory.papers.committee import sim
 
 SETTINGS = settings(max_examples=40, deadline=None)
 

@@ -1,5 +1,6 @@
 """The public API of the Fisher paper checks its own arguments: bad input to any public function
-of fltheory.theory.fisher and fltheory.sim.fisher raises DomainError (CostError is one), never
+of fltheory.papers.fisher.theory and fltheory.papers.fisher.sim raises DomainError (CostError is
+one), never
 ZeroDivisionError, ValueError of numpy, TypeError or IndexError; and the typed results behave
 like the lists they replace."""
 
@@ -14,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fltheory.exact import DomainError
-from fltheory.sim import fisher as sim
-from fltheory.theory import fisher as th
+from fltheory.papers.fisher import sim
+from fltheory.papers.fisher import theory as th
 
 SETTINGS = settings(max_examples=50, deadline=None)
 
@@ -250,7 +251,7 @@ def test_trace_share_exact_for_huge_d():
 
 
 def test_cluster_comparison_shows_a_table():
-    from fltheory.claims.fisher import compare_clusters
+    from fltheory.papers.fisher.claims import compare_clusters
 
     cmp = compare_clusters(4, 300, 0)
     assert cmp.clusters.sizes == (1, 4, 9)
@@ -264,7 +265,7 @@ def test_cluster_comparison_shows_a_table():
 
 
 def _rf():
-    from fltheory.sim import rf_spectrum
+    from fltheory.papers.rf_spectrum import sim as rf_spectrum
 
     return rf_spectrum
 

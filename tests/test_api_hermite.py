@@ -1,7 +1,8 @@
 """The Hermite engine's public API refuses bad arguments with a DomainError, and only with one.
 
-Every public function of fltheory.theory.hermite (and of fltheory.theory.functions, the
-bounds module and fltheory.sim.hermite) is called with bad degrees (negative, beyond the bound,
+Every public function of fltheory.engine.hermite (and of fltheory.engine.functions, the
+bounds module and fltheory.papers.hermite.sim) is called with bad degrees (negative, beyond the
+bound,
 huge, non-integers, NaN/inf, strings, None, bools), bad precisions, bad budgets, garbage or
 non-square-integrable expressions: the answer is always a DomainError naming the parameter,
 raised before any work (the bounds are checked first, so these calls are fast). Also: the one
@@ -19,11 +20,11 @@ import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fltheory.engine import hermite as th
+from fltheory.engine.functions import Z, check_square_integrable, hermite_He, parse_function
+from fltheory.engine.hermite.bounds import BUDGET_MAX, K_MAX, KMAX_MAX, check_budget, check_degree
 from fltheory.exact import DomainError
-from fltheory.sim import hermite as sim
-from fltheory.theory import hermite as th
-from fltheory.theory.functions import Z, check_square_integrable, hermite_He, parse_function
-from fltheory.theory.hermite_bounds import BUDGET_MAX, K_MAX, KMAX_MAX, check_budget, check_degree
+from fltheory.papers.hermite import sim
 
 SETTINGS = settings(max_examples=50, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

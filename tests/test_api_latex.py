@@ -21,11 +21,13 @@ _SPELLED_OUT = re.compile(r"\$\\[A-Za-z]+\$\\_|sqrt\(|\*\*|\\textasciicircum")
 
 
 def _objects():
-    from fltheory.theory import fisher, recovery, twostep
-    from fltheory.theory import hermite_analysis as ha
-    from fltheory.theory import hermite_coefficients as hc
-    from fltheory.theory import recovery_counting as rc
-    from fltheory.theory import rf_spectrum as rf
+    from fltheory.engine.hermite import analysis as ha
+    from fltheory.engine.hermite import coefficients as hc
+    from fltheory.papers.fisher import theory as fisher
+    from fltheory.papers.recovery import counting as rc
+    from fltheory.papers.recovery import theory as recovery
+    from fltheory.papers.rf_spectrum import theory as rf
+    from fltheory.papers.twostep import phases as twostep
 
     return {
         "Expansion": hc.expansion("relu", 3, 15),
@@ -52,7 +54,7 @@ def test_every_table_object_has_latex_without_spelled_out_maths(objects):
 
 
 def test_hermite_api_latex_is_the_command_table(invoke):
-    from fltheory.theory.hermite_coefficients import expansion
+    from fltheory.engine.hermite.coefficients import expansion
 
     for expr, basis in (("relu", "h"), ("tanh", "h"), ("He3", "He")):
         out = invoke("hermite", expr, "-K", "3", "--basis", basis, "--dps", "15",
@@ -73,8 +75,8 @@ def test_hermite_api_latex_is_the_command_table(invoke):
       "--format", "latex"), "threshold"),
 ])
 def test_pass_through_commands_print_the_api_latex(invoke, command, attribute):
-    from fltheory.theory import fisher
-    from fltheory.theory import recovery_counting as rc
+    from fltheory.papers.fisher import theory as fisher
+    from fltheory.papers.recovery import counting as rc
 
     out = invoke(*command)
     assert out.exit_code == 0, out.output
@@ -109,7 +111,7 @@ def test_api_latex_compiles(objects, tmp_path):
 def test_numeric_cells_of_the_hermite_table():
     # hand-written: a confirmed number in maths, an exponent as a power of ten, the digit count
     # in words, "unconfirmed" as words
-    from fltheory.theory.hermite_coefficients import _latex_numeric
+    from fltheory.engine.hermite.coefficients import _latex_numeric
 
     assert _latex_numeric("0.5") == "$0.5$"
     assert _latex_numeric("1.25e-5 (3 digits)") == r"$1.25 \times 10^{-5}$ (3 digits)"

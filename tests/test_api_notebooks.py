@@ -1,7 +1,7 @@
-"""The notebooks use only the public API: every ``from fltheory... import name`` in a code cell of
-a paper's ``NOTEBOOK`` (``fltheory.views.<paper>``) names a public name of that module — listed
-in its ``__all__``, or a public submodule — never one with a leading underscore; and every
-module of fltheory.claims and fltheory.views declares an ``__all__`` naming only what it
+"""The notebooks use only the public API: every ``from fltheory... import name`` in a code cell
+of a paper's ``NOTEBOOK`` (``fltheory.papers.<paper>.views``) names a public name of that module:
+listed in its ``__all__``, or a public submodule — never one with a leading underscore; and every
+paper's claims and views module declares an ``__all__`` naming only what it
 defines."""
 
 from __future__ import annotations
@@ -9,22 +9,12 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
-import pkgutil
 
 import pytest
+from layout import module_name, paper_files
 
-import fltheory.claims
-import fltheory.views
-
-
-def _modules(package) -> list[str]:
-    return [f"{package.__name__}.{m.name}" for m in pkgutil.iter_modules(package.__path__)
-            if not m.name.startswith("_")]
-
-
-VIEWS = _modules(fltheory.views)
-CLAIMS = [m for m in _modules(fltheory.claims) if m not in ("fltheory.claims.registry",
-                                                             "fltheory.claims.stats")]
+VIEWS = [module_name(p) for p in paper_files("views")]
+CLAIMS = [module_name(p) for p in paper_files("claims")]
 
 
 def _code(source: str) -> ast.Module:
@@ -56,7 +46,7 @@ def _is_public(module_name: str, name: str) -> bool:
         return importlib.util.find_spec(module_name) is not None
     module = importlib.import_module(module_name)
     if hasattr(module, "__path__") and importlib.util.find_spec(f"{module_name}.{name}"):
-        return True  # a public submodule of a package (from fltheory.theory import fisher)
+        return True  # a public submodule of a package (from fltheory.papers import fisher)
     return name in getattr(module, "__all__", ())
 
 
@@ -74,10 +64,10 @@ def test_notebook_imports_only_public_names(name):
 
 def test_the_check_sees_a_private_import():
     """The checker itself: a leading underscore or a name missing from __all__ is refused."""
-    cells = [("code", "%matplotlib inline\nfrom fltheory.claims.fisher import _sample, "
-                      "residuals_vs_m\nfrom fltheory.views.fisher import np")]
+    cells = [("code", "%matplotlib inline\nfrom fltheory.papers.fisher.claims import _sample, "
+                      "residuals_vs_m\nfrom fltheory.papers.fisher.views import np")]
     bad = [f"{m}:{n}" for m, n in _imports(cells) if not _is_public(m, n)]
-    assert bad == ["fltheory.claims.fisher:_sample", "fltheory.views.fisher:np"]
+    assert bad == ["fltheory.papers.fisher.claims:_sample", "fltheory.papers.fisher.views:np"]
 
 
 @pytest.mark.parametrize("name", VIEWS + CLAIMS)
@@ -93,8 +83,7 @@ def test_module_declares_all(name):
 def test_claims_seed_keys_are_disjoint_from_the_simulators():
     """claims.quadratic draws the anisotropic mixture from child(run seed, KEY_MIX), under the
     same run seed as the simulator's own keys: KEY_MIX must be none of them."""
-    from fltheory.claims import quadratic as claims
-    from fltheory.sim import quadratic as sim
+    from fltheory.papers.quadratic import claims, sim
 
     declared = {getattr(sim, n) for n in sim.__all__ if n.startswith("KEY_")}
     assert declared and declared == claims.SIM_KEYS
@@ -105,9 +94,9 @@ def test_claims_seed_keys_are_disjoint_from_the_simulators():
 def test_draw_fisher_takes_the_theory_spectrum():
     """draw_fisher's exact levels: triples (spectrum_sample), a FisherSpectrum in the mapping, or
     a FisherSpectrum as ``exact`` — the same drawing."""
-    from fltheory.claims.fisher import residuals_vs_m, spectrum_sample
-    from fltheory.theory.fisher import spectrum
-    from fltheory.views.fisher import draw_fisher
+    from fltheory.papers.fisher.claims import residuals_vs_m, spectrum_sample
+    from fltheory.papers.fisher.theory import spectrum
+    from fltheory.papers.fisher.views import draw_fisher
 
     sample = spectrum_sample(3, 200, 0)
     residuals = residuals_vs_m(3, (100, 200), seeds=2, n_test=300)

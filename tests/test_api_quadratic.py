@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fltheory.exact import DomainError, as_rational
-from fltheory.sim import quadratic as sim
-from fltheory.theory import quadratic as th
+from fltheory.papers.quadratic import sim
+from fltheory.papers.quadratic import theory as th
 
 SETTINGS = settings(max_examples=50, deadline=None)
 
@@ -190,7 +190,7 @@ def test_sim_refuses_sizes_beyond_memory():
 
 
 def test_sim_takes_a_seed_sequence_and_keys_its_parts_apart():
-    from fltheory.sim.seeding import child
+    from fltheory.simkit.seeding import child
 
     W0, W_star = sim.cold_start(50, 2, 1, child(3, 1))
     again = sim.cold_start(50, 2, 1, child(3, 1))
@@ -245,6 +245,6 @@ def test_every_name_is_still_importable_from_theory_quadratic():
              "polar_factor", "rhs_matrix", "stability_bounds", "wick_expectation",
              "plateau_noise_rate", "ode_cost", "escape_cost", "jacobian_cost",
              "ODE_SECONDS_LIMIT", "ESCAPE_SECONDS_LIMIT", "MEMORY_LIMIT_BYTES"]
-    module = importlib.import_module("fltheory.theory.quadratic")
+    module = importlib.import_module("fltheory.papers.quadratic.theory")
     assert all(hasattr(module, n) for n in names)
     assert set(names) <= set(module.__all__)

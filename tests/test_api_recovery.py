@@ -1,5 +1,6 @@
 """The recovery paper's Python API validates its own arguments: every public function of
-fltheory.theory.recovery, fltheory.sim.recovery and the claims-side comparison, called with a
+fltheory.papers.recovery.theory, fltheory.papers.recovery.sim and the claims-side comparison,
+called with a
 bad argument (negative, zero, huge, NaN/inf, a non-integer for an integer, a wrong type a user
 might pass), raises DomainError (with the parameter's name) and never another exception."""
 
@@ -13,10 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fltheory.claims import recovery as claims
 from fltheory.exact import DomainError
-from fltheory.sim import recovery as sim
-from fltheory.theory import recovery as th
+from fltheory.papers.recovery import claims, sim
+from fltheory.papers.recovery import theory as th
 
 SETTINGS = settings(max_examples=50, deadline=None)
 
@@ -297,7 +297,7 @@ def test_sim_refuses_sizes_and_arrays():
 
 
 def test_sim_accepts_a_seed_sequence():
-    from fltheory.sim import seeding
+    from fltheory.simkit import seeding
 
     a = sim.run(5, 200, seeding.child(3, 1), d1=2, n_test=200)
     b = sim.run(5, 200, seeding.child(3, 1), d1=2, n_test=200)

@@ -7,10 +7,10 @@ from fractions import Fraction
 
 import pytest
 
-from fltheory.theory.fisher import spectrum
-from fltheory.theory.hermite import analyse, expansion
-from fltheory.theory.recovery import recovery_at
-from fltheory.theory.twostep_terms import TWO_STEP_SIGMA, TwoStepModel, learn
+from fltheory.engine.hermite import analyse, expansion
+from fltheory.papers.fisher.theory import spectrum
+from fltheory.papers.recovery.theory import recovery_at
+from fltheory.papers.twostep.terms import TWO_STEP_SIGMA, TwoStepModel, learn
 
 MAX_REPR = 400  # characters: one or two lines of a terminal, never a dataclass dump
 

@@ -14,15 +14,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fltheory.engine.hermite.exact import MAX_MOMENT, gauss_moment
 from fltheory.exact import DomainError
-from fltheory.sim import quadratic as sq
-from fltheory.sim import seeding
-from fltheory.sim import twostep as stw
-from fltheory.sim.hermite import hermite_orthonormal
-from fltheory.theory import quadratic as qd
-from fltheory.theory import recovery as rc
-from fltheory.theory import twostep as tw
-from fltheory.theory.hermite_exact import MAX_MOMENT, gauss_moment
+from fltheory.papers.hermite.sim import hermite_orthonormal
+from fltheory.papers.quadratic import sim as sq
+from fltheory.papers.quadratic import theory as qd
+from fltheory.papers.recovery import theory as rc
+from fltheory.papers.twostep import phases as tw
+from fltheory.papers.twostep import sim as stw
+from fltheory.simkit import seeding
 
 NAN = float("nan")
 
@@ -177,7 +177,7 @@ def test_crossing_time_negative_or_infinite_norms(norms):
 # ------------------------------------------------------------------ 5: expansion of f
 
 def test_expansion_of_another_function_refused():
-    from fltheory.theory import hermite as he
+    from fltheory.engine import hermite as he
 
     tanh = he.expansion("tanh", 4, 15)
     _refused(he.information_exponent, "relu", 4, 15, expansion_=tanh, param="expansion_",

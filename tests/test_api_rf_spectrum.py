@@ -1,4 +1,5 @@
-"""The Python API of fltheory.theory.rf_spectrum: result objects, their fields, JSON, tables and
+"""The Python API of fltheory.papers.rf_spectrum.theory: result objects, their fields, JSON,
+tables and
 argument handling (the numbers themselves are checked in tests/test_rf_spectrum.py)."""
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ import pytest
 import sympy as sp
 
 from fltheory.exact import DomainError
-from fltheory.theory import fisher
-from fltheory.theory import rf_spectrum as rf
+from fltheory.papers.fisher import theory as fisher
+from fltheory.papers.rf_spectrum import theory as rf
 
 
 def test_result_fields_and_access():

@@ -1,5 +1,6 @@
 """The public API of the two-step paper checks its own arguments: every public function of
-fltheory.theory.twostep, fltheory.theory.twostep_terms and fltheory.sim.twostep refuses a bad
+fltheory.papers.twostep.phases, fltheory.papers.twostep.terms and fltheory.papers.twostep.sim
+refuses a bad
 argument with DomainError (the CLI's one-line message), never another exception. Plus: the
 theory's σ expression and the simulator's σ coefficients are the same function."""
 
@@ -15,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fltheory.exact import INF, DomainError
-from fltheory.sim import twostep as sim
-from fltheory.theory import twostep as th
-from fltheory.theory import twostep_terms as tt
+from fltheory.papers.twostep import phases as th
+from fltheory.papers.twostep import sim
+from fltheory.papers.twostep import terms as tt
 
 FEW = settings(max_examples=50, deadline=None)
 FEWER = settings(max_examples=15, deadline=None)
@@ -305,7 +306,7 @@ def _small_run() -> sim.TwoStepRun:
 
 def test_seed_sequences_are_accepted_and_keyed():
     """A SeedSequence is a seed; the run and the random direction draw from different keys."""
-    from fltheory.sim.seeding import child
+    from fltheory.simkit.seeding import child
 
     a = sim.spike_summary(20, "reused", child(0, 3))
     b = sim.spike_summary(20, "reused", child(0, 3))
@@ -321,7 +322,7 @@ def test_sigma_of_theory_and_simulator_agree():
     polynomial (evaluated by sympy and by numpy at a few points)."""
     import sympy as sp
 
-    from fltheory.theory.functions import Z, parse_function
+    from fltheory.engine.functions import Z, parse_function
 
     expr = parse_function(th.TWO_STEP_SIGMA, "sigma").expr
     xs = np.linspace(-3, 3, 13)
@@ -332,7 +333,7 @@ def test_sigma_of_theory_and_simulator_agree():
 
 
 def test_model_targets_are_known_to_both_sides():
-    from fltheory.theory.functions import parse_function
+    from fltheory.engine.functions import parse_function
 
     for name in sim.MODEL_TARGETS:
         assert name in sim.TARGETS

@@ -7,13 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-PKG = Path(__file__).resolve().parent.parent / "fltheory"
+from layout import PKG, paper_files, paper_keys
 
 
 def _imports(path: Path) -> set[str]:
     """Every module a file imports, as absolute names: ``from fltheory import theory`` gives
-    ``fltheory`` and ``fltheory.theory``, ``from .. import theory`` in a sub-package of fltheory
-    gives ``fltheory.theory`` (relative imports resolved against the file's package)."""
+    ``fltheory`` and ``fltheory.theory``, ``from .. import engine`` in a sub-package of fltheory
+    gives ``fltheory.engine`` (relative imports resolved against the file's package)."""
     package = ".".join(path.relative_to(PKG.parent).with_suffix("").parts[:-1])
     names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -31,52 +31,66 @@ def _imports(path: Path) -> set[str]:
 
 def test_import_reader_resolves_every_form(tmp_path):
     """The reader sees the forms that would smuggle theory into a simulator."""
-    path = PKG / "sim" / "_probe.py"
-    text = "from fltheory import theory\nfrom .. import claims\nfrom ..theory.fisher import x\n"
+    path = PKG / "simkit" / "_probe.py"
+    text = ("from fltheory import engine\nfrom .. import claims\n"
+            "from ..papers.fisher.theory import x\n")
     try:
         path.write_text(text, encoding="utf-8")
         names = _imports(path)
     finally:
         path.unlink()
-    assert {"fltheory.theory", "fltheory.claims", "fltheory.theory.fisher"} <= names
+    assert {"fltheory.engine", "fltheory.claims", "fltheory.papers.fisher.theory"} <= names
+
+
+def _is_sim(name: str) -> bool:
+    """A simulator module: the shared numpy kit or a paper's ``sim``."""
+    parts = name.split(".")
+    return name.startswith("fltheory.simkit") or (
+        len(parts) >= 4 and parts[:2] == ["fltheory", "papers"] and parts[3] == "sim")
 
 
 def test_simulators_import_no_theory_and_no_symbolic_engine():
-    files = list((PKG / "sim").rglob("*.py"))
-    assert files
+    """A simulator (simkit/, papers/<key>/sim.py) imports numpy/scipy, other simulator modules
+    and fltheory.exact (standard library only: exact numbers and DomainError, no formula);
+    never sympy, mpmath, the engine, a paper's theory or the claims."""
+    files = [*PKG.joinpath("simkit").rglob("*.py"), *paper_files("sim")]
+    assert len(files) >= 9
     for path in files:
         for name in _imports(path):
             root = name.lstrip(".").split(".")[0]
-            assert root not in {"sympy", "mpmath"}, f"{path.name} imports {name}"
-            assert not name.startswith(("fltheory.theory", "fltheory.claims", "..theory",
-                                        "..claims")), f"{path.name} imports {name}"
-            # fltheory.exact is standard library only (exact numbers, DomainError): no formula
-            assert (not name.startswith("fltheory.") or name.startswith("fltheory.sim")
-                    or name == "fltheory.exact" or name.startswith("fltheory.exact.")), \
-                f"{path.name} imports {name}: the simulator may use only numpy/scipy, sim/ " \
-                "and fltheory.exact"
+            assert root not in {"sympy", "mpmath"}, f"{path} imports {name}"
+            assert (not name.startswith("fltheory") or name in {"fltheory", "fltheory.exact"}
+                    or name.startswith("fltheory.exact.") or _is_sim(name)
+                    or name in {"fltheory.simkit", "fltheory.papers"}), \
+                f"{path} imports {name}: the simulator may use only numpy/scipy, simulator " \
+                "modules and fltheory.exact"
 
 
 def test_theory_does_not_import_simulators():
-    for path in (PKG / "theory").rglob("*.py"):
+    files = [*PKG.joinpath("engine").rglob("*.py"), *paper_files("theory")]
+    assert len(files) >= 40
+    for path in files:
         for name in _imports(path):
-            assert not name.startswith("fltheory.sim"), f"{path.name} imports {name}"
+            assert not _is_sim(name), f"{path} imports {name}"
 
 
 def test_declarations_and_render_stay_in_their_room():
     """A paper's declaration names things and imports nothing but :mod:`fltheory.papers` (whose
-    discovery uses only the standard library and fltheory.exact's DomainError);
+    discovery uses only the standard library and fltheory.exact's DomainError; ``lazy_names``
+    loads the paper's public names on first use);
     render/ formats and draws, it reaches neither the theory, the claims nor a simulator."""
-    for path in (PKG / "papers").rglob("*.py"):
+    for path in [PKG / "papers" / "__init__.py", *paper_files("__init__")]:
         for name in _imports(path):
-            assert name in {"fltheory.papers", "fltheory.papers.Paper", "__future__",
+            assert name in {"fltheory.papers", "fltheory.papers.Paper",
+                            "fltheory.papers.lazy_names", "__future__",
                             "__future__.annotations", "fltheory.exact",
                             "fltheory.exact.DomainError"} or not name.startswith("fltheory"), \
-                f"{path.name} imports {name}"
+                f"{path} imports {name}"
     for path in (PKG / "render").rglob("*.py"):
         for name in _imports(path):
-            assert not name.startswith(("fltheory.theory", "fltheory.claims", "fltheory.sim",
-                                        "fltheory.views")), f"render/{path.name} imports {name}"
+            assert not name.startswith(("fltheory.engine", "fltheory.claims", "fltheory.simkit"))
+            assert name.split(".")[:3] not in [["fltheory", "papers", k] for k in paper_keys()], \
+                f"render/{path.name} imports {name}"
 
 
 def test_light_query_imports_no_heavy_engine():

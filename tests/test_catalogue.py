@@ -1,7 +1,7 @@
 """One activation catalogue and one expression grammar for every command (issue 24).
 
-* The numpy face of every catalogue name (:mod:`fltheory.sim.activations`, for the simulators)
-  equals its sympy face (:data:`fltheory.theory.expressions.CATALOGUE`), value and derivative, at
+* The numpy face of every catalogue name (:mod:`fltheory.simkit.activations`, for the simulators)
+  equals its sympy face (:data:`fltheory.engine.expressions.CATALOGUE`), value and derivative, at
   50 points: the reference is the sympy expression and its sympy derivative evaluated by mpmath
   at 30 digits, a computation independent of the numpy formulas.
 * ``erf`` is erf(z) in both faces; ``erf_ss`` is Saad & Solla's erf(z/√2).
@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from fltheory.sim.activations import NUMPY_CATALOGUE
-from fltheory.theory.expressions import CATALOGUE, Z, parse_expression
+from fltheory.engine.expressions import CATALOGUE, Z, parse_expression
+from fltheory.simkit.activations import NUMPY_CATALOGUE
 
 _POINTS = np.random.default_rng(24).normal(0.0, 2.0, 50)
 _POINTS = _POINTS[np.abs(_POINTS) > 1e-3]  # off the kinks of relu/abs/sign

@@ -19,13 +19,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from fltheory.claims import fisher as F
-from fltheory.claims import hermite as H
-from fltheory.claims import rf_spectrum as R
-from fltheory.claims import twostep as T
 from fltheory.claims.registry import Point, Verdict
 from fltheory.claims.stats import z_crit
-from fltheory.sim import twostep as twostep_sim
+from fltheory.papers.fisher import claims as F
+from fltheory.papers.hermite import claims as H
+from fltheory.papers.rf_spectrum import claims as R
+from fltheory.papers.twostep import claims as T
+from fltheory.papers.twostep import sim as twostep_sim
 
 #: the claims whose compare functions the tests below exercise (rf_spectrum: ReLU and z² runs,
 #: the rules are the same functions for every σ)

@@ -17,12 +17,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from fltheory.claims import committee as cc
-from fltheory.claims import quadratic as cq
-from fltheory.claims import recovery as cr
 from fltheory.claims.registry import Point, Verdict
 from fltheory.claims.stats import z_crit
-from fltheory.theory.quadratic import EscapeLaw
+from fltheory.papers.committee import claims as cc
+from fltheory.papers.quadratic import claims as cq
+from fltheory.papers.quadratic.theory import EscapeLaw
+from fltheory.papers.recovery import claims as cr
 
 RNG_SEED = 1
 

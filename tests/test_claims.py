@@ -91,7 +91,7 @@ def test_decrease_verdict_is_three_way(slope, noise, status):
     MAE fails, a clean m^(−1/2) passes, a noisy one that cannot exclude 0 is inconclusive."""
     import numpy as np
 
-    from fltheory.claims.fisher import _compare_decrease
+    from fltheory.papers.fisher.claims import _compare_decrease
 
     log_m = np.log(np.repeat([500.0, 1000.0, 2000.0], 4))
     noise_draws = np.random.default_rng(1).normal(0, noise, (12, 3))

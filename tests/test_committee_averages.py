@@ -1,4 +1,4 @@
-"""The Gaussian averages of the committee machine (fltheory.theory.committee_averages), each
+"""The Gaussian averages of the committee machine (fltheory.papers.committee.gaussian), each
 against an independent computation at generic covariances: Monte Carlo with its standard error
 (a fixed seed; the tolerance is 5 SE, a two-sided false-alarm rate of 6e-7 per comparison),
 Saad & Solla's formulas typed here from the paper, the matching-sum Isserlis engine of the
@@ -13,9 +13,9 @@ import pytest
 from scipy.special import erf
 
 from fltheory.exact import DomainError
-from fltheory.theory import _committee_wick as wick
-from fltheory.theory.committee_averages import _relu_i4, averages
-from fltheory.theory.quadratic_equations import wick_expectation
+from fltheory.papers.committee import _wick as wick
+from fltheory.papers.committee.gaussian import _relu_i4, averages
+from fltheory.papers.quadratic.equations import wick_expectation
 
 
 def _generic_cov(seed: int, n: int = 4) -> np.ndarray:
@@ -166,7 +166,7 @@ def test_polynomial_exact_symbolic_against_hand_moments():
 
 
 def test_cubature_against_higher_order_and_method():
-    from fltheory.theory.committee_averages import _cubature_func
+    from fltheory.papers.committee.gaussian import _cubature_func
 
     av = averages("tanh", method="trapezoid")
     assert av.kind == "cubature" and "trapezoid rule" in av.method
@@ -190,8 +190,8 @@ def test_relu_refuses_zero_variance():
 
 @pytest.mark.parametrize("g", ["erf(z)", "erf(3*x/2)"])
 def test_scaled_erf_closed_form_against_cubature_and_flat(g):
-    from fltheory.theory.committee_averages import _cubature_func
-    from fltheory.theory.committee_equations import CommitteeModel, flat_rhs, rhs
+    from fltheory.papers.committee.gaussian import _cubature_func
+    from fltheory.papers.committee.model import CommitteeModel, flat_rhs, rhs
 
     s = {"erf(z)": 1.0, "erf(3*x/2)": 1.5}[g]
     av = averages(g)
@@ -222,7 +222,7 @@ def test_cubature_model_is_cheap_to_build_and_measures_its_error_lazily():
     and one non-finite on the nodes are still refused at construction."""
     import time
 
-    from fltheory.theory.committee_equations import CommitteeModel
+    from fltheory.papers.committee.model import CommitteeModel
 
     start = time.process_time()
     model = CommitteeModel("tanh(z) + z**3/997", 3, 3)  # not in the averages cache

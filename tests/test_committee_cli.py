@@ -100,9 +100,9 @@ def test_mode_amplitude_is_the_left_eigenvector_projection():
     Q = R = T = 1, in both modes) the leading mode's amplitude is exactly e^{λt}: its log-slope
     equals λ to 1e-3 relative. Perturbation tried: projecting with the right eigenvectors (V.T
     for V⁻¹) mixes the two modes (λ = −0.245, −0.745): slope −0.273, the test fails."""
-    from fltheory.claims.committee import mode_amplitudes
-    from fltheory.theory.committee_equations import CommitteeModel
-    from fltheory.theory.committee_ode import integrate
+    from fltheory.papers.committee.claims import mode_amplitudes
+    from fltheory.papers.committee.model import CommitteeModel
+    from fltheory.papers.committee.ode import integrate
 
     model, T = CommitteeModel("erf_ss", 1, 1), np.eye(1)
     t = np.linspace(2, 10, 9)
@@ -119,8 +119,8 @@ def test_long_integration_is_announced_on_stderr_only(capsys):
     I4 is a 1-D integral, to t = 2000: estimated well above 5 s); a short one says nothing."""
     from fractions import Fraction
 
-    from fltheory.cli.committee import _announce
-    from fltheory.theory.committee_equations import CommitteeModel
+    from fltheory.papers.committee.cli import _announce
+    from fltheory.papers.committee.model import CommitteeModel
 
     long = _announce(CommitteeModel("relu", 2, 2), Fraction(1, 2), Fraction(2000))
     out = capsys.readouterr()

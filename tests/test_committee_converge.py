@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from fltheory.exact import DomainError
-from fltheory.theory import committee_plateau as cp
-from fltheory.theory.committee_equations import CommitteeModel, rhs
+from fltheory.papers.committee import plateau as cp
+from fltheory.papers.committee.model import CommitteeModel, rhs
 
 ETA_MAX_K1 = math.pi * math.sqrt(5 / 3)
 
@@ -38,8 +38,8 @@ def test_quadratic_eta_max_is_the_solution_bound(p):
     loses stability at η_sol = p*/(2(p* + 2)) (quadratic.stability_bounds); the committee model
     (η_model = p·η_quad: the quadratic module's step convention, as in test_committee_plateau)
     gives p·η_sol. The rotations of x² networks are zero modes at every η: p(p − 1)/2."""
-    from fltheory.theory.quadratic import stability_bounds
-    from fltheory.theory.quadratic_equations import rhs_matrix
+    from fltheory.papers.quadratic.equations import rhs_matrix
+    from fltheory.papers.quadratic.theory import stability_bounds
 
     eta_sol = float(stability_bounds(p, p)["solution"])
     m = cp.eta_max_of_field(lambda e: (lambda Q, R, T: rhs_matrix(Q, R, T, 1 / p, 1 / p, p * e)),
@@ -56,7 +56,7 @@ def _mp_jacobian(K, eta, dps=30):
     import mpmath
     import sympy as sp
 
-    from fltheory.theory.committee_equations import equations
+    from fltheory.papers.committee.model import equations
 
     eqs = equations(CommitteeModel("erf_ss", K, K))
     S = eqs.symbols
@@ -140,7 +140,7 @@ def test_erf_k2_ode_converges_just_below_eta_max_and_not_above():
     0.99 η_max the distance to the point shrinks (by > 10² over t = 1500), at 1.01 η_max it
     grows and the ODE settles elsewhere (ε_g > 1e-4). Near-threshold rates are small, so
     the spans are long; the compiled right side keeps this cheap."""
-    from fltheory.theory.committee_ode import integrate
+    from fltheory.papers.committee.ode import integrate
 
     model = CommitteeModel("erf_ss", 2, 2)
     eta_max = cp.max_learning_rate(model).eta_max
@@ -163,7 +163,7 @@ def test_rate_is_the_decay_of_the_state_and_half_that_of_eps_g(invoke):
     max|Q − T|, |R − T| decays as exp(−rate·t) and ε_g (quadratic in the weights' deviation)
     as exp(−2·rate·t), measured on t in [100, 200] (sub-leading modes leave ~1.5%: measured;
     3% still tells 2·rate from rate). Later ε_g values reach its ~1e-13 round-off floor."""
-    from fltheory.theory.committee_ode import integrate
+    from fltheory.papers.committee.ode import integrate
 
     d = json.loads(invoke("committee", "converge", "--g", "erf_ss", "--K", "2", "--M", "2",
                           "--eta", "1/2", "--format", "json").stdout)

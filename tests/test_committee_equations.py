@@ -1,4 +1,4 @@
-"""The committee-machine ODEs (fltheory.theory.committee_equations), each against an independent
+"""The committee-machine ODEs (fltheory.papers.committee.model), each against an independent
 computation: the quadratic module's matrix form at g = x², Saad & Solla's equations for erf
 typed from the paper, a Monte Carlo average of the SGD increments written from the update rule
 (fields sampled directly), Monte Carlo for ε_g, and the three implementations against each other
@@ -13,7 +13,7 @@ import pytest
 from scipy.special import erf
 
 from fltheory.exact import DomainError
-from fltheory.theory.committee_equations import (
+from fltheory.papers.committee.model import (
     CommitteeModel,
     check_state,
     equations,
@@ -21,7 +21,7 @@ from fltheory.theory.committee_equations import (
     generalisation_error,
     rhs,
 )
-from fltheory.theory.quadratic_equations import loss_matrix, rhs_matrix
+from fltheory.papers.quadratic.equations import loss_matrix, rhs_matrix
 
 
 def _state(K: int, M: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -167,7 +167,7 @@ def test_erf_equations_match_saad_solla_term_by_term():
 
 @pytest.mark.parametrize("g", ["erf_ss", "relu", "x**3 - x", "x**2"])
 def test_flat_rhs_equals_numpy_rhs(g):
-    from fltheory.theory import _committee_flat
+    from fltheory.papers.committee import _flat as _committee_flat
 
     K, M = 3, 2
     Q, R, T = _state(K, M, 8)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from fltheory.theory.committee_averages import averages
+from fltheory.papers.committee.gaussian import averages
 
 
 def _rank2_i4(L: np.ndarray) -> float:
@@ -63,8 +63,8 @@ def test_relu_i4_stays_finite_and_close_when_rounding_makes_c_indefinite():
 
 
 def test_relu_ode_runs_through_convergence_k1_and_k2_m1():
-    from fltheory.theory.committee_equations import CommitteeModel
-    from fltheory.theory.committee_ode import integrate
+    from fltheory.papers.committee.model import CommitteeModel
+    from fltheory.papers.committee.ode import integrate
 
     # K = M = 1: before, the integration ended in a DomainError ("a covariance with a zero
     # variance"); ε_g decays to the accuracy floor and Q, R reach T = 1

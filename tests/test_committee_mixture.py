@@ -1,4 +1,4 @@
-"""The erf-mixture path for g = A + B z + C tanh(s z) (fltheory.theory._committee_mixture),
+"""The erf-mixture path for g = A + B z + C tanh(s z) (fltheory.papers.committee._mixture),
 the compiled right side on it, the ODE against an independent scipy script, and the cost
 refusal's wording (issue 24).
 
@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from fltheory.exact import CostError
-from fltheory.theory import _committee_mixture as mx
-from fltheory.theory.committee_averages import _tanh_family, averages
+from fltheory.papers.committee import _mixture as mx
+from fltheory.papers.committee.gaussian import _tanh_family, averages
 
 
 def _gh(fs, C, order):
@@ -104,7 +104,7 @@ def test_compiled_mixture_right_side_equals_numpy(g, K, M):
     """The compiled loops (mix_loops) against the batched numpy averages, with noise, weight
     decay and unequal second layers, at a generic state."""
     pytest.importorskip("numba")
-    from fltheory.theory.committee_equations import CommitteeModel, flat_rhs, rhs
+    from fltheory.papers.committee.model import CommitteeModel, flat_rhs, rhs
 
     m = CommitteeModel(g, K, M, a=[1, "1/2", "-3/10"][:K], noise="3/10", weight_decay="1/10")
     W = np.random.default_rng(0).standard_normal((K + M, 7))
@@ -129,8 +129,8 @@ def _reference_script():
 def test_ode_against_the_independent_scipy_script():
     """erf, K = 3, M = 2, η = 1/2 to t = 60 from the script's start: ε_g(60) agrees to 1e-9
     relative (both at rtol 1e-10; measured 2e-11)."""
-    from fltheory.theory.committee_equations import CommitteeModel
-    from fltheory.theory.committee_ode import integrate
+    from fltheory.papers.committee.model import CommitteeModel
+    from fltheory.papers.committee.ode import integrate
 
     ref_mod = _reference_script()
     from scipy.integrate import solve_ivp
@@ -149,7 +149,7 @@ def test_ode_against_the_independent_scipy_script():
 
 def test_cost_refusal_names_only_existing_options():
     """The refusal names t-max, K and M (CLI options that exist), not "grid points"."""
-    from fltheory.theory.committee_ode import check_integration_request
+    from fltheory.papers.committee.ode import check_integration_request
 
     with pytest.raises(CostError) as exc:
         check_integration_request(50, 50, 1.0, 1e5, 201)

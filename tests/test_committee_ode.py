@@ -1,4 +1,4 @@
-"""The committee integrator (fltheory.theory.committee_ode) on problems with known solutions, its
+"""The committee integrator (fltheory.papers.committee.ode) on problems with known solutions, its
 divergence reports and its work bounds; on the committee model itself against the quadratic
 module's integrator at g = x² and between its own methods."""
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from fltheory.exact import CostError, DomainError
-from fltheory.theory import committee_ode as co
+from fltheory.papers.committee import ode as co
 
 A_LIN = np.array([[-1.0, 2.0], [-2.0, -0.5]])
 

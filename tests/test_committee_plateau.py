@@ -1,4 +1,4 @@
-"""The fixed-point analysis of fltheory.theory.committee_plateau on given right sides: the
+"""The fixed-point analysis of fltheory.papers.committee.plateau on given right sides: the
 quadratic module's plateau, rates and Jacobian counts at g = x² (its own rhs_matrix and
 formulas), and Saad–Solla's erf(x/√2) committee (a right side typed below from their closed
 forms), with independent checks by integration."""
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from fltheory.exact import DomainError
-from fltheory.theory import committee_plateau as cp
-from fltheory.theory.committee_ode import integrate_flat
+from fltheory.papers.committee import plateau as cp
+from fltheory.papers.committee.ode import integrate_flat
 
 # ---- Saad & Solla (1995) closed forms for g(x) = erf(x/√2), typed from the paper -------------
 # I2 = E[g'(u)g'(v)], I3 = E[g'(u) v g(w)], I4 = E[g'(u)g'(v)g(w)g(z)], fields z = (λ, ν).
@@ -182,7 +182,7 @@ def test_erf_max_learning_rate_closed_form_and_the_ode_on_both_sides():
 # ---- g = x²: the quadratic module reproduced ---------------------------------------------
 
 def _quad_field(p, ps, eta_q):
-    from fltheory.theory.quadratic_equations import rhs_matrix
+    from fltheory.papers.quadratic.equations import rhs_matrix
 
     return lambda Q, R, T: rhs_matrix(Q, R, T, 1 / p, 1 / ps, p * eta_q)
 
@@ -190,7 +190,12 @@ def _quad_field(p, ps, eta_q):
 @pytest.mark.parametrize("p, ps, eta", [(4, 2, Fraction(1, 10)), (3, 2, Fraction(3, 40)),
                                         (2, 3, Fraction(1, 20))])
 def test_quadratic_plateau_and_rates_reproduced(p, ps, eta):
-    from fltheory.theory.quadratic import linear_rate, loss_matrix, ode_jacobian_counts, plateau
+    from fltheory.papers.quadratic.theory import (
+        linear_rate,
+        loss_matrix,
+        ode_jacobian_counts,
+        plateau,
+    )
 
     T = np.eye(ps)
     pl = cp.plateau_of_field(_quad_field(p, ps, float(eta)), p, ps, T, p * float(eta),
@@ -210,7 +215,7 @@ def test_quadratic_plateau_and_rates_reproduced(p, ps, eta):
 def test_quadratic_solution_zero_modes_and_stability_bound(p, ps):
     """At a solution (ρ = √(p/p*)·O, Q = ρρᵀ): the zero modes of ode_jacobian_counts, and the
     convergence rate changes sign at η_sol = p*/(2(p* + 2)) (stability_bounds)."""
-    from fltheory.theory.quadratic import loss_matrix, ode_jacobian_counts, stability_bounds
+    from fltheory.papers.quadratic.theory import loss_matrix, ode_jacobian_counts, stability_bounds
 
     T = np.eye(ps)
     O, _ = np.linalg.qr(np.random.default_rng(0).standard_normal((p, ps)))
@@ -230,7 +235,7 @@ def test_quadratic_solution_zero_modes_and_stability_bound(p, ps):
 
 
 def test_quadratic_max_learning_rate_is_the_solution_bound():
-    from fltheory.theory.quadratic import stability_bounds
+    from fltheory.papers.quadratic.theory import stability_bounds
 
     m = cp.max_lr_of_field(lambda e: _quad_field(1, 1, e), 1.0)
     assert abs(m.eta_max - float(stability_bounds(1, 1)["solution"])) < 1e-9
@@ -300,8 +305,8 @@ def test_no_jacobian_where_the_right_side_is_not_differentiable():
     from fractions import Fraction
 
     from fltheory.exact import DomainError
-    from fltheory.theory.committee_equations import CommitteeModel
-    from fltheory.theory.committee_plateau import convergence_rate, symmetric_plateau
+    from fltheory.papers.committee.model import CommitteeModel
+    from fltheory.papers.committee.plateau import convergence_rate, symmetric_plateau
 
     with pytest.raises(DomainError, match="no Jacobian"):
         convergence_rate(CommitteeModel("relu", 2, 2), Fraction(1, 2))

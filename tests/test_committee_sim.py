@@ -1,4 +1,5 @@
-"""The committee-machine SGD simulator (fltheory.sim.committee) against references written here:
+"""The committee-machine SGD simulator (fltheory.papers.committee.sim) against references written
+here:
 a plain one-sample-at-a-time loop on the simulator's sample stream, the exact finite-N mean
 recursion of a linear committee, closed-form Gaussian averages (Saad–Solla's arcsin for
 erf(x/√2), the arc-cosine kernel for ReLU) for the held-out ε_g, and exact starts."""
@@ -12,8 +13,8 @@ import pytest
 from scipy.special import erf
 
 from fltheory.exact import DomainError
-from fltheory.sim import committee as sim
-from fltheory.sim.seeding import child, children
+from fltheory.papers.committee import sim
+from fltheory.simkit.seeding import child, children
 
 SQ2PI = math.sqrt(2 / math.pi)
 

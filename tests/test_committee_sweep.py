@@ -97,8 +97,8 @@ def test_sgd_result_is_the_simulator_with_the_child_seed():
     """committee.sgd at one point and seed against the simulator called directly with the
     sweep's child seed; ε_g recomputed by a second path (held_out_error on the final weights
     and the run's own test inputs); the escape time against its definition."""
-    from fltheory.sim import committee as sim
-    from fltheory.sim.seeding import child
+    from fltheory.papers.committee import sim
+    from fltheory.simkit.seeding import child
 
     point = _point("committee.sgd", g="erf_ss", N=120, t_max=Fraction(40), eta=Fraction(3, 2),
                    q0=Fraction(1, 10))
@@ -125,10 +125,10 @@ def test_sgd_result_is_the_simulator_with_the_child_seed():
 def test_ode_task_starts_where_the_sgd_task_starts():
     """committee.ode integrates from the overlaps of committee.sgd's start at the same point
     and seed (paired), and gives the plateau of the theory."""
-    from fltheory.sim import committee as sim
-    from fltheory.theory.committee_equations import CommitteeModel
-    from fltheory.theory.committee_ode import integrate
-    from fltheory.theory.committee_plateau import symmetric_plateau
+    from fltheory.papers.committee import sim
+    from fltheory.papers.committee.model import CommitteeModel
+    from fltheory.papers.committee.ode import integrate
+    from fltheory.papers.committee.plateau import symmetric_plateau
 
     half = Fraction(1, 2)
     point = _point("committee.ode", g="erf_ss", N=200, t_max=Fraction(10), eta=half)

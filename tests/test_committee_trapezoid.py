@@ -1,5 +1,5 @@
 """The generic-activation averages of the committee machine (the trapezoid rule of
-fltheory.theory._committee_trapezoid, the "cubature" kind of committee_averages) against
+fltheory.papers.committee._trapezoid, the "cubature" kind of committee_averages) against
 independent computations at GENERIC covariances:
 
 * erf(x/√2) written as an expression that takes the numeric path (1 − erfc(z/√2)) against
@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from fltheory.exact import CostError
-from fltheory.theory.committee_averages import averages
-from fltheory.theory.committee_equations import CommitteeModel
+from fltheory.papers.committee.gaussian import averages
+from fltheory.papers.committee.model import CommitteeModel
 
 #: erf(x/√2) written so that it is not recognised as erf: the trapezoid path
 ERF_EXPR = "1 - erfc(z/sqrt(2))"
@@ -116,7 +116,7 @@ def test_erf_plateau_through_the_numeric_path_matches_verify():
     r = 0.40923453253152530688, ε_g = 0.012085235826976424172, unstable eigenvalue
     6.53158249090e-3. Measured agreement ~1e-13 (the Jacobian's ~1e-11). The reported
     refined changes are small."""
-    from fltheory.theory.committee_plateau import symmetric_plateau
+    from fltheory.papers.committee.plateau import symmetric_plateau
 
     p = symmetric_plateau(CommitteeModel(ERF_EXPR, 2, 2), "1/10", guess=(0.3388, 0.3320, 0.4092))
     assert p.q == pytest.approx(0.33882385351783857809, abs=1e-10)
@@ -132,7 +132,7 @@ def test_erf_max_learning_rate_through_the_numeric_path():
     """η_max = π√(5/3) (VERIFY.md B1, derived independently) at the singular Q = R = T point,
     where the Jacobian's steps leave the PSD cone: the rule's continuation across a zero
     conditional variance must be smooth. Measured 4e-10 relative; bound 1e-8."""
-    from fltheory.theory.committee_plateau import max_learning_rate
+    from fltheory.papers.committee.plateau import max_learning_rate
 
     eta = max_learning_rate(CommitteeModel(ERF_EXPR, 1, 1)).eta_max
     assert eta == pytest.approx(math.pi * math.sqrt(5 / 3), rel=1e-8)

@@ -25,6 +25,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pagecheck
+from layout import sim_modules, theory_modules
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -33,14 +34,8 @@ DOCS = ROOT / "docs"
 pytestmark = pytest.mark.xdist_group("docs")
 
 
-def _public_modules(package: str) -> list[str]:
-    folder = ROOT.joinpath(*package.split("."))
-    return sorted(f"{package}.{p.stem}" for p in folder.glob("*.py")
-                  if not p.name.startswith("_"))
-
-
 API_MODULES = ["fltheory.exact", "fltheory.results", "fltheory.papers", "fltheory.claims.registry",
-               *_public_modules("fltheory.theory"), *_public_modules("fltheory.sim")]
+               *theory_modules(), *sim_modules()]
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
 
 
@@ -147,7 +142,7 @@ def test_links_resolve_offline(site: Path) -> None:
 
 
 def _representative() -> list[str]:
-    return ["index.html", "cli.html", "api/generated/fltheory.theory.fisher.html",
+    return ["index.html", "cli.html", "api/generated/fltheory.papers.fisher.theory.html",
             *(f"papers/{key}.html" for key in _paper_keys()),
             *(f"notebooks/{name}.html" for name in NOTEBOOKS), "report/index.html"]
 

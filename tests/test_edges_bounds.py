@@ -94,7 +94,7 @@ def _phase_brute(alpha1: Fraction, L: int | None) -> list[tuple[Fraction, int]]:
 @pytest.mark.parametrize("L", [None, 1, 3, 40])
 def test_phase_region_count_and_capped_list_match_the_loop(a1, L):
     from fltheory.exact import INF
-    from fltheory.theory.twostep import phase_line, phase_region_count
+    from fltheory.papers.twostep.phases import phase_line, phase_region_count
 
     brute = _phase_brute(a1, L)
     Lv = INF if L is None else L
@@ -153,7 +153,7 @@ def test_recovery_gamma_with_huge_denominator_answers():
 
 
 def test_ruben_term_estimate_bounds_the_terms_used():
-    from fltheory.theory import recovery as th
+    from fltheory.papers.recovery import theory as th
 
     for d1, g in ((2, 1.0), (3, 2.0), (8, 1.0), (8, 2.0), (16, 1.5), (64, 1.0)):
         c = np.arange(1, d1 + 1.0) ** -g
@@ -165,7 +165,7 @@ def test_ruben_term_estimate_bounds_the_terms_used():
 
 def test_ruben_series_complete_when_first_cumulant_vanishes():
     """d1 = 8, γ = 1: Σ(1 − β/w_i) = 0, so a_1 = 0; the series must not stop there."""
-    from fltheory.theory import recovery as th
+    from fltheory.papers.recovery import theory as th
 
     c = 1 / np.arange(1, 9.0)
     w = c / np.linalg.norm(c) / math.sqrt(2)
@@ -179,7 +179,7 @@ def test_banded_mixture_matches_scipy_chi2_mixture():
     spread of weights (d1 = 8, γ = 2: ~1000 terms)."""
     from scipy import stats
 
-    from fltheory.theory import recovery as th
+    from fltheory.papers.recovery import theory as th
 
     c = np.arange(1, 9.0) ** -2.0
     w = c / np.linalg.norm(c) / math.sqrt(2)
@@ -261,7 +261,7 @@ def test_rank_law_d1_two_theta_against_monte_carlo():
     """d1 = 2: θ_k = E[T (h_k² − 1)] with T the rank transform of s = Σ w_i (h_i² − 1), against
     a Monte Carlo over (h_1, h_2) with the empirical ranks (independent of Ruben's series).
     Standard error of the mean < 1.2e-3 at 10^6 samples (|T(h² − 1)| has variance < 1.4)."""
-    from fltheory.theory.recovery import RecoveryModel
+    from fltheory.papers.recovery.theory import RecoveryModel
 
     model = RecoveryModel.power_law(2, 1.0)
     w = model.c / math.sqrt(2)
@@ -338,7 +338,7 @@ def test_threshold_gamma_beyond_float_range_is_refused(invoke):
 
 
 def test_recovery_api_validates():
-    from fltheory.theory import recovery as th
+    from fltheory.papers.recovery import theory as th
 
     with pytest.raises(DomainError, match="C = -3"):
         th.threshold(10, 2, 1, Fraction(1), Fraction(-3))
@@ -364,7 +364,7 @@ def test_recovery_api_validates():
 def test_recovered_count_log_path_matches_exact_integers(seed):
     """The logarithmic comparison (used when the powers would be huge) against the exact
     integer comparison k^{2u} <= R^v, at random small cases including exact ties."""
-    from fltheory.theory import recovery as th
+    from fltheory.papers.recovery import theory as th
 
     rng = np.random.default_rng(seed)
     for _ in range(40):
@@ -417,8 +417,8 @@ def test_fisher_huge_d_answers_finite(invoke):
 
 
 def test_fisher_api_validates():
-    from fltheory.sim import fisher as sim
-    from fltheory.theory import fisher as th
+    from fltheory.papers.fisher import sim
+    from fltheory.papers.fisher import theory as th
 
     with pytest.raises(CostError, match="lmax = 60"):
         th.spectrum(10**16, 60)
@@ -444,8 +444,8 @@ def test_twostep_simulate_refusals(invoke, args, param):
 
 
 def test_sim_sizes_validated_at_the_api():
-    from fltheory.sim import recovery as rsim
-    from fltheory.sim import twostep as tsim
+    from fltheory.papers.recovery import sim as rsim
+    from fltheory.papers.twostep import sim as tsim
 
     with pytest.raises(DomainError, match="N = 100000"):
         tsim.simulate(10**5, 10**5, 10**5, 0.4, 0.3, tsim.SIGMAS["He1"], [tsim.TARGETS["He1"]], 0)

@@ -12,10 +12,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from fltheory.claims import quadratic as cq
-from fltheory.claims import twostep as ct
 from fltheory.claims.registry import select
-from fltheory.theory.quadratic import polar_stack
+from fltheory.papers.quadratic import claims as cq
+from fltheory.papers.quadratic.theory import polar_stack
+from fltheory.papers.twostep import claims as ct
 
 COLD = {"p": 4, "p_star": 2, "eta": Fraction(1, 10), "N_grid": (250, 500, 1000), "N_eta": 500,
         "eta_grid": (Fraction(1, 20), Fraction(1, 5)), "t_eta": 5, "seeds": 12, "mc": 20000}

@@ -15,8 +15,8 @@ import mpmath
 import pytest
 import sympy as sp
 
+from fltheory.engine.functions import LIMITS, Z, check_square_integrable, parse_function, time_limit
 from fltheory.exact import DomainError
-from fltheory.theory.functions import LIMITS, Z, check_square_integrable, parse_function, time_limit
 
 
 def _refused(result, param: str, *words: str) -> str:
@@ -294,7 +294,7 @@ def test_time_limit_leaves_no_alarm_and_restores_handler():
 def test_time_limit_interrupts_and_keeps_an_outer_timer():
     import time
 
-    from fltheory.theory.functions import Timeout
+    from fltheory.engine.functions import Timeout
 
     with pytest.raises(Timeout), time_limit(0.05):
         time.sleep(2)
@@ -333,7 +333,7 @@ def test_time_limit_is_not_lost_in_a_gc_callback():
     import gc
     import time
 
-    from fltheory.theory.timer import Timeout, time_limit
+    from fltheory.engine.timer import Timeout, time_limit
 
     def busy(phase, info):
         end = time.monotonic() + 0.03

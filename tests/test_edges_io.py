@@ -105,7 +105,7 @@ def test_declared_undefined_field_is_null_with_a_note():
 
 def test_non_finite_result_through_the_cli_is_an_internal_error_exit_1(monkeypatch, invoke):
     """A NaN that reaches emit(): nothing on stdout, one line naming the field, exit 1."""
-    import fltheory.cli.twostep as twostep
+    import fltheory.papers.twostep.cli as twostep
 
     real = twostep.lambda_result
 
@@ -394,7 +394,7 @@ def test_option_types_refuse_out_of_range_and_oversize():
 
 
 def test_internal_error_is_one_line_exit_1_and_debug_shows_traceback(monkeypatch, invoke):
-    import fltheory.cli.twostep as twostep
+    import fltheory.papers.twostep.cli as twostep
 
     def boom(*args):
         raise KeyError("surprise\nsecond line")
@@ -411,7 +411,7 @@ def test_internal_error_is_one_line_exit_1_and_debug_shows_traceback(monkeypatch
 
 
 def test_memory_error_is_exit_2_keyboard_interrupt_130(monkeypatch, invoke):
-    import fltheory.cli.twostep as twostep
+    import fltheory.papers.twostep.cli as twostep
 
     def hungry(*args):
         raise MemoryError
@@ -429,7 +429,7 @@ def test_memory_error_is_exit_2_keyboard_interrupt_130(monkeypatch, invoke):
 
 def test_int_str_limit_is_a_refused_request(monkeypatch, invoke):
     """A result too long to print exactly (Python's 4300-digit int-to-str limit): exit 2."""
-    import fltheory.cli.twostep as twostep
+    import fltheory.papers.twostep.cli as twostep
 
     real = twostep.lambda_result
 
@@ -459,7 +459,7 @@ def test_broken_pipe_is_a_quiet_exit():
 def test_real_process_internal_error_and_debug():
     """Through a real process: an exception the CLI does not expect is one line, exit 1; with
     FLTHEORY_DEBUG=1 the traceback."""
-    code = ("import sys, fltheory.cli.twostep as t\n"
+    code = ("import sys, fltheory.papers.twostep.cli as t\n"
             "def boom(*a):\n    raise RuntimeError('bug')\n"
             "t.lambda_result = boom\n"
             "from fltheory.cli import main\n"

@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 
 from fltheory.exact import CostError, DomainError
-from fltheory.sim import quadratic as sim
-from fltheory.theory import quadratic as th
+from fltheory.papers.quadratic import sim
+from fltheory.papers.quadratic import theory as th
 
 ROOT = Path(__file__).resolve().parent.parent
 NAN = re.compile(r"\b(nan|inf)\b", re.IGNORECASE)
@@ -288,7 +288,7 @@ def test_escape_passes_the_exact_step(invoke, monkeypatch):
     assert Fraction(float(eta)).limit_denominator(10**12) != eta  # the old path changed it
     seen = []
     law = th.escape_time_law
-    from fltheory.theory import quadratic_report
+    from fltheory.papers.quadratic import report as quadratic_report
 
     def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
         seen.append(args[2])

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from fltheory.sim import fisher as sim
-from fltheory.theory import fisher as th
+from fltheory.papers.fisher import sim
+from fltheory.papers.fisher import theory as th
 
 
 @pytest.mark.parametrize("d", [2, 3, 5, 10, 100])

@@ -12,15 +12,15 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fltheory.exact import DomainError
-from fltheory.theory.functions import Z, hermite_He, parse_function
-from fltheory.theory.hermite import (
+from fltheory.engine.functions import Z, hermite_He, parse_function
+from fltheory.engine.hermite import (
     expansion,
     generative_exponent,
     information_exponent,
     parseval,
 )
-from fltheory.theory.timer import Timeout, time_limit
+from fltheory.engine.timer import Timeout, time_limit
+from fltheory.exact import DomainError
 
 
 def _He_at_zero(n: int) -> int:

@@ -17,9 +17,9 @@ import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fltheory.theory.expressions import CATALOGUE
-from fltheory.theory.hermite import analyse, generative_exponent, information_exponent
-from fltheory.theory.hermite_zero import decide_zero, zero_bound
+from fltheory.engine.expressions import CATALOGUE
+from fltheory.engine.hermite import analyse, generative_exponent, information_exponent
+from fltheory.engine.hermite.zero import decide_zero, zero_bound
 
 
 def _b44() -> str:

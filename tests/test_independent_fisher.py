@@ -1,4 +1,4 @@
-"""Fisher spectrum of random ReLU features (fltheory.theory.fisher) a second way at generic
+"""Fisher spectrum of random ReLU features (fltheory.papers.fisher.theory) a second way at generic
 dimensions (d = 6, 7, 9; not d = 3, where the weight (1 − t²)^{(d−3)/2} is flat).
 
 The second ways: scipy's Gegenbauer polynomials; the Funk–Hecke integral with the arc-cosine
@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 from scipy import integrate, special
 
-from fltheory.sim import fisher as sim
-from fltheory.theory import fisher as th
+from fltheory.papers.fisher import sim
+from fltheory.papers.fisher import theory as th
 
 
 def _gegenbauer_normalised(d: int, l: int, t):

@@ -1,4 +1,4 @@
-"""The Hermite engine (fltheory.theory.hermite) a second way at generic points: kinks away from 0
+"""The Hermite engine (fltheory.engine.hermite) a second way at generic points: kinks away from 0
 (at z = 0 the interval moments' boundary terms a^{n−1}φ(a) vanish and a wrong power would pass),
 Gaussian exponents with a linear and a constant term (b, c ≠ 0), trigonometric functions against
 the closed form E[e^{ibz} He_k(z)] = (ib)^k e^{−b²/2}, and the generative exponent's conditional
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from fltheory.theory.hermite import expansion, gauss_moment, generative_exponent, parseval
+from fltheory.engine.hermite import expansion, gauss_moment, generative_exponent, parseval
 
 
 def test_gauss_moment_against_scipy():
@@ -185,9 +185,9 @@ def test_generative_exponent_atom_row():
     Max(|z| − 1, 0), A = [−1, 1]; reference by scipy quadrature of He_k φ over A."""
     from scipy import integrate
 
-    from fltheory.theory.functions import parse_function
-    from fltheory.theory.hermite_coefficients import _Engine
-    from fltheory.theory.hermite_exponents import _conditional_expectations
+    from fltheory.engine.functions import parse_function
+    from fltheory.engine.hermite.coefficients import _Engine
+    from fltheory.engine.hermite.exponents import _conditional_expectations
 
     cond = _conditional_expectations(_Engine(parse_function("Max(Abs(z) - 1, 0)"), 30, 0), 4)
     (row,) = [v for lab, v in zip(cond.labels, cond.values, strict=True) if lab.startswith("atom")]

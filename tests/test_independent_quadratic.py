@@ -1,4 +1,5 @@
-"""Quadratic networks (fltheory.theory.quadratic): each public formula a second way, at generic
+"""Quadratic networks (fltheory.papers.quadratic.theory): each public formula a second way, at
+generic
 parameters (p = 5 or 3, p* = 3 or 2, η = 3/20, label noise σ = 1/5, a generic covariance).
 
 The second ways: Monte Carlo over the Gaussian fields (the ODE's right side is an expectation;
@@ -17,7 +18,7 @@ import numpy as np
 import pytest
 from scipy import linalg, optimize
 
-from fltheory.theory import quadratic as th
+from fltheory.papers.quadratic import theory as th
 
 P, PS, ETA, NOISE = 5, 3, Fraction(3, 20), Fraction(1, 5)
 

@@ -1,4 +1,5 @@
-"""Sequential recovery (fltheory.theory.recovery): every public formula computed a second way, at
+"""Sequential recovery (fltheory.papers.recovery.theory): every public formula computed a second
+way, at
 generic parameters (γ = 7/5 or 9/4, never 1, where k^{2γ} = k^{γ+1}; q = 3, where 2q ≠ q + 2;
 C = 3/10, a_1² = 0.37).
 
@@ -22,7 +23,7 @@ import pytest
 from scipy import integrate, optimize, stats
 
 from fltheory.exact import fraction_str
-from fltheory.theory import recovery as th
+from fltheory.papers.recovery import theory as th
 
 GAMMA = Fraction(7, 5)
 C = Fraction(3, 10)
@@ -366,7 +367,7 @@ def test_fourier_inversion_against_ruben_series():
     """The generalised χ² by Fourier inversion against Ruben's series (two different methods)
     at generic weights where both run: densities to 1e-7 of their maximum, survival functions
     to 1e-9, on the whole support (measured 1e-10 and 1e-12)."""
-    from fltheory.theory.recovery_chi2 import _FourierChi2, _GenChi2
+    from fltheory.papers.recovery.chi2 import _FourierChi2, _GenChi2
 
     w = np.array([0.61, 0.37, 0.23, 0.13, 0.071, 0.043])
     base, biased = _FourierChi2.family(w)
@@ -386,7 +387,7 @@ def test_fourier_inversion_against_direct_quadrature_and_monte_carlo():
     density of Q as the double integral of g1(x − y) g2(y − z) g3(z) (mpmath quad) at four
     points, to 1e-7 relative; P(Q > x) against 10^6 Monte Carlo draws (within 5 standard
     errors)."""
-    from fltheory.theory.recovery_chi2 import _FourierChi2
+    from fltheory.papers.recovery.chi2 import _FourierChi2
 
     w = [0.61, 0.37, 0.23, 0.13, 0.071, 0.043]
     base, _ = _FourierChi2.family(np.array(w))

@@ -1,4 +1,4 @@
-"""Two steps of GD (fltheory.theory.twostep_terms): the spike constants, their mean square and the
+"""Two steps of GD (fltheory.papers.twostep.terms): the spike constants, their mean square and the
 one-step overlap a second way, at generic batch ratios ψ1 = 3/2, ψ2 = 2/3 and label noise 1/3
 (never ψ = 1, where ψ² = ψ and a wrong power of ψ would pass).
 
@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from fltheory.sim import twostep as sim
-from fltheory.theory.twostep import TWO_STEP_SIGMA
-from fltheory.theory.twostep_terms import TwoStepModel, one_step_overlap, term_prediction
+from fltheory.papers.twostep import sim
+from fltheory.papers.twostep.phases import TWO_STEP_SIGMA
+from fltheory.papers.twostep.terms import TwoStepModel, one_step_overlap, term_prediction
 
 SIGMA = TWO_STEP_SIGMA  # the theory's one definition of the paper's σ
 PSI1, PSI2, NOISE = Fraction(3, 2), Fraction(2, 3), Fraction(1, 3)

@@ -10,7 +10,7 @@ import pytest
 import sympy as sp
 
 from fltheory.exact import DomainError
-from fltheory.theory import quadratic as th
+from fltheory.papers.quadratic import theory as th
 
 
 def test_wick_engine_on_known_moments():
@@ -144,8 +144,7 @@ def test_fixed_step_is_mean_field_at_eta_over_p():
     discriminating check, no tolerance); and the CLI's fixed scaling reports that ODE."""
     import math
 
-    from fltheory.sim import quadratic as sim
-    from fltheory.theory import quadratic as theory
+    from fltheory.papers.quadratic import sim, theory
 
     N, p, ps, eta = 1000, 4, 2, 0.2
     rng = np.random.default_rng(3)

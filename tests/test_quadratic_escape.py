@@ -17,7 +17,7 @@ import pytest
 import sympy as sp
 
 from fltheory.exact import DomainError
-from fltheory.theory import quadratic as th
+from fltheory.papers.quadratic import theory as th
 
 
 @pytest.mark.parametrize(("p", "ps"), [(1, 1), (2, 1), (3, 2), (2, 3)])

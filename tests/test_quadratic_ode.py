@@ -1,4 +1,4 @@
-"""The reduced quadratic-network ODE and its two integrators (fltheory.theory.quadratic_ode).
+"""The reduced quadratic-network ODE and its two integrators (fltheory.papers.quadratic.rhs).
 
 References: the matrix form ``rhs_matrix`` (itself checked against the element-wise sympy
 derivation in test_quadratic.py) on the full p×p state; scipy's LSODA as a second integrator.
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from fltheory.exact import DomainError
-from fltheory.theory import quadratic as th
-from fltheory.theory import quadratic_ode as qode
+from fltheory.papers.quadratic import rhs as qode
+from fltheory.papers.quadratic import theory as th
 
 
 def _random_reduced(rng, p, k, ps):
@@ -118,7 +118,7 @@ def test_compiled_dormand_prince_agrees_with_lsoda():
 
 def test_dormand_prince_reports_failure():
     pytest.importorskip("numba")
-    from fltheory.theory import _quadratic_jit
+    from fltheory.papers.quadratic import _jit as _quadratic_jit
 
     y0 = np.array([0.25, 0.0, 0.0, 0.0, 0.0, 0.01, 0.0, 0.0, 0.01])
     _, nfev, status = _quadratic_jit.dopri5(y0, np.array([0.0, 100.0]), 1e-9, 1e-12, 2, 2, 4,
@@ -137,13 +137,13 @@ def test_without_numba_auto_falls_back_to_lsoda(monkeypatch):
     domain error that names the extra to install."""
     import sys
 
-    import fltheory.theory as theory_pkg
+    import fltheory.papers.quadratic as theory_pkg
 
     t = np.linspace(0, 20, 21)
     R0 = 1e-2 * np.ones((3, 2))
     ref = th.integrate(np.eye(3) / 4, R0, np.eye(2), 0.1, t, method="lsoda")
-    monkeypatch.delattr(theory_pkg, "_quadratic_jit", raising=False)
-    monkeypatch.setitem(sys.modules, "fltheory.theory._quadratic_jit", None)
+    monkeypatch.delattr(theory_pkg, "_jit", raising=False)
+    monkeypatch.setitem(sys.modules, "fltheory.papers.quadratic._jit", None)
     auto = th.integrate(np.eye(3) / 4, R0, np.eye(2), 0.1, t)
     assert np.array_equal(auto.R, ref.R)
     with pytest.raises(DomainError, match="fast"):

@@ -14,8 +14,8 @@ import pytest
 from scipy import stats
 
 from fltheory.exact import DomainError
-from fltheory.sim import recovery as sim
-from fltheory.theory import recovery as th
+from fltheory.papers.recovery import sim
+from fltheory.papers.recovery import theory as th
 
 # --------------------------------------------------------------------------- exact counting
 
@@ -382,8 +382,8 @@ def test_recovery_at_agrees_with_the_model_route():
 def test_simulation_comparison_runs_are_the_seed_children():
     """compare_simulation's run s is sim.run at seeding.children(seed, seeds)[s]; its table's
     means and standard errors are those of the runs."""
-    from fltheory.claims.recovery import compare_simulation
-    from fltheory.sim import seeding
+    from fltheory.papers.recovery.claims import compare_simulation
+    from fltheory.simkit import seeding
 
     c = compare_simulation(6, 1500, d1=3, seed=4, seeds=2)
     for s, ss in enumerate(seeding.children(4, 2)):

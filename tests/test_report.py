@@ -197,7 +197,7 @@ def test_store_serves_the_second_report_and_refuses_stale_rows(tmp_path):
 
 def _fake_claims(monkeypatch):
     """twostep's claims with predict and simulate that raise: a report that needs them fails."""
-    from fltheory.claims import twostep
+    from fltheory.papers.twostep import claims as twostep
 
     def boom(*args):
         raise AssertionError("recomputed")

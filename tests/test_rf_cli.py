@@ -27,7 +27,7 @@ def test_fisher_sigma_json(invoke):
 
 def test_fisher_sigma_relu_matches_the_relu_paper(invoke):
     """--sigma relu --scale s: homogeneous of degree 1, so λ_l = (s²/d)·λ_l(ReLU paper)."""
-    from fltheory.theory import fisher
+    from fltheory.papers.fisher import theory as fisher
 
     r = invoke("fisher", "--sigma", "relu", "--d", "5", "--lmax", "2", "--jmax", "0",
                "--format", "json")

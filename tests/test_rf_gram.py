@@ -1,8 +1,9 @@
-"""The Gram route of the random-feature spectrum (fltheory.theory.rf_gram: sphere
+"""The Gram route of the random-feature spectrum (fltheory.papers.rf_spectrum.gram: sphere
 factorisation, no Mehler series) against independent computations at small d:
 
 * polynomial σ (z³ − z): the exact route (rf_exact: Gamma-ratio matrices, closed forms);
-* ReLU at s² = d: the ReLU paper's closed forms (fltheory.theory.fisher); the kink of relu(at)
+* ReLU at s² = d: the ReLU paper's closed forms (fltheory.papers.fisher.theory); the kink of
+relu(at)
   at t = 0 limits Gauss–Jacobi to ~1e-5 on the even degrees, while λ_1 (odd part t/2, linear)
   is exact;
 * tanh at d = 5, 10: the Mehler–Nyström route (rf_nystrom, a different method) to the digits
@@ -16,8 +17,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from fltheory.theory import fisher, rf_spectrum
-from fltheory.theory.rf_gram import _compensated_rows, gram_float, gram_mp, jacobi_rule
+from fltheory.papers.fisher import theory as fisher
+from fltheory.papers.rf_spectrum import theory as rf_spectrum
+from fltheory.papers.rf_spectrum.gram import _compensated_rows, gram_float, gram_mp, jacobi_rule
 
 
 @pytest.mark.parametrize("d", [3, 5, 10])

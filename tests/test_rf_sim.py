@@ -1,4 +1,5 @@
-"""The random-feature simulator for any activation (fltheory.sim.rf_spectrum), checked against
+"""The random-feature simulator for any activation (fltheory.papers.rf_spectrum.sim), checked
+against
 independent computations: Monte Carlo over x, Isserlis moments, a 2-D Gauss–Hermite product rule,
 the ReLU simulator of the Fisher paper, and exact finite-rank spectra."""
 
@@ -11,8 +12,8 @@ import pytest
 from scipy.special import erf
 
 from fltheory.exact import DomainError
-from fltheory.sim import fisher as relu_sim
-from fltheory.sim import rf_spectrum as rf
+from fltheory.papers.fisher import sim as relu_sim
+from fltheory.papers.rf_spectrum import sim as rf
 
 
 def _weights(d=4, m=60, seed=3, scale=1):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from fltheory.claims import rf_spectrum as C
+from fltheory.papers.rf_spectrum import claims as C
 
 
 @pytest.fixture(scope="module")

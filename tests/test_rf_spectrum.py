@@ -1,11 +1,12 @@
-"""Random-feature spectrum for any activation (fltheory.theory.rf_spectrum) checked a second way.
+"""Random-feature spectrum for any activation (fltheory.papers.rf_spectrum.theory) checked a
+second way.
 
 Second ways, none sharing code or formulas with the module beyond the definitions:
 - ``_brute_force``: the radial operator built from its definition by numpy/scipy quadrature —
   E_x σ(r z1) σ(r' z2) by 2-D Gauss–Hermite (z2 = t z1 + √(1 − t²) g), the Funk–Hecke projection
   on P_l by Gauss–Jacobi in t (scipy's Gegenbauer polynomials), the radial law by scipy's
   generalised Gauss–Laguerre in u = d r²/(2s²) — no Mehler series, no Gamma-ratio formulas;
-- the ReLU module theory/fisher.py (arc-cosine kernel, its own Beta recursion) at s = √d;
+- the ReLU module papers/fisher/theory.py (arc-cosine kernel, its own Beta recursion) at s = √d;
 - the exact trace E_r E_z σ(rz)² by 2-D numpy quadrature.
 """
 
@@ -20,8 +21,8 @@ import sympy as sp
 from scipy import integrate, special
 
 from fltheory.exact import DomainError
-from fltheory.theory import fisher
-from fltheory.theory import rf_spectrum as rf
+from fltheory.papers.fisher import theory as fisher
+from fltheory.papers.rf_spectrum import theory as rf
 
 
 def _radial_nodes(d: int, s: float, n: int):

@@ -142,7 +142,7 @@ def test_every_view_documents_its_parameters(kind, name, func):
     (kind, domain, help) so that `fltheory KIND NAME --help` lists it with its default."""
     import inspect
 
-    from fltheory.views.params import declared_params, format_value
+    from fltheory.render.params import declared_params, format_value
 
     doc = inspect.getdoc(func) or ""
     declared = declared_params(func)

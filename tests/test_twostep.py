@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from fltheory.sim import twostep as sim
-from fltheory.theory.functions import Z
-from fltheory.theory.twostep import TWO_STEP_SIGMA, lambda_count, phase_line
-from fltheory.theory.twostep_terms import TwoStepModel, learnability, term_prediction
+from fltheory.engine.functions import Z
+from fltheory.papers.twostep import sim
+from fltheory.papers.twostep.phases import TWO_STEP_SIGMA, lambda_count, phase_line
+from fltheory.papers.twostep.terms import TwoStepModel, learnability, term_prediction
 
 SIGMA = TWO_STEP_SIGMA  # the theory's one definition of the paper's σ
 
@@ -122,7 +122,7 @@ def test_cli(invoke):
 def test_one_step_overlap_formula():
     """BBP for an N × d Gaussian matrix (c = N/d = 1): |⟨ṽ, v⟩|² = 1 − (1 + θ²)/(θ²(θ² + 1))
     = 1 − 1/θ² above θ = 1, 0 below; times ⟨b̂, β⟩² = Σμ_1²/(Σμ_1² + ψE[y²])."""
-    from fltheory.theory.twostep_terms import one_step_overlap
+    from fltheory.papers.twostep.terms import one_step_overlap
 
     model = TwoStepModel.build(SIGMA, ["He1", "bounded3"])
     out = one_step_overlap(model, Fraction(1, 10), 1000)

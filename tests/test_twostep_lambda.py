@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fltheory.exact import INF, DomainError
-from fltheory.theory.twostep import lambda_count, lambda_details
+from fltheory.papers.twostep.phases import lambda_count, lambda_details
 
 
 def _lambda_by_enumeration(i: int, j: int, M: int, L: int | None = None) -> int:

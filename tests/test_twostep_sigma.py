@@ -1,4 +1,4 @@
-"""The σ-aware outlier count of W2 (fltheory.theory.twostep_sigma), its CLI and the simulator's
+"""The σ-aware outlier count of W2 (fltheory.papers.twostep.sigma), its CLI and the simulator's
 term-presence statistic, each checked against a second, independent computation."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from numpy.polynomial import hermite_e as He
 from numpy.polynomial import polynomial as P
 
 from fltheory.exact import DomainError
-from fltheory.sim import twostep as sim
-from fltheory.theory import twostep_sigma as ts
-from fltheory.theory.twostep_terms import TWO_STEP_SIGMA, batch_model, term_prediction
+from fltheory.papers.twostep import sigma as ts
+from fltheory.papers.twostep import sim
+from fltheory.papers.twostep.terms import TWO_STEP_SIGMA, batch_model, term_prediction
 
 # ----------------------------------------------------------------------------- independent M_{k,p}
 
@@ -298,7 +298,7 @@ def test_cli_phase_and_learn_sigma(invoke):
 def test_learn_any_sigma_agrees_with_learnability_for_a_polynomial():
     """The σ-aware direction verdicts (used for non-polynomial σ) against twostep_terms'
     learnability (sympy expectations of the unfactorised terms) on the paper's σ."""
-    from fltheory.theory.twostep_terms import _directions_any_sigma, learnability
+    from fltheory.papers.twostep.terms import _directions_any_sigma, learnability
 
     for batch in ("reused", "fresh"):
         model = batch_model(["He1", "He3", "He2"], batch)
@@ -506,8 +506,8 @@ def test_jets_against_numerical_differentiation():
     cosh, sin, cos, erf, erfc, atan) against mpmath.diff of the same function typed here."""
     import sympy as sp
 
-    from fltheory.theory._twostep_moments import jet
-    from fltheory.theory.functions import Z
+    from fltheory.engine.functions import Z
+    from fltheory.papers.twostep._moments import jet
 
     expr = (sp.exp(-Z**2 / 3) * sp.log(2 + sp.sin(Z)) + sp.tanh(Z / 2) / (3 + sp.cos(Z))
             + sp.erf(Z) * sp.atan(Z) + (1 + Z**2) ** sp.Rational(1, 3) + sp.erfc(Z / 2)
@@ -530,8 +530,8 @@ def test_jets_against_numerical_differentiation():
 def test_moments_table_against_quadrature_and_cache():
     """A moment of softplus from the table against mpmath.diff + mpmath.quad (the reference
     of the reason test); the second call is answered by the run store (seconds = 0)."""
-    from fltheory.theory import _twostep_moments as tm
-    from fltheory.theory.functions import parse_function
+    from fltheory.engine.functions import parse_function
+    from fltheory.papers.twostep import _moments as tm
 
     expr = parse_function("softplus", "sigma").expr
     first = tm.cached_moments(expr, 4, 20)

@@ -20,7 +20,7 @@ def _write_figure(name: str, func: Callable[..., Any], values: dict[str, Any],
     from pathlib import Path
 
     from fltheory.cli.options import atomic_output, check_output_path
-    from fltheory.views.params import reporting
+    from fltheory.render.params import reporting
 
     path = Path(output) if output else variant_path("figures", name, changed, ".pdf")
     if path.suffix not in _FORMATS:

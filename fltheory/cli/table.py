@@ -18,8 +18,8 @@ def _write_table(name: str, func: Callable[..., Any], values: dict[str, Any],
 
     from fltheory.cli.options import check_output_path, write_atomically
     from fltheory.render.latex import tabular
+    from fltheory.render.params import reporting
     from fltheory.render.tables import build_table
-    from fltheory.views.params import reporting
 
     path = (None if output == "-" else Path(output) if output
             else variant_path("tables", name, changed, ".tex"))

@@ -1,5 +1,5 @@
 """``fltheory table`` and ``fltheory plot``: one sub-command per table or figure, with the
-view's parameters as options (:mod:`fltheory.views.params`).
+view's parameters as options (:mod:`fltheory.render.params`).
 
 Output path: ``-o FILE`` (``-o -``: stdout, tables only). Without ``-o``, a view run at its
 defaults writes ``tables/NAME.tex`` (``figures/NAME.pdf``), the committed file; with any
@@ -57,7 +57,7 @@ class _ViewValue(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> Any:
-        from fltheory.views.params import parse_param
+        from fltheory.render.params import parse_param
 
         if not isinstance(value, str):
             return value
@@ -93,7 +93,7 @@ class ViewGroup(click.Group):
         if cmd_name not in self.names():
             return None
         from fltheory.papers import contribution
-        from fltheory.views.params import declared_params, format_value
+        from fltheory.render.params import declared_params, format_value
 
         func = contribution(self.kind + "s", cmd_name)
         declared = declared_params(func)

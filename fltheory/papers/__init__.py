@@ -6,7 +6,8 @@ lambda`` reads the declarations and imports only the module of the command it ru
 
 Where papers come from, in this order:
 
-1. the modules of this package (``fltheory/papers/<key>.py``), the built-in papers;
+1. the sub-packages of this package (``fltheory/papers/<key>/``, ``PAPER`` in its
+   ``__init__``), the built-in papers;
 2. the entry points of group ``fltheory.papers`` of any installed distribution, each naming a
    module that defines ``PAPER`` (a third-party paper: ``[project.entry-points."fltheory.papers"]
    mypaper = "mypackage.paper"`` in its ``pyproject.toml``). They are read only when a listing
@@ -22,7 +23,7 @@ the same name (a claim id, table, figure, sweep task or command): that is an err
 >>> [p.key for p in builtin_papers()]
 ['hermite', 'twostep', 'fisher', 'quadratic', 'recovery', 'rf_spectrum', 'committee']
 >>> paper("fisher").tables
-{'fisher': 'fltheory.views.fisher:fisher_table'}
+{'fisher': 'fltheory.papers.fisher.views:fisher_table'}
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 __all__ = ["ENTRY_POINT_GROUP", "Paper", "builtin_papers", "clear", "contribution", "contributions",
-           "load", "paper", "papers"]
+           "lazy_names", "load", "paper", "papers"]
 
 #: entry-point group through which installed distributions contribute papers
 ENTRY_POINT_GROUP = "fltheory.papers"
@@ -107,11 +108,12 @@ _found: dict[str, tuple[Paper, ...]] = {}
 
 
 def builtin_papers() -> tuple[Paper, ...]:
-    """The papers declared in this package (its modules not starting with ``_``), in their
-    ``order``."""
+    """The papers of this package (its sub-packages not starting with ``_``, each declaring
+    ``PAPER`` in its ``__init__``), in their ``order``."""
     if "builtin" not in _found:
-        names = sorted({entry.split(".")[0] for folder in __path__ for entry in os.listdir(folder)
-                        if entry.endswith(".py") and not entry.startswith("_")})
+        names = sorted(entry for folder in __path__ for entry in os.listdir(folder)
+                       if not entry.startswith(("_", "."))
+                       and os.path.isfile(os.path.join(folder, entry, "__init__.py")))
         found = [_declared(f"{__name__}.{name}") for name in names]
         _found["builtin"] = tuple(sorted(found, key=lambda p: (p.order, p.key)))
     return _found["builtin"]
@@ -181,3 +183,31 @@ def _unique(what: str, items: Iterable[tuple[str, Paper]]) -> None:
 def clear() -> None:
     """Forget the discovered papers (after installing a plugin in a running interpreter)."""
     _found.clear()
+
+
+def lazy_names(package: str, names: Mapping[str, Iterable[str]]) -> tuple[Any, Any]:
+    """``__getattr__`` and ``__dir__`` for a paper package's face: ``names`` maps a module
+    (relative to ``package``, or absolute when it starts with ``fltheory.``) to the public names
+    it defines. A name is imported from its module on first use, so importing the package (as
+    paper discovery does) stays as light as its declaration.
+
+    >>> from fltheory.papers import fisher
+    >>> fisher.multiplicity(3, 2)
+    5
+    >>> "spectrum" in dir(fisher)
+    True
+    """
+    home = {name: module if module.startswith("fltheory.") else f"{package}.{module}"
+            for module, public in names.items() for name in public}
+
+    def __getattr__(name: str) -> Any:
+        if name not in home:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(home[name]), name)
+
+    def __dir__() -> list[str]:
+        import sys
+
+        return sorted({*vars(sys.modules[package]), *home})
+
+    return __getattr__, __dir__

@@ -1,6 +1,6 @@
 """Figures for ``fltheory plot NAME``, contributed by the papers (:mod:`fltheory.papers`).
 
-Each paper's figures live in its views module (``fltheory.views.<paper>``): a ``draw_*``
+Each paper's figures live in its views module (``fltheory.papers.<paper>.views``): a ``draw_*``
 function draws data computed elsewhere, a ``*_figure`` function fetches the data from the public
 API and draws it. matplotlib is imported only when a figure is drawn (``pip install
 'fltheory[plot]'``); the CLI selects the Agg backend, a notebook keeps its own.

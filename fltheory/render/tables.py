@@ -1,7 +1,7 @@
 """Named tables for ``fltheory table NAME``, contributed by the papers (:mod:`fltheory.papers`).
 
-Each paper's builders live in its views module (``fltheory.views.<paper>``): they ask the theory
-for the numbers and arrange them in a :class:`~fltheory.results.Table`. Every builder is
+Each paper's builders live in its views module (``fltheory.papers.<paper>.views``): they ask
+the theory for the numbers and arrange them in a :class:`~fltheory.results.Table`. Every builder is
 deterministic, so the committed files in ``tables/`` are exactly what the command writes (a test
 regenerates and compares them).
 """
@@ -24,7 +24,7 @@ def table_names() -> list[str]:
 
 def build_table(name: str, **params: Any) -> Table:
     """The table ``name`` (see :func:`table_names`) at its default parameters, or with
-    ``params`` (the keyword arguments of its builder, :mod:`fltheory.views.params`); an unknown
+    ``params`` (the keyword arguments of its builder, :mod:`fltheory.render.params`); an unknown
     name is a
     :class:`~fltheory.exact.DomainError`, a builder returning something other than a
     :class:`~fltheory.results.Table` a TypeError naming the builder (a bug of its paper).

@@ -57,14 +57,14 @@ _ADDRESS_FORM = "local, or a Dask scheduler address PROTOCOL://HOST:PORT such as
 
 def derived_seed(task_id: str, params: Mapping[str, str], seed: int) -> Any:
     """The simulation seed of (task, grid point, user seed): the child of the user's seed keyed
-    by a digest of the task and its canonical parameters (``fltheory.sim.seeding.child``), a
+    by a digest of the task and its canonical parameters (``fltheory.simkit.seeding.child``), a
     ``numpy.random.SeedSequence`` — independent streams by construction, the whole entropy kept.
 
     >>> ss = derived_seed("check.normal", {"n": "10"}, 3)
     >>> ss.entropy, len(ss.spawn_key)
     (3, 4)
     """
-    from fltheory.sim.seeding import child
+    from fltheory.simkit.seeding import child
 
     digest = hashlib.sha256((task_id + params_key(dict(params))).encode()).digest()
     words = [int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4)]

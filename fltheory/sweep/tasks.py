@@ -183,7 +183,7 @@ def as_float(value: Fraction | int | str) -> float:
 
 
 def _check_normal(p: dict[str, Any], seed: Any) -> dict[str, float]:
-    from fltheory.sim.seeding import rng
+    from fltheory.simkit.seeding import rng
 
     z = rng(seed).standard_normal(int(p["n"]))
     return {"mean": float(z.mean()), "second_moment": float(z @ z / len(z))}

@@ -1,0 +1,30 @@
+"""The shared theory below the papers: it never names a paper.
+
+* :mod:`fltheory.engine.hermite` -- the Hermite engine: exact or mpmath expansions, information
+  and generative exponents (start here: :func:`~fltheory.engine.hermite.analyse`);
+* :mod:`fltheory.engine.expressions` -- the one activation catalogue (sympy face) and the
+  expression grammar of every ``--sigma``/``--g``;
+* :mod:`fltheory.engine.functions` -- a function of ``z`` as the engine takes it;
+* :mod:`fltheory.engine.integrability` -- square integrability under N(0, 1), decided first;
+* :mod:`fltheory.engine.timer` -- a wall-clock bound on a block of sympy work.
+
+Modules here use exact rationals, sympy and mpmath; none imports a simulator. This ``__init__``
+imports nothing (a sub-module is loaded when first named), so light queries stay light.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+__all__ = ["expressions", "functions", "hermite", "integrability", "timer"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'fltheory.engine' has no attribute {name!r}")
+    return import_module(f"{__name__}.{name}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

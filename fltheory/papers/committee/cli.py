@@ -1,0 +1,564 @@
+"""Commands of the soft-committee-machine paper (issue 16): ``committee ode``, ``equations``,
+``plateau``, ``simulate``."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, TypeVar
+
+import click
+
+from fltheory.cli.options import RATIONAL, CountType, emit, format_option
+from fltheory.exact import DomainError, fraction_str
+from fltheory.results import Result, Table
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_CONVENTIONS = {
+    "model": "f = Σ_k a_k g(w_k·x/√N), y = Σ_m a*_m g(w*_m·x/√N) + σξ, x ~ N(0, I_N); online "
+             "SGD on ½(f − y)², one fresh sample per step: w_k += (η/√N) a_k (y − f) "
+             "g'(λ_k) x − (ηκ/N) w_k; t = steps/N",
+    "overlaps": "Q = WWᵀ/N, R = WW*ᵀ/N, T = W*W*ᵀ/N; ε_g = ½E(f − y_clean)²",
+    "activation": ("erf_ss means erf(x/√2) (Saad & Solla), erf means erf(x) as in every "
+                   "command; relu, tanh, polynomials in x or z"),
+    "source": "Saad & Solla (1995); Biehl & Schwarze (1995); Goldt et al. (2019)",
+}
+
+
+def _model_options(func: F) -> F:
+    """--g, --K, --M, second layers, noise and weight decay: the model of every command."""
+    for decorate in reversed([
+        click.option("--g", "g", default="erf_ss", show_default=True,
+                     help="Activation: erf_ss (= erf(x/√2), Saad & Solla), erf (= erf(x)), relu, "
+                          "tanh, sigmoid, a polynomial "
+                          "in x or z (x**2, He3), or an expression in z (theory only)."),
+        click.option("--K", "K", type=CountType(minimum=1, maximum=50), default=2,
+                     show_default=True, help="Student units K, 1 <= K <= 50."),
+        click.option("--M", "M", type=CountType(minimum=1, maximum=50), default=2,
+                     show_default=True, help="Teacher units M, 1 <= M <= 50."),
+        click.option("--a", "a", default="1", show_default=True,
+                     help="Student second layer: a number for every unit, or 1/K."),
+        click.option("--a-star", "a_star", default="1", show_default=True,
+                     help="Teacher second layer: a number for every unit, or 1/M."),
+        click.option("--noise", type=RATIONAL, default="0", show_default=True,
+                     help="Label-noise standard deviation σ >= 0."),
+        click.option("--weight-decay", "weight_decay", type=RATIONAL, default="0",
+                     show_default=True, help="Weight decay κ >= 0 (the step −(ηκ/N) w)."),
+    ]):
+        func = decorate(func)
+    return func
+
+
+#: the second-layer weights the ODE commands accept: 0 or 1/100 <= |a| <= 4. The ODE with
+#: (a, a*, η) is the ODE with (a/c, a*/c, c²η) (ε_g times c²), so |a| = 100 is η × 10^4 (a
+#: runaway far above η_max) and a student with |a| = 1e-3 must grow to |w|² ~ 10^6 |a*|²
+#: before it fits (measured: --a 1e-3 … 1e-9 ended in a non-finite I3 or LinAlgError,
+#: --a 1e4 … 1e100 in a "vanishing step size at t ≈ 0"/nan)
+A_RANGE = (Fraction(1, 100), Fraction(4))
+
+
+def _model(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
+           weight_decay: Fraction) -> Any:
+    """The typed model of the options (parsing: the theory checks every field; the second
+    layers also against :data:`A_RANGE`)."""
+    from fltheory.papers.committee.model import CommitteeModel
+
+    model = CommitteeModel(g, K, M, a=a, a_star=a_star, noise=noise, weight_decay=weight_decay)
+    lo, hi = A_RANGE
+    for param, values in (("a", model.a), ("a_star", model.a_star)):
+        for v in values:
+            if v and not lo <= abs(v) <= hi:
+                raise DomainError(param, fraction_str(v), f"0 or {fraction_str(lo)} <= |{param}|"
+                                  f" <= {fraction_str(hi)} (the ODE of a second layer c·a is "
+                                  "the ODE at step c²η: outside this range it is stiff or "
+                                  "runs away)")
+    return model
+
+
+def _model_inputs(model: Any) -> dict[str, Any]:
+    return {"g": model.g, "K": model.K, "M": model.M,
+            "a": [fraction_str(v) for v in model.a],
+            "a_star": [fraction_str(v) for v in model.a_star],
+            "noise": fraction_str(model.noise), "weight_decay": fraction_str(model.weight_decay)}
+
+
+def _matrix(text: str | None, param: str) -> list[list[Fraction]] | None:
+    """A matrix typed as rows separated by ';', entries by ',' (e.g. 1,1/2;1/2,1)."""
+    from fltheory.exact import parse_rational
+
+    if text is None:
+        return None
+    if len(text) > 10000:
+        raise DomainError(param, text[:40] + "…", "a matrix of at most 10000 characters")
+    rows = [[parse_rational(v.strip(), param) for v in row.split(",")]
+            for row in text.split(";")]
+    if len({len(r) for r in rows}) != 1:
+        raise DomainError(param, text, "rows of equal length (rows ';', entries ',')")
+    return rows
+
+
+def _num(x: float, spec: str = ".6g") -> str:
+    return format(x, spec) if math.isfinite(x) else "diverged"
+
+
+@click.group("committee")
+def committee_group() -> None:
+    """Online SGD in soft committee machines (Saad & Solla 1995): ode, equations, plateau,
+    simulate."""
+
+
+@committee_group.command("ode")
+@_model_options
+@click.option("--eta", type=RATIONAL, required=True, help="Step η > 0.")
+@click.option("--t-max", "t_max", type=RATIONAL, default="200", show_default=True,
+              help="Integration time, 0 < t-max <= 10^5 (the integration's cost is bounded "
+                   "with K, M before it starts).")
+@click.option("--q0", type=RATIONAL, default="1/4", show_default=True,
+              help="Initial Q = q0 I, 0 < q0 <= 1000 (unless --Q0).")
+@click.option("--rho0", type=RATIONAL, default="1/1000", show_default=True,
+              help="Initial R = rho0 × a seeded Gaussian K × M pattern (unless --R0).")
+@click.option("--seed", type=CountType(minimum=0), default=0, show_default=True)
+@click.option("--T", "T", default=None, help="Teacher overlaps (rows ';', entries ','); "
+              "default the identity. Must be positive semi-definite.")
+@click.option("--Q0", "Q0", default=None, help="Initial Q (rows ';'), with --R0.")
+@click.option("--R0", "R0", default=None, help="Initial R (K × M, rows ';').")
+@format_option
+def ode_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
+                weight_decay: Fraction, eta: Fraction, t_max: Fraction, q0: Fraction,
+                rho0: Fraction, seed: int, T: str | None, Q0: str | None, R0: str | None,
+                fmt: str) -> None:
+    """Integrate the derived ODEs from a generic start: ε_g(t), the plateau and the escape.
+
+    Example: fltheory committee ode --g erf --K 2 --M 2 --eta .5
+    """
+    from fltheory.papers.committee.claims import ode_run
+
+    model = _model(g, K, M, a, a_star, noise, weight_decay)
+    _announce(model, eta, t_max)
+    run = ode_run(model, eta, t_max, q0, rho0, seed, T=_matrix(T, "T"), Q0=_matrix(Q0, "Q0"),
+                  R0=_matrix(R0, "R0"))
+    from fltheory.papers.committee.ode import eps_accuracy, runaway
+
+    tr, spec = run.trajectory, run.specialisation
+    stop = runaway(tr, model)
+    end = len(tr.t) if stop is None else stop[0] + 1
+    acc = eps_accuracy(model, tr, eta, run.average_errors)
+    eps = [max(float(v), 0.0) for v in tr.eps_g[:end]]
+    rows = [[f"{tr.t[i]:.4g}", _eps_text(eps[i], float(acc[i])), f"{spec[i]:.4f}",
+             f"{float(tr.Q[i].trace()) / K:.4f}"] for i in range(0, end, 20)]
+    if (end - 1) % 20:
+        i = end - 1
+        rows.append([f"{tr.t[i]:.4g}", _eps_text(eps[i], float(acc[i])), f"{spec[i]:.4f}",
+                     f"{float(tr.Q[i].trace()) / K:.4f}"])
+    details = {"t": tr.t[:end].tolist(), "eps_g": eps,
+               "eps_g_accuracy": [float(v) for v in acc[:end]], "method": tr.method,
+               "nfev": tr.nfev, "escape_time": run.escape_time, "plateau": _plateau_json(run),
+               "runaway": None if stop is None else {"t": stop[1], "trQ_over_K": stop[2],
+                                                     "scale": stop[3]}}
+    emit(Result(command="committee ode",
+                inputs=_model_inputs(model) | {"eta": fraction_str(eta),
+                                               "t_max": fraction_str(t_max), "q0": fraction_str(q0),
+                                               "rho0": fraction_str(rho0), "seed": seed,
+                                               "T": T, "Q0": Q0, "R0": R0},
+                value=eps[-1], conventions=_CONVENTIONS,
+                summary=_ode_summary(run, eta, t_max, stop, eps[-1], float(acc[end - 1])),
+                details=details,
+                table=Table(columns=["t", "ε_g", "‖R − mean R‖_F", "tr Q/K"], rows=rows,
+                            caption="ODE trajectory (every 20th grid point)",
+                            label="tab:fltheory-committee-ode", align="rrrr")), fmt)
+
+
+def _announce(model: Any, eta: Fraction, t_max: Fraction, grid: int = 201) -> float:
+    """One line on stderr (never stdout or JSON) before an integration whose estimated time
+    (the integrator's own cost estimate) is 5 s or more; returns the estimate in seconds."""
+    from fltheory.papers.committee._flat import cost
+    from fltheory.papers.committee.ode import compiled_erf_cost, integration_cost
+
+    per_eval = max(compiled_erf_cost(model.K, model.M), cost(model))
+    if not math.isfinite(per_eval):
+        return math.nan
+    seconds, _ = integration_cost(model.K, model.M, abs(float(eta)), float(t_max), grid,
+                                  per_eval)
+    if seconds >= 5:
+        click.echo(f"fltheory committee ode: integrating to t = {fraction_str(t_max)} "
+                   f"(estimated {seconds:.0f} s) ...", err=True)
+    return seconds
+
+
+def _plateau_json(run: Any) -> dict[str, Any] | None:
+    p = run.plateau
+    if p is None:
+        return None
+    return {"q": p.q, "c": p.c, "r": p.r, "eps_g": p.eps_g, "escape_rate": p.escape_rate,
+            "eigenvalues_real": [float(v.real) for v in p.eigenvalues],
+            "eigenvalues_imag": [float(v.imag) for v in p.eigenvalues]}
+
+
+def _eps_text(value: float, acc: float) -> str:
+    """ε_g >= 0 with only its confirmed digits: "< acc" when within the stated absolute
+    accuracy of 0, else as many significant digits as value/acc confirms (at most 6)."""
+    if not math.isfinite(value):
+        return "diverged"
+    if value <= acc:
+        return f"< {acc:.1e}"
+    digits = max(1, min(6, math.floor(math.log10(value / acc))))
+    return f"{value:.{digits}g}"
+
+
+def _ode_summary(run: Any, eta: Fraction, t_max: Fraction, stop: Any = None,
+                 final: float = 0.0, acc: float = 0.0) -> list[str]:
+    tr = run.trajectory
+    out = [f"{run.model}, η = {fraction_str(eta)}; integrated by {tr.method} "
+           f"({tr.nfev} right-side evaluations)"]
+    p = run.plateau
+    if p is not None:
+        out.append(f"symmetric plateau: q = {p.q:.6f}, c = {p.c:.6f}, r = {p.r:.6f}, ε_g = "
+                   f"{p.eps_g:.6f}; escape rate {p.escape_rate:.6f} "
+                   f"({len(p.unstable)} unstable direction(s))")
+    else:
+        out.append(f"no symmetric plateau analysed: {run.plateau_note}")
+    if stop is not None:
+        out.append(f"the ODE runs away: tr Q/K = {stop[2]:.4g} exceeds 100 × its natural scale "
+                   f"{stop[3]:.3g} at t ≈ {tr.t[stop[0]]:.4g} and keeps growing (η far above "
+                   f"the largest stable step); the output stops there")
+    out.append(f"escape (‖R − mean R‖_F >= 1/2) at t ≈ {run.escape_time:.4g}"
+               if run.escape_time is not None else "no escape before t-max")
+    when = float(t_max) if stop is None else float(tr.t[stop[0]])
+    out.append(f"ε_g at t = {when:g}: {_eps_text(final, acc)} (stated absolute accuracy "
+               f"{acc:.1e}: integration tolerances and the averages' error)")
+    if run.average_errors is not None:
+        kinds = ", ".join(f"{k.upper()} {v:.1e}" for k, v in sorted(run.average_errors.items()))
+        out += [f"averages: {run.model.averages.method}",
+                f"their estimated error along this trajectory (start, middle, end; "
+                f"{run.model.averages.error_how}): {kinds}"]
+        if p is not None and p.average_errors is not None:
+            out += _error_lines(run.model, p)[1:]
+    return out
+
+
+@committee_group.command("equations")
+@_model_options
+@click.option("--order", type=CountType(minimum=1, maximum=2), default=2, show_default=True,
+              help="1: first order in η; 2: with the η² (and noise) terms.")
+@format_option
+def equations_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
+                      weight_decay: Fraction, order: int, fmt: str) -> None:
+    """The ODEs dQ/dt, dR/dt derived for g (sympy; K + M <= 6, bounded before work).
+
+    Example: fltheory committee equations --g relu --K 2 --M 1 --format latex
+    """
+    from fltheory.papers.committee.model import equations
+
+    model = _model(g, K, M, a, a_star, noise, weight_decay)
+    eq = equations(model, order)
+    latex = eq.latex()
+    lines = [f"dQ_{i + 1}{k + 1}/dt = {eq.dQ[i, k]}" for i in range(K) for k in range(i, K)]
+    lines += [f"dR_{i + 1}{m + 1}/dt = {eq.dR[i, m]}" for i in range(K) for m in range(M)]
+    emit(Result(command="committee equations", inputs=_model_inputs(model) | {"order": order},
+                value=lines, conventions=_CONVENTIONS | {
+                    "averages": model.averages.method,
+                    "symbols": "Q_ij, R_in, T_nm overlaps, eta the step"},
+                summary=[str(model), *lines, f"eps_g = {eq.eps_g}"],
+                details={"latex": latex, "eps_g": str(eq.eps_g)}), fmt)
+    if fmt == "latex":
+        click.echo(latex)
+
+
+@committee_group.command("plateau")
+@_model_options
+@click.option("--eta", type=RATIONAL, required=True, help="Step η > 0.")
+@click.option("--guess", default=None, help="A start q,c,r for Newton's method (q,r when "
+              "K = 1) instead of the settling integration, e.g. 0.78,0.35,0.52.")
+@format_option
+def plateau_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
+                    weight_decay: Fraction, eta: Fraction, guess: str | None, fmt: str) -> None:
+    """The unspecialised plateau Q_kk = q, Q_kl = c, R = r (T = I): its ε_g, the Jacobian's
+    eigenvalues there, the unstable directions and the escape rate.
+
+    Example: fltheory committee plateau --g erf --K 2 --M 2 --eta 1/2
+    """
+    from fltheory.papers.committee.plateau import symmetric_plateau
+
+    model = _model(g, K, M, a, a_star, noise, weight_decay)
+    start = None
+    if guess is not None:
+        rows_ = _matrix(guess, "guess")
+        n = 3 if K > 1 else 2
+        if rows_ is None or len(rows_) != 1 or len(rows_[0]) != n:
+            raise DomainError("guess", guess, f"{n} numbers separated by ',' "
+                              f"({'q,c,r' if K > 1 else 'q,r'})")
+        start = [float(v) for v in rows_[0]]
+    p = symmetric_plateau(model, eta, guess=start)
+    rows = [[str(i + 1), f"{v.real:+.6g}", f"{v.imag:+.3g}"]
+            for i, v in enumerate(p.eigenvalues)]
+    value = {"q": p.q, "c": p.c, "r": p.r, "eps_g": p.eps_g, "escape_rate": p.escape_rate}
+    numeric = p.average_errors is not None
+    extra = {"average_errors": p.average_errors, "refined_change": p.refined_change,
+             "averages": model.averages.method} if numeric else {}
+    emit(Result(command="committee plateau",
+                inputs=_model_inputs(model) | {"eta": fraction_str(eta), "guess": guess},
+                value=value,
+                conventions=_CONVENTIONS,
+                summary=[f"{model}, η = {fraction_str(eta)}",
+                         f"plateau q = {p.q:.8f}, c = {p.c:.8f}, r = {p.r:.8f}",
+                         f"ε_g = {p.eps_g:.8f}; escape rate {p.escape_rate:.8f} "
+                         f"({len(p.unstable)} unstable direction(s)); residual "
+                         f"{p.residual:.1e}", *_error_lines(model, p)],
+                details=value | {"residual": p.residual} | extra,
+                table=Table(columns=["#", "Re λ", "Im λ"], rows=rows,
+                            caption="Jacobian eigenvalues at the plateau",
+                            label="tab:fltheory-committee-plateau", align="rrr")), fmt)
+
+
+def _error_lines(model: Any, p: Any) -> list[str]:
+    """For numeric averages: the method, their estimated errors at this plateau and the
+    changes when the final Newton and Jacobian are redone with the finer rule."""
+    if p.average_errors is None:
+        return []
+    err, ch = p.average_errors, p.refined_change
+    kinds = ", ".join(f"{k.upper()} {v:.1e}" for k, v in sorted(err.items()))
+    redo = ("the redo with the finer rule failed (its Newton left the admissible states)"
+            if ch is None else
+            f"redone with the finer rule: q, c, r change by {max(ch['q'], ch['c'], ch['r']):.1e},"
+            f" ε_g by {ch['eps_g']:.1e}, the escape rate by {ch['escape_rate']:.1e}, the "
+            f"eigenvalues by {ch['eigenvalues']:.1e} (digits below these are not meaningful)")
+    return [f"averages: {model.averages.method}",
+            f"their estimated error at this plateau's covariances "
+            f"({model.averages.error_how}): {kinds}", redo]
+
+
+@committee_group.command("simulate")
+@_model_options
+@click.option("--eta", type=RATIONAL, required=True, help="Step η > 0.")
+@click.option("--N", "N", type=CountType(minimum=10, maximum=20000), default=1000,
+              show_default=True, help="Input dimension, in [10, 20000]; with t-max, K and M "
+              "the SGD run must fit an estimated 30 s (fltheory.papers.committee.sim.sgd_cost).")
+@click.option("--t-max", "t_max", type=RATIONAL, default="50", show_default=True,
+              help="Simulated time (steps/N), 0 < t-max <= 1000, bounded with N.")
+@click.option("--q0", type=RATIONAL, default="1/4", show_default=True,
+              help="Cold start W0 ~ N(0, q0), q0 > 0.")
+@click.option("--seed", type=CountType(minimum=0), default=0, show_default=True)
+@format_option
+def simulate_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
+                     weight_decay: Fraction, eta: Fraction, N: int, t_max: Fraction,
+                     q0: Fraction, seed: int, fmt: str) -> None:
+    """One-pass SGD from a cold start against the ODE from the same sampled overlaps: test ε_g
+    (± its SE) and the specialisation ‖R − mean R‖_F on a time grid.
+
+    Example: fltheory committee simulate --g erf --K 2 --M 2 --eta 3/2 --N 1000 --t-max 80
+    """
+    import sys
+
+    from fltheory.papers.committee.claims import compare_sgd_ode
+    from fltheory.papers.committee.sim import activation
+
+    activation(g)  # the simulator's activations (parsing: refused before the theory's work)
+    model = _model(g, K, M, a, a_star, noise, weight_decay)
+    if sys.stderr.isatty():
+        click.echo(f"SGD: {int(float(t_max) * N)} steps at N = {N} ...", err=True)
+    c = compare_sgd_ode(model, eta, N, t_max, seed, q0=q0, records=21)
+    rows = [[f"{c.t[i]:g}", f"{_num(float(c.sgd_eps[i]), '.4g')} ± {c.sgd_eps_se[i]:.1g}",
+             _num(float(c.ode_eps[i]), ".4g"), _num(float(c.sgd_spec[i]), ".3f"),
+             _num(float(c.ode_spec[i]), ".3f")] for i in range(len(c.t))]
+    final = float(c.sgd_eps[-1])
+    emit(Result(command="committee simulate",
+                inputs=_model_inputs(model) | {"eta": fraction_str(eta), "N": N,
+                                               "t_max": fraction_str(t_max),
+                                               "q0": fraction_str(q0), "seed": seed},
+                value=final if math.isfinite(final) else None, conventions=_CONVENTIONS,
+                summary=_simulate_summary(c), details=_simulate_details(c),
+                table=Table(columns=["t", "SGD test ε_g", "ODE ε_g", "spec. SGD", "spec. ODE"],
+                            rows=rows, caption="One-pass SGD against the ODE (spec. = "
+                            "‖R − mean R‖_F)", label="tab:fltheory-committee-sim",
+                            align="rrrrr")), fmt)
+
+
+def _finite(xs: Any) -> list[float | None]:
+    return [float(x) if math.isfinite(x) else None for x in xs]
+
+
+def _simulate_details(c: Any) -> dict[str, Any]:
+    return {"t": c.t.tolist(), "sgd_eps_g": _finite(c.sgd_eps),
+            "sgd_eps_g_se": _finite(c.sgd_eps_se), "ode_eps_g": _finite(c.ode_eps),
+            "sgd_specialisation": _finite(c.sgd_spec), "ode_specialisation": _finite(c.ode_spec),
+            "sgd_diverged_at": c.sgd_diverged_at, "ode_diverged_by": c.ode_diverged_by,
+            "ode_method": c.ode_method}
+
+
+def _simulate_summary(c: Any) -> list[str]:
+    out = [f"SGD at N = {c.N} (g = {c.g}, K = {c.K}, M = {c.M}) against the ODE from the same "
+           f"initial overlaps ({c.ode_method}); test ε_g on 2000 fresh inputs"]
+    if c.sgd_diverged_at is not None:
+        out.append(f"SGD diverged at t ≈ {c.sgd_diverged_at:.4g}: the weights left every bounded "
+                   "region (‖w‖²/N beyond 10^6 × its scale), the run was stopped there")
+    if c.ode_diverged_by is not None:
+        out.append(f"the ODE diverged by t ≈ {c.ode_diverged_by:.4g}")
+    return out
+
+
+# ---- committee converge (issue 24): the specialised fixed point, its rate and η_max --------
+
+#: most significant digits printed for a numeric quantity (float64 analysis)
+_MAX_DIGITS = 12
+
+
+def _confirmed(value: float, err: float) -> int:
+    """Significant digits of ``value`` confirmed by an error estimate ``err`` (the change
+    between two difference steps), one digit kept in reserve; 0 when none is."""
+    if not math.isfinite(value) or value == 0:
+        return 0
+    return max(0, min(_MAX_DIGITS, math.floor(math.log10(abs(value) / max(err, 1e-300))) - 1))
+
+
+def _sig(value: float, digits: int) -> str:
+    return f"{value:.{digits}g}" if digits > 0 else f"~{value:.1g} (no digit confirmed)"
+
+
+def _closed_form_eta_max(model: Any) -> tuple[float, str] | None:
+    """The K = M = 1 closed form (module docstring of committee_plateau): g = erf(x/√2),
+    a = a* = 1, σ = κ = 0, T = 1: η_max = π√(5/3)."""
+    av = model.averages
+    if (model.K, model.M) != (1, 1) or getattr(av, "kind", None) != "erf" \
+            or float(getattr(av, "scale", 0)) != 1.0 or model.noise or model.weight_decay \
+            or model.a != (1,) or model.a_star != (1,):
+        return None
+    return math.pi * math.sqrt(5 / 3), "π√(5/3)"
+
+
+@committee_group.command("converge")
+@_model_options
+@click.option("--eta", type=RATIONAL, required=True, help="Step η > 0 (for the Jacobian and "
+              "the convergence rate; η_max does not depend on it).")
+@format_option
+def converge_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
+                     weight_decay: Fraction, eta: Fraction, fmt: str) -> None:
+    """The specialised fixed point (Q = R = T, T = I, for a realisable K = M teacher), the
+    Jacobian's spectrum there, the asymptotic convergence rate and η_max, the largest step at
+    which that point is linearly stable.
+
+    Example: fltheory committee converge --g erf --K 2 --M 2 --eta 1/2
+    """
+    import numpy as np
+
+    from fltheory.papers.committee import plateau as cp
+    from fltheory.papers.committee.model import rhs
+
+    if K != M:
+        raise DomainError("K", K, "K = M (the specialised fixed point Q = R = T needs as many "
+                          "students as teachers)", reason=f"with M = {M}")
+    model = _model(g, K, M, a, a_star, noise, weight_decay)
+    T = np.eye(M)
+    summary = [f"{model}, η = {fraction_str(eta)}; T = I"]
+    details: dict[str, Any] = {"eta": fraction_str(eta)}
+    value: dict[str, Any] = {"eps_g": None, "convergence_rate": None, "eta_max": None}
+    rows: list[list[str]] = []
+    try:
+        fp = cp.specialised_fixed_point(model, eta)
+    except DomainError as exc:
+        if exc.param != "state":
+            raise
+        fp = None
+        res = cp._full_residual(rhs(model, eta), T, T, T)
+        reason = str(exc.reason or exc)
+        summary += [f"specialised fixed point Q = R = T (each student on its teacher): ε_g = 0, "
+                    f"max|rhs| there {res:.1e}",
+                    f"no Jacobian at this point, so no convergence rate and no η_max: the right "
+                    f"side {reason}; the approach to it is not a linear (exponential) one that a "
+                    "Jacobian could describe"]
+        value["eps_g"] = 0.0
+        details |= {"Q": T.tolist(), "R": T.tolist(), "residual": res, "eigenvalues_real": None,
+                    "eigenvalues_imag": None, "jacobian": None, "jacobian_refused": reason}
+    if fp is not None:
+        field = rhs(model, eta)
+        other = np.linalg.eigvals(cp._jacobian(field, fp.Q, fp.R, fp.T, 2e-4))
+        other = other[np.argsort(-other.real, kind="stable")]
+        lam_err = max(float(np.abs(fp.eigenvalues - other).max(initial=0.0)), 1e-15)
+        tol = cp.ZERO_TOL * max(1.0, float(np.abs(other).max(initial=0.0)))
+        nz = other[np.abs(other) > tol]
+        rate_other = -float(nz.real.max()) if len(nz) else 0.0
+        rate_err = max(abs(rate_other - fp.convergence_rate), 1e-15)
+        rate_digits = _confirmed(fp.convergence_rate, rate_err)
+        decimals = max(1, min(_MAX_DIGITS, math.floor(-math.log10(lam_err)) - 1))
+        rows = [[str(i + 1), f"{v.real:+.{decimals}f}", f"{v.imag:+.{decimals}f}"]
+                for i, v in enumerate(fp.eigenvalues)]
+        where = ("Q = R = T (each student on its teacher)"
+                 if np.allclose(fp.Q, T, atol=1e-12) and np.allclose(fp.R, T, atol=1e-12)
+                 else "from Newton started at Q = R = T (not Q = R = T: the model is not "
+                      "realisable noiselessly)")
+        eps_g = max(fp.eps_g, 0.0)
+        summary += [f"specialised fixed point {where}: ε_g = {eps_g:.3g}, max|rhs| there "
+                    f"{fp.residual:.1e}",
+                    f"Jacobian there (numeric: central differences of the right side with one "
+                    f"Richardson step; eigenvalues to ±{lam_err:.0e}, the change with twice the "
+                    f"difference step): {len(fp.eigenvalues)} eigenvalues, {fp.unstable} with "
+                    f"Re λ > 0, {fp.zero_modes} zero mode(s)",
+                    f"asymptotic convergence rate −max Re λ = "
+                    f"{_sig(fp.convergence_rate, rate_digits)} per unit t = steps/N (numeric, "
+                    f"{rate_digits} digits confirmed): Q − T, R − T decay as exp(−rate·t) and "
+                    "ε_g, quadratic in the weights' distance to the teacher's, as "
+                    "exp(−2·rate·t)" + (" (negative: the point repels at this η)"
+                                        if fp.convergence_rate < 0 else "")]
+        value |= {"eps_g": eps_g, "convergence_rate": fp.convergence_rate}
+        details |= {"Q": fp.Q.tolist(), "R": fp.R.tolist(), "residual": fp.residual,
+                    "eigenvalues_real": [float(v.real) for v in fp.eigenvalues],
+                    "eigenvalues_imag": [float(v.imag) for v in fp.eigenvalues],
+                    "eigenvalue_error": lam_err, "zero_modes": fp.zero_modes,
+                    "unstable": fp.unstable, "convergence_rate_error": rate_err,
+                    "convergence_rate_digits": rate_digits,
+                    "eps_g_decay_rate": 2 * fp.convergence_rate,
+                    "jacobian": "central differences"}
+        try:
+            m = cp.max_learning_rate(model)
+        except DomainError as exc:
+            summary.append(f"η_max not computed: {exc}")
+            details["eta_max_refused"] = str(exc)
+        else:
+            summary += _eta_max_lines(model, m, float(eta))
+            value["eta_max"] = m.eta_max
+            details |= {"eta_max_kind": m.kind, "eta_max_method": m.method,
+                        "eta_max_error": m.rel_error}
+            closed = _closed_form_eta_max(model)
+            if closed is not None:
+                details["eta_max_closed_form"] = closed[1]
+    emit(Result(command="committee converge",
+                inputs=_model_inputs(model) | {"eta": fraction_str(eta)},
+                value=value, conventions=_CONVENTIONS, summary=summary, details=details,
+                table=Table(columns=["#", "Re λ", "Im λ"], rows=rows,
+                            caption="Jacobian eigenvalues at the specialised fixed point",
+                            label="tab:fltheory-committee-converge", align="rrr")
+                if rows else None), fmt)
+
+
+def _eta_max_lines(model: Any, m: Any, eta: float) -> list[str]:
+    """η_max: closed form where there is one (erf, K = M = 1), else numeric with the digits
+    its error estimate confirms; and whether the given η is below it."""
+    how = ("a real eigenvalue through 0" if m.kind == "real"
+           else "a complex pair through the imaginary axis")
+    closed = _closed_form_eta_max(model)
+    if m.method == "quadratic":
+        method = "the K = M = 1 quadratic det(J1 + ηJ2) = 0 / trace condition on a numeric J1, J2"
+    else:
+        method = "bisection on η of max Re λ(J1 + ηJ2), J1, J2 from numeric Jacobians"
+    if m.rel_error is not None:
+        digits = _confirmed(m.eta_max, m.rel_error * m.eta_max)
+        text = _sig(m.eta_max, digits)
+        conf = f"{digits} digits confirmed by a second difference step"
+    else:
+        digits, text, conf = 8, f"{m.eta_max:.8g}", "about 1e-9 relative"
+    out = []
+    if closed is not None:
+        agree = math.floor(-math.log10(max(abs(m.eta_max / closed[0] - 1), 1e-16)))
+        out.append(f"η_max = {closed[1]} = {closed[0]:.15g} (closed form, Saad–Solla "
+                   f"K = M = 1); numeric ({method}): {text}, agreeing to {agree} digits")
+    else:
+        out.append(f"η_max = {text} (numeric, no closed form: {method}; {conf}); stability is "
+                   f"lost by {how}")
+    if m.zero_modes:
+        out.append(f"{m.zero_modes} direction(s) null at every η (a manifold of fixed points) "
+                   "left out of the stability test")
+    side = "below" if eta < m.eta_max else "above"
+    out.append(f"η = {eta:g} is {side} η_max: the specialised point is "
+               f"{'linearly stable' if side == 'below' else 'linearly unstable'} there")
+    return out

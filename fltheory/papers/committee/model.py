@@ -1,0 +1,488 @@
+r"""The ODEs of online SGD in the soft committee machine, for any activation g.
+
+Model. Student :math:`f(x) = \sum_{k<K} a_k\, g(\lambda_k)`, :math:`\lambda_k = w_k\cdot x/\sqrt N`;
+teacher :math:`y = \sum_{m<M} a^*_m\, g(\nu_m) + \sigma\xi`, :math:`\nu_m = w^*_m\cdot x/\sqrt N`,
+:math:`x \sim N(0, I_N)`, :math:`\xi \sim N(0, 1)`. Online SGD on :math:`\tfrac12(f - y)^2`, one
+fresh sample per step:
+
+.. math::
+
+    w_k \leftarrow w_k + \frac{\eta}{\sqrt N}\, a_k\, \delta\, g'(\lambda_k)\, x
+        - \frac{\eta\kappa}{N}\, w_k, \qquad \delta = y - f;
+
+t = steps/N. Overlaps Q = WWᵀ/N, R = WW*ᵀ/N, T = W*W*ᵀ/N (constant). The quadratic module
+(:mod:`fltheory.papers.quadratic.theory`) is g = x², a_k = a, a*_m = b, η = its η_w.
+
+Derivation. ΔR_in = (η/N) a_i δ g'(λ_i) ν_n − (ηκ/N) R_in. With w_i' = (1 − ηκ/N) w_i +
+(η/√N) a_i δ g'_i x and ‖x‖²/N → 1,
+
+.. math::
+
+    \Delta Q_{ik} = -\frac{2\eta\kappa}{N} Q_{ik}
+      + \frac{\eta}{N}\bigl(a_i \delta g'_i \lambda_k + a_k \delta g'_k \lambda_i\bigr)
+      + \frac{\eta^2}{N} a_i a_k \delta^2 g'_i g'_k + O(N^{-2})
+
+(the (ηκ/N)² and cross terms are O(N^{−2}) per step, so weight decay has no η² part).
+Averaging over x (the fluctuations vanish as N → ∞) and writing δ = Σ_c w_c g(ρ_c) + σξ over
+all K + M fields ρ = (λ, ν) with w = (−a, a*):
+
+.. math::
+
+    \frac{dR_{in}}{dt} &= \eta\, a_i \sum_c w_c\, I_3(i, K{+}n; c) - \eta\kappa R_{in}\\
+    \frac{dQ_{ik}}{dt} &= \eta \Bigl[a_i \sum_c w_c\, I_3(i, k; c)
+        + a_k \sum_c w_c\, I_3(k, i; c)\Bigr]\\
+      &\quad + \eta^2 a_i a_k \Bigl[\sum_{c,e} w_c w_e\, I_4(i, k; c, e)
+        + \sigma^2 I_2(i, k)\Bigr] - 2\eta\kappa\, Q_{ik}\\
+    \varepsilon_g &= \tfrac12 \sum_{c,e} w_c w_e\, E_2(c, e)
+
+with (:mod:`.committee_averages`)
+
+.. math::
+
+    I_3(i, n; c) &= \mathbb{E}[g'(\rho_i)\, \rho_n\, g(\rho_c)], &\qquad
+    I_4(i, k; c, e) &= \mathbb{E}[g'(\rho_i)\, g'(\rho_k)\, g(\rho_c)\, g(\rho_e)],\\
+    I_2(i, k) &= \mathbb{E}[g'(\rho_i)\, g'(\rho_k)], &\qquad
+    E_2(c, e) &= \mathbb{E}[g(\rho_c)\, g(\rho_e)],
+
+the fields Gaussian with covariance [[Q, R], [Rᵀ, T]]. ε_g is against the noiseless teacher.
+Split into Σ_m a*_m(·) − Σ_j a_j(·) these are Saad & Solla's (1995) equations term by term.
+
+:func:`rhs` evaluates the right side in numpy (float64), :func:`flat_rhs` gives it as a plain
+function of the flat state for numba (erf, relu, polynomials), :func:`equations` derives it in
+sympy (printable with ``latex()``). The second layers a, a* are fixed (given); a trained
+second layer is not supported.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from fltheory.exact import DomainError, check_cost
+from fltheory.papers.committee.gaussian import GaussianAverages, averages
+from fltheory.papers.quadratic._common import _count, _fstr, _noise, _step
+
+__all__ = ["MAX_FIELDS", "MAX_SYMBOLIC_FIELDS", "CommitteeEquations", "CommitteeModel",
+           "average_errors", "check_state", "equations", "flat_rhs", "generalisation_error", "rhs"]
+
+#: bound on K and on M for numeric right sides (the state has K² + KM numbers)
+MAX_FIELDS = 50
+#: bound on K + M for the symbolic derivation (:func:`equations`)
+MAX_SYMBOLIC_FIELDS = 6
+#: the estimated seconds one numeric evaluation of the right side may take
+RHS_SECONDS_LIMIT = 10.0
+
+
+def _weights(value: Any, n: int, param: str, count: str) -> tuple[Fraction, ...]:
+    """Second-layer weights: None (all 1), a number (all equal), the text "1/K" / "1/M"
+    (all 1/n) or a sequence of n numbers; exact rationals."""
+    if value is None:
+        return (Fraction(1),) * n
+    if isinstance(value, str) and value.replace(" ", "").upper() == f"1/{count}":
+        return (Fraction(1, n),) * n
+    if isinstance(value, str | int | float | Fraction) and not isinstance(value, bool):
+        v = _real_fraction(value, param)
+        return (v,) * n
+    try:
+        values = [_real_fraction(v, param) for v in value]
+    except TypeError:
+        raise DomainError(param, str(value)[:40], f"a number, '1/{count}' or {n} numbers") \
+            from None
+    if len(values) != n:
+        raise DomainError(param, f"{len(values)} numbers", f"{n} numbers ({count} = {n})")
+    return tuple(values)
+
+
+def _real_fraction(v: Any, param: str) -> Fraction:
+    from fltheory.exact import as_rational
+
+    if isinstance(v, float) and not math.isfinite(v):
+        raise DomainError(param, v, "finite numbers", reason="is not a finite number")
+    return as_rational(v, param)
+
+
+@dataclass(frozen=True)
+class CommitteeModel:
+    """A soft committee machine learned by online SGD (model in the module docstring):
+    activation ``g`` (see :func:`~fltheory.papers.committee.gaussian.averages`), K students,
+    M teachers, second layers ``a`` and ``a_star`` (None: all 1; a number; "1/K"; or one
+    number per unit), output noise σ = ``noise`` >= 0 and weight decay κ = ``weight_decay``
+    >= 0, all kept as exact Fractions. 1 <= K, M <= :data:`MAX_FIELDS`.
+
+    >>> m = CommitteeModel("erf_ss", 2, 1, a="1/K")
+    >>> m.a, m.a_star, m.noise
+    ((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 1),), Fraction(0, 1))
+    """
+
+    g: str
+    K: int
+    M: int
+    a: Any = None
+    a_star: Any = None
+    noise: Any = 0
+    weight_decay: Any = 0
+
+    def __post_init__(self) -> None:
+        K = _count(self.K, "K", 1, MAX_FIELDS)
+        M = _count(self.M, "M", 1, MAX_FIELDS)
+        set_ = object.__setattr__
+        set_(self, "K", K)
+        set_(self, "M", M)
+        set_(self, "a", _weights(self.a, K, "a", "K"))
+        set_(self, "a_star", _weights(self.a_star, M, "a_star", "M"))
+        set_(self, "noise", _noise(self.noise, "noise"))
+        set_(self, "weight_decay", _step(self.weight_decay, "weight_decay", allow_zero=True))
+        if not isinstance(self.g, str):
+            raise DomainError("g", str(self.g)[:40], "an activation name or expression")
+        averages(self.g)  # refuses a bad g now
+
+    def with_averages(self, averages: GaussianAverages) -> CommitteeModel:
+        """The same model computed with other averages of the same g (e.g. ``averages.
+        refined()``, to see how a result moves with the numeric rule).
+
+        >>> m = CommitteeModel("erf_ss", 1, 1)
+        >>> m.with_averages(m.averages.refined()).averages is m.averages
+        True
+        """
+        import dataclasses
+
+        other = dataclasses.replace(self)
+        other.__dict__["averages"] = averages  # the cached property's slot
+        return other
+
+    @cached_property
+    def averages(self) -> GaussianAverages:
+        """The Gaussian averages of g (:func:`~fltheory.papers.committee.gaussian.averages`)."""
+        return averages(self.g)
+
+    @property
+    def w(self) -> np.ndarray:
+        """δ = Σ_c w_c g(ρ_c) + σξ over the K + M fields: w = (−a, a*) (float64)."""
+        return np.array([-float(v) for v in self.a] + [float(v) for v in self.a_star])
+
+    def __str__(self) -> str:
+        parts = [f"g = {self.g}", f"K = {self.K}", f"M = {self.M}"]
+        if self.noise:
+            parts.append(f"σ = {_fstr(self.noise)}")
+        if self.weight_decay:
+            parts.append(f"κ = {_fstr(self.weight_decay)}")
+        return ", ".join(parts)
+
+
+def _array(M: Any, param: str) -> np.ndarray:
+    try:
+        A = np.asarray(M, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError(param, str(M)[:40], "a real matrix") from None
+    if A.ndim != 2:
+        raise DomainError(param, f"an array of shape {A.shape}", "a matrix")
+    if not np.isfinite(A).all():
+        raise DomainError(param, "a matrix with non-finite entries", "finite entries")
+    return A
+
+
+def check_state(Q: Any, R: Any, T: Any, model: CommitteeModel | None = None,
+                tol: float = 1e-10) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Check an overlap state and return (Q, R, T) as float64 arrays: Q K × K and T M × M
+    symmetric, R K × M, T positive semi-definite and the joint covariance [[Q, R], [Rᵀ, T]]
+    positive semi-definite (eigenvalues >= −``tol``·scale), K, M <= :data:`MAX_FIELDS`; with a
+    ``model`` also K, M as the model's (and, for relu, every variance > 0). A DomainError names
+    the first problem.
+
+    >>> Q, R, T = check_state(np.eye(2), np.zeros((2, 1)), np.eye(1))
+    >>> Q.shape, R.shape, T.shape
+    ((2, 2), (2, 1), (1, 1))
+    >>> check_state(np.eye(1), np.full((1, 1), 2.0), np.eye(1))
+    Traceback (most recent call last):
+    ...
+    fltheory.exact.DomainError: R = a state whose joint matrix ... has eigenvalue -1 is ...
+    """
+    Q, R, T = _array(Q, "Q"), _array(R, "R"), _array(T, "T")
+    K, M = R.shape
+    _count(K, "K", 1, MAX_FIELDS)
+    _count(M, "M", 1, MAX_FIELDS)
+    if Q.shape != (K, K):
+        raise DomainError("Q", f"an array of shape {Q.shape}", f"shape {(K, K)} (R is {K} × {M})")
+    if T.shape != (M, M):
+        raise DomainError("T", f"an array of shape {T.shape}", f"shape {(M, M)} (R is {K} × {M})")
+    if model is not None and (K, M) != (model.K, model.M):
+        raise DomainError("R", f"a {K} × {M} matrix", f"K × M = {model.K} × {model.M}")
+    scale = max(1.0, float(np.abs(Q).max()), float(np.abs(T).max()))
+    for name, S in (("Q", Q), ("T", T)):
+        if np.abs(S - S.T).max() > tol * scale:
+            raise DomainError(name, "a non-symmetric matrix", "symmetric matrices")
+    lam_t = float(np.linalg.eigvalsh(T).min())
+    if lam_t < -tol * scale:
+        raise DomainError("T", f"a matrix with eigenvalue {lam_t:.3g}",
+                          "positive semi-definite teacher overlaps")
+    lam_q = float(np.linalg.eigvalsh(0.5 * (Q + Q.T)).min())
+    if lam_q < -tol * scale:
+        raise DomainError("Q", f"a matrix with eigenvalue {lam_q:.3g}",
+                          "positive semi-definite student overlaps")
+    lam = float(np.linalg.eigvalsh(_joint(Q, R, T)).min())
+    if lam < -tol * scale:
+        raise DomainError("R", f"a state whose joint matrix [[Q, R], [Rᵀ, T]] has eigenvalue "
+                          f"{lam:.3g}", "states with [[Q, R], [Rᵀ, T]] positive semi-definite "
+                          "(a Gram matrix of student and teacher weights)")
+    if model is not None and model.averages.kind == "relu":
+        for name, S in (("Q", Q), ("T", T)):
+            if not (np.diag(S) > 0).all():
+                raise DomainError(name, "a state with a zero diagonal entry",
+                                  f"{name}_kk > 0 for relu (g'(0) is undefined)")
+    return 0.5 * (Q + Q.T), R, 0.5 * (T + T.T)
+
+
+def _joint(Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> np.ndarray:
+    return np.block([[Q, R], [R.T, T]])
+
+
+def _gather(C: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """C[idx_a, idx_b] over the last axis of idx: (..., d) -> (..., d, d)."""
+    return C[idx[..., :, None], idx[..., None, :]]
+
+
+# measured CPU seconds per evaluation of one I4 and one I3 (numpy, batched) on this machine
+# (2 shared cores): erf 4e-7, 3e-7; relu 1.2e-4 (80 nodes), 1e-6; polynomials 3.5e-8 per term;
+# cubature (trapezoid rule, field variances ~1): 2e-2 for an I4 of 4 distinct fields, 1e-3 for
+# one of at most 3, 6e-4 for an I3 (two two-field averages by Stein's lemma), as measured
+# (tanh, K = M = 2: 0.057 s per right side; no margin: identical covariances, e.g. on the
+# symmetric subspace, are computed once, which the estimate ignores) — with the margins
+# above, they bound the work of one right-side evaluation before it starts
+_SECONDS_PER_AVERAGE = {"erf": (6e-7, 5e-7), "relu": (1.8e-4, 2e-6), "polynomial": (5e-8, 5e-8),
+                        "cubature": (1e-3, 6e-4), "mixture": (1e-4, 2e-6)}
+#: the cubature I4 of four distinct fields (a three-dimensional outer rule)
+_CUBATURE_I4_DISTINCT = 0.02
+
+
+def _rhs_cost(model: CommitteeModel) -> float:
+    av = model.averages
+    K, n = model.K, model.K + model.M
+    t4, t3 = _SECONDS_PER_AVERAGE[av.kind]
+    if av.kind == "polynomial":
+        t4 *= max(1, len(av.tables["i4"].coef))
+        t3 *= max(1, len(av.tables["i3"].coef))
+    n4 = K * (K + 1) / 2 * n * (n + 1) / 2
+    if av.kind == "cubature":  # I4(i, k; c, e) with i < k and c < e outside {i, k}
+        distinct = K * (K - 1) / 2 * (n - 2) * (n - 3) / 2
+        return distinct * _CUBATURE_I4_DISTINCT + (n4 - distinct) * t4 + K * n * n * t3
+    return n4 * t4 + K * n * n * t3
+
+
+def rhs(model: CommitteeModel, eta: Any, order: int = 2, engine: str = "auto"
+        ) -> Callable[[Any, Any, Any], tuple[np.ndarray, np.ndarray]]:
+    """The right side (Q, R, T) -> (dQ/dt, dR/dt) of the ODEs in the module docstring, float64
+    numpy; ``eta`` > 0 read exactly (:func:`fltheory.exact.as_rational`), ``order`` 1 drops
+    the η² (and noise) terms. The work of one evaluation is bounded first (a CostError). The
+    returned function checks shapes, not positivity (use :func:`check_state` for a start).
+    ``engine``: "auto" runs erf and tanh-like (erf-mixture) g through the compiled loops of
+    :func:`flat_rhs` when numba is installed, "numpy" always the batched numpy averages.
+
+    >>> f = rhs(CommitteeModel("erf_ss", 1, 1), "1/2")
+    >>> dQ, dR = f(np.eye(1), np.zeros((1, 1)), np.eye(1))
+    >>> round(float(dQ[0, 0]), 6), round(float(dR[0, 0]), 6)  # dR = η E[g'(λ) ν g(ν)] = η/π
+    (-0.138366, 0.159155)
+    """
+    eta_f = float(_step(eta, "eta"))
+    order = _count(order, "order", 1, 2)
+    check_cost(f"K = {model.K}, M = {model.M}, g = {model.g}", _rhs_cost(model),
+               RHS_SECONDS_LIMIT, "seconds per evaluation (estimated)", "fewer units")
+    av = model.averages
+    K, M = model.K, model.M
+    n = K + M
+    a = np.array([float(v) for v in model.a])
+    w = model.w
+    sigma2 = float(model.noise) ** 2
+    kappa = float(model.weight_decay)
+    # index tuples, built once
+    i3_idx = np.stack(np.meshgrid(np.arange(K), np.arange(n), np.arange(n), indexing="ij"),
+                      axis=-1)                                   # (K, n, n, 3): (i, t, c)
+    pairs_ik = np.array([(i, k) for i in range(K) for k in range(i, K)])
+    pairs_ce = np.array([(c, e) for c in range(n) for e in range(c, n)])
+    mult_ce = np.where(pairs_ce[:, 0] == pairs_ce[:, 1], 1.0, 2.0) * w[pairs_ce[:, 0]] \
+        * w[pairs_ce[:, 1]]
+    chunk = max(1, 200_000 // len(pairs_ce))
+    if engine not in ("auto", "numpy"):
+        raise DomainError("engine", engine, "auto or numpy")
+    compiled = _compiled_field(model, eta, order) if engine == "auto" else None
+
+    def f(Q: Any, R: Any, T: Any) -> tuple[np.ndarray, np.ndarray]:
+        Q, R, T = (np.asarray(x, dtype=float) for x in (Q, R, T))
+        if Q.shape != (K, K) or R.shape != (K, M) or T.shape != (M, M):
+            raise DomainError("Q", f"shapes {Q.shape}, {R.shape}, {T.shape}",
+                              f"Q {K} × {K}, R {K} × {M}, T {M} × {M}")
+        if compiled is not None:  # the same formulas as below, compiled (tests compare)
+            loops, args = compiled
+            out = loops(np.concatenate([Q.ravel(), R.ravel()]), K, M,
+                        np.ascontiguousarray(0.5 * (T + T.T)), *args[3:])
+            return out[:K * K].reshape(K, K), out[K * K:].reshape(K, M)
+        C = _joint(0.5 * (Q + Q.T), R, 0.5 * (T + T.T))
+        S3 = av.i3(_gather(C, i3_idx)) @ w                       # (K, n): Σ_c w_c I3(i, t; c)
+        dR = eta_f * a[:, None] * S3[:, K:] - eta_f * kappa * R
+        first = a[:, None] * S3[:, :K]
+        dQ = eta_f * (first + first.T) - 2 * eta_f * kappa * Q
+        if order == 2:
+            S4 = np.empty(len(pairs_ik))
+            for lo in range(0, len(pairs_ik), chunk):
+                ik = pairs_ik[lo:lo + chunk]
+                idx = np.concatenate([np.broadcast_to(ik[:, None, :], (len(ik), len(pairs_ce), 2)),
+                                      np.broadcast_to(pairs_ce[None], (len(ik), len(pairs_ce), 2))],
+                                     axis=-1)
+                S4[lo:lo + chunk] = av.i4(_gather(C, idx)) @ mult_ce
+            if sigma2:
+                S4 = S4 + sigma2 * av.i2(_gather(C, pairs_ik))
+            second = np.zeros((K, K))
+            second[pairs_ik[:, 0], pairs_ik[:, 1]] = S4
+            second[pairs_ik[:, 1], pairs_ik[:, 0]] = S4
+            dQ = dQ + eta_f**2 * np.outer(a, a) * second
+        return dQ, dR
+
+    return f
+
+
+def _compiled_field(model: CommitteeModel, eta: Any, order: int) -> Any:
+    """(loops, args) of the compiled flat right side for erf and erf-mixture g when numba is
+    installed (the numpy path costs ~100× more per evaluation: 4 ms against 5e-5 s at K = 10,
+    M = 5), else None; T is passed at each call."""
+    if model.averages.kind not in ("erf", "mixture"):
+        return None
+    from fltheory.papers.committee.ode import _jit
+
+    if _jit() is None:
+        return None
+    from fltheory.papers.committee._flat import build
+
+    f = build(model, eta, np.eye(model.M), order, checked=True)
+    return None if f is None else (f.loops, f.args)
+
+
+def average_errors(model: CommitteeModel, Q: Any, R: Any, T: Any) -> dict[str, float]:
+    """The largest estimated error of each kind of Gaussian average ("e2", "i2", "i3", "i4")
+    over the covariances that the right side (:func:`rhs`) and ε_g use at the state (Q, R, T)
+    (:meth:`~fltheory.papers.committee.gaussian.GaussianAverages.error_estimate`: for the
+    trapezoid rule its difference to the rule with halved steps; 0 for closed forms and
+    polynomials). "i2" only with output noise. Floats; costs several right-side evaluations.
+
+    >>> average_errors(CommitteeModel("erf_ss", 1, 1), np.eye(1), np.eye(1), np.eye(1))["i4"]
+    0.0
+    """
+    Q, R, T = check_state(Q, R, T, model)
+    check_cost(f"K = {model.K}, M = {model.M}, g = {model.g}", 8 * _rhs_cost(model),
+               8 * RHS_SECONDS_LIMIT, "seconds (estimated)", "fewer units")
+    av = model.averages
+    K, n = model.K, model.K + model.M
+    C = _joint(Q, R, T)
+    i3 = np.stack(np.meshgrid(np.arange(K), np.arange(n), np.arange(n), indexing="ij"), axis=-1)
+    i4 = np.array([(i, k, c, e) for i in range(K) for k in range(i, K)
+                   for c in range(n) for e in range(c, n)])
+    e2 = np.array([(c, e) for c in range(n) for e in range(c, n)])
+    out = {"e2": av.error_estimate("e2", _gather(C, e2)), "i3": av.error_estimate(
+        "i3", _gather(C, i3)), "i4": av.error_estimate("i4", _gather(C, i4))}
+    if model.noise:
+        out["i2"] = av.error_estimate("i2", _gather(C, i4[:, :2]))
+    return {k: float(np.max(v, initial=0.0)) for k, v in out.items()}
+
+
+def generalisation_error(model: CommitteeModel, Q: Any, R: Any, T: Any) -> float:
+    """ε_g = ½ E[(f − y_clean)²] = ½ Σ_{c,e} w_c w_e E2(c, e) over the K + M fields (float64),
+    after :func:`check_state`.
+
+    >>> m = CommitteeModel("erf_ss", 1, 1)
+    >>> round(generalisation_error(m, np.eye(1), np.eye(1), np.eye(1)), 12)
+    0.0
+    >>> round(generalisation_error(m, np.eye(1), np.zeros((1, 1)), np.eye(1)), 6)  # 2·(1/π)·π/6
+    0.333333
+    """
+    Q, R, T = check_state(Q, R, T, model)
+    C = _joint(Q, R, T)
+    n = C.shape[0]
+    idx = np.stack(np.meshgrid(np.arange(n), np.arange(n), indexing="ij"), axis=-1)
+    E2 = model.averages.e2(_gather(C, idx))
+    w = model.w
+    value = 0.5 * float(w @ E2 @ w)
+    if not math.isfinite(value):
+        raise DomainError("Q", "a state", "states with finite ε_g", reason="gives a non-finite ε_g")
+    return value
+
+
+# ----------------------------------------------------------------------------- symbolic
+
+
+@dataclass(frozen=True)
+class CommitteeEquations:
+    """The derived right side in sympy: ``dQ`` (K × K), ``dR`` (K × M), ``eps_g``, the
+    ``symbols`` (Q, R, T matrices, eta), ``terms`` (one row per average: target, coefficient,
+    average, indices, expression) and :meth:`latex`."""
+
+    model: CommitteeModel
+    order: int
+    dQ: Any
+    dR: Any
+    eps_g: Any
+    symbols: dict[str, Any]
+    terms: list[tuple[str, Any, str, tuple[int, ...], Any]]
+
+    def latex(self) -> str:
+        """The equations as LaTeX lines (one per independent entry).
+
+        >>> print(equations(CommitteeModel("z", 1, 1), order=1).latex())
+        \\frac{dQ_{11}}{dt} = - 2 Q_{11} \\eta + 2 R_{11} \\eta
+        \\frac{dR_{11}}{dt} = - R_{11} \\eta + T_{11} \\eta
+        """
+        import sympy as sp
+
+        lines = []
+        K, M = self.model.K, self.model.M
+        for i in range(K):
+            for k in range(i, K):
+                lines.append(f"\\frac{{dQ_{{{i + 1}{k + 1}}}}}{{dt}} = {sp.latex(self.dQ[i, k])}")
+        for i in range(K):
+            for m in range(M):
+                lines.append(f"\\frac{{dR_{{{i + 1}{m + 1}}}}}{{dt}} = {sp.latex(self.dR[i, m])}")
+        return "\n".join(lines)
+
+
+def equations(model: CommitteeModel, order: int = 2) -> CommitteeEquations:
+    """The right side derived in sympy from the averages' exact forms (see the module
+    docstring): Q, R, T symbols, η a symbol, the model's a, a*, σ, κ exact numbers. K + M <=
+    :data:`MAX_SYMBOLIC_FIELDS` and the estimated work are bounded first. Exact for erf (the
+    Saad–Solla arcsin forms, Λ's expanded), polynomials (expanded polynomials in the overlaps)
+    and the relu I2, I3; the relu I4 and every average of other g are unevaluated functions
+    (``I4_relu``, ``I4_g``, …) whose ``evalf``/``lambdify`` gives the numeric value. Measured
+    (2 shared cores, CPU time): g = x⁴ − x², K = M = 3: 3.6 s; erf, K = M = 3: 2.3 s.
+
+    >>> e = equations(CommitteeModel("z", 1, 1), order=1)
+    >>> e.dR[0, 0]
+    -R_11*eta + T_11*eta
+    """
+    from fltheory.papers.committee._symbolic import derive
+
+    order = _count(order, "order", 1, 2)
+    _count(model.K + model.M, "K + M", 2, MAX_SYMBOLIC_FIELDS)
+    return CommitteeEquations(model, order, **derive(model, order))
+
+
+def flat_rhs(model: CommitteeModel, eta: Any, T: Any, order: int = 2
+             ) -> Callable[[np.ndarray], np.ndarray] | None:
+    """The right side as a function y -> dy/dt of the flat state y = concat(Q.ravel(),
+    R.ravel()) at the fixed teacher overlaps ``T`` (M × M, positive semi-definite), for erf,
+    relu and polynomial g (None otherwise): it calls only plain scalar-loop functions
+    (:mod:`fltheory.papers.committee._flat`), compiled by numba when numba is installed, so
+    ``numba.njit`` compiles the returned function too; without numba it runs as Python.
+    Its attributes ``loops`` and ``args`` give the underlying call ``loops(y, *args)``.
+    ``order`` 1 drops the η² terms, as in :func:`rhs`.
+
+    >>> f = flat_rhs(CommitteeModel("erf_ss", 1, 1), "1/2", np.eye(1))
+    >>> np.round(f(np.array([1.0, 0.0])), 6).tolist()  # as rhs
+    [-0.138366, 0.159155]
+    >>> flat_rhs(CommitteeModel("softplus", 1, 1), 1, np.eye(1)) is None  # numeric averages
+    True
+    """
+    from fltheory.papers.committee._flat import build
+
+    return build(model, eta, T, _count(order, "order", 1, 2))

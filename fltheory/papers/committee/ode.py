@@ -1,0 +1,693 @@
+r"""Integration of the soft-committee-machine ODEs: a compiled Dormand–Prince 8(5,3)
+integrator on the flat state, scipy's DOP853/LSODA otherwise, the work bounded before it starts.
+
+Model (as :mod:`fltheory.papers.committee.model` states it): student f(x) = Σ_k a_k g(λ_k),
+teacher y = Σ_m a*_m g(ν_m) + σξ, online SGD on ½(f − y)², t = steps/N; the overlaps Q (K × K)
+and R (K × M) obey closed ODEs dQ/dt, dR/dt = rhs(Q, R, T) with T (M × M) constant. The state
+is flat, y = (Q.ravel(), R.ravel()) — the full K² + K M numbers, no reduction — so any
+K, M <= 50 is integrated as it is.
+
+Integrators (``method``):
+
+* ``dopri`` — Dormand & Prince's explicit 8th-order pair with the 5th/3rd-order error estimate
+  of Hairer, Nørsett & Wanner (Solving ODEs I, II.10; coefficients from scipy's DOP853 table),
+  written as loops in :func:`dop853_loop` and compiled with numba when installed (extra
+  ``fast``) on the model's compilable right side ``flat_rhs(model, eta)``. The steps follow
+  the error control, not the grid: grid points inside a step get the pair's 7th-order dense
+  output (three more evaluations for such a step).
+* ``dop853`` / ``lsoda`` — scipy's ``solve_ivp`` on the numpy right side (any activation; no
+  numba needed). ``auto``: dopri when numba and a compilable right side exist, else dop853.
+
+A run that leaves the box max|y| <= 1e8 · max(1, max|y0|, max|T|) or whose step size
+underflows is a divergence (:class:`CommitteeDivergence`, with the time it happened), never an
+array of NaN.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from fltheory.exact import DomainError, check_cost, check_integer
+
+__all__ = ["MEMORY_LIMIT_BYTES", "ODE_SECONDS_LIMIT", "CommitteeDivergence", "CommitteeTrajectory",
+           "FlatSolution", "check_integration_request", "compiled_erf_cost", "dop853_loop",
+           "eps_accuracy", "expected_nfev", "integrate", "integrate_flat", "integration_cost",
+           "runaway"]
+
+#: bounds on one call (estimated before any work): well under a minute on a 2-core machine
+ODE_SECONDS_LIMIT = 60.0
+MEMORY_LIMIT_BYTES = 2**30
+#: largest K and M accepted (the ODE is K² + K M numbers; each evaluation ~K²(K + M)² averages)
+MAX_UNITS = 50
+METHODS = ("auto", "dopri", "dop853", "lsoda")
+
+
+class CommitteeDivergence(DomainError):
+    """The ODE left every bounded region (or its step size underflowed) at about time ``t``:
+    the step η is too large. ``trajectory`` holds the grid points reached before (a
+    :class:`CommitteeTrajectory` or a :class:`FlatSolution`, or None). A DomainError on
+    ``eta``: the CLI prints it as one line."""
+
+    def __init__(self, eta: object, t: float, trajectory: Any = None, how: str = "diverges"):
+        self.t = t
+        self.trajectory = trajectory
+        super().__init__("eta", eta, "steps for which the ODE stays bounded",
+                         reason=f"makes the ODE diverge: it {how} at t ≈ {t:.4g}")
+
+
+@dataclass(frozen=True)
+class FlatSolution:
+    """States ``Y`` (len(t), n) on the grid ``t`` from :func:`integrate_flat`, the number of
+    right-side evaluations ``nfev`` and the ``method`` that produced them (numpy floats)."""
+
+    t: np.ndarray
+    Y: np.ndarray
+    nfev: int
+    method: str
+
+
+@dataclass(frozen=True)
+class CommitteeTrajectory:
+    """The committee ODE's trajectory from :func:`integrate`: times ``t``, overlaps ``Q``
+    (len(t), K, K) and ``R`` (len(t), K, M), the teacher ``T``, the generalisation error
+    ``eps_g`` on the grid, the ``method`` used (``dopri (numba)``, ``dop853 (scipy)``, ...) and
+    the number of right-side evaluations ``nfev`` (floats, to the integrator's tolerances)."""
+
+    t: np.ndarray
+    Q: np.ndarray
+    R: np.ndarray
+    T: np.ndarray
+    eps_g: np.ndarray
+    method: str
+    nfev: int
+
+
+def _averages_count(K: int, M: int) -> float:
+    """Averages in one right side: K(K+1)/2 · n(n+1)/2 I4 and K n² I3, n = K + M."""
+    n = K + M
+    return K * (K + 1) / 2 * n * (n + 1) / 2 + K * n * n
+
+
+def compiled_erf_cost(K: int, M: int) -> float:
+    """Seconds of one compiled erf right side: 3e-6 + 5e-9 per average (measured, CPU time on
+    a shared 2-core machine: 4e-6 at K = M = 2, 9.5e-6 at K = M = 5, 4.5e-5 at K = 10, M = 5,
+    6.6e-4 at K = 20, M = 10; benchmarks/committee.py, cost_table).
+
+    >>> f"{compiled_erf_cost(10, 5):.1e}"
+    '4.7e-05'
+    """
+    return 3e-6 + 5e-9 * _averages_count(K, M)
+
+
+def expected_nfev(K: int, eta: float, t_span: float) -> float:
+    """Right-side evaluations of the compiled DOP853 at rtol 1e-10 (dense output included):
+    200 + 120 (1 + K/10) √(max(η, 0.05) t) — fitted to erf runs from a cold start (Q = I/4,
+    R ~ 1e-3): K = 2 at ηt = 100, 1000, 2000 (η = 0.1…2): 1051, 4891, 4681, 5758; K = 5, ηt =
+    500: 3367; K = 10, ηt = 500, 1000: 5011, 6850; K = 20, ηt = 100: 2815; tanh/sigmoid K = 2,
+    3: 631…2041 (within 1.5× of the formula except sigmoid's 631 against 1900).
+
+    >>> round(expected_nfev(2, 0.5, 200.0))
+    1640
+    """
+    return 200.0 + 120.0 * (1 + K / 10) * math.sqrt(max(eta, 0.05) * t_span)
+
+
+def integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
+                     per_eval: float | None = None) -> tuple[float, float]:
+    """(seconds, bytes) to integrate the committee ODE (K students, M teachers) over ``t_span``
+    with output on ``n_grid`` points: :func:`expected_nfev` evaluations at ``per_eval``
+    seconds each (default :func:`compiled_erf_cost`, the cheapest right side), ε_g on the
+    grid ≈ 2e-5 + 1e-6·(K + M)² s per point (batched) and 0.005 s of set-up. Meant to be
+    within 3× of the measured time (the table in benchmarks/committee.py, cost_table; the
+    previous bound, (2000 + 3ηt)(1 + K/5) evaluations at 1.5e-7 K²(K + M)² s, was 10–200×
+    high). Memory: Q, R and the flat states on the grid and three temporaries,
+    8·4·(2K² + 2KM) bytes per point. Returns two floats.
+
+    >>> seconds, memory = integration_cost(2, 2, 1.0, 100.0, 101)
+    >>> round(seconds, 3), int(memory)
+    (0.014, 51712)
+
+    Integers 1 <= K, M <= 50 and n_grid >= 1; η, t_span finite reals >= 0; per_eval a finite
+    real > 0 (else DomainError).
+    """
+    check_integer(K, "K", 1, MAX_UNITS)
+    check_integer(M, "M", 1, MAX_UNITS)
+    check_integer(n_grid, "n_grid", 1)
+    eta, t_span = _real(eta, "eta", 0.0), _real(t_span, "t_span", 0.0)
+    if per_eval is None:
+        per_eval = compiled_erf_cost(K, M)
+    per_eval = _real(per_eval, "per_eval", 0.0, strict=True)
+    seconds = (expected_nfev(K, eta, t_span) * per_eval + n_grid * (2e-5 + 1e-6 * (K + M) ** 2)
+               + 0.005)
+    memory = 8.0 * 4 * n_grid * (2 * K * K + 2 * K * M)
+    return seconds, memory
+
+
+def check_integration_request(K: int, M: int, eta: float, t_span: float, n_grid: int,
+                              per_eval: float | None = None) -> None:
+    """Refuse (CostError, before any work) an integration whose estimated time or memory
+    (:func:`integration_cost`) exceeds ODE_SECONDS_LIMIT or MEMORY_LIMIT_BYTES. Arguments as for
+    :func:`integration_cost`; the refusal names what can be changed: t-max (the CLI's
+    --t-max), K and M, and for memory the grid (the API's ``t_grid``).
+
+    >>> check_integration_request(2, 2, 1.0, 100.0, 101)  # accepted: None
+    >>> check_integration_request(50, 50, 1.0, 1000.0, 101)
+    Traceback (most recent call last):
+    fltheory.exact.CostError: ...
+    """
+    seconds, memory = integration_cost(K, M, eta, t_span, n_grid, per_eval)
+    what = f"K = {K}, M = {M}, t-max = {t_span:.3g} on {n_grid} grid points"
+    check_cost(what, memory, MEMORY_LIMIT_BYTES, "bytes of memory",
+               "a coarser t_grid or smaller K, M")
+    check_cost(what, seconds, ODE_SECONDS_LIMIT, "seconds (estimated)",
+               "a shorter t-max or smaller K, M")
+
+
+def _real(x: Any, param: str, low: float | None = None, strict: bool = False) -> float:
+    """A finite real (int, Fraction, float, numpy scalar, text as on the command line)."""
+    from fltheory.exact import as_rational, to_float
+
+    if isinstance(x, float | np.floating):
+        v = float(x)
+        if not math.isfinite(v):
+            raise DomainError(param, x, "finite numbers", reason="is not a finite number")
+    else:
+        v = to_float(as_rational(x, param), param)
+    if low is not None and (v < low or (strict and v == low)):
+        raise DomainError(param, x, f"{param} {'>' if strict else '>='} {low:g}")
+    return v
+
+
+def _grid(t_grid: Any) -> np.ndarray:
+    try:
+        t = np.ascontiguousarray(t_grid, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError("t_grid", str(t_grid)[:40], "a 1-d grid of times") from None
+    if t.ndim != 1 or len(t) < 1 or not np.isfinite(t).all() or np.any(np.diff(t) < 0):
+        raise DomainError("t_grid", f"an array of shape {t.shape}",
+                          "a non-empty, finite, non-decreasing 1-d grid of times")
+    return t
+
+
+def _eval(f: Any, y: np.ndarray) -> np.ndarray:
+    """The right side at y: f(y). The compiled integrators rebind this name (to a call of a
+    compiled f, or of the model's loops(y, *args) with ``f`` the argument tuple)."""
+    return f(y)
+
+
+def dop853_loop(f: Any, y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: float,
+                max_steps: int, y_max: float, A: np.ndarray, B: np.ndarray, C: np.ndarray,
+                E3: np.ndarray, E5: np.ndarray, D: np.ndarray
+                ) -> tuple[np.ndarray, int, int, float]:
+    """Adaptive Dormand–Prince 8(5,3) on the autonomous system y' = f(y), written as loops for
+    numba (it also runs as plain Python, slowly). Steps follow the error control alone (only
+    the last is shortened to end on ``t_grid[-1]``); the states on the grid points inside a
+    step come from the pair's 7th-order dense output (three more stages, computed only for
+    steps that contain grid points; Hairer, Nørsett & Wanner, II.6, as scipy's DOP853).
+    Returns (states on the grid, right-side evaluations, status: 0 ok, 1 more than
+    ``max_steps`` steps, 2 step size underflow, 3 left the box max|y| <= ``y_max``, the time
+    reached); rows not reached stay NaN. A trial step whose stages are not finite is rejected
+    and shortened.
+    A (16 × 16), B, C (16), E3, E5 (13), D (4 × 16): the tableau (12 stages; E3, E5 with a
+    13th entry for f at the new point; rows 13–15 of A and C and D for the dense output).
+
+    The error norm is Hairer's: err = h‖e5‖² / √((‖e5‖² + 0.01‖e3‖²)·n), e_j = Σ_s E_j[s] K_s
+    scaled by atol + rtol·max(|y|, |y_new|); new step h·min(10, max(0.2, 0.9 err^(−1/8))).
+
+    >>> from scipy.integrate._ivp import dop853_coefficients as c
+    >>> Y, nfev, status, t = dop853_loop(lambda y: -y, np.ones(1), np.linspace(0.0, 1.0, 5),
+    ...                               1e-10, 1e-12, 1000, 1e8, c.A, c.B, c.C, c.E3, c.E5, c.D)
+    >>> status, bool(np.abs(Y[:, 0] - np.exp(-np.linspace(0.0, 1.0, 5))).max() < 1e-10)
+    (0, True)
+    """
+    n = y0.shape[0]
+    ns = 12
+    n_grid = t_grid.shape[0]
+    out = np.full((n_grid, n), np.nan)
+    out[0] = y0
+    y = y0.copy()
+    ys = np.empty(n)
+    yn = np.empty(n)
+    Ks = np.empty((ns + 4, n))
+    F = np.empty((7, n))
+    Ks[0] = _eval(f, y)
+    nfev = 1
+    t = t_grid[0]
+    t_end = t_grid[n_grid - 1]
+    j = 1  # the next grid point to fill
+    while j < n_grid and t_grid[j] <= t:
+        out[j] = y
+        j += 1
+    # initial step (Hairer, Nørsett & Wanner, II.4), order 8
+    d0 = 0.0
+    d1 = 0.0
+    for i in range(n):
+        sc = atol + rtol * abs(y[i])
+        d0 += (y[i] / sc) ** 2
+        d1 += (Ks[0, i] / sc) ** 2
+    d0 = np.sqrt(d0 / n)
+    d1 = np.sqrt(d1 / n)
+    h = 1e-6 if d0 < 1e-5 or d1 < 1e-5 else 0.01 * d0 / d1
+    steps = 0
+    while t < t_end:
+        if steps >= max_steps:
+            return out, nfev, 1, t
+        hs = min(h, t_end - t)
+        last = hs >= t_end - t
+        for s in range(1, ns):
+            for i in range(n):
+                acc = 0.0
+                for r in range(s):
+                    acc += A[s, r] * Ks[r, i]
+                ys[i] = y[i] + hs * acc
+            Ks[s] = _eval(f, ys)
+        for i in range(n):
+            acc = 0.0
+            for s in range(ns):
+                acc += B[s] * Ks[s, i]
+            yn[i] = y[i] + hs * acc
+        Ks[ns] = _eval(f, yn)
+        nfev += ns
+        e5 = 0.0
+        e3 = 0.0
+        for i in range(n):
+            a5 = 0.0
+            a3 = 0.0
+            for s in range(ns + 1):
+                a5 += E5[s] * Ks[s, i]
+                a3 += E3[s] * Ks[s, i]
+            sc = atol + rtol * max(abs(y[i]), abs(yn[i]))
+            e5 += (a5 / sc) ** 2
+            e3 += (a3 / sc) ** 2
+        steps += 1
+        err = 0.0 if e5 == 0.0 and e3 == 0.0 else hs * e5 / np.sqrt((e5 + 0.01 * e3) * n)
+        if not np.isfinite(err):
+            err = 1e10
+        if err <= 1.0:
+            t_new = t_end if last else t + hs
+            for i in range(n):
+                if not abs(yn[i]) <= y_max:
+                    return out, nfev, 3, t_new
+            if j < n_grid and t_grid[j] < t_new:
+                # dense output on (t, t_new): three more stages, then the interpolant's
+                # coefficients F (scipy's Dop853DenseOutput, Horner form in x = (τ − t)/h)
+                for s in range(ns + 1, ns + 4):
+                    for i in range(n):
+                        acc = 0.0
+                        for r in range(s):
+                            acc += A[s, r] * Ks[r, i]
+                        ys[i] = y[i] + hs * acc
+                    Ks[s] = _eval(f, ys)
+                nfev += 3
+                for i in range(n):
+                    dy = yn[i] - y[i]
+                    F[0, i] = dy
+                    F[1, i] = hs * Ks[0, i] - dy
+                    F[2, i] = 2.0 * dy - hs * (Ks[ns, i] + Ks[0, i])
+                    for p in range(4):
+                        acc = 0.0
+                        for s in range(ns + 4):
+                            acc += D[p, s] * Ks[s, i]
+                        F[3 + p, i] = hs * acc
+                while j < n_grid and t_grid[j] < t_new:
+                    x = (t_grid[j] - t) / hs
+                    for i in range(n):
+                        v = 0.0
+                        for p in range(6, -1, -1):
+                            v += F[p, i]
+                            v *= x if (6 - p) % 2 == 0 else 1.0 - x
+                        out[j, i] = y[i] + v
+                    j += 1
+            t = t_new
+            y[:] = yn
+            while j < n_grid and t_grid[j] <= t:
+                out[j] = y
+                j += 1
+            Ks[0] = Ks[ns]
+            fac = 10.0 if err == 0.0 else min(10.0, max(0.2, 0.9 * err ** -0.125))
+            if not last or fac < 1.0:
+                h = hs * fac
+        else:
+            h = hs * max(0.2, 0.9 * err ** -0.125)
+            if h < 1e-14 * max(1.0, abs(t)):
+                return out, nfev, 2, t
+    return out, nfev, 0, t
+
+
+@lru_cache(maxsize=1)
+def _tableau() -> tuple[np.ndarray, ...]:
+    """scipy's DOP853 coefficient table, its file loaded alone (importing scipy.integrate
+    takes ~1 s, longer than a whole K = 10, M = 5 integration)."""
+    import importlib.util
+    import os
+
+    c: Any = None
+    spec = importlib.util.find_spec("scipy")
+    if spec is not None and spec.origin is not None:
+        path = os.path.join(os.path.dirname(spec.origin), "integrate", "_ivp",
+                            "dop853_coefficients.py")
+        file_spec = importlib.util.spec_from_file_location("_fltheory_dop853_table", path)
+        if os.path.exists(path) and file_spec is not None and file_spec.loader is not None:
+            c = importlib.util.module_from_spec(file_spec)
+            file_spec.loader.exec_module(c)
+    if c is None:
+        from scipy.integrate._ivp import dop853_coefficients
+
+        c = dop853_coefficients
+    return (np.ascontiguousarray(c.A), np.ascontiguousarray(c.B), np.ascontiguousarray(c.C),
+            np.ascontiguousarray(c.E3), np.ascontiguousarray(c.E5), np.ascontiguousarray(c.D))
+
+
+def _jit() -> Any:
+    """The compiled module, or None when numba is absent or unusable."""
+    try:
+        from fltheory.papers.committee import _ode_jit as _committee_ode_jit
+    except ImportError:
+        return None
+    return _committee_ode_jit
+
+
+def integrate_flat(fun: Callable[[np.ndarray], np.ndarray], y0: Any, t_grid: Any,
+                   rtol: float = 1e-10, atol: float = 1e-12, method: str = "auto",
+                   compiled: Any = None, eta: Any = None, y_scale: float = 1.0,
+                   max_nfev: int = 10**6) -> FlatSolution:
+    """Integrate the autonomous system y' = ``fun``(y) from ``y0`` and return the states on
+    ``t_grid`` — the generic engine under :func:`integrate`, for any right side.
+
+    ``compiled``: a numba-compilable version of ``fun`` (a plain or ``njit`` function y -> dy);
+    with it and numba installed, ``auto``/``dopri`` run the compiled :func:`dop853_loop`;
+    otherwise ``auto`` is scipy's DOP853 (``dop853``), or LSODA (``lsoda``) on ``fun``.
+    ``rtol``, ``atol`` > 0 are the local tolerances; ``max_nfev`` caps the right-side
+    evaluations (status "too many steps" → DomainError); ``eta`` only names the step in a
+    :class:`CommitteeDivergence`, raised when max|y| exceeds 1e8 · max(1, max|y0|, y_scale) or
+    the step size underflows. Returns a :class:`FlatSolution`. The caller bounds the cost.
+
+    >>> sol = integrate_flat(lambda y: -y, [1.0, 2.0], [0.0, 1.0], method="dop853")
+    >>> [round(float(v), 10) for v in sol.Y[1]], sol.method
+    ([0.3678794412, 0.7357588823], 'dop853 (scipy)')
+    """
+    t = _grid(t_grid)
+    y0 = np.ascontiguousarray(y0, dtype=float)
+    if y0.ndim != 1 or not np.isfinite(y0).all():
+        raise DomainError("y0", f"an array of shape {y0.shape}", "a finite 1-d state")
+    rtol, atol = _real(rtol, "rtol", 0.0, strict=True), _real(atol, "atol", 0.0, strict=True)
+    check_integer(max_nfev, "max_nfev", 1)
+    if method not in METHODS:
+        raise DomainError("method", method, ", ".join(METHODS))
+    jit = _jit() if method in ("auto", "dopri") and compiled is not None else None
+    if method == "dopri" and jit is None:
+        raise DomainError("method", method, "auto, dop853 or lsoda (dopri needs numba, "
+                          "pip install 'fltheory[fast]', and a compilable right side)")
+    y_max = 1e8 * max(1.0, float(np.abs(y0).max(initial=0.0)), abs(float(y_scale)))
+    if jit is not None:
+        args = getattr(compiled, "args", None)
+        if getattr(compiled, "loops", None) is not None and args is not None:
+            # the model's compiled loops(y, *args): one integrator for every model, disk-cached
+            Y, nfev, status, t_end = jit.dop853_loops(tuple(args), y0, t, rtol, atol,
+                                                      max_nfev // 15 + 1, y_max, *_tableau())
+        else:
+            Y, nfev, status, t_end = jit.dop853(jit.njit_rhs(compiled), y0, t, rtol, atol,
+                                                max_nfev // 15 + 1, y_max, *_tableau())
+        if status == 1:
+            raise DomainError("eta", eta, "steps for which the ODE can be integrated",
+                              reason=f"needs over {max_nfev} evaluations of the right side "
+                              "(its budget)")
+        if status:
+            reached = ~np.isnan(Y).any(axis=1)
+            bad = int(np.argmin(reached)) if not reached.all() else len(t) - 1
+            part = FlatSolution(t[:bad], Y[:bad], int(nfev), "dopri (numba)")
+            raise CommitteeDivergence(eta, float(t_end), part,
+                                      "leaves every bounded region" if status == 3
+                                      else "needs a vanishing step size")
+        return FlatSolution(t.copy(), Y, int(nfev), "dopri (numba)")
+    return _scipy(fun, y0, t, rtol, atol, "LSODA" if method == "lsoda" else "DOP853",
+                  eta, y_max, max_nfev)
+
+
+def _scipy(fun: Callable[[np.ndarray], np.ndarray], y0: np.ndarray, t: np.ndarray, rtol: float,
+           atol: float, name: str, eta: Any, y_max: float, max_nfev: int) -> FlatSolution:
+    from scipy.integrate import solve_ivp
+
+    class _Stop(Exception):
+        pass
+
+    count = [0]
+    last = [float(t[0])]  # the latest time with a finite state and right side
+
+    def rhs(t_: float, y: np.ndarray) -> np.ndarray:
+        count[0] += 1
+        if not float(np.abs(y).max(initial=0.0)) <= y_max:
+            raise _Stop(t_, "leaves every bounded region")
+        if count[0] > max_nfev:
+            raise _Stop(t_, "too many")
+        dy = np.asarray(fun(y), dtype=float)
+        if np.isfinite(dy).all():
+            last[0] = max(last[0], float(t_))
+        return dy
+
+    method = f"{name.lower()} (scipy)"
+    if len(t) == 1 or t[-1] == t[0]:
+        return FlatSolution(t.copy(), np.tile(y0, (len(t), 1)), 0, method)
+    try:
+        with np.errstate(all="ignore"):
+            sol = solve_ivp(rhs, (t[0], t[-1]), y0, t_eval=t, method=name, rtol=rtol, atol=atol)
+    except _Stop as exc:
+        when, why = float(exc.args[0]), exc.args[1]
+        if why == "too many":
+            raise DomainError("eta", eta, "steps for which the ODE can be integrated",
+                              reason=f"needs over {max_nfev} evaluations of the right side "
+                              "(its budget)"
+                              ) from None
+        raise CommitteeDivergence(eta, when, None, why) from None
+    if not sol.success or sol.y.shape[1] != len(t) or not np.isfinite(sol.y).all():
+        raise CommitteeDivergence(eta, last[0], None, f"stops {name} ({sol.message})")
+    return FlatSolution(t.copy(), np.ascontiguousarray(sol.y.T), int(sol.nfev), method)
+
+
+#: the absolute tolerance by default; relu's: its I4 rule is accurate to ~1e-11 … 1e-9 near
+#: the singular covariances of convergence, and a tighter atol there only chases that noise
+#: (measured K = M = 2, η = 1/2, t = 2000: 107602 evaluations at 1e-12, 12730 at 1e-10)
+ATOL = 1e-12
+RELU_ATOL = 1e-10
+
+
+def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
+              rtol: float = 1e-10, atol: float | None = None, method: str = "auto"
+              ) -> CommitteeTrajectory:
+    """Integrate the committee-machine ODEs of ``model`` (a
+    :class:`~fltheory.papers.committee.model.CommitteeModel`) at step ``eta`` from
+    (Q0, R0) with teacher T, and return Q, R and ε_g on ``t_grid``.
+
+    The right side is ``committee_equations.rhs(model, eta)``; with numba and a compilable
+    ``flat_rhs(model, eta)`` it runs compiled (method ``dopri``), else through scipy
+    (``dop853`` by default, ``lsoda`` on request). Parameters: η > 0 (float, Fraction or text);
+    Q0 (K × K), R0 (K × M), T (M × M) finite with [[Q0, R0], [R0ᵀ, T]] PSD (checked by
+    ``check_state``); ``t_grid`` non-decreasing; rtol, atol > 0 (atol by default
+    :data:`ATOL`, :data:`RELU_ATOL` for relu). The cost (K, M, the span and
+    the grid) is bounded before any work (:func:`check_integration_request`). Returns a
+    :class:`CommitteeTrajectory`; raises :class:`CommitteeDivergence` (with the time) when the
+    overlaps blow up, DomainError on bad input.
+
+    >>> from fltheory.papers.committee.model import CommitteeModel
+    >>> m = CommitteeModel("erf_ss", 2, 2)
+    >>> tr = integrate(m, 1, [[0.5, 0], [0, 0.5]], [[1e-3, 0], [0, 1e-3]], np.eye(2), [0, 1],
+    ...                method="dop853")  # "auto": compiled when numba is installed
+    >>> tr.Q.shape, bool(tr.eps_g[1] < tr.eps_g[0]), tr.method
+    ((2, 2, 2), True, 'dop853 (scipy)')
+    """
+    from fltheory.papers.committee import model as ce
+
+    K, M = _units(model)
+    if atol is None:
+        relu = getattr(getattr(model, "averages", None), "kind", None) == "relu"
+        atol = RELU_ATOL if relu else ATOL
+    eta_f = _real(eta, "eta", 0.0, strict=True)
+    Q0 = _matrix(Q0, "Q0", (K, K))
+    R0 = _matrix(R0, "R0", (K, M))
+    T = _matrix(T, "T", (M, M))
+    ce.check_state(Q0, R0, T, model)
+    t = _grid(t_grid)
+    if method not in METHODS:
+        raise DomainError("method", method, ", ".join(METHODS))
+    span = float(t[-1] - t[0])
+    check_integration_request(K, M, abs(eta_f), span, len(t))  # compiled: the cheaper bound
+    compiled = None
+    if method in ("auto", "dopri") and _jit() is not None:
+        compiled = _flat(ce, model, eta, T)
+    if compiled is not None:  # relu's compiled I4 costs ~100× erf's: the model's estimate
+        from fltheory.papers.committee._flat import cost
+
+        per_eval: float | None = max(compiled_erf_cost(K, M), cost(model))
+    else:
+        per_eval = _numpy_cost(ce, model)
+    if per_eval is not None:
+        check_integration_request(K, M, abs(eta_f), span, len(t), per_eval)
+    field: list[Any] = []  # the numpy right side, built on first use (not for dopri)
+
+    def fun(y: np.ndarray) -> np.ndarray:
+        if not field:
+            field.append(ce.rhs(model, eta))
+        dQ, dR = field[0](y[:K * K].reshape(K, K), y[K * K:].reshape(K, M), T)
+        return np.concatenate([np.ravel(dQ), np.ravel(dR)])
+
+    y0 = np.concatenate([Q0.ravel(), R0.ravel()])
+    sol = _bounded(fun, y0, t, rtol, atol, method, compiled, eta, T, K, M, per_eval)
+    Y = sol.Y
+    Q = Y[:, :K * K].reshape(len(t), K, K)
+    Q = 0.5 * (Q + Q.transpose(0, 2, 1))
+    R = Y[:, K * K:].reshape(len(t), K, M)
+    eps = _eps_grid(ce, model, Q, R, T)
+    if not np.isfinite(eps).all():
+        raise CommitteeDivergence(eta, float(t[int(np.argmin(np.isfinite(eps)))]), None,
+                                  "reaches overlaps with a non-finite generalisation error")
+    return CommitteeTrajectory(t, Q, R, T.copy(), eps, sol.method, sol.nfev)
+
+
+#: tr Q/K beyond this many times its natural scale is a runaway (:func:`runaway`)
+RUNAWAY_FACTOR = 100.0
+
+
+def runaway(traj: CommitteeTrajectory, model: Any) -> tuple[int, float, float, float] | None:
+    """The first grid point where tr Q/K exceeds RUNAWAY_FACTOR × its natural scale
+    max(1, tr Q0/K, (tr T/M) · max a*² / min a²) (the students' norms a fit needs) and still
+    grows to the end (η far above η_max: the norms grow without bound, e.g. erf at η = 20
+    as t^(2/3)); None otherwise. Returns (index, t, tr Q/K there, scale).
+
+    >>> from types import SimpleNamespace
+    >>> Q = np.array([[[1.0]], [[50.0]], [[200.0]]])
+    >>> traj = SimpleNamespace(t=np.array([0.0, 1.0, 2.0]), Q=Q, R=np.zeros((3, 1, 1)),
+    ...                        T=np.eye(1))
+    >>> runaway(traj, SimpleNamespace(a=(1.0,), a_star=(1.0,)))
+    (2, 2.0, 200.0, 1.0)
+    """
+    K, M = traj.R.shape[1], traj.R.shape[2]
+    a = [abs(float(v)) for v in getattr(model, "a", (1.0,)) if v] or [1.0]
+    a_star = [abs(float(v)) for v in getattr(model, "a_star", (1.0,))] or [1.0]
+    trq = np.trace(traj.Q, axis1=1, axis2=2) / K
+    scale = max(1.0, float(trq[0]),
+                float(np.trace(traj.T)) / M * max(a_star) ** 2 / min(a) ** 2)
+    over = np.flatnonzero(trq > RUNAWAY_FACTOR * scale)
+    if not len(over) or not trq[-1] >= trq[over[0]]:
+        return None
+    i = int(over[0])
+    return i, float(traj.t[i]), float(trq[i]), scale
+
+
+def eps_accuracy(model: Any, traj: CommitteeTrajectory, eta: Any,
+                 average_errors: dict[str, float] | None = None,
+                 rtol: float = 1e-10, atol: float | None = None) -> np.ndarray:
+    """A stated absolute accuracy of ε_g on the grid (floats): ε_g = ½ Σ w_c w_e E2(C_ce)
+    with |∂E2/∂C| <= O(1) per entry, so ½ Σ |w_c w_e| times 10 × the local tolerance
+    (atol + rtol · max|C|) of the integration, plus η² times the I4 error (relu: 1e-9, its
+    rule's stated error; numeric averages: the measured ``average_errors``) over the slowest
+    scale 1 — a stated bound for printing, not a proof. Values of ε_g below it are
+    indistinguishable from 0.
+
+    >>> from types import SimpleNamespace
+    >>> traj = SimpleNamespace(Q=np.eye(2)[None], R=np.eye(2)[None], T=np.eye(2))
+    >>> model = SimpleNamespace(w=np.ones(4), averages=SimpleNamespace(kind="erf"))
+    >>> acc = eps_accuracy(model, traj, "1/2")
+    >>> acc.shape, bool(0 < acc[0] < 1e-8)
+    ((1,), True)
+    """
+    if atol is None:
+        relu = getattr(getattr(model, "averages", None), "kind", None) == "relu"
+        atol = RELU_ATOL if relu else ATOL
+    w = np.abs(np.asarray(getattr(model, "w", np.ones(2)), dtype=float))
+    weight = 0.5 * float(w.sum()) ** 2
+    scale = np.maximum(np.abs(traj.Q).max(axis=(1, 2)), np.abs(traj.T).max(initial=1.0))
+    scale = np.maximum(scale, np.abs(traj.R).max(axis=(1, 2), initial=0.0))
+    kind = getattr(getattr(model, "averages", None), "kind", None)
+    i4 = 1e-9 if kind == "relu" else 0.0
+    if average_errors:
+        i4 = max(i4, *average_errors.values())
+    eta_f = _real(eta, "eta", 0.0, strict=True)
+    return np.asarray(weight * (10.0 * (atol + rtol * scale) + eta_f**2 * i4), dtype=float)
+
+
+def _eps_grid(ce: Any, model: Any, Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """ε_g = ½ Σ_{c,e} w_c w_e E[g(z_c) g(z_e)] on every grid point in one batch (the formula
+    of ``generalisation_error``, checked against it in the tests); point by point through
+    ``generalisation_error`` when the model does not expose ``averages``/``w``."""
+    av, w = getattr(model, "averages", None), getattr(model, "w", None)
+    if av is None or w is None:
+        return np.array([ce.generalisation_error(model, Q[i], R[i], T) for i in range(len(Q))],
+                        dtype=float)
+    n_t, K, M = R.shape
+    n = K + M
+    C = np.empty((n_t, n, n))
+    C[:, :K, :K] = Q
+    C[:, :K, K:] = R
+    C[:, K:, :K] = R.transpose(0, 2, 1)
+    C[:, K:, K:] = T
+    d = np.diagonal(C, axis1=1, axis2=2)
+    P = np.empty((n_t, n, n, 2, 2))
+    P[..., 0, 0] = d[:, :, None]
+    P[..., 1, 1] = d[:, None, :]
+    P[..., 0, 1] = C
+    P[..., 1, 0] = C
+    with np.errstate(all="ignore"):
+        E2 = np.asarray(av.e2(P), dtype=float)
+        return np.asarray(0.5 * np.einsum("c,tce,e->t", w, E2, w), dtype=float)
+
+
+def _numpy_cost(ce: Any, model: Any) -> float | None:
+    """Seconds per evaluation of the numpy right side, from committee_equations' estimate."""
+    cost = getattr(ce, "_rhs_cost", None)
+    try:
+        return float(cost(model)) + 5e-5 if cost is not None else None
+    except (TypeError, ValueError, AttributeError, KeyError):
+        return None
+
+
+def _bounded(fun: Callable[[np.ndarray], np.ndarray], y0: np.ndarray, t: np.ndarray,
+             rtol: float, atol: float, method: str, compiled: Any, eta: Any, T: np.ndarray,
+             K: int, M: int, per_eval: float | None) -> FlatSolution:
+    """integrate_flat with the evaluations capped at 3 × the time bound's worth."""
+    if per_eval is None:
+        per_eval = compiled_erf_cost(K, M)
+    max_nfev = int(min(3 * ODE_SECONDS_LIMIT / per_eval, 10**8))
+    return integrate_flat(fun, y0, t, rtol, atol, method, compiled, eta,
+                          float(np.abs(T).max(initial=1.0)), max(max_nfev, 100))
+
+
+def _flat(ce: Any, model: Any, eta: Any, T: np.ndarray) -> Any:
+    """The model's compilable flat right side, or None (no ``flat_rhs``, or it returns None)."""
+    flat_rhs = getattr(ce, "flat_rhs", None)
+    if flat_rhs is None:
+        return None
+    try:  # T has been checked (check_state) by the caller: skip the second check
+        from fltheory.papers.committee._flat import build
+    except ImportError:
+        return flat_rhs(model, eta, T)
+    return build(model, eta, T, checked=True)
+
+
+def _units(model: Any) -> tuple[int, int]:
+    K: Any = getattr(model, "K", None)
+    M: Any = getattr(model, "M", None)
+    check_integer(K, "K", 1, MAX_UNITS)
+    check_integer(M, "M", 1, MAX_UNITS)
+    assert isinstance(K, int) and isinstance(M, int)
+    return K, M
+
+
+def _matrix(A: Any, param: str, shape: tuple[int, int]) -> np.ndarray:
+    try:
+        out = np.array(A, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError(param, str(A)[:40], f"a real matrix of shape {shape}") from None
+    if out.shape != shape:
+        raise DomainError(param, f"an array of shape {out.shape}", f"shape {shape}")
+    if not np.isfinite(out).all():
+        raise DomainError(param, "a matrix with non-finite entries", "finite entries")
+    if np.abs(out).max(initial=0.0) > 1e6:
+        raise DomainError(param, f"a matrix with entries up to {np.abs(out).max():.3g}",
+                          "entries of magnitude <= 1e6")
+    return out

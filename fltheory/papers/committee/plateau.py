@@ -1,0 +1,855 @@
+r"""Fixed points of the soft-committee-machine ODEs: the unspecialised (symmetric)
+plateau, the specialised fixed point, the Jacobian there, and the largest stable step of K = M = 1.
+
+Model as in :mod:`fltheory.papers.committee.model`: dQ/dt, dR/dt = rhs(Q, R, T) at step η.
+
+Symmetric plateau. When every student has the same second-layer weight, every teacher the
+same, and T is invariant under permuting the teachers (T = τ I + τ'(11ᵀ − I); T = I by
+default), the subspace Q = (q − c) I + c 11ᵀ, R = r 11ᵀ is invariant under the flow (the right
+side commutes with permutations of students and of teachers; checked numerically at the start
+point, DomainError if not). On it the ODEs reduce to three equations F(q, c, r) = 0 (two when
+K = 1). The root is found from the end of a long integration of the reduced system (from
+q = ½ tr T/M, c = 0, r = 0, unless a guess is given; through the compiled flat right side when
+numba and ``flat_rhs`` exist, else the numpy one; all spans together within half the analysis
+time bound, a DomainError naming that budget beyond it) and polished by Newton's method on F
+(central-difference Jacobian) of the numpy right side; it is then checked to be a fixed point
+of the FULL right side (max |rhs| <= 1e-10 · scale, else DomainError).
+
+The same root to ``dps`` digits (:func:`plateau_digits`): mpmath's findroot on the sympy
+equations of ``committee_equations.equations`` restricted to the subspace (T = I) — the symbolic
+averages, a second evaluation path (sympy's own solve is not attempted: for erf the equations
+are transcendental; for g = x² the quadratic module's exact root is the reference).
+
+Jacobian. The linearisation of the full ODE in the coordinates (Q_ij, i <= j; R_km) — K(K+1)/2
++ K M numbers, Q kept symmetric — by central differences with one Richardson extrapolation
+(steps 1e-4 and 5e-5: truncation O(h⁴), round-off ≈ 1e-11 relative). Its eigenvalues with
+positive real part are the unstable directions (returned as (dQ, dR) pairs); the largest is the
+escape rate from the plateau (growth per unit t = steps/N). At the specialised fixed point the
+slowest non-zero decay −max Re λ is the convergence rate; eigenvalues with |λ| <= 1e-7·scale
+count as zero modes (symmetries such as the rotations of x² networks).
+
+Largest step (K = M = 1, σ = 0, no weight decay, Q = R = T fixed point). The right side is
+η F1 + η² F2, so the Jacobian there is η(J1 + η J2): stability is lost at the smallest η > 0
+where det(J1 + η J2) = 0 (a real eigenvalue through 0; a quadratic in η) or tr(J1 + η J2) = 0
+with a positive determinant (a complex pair). For g = erf(x/√2) and T = 1, from Saad–Solla's
+closed forms (rows dQ, dR; columns Q, R)
+
+.. math::
+
+    J_1 = \frac{1}{\sqrt3\,\pi}\begin{pmatrix} -2 & 8/3 \\ 1 & -8/3 \end{pmatrix}, \qquad
+    J_2 = \frac{4\sqrt5}{5\pi^2}\begin{pmatrix} 1 & -2 \\ 0 & 0 \end{pmatrix},
+
+    \det(J_1 + \eta J_2) = 0 \text{ at } \eta_{\max} = \pi\sqrt{5/3} \approx 4.0558
+
+(the trace vanishes later, at 7√15π/18). Above it the ODE does not blow up: it settles on a
+second fixed point with Q, R > 1 and ε_g > 0 (the transcritical exchange), which is what the
+tests check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from fltheory.exact import DomainError, check_cost
+
+__all__ = ["FixedPoint", "MaxLearningRate", "Plateau", "convergence_rate", "eta_max_of_field",
+           "fixed_point_of_field", "jacobian", "max_learning_rate", "max_lr_of_field",
+           "plateau_digits", "plateau_of_field", "specialised_fixed_point", "symmetric_plateau"]
+
+#: largest K + M for which :func:`plateau_digits` derives the symbolic equations
+MAX_SYMBOLIC_FIELDS = 6
+
+Field = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+#: a fixed point must make the full right side smaller than this (times the overlaps' scale)
+RESIDUAL_TOL = 1e-10
+ZERO_TOL = 1e-7
+#: bound on the estimated seconds of one analysis call
+ANALYSIS_SECONDS_LIMIT = 60.0
+
+#: largest change of the central-difference Jacobian when the step halves, relative to its
+#: largest entry, for the right side to count as differentiable (measured: erf ~1e-8; ReLU at
+#: its plateau 1e-7 to 1e-6, from the 1e-9 error of its numerical I4; ReLU at Q = R = T: ~1e140)
+JACOBIAN_TOL = 1e-4
+
+
+@dataclass(frozen=True)
+class Plateau:
+    """The symmetric plateau Q = (q − c)I + c11ᵀ, R = r11ᵀ from :func:`symmetric_plateau`:
+    ``q``, ``c``, ``r`` (floats; c = 0 when K = 1), the full ``Q``, ``R``, ``T``, ``eps_g``,
+    ``residual`` (max |rhs| of the full ODE there), the Jacobian ``eigenvalues`` (complex,
+    sorted by decreasing real part), ``unstable`` (one (eigenvalue, dQ, dR) per eigenvalue with
+    positive real part) and ``escape_rate`` (the largest real part, 0 when none is positive)."""
+
+    K: int
+    M: int
+    eta: float
+    q: float
+    c: float
+    r: float
+    Q: np.ndarray
+    R: np.ndarray
+    T: np.ndarray
+    eps_g: float
+    residual: float
+    eigenvalues: np.ndarray
+    unstable: tuple[tuple[complex, np.ndarray, np.ndarray], ...]
+    escape_rate: float
+    #: numeric averages only (trapezoid rule): the largest estimated error of each kind of
+    #: average at this plateau's covariances, and how much q, c, r, ε_g, the escape rate and
+    #: the eigenvalues change when the final Newton and Jacobian are redone with the finer rule
+    average_errors: dict[str, float] | None = None
+    refined_change: dict[str, float] | None = None
+
+
+@dataclass(frozen=True)
+class FixedPoint:
+    """A fixed point (``Q``, ``R``, ``T``) of the full ODE from :func:`specialised_fixed_point`:
+    ``eps_g``, ``residual`` (max |rhs| there), Jacobian ``eigenvalues`` (complex, decreasing
+    real part), ``zero_modes`` (how many have |λ| <= 1e-7·scale), ``unstable`` (how many have
+    Re λ > that) and ``convergence_rate`` = −max Re λ over the non-zero eigenvalues (> 0 when
+    the point attracts, up to its zero modes)."""
+
+    Q: np.ndarray
+    R: np.ndarray
+    T: np.ndarray
+    eps_g: float
+    residual: float
+    eigenvalues: np.ndarray
+    zero_modes: int
+    unstable: int
+    convergence_rate: float
+
+
+@dataclass(frozen=True)
+class MaxLearningRate:
+    """The largest stable step of the K = M = 1 fixed point Q = R = T (:func:`max_learning_rate`):
+    ``eta_max`` (float), ``kind`` ("real": an eigenvalue through 0; "complex": a pair through the
+    imaginary axis), ``J1``, ``J2`` (Jacobian = η J1 + η² J2 in (Q, R)); ``method``
+    ("quadratic": K = M = 1, the roots of det/trace; "bisection": K = M >= 2, the top real part
+    of the spectrum), ``rel_error`` (the relative change of η_max when J1, J2 are redone with
+    twice the difference step: the error estimate behind the printed digits; None when not
+    estimated) and ``zero_modes`` (the directions null for every η, left out)."""
+
+    eta_max: float
+    kind: str
+    J1: np.ndarray
+    J2: np.ndarray
+    method: str = "quadratic"
+    rel_error: float | None = None
+    zero_modes: int = 0
+
+
+# ----------------------------------------------------------------------------------------------
+# the model's right side (committee_equations) and the generic engine on a field
+
+
+def _model_field(model: Any, eta: Any) -> Field:
+    from fltheory.papers.committee import model as ce
+
+    return ce.rhs(model, eta)
+
+
+def _model_eps(model: Any, Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> float:
+    from fltheory.papers.committee import model as ce
+
+    return float(ce.generalisation_error(model, Q, R, T))
+
+
+def _eval_cost(model: Any) -> float:
+    """Seconds per evaluation of the numpy right side (committee_equations' estimate, with a
+    floor for the call's overhead)."""
+    from fltheory.papers.committee import model as ce
+
+    cost = getattr(ce, "_rhs_cost", None)
+    return max(1e-4, float(cost(model)) if cost is not None else 1e-4)
+
+
+def _check_analysis(model: Any, extra: int, refine: bool = False) -> float:
+    """Refuse (CostError) an analysis whose Jacobian and Newton steps (~24 n + ``extra``
+    evaluations of the right side, n = K(K+1)/2 + KM; with ``refine`` 4 (4 n + 30) more: the
+    finer rule's Newton from the root and Jacobian, at ~4× the cost per evaluation) would
+    take longer than ANALYSIS_SECONDS_LIMIT; return the seconds per evaluation."""
+    K, M = _units(model)
+    per_eval = _eval_cost(model)
+    n = K * (K + 1) // 2 + K * M
+    evals = 24 * n + extra + (4 * (4 * n + 30) if refine else 0)
+    check_cost(f"K = {K}, M = {M}, g = {getattr(model, 'g', '?')} (fixed-point analysis)",
+               per_eval * evals, ANALYSIS_SECONDS_LIMIT, "seconds (estimated)",
+               "fewer units or an activation with closed-form averages")
+    return per_eval
+
+
+def _units(model: Any) -> tuple[int, int]:
+    from fltheory.papers.committee.ode import _units as units
+
+    return units(model)
+
+
+def _teacher(T: Any, M: int) -> np.ndarray:
+    from fltheory.papers.committee.ode import _matrix
+
+    T = np.eye(M) if T is None else _matrix(T, "T", (M, M))
+    if not np.allclose(T, T.T, rtol=0, atol=1e-12) or np.linalg.eigvalsh(T).min() < -1e-12:
+        raise DomainError("T", "a matrix that is not symmetric positive semi-definite",
+                          "a symmetric PSD teacher overlap T")
+    return T
+
+
+def _eta(eta: Any) -> float:
+    from fltheory.papers.committee.ode import _real
+
+    return _real(eta, "eta", 0.0, strict=True)
+
+
+def _symmetric(x: np.ndarray, K: int, M: int) -> tuple[np.ndarray, np.ndarray]:
+    q, c, r = (x[0], x[1], x[2]) if K > 1 else (x[0], 0.0, x[1])
+    return (q - c) * np.eye(K) + c * np.ones((K, K)), r * np.ones((K, M))
+
+
+def _reduce(dQ: np.ndarray, dR: np.ndarray, K: int) -> np.ndarray:
+    d = float(np.mean(np.diag(dQ)))
+    if K == 1:
+        return np.array([d, float(np.mean(dR))])
+    off = float((np.sum(dQ) - np.trace(dQ)) / (K * (K - 1)))
+    return np.array([d, off, float(np.mean(dR))])
+
+
+def _check_invariant(field: Field, x: np.ndarray, K: int, M: int, T: np.ndarray) -> None:
+    """The symmetric subspace must be invariant: rhs at a symmetric point is symmetric."""
+    Q, R = _symmetric(x, K, M)
+    dQ, dR = field(Q, R, T)
+    Qs, Rs = _symmetric(_reduce(dQ, dR, K), K, M)
+    scale = 1.0 + float(np.abs(dQ).max() + np.abs(dR).max())
+    if max(float(np.abs(dQ - Qs).max()), float(np.abs(dR - Rs).max())) > 1e-10 * scale:
+        raise DomainError("model", "a model without student/teacher permutation symmetry",
+                          "equal second-layer weights a_k, equal a*_m and T = τI + τ'(11ᵀ − I)"
+                          " (the symmetric plateau needs them)")
+
+
+def _full_residual(field: Field, Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> float:
+    dQ, dR = field(Q, R, T)
+    return max(float(np.abs(dQ).max()), float(np.abs(dR).max()))
+
+
+def _newton(F: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, tol: float = 1e-14,
+            max_iter: int = 50) -> np.ndarray:
+    """Newton's method with a central-difference Jacobian and least-squares steps (a manifold
+    of roots is allowed: the step goes to the nearest point, to first order)."""
+    x = np.array(x0, dtype=float)
+    fx = F(x)
+    for _ in range(max_iter):
+        if float(np.abs(fx).max()) <= tol:
+            break
+        h = 1e-7 * np.maximum(1.0, np.abs(x))
+        J = np.column_stack([(F(x + h[i] * e) - F(x - h[i] * e)) / (2 * h[i])
+                             for i, e in enumerate(np.eye(len(x)))])
+        step = np.linalg.lstsq(J, -fx, rcond=1e-12)[0]
+        x_new = x + step
+        f_new = F(x_new)
+        if not np.isfinite(f_new).all() or np.abs(f_new).max() >= np.abs(fx).max():
+            if np.abs(step).max() <= 1e-15 * max(1.0, float(np.abs(x).max())):
+                break
+            x_new = x + 0.5 * step  # damped
+            f_new = F(x_new)
+            if not np.isfinite(f_new).all() or np.abs(f_new).max() >= np.abs(fx).max():
+                break
+        x, fx = x_new, f_new
+    return x
+
+
+def _coords(K: int, M: int) -> tuple[tuple[np.ndarray, np.ndarray], int]:
+    iu = np.triu_indices(K)
+    return iu, len(iu[0]) + K * M
+
+
+def _pack(Q: np.ndarray, R: np.ndarray, iu: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    return np.concatenate([Q[iu], R.ravel()])
+
+
+def _unpack(v: np.ndarray, K: int, M: int, iu: tuple[np.ndarray, np.ndarray]
+            ) -> tuple[np.ndarray, np.ndarray]:
+    n = len(iu[0])
+    Q = np.zeros((K, K))
+    Q[iu] = v[:n]
+    Q = Q + Q.T - np.diag(np.diag(Q))
+    return Q, v[n:].reshape(K, M)
+
+
+def _jacobian(field: Field, Q: np.ndarray, R: np.ndarray, T: np.ndarray,
+              step: float = 1e-4) -> np.ndarray:
+    K, M = R.shape
+    iu, n = _coords(K, M)
+    x0 = _pack(Q, R, iu)
+
+    def F(v: np.ndarray) -> np.ndarray:
+        dQ, dR = field(*_unpack(v, K, M, iu), T)
+        return _pack(0.5 * (dQ + dQ.T), dR, iu)
+
+    def central(h: float) -> np.ndarray:
+        return np.column_stack([(F(x0 + h * e) - F(x0 - h * e)) / (2 * h) for e in np.eye(n)])
+
+    h = step * max(1.0, float(np.abs(x0).max()))
+    with np.errstate(all="ignore"):
+        J1, J2 = central(h), central(h / 2)
+    size = max(1.0, float(np.abs(J2).max())) if np.isfinite(J2).all() else np.inf
+    # a differentiable right side: halving h changes a central difference by O(h²) (~1e-8 of
+    # the entries here); a non-differentiable one (ReLU's √(1 − ρ²) branch where the joint
+    # covariance is singular, e.g. at Q = R = T) does not settle, or leaves the finite numbers
+    if not (np.isfinite(J1).all() and size < np.inf
+            and float(np.abs(J1 - J2).max()) <= JACOBIAN_TOL * size):
+        raise DomainError("state", "this fixed point", "points where the right side is "
+                          "differentiable", reason="has no Jacobian: its central differences "
+                          "do not converge as the step halves (a singular joint covariance "
+                          "with a non-smooth g, e.g. ReLU at Q = R = T)")
+    return (4 * J2 - J1) / 3
+
+
+def _spectrum(J: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    from threadpoolctl import threadpool_limits
+
+    # one BLAS thread: J is at most a few hundred wide, and waking OpenBLAS's threads for the
+    # first LAPACK call of a process cost ~0.6 s at K = 10, M = 5 (measured, shared 2 cores)
+    with threadpool_limits(limits=1, user_api="blas"):
+        w, V = np.linalg.eig(J)
+    order = np.argsort(-w.real, kind="stable")
+    return w[order], V[:, order]
+
+
+#: Newton's residual on the reduced equations accepted as a root when settling (relative to
+#: the state's scale): well inside RESIDUAL_TOL, above the ~1e-12 floor of the relu I4 sums
+SETTLE_TOL = 1e-11
+
+
+def _settle(F: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, eta: float,
+            budget: int = 100_000, per_eval: float | None = None) -> np.ndarray:
+    """A root of the reduced (symmetric) equations F(x) = 0: integrate the reduced flow from
+    x0 in spans 50/η, 100/η, ... until Newton's method from the end point converges to
+    max |F| <= SETTLE_TOL · scale (the plateau is attracting within the subspace, but slowly:
+    at η = 1/10, K = M = 2 its slowest rate there is ~7e-5, so Newton finishes what the flow
+    starts). ``budget``: right-side evaluations of all spans together (the analysis time
+    bound divided by ``per_eval`` seconds per evaluation); a DomainError saying so beyond it."""
+    from fltheory.papers.committee import ode
+
+    x = np.array(x0, dtype=float)
+    span, used, t_done = 50.0 / eta, 0, 0.0
+    for _ in range(10):
+        left = max(budget - used, 1)
+        # the plain-Python DOP853 loop (the compiled integrator's code): a 3-dim flow costs
+        # about what scipy's solve_ivp does, without importing scipy.integrate (~0.3–1 s)
+        y_max = 1e8 * max(1.0, float(np.abs(x).max(initial=0.0)))
+        with np.errstate(all="ignore"):
+            Y, nfev, status, t_end = ode.dop853_loop(
+                F, x, np.array([0.0, span]), 1e-8, 1e-11, left // 15 + 1, y_max,
+                *ode._tableau())
+        if status in (2, 3):
+            raise ode.CommitteeDivergence(eta, float(t_end), None,
+                                          "leaves every bounded region" if status == 3
+                                          else "needs a vanishing step size")
+        if status == 1:
+            cost = "" if per_eval is None else (
+                f" (≈ {budget * per_eval:.3g} s at {1e3 * per_eval:.2g} ms each, the analysis "
+                f"time bound of {ANALYSIS_SECONDS_LIMIT:g} s)")
+            raise DomainError(
+                "eta", eta, "steps at which the symmetric plateau is located within the "
+                "analysis time bound (or give a guess (q, c, r) near the plateau)",
+                reason=f"needs a settling integration of the reduced (q, c, r) flow longer "
+                f"than its budget of {budget} right-side evaluations{cost}: Newton's method "
+                f"had not converged after t = {t_done:.4g}") from None
+        used += int(nfev)
+        t_done += span
+        x = Y[-1]
+        root = _newton(F, x)
+        if float(np.abs(F(root)).max()) <= SETTLE_TOL * max(1.0, float(np.abs(root).max())):
+            return root
+        span *= 2
+    return x
+
+
+def plateau_of_field(field: Field, K: int, M: int, T: np.ndarray, eta: float,
+                     eps: Callable[[np.ndarray, np.ndarray], float],
+                     guess: Any = None, budget: int = 100_000,
+                     reduced: Callable[[np.ndarray], np.ndarray] | None = None,
+                     per_eval: float | None = None) -> Plateau:
+    """:func:`symmetric_plateau` for a given right side ``field`` (the engine; see there).
+
+    >>> f = lambda Q, R, T: (-(Q - np.eye(1)), -(R - 0.5))  # a toy flow with fixed point (1, .5)
+    >>> p = plateau_of_field(f, 1, 1, np.eye(1), 1.0, lambda Q, R: 0.0)
+    >>> round(p.q, 12), round(p.r, 12), p.escape_rate
+    (1.0, 0.5, 0.0)
+    """
+    tr = float(np.trace(T)) / M
+    x0 = (np.array([0.5 * tr, 0.0, 0.0]) if K > 1 else np.array([0.5 * tr, 0.0]))
+    if guess is not None:
+        try:
+            x0 = np.asarray(guess, dtype=float)
+        except (TypeError, ValueError):
+            x0 = np.empty(0)
+        if x0.shape != (3 if K > 1 else 2,) or not np.isfinite(x0).all():
+            raise DomainError("guess", str(guess)[:40], "(q, c, r) finite ((q, r) when K = 1)")
+    _check_invariant(field, x0, K, M, T)
+
+    def F(x: np.ndarray) -> np.ndarray:
+        return _reduce(*field(*_symmetric(x, K, M), T), K)
+
+    if guess is None:
+        x0 = _settle(F if reduced is None else reduced, x0, eta, budget, per_eval)
+    x = _newton(F, x0)
+    Q, R = _symmetric(x, K, M)
+    residual = _full_residual(field, Q, R, T)
+    scale = max(1.0, float(np.abs(Q).max()), float(np.abs(T).max()))
+    if not residual <= RESIDUAL_TOL * scale:
+        raise DomainError("guess", "the symmetric start" if guess is None else str(guess)[:40],
+                          "starts from which Newton's method reaches the plateau",
+                          reason=f"leaves a residual max|rhs| = {residual:.3g}")
+    w, V = _spectrum(_jacobian(field, Q, R, T))
+    iu, _ = _coords(K, M)
+    tol = ZERO_TOL * max(1.0, float(np.abs(w).max(initial=0.0)))
+    unstable = tuple((complex(w[i]), *_unpack(V[:, i].real, K, M, iu))
+                     for i in range(len(w)) if w[i].real > tol)
+    q, c, r = (x[0], x[1], x[2]) if K > 1 else (x[0], 0.0, x[1])
+    return Plateau(K, M, eta, float(q), float(c), float(r), Q, R, T, float(eps(Q, R)), residual,
+                   w, unstable, max(0.0, float(w[0].real)) if len(unstable) else 0.0)
+
+
+def symmetric_plateau(model: Any, eta: Any, T: Any = None, guess: Any = None) -> Plateau:
+    """The unspecialised plateau of ``model`` at step η: the fixed point of the full ODE with
+    Q_kk = q, Q_kl = c, R_km = r, its ε_g, the Jacobian's eigenvalues there, the unstable
+    directions and the escape rate (module docstring: root of the reduced equations from a
+    long reduced integration or from ``guess`` = (q, c, r), polished by Newton; float64, the
+    full right side's residual <= 1e-10 checked).
+
+    Parameters: η > 0; T (M × M, default I) of the form τI + τ'(11ᵀ − I); the model's
+    second-layer weights equal within students and within teachers. Returns a
+    :class:`Plateau` (floats). DomainError on bad input or when no plateau is reached.
+
+    >>> from fltheory.papers.committee.model import CommitteeModel
+    >>> p = symmetric_plateau(CommitteeModel("erf_ss", 2, 2), "1/10")
+    >>> round(p.r, 4), len(p.unstable), round(p.escape_rate, 5)
+    (0.4092, 1, 0.00653)
+    """
+    K, M = _units(model)
+    eta_f = _eta(eta)
+    T = _teacher(T, M)
+    kind = getattr(getattr(model, "averages", None), "kind", None)
+    numeric = kind in ("cubature", "mixture")  # approximate averages: errors stated
+    # a numeric-average model also redoes Newton and the Jacobian with the finer rule
+    # (measured ~4× the cost per evaluation): ~4 (4 n + 30) more evaluations' worth
+    per_eval = _check_analysis(model, 200, refine=numeric)
+    reduced, settle_cost = _compiled_reduced(model, eta, T, K, M)
+    if kind == "cubature":  # settle with a coarse rule: only a start for Newton
+        reduced, settle_cost = _coarse_reduced(model, eta, T, K, M), per_eval / 6
+    per_settle = per_eval if reduced is None else settle_cost
+    # settling: all spans together within half the analysis time bound (then a DomainError)
+    budget = int(max(200, min(10**6, 0.5 * ANALYSIS_SECONDS_LIMIT / per_settle)))
+    p = plateau_of_field(_model_field(model, eta), K, M, T, eta_f,
+                         lambda Q, R: _model_eps(model, Q, R, T), guess, budget,
+                         reduced, per_settle)
+    return _refine(model, eta, p) if numeric else p
+
+
+def _refine(model: Any, eta: Any, p: Plateau) -> Plateau:
+    """The plateau of a numeric-average model with its error stated: the estimated error of
+    each kind of average at the plateau's covariances, and the changes of the results when
+    the final Newton and Jacobian are redone with the finer rule (a perturbation estimate of
+    the digits that the averages' error leaves meaningful)."""
+    import dataclasses
+
+    from fltheory.papers.committee import model as ce
+
+    errors = ce.average_errors(model, p.Q, p.R, p.T)
+    fine = model.with_averages(model.averages.refined())
+    guess = (p.q, p.c, p.r) if p.K > 1 else (p.q, p.r)
+    try:
+        f = plateau_of_field(ce.rhs(fine, eta), p.K, p.M, p.T, p.eta,
+                             lambda Q, R: ce.generalisation_error(fine, Q, R, p.T), guess)
+    except DomainError:  # e.g. a Newton step off the PSD cone: the change stays unknown
+        return dataclasses.replace(p, average_errors=errors)
+    n = min(len(f.eigenvalues), len(p.eigenvalues))
+    change = {"q": abs(f.q - p.q), "c": abs(f.c - p.c), "r": abs(f.r - p.r),
+              "eps_g": abs(f.eps_g - p.eps_g), "escape_rate": abs(f.escape_rate - p.escape_rate),
+              "eigenvalues": float(np.abs(f.eigenvalues[:n] - p.eigenvalues[:n]).max(initial=0))}
+    return dataclasses.replace(p, average_errors=errors, refined_change=change)
+
+
+def _coarse_reduced(model: Any, eta: Any, T: np.ndarray, K: int, M: int
+                    ) -> Callable[[np.ndarray], np.ndarray]:
+    """The reduced right side with the averages' coarse trapezoid rule (numeric averages;
+    measured ~6× cheaper than the standard rule at K = M = 2): its root starts Newton."""
+    from fltheory.papers.committee import _trapezoid as trap
+    from fltheory.papers.committee import model as ce
+
+    field = ce.rhs(model.with_averages(model.averages.with_rule(trap.COARSE)), eta)
+
+    def reduced(x: np.ndarray) -> np.ndarray:
+        return _reduce(*field(*_symmetric(x, K, M), T), K)
+
+    return reduced
+
+
+def _compiled_reduced(model: Any, eta: Any, T: np.ndarray, K: int, M: int
+                      ) -> tuple[Callable[[np.ndarray], np.ndarray] | None, float]:
+    """The reduced right side (q, c, r) -> (dq, dc, dr) through the model's compiled flat
+    right side (numba installed and g erf, relu or a polynomial), and its estimated seconds
+    per evaluation; (None, 0) otherwise (the numpy right side settles then)."""
+    from fltheory.papers.committee import model as ce
+    from fltheory.papers.committee.ode import _jit
+
+    flat = getattr(ce, "flat_rhs", None)
+    if flat is None or _jit() is None:
+        return None, 0.0
+    f = flat(model, eta, T)
+    if f is None:
+        return None, 0.0
+    from fltheory.papers.committee._flat import cost
+
+    per_eval = float(cost(model))
+
+    def reduced(x: np.ndarray) -> np.ndarray:
+        Q, R = _symmetric(x, K, M)
+        dy = f(np.concatenate([Q.ravel(), R.ravel()]))
+        return _reduce(dy[:K * K].reshape(K, K), dy[K * K:].reshape(K, M), K)
+
+    return reduced, max(per_eval, 2e-5)
+
+
+def jacobian(model: Any, eta: Any, Q: Any, R: Any, T: Any = None) -> np.ndarray:
+    """The Jacobian of the full ODE at (Q, R) in the coordinates (Q_ij for i <= j, row-major;
+    then R row-major): K(K+1)/2 + K M square, central differences with one Richardson step
+    (module docstring; about 1e-10 absolute for O(1) overlaps). Floats.
+
+    >>> from fltheory.papers.committee.model import CommitteeModel
+    >>> jacobian(CommitteeModel("erf_ss", 1, 1), 1, [[1.0]], [[1.0]]).shape
+    (2, 2)
+    """
+    from fltheory.papers.committee.ode import _matrix
+
+    K, M = _units(model)
+    T = _teacher(T, M)
+    Q, R = _matrix(Q, "Q", (K, K)), _matrix(R, "R", (K, M))
+    _check_state(Q, R, T)
+    _check_analysis(model, 0)
+    return _jacobian(_model_field(model, _eta(eta)), Q, R, T)
+
+
+def _check_state(Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> None:
+    from fltheory.papers.committee import model as ce
+
+    ce.check_state(Q, R, T)
+
+
+def fixed_point_of_field(field: Field, Q0: np.ndarray, R0: np.ndarray, T: np.ndarray,
+                         eps: Callable[[np.ndarray, np.ndarray], float]) -> FixedPoint:
+    """:func:`specialised_fixed_point` for a given right side (the engine): Newton
+    (least-squares steps) on the full state from (Q0, R0), then the spectrum.
+
+    >>> f = lambda Q, R, T: (-(Q - np.eye(1)), -2 * (R - 1))
+    >>> fp = fixed_point_of_field(f, np.eye(1), np.ones((1, 1)), np.eye(1), lambda Q, R: 0.0)
+    >>> round(fp.convergence_rate, 8), fp.zero_modes
+    (1.0, 0)
+    """
+    K, M = R0.shape
+    iu, _ = _coords(K, M)
+
+    def F(v: np.ndarray) -> np.ndarray:
+        dQ, dR = field(*_unpack(v, K, M, iu), T)
+        return _pack(0.5 * (dQ + dQ.T), dR, iu)
+
+    v = _newton(F, _pack(0.5 * (Q0 + Q0.T), R0, iu))
+    Q, R = _unpack(v, K, M, iu)
+    residual = _full_residual(field, Q, R, T)
+    scale = max(1.0, float(np.abs(Q).max()), float(np.abs(T).max()))
+    if not residual <= RESIDUAL_TOL * scale:
+        raise DomainError("guess", "the given start", "starts from which Newton's method "
+                          "reaches a fixed point", reason=f"leaves max|rhs| = {residual:.3g}")
+    w, _ = _spectrum(_jacobian(field, Q, R, T))
+    tol = ZERO_TOL * max(1.0, float(np.abs(w).max(initial=0.0)))
+    zero = np.abs(w) <= tol
+    nonzero = w[~zero]
+    rate = -float(nonzero.real.max()) if len(nonzero) else 0.0
+    return FixedPoint(Q, R, T, float(eps(Q, R)), residual, w, int(zero.sum()),
+                      int(np.sum(w.real > tol)), rate)
+
+
+def specialised_fixed_point(model: Any, eta: Any, T: Any = None, guess: Any = None
+                            ) -> FixedPoint:
+    """The specialised fixed point of ``model`` at step η and its convergence rate: Newton on
+    the full state from ``guess`` = (Q, R) — default Q = R = T (each student on its teacher;
+    K = M needed then) —, then the Jacobian's spectrum (module docstring). For a realisable
+    noiseless model (K = M, equal weights a_k = a*_m) it is Q = R = T with ε_g = 0.
+
+    Parameters: η > 0; T (M × M, default I) PSD; ``guess`` a pair (Q0, R0) forming a PSD state
+    with T. Returns a :class:`FixedPoint` (floats; residual <= 1e-10 checked).
+
+    >>> from fltheory.papers.committee.model import CommitteeModel
+    >>> fp = specialised_fixed_point(CommitteeModel("erf_ss", 2, 2), 1)
+    >>> fp.eps_g, fp.unstable, round(fp.convergence_rate, 5)
+    (0.0, 0, 0.04418)
+    """
+    from fltheory.papers.committee.ode import _matrix
+
+    K, M = _units(model)
+    T = _teacher(T, M)
+    if guess is None:
+        if K != M:
+            raise DomainError("guess", "None", "a start (Q0, R0) when K != M (the default "
+                              "Q = R = T needs K = M)")
+        Q0, R0 = T.copy(), T.copy()
+    else:
+        try:
+            Qg, Rg = guess
+        except (TypeError, ValueError):
+            raise DomainError("guess", str(guess)[:40], "a pair (Q0, R0)") from None
+        Q0, R0 = _matrix(Qg, "Q0", (K, K)), _matrix(Rg, "R0", (K, M))
+    _check_state(Q0, R0, T)
+    _check_analysis(model, 0)
+    return fixed_point_of_field(_model_field(model, _eta(eta)), Q0, R0, T,
+                                lambda Q, R: _model_eps(model, Q, R, T))
+
+
+def convergence_rate(model: Any, eta: Any, T: Any = None, guess: Any = None) -> float:
+    """The asymptotic convergence rate at the specialised fixed point (−max Re λ over the
+    Jacobian's non-zero eigenvalues, per unit t = steps/N; :func:`specialised_fixed_point`).
+    A float; negative when the point repels.
+
+    >>> from fltheory.papers.committee.model import CommitteeModel
+    >>> round(convergence_rate(CommitteeModel("erf_ss", 1, 1), 1), 6)
+    0.122518
+    """
+    return specialised_fixed_point(model, eta, T, guess).convergence_rate
+
+
+def max_lr_of_field(field_at: Callable[[float], Field], T: float) -> MaxLearningRate:
+    """:func:`max_learning_rate` for a right side ``field_at(η)`` of a K = M = 1 model whose
+    Q = R = T point is fixed for every η (the engine: module docstring).
+
+    >>> f = lambda e: (lambda Q, R, T: (-e * (Q - T) + e * e * (Q - R), -e * (R - T)))
+    >>> round(max_lr_of_field(f, 1.0).eta_max, 10)
+    1.0
+    """
+    Q = np.full((1, 1), T)
+    R = np.full((1, 1), T)
+    Tm = np.full((1, 1), T)
+    for e in (1.0, 2.0):
+        res = _full_residual(field_at(e), Q, R, Tm)
+        if not res <= RESIDUAL_TOL * max(1.0, abs(T)):
+            raise DomainError("model", "a model whose Q = R = T point is not fixed "
+                              f"(max|rhs| = {res:.3g} at eta = {e:g})",
+                              "a realisable noiseless K = M = 1 model (a = a*, noise 0, "
+                              "no weight decay)")
+    Ja, Jb = (_jacobian(field_at(e), Q, R, Tm) for e in (1.0, 2.0))
+    J2 = (Jb - 2 * Ja) / 2  # J(η) = η J1 + η² J2
+    J1 = Ja - J2
+    # det(J1 + η J2) = d0 + d1 η + d2 η²
+    d0 = float(np.linalg.det(J1))
+    d2 = float(np.linalg.det(J2))
+    d1 = float(J1[0, 0] * J2[1, 1] + J2[0, 0] * J1[1, 1] - J1[0, 1] * J2[1, 0]
+               - J2[0, 1] * J1[1, 0])
+    candidates: list[tuple[float, str]] = []
+    roots = np.roots([d2, d1, d0]) if abs(d2) > 1e-14 else (
+        np.array([-d0 / d1]) if abs(d1) > 1e-14 else np.array([]))
+    candidates += [(float(z.real), "real") for z in np.atleast_1d(roots)
+                   if abs(z.imag) <= 1e-12 * max(1.0, abs(z)) and z.real > 1e-12]
+    t1, t2 = float(np.trace(J1)), float(np.trace(J2))
+    if abs(t2) > 1e-14 and -t1 / t2 > 0:
+        eta_h = -t1 / t2
+        if d0 + d1 * eta_h + d2 * eta_h**2 > 0:
+            candidates.append((eta_h, "complex"))
+    if not candidates:
+        raise DomainError("model", "a model stable at every step",
+                          "a K = M = 1 model with a finite largest stable step")
+    eta_max, kind = min(candidates)
+    return MaxLearningRate(eta_max, kind, J1, J2)
+
+
+#: the η grid of :func:`eta_max_of_field`: geometric from ETA_SCAN[0] to ETA_SCAN[1], ratio
+#: ETA_SCAN[2]; the first sign change of the top real part on it is bisected
+ETA_SCAN = (1e-4, 1e4, 1.05)
+
+
+def _split(field_at: Callable[[float], Field], Q: np.ndarray, R: np.ndarray, T: np.ndarray,
+           step: float = 1e-4) -> tuple[np.ndarray, np.ndarray]:
+    """J1, J2 of a right side η F1 + η² F2 at (Q, R): J(η) = η J1 + η² J2 from J(1), J(2)."""
+    Ja, Jb = (_jacobian(field_at(e), Q, R, T, step) for e in (1.0, 2.0))
+    J2 = (Jb - 2 * Ja) / 2
+    return Ja - J2, J2
+
+
+def _nonzero_block(J1: np.ndarray, J2: np.ndarray) -> tuple[np.ndarray, int]:
+    """An orthonormal basis P of the complement of the common null space of J1 and J2 (the
+    directions along a manifold of fixed points, e.g. the rotations of x² networks: zero for
+    every η), and its dimension. J N = 0 makes J block triangular in (N, P), so the other
+    eigenvalues of J1 + ηJ2 are those of Pᵀ(J1 + ηJ2)P."""
+    _, s, Vt = np.linalg.svd(np.vstack([J1, J2]))
+    scale = max(1.0, float(s.max(initial=0.0)))
+    rank = int(np.sum(s > ZERO_TOL * scale))
+    return Vt[:rank].T, J1.shape[0] - rank
+
+
+def _top(J1: np.ndarray, J2: np.ndarray, P: np.ndarray, eta: float) -> complex:
+    """The eigenvalue of Pᵀ(J1 + ηJ2)P with the largest real part (J(η)/η on the non-zero
+    block: same signs as the Jacobian's)."""
+    w = np.linalg.eigvals(P.T @ (J1 + eta * J2) @ P)
+    return complex(w[int(np.argmax(w.real))])
+
+
+def _bisect_eta(J1: np.ndarray, J2: np.ndarray) -> tuple[float, str, int]:
+    P, zero = _nonzero_block(J1, J2)
+    if P.shape[1] == 0:
+        raise DomainError("model", "a model whose Jacobian at Q = R = T vanishes",
+                          "a model with a non-degenerate specialised fixed point")
+    scale = ZERO_TOL * max(1.0, float(np.abs(J1).max()))
+    lo_eta, hi_eta, ratio = ETA_SCAN
+    top0 = _top(J1, J2, P, 0.0)
+    if top0.real >= -scale:
+        raise DomainError("model", "a model whose specialised point is not stable at small η",
+                          "a model whose Q = R = T point attracts as η -> 0",
+                          reason=f"has max Re λ/η = {top0.real:.3g} as η -> 0")
+    grid = lo_eta * ratio ** np.arange(int(np.log(hi_eta / lo_eta) / np.log(ratio)) + 1)
+    below = 0.0
+    for eta in grid:
+        if _top(J1, J2, P, float(eta)).real >= 0:
+            lo, hi = below, float(eta)
+            break
+        below = float(eta)
+    else:
+        raise DomainError("model", "a model stable at every step up to 1e4",
+                          "a model with a finite largest stable step",
+                          reason=f"(the top real part stays negative on {lo_eta:g} <= η <= "
+                                 f"{hi_eta:g})")
+    while hi - lo > 1e-15 * hi:
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        if _top(J1, J2, P, mid).real >= 0:
+            hi = mid
+        else:
+            lo = mid
+    eta_max = 0.5 * (lo + hi)
+    lam = _top(J1, J2, P, eta_max)
+    kind = "complex" if abs(lam.imag) > 1e-6 * max(1.0, float(np.abs(J1).max())) else "real"
+    return eta_max, kind, zero
+
+
+def eta_max_of_field(field_at: Callable[[float], Field], T: np.ndarray) -> MaxLearningRate:
+    """The largest step at which the fixed point Q = R = T of a K = M right side ``field_at(η)``
+    = η F1 + η² F2 is linearly stable, for any K = M (the engine of :func:`max_learning_rate`
+    for K = M >= 2). J(η) = η(J1 + ηJ2), with J1, J2 from the central-difference Jacobians at
+    η = 1, 2; common null directions of J1 and J2 (fixed-point manifolds) are left out; the top
+    real part of the spectrum of J1 + ηJ2 is scanned on a geometric grid (:data:`ETA_SCAN`) and
+    its first sign change bisected to 1e-15 relative. The error estimate ``rel_error``: the
+    same with J1, J2 redone at twice the difference step (2e-4: a second Richardson pair).
+
+    >>> f = lambda e: (lambda Q, R, T: (-e * (Q - T) + e * e * (Q - R), -e * (R - T)))
+    >>> round(eta_max_of_field(f, np.eye(1)).eta_max, 10)
+    1.0
+    """
+    Q, R = T.copy(), T.copy()
+    scale = max(1.0, float(np.abs(T).max()))
+    for e in (1.0, 2.0):
+        res = _full_residual(field_at(e), Q, R, T)
+        if not res <= RESIDUAL_TOL * scale:
+            raise DomainError("model", "a model whose Q = R = T point is not fixed "
+                              f"(max|rhs| = {res:.3g} at eta = {e:g})",
+                              "a realisable noiseless K = M model (a = a*, noise 0, "
+                              "no weight decay)")
+    J1, J2 = _split(field_at, Q, R, T)
+    eta_max, kind, zero = _bisect_eta(J1, J2)
+    other = _bisect_eta(*_split(field_at, Q, R, T, 2e-4))[0]
+    rel = max(abs(other - eta_max) / eta_max, 1e-15)
+    return MaxLearningRate(eta_max, kind, J1, J2, "bisection", rel, zero)
+
+
+def max_learning_rate(model: Any, T: Any = 1) -> MaxLearningRate:
+    """The largest step η for which the fixed point Q = R = T is linearly stable (module
+    docstring): for g = erf(x/√2), K = M = 1, T = 1 it is π√(5/3) ≈ 4.0558 (derived there).
+    K = M = 1: J1, J2 by central differences, η_max from the quadratic det(J1 + ηJ2) = 0 (or
+    the trace condition), about 1e-9 relative. K = M >= 2 (no closed form): bisection on η of
+    the top real part of the spectrum of J1 + ηJ2 (:func:`eta_max_of_field`), with an error
+    estimate from a second difference step.
+
+    Parameters: a realisable noiseless K = M ``model`` (a = a*, σ = 0, no weight decay),
+    T > 0 (a number: T·I; or an M × M PSD matrix when K >= 2). Returns a
+    :class:`MaxLearningRate`.
+
+    >>> from fltheory.papers.committee.model import CommitteeModel
+    >>> round(max_learning_rate(CommitteeModel("erf_ss", 1, 1)).eta_max, 6)
+    4.055779
+    """
+    from fltheory.papers.committee.ode import _real
+
+    K, M = _units(model)
+    if K != M:
+        raise DomainError("K", K, "K = M (the specialised fixed point Q = R = T needs as many "
+                          "students as teachers)", reason=f"with M = {M}")
+    if K > 1:
+        Tm = np.eye(M) * _real(T, "T", 0.0, strict=True) if np.ndim(T) == 0 else _teacher(T, M)
+        _check_analysis(model, 2 * 24 * (K * (K + 1) // 2 + K * M))
+        return eta_max_of_field(lambda e: _model_field(model, e), Tm)
+    T_f = _real(T, "T", 0.0, strict=True)
+    _check_analysis(model, 0)
+    return max_lr_of_field(lambda e: _model_field(model, e), T_f)
+
+
+
+def plateau_digits(model: Any, eta: Any, dps: int = 30) -> tuple[Any, ...]:
+    """The symmetric plateau (q, c, r) to ``dps`` digits (T = I): the sympy equations of
+    ``committee_equations.equations(model)`` restricted to the symmetric subspace (Q_kk = q,
+    Q_kl = c, R = r, T = I, η exact), evaluated by mpmath and solved by ``mpmath.findroot``
+    from :func:`symmetric_plateau`'s float64 root. An independent evaluation path (symbolic
+    averages, not the numpy right side); the tests check the two agree to 1e-11. The values
+    carry ``dps`` digits (read them under ``mpmath.workdps(dps)`` or with ``mpmath.nstr``).
+
+    Parameters: η > 0 (read exactly), 15 <= dps <= 100, K + M <= 6 (the symbolic equations
+    grow as K²(K + M)² terms). Returns mpmath numbers (q, c, r); c = 0 when K = 1.
+
+    >>> from fltheory.papers.committee.model import CommitteeModel
+    >>> m = CommitteeModel("x**2", 2, 1, a="1/K", a_star="1/M")  # the quadratic module's p = 2
+    >>> import mpmath
+    >>> q, c, r = plateau_digits(m, "1/5", dps=20)
+    >>> mpmath.nstr(q, 20), float(c), float(r)
+    ('0.64599359922733993992', 0.0, 0.0)
+    """
+    import mpmath
+    import sympy as sp
+
+    from fltheory.exact import as_rational, check_dps, check_integer
+    from fltheory.papers.committee import model as ce
+
+    K, M = _units(model)
+    check_integer(K + M, "K", 2, MAX_SYMBOLIC_FIELDS)
+    dps = check_dps(dps)
+    if not 15 <= dps <= 100:
+        raise DomainError("dps", dps, "15 <= dps <= 100")
+    eta_q = as_rational(eta, "eta")
+    start = symmetric_plateau(model, eta)
+    eqs = ce.equations(model)
+    sym = eqs.symbols
+    q, c, r = sp.symbols("q c r")
+    subs: dict[Any, Any] = {sym["eta"]: sp.Rational(eta_q.numerator, eta_q.denominator)}
+    for i in range(K):
+        for j in range(K):
+            subs[sym["Q"][i, j]] = q if i == j else c
+        for m in range(M):
+            subs[sym["R"][i, m]] = r
+    for m in range(M):
+        for n in range(M):
+            subs[sym["T"][m, n]] = sp.Integer(1 if m == n else 0)
+    rows = [eqs.dQ[0, 0], eqs.dR[0, 0]] if K == 1 else [eqs.dQ[0, 0], eqs.dQ[0, 1], eqs.dR[0, 0]]
+    unknowns = [q, r] if K == 1 else [q, c, r]
+    funcs = [sp.lambdify(unknowns, sp.sympify(e).subs(subs), "mpmath") for e in rows]
+    x0 = [start.q, start.r] if K == 1 else [start.q, start.c, start.r]
+    with mpmath.workdps(dps + 10):
+        root = mpmath.findroot(lambda *x: [f(*x) for f in funcs], x0,
+                               tol=mpmath.mpf(10) ** (-2 * dps))
+        values = [mpmath.mpf(v) for v in (root if len(x0) > 1 else [root])]
+        residual = max(abs(f(*values)) for f in funcs)
+        if not residual <= mpmath.mpf(10) ** (-dps):
+            raise DomainError("eta", str(eta_q), "steps at which the symbolic plateau is found",
+                              reason=f"leaves a residual {mpmath.nstr(residual, 3)}")
+    with mpmath.workdps(dps):
+        out = [+v for v in values]
+    return (out[0], mpmath.mpf(0), out[1]) if K == 1 else tuple(out)

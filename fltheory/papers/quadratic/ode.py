@@ -1,0 +1,274 @@
+r"""Integration of the quadratic-network ODEs (seed 003) and the escape criterion.
+
+:func:`integrate` solves the matrix-form ODEs (:func:`~fltheory.papers.quadratic.theory.rhs_matrix`)
+after the exact reduction of :mod:`fltheory.papers.quadratic.rhs`, with its cost bounded
+before any work (:func:`check_ode_request`, :func:`ode_cost`). :func:`crossing_time` is THE
+escape rule of the theory side: the first time ‖ρ‖_F reaches a level (1/2 by default),
+log-interpolated between grid points; tables, CLI and claims all read the ODE's escape
+through it (the simulator has its own, independently written twin,
+:func:`fltheory.papers.quadratic.sim.escape_time`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from fltheory.exact import DomainError, check_cost
+from fltheory.papers.quadratic._common import (
+    MEMORY_LIMIT_BYTES,
+    ODE_SECONDS_LIMIT,
+    ODEDivergence,
+    _count,
+    _matrix,
+    _real,
+)
+
+__all__ = ["ESCAPE_LEVEL", "ODESolution", "check_ode_request", "crossing_time", "integrate",
+           "ode_cost"]
+
+#: ‖ρ‖_F at which a run counts as escaped from the plateau (the solution's is √(p/p*)·√p* ~ 1)
+ESCAPE_LEVEL = 0.5
+
+def check_ode_request(p: int, p_star: int, eta: float, t_span: float, n_grid: int,
+                      k: int | None = None, count: int = 1) -> None:
+    """Refuse (CostError, before any work) an ODE integration whose estimated time or memory
+    (:func:`ode_cost`, times ``count`` integrations) is beyond ODE_SECONDS_LIMIT /
+    MEMORY_LIMIT_BYTES. ``k``: the reduced size (default min(p, p*), a generic ρ(0) with
+    Q(0) = q0 I; p for an unstructured Q(0)). Integers p, p*, n_grid, count >= 1; η, t_span
+    finite reals >= 0.
+
+    >>> check_ode_request(4, 2, 0.1, 200.0, 401)  # accepted: returns None
+    >>> check_ode_request(4, 10**4, 0.1, 200.0, 401)
+    Traceback (most recent call last):
+    fltheory.exact.CostError: ...
+    """
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
+    _count(n_grid, "n_grid", 1)
+    _count(count, "count", 1)
+    eta, t_span = _real(eta, "eta", 0.0), _real(t_span, "t_span", 0.0)
+    k = min(p, p_star) if k is None else k
+    _count(k, "k", 0)
+    seconds, memory = ode_cost(k, p, p_star, eta, t_span, n_grid)
+    what = f"p = {p}, p* = {p_star}, t-max = {t_span:.3g} (ODE of reduced size {k})"
+    check_cost(what, count * memory, MEMORY_LIMIT_BYTES, "bytes of memory",
+               "fewer students p or a smaller teacher p*")
+    check_cost(what, count * seconds, count * ODE_SECONDS_LIMIT, "seconds (estimated)",
+               "a shorter t-max, a smaller teacher p* or fewer students p")
+
+
+def ode_cost(k: int, p: int, p_star: int, eta: float, t_span: float, n_grid: int
+             ) -> tuple[float, float]:
+    """(seconds, bytes) to integrate the reduced ODE (k directions, p students, p* teachers)
+    over ``t_span`` with output on ``n_grid`` points (compiled Dormand–Prince).
+
+    Fitted on this machine (2 cores, single-threaded BLAS; measured 2026-12): right-side
+    evaluations nfev ≈ 3000 + 15·η·t (p = 4, p* = 2, η = 1/10: 3367, 6139, 33733, 302053 at
+    t = 200, 2e3, 2e4, 2e5), at least 6 per grid point; one evaluation ≈ 4e-6 + 3e-8·n² +
+    1e-9·k·n² s with n = k + p* (measured 3.7e-6 s at (k, p*) = (2, 2), 1.5e-3 at (4, 300),
+    1.1e-2 at (4, 600), 3.3e-3 at (100, 100); the fit is above each). Memory: the outputs Q and
+    ρ on the grid, (p² + p p*) doubles per point, and about three temporaries of that size.
+    Returns two floats.
+
+    >>> seconds, memory = ode_cost(2, 4, 2, 0.1, 200.0, 401)
+    >>> round(seconds, 3), int(memory)
+    (0.016, 423456)
+
+    Integers p, p* >= 1, n_grid >= 1 and k in [0, p] (k = 0 is a start with ρ(0) = 0
+    exactly: only q evolves); η, t_span finite reals >= 0. Else DomainError.
+    """
+    _count(p, "p", 1)
+    _count(p_star, "p_star", 1)
+    _count(k, "k", 0, p)
+    _count(n_grid, "n_grid", 1)
+    eta, t_span = _real(eta, "eta", 0.0), _real(t_span, "t_span", 0.0)
+    n = k + p_star
+    nfev = max(3000 + 15 * max(eta, 0.1) * t_span, 6.0 * n_grid)
+    seconds = nfev * (4e-6 + 3e-8 * n * n + 1e-9 * k * n * n) + 2e-7 * n_grid * p * p
+    memory = 4.0 * 8 * n_grid * (p * p + p * p_star + 1 + k * k + k * p_star)
+    return seconds, memory
+
+
+@dataclass(frozen=True)
+class ODESolution:
+    """The ODE trajectory from :func:`integrate`: times ``t``, overlaps ``Q`` (len(t), p, p)
+    and ``R`` = ρ (len(t), p, p*), population ``loss`` on the grid (numpy floats)."""
+
+    t: np.ndarray
+    Q: np.ndarray  # (len(t), p, p)
+    R: np.ndarray  # (len(t), p, p*)
+    loss: np.ndarray
+
+    @property
+    def overlap_norm(self) -> np.ndarray:
+        """‖ρ(t)‖_F on the grid."""
+        out: np.ndarray = np.linalg.norm(self.R, axis=(1, 2))
+        return out
+
+    def escape_time(self, level: float = ESCAPE_LEVEL) -> float:
+        """The escape time of this trajectory by :func:`crossing_time` (NaN if never)."""
+        return crossing_time(self.t, self.overlap_norm, level)
+
+
+def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Any, t_grid: Any,
+              sigma: float = 0.0, a: float | None = None, b: float | None = None,
+              eta_w: float | None = None, method: str = "auto", rtol: float = 1e-9,
+              atol: float = 1e-12, reduce: bool = True) -> ODESolution:
+    """Integrate the matrix-form ODEs and return Q, ρ and the loss on ``t_grid``.
+
+    Defaults: a = 1/p, b = 1/p*, η_w = p η (mean field). The state is first reduced exactly
+    (:mod:`fltheory.papers.quadratic.rhs`: Q = q I + V S Vᵀ, ρ = V K; from Q(0) = q0 I the size
+    no longer depends on p). ``method``: ``dopri`` — compiled Dormand–Prince 5(4) (needs numba,
+    extra ``fast``); ``lsoda`` — scipy's solve_ivp; ``auto`` — dopri when numba is installed.
+    Both integrate to the tolerances ``rtol``/``atol``. ``reduce=False`` integrates the full
+    p² + p p* system (for checking the reduction).
+
+    Parameters: Q0 (p × p), R0 (p × p*), T (p* × p*) finite with entries <= 1e6; η > 0 (float
+    or Fraction; the numeric code needs a float); ``t_grid`` non-decreasing; σ >= 0. Returns
+    an :class:`ODESolution` (floats, to the tolerances). Raises :class:`ODEDivergence` on a
+    finite-time blow-up and CostError when the estimated work is too large.
+
+    >>> sol = integrate(np.eye(2) / 4, np.full((2, 1), 1e-3), np.eye(1), 0.1, [0.0, 1.0])
+    >>> sol.R.shape, bool(sol.loss[1] < sol.loss[0])
+    ((2, 2, 1), True)
+    """
+    from fltheory.papers.quadratic import rhs as qode
+
+    R0 = np.asarray(R0, dtype=float)
+    if R0.ndim != 2 or min(R0.shape) < 1:
+        raise DomainError("R0", f"an array of shape {R0.shape}", "a p × p* matrix, p, p* >= 1")
+    p, ps = R0.shape
+    R0 = _matrix(R0, "R0", (p, ps))
+    Q0 = _matrix(Q0, "Q0", (p, p))
+    T = np.ascontiguousarray(_matrix(T, "T", (ps, ps)))
+    for M, name in ((Q0, "Q0"), (R0, "R0"), (T, "T")):
+        if np.abs(M).max() > 1e6:  # overlaps are O(1); 1e6 keeps q³ terms far from overflow
+            raise DomainError(name, f"a matrix with entries up to {np.abs(M).max():.3g}",
+                              "entries of magnitude <= 1e6")
+    eta_in = eta
+    eta = _real(eta, "eta", 0.0, strict=True)
+    sigma = _real(sigma, "sigma", 0.0)
+    a = 1.0 / p if a is None else _real(a, "a")
+    b = 1.0 / ps if b is None else _real(b, "b")
+    eta_w = p * eta if eta_w is None else _real(eta_w, "eta_w")
+    rtol, atol = _real(rtol, "rtol", 0.0, strict=True), _real(atol, "atol", 0.0, strict=True)
+    try:
+        t_grid = np.ascontiguousarray(t_grid, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError("t_grid", str(t_grid)[:40], "a 1-d grid of times") from None
+    if t_grid.ndim != 1 or len(t_grid) < 1 or not np.isfinite(t_grid).all() \
+            or np.any(np.diff(t_grid) < 0):
+        raise DomainError("t_grid", f"an array of shape {t_grid.shape}",
+                          "a non-empty, finite, non-decreasing 1-d grid of times")
+    if method not in ("auto", "dopri", "lsoda"):
+        raise DomainError("method", method, "auto, dopri or lsoda")
+    if reduce:
+        q0, V, S0, K0 = qode.reduce_start(Q0, R0)
+    else:
+        q0, V, S0, K0 = 0.0, np.eye(p), 0.5 * (Q0 + Q0.T), R0.copy()
+    k = V.shape[1]
+    m = p - k  # bulk students (0 for the full system)
+    check_ode_request(p, ps, abs(a * eta_w), float(t_grid[-1] - t_grid[0]), len(t_grid), k)
+    y0 = np.concatenate([[q0], S0.ravel(), K0.ravel()])
+    args = (k, ps, m, float(a), float(b), float(eta_w), float(sigma) ** 2, T)
+    jit: Any = None
+    if method in ("auto", "dopri"):
+        try:
+            from fltheory.papers.quadratic import _jit as jit
+        except ImportError:  # numba absent (or unusable with this numpy): scipy's LSODA
+            if method == "dopri":
+                raise DomainError("method", method, "lsoda or auto (dopri needs numba: pip "
+                                  "install 'fltheory[fast]')") from None
+        method = "dopri" if jit is not None else "lsoda"
+    y_max = 1e8 * max(1.0, float(np.abs(y0).max()), float(np.abs(T).max()))
+    if method == "dopri":
+        # a step costs 6 evaluations: cap the steps at 3 × the time bound (ode_cost's fit)
+        n = k + ps
+        max_steps = int(3 * ODE_SECONDS_LIMIT / (6 * (4e-6 + 3e-8 * n * n + 1e-9 * k * n * n)))
+        Y, _, status = jit.dopri5(y0, t_grid, rtol, atol, *args, max_steps)
+        if status == 1:
+            raise DomainError("eta", eta_in, "steps for which the ODE can be integrated",
+                              reason=f"makes the ODE too stiff: over {max_steps} steps "
+                                     f"(3 × the {ODE_SECONDS_LIMIT:g} s bound)")
+        if status:  # 3: left the box; 2: step size underflow, the signature of a blow-up
+            raise ODEDivergence(eta_in, _first_unreached(t_grid, Y))
+    else:  # lsoda
+        from scipy.integrate import solve_ivp
+
+        # a state beyond the box aborts the integration from inside the right side (the
+        # exception propagates through LSODA's callback): a blow-up ends at once
+        class _Left(Exception):
+            pass
+
+        def rhs(t_: float, y: np.ndarray) -> np.ndarray:
+            if not float(np.abs(y).max()) <= y_max:
+                raise _Left(t_)
+            return qode.block_rhs(y, *args)
+
+        try:
+            with np.errstate(all="ignore"):
+                sol = solve_ivp(rhs, (t_grid[0], t_grid[-1]), y0, t_eval=t_grid,
+                                method="LSODA", rtol=rtol, atol=atol)
+        except _Left as exc:
+            raise ODEDivergence(eta_in, float(exc.args[0])) from None
+        Y = sol.y.T
+        if not sol.success:
+            raise DomainError("eta", eta_in, "steps for which the ODE can be integrated",
+                              reason=f"stops LSODA: {sol.message}")
+    q = Y[:, 0]
+    S = Y[:, 1:1 + k * k].reshape(len(Y), k, k)
+    S = 0.5 * (S + S.transpose(0, 2, 1))
+    K = Y[:, 1 + k * k:].reshape(len(Y), k, ps)
+    Qs = (V @ S) @ V.T
+    Qs[:, np.arange(p), np.arange(p)] += q[:, None]
+    Rs = V @ K
+    # loss from the reduced covariance, the bulk adding m copies of q to the traces
+    t1, tr2 = qode.block_traces(qode.block_matrix(S + q[:, None, None] * np.eye(k), K, T), k, m,
+                                a, b, q)
+    loss = 0.5 * (t1**2 + 2 * tr2 + float(sigma) ** 2)
+    return ODESolution(t_grid.copy(), Qs, Rs, loss)
+
+
+def _first_unreached(t_grid: np.ndarray, Y: np.ndarray) -> float:
+    """The first grid time whose state the integrator did not reach (rows left NaN)."""
+    bad = np.nonzero(~np.isfinite(Y).all(axis=1))[0]
+    return float(t_grid[bad[0]] if len(bad) else t_grid[-1])
+
+
+def crossing_time(t: Any, norms: Any, level: float = ESCAPE_LEVEL) -> float:
+    """The escape rule: first time ‖ρ‖_F reaches ``level`` (default :data:`ESCAPE_LEVEL`),
+    interpolating ln‖ρ‖_F linearly between grid points — exact for the exponential growth of
+    the linear stage — and NaN if it never does (a float). ``t`` and ``norms`` are 1-d arrays
+    of equal length (``norms`` >= 0, NaN after a divergence counts as not reached);
+    level > 0.
+
+    >>> crossing_time([0.0, 1.0, 2.0], [0.1, 0.2, 0.8], 0.4)
+    1.5
+    """
+    try:
+        t, norms = np.asarray(t, dtype=float), np.asarray(norms, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError("norms", str(norms)[:40], "1-d arrays of times and norms") from None
+    if t.ndim != 1 or t.shape != norms.shape or len(t) == 0:
+        raise DomainError("norms", f"arrays of shapes {t.shape}, {norms.shape}",
+                          "1-d arrays of times and norms of one length")
+    level = _real(level, "level", 0.0, strict=True)
+    if not np.isfinite(t).all():
+        raise DomainError("t", "an array with non-finite entries", "finite times")
+    if np.any(norms < 0) or np.any(np.isinf(norms)):
+        raise DomainError("norms", "an array with negative or infinite entries",
+                          "norms >= 0 (NaN after a divergence)")
+    with np.errstate(invalid="ignore"):
+        above = np.nonzero(norms >= level)[0]
+    if len(above) == 0:
+        return float("nan")
+    j = int(above[0])
+    if j == 0:
+        return float(t[0])
+    if not norms[j - 1] > 0:  # from ρ = 0 exactly: no exponential to interpolate
+        return float(t[j])
+    x0, x1 = np.log(norms[j - 1]), np.log(norms[j])
+    return float(t[j - 1] + (t[j] - t[j - 1]) * (np.log(level) - x0) / (x1 - x0))

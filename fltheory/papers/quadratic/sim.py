@@ -1,0 +1,392 @@
+"""One-pass SGD on a quadratic two-layer network (seed 003), numpy only.
+
+Student f(x) = a Σ_k (w_k·x)²/N, teacher y = b Σ_m (w*_m·x)²/N + σξ, x ~ N(0, I_N), squared loss,
+one fresh sample per step: w_k ← w_k − η_w·2a(f − y)(w_k·x/√N) x/√N. A step costs O(N(p + p*)).
+Order parameters Q = WWᵀ/N and ρ = WW*ᵀ/N are recorded at times t = steps/N on a grid.
+
+Seeds (:mod:`fltheory.simkit.seeding`): every function takes ``seed`` (an integer >= 0 or a numpy
+SeedSequence) and draws each independent part from its own child, keyed by the constants
+below: the stream of training samples (``KEY_SAMPLES``), the fixed test inputs
+(``KEY_TEST``), the teacher (``KEY_TEACHER``), the initial student (``KEY_START``), the
+inputs of a sampled Hessian (``KEY_HESSIAN``). So :func:`cold_start` and :func:`sgd` may be
+given the same seed, and repetitions of an average take ``seeding.children(seed, n)``.
+
+The escape rule of the simulation side is :func:`escape_time` (first ‖ρ‖_F >= 1/2,
+log-interpolated), written independently of the theory's ``crossing_time``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from fltheory.exact import DomainError, as_rational, to_float
+from fltheory.simkit.seeding import SeedLike, child, sequence
+
+__all__ = ["ESCAPE_LEVEL", "KEY_HESSIAN", "KEY_SAMPLES", "KEY_START", "KEY_TEACHER", "KEY_TEST",
+           "SGDRun", "cold_start", "escape_time", "hessian_counts_at_solution",
+           "orthonormal_teacher", "plateau_point", "population_hessian_counts", "sgd", "sgd_cost"]
+
+#: seeding keys (children of a run's seed) of the independent parts of a simulation
+KEY_SAMPLES, KEY_TEST, KEY_TEACHER, KEY_START, KEY_HESSIAN = 0, 1, 2, 3, 4
+
+#: ‖ρ‖_F at which a run counts as escaped from the plateau
+ESCAPE_LEVEL = 0.5
+
+#: memory one simulation may allocate (the dense Hessians are (pN)² doubles)
+MEMORY_LIMIT_BYTES = 2**30
+
+
+def _positive_int(value: object, param: str, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise DomainError(param, repr(value)[:40], f"integers >= {minimum}",
+                          reason="is not an integer")
+    if value < minimum:
+        raise DomainError(param, value, f"integers >= {minimum}")
+    return int(value)
+
+
+def _finite(value: object, param: str, low: float, strict: bool) -> float:
+    """A real >= low (> with strict) as a double: a float as it is, anything else read by
+    :func:`fltheory.exact.as_rational` (int, Fraction, text such as "1/10"); NaN and ±inf
+    refused naming the domain."""
+    allowed = f"finite numbers {'>' if strict else '>='} {low}"
+    if isinstance(value, float | np.floating):
+        v = float(value)
+        if not math.isfinite(v):
+            raise DomainError(param, value, allowed, reason="is not a finite number")
+    else:
+        try:
+            q = as_rational(value, param)
+        except DomainError as exc:
+            raise DomainError(param, exc.value, allowed, reason=exc.reason) from None
+        v = to_float(q, param)
+    if v < low or (strict and v == low):
+        raise DomainError(param, value, allowed)
+    return v
+
+
+def _check_memory(param: str, value: object, nbytes: float) -> None:
+    if not nbytes <= MEMORY_LIMIT_BYTES:
+        raise DomainError(param, value, f"at most {MEMORY_LIMIT_BYTES:.3g} bytes",
+                                   reason=f"would need about {nbytes:.3g} bytes")
+
+
+def sgd_cost(N: int, p: int, p_star: int, t_max: float, n_test: int = 0, records: int = 21
+             ) -> float:
+    """Estimated seconds of :func:`sgd`: t_max·N steps of ≈ 1e-5 + 2e-9·N(p + p* + 8) s each,
+    plus the test loss, 2e-9·n_test·N·p s per record. Fitted on this machine (2 cores, the
+    blocked sequential SGD; one or two BLAS threads alike): per step 2.4e-5 s at (N, p, p*) =
+    (1000, 4, 2), 9.3e-5 at (4000, 4, 2), 1.8e-4 at (10000, 4, 2), 3.9e-5 at (1000, 32, 2); the
+    estimate is 1.3–2.4 times each (an earlier fit, 5e-5 + 2e-8·N(p + p* + 8), was ten times
+    too high for the blocked SGD). The one cost model of an SGD run: the CLI, the claims'
+    comparisons and the sweep task ``quadratic.escape`` check their bounds with it.
+
+    >>> round(sgd_cost(1000, 4, 2, 40.0), 2)
+    1.52
+    """
+    N, p, p_star = (_positive_int(v, n) for v, n in ((N, "N"), (p, "p"), (p_star, "p_star")))
+    n_test, records = _positive_int(n_test, "n_test", 0), _positive_int(records, "records", 0)
+    t_max = _finite(t_max, "t_max", 0.0, strict=False)
+    steps = t_max * N
+    return steps * (1e-5 + 2e-9 * N * (p + p_star + 8)) + 2e-9 * n_test * N * p * records
+
+
+def orthonormal_teacher(N: int, p_star: int, rng: np.random.Generator,
+                        eigenvalues: np.ndarray | None = None) -> np.ndarray:
+    """Teacher rows (p* × N) with W*W*ᵀ/N = diag(eigenvalues) exactly (default identity):
+    orthonormalised Gaussian directions drawn from ``rng`` (a numpy Generator), scaled.
+
+    >>> W = orthonormal_teacher(10, 2, np.random.default_rng(0))
+    >>> np.allclose(W @ W.T / 10, np.eye(2))
+    True
+    """
+    if not isinstance(rng, np.random.Generator):
+        raise DomainError("rng", type(rng).__name__, "a numpy Generator")
+    p_star = _positive_int(p_star, "p_star")
+    N = _positive_int(N, "N", p_star)
+    _check_memory("N", N, 8.0 * 3 * N * p_star)
+    if eigenvalues is not None:
+        ev = np.asarray(eigenvalues, dtype=float)
+        if ev.shape != (p_star,) or not np.isfinite(ev).all() or ev.min() <= 0:
+            raise DomainError("eigenvalues", ev.tolist(),
+                                       f"{p_star} finite positive numbers")
+    Qm, _ = np.linalg.qr(rng.standard_normal((N, p_star)))
+    scale = np.ones(p_star) if eigenvalues is None else np.sqrt(eigenvalues)
+    return (Qm.T * math.sqrt(N)) * scale[:, None]
+
+
+def cold_start(N: int, p: int, p_star: int, seed: SeedLike, q0: float = 0.25,
+               eigenvalues: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A cold random start: (W0, W*) with W0 ~ N(0, q0) i.i.d. (p × N, so ρ(0) = O(N^(−1/2)))
+    and an orthonormal teacher (p* × N, :func:`orthonormal_teacher`), drawn from the children
+    ``KEY_START`` and ``KEY_TEACHER`` of ``seed``.
+
+    >>> W0, W_star = cold_start(50, 2, 1, 0)
+    >>> W0.shape, W_star.shape
+    ((2, 50), (1, 50))
+    """
+    q0 = _finite(q0, "q0", 0.0, strict=True)
+    W_star = orthonormal_teacher(N, p_star, np.random.default_rng(child(seed, KEY_TEACHER)),
+                                 eigenvalues)
+    p = _positive_int(p, "p")
+    _check_memory("N", N, 8.0 * p * N)
+    W0 = math.sqrt(q0) * np.random.default_rng(child(seed, KEY_START)).standard_normal((p, N))
+    return W0, W_star
+
+
+def escape_time(t: Any, R: Any, level: float = ESCAPE_LEVEL) -> float:
+    """Escape time of a simulated run: the first time ‖ρ‖_F >= ``level`` (default 1/2), with
+    ln‖ρ‖_F interpolated linearly between the records (exponential growth in the linear
+    stage); NaN if never reached (records after a divergence are NaN: not reached). ``t``:
+    the record times (len n), ``R``: the overlaps (n × p × p*), as in :class:`SGDRun`.
+
+    >>> escape_time(np.array([0.0, 1.0, 2.0]), np.array([[[0.1]], [[0.2]], [[0.8]]]), 0.4)
+    1.5
+    """
+    t, R = np.asarray(t, dtype=float), np.asarray(R, dtype=float)
+    if t.ndim != 1 or R.ndim != 3 or len(R) != len(t) or len(t) == 0:
+        raise DomainError("R", f"arrays of shapes {t.shape}, {R.shape}",
+                          "record times (n) and overlaps (n × p × p*)")
+    level = _finite(level, "level", 0.0, strict=True)
+    norms = np.sqrt(np.sum(R * R, axis=(1, 2)))
+    reached = [i for i, v in enumerate(norms) if v >= level]  # NaN compares False
+    if not reached:
+        return float("nan")
+    j = reached[0]
+    if j == 0 or not norms[j - 1] > 0:
+        return float(t[j])
+    lo, hi = math.log(norms[j - 1]), math.log(norms[j])
+    return float(t[j - 1] + (t[j] - t[j - 1]) * (math.log(level) - lo) / (hi - lo))
+
+
+@dataclass
+class SGDRun:
+    """A one-pass SGD run from :func:`sgd`: record times ``t``, overlaps ``Q`` (n × p × p) and
+    ``R`` = ρ (n × p × p*) at the records, start ``W0``, teacher ``W_star``, final ``W``, and
+    optionally the test loss at each record and the divergence time."""
+
+    t: np.ndarray
+    Q: np.ndarray
+    R: np.ndarray
+    W0: np.ndarray
+    W_star: np.ndarray
+    W: np.ndarray
+    test_loss: np.ndarray | None = None  # ½ mean (f − y)² on fresh inputs, at each record
+    #: time (steps/N, end of the block of samples) at which the weights left every bounded
+    #: region (non-finite, or max_k ‖w_k‖²/N above ``divergence_factor`` times its scale);
+    #: None if SGD stayed bounded. Records after it are NaN (not reached).
+    diverged_at: float | None = None
+
+
+def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction | str, t_grid: Any,
+        seed: SeedLike, sigma: float | Fraction | str = 0.0, a: float | None = None,
+        b: float | None = None,
+        eta_w: float | None = None, chunk: int = 64, n_test: int = 0,
+        divergence_factor: float = 1e6) -> SGDRun:
+    """Run one-pass SGD from W0 (p × N); record Q and ρ at the times of ``t_grid`` (and, with
+    ``n_test`` > 0, the loss on that many fixed fresh inputs, noise included).
+
+    Exact sequential SGD, organised around BLAS: within a block of B = ``chunk`` samples the
+    weights are W_i = W_start + Σ_{j<i} u_j x_jᵀ, so the local fields of sample i are
+    λ_i = W_start x_i/√N + Σ_{j<i} u_j (x_j·x_i)/√N — one B × B Gram matrix and one B × p
+    product per block, O(p i) per step, and W is updated once per block (W += Uᵀ X). The
+    samples and their order are those of the plain loop; only the rounding differs.
+
+    Divergence: after each block the row norms are checked; when a weight is non-finite or
+    max_k ‖w_k‖²/N exceeds ``divergence_factor``·max(1, its initial value, the teacher's), the
+    run stops, ``diverged_at`` records the time and the remaining records are NaN (SGD above
+    its stability limit blows up: the loss grows like ‖w‖⁴, the step like ‖w‖³).
+
+    Seeds: the samples from the child ``KEY_SAMPLES`` of ``seed``, the test inputs from
+    ``KEY_TEST``. η > 0 and the other reals finite (η a float or a Fraction).
+
+    >>> W0, W_star = cold_start(100, 2, 1, 0)
+    >>> run = sgd(W0, W_star, 0.1, [0.0, 1.0], 0)
+    >>> run.R.shape, run.diverged_at
+    ((2, 2, 1), None)
+    """
+    seed = sequence(seed)
+    W0, W_star = np.asarray(W0, dtype=float), np.asarray(W_star, dtype=float)
+    if W0.ndim != 2 or min(W0.shape) < 1 or not np.isfinite(W0).all():
+        raise DomainError("W0", f"an array of shape {W0.shape}",
+                                   "a finite p × N matrix, p, N >= 1")
+    p, N = W0.shape
+    if W_star.ndim != 2 or W_star.shape[1] != N or W_star.shape[0] < 1 \
+            or not np.isfinite(W_star).all():
+        raise DomainError("W_star", f"an array of shape {W_star.shape}",
+                                   f"a finite p* × N matrix with N = {N}")
+    ps = W_star.shape[0]
+    eta = _finite(eta, "eta", 0.0, strict=True)
+    sigma = _finite(sigma, "sigma", 0.0, strict=False)
+    t_grid = np.asarray(t_grid, dtype=float)
+    if t_grid.ndim != 1 or len(t_grid) < 1 or not np.isfinite(t_grid).all() \
+            or t_grid.min() < 0 or np.any(np.diff(t_grid) < 0):
+        raise DomainError("t_grid", f"an array of shape {t_grid.shape}",
+                                   "a non-empty, finite, non-decreasing grid of times >= 0")
+    if float(t_grid[-1]) * N > 1e12:
+        raise DomainError("t_grid", f"up to t = {t_grid[-1]:.3g}",
+                                   "at most 1e12 steps (t·N)")
+    chunk = _positive_int(chunk, "chunk")
+    n_test = _positive_int(n_test, "n_test", 0)
+    _check_memory("n_test", n_test, 8.0 * (n_test + chunk) * N * 2)
+    divergence_factor = _finite(divergence_factor, "divergence_factor", 0.0, strict=True)
+    a = 1.0 / p if a is None else _finite(a, "a", 0.0, strict=True)
+    b = 1.0 / ps if b is None else _finite(b, "b", 0.0, strict=False)
+    eta_w = p * eta if eta_w is None else _finite(eta_w, "eta_w", 0.0, strict=True)
+    scale = max(1.0, float(np.max(np.sum(W0 * W0, axis=1))) / N,
+                float(np.max(np.sum(W_star * W_star, axis=1))) / N)
+    limit = divergence_factor * scale
+    diverged_at: float | None = None
+    # SFC64: the N normals per step are most of the cost; it draws them ~25 % faster than PCG64
+    rng = np.random.Generator(np.random.SFC64(child(seed, KEY_SAMPLES)))
+    W = W0.copy()
+    record_steps = np.rint(np.asarray(t_grid) * N).astype(int)
+    Qs, Rs = np.empty((len(record_steps), p, p)), np.empty((len(record_steps), p, ps))
+    sqrtN = math.sqrt(N)
+    losses = np.empty(len(record_steps)) if n_test else None
+    if n_test:
+        test_rng = np.random.default_rng(child(seed, KEY_TEST))
+        X_test = test_rng.standard_normal((n_test, N))
+        y_test = b * np.sum((X_test @ W_star.T / sqrtN) ** 2, axis=1)
+        if sigma:
+            y_test = y_test + sigma * test_rng.standard_normal(n_test)
+    coef = -eta_w * 2 * a / sqrtN
+    step, r = 0, 0
+    X = np.empty((0, N))
+    ys = np.empty(0)
+    used = 0
+    while r < len(record_steps):
+        if diverged_at is not None:  # the remaining records are not reached
+            Qs[r:], Rs[r:] = np.nan, np.nan
+            if losses is not None:
+                losses[r:] = np.nan
+            break
+        while r < len(record_steps) and record_steps[r] == step:
+            Qs[r], Rs[r] = W @ W.T / N, W @ W_star.T / N
+            if losses is not None:
+                f = a * np.sum((X_test @ W.T / sqrtN) ** 2, axis=1)
+                losses[r] = 0.5 * np.mean((f - y_test) ** 2)
+            r += 1
+        if r >= len(record_steps):
+            break
+        if used == len(X):  # draw the next block of samples (same stream as a plain loop)
+            X = rng.standard_normal((chunk, N))
+            noise = sigma * rng.standard_normal(chunk) if sigma else np.zeros(chunk)
+            ys = b * np.sum((X @ W_star.T / sqrtN) ** 2, axis=1) + noise
+            used = 0
+        # run up to the next record step or the end of the block
+        m = int(min(len(X) - used, record_steps[r] - step))
+        Xb = X[used:used + m]
+        G = Xb @ Xb.T / sqrtN
+        lam = Xb @ W.T / sqrtN  # fields at the block start, m × p
+        U = np.zeros((m, p))
+        with np.errstate(over="ignore", invalid="ignore"):  # a blow-up is checked below
+            for i in range(m):
+                li = lam[i] + G[i, :i] @ U[:i]
+                U[i] = (coef * (a * (li @ li) - ys[used + i])) * li
+            W += U.T @ Xb
+            norms = np.sum(W * W, axis=1) / N
+        used += m
+        step += m
+        if not float(norms.max()) <= limit:  # also catches inf and NaN
+            diverged_at = step / N
+    return SGDRun(np.asarray(t_grid), Qs, Rs, W0, W_star, W, losses, diverged_at)
+
+
+def hessian_counts_at_solution(p: int, p_star: int, N: int, seed: SeedLike, n_samples: int = 0,
+                               a: float | None = None, b: float | None = None
+                               ) -> tuple[int, int, int]:
+    """(negative, zero, positive) eigenvalue counts of the loss Hessian at a random zero-loss
+    point W = M W* (a MᵀM = b I), in the full p·N weight space.
+
+    At such a point f(x) = y(x) for every x, so each sample's loss Hessian is exactly
+    ∇f(x)∇f(x)ᵀ; the Hessian of the sample loss over ``n_samples`` inputs (default 4pN) is
+    computed from the gradients ∇_W f(x) = 2a (Wx) xᵀ/N and eigendecomposed. The teacher
+    from the child ``KEY_TEACHER`` of ``seed``, the point and the inputs from ``KEY_HESSIAN``.
+
+    >>> hessian_counts_at_solution(2, 1, 6, 0)
+    (0, 6, 6)
+    """
+    p, p_star, N = (_positive_int(v, name) for v, name in ((p, "p"), (p_star, "p_star"),
+                                                          (N, "N")))
+    if p < p_star or p_star > N:
+        raise DomainError("p", p, f"p >= p* = {p_star} and N >= p*")
+    a = 1.0 / p if a is None else _finite(a, "a", 0.0, strict=True)
+    b = 1.0 / p_star if b is None else _finite(b, "b", 0.0, strict=True)
+    n = _positive_int(n_samples, "n_samples", 0) or 4 * p * N
+    _check_memory("N", N, 8.0 * (n * p * N * 2 + (p * N) ** 2 * 2 + n * N))
+    W_star = orthonormal_teacher(N, p_star, np.random.default_rng(child(seed, KEY_TEACHER)))
+    rng = np.random.default_rng(child(seed, KEY_HESSIAN))
+    O, _ = np.linalg.qr(rng.standard_normal((p, p_star)))
+    W = (O * math.sqrt(b / a)) @ W_star
+    X = rng.standard_normal((n, N))
+    grads = 2 * a * (X @ W.T)[:, :, None] * X[:, None, :] / N  # n × p × N
+    G = grads.reshape(n, p * N)
+    H = G.T @ G / n
+    ev = np.linalg.eigvalsh(H)
+    tol = 1e-9 * ev[-1]
+    return int(np.sum(ev < -tol)), int(np.sum(np.abs(ev) <= tol)), int(np.sum(ev > tol))
+
+
+def population_hessian_counts(W: np.ndarray, W_star: np.ndarray, a: float, b: float,
+                              h: float = 1e-4, rel_tol: float = 1e-7) -> tuple[int, int, int]:
+    """(negative, zero, positive) eigenvalue counts of the population loss Hessian at W.
+
+    For x ~ N(0, I) and f − y = xᵀAx with A = (a WᵀW − b W*ᵀW*)/N, E[(xᵀAx)²] = (tr A)² +
+    2 tr(A²), so L = ½((tr A)² + 2 tr A²) and ∇_W L = (2a/N)(tr A·W + 2 W A). The Hessian is
+    formed by central differences of that gradient (exact up to O(h²) for this cubic gradient)
+    and eigendecomposed; |λ| <= rel_tol·max|λ| counts as zero.
+
+    >>> W, W_star = plateau_point(1, 1, 4, 1 / 3, 0)
+    >>> population_hessian_counts(W, W_star, 1.0, 1.0)
+    (1, 2, 1)
+    """
+    W, W_star = np.asarray(W, dtype=float), np.asarray(W_star, dtype=float)
+    if W.ndim != 2 or W_star.ndim != 2 or W.shape[1] != W_star.shape[1] or W.size == 0 \
+            or W_star.size == 0 or not (np.isfinite(W).all() and np.isfinite(W_star).all()):
+        raise DomainError("W", f"arrays of shapes {W.shape}, {W_star.shape}",
+                          "finite p × N and p* × N matrices")
+    a, b = _finite(a, "a", 0.0, strict=True), _finite(b, "b", 0.0, strict=False)
+    h, rel_tol = _finite(h, "h", 0.0, strict=True), _finite(rel_tol, "rel_tol", 0.0, True)
+    p, N = W.shape
+    _check_memory("N", N, 8.0 * 3 * (p * N) ** 2)
+
+    def grad(V: np.ndarray) -> np.ndarray:
+        A = (a * V.T @ V - b * W_star.T @ W_star) / N
+        return (2 * a / N) * (np.trace(A) * V + 2 * V @ A)
+
+    H = np.empty((p * N, p * N))
+    for i in range(p * N):
+        E = np.zeros(p * N)
+        E[i] = h
+        E = E.reshape(p, N)
+        H[:, i] = ((grad(W + E) - grad(W - E)) / (2 * h)).ravel()
+    ev = np.linalg.eigvalsh((H + H.T) / 2)
+    tol = rel_tol * np.abs(ev).max()
+    return int(np.sum(ev < -tol)), int(np.sum(np.abs(ev) <= tol)), int(np.sum(ev > tol))
+
+
+def plateau_point(p: int, p_star: int, N: int, q: float, seed: SeedLike
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """A student on the ρ = 0 plateau: (W, W*) with rows of W orthogonal to the teacher's and
+    WWᵀ/N = q I exactly; teacher from the child ``KEY_TEACHER`` of ``seed``, student from
+    ``KEY_START``. Integers p, p* >= 1, N >= p + p*; q >= 0.
+
+    >>> W, W_star = plateau_point(2, 1, 10, 0.5, 0)
+    >>> np.allclose(W @ W.T / 10, 0.5 * np.eye(2)), np.allclose(W @ W_star.T, 0)
+    (True, True)
+    """
+    p = _positive_int(p, "p")
+    N = _positive_int(N, "N", p + _positive_int(p_star, "p_star"))
+    q = _finite(q, "q", 0.0, strict=False)
+    _check_memory("N", N, 8.0 * 4 * N * (p + p_star))
+    W_star = orthonormal_teacher(N, p_star, np.random.default_rng(child(seed, KEY_TEACHER)))
+    G = np.random.default_rng(child(seed, KEY_START)).standard_normal((p, N))
+    G -= (G @ W_star.T / N) @ W_star
+    basis, _ = np.linalg.qr(G.T)
+    return basis.T * math.sqrt(N * q), W_star

@@ -1,0 +1,618 @@
+"""Claims of the sequential-recovery paper (seed 002).
+
+Model and algorithm as in :mod:`fltheory.papers.recovery.theory` (q = 2, d1 = 8 flat latent
+directions,
+λ_i = i^{−γ}, rank label transform). One grid of simulations — feature dimensions D, a log grid of
+δ = n/D, seeds — serves every claim. Finite-D effects are handled by finite-size scaling, as in
+the Fisher claims: each measured quantity y(D) is fitted as a + b/D over dimensions and seeds and
+the intercept is compared with the D → ∞ prediction within a Bonferroni z-bound on its standard
+error; the fitted 1/D coefficient is reported.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from fltheory.claims.registry import Claim, Point, Verdict
+from fltheory.claims.stats import linear_fit, mean_se, z_crit
+from fltheory.exact import DomainError, check_integer, fraction_str, parse_rational, to_float
+from fltheory.papers.recovery import sim, theory
+from fltheory.results import ShowsTable, Table
+from fltheory.simkit import seeding
+
+__all__ = ["CLAIMS", "SIM_MAX_D", "SIM_MAX_D1", "SIM_MAX_D_OTHER", "SIM_MAX_FEATURES", "SIM_MAX_Q",
+           "SIM_MAX_SEEDS", "SIM_N", "SimulationComparison", "cascade_data", "clear_cache",
+           "compare_simulation"]
+
+_SOURCE = "Dandi, Krzakala, Loureiro et al. (2026), arXiv 2605.14567; Lu & Li (2017)"
+
+
+@lru_cache(maxsize=512)
+def _run(features: str, d: int, n: int, seed: int, s: int, d1: int, gamma: float
+         ) -> sim.RecoveryRun:
+    """Repetition ``s`` of the run at (d, n): it draws from the child (s, d, n) of the user's
+    seed (fltheory.simkit.seeding), so that every cell of a grid is independent of every other."""
+    # the second layer has d1 + 1 coefficients: 4000 fitting samples leave an overfitting
+    # excess of (d1 + 1)/4000 ≈ 0.2 % of the MSE, far below its sampling error
+    return sim.run(d, n, seeding.child(seed, s, d, n), d1=d1, gamma=gamma, features=features,
+                   n_fit=4000, n_test=8000)
+
+
+@lru_cache(maxsize=8)
+def _model(d1: int, gamma: float) -> theory.RecoveryModel:
+    return theory.RecoveryModel.power_law(d1, gamma)
+
+
+def clear_cache() -> None:
+    """Forget cached simulations (tests use it to check reproducibility for real)."""
+    _run.cache_clear()
+
+
+def _grid(params: Mapping[str, Any], seed: int, features: str = "gaussian") -> dict[str, Any]:
+    """Overlaps ρ_i² (best over the top d1 eigenvectors) and test MSE on the (d, seed, δ) grid."""
+    ds, deltas, seeds = params["d"], params["deltas"], params["seeds"]
+    rho2 = np.zeros((len(ds), seeds, len(deltas), params["d1"]))
+    mse = np.zeros((len(ds), seeds, len(deltas)))
+    for a, d in enumerate(ds):
+        D = sim.feature_dim(d, 2)
+        for s in range(seeds):
+            for b, delta in enumerate(deltas):
+                r = _run(features, d, round(delta * D), seed, s, params["d1"],
+                         params["gamma"])
+                rho2[a, s, b] = r.best_overlaps
+                mse[a, s, b] = r.relative_mse
+    return {"D": np.array([sim.feature_dim(d, 2) for d in ds], dtype=float),
+            "deltas": np.array(deltas, dtype=float), "rho2": rho2, "mse": mse}
+
+
+def _extrapolate(D: np.ndarray, values: np.ndarray) -> tuple[float, float, float]:
+    """Fit values[a, s] = α + β/D_a over dimensions and seeds; (α, se_α, β)."""
+    x = np.repeat(1 / D, values.shape[1])
+    alpha, se, beta, _ = linear_fit(x, values.reshape(-1))
+    return alpha, se, beta
+
+
+#: the y-axis of the report's figures of crossings
+CROSSING = "crossing δ_i = n/D where ρ_i² reaches 1/2"
+OVERLAP = "squared overlap ρ_i² with direction i"
+
+
+def _fss_points(D: np.ndarray, values: np.ndarray, series: str) -> list[Point]:
+    """The data of one finite-size fit (:func:`_extrapolate`): the seed mean ± SE at each D,
+    on the 1/D axis (non-finite values left out)."""
+    out = []
+    for a, dim in enumerate(D):
+        row = values[a][np.isfinite(values[a])]
+        if len(row) >= 2:
+            m, se = mean_se(row)
+            out.append(Point(f"D = {dim:g}: seed mean", m, se=se, x=float(1 / dim),
+                             x_label="1/D", series=series, quantity=CROSSING))
+    return out
+
+
+def _crossing(deltas: np.ndarray, curve: np.ndarray, level: float = 0.5) -> float:
+    """First δ where the curve reaches ``level``, linear in log δ between grid points (nan if it
+    never does on the grid)."""
+    above = np.nonzero(curve >= level)[0]
+    if len(above) == 0:
+        return math.nan
+    j = int(above[0])
+    if j == 0:
+        return float(deltas[0])
+    t = (level - curve[j - 1]) / (curve[j] - curve[j - 1])
+    return float(math.exp(math.log(deltas[j - 1]) + t * math.log(deltas[j] / deltas[j - 1])))
+
+
+def _crossings(grid: dict[str, Any], k: int) -> np.ndarray:
+    """crossings[a, s, i] for directions i < k."""
+    rho2 = grid["rho2"]
+    out = np.full((*rho2.shape[:2], k), math.nan)
+    for a in range(rho2.shape[0]):
+        for s in range(rho2.shape[1]):
+            for i in range(k):
+                out[a, s, i] = _crossing(grid["deltas"], rho2[a, s, :, i])
+    return out
+
+
+# --------------------------------------------------------------------------- overlaps
+
+
+def _predict_overlaps(params: Mapping[str, Any]) -> np.ndarray:
+    return _model(params["d1"], params["gamma"]).overlaps(params["deltas"])
+
+
+def _compare_overlaps(pred: np.ndarray, grid: dict[str, Any]) -> Verdict:
+    cells = [(b, i) for b in range(pred.shape[0]) for i in range(pred.shape[1])
+             if pred[b, i] >= 0.3]
+    zc, worst, parts, points = z_crit(len(cells)), 0.0, [], []
+    for b, i in cells:
+        alpha, se, beta = _extrapolate(grid["D"], grid["rho2"][:, :, b, i])
+        z = abs(alpha - pred[b, i]) / se
+        if z >= worst:
+            worst, where = z, (b, i, alpha, se, beta)
+        delta = float(grid["deltas"][b])
+        points.append(Point(f"δ = {delta:g}, direction {i + 1}: D → ∞ fit", alpha,
+                            float(pred[b, i]), se, zc * se, delta, "δ = n/D",
+                            f"direction {i + 1}, D → ∞ fit", quantity=OVERLAP))
+        for a, dim in enumerate(grid["D"]):
+            m, se_m = mean_se(grid["rho2"][a, :, b, i])
+            points.append(Point(f"δ = {delta:g}, direction {i + 1}, D = {dim:g}: seed mean", m,
+                                float(pred[b, i]), se_m, None, delta, "δ = n/D",
+                                f"direction {i + 1}, D = {dim:g}", quantity=OVERLAP))
+    b, i, alpha, se, beta = where
+    parts.append(f"worst cell δ = {grid['deltas'][b]:g}, direction {i + 1}: D→∞ fit "
+                 f"{alpha:.3f} ± {se:.3f} vs {pred[b, i]:.3f} (1/D coef {beta:+.3g})")
+    return Verdict("pass" if worst <= zc else "fail",
+                   f"Lu–Li ρ² on {len(cells)} (δ, direction) cells with ρ² >= 0.3",
+                   "; ".join(parts) + f"; max |z| = {worst:.2f}", f"|z| <= {zc:.2f}",
+                   points=tuple(points))
+
+
+# --------------------------------------------------------------------------- thresholds
+
+
+def _predict_thresholds(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The Lu–Li ρ_i² = 1/2 crossing, exactly and as read off the same δ grid with the same
+    interpolation as the measurement (so that the grid's interpolation error cancels)."""
+    model = _model(params["d1"], params["gamma"])
+    deltas = np.array(params["deltas"], dtype=float)
+    curves = model.overlaps(deltas)
+    k = params["k"]
+    return {"exact": [model.crossing(i) for i in range(k)],
+            "grid": [_crossing(deltas, curves[:, i]) for i in range(k)],
+            "bbp": model.bbp_thresholds()[:k].tolist()}
+
+
+def _sim_thresholds(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    grid = _grid(params, seed)
+    return {"D": grid["D"], "crossing": _crossings(grid, params["k"])}
+
+
+def _compare_thresholds(pred: dict[str, Any], meas: dict[str, Any]) -> Verdict:
+    k = len(pred["grid"])
+    zc, worst, parts, points = z_crit(k), 0.0, [], []
+    for i in range(k):
+        values = meas["crossing"][:, :, i]
+        points += _fss_points(meas["D"], values, f"direction {i + 1}: crossing, seed mean")
+        if np.isnan(values).any():
+            return Verdict("fail", "", f"direction {i + 1} does not reach ρ² = 1/2 on the grid",
+                           "", points=tuple(points))
+        alpha, se, beta = _extrapolate(meas["D"], values)
+        z = abs(alpha - pred["grid"][i]) / se
+        worst = max(worst, z)
+        parts.append(f"{i + 1}: {alpha:.2f}±{se:.2f} ({beta / alpha:+.0f}/D rel.)")
+        if math.isfinite(pred["grid"][i]):  # on the grid (k is chosen so that it is)
+            points.append(Point(f"direction {i + 1}: D → ∞ fit of the crossing", alpha,
+                                float(pred["grid"][i]), se, zc * se, 0.0, "1/D",
+                                f"direction {i + 1}: D → ∞ fit", quantity=CROSSING))
+    shown = ", ".join(f"{g:.2f} ({e:.2f})" for g, e in zip(pred["grid"], pred["exact"],
+                                                          strict=True))
+    return Verdict("pass" if worst <= zc else "fail",
+                   f"n/D at ρ² = 1/2, grid-interpolated (exact): {shown}",
+                   "D→∞ fits " + "; ".join(parts) + f"; max |z| = {worst:.2f}",
+                   f"|z| <= {zc:.2f}", points=tuple(points))
+
+
+# --------------------------------------------------------------------------- sequential
+
+
+def _predict_order(params: Mapping[str, Any]) -> list[int]:
+    return list(range(1, params["k"] + 1))
+
+
+def _compare_order(pred: list[int], crossing: np.ndarray) -> Verdict:
+    """Consecutive directions: the log-ratio of crossings, pooled over dimensions and seeds, must
+    be positive beyond a Bonferroni one-sided z-bound; per-run inversions are reported."""
+    k = crossing.shape[-1]
+    runs = crossing.reshape(-1, k)
+    zc = z_crit(k - 1, alarm=2e-3)  # one-sided at 1e-3 family-wise
+    gaps, worst, points = [], math.inf, []
+    for i in range(k):
+        done = runs[:, i][np.isfinite(runs[:, i])]
+        points += [Point(f"direction {i + 1}: crossing of one run", float(v), x=float(i + 1),
+                         x_label="direction", series="crossing δ_i per run",
+                         quantity=CROSSING) for v in done]
+    for i in range(k - 1):
+        logr = np.log(runs[:, i + 1] / runs[:, i])
+        logr = logr[np.isfinite(logr)]
+        if len(logr) < 2:
+            return Verdict("fail", "", f"direction {i + 2} never crosses on the grid", "",
+                           points=tuple(points))
+        m, se = mean_se(logr)
+        worst = min(worst, m / se if se > 0 else math.inf)
+        gaps.append(f"{math.exp(m):.2f}")
+        points.append(Point(f"ln(δ_{i + 2}/δ_{i + 1}), pooled: ordered if > 0 by z >= {zc:.2f}",
+                            m, se=se, x=i + 1.5, x_label="direction",
+                            series="log-ratio of consecutive crossings (sign tested)",
+                            quantity="ln(δ_(i+1)/δ_i), pooled"))
+    valid = runs[np.isfinite(runs).all(axis=1)]
+    inversions = int(np.sum(np.diff(valid, axis=1) <= 0))
+    return Verdict("pass" if worst >= zc else "fail",
+                   "recovered in the order " + " < ".join(map(str, pred)),
+                   f"crossing ratios δ_(i+1)/δ_i = {', '.join(gaps)}; min z = {worst:.1f}; "
+                   f"{inversions} inversions in {len(valid)} runs", f"z >= {zc:.2f} each",
+                   points=tuple(points))
+
+
+def _sim_order(params: Mapping[str, Any], seed: int) -> np.ndarray:
+    return _crossings(_grid(params, seed), params["k"])
+
+
+# --------------------------------------------------------------------------- MSE
+
+
+def _predict_mse(params: Mapping[str, Any]) -> np.ndarray:
+    return _model(params["d1"], params["gamma"]).mse(params["deltas"])
+
+
+def _sim_mse(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    grid = _grid(params, seed)
+    return {"D": grid["D"], "deltas": grid["deltas"], "mse": grid["mse"]}
+
+
+def _compare_mse(pred: np.ndarray, meas: dict[str, Any]) -> Verdict:
+    zc, worst, parts, points = z_crit(len(pred)), 0.0, [], []
+    for b, p in enumerate(pred):
+        alpha, se, beta = _extrapolate(meas["D"], meas["mse"][:, :, b])
+        worst = max(worst, abs(alpha - p) / se)
+        parts.append(f"{alpha:.3f}±{se:.3f} ({beta:+.2g}/D)")
+        delta = float(meas["deltas"][b])
+        points.append(Point(f"δ = {delta:g}: D → ∞ fit of the test MSE", alpha, float(p), se,
+                            zc * se, delta, "δ = n/D", "D → ∞ fit", quantity="test MSE"))
+        for a, dim in enumerate(meas["D"]):
+            m, se_m = mean_se(meas["mse"][a, :, b])
+            points.append(Point(f"δ = {delta:g}, D = {dim:g}: seed mean", m, float(p), se_m,
+                                None, delta, "δ = n/D", f"D = {dim:g}", quantity="test MSE"))
+    # reported, not tested: the log-log slope over δ >= 10 at the largest D (per-seed points)
+    # and the finite-d1 curve's over the same δ (steeper than the d1 = ∞ law, see the docs)
+    window = meas["deltas"] >= 10
+    x = np.tile(np.log(meas["deltas"][window]), meas["mse"].shape[1])
+    y = np.log(meas["mse"][-1][:, window]).reshape(-1)
+    _, _, slope, slope_se = linear_fit(x, y)
+    curve = np.polyfit(np.log(meas["deltas"][window]), np.log(pred[window]), 1)[0]
+    points.append(Point(f"log-log slope over δ >= 10 at D = {meas['D'][-1]:g} against the "
+                        "finite-d1 curve's (reported, not tested)", slope, float(curve),
+                        slope_se, series="slope",
+                        quantity="log-log slope of the test MSE in δ (δ >= 10)"))
+    return Verdict("pass" if worst <= zc else "fail",
+                   "1 − Σ c_i² ρ_i⁴ = " + ", ".join(f"{p:.3f}" for p in pred)
+                   + f" at δ = {', '.join(f'{x:g}' for x in meas['deltas'])}",
+                   "D→∞ fits " + ", ".join(parts) + f"; max |z| = {worst:.2f}; slope over "
+                   f"δ >= 10 at D = {meas['D'][-1]:g}: {slope:.2f} ± {slope_se:.2f} (curve "
+                   f"{curve:.2f})", f"|z| <= {zc:.2f}", points=tuple(points))
+
+
+# --------------------------------------------------------------------------- the law
+
+
+def _predict_law(params: Mapping[str, Any]) -> dict[str, float]:
+    g = params["gamma"]
+    return {"exponent": float(theory.law_exponent(g)),
+            "prefactor": float(theory.law_prefactor(g, 1))}
+
+
+def _sim_law(params: Mapping[str, Any], seed: int) -> list[tuple[float, float, float, float]]:
+    """An independent route: the d1 = ∞ MSE as a direct sum over K directions (BBP overlaps,
+    a_1² = 1, the tail beyond K by the Hurwitz ζ), its local log-log slope (±0.5 % in δ) and
+    its value at δ = κ^{2γ}, κ = 10, 100, 1000. Deterministic: the seed is unused."""
+    from scipy.special import zeta
+
+    g = float(params["gamma"])
+    K = params["K"]
+    k = np.arange(1, K + 1, dtype=float)
+    w = k ** (-2 * g)
+    norm = float(zeta(2 * g))
+    tail = float(zeta(2 * g, K + 1))
+
+    def mse(delta: float) -> float:
+        r2 = np.clip(1 - k ** (2 * g) / delta, 0.0, None)
+        return float((w @ (1 - r2 ** 2) + tail) / norm)
+
+    out = []
+    for kappa in params["kappas"]:
+        delta = kappa ** (2 * g)
+        lo, hi = mse(delta / 1.005), mse(delta * 1.005)
+        out.append((kappa, delta, math.log(hi / lo) / math.log(1.005 ** 2), mse(delta)))
+    return out
+
+
+def _compare_law(pred: dict[str, float], rows: list[tuple[float, float, float, float]]) -> Verdict:
+    """The finite sum approaches the law with an O(1/κ) Euler–Maclaurin remainder: the relative
+    errors of slope and prefactor must be below 10/κ at every κ and shrink from the first κ to
+    the last."""
+    errs, parts, points = [], [], []
+    for kappa, delta, slope, value in rows:
+        law = pred["prefactor"] * delta ** pred["exponent"]
+        ratio = value / law
+        errs.append((kappa, abs(slope - pred["exponent"]) / abs(pred["exponent"]),
+                     abs(ratio - 1)))
+        parts.append(f"κ={kappa:g}: slope {slope:.4f}, MSE/law {ratio:.4f}")
+        points += [Point(f"κ = {kappa:g}: local log-log slope of the direct sum", float(slope),
+                         pred["exponent"], band=10 / kappa * abs(pred["exponent"]),
+                         x=float(kappa), x_label="κ", series="slope",
+                         quantity="local log-log slope of the MSE in δ"),
+                   Point(f"κ = {kappa:g}: MSE by the direct sum, at δ = κ^(2γ) = {delta:g}",
+                         float(value), float(law), band=10 / kappa * abs(law), x=float(kappa),
+                         x_label="κ", series="MSE at δ = κ^(2γ)", quantity="MSE at δ = κ^(2γ)"),
+                   Point(f"κ = {kappa:g}: |MSE/law − 1| (must be smaller at the last κ than "
+                         "at the first)", float(abs(ratio - 1)), x=float(kappa), x_label="κ",
+                         series="relative error of the MSE (decrease tested)",
+                         quantity="|MSE/law − 1|")]
+    ok = all(es <= 10 / kap and ep <= 10 / kap for kap, es, ep in errs)
+    ok = ok and errs[-1][2] < errs[0][2]
+    return Verdict("pass" if ok else "fail",
+                   f"MSE ≈ {pred['prefactor']:.4f}·δ^({pred['exponent']:.4f}) (a_1² = 1)",
+                   "; ".join(parts), "rel. error <= 10/κ, decreasing", points=tuple(points))
+
+
+# --------------------------------------------------------------------------- Hermite features
+
+
+def _sim_hermite(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    grid = _grid(params, seed, features="hermite")
+    return {"crossing": _crossings(grid, params["k"]), "mse": grid["mse"],
+            "deltas": grid["deltas"], "D": grid["D"]}
+
+
+def _predict_hermite(params: Mapping[str, Any]) -> dict[str, Any]:
+    return {"order": _predict_order(params), "thresholds": _predict_thresholds(params)}
+
+
+def _compare_hermite(pred: dict[str, Any], meas: dict[str, Any]) -> Verdict:
+    order = _compare_order(pred["order"], meas["crossing"])
+    mse = meas["mse"].reshape(-1, meas["mse"].shape[-1])
+    drops = np.diff(mse, axis=1)
+    zc = z_crit(drops.shape[1], alarm=2e-3)
+    zs = [-m / se for m, se in (mean_se(drops[:, j]) for j in range(drops.shape[1]))]
+    decreasing = min(zs) >= zc
+    crossed = np.nanmean(meas["crossing"], axis=(0, 1))
+    late = crossed / np.array(pred["thresholds"]["grid"])
+    points = list(order.points)
+    for j, (m, se) in enumerate(mean_se(drops[:, j]) for j in range(drops.shape[1])):
+        points.append(Point(f"MSE change δ = {meas['deltas'][j]:g} → {meas['deltas'][j + 1]:g}"
+                            f" (decrease tested: < 0 by z >= {zc:.2f})", m, se=se,
+                            x=float(meas["deltas"][j + 1]), x_label="δ = n/D",
+                            series="MSE change between consecutive δ (sign tested)",
+                            quantity="change of the test MSE from the previous δ"))
+    for i, (m, g) in enumerate(zip(crossed, pred["thresholds"]["grid"], strict=True)):
+        if math.isfinite(m) and math.isfinite(g):
+            points.append(Point(f"direction {i + 1}: mean crossing against Lu–Li (reported, "
+                                "not tested)", float(m), float(g), x=float(i + 1),
+                                x_label="direction", series="crossing against Lu–Li",
+                                quantity=CROSSING))
+    return Verdict("pass" if order.status == "pass" and decreasing else "fail",
+                   "sequential order and decreasing MSE (qualitative)",
+                   f"{order.measured}; MSE decreases at every step of δ (min z = {min(zs):.1f}); "
+                   f"crossings / Lu–Li = {', '.join(f'{x:.2f}' for x in late)}",
+                   f"{order.tolerance}; MSE drop z >= {zc:.2f}",
+                   reason="quantitative thresholds, exponent and finite-δ curves are "
+                          "inconclusive on real Hermite features at d <= 40: fourth-cumulant "
+                          "clutter delays recovery (the crossings / Lu–Li ratios above)",
+                   points=tuple(points))
+
+
+# --------------------------------------------------------------------------- depth
+
+
+def _predict_depth(params: Mapping[str, Any]) -> list[dict[str, int]]:
+    return theory.depth_rows(params["d"], params["q"])
+
+
+_GRID_SMALL = {"d": (16, 21, 28), "deltas": (2.5, 5, 10, 20, 40, 80), "seeds": 6, "d1": 8,
+               "gamma": 1.0, "k": 4}
+_GRID_LARGE = {"d": (24, 34, 48), "deltas": (2.5, 5, 10, 20, 40, 80), "seeds": 8, "d1": 8,
+               "gamma": 1.0, "k": 4}
+_WHY_FSS = ("Gaussian-equivalent features (the surrogate the theory is sharp for), rank "
+            "transform, flat latents; each quantity fitted as a + b/D over D and seeds "
+            "(eigenvector overlaps carry O(1/D) finite-size bias away from the transition), the "
+            "intercept compared within a Bonferroni z-bound")
+
+CLAIMS = [
+    Claim("recovery.threshold_scales_with_D",
+          "direction i is recovered (ρ_i² = 1/2) at n = δ_i·D with δ_i independent of D, "
+          "δ_i from the Lu–Li equations (→ E[T²]D/θ_i², i.e. C·D/a_i², for weak directions)",
+          _predict_thresholds, _sim_thresholds, _compare_thresholds,
+          _WHY_FSS + "; the crossing is read off the same log δ grid by the same interpolation "
+          "for prediction and measurement; only directions whose Lu–Li crossing is below "
+          "max δ/3 (k <= 4) are measured, since finite-D delays reach ~2× at D = 136 and a "
+          "crossing must stay on the grid", {"small": _GRID_SMALL, "large": _GRID_LARGE},
+          source=_SOURCE),
+    Claim("recovery.sequential",
+          "stronger directions are recovered first: crossings ordered by strength",
+          _predict_order, _sim_order, _compare_order,
+          "the log-ratio of consecutive crossings pooled over D and seeds is positive beyond a "
+          "one-sided Bonferroni bound (family-wise 1e-3)",
+          {"small": _GRID_SMALL, "large": _GRID_LARGE}, source=_SOURCE),
+    Claim("recovery.overlaps",
+          "the eigenvector overlaps ρ_i²(δ) follow the Lu–Li equations (decoupled per direction)",
+          _predict_overlaps, _grid, _compare_overlaps,
+          _WHY_FSS + "; cells with predicted ρ² < 0.3 (the transition window, where the "
+          "finite-D rounding is not O(1/D)) are not compared",
+          {"small": _GRID_SMALL, "large": _GRID_LARGE}, source=_SOURCE),
+    Claim("recovery.mse",
+          "test MSE = 1 − Σ c_i² ρ_i⁴(δ), the finite-d1 curve from the Lu–Li overlaps",
+          _predict_mse, _sim_mse, _compare_mse,
+          _WHY_FSS + "; the second layer is fitted on a fresh sample of 4000 (overfitting "
+          "excess ≈ 0.2 % of the MSE), the MSE measured on 8000 more",
+          {"small": _GRID_SMALL, "large": _GRID_LARGE}, source=_SOURCE),
+    Claim("recovery.mse_exponent",
+          "MSE(n) ≈ P·(n/D)^(−1 + 1/(2γ)), P = 8γ²/((4γ² − 1)ζ(2γ))·(a_1²)^(−1+1/(2γ))",
+          _predict_law, _sim_law, _compare_law,
+          "exact check, no sampling: the law and prefactor (Euler–Maclaurin on the BBP cascade) "
+          "against a direct sum over 10^6 directions; the remainder is O(1/κ), κ the continuum "
+          "number recovered",
+          {"small": {"gamma": Fraction(1), "K": 10**6, "kappas": (10, 100, 1000)},
+           "large": {"gamma": Fraction(3, 2), "K": 4 * 10**6, "kappas": (10, 100, 1000)}},
+          source=_SOURCE),
+    Claim("recovery.hermite_features",
+          "with real degree-2 Hermite features the recovery is still sequential and the MSE "
+          "decreases with n",
+          _predict_hermite, _sim_hermite, _compare_hermite,
+          "qualitative: ordered crossings for the first three directions (one-sided Bonferroni) "
+          "and significant MSE drops between consecutive δ",
+          {"small": {"d": (21, 28), "deltas": (5, 10, 20, 40, 80), "seeds": 4, "d1": 8,
+                     "gamma": 1.0, "k": 3},
+           "large": {"d": (34, 40), "deltas": (5, 10, 20, 40, 80, 160), "seeds": 6, "d1": 8,
+                     "gamma": 1.0, "k": 3}},
+          source=_SOURCE),
+    Claim("recovery.depth_advantage",
+          "the hierarchical method needs n ~ D(d, q) ≈ d^q/q!, a shallow kernel on the same "
+          "degree-2q target n ~ D(d, 2q) ≈ d^{2q}/(2q)!",
+          _predict_depth, None, lambda p, m: Verdict("inconclusive", "", "", ""),
+          "exact sample-size scales (table recovery_depth); no kernel-baseline simulation",
+          {"small": {"d": (10, 100, 1000), "q": (2, 3)},
+           "large": {"d": (10, 100, 1000, 10000), "q": (2, 3, 4)}},
+          source=_SOURCE,
+          pending="no honest kernel baseline at CI sizes: where a degree-2q kernel fits in "
+                  "memory (d <= 10, D(d, 4) <= 715) the two scales D(d, q) and D(d, 2q) differ "
+                  "by < 15× and both methods' finite-size transitions overlap, so a simulation "
+                  "could not separate n ~ d^q from n ~ d^{2q}",
+          describe=lambda rows: "; ".join(f"d={r['d']},q={r['q']}: {r['hier']} vs "
+                                          f"{r['kernel']}" for r in rows[:3])),
+]
+
+
+def cascade_data(d: int = 24, deltas: tuple[float, ...] = (2.5, 5, 10, 20, 40, 80),
+                 seeds: int = 3, d1: int = 8, gamma: float | Fraction = 1.0,
+                 seed: int = 0) -> dict[str, Any]:
+    """Data of the recovery figure: Lu–Li overlap curves and MSE on a fine δ grid, the large-δ
+    thresholds, the d1 = ∞ law with this model's weak-direction constant, and simulated points
+    (Gaussian-equivalent features at dimension d; repetition s of δ draws from the child
+    (s, d, n) of ``seed``)."""
+    model = _model(d1, float(gamma))
+    fine = np.geomspace(1, 200, 80)
+    D = sim.feature_dim(d, 2)
+    rho2 = np.zeros((seeds, len(deltas), d1))
+    mse = np.zeros((seeds, len(deltas)))
+    for s in range(seeds):
+        for b, delta in enumerate(deltas):
+            r = _run("gaussian", d, round(delta * D), seed, s, d1, float(gamma))
+            rho2[s, b], mse[s, b] = r.best_overlaps, r.relative_mse
+    g = gamma if isinstance(gamma, Fraction) else Fraction(gamma).limit_denominator(1000)
+    a1sq = theory.law_a1_squared(g, model.weak_constant())
+    return {"d": d, "D": D, "d1": d1, "gamma": float(gamma), "fine": fine,
+            "curves": model.overlaps(fine), "mse_curve": model.mse(fine),
+            "thresholds": model.bbp_thresholds(), "deltas": np.array(deltas),
+            "rho2": rho2, "mse": mse,
+            "law": (float(theory.law_prefactor(g, a1sq)), float(theory.law_exponent(g)))}
+
+
+# --------------------------------------------------------------------------- one comparison
+
+
+#: bounds of :func:`compare_simulation` (the CLI's ``recovery simulate``): seconds of work
+SIM_MAX_Q = 4
+SIM_MAX_D = {2: 60}  # q = 2; other q: SIM_MAX_D_OTHER
+SIM_MAX_D_OTHER = 20
+SIM_MAX_FEATURES = 4000
+SIM_N = (10, 2 * 10**6)
+SIM_MAX_D1 = 64
+SIM_MAX_SEEDS = 100
+
+
+@dataclass(frozen=True)
+class SimulationComparison(ShowsTable):
+    """Runs of the spectral algorithm against the Lu–Li prediction (see
+    :func:`compare_simulation`): per-run overlaps ``rho2`` (runs × d1) and test MSE/Var(y)
+    ``mse`` (runs), the predicted overlaps and MSE (None for the identity transform)."""
+
+    d: int
+    q: int
+    D: int
+    n: int
+    d1: int
+    features: str
+    transform: str
+    seed: int
+    seeds: int
+    rho2: np.ndarray
+    mse: np.ndarray
+    predicted_rho2: np.ndarray | None
+    predicted_mse: float | None
+
+    @property
+    def delta(self) -> float:
+        """δ = n/D."""
+        return self.n / self.D
+
+    def rho2_se(self) -> np.ndarray:
+        """Standard errors of the mean overlaps over the runs (nan with one run)."""
+        if self.seeds == 1:
+            return np.full(self.d1, math.nan)
+        out: np.ndarray = self.rho2.std(axis=0, ddof=1) / np.sqrt(self.seeds)
+        return out
+
+    def table(self) -> Table:
+        mean, se, pred = self.rho2.mean(axis=0), self.rho2_se(), self.predicted_rho2
+        rows = [[str(i + 1), f"{mean[i]:.4f}", "-" if self.seeds == 1 else f"{se[i]:.4f}",
+                 "-" if pred is None else f"{pred[i]:.4f}"] for i in range(self.d1)]
+        return Table(columns=["k", "ρ² measured", "s.e.", "ρ² Lu–Li"], rows=rows,
+                     caption=f"Measured overlaps, d = {self.d}, n = {self.n}",
+                     label="tab:fltheory-recovery-sim", align="rrrr")
+
+
+def _check_comparison(d: int, n: int, d1: int, features: str, seeds: int, q: int) -> int:
+    """The bounds of :func:`compare_simulation`, in the order the CLI has always checked them;
+    returns D."""
+    for name, value in (("q", q), ("d", d), ("d1", d1), ("seeds", seeds), ("n", n)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer):
+            raise DomainError(name, repr(value), "an integer", reason="is not an integer")
+    check_integer(q, "q", 1, SIM_MAX_Q)
+    if features == "hermite" and q != 2:
+        raise DomainError("q", q, "q = 2 with --features hermite (any q <= 4 with gaussian)")
+    check_integer(d, "d", 2, SIM_MAX_D.get(q, SIM_MAX_D_OTHER))
+    check_integer(d1, "d1", 1, SIM_MAX_D1)
+    check_integer(seeds, "seeds", 1, SIM_MAX_SEEDS)
+    D = sim.feature_dim(d, q)
+    if D > SIM_MAX_FEATURES:
+        raise DomainError("d", d, f"C(d+q−1, q) <= {SIM_MAX_FEATURES} (here D = {D})")
+    check_integer(n, "n", *SIM_N)
+    if d1 > D:
+        raise DomainError("d1", d1, f"d1 <= D = {D}")
+    return D
+
+
+def compare_simulation(d: int, n: int, d1: int = 8, gamma: Fraction = Fraction(1),
+                       features: str = "gaussian", transform: str = "rank", seed: int = 0,
+                       seeds: int = 1, q: int = 2,
+                       progress: Callable[[int, int], None] | None = None
+                       ) -> SimulationComparison:
+    """``seeds`` runs of the spectral algorithm (:func:`fltheory.papers.recovery.sim.run`, run s
+    drawing
+    from ``seeding.children(seed, seeds)[s]``) at n samples against the Lu–Li overlaps and MSE
+    of the same model (rank or sign transform; no prediction for ``identity``).
+
+    Bounds (seconds of work): 1 <= q <= 4 (q = 2 with hermite features), 2 <= d <= 60 at q = 2
+    (20 otherwise), D <= 4000, 10 <= n <= 2·10^6, 1 <= d1 <= min(64, D), 1 <= seeds <= 100,
+    γ > 0. ``progress(s, D)`` is called before run s.
+
+    >>> c = compare_simulation(6, 2000, d1=2)
+    >>> c.D, c.rho2.shape, round(float(c.predicted_rho2[0]), 4)
+    (21, (1, 2), 0.9837)
+    """
+    gamma = parse_rational(gamma, "gamma")
+    if gamma <= 0:
+        raise DomainError("gamma", fraction_str(gamma), "γ > 0")
+    D = _check_comparison(d, n, d1, features, seeds, q)
+    gamma_f = to_float(gamma, "gamma", positive=True)
+    model = None
+    if transform in ("rank", "sign"):  # before the runs: its cost is checked up front
+        model = theory.RecoveryModel.power_law(d1, gamma, transform)
+    runs = []
+    for s, ss in enumerate(seeding.children(seed, seeds)):
+        if progress is not None:
+            progress(s, D)
+        runs.append(sim.run(d, n, ss, q=q, d1=d1, gamma=gamma_f, features=features,
+                            transform=transform))
+    return SimulationComparison(
+        d, q, D, n, d1, features, transform, seed, seeds,
+        np.array([r.best_overlaps for r in runs]), np.array([r.relative_mse for r in runs]),
+        None if model is None else model.overlaps([n / D])[0],
+        None if model is None else float(model.mse([n / D])[0]))

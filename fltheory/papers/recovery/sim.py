@@ -1,0 +1,442 @@
+r"""The layer-wise spectral algorithm on the hierarchical target (seed 002), numpy only.
+
+Model (q = 2). Inputs x ~ N(0, I_d); features φ(x) ∈ ℝ^D, D = d(d+1)/2, the orthonormal degree-2
+Hermite polynomials x_a x_b (a < b) and (x_a² − 1)/√2, so that E[φφᵀ] = I_D. Latent directions are
+orthonormal A_1..A_{d1} ∈ ℝ^D, h_i = ⟨A_i, φ(x)⟩, and the label is
+
+.. math::
+
+    y = \sum_i c_i \frac{h_i^2 - 1}{\sqrt2} + \sigma\xi, \qquad
+    c_i = \frac{\lambda_i}{\lVert\lambda\rVert}, \qquad
+    \lambda_i = i^{-\gamma} \text{ (or given strengths)},
+
+so Var(y) = 1 + σ². Two feature modes: ``hermite`` (the real features of a Gaussian x) and
+``gaussian`` (φ ~ N(0, I_D) directly, the Gaussian-equivalent surrogate; any q).
+
+Algorithm. Label transform T (``rank``: 2 rank/n − 1, ``sign``: ±1 about the median,
+``identity``: y − ȳ); moment matrix Ĉ = (1/n) Σ_j T_j φ_j φ_jᵀ accumulated in chunks (n × D never
+held); its top eigenvectors Â; the second layer fitted by least squares of y on
+[1, (ĥ_i² − 1)/√2] with ĥ = Âᵀφ on a fresh sample; test MSE on another fresh sample.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from fltheory.exact import DomainError
+from fltheory.simkit.seeding import SeedLike, child, sequence
+
+__all__ = ["FEATURES", "LATENTS", "TRANSFORMS", "RecoveryRun", "check_run", "feature_dim",
+           "flat_latents", "hermite_features", "label_transform", "run", "strengths"]
+
+FEATURES = ("gaussian", "hermite")
+TRANSFORMS = ("rank", "sign", "identity")
+LATENTS = ("flat", "random")
+_CHUNK = 8192
+#: Memory of a run: Ĉ and its eigenvectors (D × D each), a chunk of features (chunk × D, two with
+#: prefetch), the labels (n) and the second layer's design (n_fit or n_test rows of keep + 2):
+#: 2 GiB keeps a run on a small machine.
+MAX_BYTES = 2 * 1024**3
+#: Hermite degree q: the same bound as the theory's (D = C(d+q−1, q))
+MAX_Q = 64
+
+# Keys of the independent parts of a run under its seed (fltheory.simkit.seeding): the latent
+# directions, the chunks of the moment matrix (chunk i draws from child(seed, _CHUNKS, i)), the
+# fresh samples of the second layer (fit, then test) and the label noise.
+_LATENTS, _CHUNKS, _FIT, _NOISE = 0, 1, 2, 3
+
+
+def _count(value: Any, name: str, low: int, high: int | None = None) -> int:
+    """An integer parameter in [low, high] (bool, float, Fraction refused)."""
+    allowed = f"integers >= {low}" if high is None else f"integers in [{low}, {high}]"
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise DomainError(name, repr(value), allowed, reason="is not an integer")
+    if value < low or (high is not None and value > high):
+        raise DomainError(name, value, allowed)
+    return int(value)
+
+
+def _number(value: Any, name: str, low: float = 0.0, *, strict: bool = True) -> float:
+    """A finite real number > low (>= low when not strict), as a double."""
+    from fractions import Fraction
+
+    ok_type = isinstance(value, int | float | Fraction | np.integer | np.floating) \
+        and not isinstance(value, bool)
+    try:
+        x = float(value) if ok_type else math.nan
+    except OverflowError:
+        x = math.inf
+    if not math.isfinite(x) or (x <= low if strict else x < low):
+        raise DomainError(name, value, f"finite numbers {'>' if strict else '>='} {low:g}")
+    return x
+
+
+def _choice(value: Any, name: str, choices: tuple[str, ...], what: str) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise DomainError(name, value, " or ".join(choices), reason=f"is not a {what}")
+    return value
+
+
+def check_run(d: int, n: int, seed: SeedLike, q: int, d1: int, chunk: int = _CHUNK, *,
+              features: str = "gaussian", transform: str = "rank", latents: str = "flat",
+              keep: int | None = None, n_fit: int | None = None, n_test: int = 20000) -> None:
+    """Refuse arguments :func:`run` cannot honour (DomainError), before allocating anything.
+
+    Integers d, q (<= MAX_Q), d1 <= D, chunk >= 1, n >= 2, 1 <= keep <= D, n_fit, n_test >= 2;
+    ``seed`` an integer >= 0 or a SeedSequence; ``features`` in FEATURES (``hermite`` needs
+    q = 2), ``transform`` in TRANSFORMS, ``latents`` in LATENTS; the arrays within MAX_BYTES.
+
+    >>> check_run(10, 1000, 0, 2, 8)
+    >>> check_run(10, 1000, 0, 3, 8, features="hermite")
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: q = 3 is outside the allowed range q = 2 with hermite features
+    """
+    for name, value, low, high in (("d", d, 1, None), ("n", n, 2, None), ("q", q, 1, MAX_Q),
+                                   ("d1", d1, 1, None), ("chunk", chunk, 1, None),
+                                   ("n_test", n_test, 2, None)):
+        _count(value, name, low, high)
+    sequence(seed)
+    _choice(features, "features", FEATURES, "feature mode")
+    _choice(transform, "transform", TRANSFORMS, "label transform")
+    _choice(latents, "latents", LATENTS, "latent-direction law")
+    if features == "hermite" and q != 2:
+        raise DomainError("q", q, "q = 2 with hermite features")
+    D = feature_dim(d, q)
+    if d1 > D:
+        raise DomainError("d1", d1, f"d1 <= D = {D}")
+    width = d1 if keep is None else _count(keep, "keep", 1, D)
+    rows = max(n if n_fit is None else _count(n_fit, "n_fit", 2), n_test)
+    need = 8 * (2 * D * D + 2 * min(chunk, n) * D + 2 * n) + 8 * (width + 2) * min(rows, 10**15)
+    if need > MAX_BYTES:
+        raise DomainError("d", d, f"{MAX_BYTES >> 30} GiB of arrays (D = C(d+q−1, q) = {D}, "
+                                f"n = {n}: about {need >> 20} MiB)")
+
+
+def feature_dim(d: int, q: int) -> int:
+    """C(d + q − 1, q): the number of degree-q multivariate Hermite polynomials of d variables
+    (an exact int; d >= 1, 1 <= q <= MAX_Q).
+
+    >>> feature_dim(10, 2), feature_dim(10, 3)
+    (55, 220)
+    """
+    _count(d, "d", 1)
+    _count(q, "q", 1, MAX_Q)
+    return math.comb(d + q - 1, q)
+
+
+def strengths(d1: int, gamma: float) -> np.ndarray:
+    """λ_i = i^{−γ}, i = 1..d1 (d1 >= 1 an integer, γ > 0 finite; doubles).
+
+    >>> strengths(3, 1.0).tolist()
+    [1.0, 0.5, 0.3333333333333333]
+    """
+    _count(d1, "d1", 1, 10**7)
+    return np.arange(1, d1 + 1, dtype=float) ** (-_number(gamma, "gamma"))
+
+
+def _pairs(d: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.triu_indices(d, k=1)
+
+
+def hermite_features(X: np.ndarray) -> np.ndarray:
+    """Rows φ(x) of the degree-2 features of the rows x of ``X`` (m × d, finite): [x_a x_b for
+    a < b (row-major)] then [(x_a² − 1)/√2], so that E[φφᵀ] = I for x ~ N(0, I_d); written in
+    place into one m × d(d+1)/2 output array (no gathers).
+
+    >>> hermite_features(np.array([[1.0, 2.0]])).round(4).tolist()
+    [[2.0, 0.0, 2.1213]]
+    """
+    X = np.asarray(X, dtype=float) if isinstance(X, np.ndarray | Sequence) else np.array(np.nan)
+    if X.ndim != 2 or not np.all(np.isfinite(X)):
+        raise DomainError("X", f"an array of shape {X.shape}", "a finite m × d array")
+    m, d = X.shape
+    if 8 * m * d * (d + 1) // 2 > MAX_BYTES:
+        raise DomainError("X", f"an array of shape {X.shape}", f"{MAX_BYTES >> 30} GiB of "
+                          "features", reason="is too large")
+    phi = np.empty((m, d * (d + 1) // 2))
+    off = 0
+    for a in range(d - 1):
+        width = d - a - 1
+        np.multiply(X[:, a:a + 1], X[:, a + 1:], out=phi[:, off:off + width])
+        off += width
+    tail = phi[:, off:]
+    np.multiply(X, X, out=tail)
+    tail -= 1.0
+    tail *= 1 / math.sqrt(2.0)
+    return phi
+
+
+def _matrix_to_feature(M: np.ndarray) -> np.ndarray:
+    """Coordinates of the symmetric M in the basis above: h = (xᵀMx − tr M)/√2 = ⟨A, φ⟩ with
+    A_ab = √2 M_ab (a < b) and A_aa = M_aa; ‖A‖ = ‖M‖_F."""
+    ia, ib = _pairs(M.shape[0])
+    return np.concatenate([math.sqrt(2.0) * M[ia, ib], np.diag(M)])
+
+
+def flat_latents(d: int, d1: int, rng: np.random.Generator) -> np.ndarray:
+    """D × d1 orthonormal latent directions, each (before orthonormalisation) a symmetric matrix
+    O diag(±1/√d) Oᵀ with random orthogonal O and balanced signs ("flat": no direction of ℝ^d
+    dominates, trace zero). Orthonormalised jointly (QR); the change is O(1/√D).
+
+    ``d`` >= 2 and 1 <= ``d1`` <= d(d+1)/2 integers, ``rng`` a numpy Generator.
+
+    >>> A = flat_latents(4, 2, np.random.default_rng(0))
+    >>> A.shape, bool(np.allclose(A.T @ A, np.eye(2)))
+    ((10, 2), True)
+    """
+    _count(d, "d", 2)
+    _count(d1, "d1", 1, d * (d + 1) // 2)
+    if 8 * d * d * (d1 + 1) > MAX_BYTES:
+        raise DomainError("d", d, f"{MAX_BYTES >> 30} GiB of latent matrices")
+    if not isinstance(rng, np.random.Generator):
+        raise DomainError("rng", repr(rng), "a numpy Generator")
+    cols = []
+    signs = np.where(np.arange(d) % 2 == 0, 1.0, -1.0) / math.sqrt(d)
+    for _ in range(d1):
+        O, R = np.linalg.qr(rng.standard_normal((d, d)))
+        O *= np.sign(np.diag(R))
+        cols.append(_matrix_to_feature((O * signs) @ O.T))
+    Q, R = np.linalg.qr(np.column_stack(cols))
+    return Q * np.sign(np.diag(R))
+
+
+def _random_latents(D: int, d1: int, rng: np.random.Generator) -> np.ndarray:
+    Q, R = np.linalg.qr(rng.standard_normal((D, d1)))
+    return Q * np.sign(np.diag(R))
+
+
+def label_transform(y: np.ndarray, kind: str) -> np.ndarray:
+    """T(y) of a non-empty finite 1-D array y: ``rank`` 2 rank/n − 1 ∈ (−1, 1] (ranks 1..n,
+    ties in order), ``sign`` ±1 about the median, ``identity`` y minus its mean (kind in
+    TRANSFORMS).
+
+    >>> label_transform(np.array([3.0, -1.0, 2.0, 10.0]), "rank").tolist()
+    [0.5, -0.5, 0.0, 1.0]
+    """
+    _choice(kind, "transform", TRANSFORMS, "label transform")
+    y = np.asarray(y, dtype=float) if isinstance(y, np.ndarray | Sequence) else np.array(np.nan)
+    if y.ndim != 1 or len(y) == 0 or not np.all(np.isfinite(y)):
+        raise DomainError("y", f"an array of shape {y.shape}", "a non-empty finite 1-D array")
+    if kind == "rank":
+        r = np.empty(len(y))
+        r[np.argsort(y, kind="stable")] = np.arange(1, len(y) + 1)
+        return 2.0 * r / len(y) - 1.0
+    if kind == "sign":
+        return np.where(y > np.median(y), 1.0, -1.0)
+    return y - y.mean()
+
+
+def _feature_to_matrices(B: np.ndarray, d: int) -> np.ndarray:
+    """The symmetric matrices behind feature vectors (columns of B), stacked d × d × K, so that
+    ⟨B_k, φ(x)⟩ = (xᵀM_k x − tr M_k)/√2: the inverse of the coordinate map above."""
+    ia, ib = _pairs(d)
+    M = np.zeros((d, d, B.shape[1]))
+    M[ia, ib] = B[:len(ia)] / math.sqrt(2.0)
+    M[ib, ia] = M[ia, ib]
+    M[np.arange(d), np.arange(d)] = B[len(ia):]
+    return M
+
+
+class _Sampler:
+    """Draws chunks of inputs for one feature mode: the feature rows φ (for Ĉ) and, without
+    building φ, the latent fields ⟨B_k, φ⟩ for any set of directions B (labels, second layer).
+
+    ``gaussian``: φ ~ N(0, I_D) is rotation invariant, so the latents are A_i = e_i (the first d1
+    coordinates) without loss of generality; a chunk draws h = φ[:, :d1] first and the rest of φ
+    after, so that labels can be computed from the first draw alone. Fields along other
+    directions are drawn from their exact joint Gaussian law (Gram matrix of the directions).
+    ``hermite``: a chunk draws x; fields are quadratic forms (xᵀM x − tr M)/√2, O(n d² K).
+    """
+
+    def __init__(self, mode: str, d: int, q: int, d1: int, c: np.ndarray, sigma: float,
+                 rng: np.random.Generator, latents: str):
+        if mode not in FEATURES:
+            raise ValueError(f"unknown feature mode {mode!r}; choose from {FEATURES}")
+        if mode == "hermite" and q != 2:
+            raise ValueError("hermite features are implemented for q = 2")
+        self.mode, self.d, self.d1, self.c, self.sigma = mode, d, d1, c, sigma
+        self.D = feature_dim(d, q)
+        if mode == "gaussian":
+            self.A = np.eye(self.D, d1)
+        elif latents == "flat":
+            self.A = flat_latents(d, d1, rng)
+        else:
+            self.A = _random_latents(self.D, d1, rng)
+
+    def labels(self, h: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """y from the latent fields; label noise from ``rng`` (a stream of its own)."""
+        y = (h * h - 1.0) @ (self.c / math.sqrt(2.0))
+        if self.sigma:
+            y += self.sigma * rng.standard_normal(len(y))
+        return y
+
+    def first_fields(self, m: int, rng: np.random.Generator) -> np.ndarray:
+        """h = Aᵀφ of the chunk that :meth:`features` draws from the same stream."""
+        if self.mode == "gaussian":
+            return rng.standard_normal((m, self.d1))
+        return self._forms(rng.standard_normal((m, self.d)), self.A)
+
+    def features(self, m: int, rng: np.random.Generator) -> np.ndarray:
+        """m feature rows φ (the same inputs as :meth:`first_fields` from the same stream)."""
+        if self.mode == "hermite":
+            return hermite_features(rng.standard_normal((m, self.d)))
+        h = rng.standard_normal((m, self.d1))
+        phi = np.empty((m, self.D))
+        rng.standard_normal(out=phi)
+        phi[:, :self.d1] = h
+        return phi
+
+    def fields(self, m: int, rng: np.random.Generator, V: np.ndarray) -> tuple[np.ndarray,
+                                                                               np.ndarray]:
+        """Fresh inputs: (Aᵀφ, Vᵀφ) jointly, without forming φ."""
+        if self.mode == "hermite":
+            both = self._forms(rng.standard_normal((m, self.d)), np.hstack([self.A, V]))
+        else:
+            B = np.hstack([self.A, V])
+            w, U = np.linalg.eigh(B.T @ B)
+            root = U * np.sqrt(np.clip(w, 0.0, None))  # root @ rootᵀ = BᵀB
+            both = rng.standard_normal((m, B.shape[1])) @ root.T
+        return both[:, :self.d1], both[:, self.d1:]
+
+    def _forms(self, X: np.ndarray, B: np.ndarray) -> np.ndarray:
+        M = _feature_to_matrices(B, self.d)
+        K = B.shape[1]
+        XM = (X @ M.reshape(self.d, self.d * K)).reshape(len(X), self.d, K)
+        trace = np.trace(M)
+        out: np.ndarray = (np.einsum("ndk,nd->nk", XM, X) - trace) / math.sqrt(2.0)
+        return out
+
+
+@dataclass(frozen=True)
+class RecoveryRun:
+    """One run of :func:`run`: sizes, the seed it drew from, the top eigenvalues of Ĉ, the
+    overlaps of its top eigenvectors with the latent directions, the fitted second layer and the
+    test MSE with its standard error."""
+
+    d: int
+    q: int
+    D: int
+    n: int
+    seed: SeedLike
+    features: str
+    transform: str
+    eigenvalues: np.ndarray  # top ``keep`` of Ĉ, descending
+    overlaps: np.ndarray  # keep × d1: ⟨Â_j, A_i⟩²
+    coefficients: np.ndarray  # fitted second layer [intercept, b_1..b_K]
+    mse: float  # test MSE (Var y = 1 + σ² for gaussian features)
+    mse_se: float  # its Monte Carlo standard error over the test sample
+    y_var: float  # sample variance of y on the test sample
+
+    @property
+    def relative_mse(self) -> float:
+        """MSE / Var(y): with real Hermite features Var(y) > 1 (fourth cumulants of h)."""
+        return self.mse / self.y_var
+
+    @property
+    def best_overlaps(self) -> np.ndarray:
+        """ρ_i² = max_j ⟨Â_j, A_i⟩² over the kept top eigenvectors."""
+        return self.overlaps.max(axis=0)
+
+
+def _fast_rng(ss: np.random.SeedSequence) -> np.random.Generator:
+    """SFC64 for the bulk feature draws: a quarter faster than PCG64 at normals, same quality
+    class (passes PractRand/BigCrush); seeded per chunk."""
+    return np.random.Generator(np.random.SFC64(ss))
+
+
+def run(d: int, n: int, seed: SeedLike, *, q: int = 2, d1: int = 8, gamma: float = 1.0,
+        lam: Sequence[float] | None = None, features: str = "gaussian",
+        transform: str = "rank", sigma: float = 0.0, keep: int | None = None,
+        n_fit: int | None = None, n_test: int = 20000, latents: str = "flat",
+        chunk: int = _CHUNK, prefetch: bool = True) -> RecoveryRun:
+    """One run of the spectral algorithm at n samples; ``keep`` top eigenvectors (default d1)
+    form Â; the second layer is fitted on ``n_fit`` fresh samples (default n, at least
+    10·(keep + 1)) and tested on ``n_test`` more.
+
+    Arguments as in :func:`check_run`; λ_i = i^{−γ} (γ > 0) unless ``lam`` (positive numbers)
+    is given; σ >= 0 the label noise. ``seed``: an integer >= 0 or a SeedSequence, whose
+    children (fltheory.simkit.seeding) draw the latents, the chunks of Ĉ, the second layer's
+    samples and the noise. Ĉ is accumulated chunk by chunk (memory O(chunk·D + D²)); the next
+    chunk's features are drawn in a helper thread while BLAS multiplies the current one (numpy's
+    generators and the feature products release the GIL). Chunks have their own seeds, so the
+    result does not depend on the thread timing. ``prefetch=False`` keeps the run on one thread
+    (sweeps run one task per core).
+
+    >>> r = run(6, 2000, 0, d1=2, n_test=2000)
+    >>> r.D, r.overlaps.shape, bool(r.best_overlaps[0] > 0.8)
+    (21, (2, 2), True)
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    if lam is None:
+        _number(gamma, "gamma")
+    else:
+        if isinstance(lam, str | bytes) or not isinstance(lam, Sequence | np.ndarray) \
+                or len(lam) == 0:
+            raise DomainError("lam", repr(lam), "a non-empty list of positive numbers")
+        lam = [_number(x, "lam") for x in lam]
+    sigma = _number(sigma, "sigma", strict=False)
+    check_run(d, n, seed, q, d1 if lam is None else len(lam), chunk, features=features,
+              transform=transform, latents=latents, keep=keep, n_fit=n_fit, n_test=n_test)
+    rng = np.random.default_rng(child(seed, _LATENTS))
+    lam_arr = strengths(d1, gamma) if lam is None else np.asarray(lam, dtype=float)
+    d1 = len(lam_arr)
+    c = lam_arr / np.linalg.norm(lam_arr)
+    smp = _Sampler(features, d, q, d1, c, sigma, rng, latents)
+    D = smp.D
+    keep = d1 if keep is None else keep
+
+    # pass 1: latent fields and labels (cheap), so that rank/median transforms see all of y
+    streams = [child(seed, _CHUNKS, i) for i in range((n + chunk - 1) // chunk)]
+    sizes = [min(chunk, n - i * chunk) for i in range(len(streams))]
+    noise = np.random.default_rng(child(seed, _NOISE))
+    y = np.concatenate([smp.labels(smp.first_fields(m, _fast_rng(ss)), noise)
+                        for m, ss in zip(sizes, streams, strict=True)])
+    T = label_transform(y, transform)
+    # pass 2: Ĉ = (1/n) Σ T_j φ_j φ_jᵀ, one GEMM per chunk, the next chunk drawn meanwhile
+    C = np.zeros((D, D))
+    start = 0
+    if prefetch:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            ahead = pool.submit(smp.features, sizes[0], _fast_rng(streams[0]))
+            for i, m in enumerate(sizes):
+                phi = ahead.result()
+                if i + 1 < len(sizes):
+                    ahead = pool.submit(smp.features, sizes[i + 1], _fast_rng(streams[i + 1]))
+                C += phi.T @ (phi * T[start:start + m, None])
+                start += m
+    else:
+        for m, ss in zip(sizes, streams, strict=True):
+            phi = smp.features(m, _fast_rng(ss))
+            C += phi.T @ (phi * T[start:start + m, None])
+            start += m
+    C /= n
+    evals, evecs = np.linalg.eigh(C)
+    V = evecs[:, ::-1][:, :keep]
+    overlaps = (V.T @ smp.A) ** 2
+
+    # second layer on a fresh sample, test MSE on another
+    n_fit = max(n if n_fit is None else n_fit, 10 * (keep + 1))
+    rf = np.random.default_rng(child(seed, _FIT))
+    design, target = _design(smp, V, n_fit, rf, noise, chunk)
+    coef, *_ = np.linalg.lstsq(design, target, rcond=None)
+    design, target = _design(smp, V, n_test, rf, noise, chunk)
+    err = (design @ coef - target) ** 2
+    return RecoveryRun(d, q, D, n, seed, features, transform, evals[::-1][:keep].copy(),
+                       overlaps, coef, float(err.mean()),
+                       float(err.std(ddof=1) / math.sqrt(len(err))), float(target.var(ddof=1)))
+
+
+def _design(smp: _Sampler, V: np.ndarray, m: int, rng: np.random.Generator,
+            noise: np.random.Generator, chunk: int) -> tuple[np.ndarray, np.ndarray]:
+    rows, ys = [], []
+    for start in range(0, m, chunk):
+        h, hh = smp.fields(min(chunk, m - start), rng, V)
+        rows.append(np.column_stack([np.ones(len(hh)), (hh * hh - 1.0) / math.sqrt(2.0)]))
+        ys.append(smp.labels(h, noise))
+    return np.concatenate(rows), np.concatenate(ys)

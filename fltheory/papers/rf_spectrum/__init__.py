@@ -1,0 +1,35 @@
+"""Issue #15: the spectrum of random features for any activation — for each harmonic degree l
+a radial operator whose eigenvalues λ_{l,j} (multiplicity N(d, l)) are the m → ∞ eigenvalues of
+J = (1/m)[E_x σ(w_i·x)σ(w_j·x)] (:mod:`fltheory.papers.rf_spectrum.theory`; the command is
+``fltheory
+fisher --sigma``, declared by the fisher paper)."""
+
+from fltheory.papers import Paper, lazy_names
+
+PAPER = Paper(
+    key="rf_spectrum",
+    title="Random-feature spectrum for any activation (Mehler + Funk–Hecke)",
+    claims="fltheory.papers.rf_spectrum.claims",
+    tables={"rf_spectrum": "fltheory.papers.rf_spectrum.views:rf_levels_table",
+            "rf_spectrum_large_d": "fltheory.papers.rf_spectrum.views:rf_large_d_table"},
+    figures={"rf_spectrum": "fltheory.papers.rf_spectrum.views:rf_spectrum_figure"},
+    order=5,
+)
+
+# The paper's public names, each imported from its module on first use: importing this
+# package (as paper discovery does) costs no more than the declaration above.
+_NAMES = {
+    "gram": (
+        "GramMpResult", "GramResult", "gegenbauer_rows", "gram_float", "gram_mp", "jacobi_rule",
+        "log_grid"),
+    "radial": (
+        "NystromResult", "abs_t_moment_mp", "funk_hecke", "laguerre_rule", "log_rule", "nystrom",
+        "nystrom_float", "t_moment"),
+    "piecewise": (
+        "Piecewise", "gamma_symbol", "piecewise_parts"),
+    "theory": (
+        "FLOAT_MAX_DPS", "MAX_D", "MAX_JMAX", "MAX_WORK", "RFApproach", "RFLevel", "RFSpectrum",
+        "kernel_trace", "large_d_approach", "multiplicity", "spectrum"),
+}
+__getattr__, __dir__ = lazy_names(__name__, _NAMES)
+__all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

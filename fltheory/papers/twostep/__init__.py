@@ -1,0 +1,41 @@
+"""Seed 000, Moniri & Hassani (2026): two steps of gradient descent, the outlier count Λ(α1, α2)
+and what a reused or a fresh batch learns (:mod:`fltheory.papers.twostep.phases`)."""
+
+from fltheory.papers import Paper, lazy_names
+
+PAPER = Paper(
+    key="twostep",
+    title="Moniri & Hassani 2026, two steps of GD (seed 000)",
+    claims="fltheory.papers.twostep.claims",
+    commands={"lambda": "fltheory.papers.twostep.cli:lambda_command",
+              "phase": "fltheory.papers.twostep.cli:phase_command",
+              "twostep": "fltheory.papers.twostep.cli:twostep_group"},
+    tables={"lambda": "fltheory.papers.twostep.views:lambda_table",
+            "twostep": "fltheory.papers.twostep.views:twostep_table",
+            "twostep_terms": "fltheory.papers.twostep.views:twostep_terms_table",
+            "twostep_outliers": "fltheory.papers.twostep.views:twostep_outliers_table"},
+    figures={"lambda": "fltheory.papers.twostep.views:lambda_figure",
+             "twostep": "fltheory.papers.twostep.views:twostep_figure"},
+    sweep_tasks="fltheory.papers.twostep.views:SWEEP_TASKS",
+    notebook="fltheory.papers.twostep.views:NOTEBOOK",
+    order=1,
+)
+
+# The paper's public names, each imported from its module on first use: importing this
+# package (as paper discovery does) costs no more than the declaration above.
+_NAMES = {
+    "phases": (
+        "GENERIC_CONDITION", "HALF", "LambdaResult", "MAX_ROWS", "PhaseRegion", "TWO_STEP_SIGMA",
+        "TWO_STEP_SIGMA_NAME", "TermExponent", "check_alpha", "lambda_count", "lambda_details",
+        "phase_line", "phase_region_count", "term_exponent"),
+    "sigma": (
+        "EffectiveOutliers", "EffectivePhase", "KMAX", "SpikePresence", "TermOutlier",
+        "derivative_moment", "effective_outliers", "effective_phase", "spike_presence",
+        "term_constants"),
+    "terms": (
+        "DirectionLearning", "LearnReport", "TermPrediction", "TwoStepModel", "batch_model",
+        "batch_psi", "learn", "learnability", "one_step_overlap", "one_step_ratio",
+        "term_prediction"),
+}
+__getattr__, __dir__ = lazy_names(__name__, _NAMES)
+__all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

@@ -1,0 +1,537 @@
+"""Commands of the two-step paper (seed 000): ``lambda``, ``phase``, ``twostep learn``,
+``twostep simulate``. Each parses, calls one function of the theory or the simulator, renders."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import click
+
+from fltheory.cli.options import RATIONAL, CountType, check_dps, dps_option, emit, format_option
+from fltheory.exact import INF, Infinity, fraction_str, to_decimal_str
+from fltheory.papers.twostep.phases import GENERIC_CONDITION, TWO_STEP_SIGMA
+from fltheory.results import Result, Table
+
+_CONVENTIONS = {
+    "Λ": "counts the spectral outliers of W2 beyond the one-step spike; W2 has 1 + Λ in all",
+    "scaling": "η1 ≍ N^α1, η2 ≍ N^α2; the k-th term of the second update ≍ N^(α2 + k(α1 − 1/2)), "
+               "k = 0, …, L − 1; a term is an outlier when its exponent is > 0",
+    "numbers": "inputs are exact rationals; decimals are rounded from them at --dps digits",
+    "source": "Moniri & Hassani (2026), arXiv 2605.17767",
+}
+
+
+def lambda_result(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: int,
+                  sigma: str | None = None, targets: tuple[str, ...] = (),
+                  batch: str | None = None) -> Result:
+    """Λ(α1, α2; L) with its exponents, regime and boundary flag, as a :class:`Result`; with
+    ``sigma`` (L then is σ's degree) also the effective count for σ and ``targets``."""
+    eff = _effective(alpha1, alpha2, L, dps, sigma, targets, batch)
+    if eff is None:
+        from fltheory.papers.twostep.phases import lambda_details
+
+        r = lambda_details(alpha1, alpha2, L)
+    else:
+        r = eff.generic
+    a1, a2 = fraction_str(r.alpha1), fraction_str(r.alpha2)
+    exponents = [{"k": t.k, "exponent": fraction_str(t.exponent),
+                  "numeric": to_decimal_str(t.exponent, dps), "status": t.status}
+                 for t in r.exponents]
+    notes = _lambda_notes(r)
+    details = _lambda_details(r, exponents, dps)
+    table = _lambda_table(r, exponents, dps, notes)
+    summary = [
+        f"Λ(α1 = {a1}, α2 = {a2}; L = {r.L}) = {r.value}",
+        f"W2 has 1 + Λ = {r.outliers_of_w2} outliers: the one-step spike plus Λ beyond it",
+        f"regime: {r.regime}",
+        f"ratio α2/(1/2 − α1) = {fraction_str(r.ratio)} ≈ {to_decimal_str(r.ratio, dps)}",
+    ]
+    inputs: dict[str, Any] = {"a1": a1, "a2": a2, "L": str(r.L), "dps": dps}
+    if eff is None:
+        notes.append(GENERIC_CONDITION)
+        details["generic_condition"] = GENERIC_CONDITION
+    else:
+        _add_effective(eff, summary, details, table, notes, inputs)
+    return Result(
+        command="lambda", inputs=inputs, value=r.value, numeric=str(r.value),
+        conventions=_CONVENTIONS, summary=summary, details=details, table=table, notes=notes,
+        latex_value=(r"\Lambda(\alpha_1 = " + _latex_q(r.alpha1) + r", \alpha_2 = "
+                     + _latex_q(r.alpha2) + ("" if isinstance(r.L, Infinity) else f"; L = {r.L}")
+                     + f") = {r.value}"),
+    )
+
+
+def _effective(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: int,
+               sigma: str | None, targets: tuple[str, ...], batch: str | None) -> Any:
+    """:func:`~fltheory.papers.twostep.sigma.effective_outliers`, or None without σ (then
+    --target and --batch are refused: they mean nothing for the generic count)."""
+    if sigma is None:
+        from fltheory.exact import DomainError
+
+        if targets:
+            raise DomainError("target", targets[0], "--target together with --sigma",
+                              reason="needs --sigma")
+        if batch is not None:
+            raise DomainError("batch", batch, "--batch together with --sigma",
+                              reason="needs --sigma")
+        return None
+    from fltheory.papers.twostep.sigma import effective_outliers
+
+    _progress_to_terminal()
+    return effective_outliers(alpha1, alpha2, sigma, targets, batch or "reused", dps=dps,
+                              L=None if isinstance(L, Infinity) else L)
+
+
+def _progress_to_terminal() -> None:
+    """Progress lines of the σ-aware moments go to stderr when it is a terminal (never to
+    stdout or into JSON)."""
+    import sys
+
+    from fltheory.papers.twostep import _moments as _twostep_moments
+
+    if sys.stderr.isatty():
+        _twostep_moments.PROGRESS = lambda message: click.echo(f"fltheory: {message}", err=True)
+
+
+def _effective_json(eff: Any) -> dict[str, Any]:
+    return {
+        "sigma": eff.sigma, "batch": eff.batch, "targets": list(eff.targets),
+        "one_step_spike": eff.one_step, "one_step_reason": eff.one_step_reason,
+        "count": eff.count, "outliers_of_W2": eff.outliers_of_w2, "odd_sigma": eff.odd,
+        "zero_threshold": f"M_k,p = E[σ^(k+1)σ'^p]: exact (polynomial σ, parity) or "
+                          f"|M| <= max(10^-{eff.dps} E|σ^(k+1)σ'^p|, 10 × its error bound); "
+                          f"C_k(β): exact or |C| <= 10^-{eff.dps // 2}",
+        "terms": [{"k": t.k, "present": t.present, "reason": t.reason,
+                   "targets": [i + 1 for i in t.aligned],
+                   "constants": [_num(c, min(12, eff.dps)) for c in t.constants]}
+                  for t in eff.terms],
+    }
+
+
+def _num(value: Any, digits: int = 12) -> str:
+    """A constant to ``digits`` significant digits (at most --dps: never more than computed)."""
+    import sympy as sp
+
+    return str(value) if getattr(value, "is_Float", False) is False and value == 0 \
+        else str(sp.N(value, digits))
+
+
+def _add_effective(eff: Any, summary: list[str], details: dict[str, Any], table: Table,
+                   notes: list[str], inputs: dict[str, Any]) -> None:
+    """The σ-aware part of ``lambda``: summary lines, details["effective"], two table
+    columns (spike non-zero, why) and the notes of the analysis."""
+    inputs.update(sigma=eff.sigma, targets=list(eff.targets), batch=eff.batch)
+    details["effective"] = _effective_json(eff)
+    summary.append(f"for σ = {eff.sigma} ({eff.batch} batch): " + (
+        f"W2 has {int(eff.one_step)} + {eff.count} = {eff.outliers_of_w2} outliers (effective)"
+        if eff.count is not None else "the effective count is not covered (see the terms)"))
+    vanish = [f"k = {t.k}" for t in eff.terms if t.present is False]
+    summary.append("outlier terms: " + (", ".join(f"k = {k}" for k in eff.present_ks) or "none")
+                   + ("; vanishing: " + ", ".join(vanish) if vanish else "")
+                   + _boundary_clause(eff))
+    summary.append(f"one-step spike: {eff.one_step_reason}")
+    if eff.targets and eff.count is None:
+        summary.append("target alignment: not covered for this σ and batch")
+    for i, g in enumerate(eff.targets if eff.count is not None else ()):
+        ks = [str(t.k) for t in eff.terms if i in t.aligned]
+        summary.append(f"β{i + 1} ({g}) is in the spike of term(s) k = {', '.join(ks) or 'none'}")
+    from fltheory.render.latex import latex_escape
+
+    by_k = {t.k: t for t in eff.terms}
+    for rows, esc in ((table.rows, str), (table.latex_rows or [], latex_escape)):
+        for row in rows:
+            t = by_k.get(int(row[0])) if row[0].isdigit() else None
+            row.append("-" if t is None else {None: "not covered", True: "yes",
+                                              False: "no"}[t.present])
+            row.append(esc("beyond Λ" if t is None else t.reason))
+    table.columns.extend(["spike ≠ 0 (σ)", "why"])
+    if table.latex_columns is not None:
+        table.latex_columns.extend(["spike $\\ne 0$", "why"])
+    table.align = (table.align or "") + "lp{6cm}"
+    notes.extend(eff.notes)
+
+
+def _lambda_notes(r: Any) -> list[str]:
+    notes = []
+    if r.boundary_k is not None:
+        notes.append(
+            f"boundary case: α2/(1/2 − α1) = {r.boundary_k} is an integer, so the term "
+            f"k = {r.boundary_k} has exponent exactly 0; whether it is an outlier depends on its "
+            f"O(1) constant, not on the exponent (Λ = {r.value} counts it; without it "
+            f"Λ would be {r.value - 1})")
+    if r.capped:
+        notes.append(f"Λ is capped by L − 1 = {r.L - 1}: σ has Hermite degree L = {r.L}, "
+                     "so the second update has no terms beyond k = L − 1")
+    return notes
+
+
+def _lambda_details(r: Any, exponents: list[dict[str, Any]], dps: int) -> dict[str, Any]:
+    return {
+        "outliers_of_W2": r.outliers_of_w2,
+        "ratio": fraction_str(r.ratio),
+        "ratio_numeric": to_decimal_str(r.ratio, dps),
+        "regime": r.regime,
+        "one_step_equivalent": r.one_step_equivalent,
+        "boundary": r.boundary_k is not None,
+        "boundary_k": r.boundary_k,
+        "exponents": exponents,
+        "exponents_omitted": None if r.omitted is None else
+        {"k_from": r.omitted[0], "k_to": r.omitted[1], "status": "outlier"},
+    }
+
+
+def _lambda_table(r: Any, exponents: list[dict[str, Any]], dps: int, notes: list[str]
+                  ) -> Table:
+    """The exponents table; appends the note on omitted rows (α1 near 1/2) to ``notes``."""
+    rows = [[str(e["k"]), str(e["exponent"]), str(e["numeric"]), str(e["status"])]
+            for e in exponents]
+    latex_rows = [[str(t.k), "$" + _latex_q(t.exponent) + "$", to_decimal_str(t.exponent, dps),
+                   t.status] for t in r.exponents]
+    if r.omitted is not None:  # α1 near 1/2: the middle terms are summarised, not listed
+        lo, hi = r.omitted
+        rows.insert(lo - 1, [f"{lo}..{hi}", "(not listed)", "> 0", "outlier"])
+        latex_rows.insert(lo - 1, [f"${lo}..{hi}$", "(not listed)", "$> 0$", "outlier"])
+        notes.append(f"{hi - lo + 1} terms k = {lo}..{hi} are not listed: their exponents are "
+                     "all > 0 (outliers); Λ is exact")
+    a1, a2 = fraction_str(r.alpha1), fraction_str(r.alpha2)
+    return Table(
+        columns=["k", "exponent α2 + k(α1 − 1/2)", "decimal", "status"], rows=rows,
+        latex_columns=["$k$", r"$\alpha_2 + k(\alpha_1 - \tfrac12)$", "decimal", "status"],
+        latex_rows=latex_rows,
+        caption=(f"Exponents of the terms of the second update at α1 = {a1}, α2 = {a2}, "
+                 f"L = {r.L}: Λ = {r.value}"),
+        latex_caption=(r"Exponents of the terms of the second update at $\alpha_1 = "
+                       + _latex_q(r.alpha1) + r"$, $\alpha_2 = " + _latex_q(r.alpha2)
+                       + r"$, $L = " + ("\\infty" if isinstance(r.L, Infinity) else str(r.L))
+                       + r"$: $\Lambda = " + str(r.value) + "$."),
+        label="tab:fltheory-lambda-exponents", align="rrrl",
+    )
+
+
+def _latex_q(q: Fraction) -> str:
+    from fltheory.render.latex import latex_fraction
+
+    return latex_fraction(q)
+
+
+@click.command("lambda")
+@click.option("--a1", "a1", type=RATIONAL, required=True,
+              help="α1 in [0, 1/2): η1 ≍ N^α1 (exact rational, e.g. .4 or 2/5).")
+@click.option("--a2", "a2", type=RATIONAL, required=True,
+              help="α2 in [0, 1/2): η2 ≍ N^α2.")
+@click.option("--L", "-L", "L", type=CountType(minimum=1, allow_inf=True), default=INF,
+              show_default=True, help="Hermite degree of σ (an integer >= 1, or inf).")
+@click.option("--sigma", default=None,
+              help="Activation (catalogue name or expression in z, as in `fltheory hermite`): "
+                   "adds the effective count of outliers for this σ, with the reasons.")
+@click.option("--target", "targets", multiple=True,
+              help="With --sigma: g_k of one direction, repeated; shows which terms carry it.")
+@click.option("--batch", type=click.Choice(["reused", "fresh"]), default=None,
+              help="With --sigma: reused (default) or fresh batch.")
+@dps_option
+@format_option
+def lambda_command(a1: Fraction, a2: Fraction, L: int | Infinity, sigma: str | None,
+                   targets: tuple[str, ...], batch: str | None, dps: int, fmt: str) -> None:
+    """Λ(α1, α2; L) = min(L − 1, ⌊α2/(1/2 − α1)⌋): outliers of W2 beyond the one-step spike.
+
+    Computed exactly on rationals. Shows the exponent α2 + k(α1 − 1/2) of each term of the
+    second update, the regime, and flags boundary cases (integer ratio: a term with exponent 0).
+    With --sigma also the effective count for that activation: term k counts only if its spike
+    constant is non-zero (E[σ^(k+1)σ'^p] ≠ 0 for some p <= k; fresh batch: μ_{k+1}(σ) ≠ 0).
+
+    Example: fltheory lambda --a1 .4 --a2 .3 --sigma tanh
+    """
+    emit(lambda_result(a1, a2, L, check_dps(dps), sigma, targets, batch), fmt)
+
+
+def phase_result(alpha1: Fraction, L: int | Infinity, dps: int, sigma: str | None = None,
+                 batch: str | None = None) -> Result:
+    """The regions of constant Λ along α2 at fixed α1, as a :class:`Result`; with ``sigma``
+    (L then is σ's degree) also the effective outlier count of W2 in each region."""
+    from fltheory.papers.twostep.phases import phase_line, phase_region_count
+
+    eff = _phase_effective(alpha1, L, dps, sigma, batch)
+    regions = phase_line(alpha1, L) if eff is None else list(eff.regions)
+    L = L if eff is None else eff.L
+    rows, latex_rows, out, notes = _phase_rows(regions, phase_region_count(alpha1, L), dps)
+    a1 = fraction_str(alpha1)
+    table = Table(columns=["α2 interval", "decimal", "Λ", "boundary at lower end"],
+                  rows=rows, latex_columns=[r"$\alpha_2$", "decimal", r"$\Lambda$",
+                                            "boundary"], latex_rows=latex_rows,
+                  caption=f"Phase regions at α1 = {a1}",
+                  latex_caption=f"Regions of constant $\\Lambda$ at $\\alpha_1 = "
+                                f"{_latex_q(alpha1)}$.",
+                  label="tab:fltheory-phase", align="lrrl")
+    summary = [f"Λ along α2 at α1 = {a1} (L = {L}); boundaries α2 = k(1/2 − α1) "
+               f"= k·{fraction_str(Fraction(1, 2) - alpha1)}"]
+    details: dict[str, Any] = {"regions": out}
+    notes = ["at a boundary α2 = k(1/2 − α1) the k-th term has exponent 0: its outlier status "
+             "depends on its O(1) constant; Λ there counts it", *notes]
+    if eff is None:
+        notes.append(GENERIC_CONDITION)
+    else:
+        _phase_add_effective(eff, table, summary, details, notes, out)
+    return Result(command="phase", inputs={"a1": a1, "L": str(L), "dps": dps}
+                  | ({} if eff is None else {"sigma": eff.presence.sigma,
+                                             "batch": eff.presence.batch}),
+                  value=[o["lambda"] for o in out if "lambda" in o], conventions=_CONVENTIONS,
+                  summary=summary, details=details, table=table, notes=notes)
+
+
+def _phase_effective(alpha1: Fraction, L: int | Infinity, dps: int, sigma: str | None,
+                     batch: str | None) -> Any:
+    """:func:`~fltheory.papers.twostep.sigma.effective_phase`, or None without σ."""
+    if sigma is None:
+        if batch is not None:
+            from fltheory.exact import DomainError
+
+            raise DomainError("batch", batch, "--batch together with --sigma",
+                              reason="needs --sigma")
+        return None
+    from fltheory.papers.twostep.sigma import effective_phase
+
+    _progress_to_terminal()
+    return effective_phase(alpha1, sigma, batch or "reused", dps, L=None if isinstance(
+        L, Infinity) else L)
+
+
+def _phase_add_effective(eff: Any, table: Table, summary: list[str], details: dict[str, Any],
+                         notes: list[str], out: list[dict[str, Any]]) -> None:
+    """Column 'W2 outliers (σ)' per region, the per-term facts in summary and details."""
+    pres = eff.presence
+    by_value = {r.value: n for r, n in zip(eff.regions, eff.effective, strict=True)}
+    for rows in (table.rows, table.latex_rows or []):
+        for row in rows:
+            n = by_value.get(int(row[2])) if row[2].isdigit() else None
+            row.append("-" if n is None else str(n))
+    table.columns.append("W2 outliers (σ)")
+    if table.latex_columns is not None:
+        table.latex_columns.append(r"$W_2$ outliers ($\sigma$)")
+    table.align = (table.align or "") + "r"
+    for o in out:
+        if "lambda" in o:
+            o["effective_outliers_of_W2"] = by_value.get(o["lambda"])
+    present = [str(k + 1) for k, p in enumerate(pres.present) if p]
+    summary.append(f"σ = {pres.sigma} ({pres.batch} batch): terms with a non-zero spike k = "
+                   f"{', '.join(present) or 'none'} (of 1..{len(pres.present)}); "
+                   f"{pres.one_step_reason}")
+    details["effective"] = {"sigma": pres.sigma, "batch": pres.batch,
+                            "one_step_spike": pres.one_step,
+                            "terms": [{"k": k + 1, "present": p, "reason": r} for k, (p, r)
+                                      in enumerate(zip(pres.present, pres.reasons,
+                                                       strict=True))]}
+    notes.extend(f"k = {k + 1}: {r}" for k, (p, r) in enumerate(zip(pres.present, pres.reasons,
+                                                                   strict=True)) if not p)
+
+
+def _phase_rows(regions: list[Any], count: int, dps: int) -> tuple[list[list[str]],
+                                                                     list[list[str]],
+                                                                     list[dict[str, Any]],
+                                                                     list[str]]:
+    """Text rows, LaTeX rows, JSON entries and notes of the phase table (a jump in Λ between
+    consecutive regions marks omitted middle regions, α1 near 1/2)."""
+    rows: list[list[str]] = []
+    latex_rows: list[list[str]] = []
+    out: list[dict[str, Any]] = []
+    notes = []
+    for i, r in enumerate(regions):
+        if i and r.value != regions[i - 1].value + 1:
+            lo, hi = regions[i - 1].value + 1, r.value - 1
+            rows.append(["…", "…", f"{lo}..{hi}", "yes"])
+            latex_rows.append(["\\ldots", "\\ldots", f"${lo}..{hi}$", "yes"])
+            out.append({"omitted": {"lambda_from": lo, "lambda_to": hi}})
+            notes.append(f"{hi - lo + 1} regions Λ = {lo}..{hi} are not listed (region Λ = k is "
+                         f"[k·g, (k+1)·g) with g = 1/2 − α1); {count} regions in all")
+        high = "1/2" if r.alpha2_high is None else fraction_str(r.alpha2_high)
+        high_q = Fraction(1, 2) if r.alpha2_high is None else r.alpha2_high
+        rows.append([f"[{fraction_str(r.alpha2_low)}, {high})",
+                     f"[{to_decimal_str(r.alpha2_low, dps)}, {to_decimal_str(high_q, dps)})",
+                     str(r.value), "yes" if r.boundary_at_low else "no"])
+        latex_rows.append([f"$[{_latex_q(r.alpha2_low)}, {_latex_q(high_q)})$", rows[-1][1],
+                           str(r.value), rows[-1][3]])
+        out.append({"alpha2_low": fraction_str(r.alpha2_low), "alpha2_high": high,
+                    "lambda": r.value, "boundary_at_low": r.boundary_at_low})
+    return rows, latex_rows, out, notes
+
+
+@click.command("phase")
+@click.option("--a1", "a1", type=RATIONAL, required=True, help="α1 in [0, 1/2).")
+@click.option("--L", "-L", "L", type=CountType(minimum=1, allow_inf=True), default=INF,
+              show_default=True, help="Hermite degree of σ (an integer >= 1, or inf).")
+@click.option("--sigma", default=None,
+              help="Activation (as in `fltheory hermite`): adds the effective number of "
+                   "outliers of W2 for this σ in each region.")
+@click.option("--batch", type=click.Choice(["reused", "fresh"]), default=None,
+              help="With --sigma: reused (default) or fresh batch.")
+@dps_option
+@format_option
+def phase_command(a1: Fraction, L: int | Infinity, sigma: str | None, batch: str | None,
+                  dps: int, fmt: str) -> None:
+    """Regions of constant Λ along α2 ∈ [0, 1/2) at fixed α1 (boundaries α2 = k(1/2 − α1)).
+
+    The lower end of every region with Λ >= 1 is a boundary case: there the last counted term
+    has exponent exactly 0. Example: fltheory phase --a1 .45
+    """
+    emit(phase_result(a1, L, check_dps(dps), sigma, batch), fmt)
+
+
+@click.group("twostep")
+def twostep_group() -> None:
+    """Two steps of gradient descent (Moniri & Hassani 2026): learn, simulate."""
+
+
+@twostep_group.command("learn")
+@click.option("--sigma", default=TWO_STEP_SIGMA,
+              show_default=True, help="Activation: an expression in z or a catalogue name "
+                                      "(polynomial: exact; any other σ through the σ-aware "
+                                      "terms, e.g. tanh).")
+@click.option("--target", "targets", multiple=True, required=True,
+              help="g_k of one direction, repeated: --target He1 --target He3 (directions "
+                   "β_1, β_2, … orthonormal, one per --target; functions written in z).")
+@click.option("--a1", "a1", type=RATIONAL, required=True, help="α1 in [0, 1/2).")
+@click.option("--a2", "a2", type=RATIONAL, required=True, help="α2 in [0, 1/2).")
+@click.option("--batch", type=click.Choice(["reused", "fresh"]), default="reused",
+              show_default=True)
+@click.option("--psi", type=RATIONAL, default="1", show_default=True,
+              help="d/n of each step's batch.")
+@dps_option
+@format_option
+def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fraction, batch: str,
+                  psi: Fraction, dps: int, fmt: str) -> None:
+    """Which target directions are learned after step 1 and after step 2, with the reason.
+
+    y = Σ_k g_k(β_k·x). A direction is learned in step 2 when its spike constant C_k(β) ≠ 0
+    for an outlier term 1 <= k <= Λ (Λ capped by L − 1, L the degree of σ).
+
+    Example: fltheory twostep learn --target He1 --target He3 --a1 .45 --a2 .3 --batch reused
+    """
+    from fltheory.papers.twostep.terms import learn
+
+    _progress_to_terminal()
+    report = learn(sigma, list(targets), a1, a2, batch, psi, check_dps(dps))
+    emit(learn_result(report, {"sigma": sigma, "targets": list(targets), "a1": fraction_str(a1),
+                               "a2": fraction_str(a2), "batch": batch,
+                               "psi": fraction_str(psi), "dps": report.model.dps}), fmt)
+
+
+def learn_result(report: Any, inputs: dict[str, Any]) -> Result:
+    """A :class:`~fltheory.papers.twostep.terms.LearnReport` as a :class:`Result`."""
+    dirs, exps = report.directions, report.exponents
+    return Result(
+        command="twostep learn",
+        inputs=inputs,
+        value=[{"direction": i + 1, "target": d.target, "step1": d.step1, "step2": d.step2,
+                "boundary": d.boundary, "via_k": d.via_k} for i, d in enumerate(dirs)],
+        conventions=_CONVENTIONS | {"normalisation": "f(x) = aᵀσ(Wx)/√N, W0 ~ N(0, 1/d), "
+                                                     "a ~ N(0, 1) fixed, correlation loss"},
+        summary=[f"Λ = {report.lam} (σ of degree {_degree(report)}, α1 = {inputs['a1']}, "
+                 f"α2 = {inputs['a2']}, {inputs['batch']} batch)", *_learn_outliers(report)],
+        details={"lambda": report.lam, "directions": [
+            {"reason": d.reason, "information_exponent": ex[0], "generative_exponent": ex[1]}
+            for d, ex in zip(dirs, exps, strict=True)]}
+        | ({} if report.outliers is None else {"effective": _effective_json(report.outliers)}),
+        table=report.table(),
+        notes=["info/gen: information and generative exponents of g (Hermite engine). A reused "
+               "batch can reach a direction only if its generative exponent is 1 (some power of "
+               "y correlates with β·x); a fresh one only if its information exponent is 1",
+               *(f"k = {t.k}: {t.reason}" for t in getattr(report.outliers, "terms", ())
+                 if not t.present)],
+    )
+
+
+def _degree(report: Any) -> Any:
+    """L of the report's σ (inf for a non-polynomial σ)."""
+    return report.model.degree if report.outliers is None else report.outliers.generic.L
+
+
+def _learn_outliers(report: Any) -> list[str]:
+    """The effective outlier count of W2 for σ, one line (none when not computed)."""
+    eff = report.outliers
+    if eff is None:
+        return []
+    ks = ", ".join(map(str, eff.present_ks)) or "none"
+    count = "not covered" if eff.count is None else \
+        f"{int(eff.one_step)} + {eff.count} = {eff.outliers_of_w2}"
+    return [f"outliers of W2 for this σ: {count} (terms with a non-zero spike: k = {ks}; "
+            f"generic 1 + Λ = {1 + report.lam})" + _boundary_clause(eff)]
+
+
+def _boundary_clause(eff: Any) -> str:
+    """'; k = K is a boundary case …' when a counted term has exponent exactly 0 (as the
+    lambda note says: Λ and the effective count include it)."""
+    ks = [t.k for t in eff.terms if t.present and t.exponent == 0]
+    return "" if not ks else (f"; k = {ks[0]} is a boundary case (exponent exactly 0: counted, "
+                              "but whether it is an outlier depends on its O(1) constant)")
+
+
+@twostep_group.command("simulate")
+@click.option("--N", "N", type=CountType(minimum=10), default=1000, show_default=True,
+              help="Width N = n = d >= 10; cost 2·(4 + L)·N³ <= 4e11 operations (N <= 3000 "
+                   "for a cubic σ) and memory <= 2 GiB.")
+@click.option("--a1", "a1", type=RATIONAL, default="2/5", show_default=True)
+@click.option("--a2", "a2", type=RATIONAL, default="3/10", show_default=True)
+@click.option("--batch", type=click.Choice(["reused", "fresh"]), default="reused",
+              show_default=True)
+@click.option("--sigma", default="h1+h2+h3", show_default=True,
+              help="Simulator activation: a polynomial (h1+h2+h3, h1+h3, He1, cubic) or tanh, "
+                   "relu, erf, tanh(z+1/2), gelu (no finite Taylor terms: only the spectrum "
+                   "and the one-step overlap are reported).")
+@click.option("--target", "targets", multiple=True,
+              help="Simulator target per direction, repeated (He1, He2, He3, tanh, bounded3); "
+                   "default: --target He1 --target bounded3.")
+@click.option("--seed", type=CountType(minimum=0), default=0, show_default=True)
+@format_option
+def simulate_command(N: int, a1: Fraction, a2: Fraction, batch: str, sigma: str,
+                     targets: tuple[str, ...], seed: int, fmt: str) -> None:
+    """Simulate the two steps and report the estimated spike constants Ĉ_k of the terms H_k
+    along each target direction and a random one, and the Taylor-identity residual.
+
+    Ĉ_k(v) = √N Σ_j a_j^{k+1}(H_k v)_j / Σ_j a_j^{2k+2} estimates the leading-order constant
+    C_k(v) of `fltheory verify twostep`.
+    """
+    import sys
+
+    from fltheory.papers.twostep import sim
+
+    def announce() -> None:
+        if sys.stderr.isatty():
+            click.echo(f"simulating N = n = d = {N} ({batch} batch) ...", err=True)
+
+    report = sim.measure(N, a1, a2, batch, sigma, targets, seed, on_start=announce)
+    inputs = {"N": N, "a1": fraction_str(a1), "a2": fraction_str(a2), "batch": batch,
+              "sigma": sigma, "targets": list(report.targets), "seed": seed}
+    emit(simulate_result(report, inputs, a1, a2), fmt)
+
+
+def simulate_result(report: Any, inputs: dict[str, Any], alpha1: Fraction, alpha2: Fraction
+                    ) -> Result:
+    """A :class:`~fltheory.papers.twostep.sim.SimulationReport` as a :class:`Result`; the exponent
+    column is the theory's :func:`~fltheory.papers.twostep.phases.term_exponent`."""
+    from fltheory.papers.twostep.phases import term_exponent
+
+    if report.C_hat is None:  # non-polynomial σ: the spectrum and the one-step alignment
+        sv = report.singular_values
+        return Result(
+            command="twostep simulate", inputs=inputs,
+            value={"top_singular_values_W2": sv[:8], "one_step_overlaps": report.overlaps},
+            conventions=_CONVENTIONS,
+            summary=[f"σ = {report.sigma} has no finite Taylor expansion: no terms H_k",
+                     "top singular values of W2: " + ", ".join(f"{v:.3f}" for v in sv[:8]),
+                     "squared overlaps of W1's top right-singular vector with β_k: "
+                     + ", ".join(f"{o:.4f}" for o in report.overlaps)],
+            details={"singular_values_W2": sv})
+    est = report.C_hat
+    names = [f"Ĉ_k(β{i + 1}: {t})" for i, t in enumerate(report.targets)] + ["Ĉ_k(random)"]
+    rows = [[str(k), *(f"{c:+.4f}" for c in est[k]),
+             to_decimal_str(term_exponent(alpha1, alpha2, k), 6)] for k in range(len(est))]
+    return Result(
+        command="twostep simulate", inputs=inputs, value=est, conventions=_CONVENTIONS,
+        summary=[f"Taylor identity residual {report.taylor_residual:.1e}; ε = η1/√N = "
+                 f"{report.epsilon:.4f}"],
+        details={"C_hat": est, "columns": names, "taylor_residual": report.taylor_residual},
+        table=Table(columns=["k", *names, "exponent"], rows=rows,
+                    caption="Estimated spike constants of the second-step terms",
+                    label="tab:fltheory-twostep-sim", align="r" * (len(names) + 2)),
+        notes=["predictions: fltheory verify twostep (one seed is noisy: average seeds)"],
+    )

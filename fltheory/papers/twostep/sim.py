@@ -1,0 +1,805 @@
+r"""Two full-batch gradient steps on the first layer of a two-layer network (seed 000).
+
+Normalisation (stated once, used everywhere): f(x) = aᵀσ(Wx)/√N, W ∈ ℝ^{N×d}, x ~ N(0, I_d),
+W0 i.i.d. N(0, 1/d) (so every pre-activation is ≈ N(0, 1)), a i.i.d. N(0, 1) and kept fixed,
+correlation loss L(W) = −(1/n) Σ_i y_i f(x_i), learning rates η1 = N^{α1}, η2 = N^{α2}.
+The update direction is G(W; X, y) = −∇L = (1/(n√N)) (a ⊙ σ'(W Xᵀ) ⊙ y) X, so
+
+.. math::
+
+    W_1 = W_0 + \eta_1 G_0, \qquad W_2 = W_1 + \eta_2\, G(W_1; X_2, y_2),
+
+with (X2, y2) = (X, y) for a *reused* batch and the second half for a *fresh* one (the n samples
+split into two disjoint halves, one per step).
+
+For a polynomial σ of degree L the second step expands exactly (finite Taylor sum in the first
+update Δ = η1 G0 X2ᵀ = ε D, ε = η1/√N, D = √N G0 X2ᵀ):
+
+.. math::
+
+    G(W_1) = \sum_{k=0}^{L-1} \varepsilon^k H_k, \qquad
+    H_k = \frac{1}{n_2\sqrt N}\Bigl(a \odot \sigma^{(k+1)}(W_0 X_2^\top) \odot \frac{D^k}{k!}
+          \odot y_2\Bigr) X_2.
+
+The paper's model as the claims and the sweep simulate it (:func:`model_run`): σ =
+:data:`TWO_STEP_SIGMA` = (h1 + h2 + h3)/√3 (He-coefficients here, the same function as the
+theory's expression ``fltheory.papers.twostep.phases.TWO_STEP_SIGMA``), targets y = He1(β1·x) +
+bounded3(β2·x) (:data:`MODEL_TARGETS`), N = n = d.
+
+Seeds (:mod:`fltheory.simkit.seeding`): a run draws its data and weights from
+``rng(seed, KEY_DATA)`` and the random test direction of :func:`directions` from
+``rng(seed, KEY_DIRECTION)``; averages over runs use ``children(seed, n)``.
+
+numpy only: nothing here imports sympy, mpmath or the theory.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numpy.polynomial import hermite_e as He
+
+from fltheory.exact import DomainError, as_rational, check_cost
+from fltheory.simkit.seeding import SeedLike, rng, sequence
+
+__all__ = ["KEY_DATA", "KEY_DIRECTION", "MAX_BYTES", "MAX_FLOPS", "MIN_N", "MODEL_TARGETS",
+           "PRESENCE_KMAX", "SIGMAS", "SIGMA_DERIVATIVES", "TARGETS", "TWO_STEP_SIGMA",
+           "OneStepDeviation", "SimulationReport", "SpikeSummary", "TermPresence", "TwoStepRun",
+           "bounded_odd_tau3", "check_sizes", "combine_presence", "count_outliers", "directions",
+           "hermite_sigma", "measure", "model_run", "one_step_deviation", "profile_constant",
+           "run_bytes", "run_flops", "simulate", "singular_values", "spike_constants",
+           "spike_summary", "target_overlaps", "term_presence", "top_right_singular_vector"]
+
+#: seeding keys (children of the run's seed): the data and weights of a run, and the random
+#: direction orthogonal to the targets along which :func:`directions` measures the bulk
+KEY_DATA = 0
+KEY_DIRECTION = 1
+
+#: Memory of one run (see :func:`run_bytes`); 2 GiB keeps a run on a small machine.
+MAX_BYTES = 2 * 1024**3
+
+#: Multiply-adds accepted by :func:`measure` (``fltheory twostep simulate``): ~2·(4 + L)·N³;
+#: 4e11 is ~40 s on the 2-core machine unloaded (~10 GFlop/s); N = 2000 (the claims' large grid)
+#: is accepted, N = 3500 with a cubic σ is not.
+MAX_FLOPS = 4e11
+
+#: smallest width :func:`measure` accepts
+MIN_N = 10
+
+
+def _gib(nbytes: int) -> str:
+    """Bytes as GiB for a message (no float overflow for absurd sizes)."""
+    if nbytes.bit_length() < 1000:
+        return f"{nbytes / 1024**3:.3g} GiB"
+    return f"about 2^{nbytes.bit_length() - 30} GiB"
+
+
+def _is_int(value: object) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | np.integer)
+
+
+def _check_count(name: str, value: object, low: int) -> int:
+    if not _is_int(value):
+        raise DomainError(name, repr(value)[:40], f"integers >= {low}", reason="is not an integer")
+    if value < low:  # type: ignore[operator]
+        raise DomainError(name, value, f"integers >= {low}")
+    return int(value)  # type: ignore[call-overload]
+
+
+def _check_alpha(value: object, name: str) -> float:
+    """α as a float in [0, 1/2): read by :func:`fltheory.exact.as_rational` (a float as the
+    decimal it was typed as, text such as ``"2/5"`` as on the command line), compared exactly,
+    then converted."""
+    q = as_rational(value, name)
+    if not 0 <= q < Fraction(1, 2):
+        raise DomainError(name, _fraction_text(q) if isinstance(value, Fraction | str) else value,
+                          "[0, 1/2)")
+    return float(q)
+
+
+def _fraction_text(q: Fraction) -> str:
+    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+def _check_batch(batch: object) -> str:
+    if batch not in ("reused", "fresh"):
+        raise DomainError("batch", batch, "reused or fresh")
+    return str(batch)
+
+
+def run_bytes(N: int, n: int, d: int, terms: int) -> int:
+    """Bytes held by :func:`simulate`: X (n × d); W0, W1, W2, G0 and the terms H_k (N × d
+    each); Z0, D, Z1 and a temporary (N × n each): 8·(nd + (4 + terms)Nd + 4Nn).
+
+    >>> run_bytes(100, 100, 100, 3)
+    960000
+    """
+    return 8 * (n * d + (4 + terms) * N * d + 4 * N * n)
+
+
+def run_flops(N: int, n: int, d: int, terms: int) -> float:
+    """Multiply-adds of :func:`simulate`: the products W0 Xᵀ, G X (two steps), G0 Xᵀ and one
+    M X per term, 2·N·n·d each: 2·(4 + terms)·N·n·d.
+
+    >>> run_flops(1000, 1000, 1000, 3)
+    14000000000.0
+    """
+    return 2.0 * (4 + terms) * N * n * d
+
+
+def check_sizes(N: int, n: int, d: int, seed: SeedLike, n_targets: int, terms: int = 0) -> None:
+    """Refuse sizes :func:`simulate` cannot honour, before allocating anything: N, d >= 1 and
+    n >= 2 integers, a valid seed, at most d target directions, at most :data:`MAX_BYTES`.
+
+    >>> check_sizes(100, 100, 100, 0, 2, 3)
+    >>> check_sizes(10**5, 10**5, 10**5, 0, 1)
+    Traceback (most recent call last):
+    ...
+    fltheory.exact.DomainError: N = 100000 is outside the allowed range 2 GiB of arrays ...
+    """
+    for name, value, low in (("N", N, 1), ("n", n, 2), ("d", d, 1)):
+        _check_count(name, value, low)
+    sequence(seed)
+    _check_count("terms", terms, 0)
+    if not _is_int(n_targets) or not 0 <= n_targets <= d:
+        raise DomainError("targets", n_targets, f"at most d = {d} directions")
+    need = run_bytes(N, n, d, terms)
+    if need > MAX_BYTES:
+        raise DomainError("N", N, f"{MAX_BYTES >> 30} GiB of arrays (here about "
+                                f"{_gib(need)} at n = {n}, d = {d})")
+
+
+def hermite_sigma(coefficients: Sequence[float]) -> np.ndarray:
+    """He-basis coefficients of Σ_k c_k h_k (orthonormal h_k = He_k/√(k!)).
+
+    >>> hermite_sigma([0, 1, 1]).round(4).tolist()
+    [0.0, 1.0, 0.7071]
+
+    ``coefficients``: a non-empty sequence of finite real numbers (at most 170 of them, so that
+    k! is a double); anything else is a DomainError.
+    """
+    c = _finite_array(coefficients, "coefficients", "a non-empty sequence of finite numbers")
+    if c.ndim != 1 or not 1 <= len(c) <= 170:
+        raise DomainError("coefficients", f"an array of shape {c.shape}",
+                          "a non-empty sequence of at most 170 finite numbers")
+    return np.array([x / math.sqrt(math.factorial(k)) for k, x in enumerate(c)])
+
+
+def _finite_array(value: object, param: str, allowed: str) -> np.ndarray:
+    """``value`` as a float array of finite entries, or DomainError naming ``param``."""
+    if isinstance(value, str | bytes):
+        raise DomainError(param, repr(value)[:40], allowed)
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError(param, repr(value)[:40], allowed) from None
+    if not np.all(np.isfinite(arr)):
+        raise DomainError(param, "an array with non-finite entries", allowed)
+    return arr
+
+
+#: activations as He-basis coefficient vectors (polynomials)
+SIGMAS: dict[str, np.ndarray] = {
+    "h1+h2+h3": hermite_sigma([0, 1 / math.sqrt(3), 1 / math.sqrt(3), 1 / math.sqrt(3)]),
+    "h1+h3": hermite_sigma([0, 1 / math.sqrt(2), 0, 1 / math.sqrt(2)]),
+    "He1": np.array([0.0, 1.0]),
+    "cubic": np.array([0.0, 3.0, 0.0, 1.0]),  # z³ = He3 + 3 He1
+}
+
+#: the paper's activation σ = (h1 + h2 + h3)/√3 (He-coefficients); the theory writes the same
+#: function as the expression ``fltheory.papers.twostep.phases.TWO_STEP_SIGMA`` (tests check they
+#: agree)
+TWO_STEP_SIGMA = SIGMAS["h1+h2+h3"]
+
+
+def bounded_odd_tau3(s: np.ndarray) -> np.ndarray:
+    """A bounded odd target with zero linear Hermite coefficient and non-zero cubic one:
+    g(s) = (sin(2s)/(2e^{−2}) − sin(s)/e^{−1/2}) / c, using E[s sin(bs)] = b e^{−b²/2} (so the
+    two linear coefficients cancel); c ≈ normalises E[g²] to 1 (c² = E[(…)²], computed in closed
+    form from E[sin(bs) sin(b's)] = (e^{−(b−b')²/2} − e^{−(b+b')²/2})/2).
+
+    >>> bounded_odd_tau3(np.array([0.0, 1.0])).round(4).tolist()
+    [0.0, 0.9433]
+
+    ``s``: an array of finite reals (anything else is a DomainError).
+    """
+    s = _finite_array(s, "s", "an array of finite numbers")
+    A, B = 1 / (2 * math.exp(-2)), 1 / math.exp(-0.5)
+
+    def e_sin_sin(b: float, c: float) -> float:
+        return (math.exp(-((b - c) ** 2) / 2) - math.exp(-((b + c) ** 2) / 2)) / 2
+
+    norm2 = A * A * e_sin_sin(2, 2) - 2 * A * B * e_sin_sin(2, 1) + B * B * e_sin_sin(1, 1)
+    return (A * np.sin(2 * s) - B * np.sin(s)) / math.sqrt(norm2)
+
+
+def _gelu_prime(z: np.ndarray) -> np.ndarray:
+    """d/dz [z Φ(z)] = Φ(z) + z φ(z) (GELU, exact form)."""
+    from scipy.special import ndtr
+
+    return ndtr(z) + z * np.exp(-(z**2) / 2) / math.sqrt(2 * math.pi)
+
+
+#: non-polynomial activations: their derivative σ' (the only thing the GD steps need); no finite
+#: Taylor expansion of the second step exists for these, so no terms H_k are recorded
+SIGMA_DERIVATIVES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "tanh": lambda z: 1.0 / np.cosh(z) ** 2,
+    "relu": lambda z: (z > 0).astype(float),
+    "erf": lambda z: 2.0 / math.sqrt(math.pi) * np.exp(-(z**2)),
+    "tanh(z+1/2)": lambda z: 1.0 / np.cosh(z + 0.5) ** 2,
+    "gelu": lambda z: _gelu_prime(z),
+}
+
+#: targets g(s) of one direction, numpy
+TARGETS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "He1": lambda s: s,
+    "He2": lambda s: (s**2 - 1) / math.sqrt(2),
+    "He3": lambda s: (s**3 - 3 * s) / math.sqrt(6),
+    "tanh": np.tanh,
+    "bounded3": bounded_odd_tau3,
+}
+
+#: the targets of the paper's model: y = He1(β1·x) + bounded3(β2·x) (μ_1 = 0, μ_3 ≠ 0 for the
+#: second; He_3 itself does not concentrate at feasible N)
+MODEL_TARGETS = ("He1", "bounded3")
+
+
+@dataclass
+class TwoStepRun:
+    """Everything one simulation records: the sizes, the learning rates η_i = N^{α_i}, the
+    batch mode, the seed, the weights W0, W1, W2, the first gradient G0, the second layer a and
+    (polynomial σ) the Taylor terms H_k of the second update."""
+
+    N: int
+    n: int
+    d: int
+    eta1: float
+    eta2: float
+    batch: str
+    seed: SeedLike
+    W0: np.ndarray
+    W1: np.ndarray
+    W2: np.ndarray
+    G0: np.ndarray
+    a: np.ndarray
+    H: list[np.ndarray] = field(default_factory=list)
+
+    @property
+    def epsilon(self) -> float:
+        """ε = η1/√N, the expansion parameter of the second update."""
+        return self.eta1 / math.sqrt(self.N)
+
+    def spike_constant(self, k: int, v: np.ndarray) -> float:
+        """Ĉ_k(v) = √N Σ_j a_j^{k+1}(H_k v)_j / Σ_j a_j^{2k+2}: the projection of H_k v on the
+        neuron profile a^{k+1}, which estimates the leading-order constant of the k-th term's
+        spike along v while the heavy-tailed bulk (random signs across neurons) averages out."""
+        if not _is_int(k) or not 0 <= k < len(self.H):
+            raise DomainError("k", k, f"0..{len(self.H) - 1} (the recorded terms)")
+        ak = self.a ** (k + 1)
+        return float(math.sqrt(self.N) * (ak @ (self.H[k] @ v)) / (ak @ ak))
+
+    def taylor_residual(self) -> float:
+        """‖W2 − (W0 + η1 G0 + η2 Σ ε^k H_k)‖_F / ‖W2 − W1‖_F (zero up to rounding)."""
+        total = self.W1 + self.eta2 * sum(self.epsilon**k * Hk for k, Hk in enumerate(self.H))
+        return float(np.linalg.norm(self.W2 - total) / np.linalg.norm(self.W2 - self.W1))
+
+    @property
+    def bulk_edge(self) -> float:
+        """1 + √(N/d): the top of W0's singular-value bulk (entries of variance 1/d)."""
+        return 1 + math.sqrt(self.N / self.d)
+
+
+def top_right_singular_vector(M: np.ndarray) -> np.ndarray:
+    """The leading right-singular vector of M (ARPACK; M's top singular value is separated).
+
+    >>> v = top_right_singular_vector(np.diag([3.0, 1.0, 0.5]))
+    >>> abs(v).round(6).tolist()
+    [1.0, 0.0, 0.0]
+
+    ``M``: a finite real matrix with at least two rows and two columns (ARPACK needs
+    k = 1 < min(M.shape)); anything else is a DomainError.
+    """
+    from scipy.sparse.linalg import svds
+
+    M = _finite_array(M, "M", "a finite matrix of shape (m, n) with m, n >= 2")
+    if M.ndim != 2 or min(M.shape) < 2:
+        raise DomainError("M", f"an array of shape {M.shape}",
+                          "a finite matrix of shape (m, n) with m, n >= 2")
+
+    _, _, vt = svds(M, k=1, random_state=0)
+    return vt[0]
+
+
+def _polyval(Z: np.ndarray, he_coefficients: np.ndarray) -> np.ndarray:
+    """Σ c_k He_k(Z) elementwise: converted once to the power basis, then Horner in place
+    (numpy's Clenshaw evaluation allocates a temporary per degree)."""
+    power = He.herme2poly(he_coefficients)
+    out = np.full(Z.shape, power[-1])
+    for c in power[-2::-1]:
+        out *= Z
+        out += c
+    return out
+
+
+def _gradient(W_X: np.ndarray, a: np.ndarray, y: np.ndarray, X: np.ndarray, dsigma: Any
+              ) -> np.ndarray:
+    n, N = X.shape[0], a.shape[0]
+    M = dsigma(W_X) if callable(dsigma) else _polyval(W_X, dsigma)
+    M *= a[:, None] / (n * math.sqrt(N))
+    M *= y[None, :]
+    return M @ X
+
+
+def _check_sigma(sigma: object) -> np.ndarray | str:
+    if isinstance(sigma, str):
+        if sigma not in SIGMA_DERIVATIVES:
+            raise DomainError("sigma", sigma, "one of " + ", ".join(SIGMA_DERIVATIVES)
+                              + " or He-coefficients", reason="is not a simulator activation")
+        return sigma
+    arr = np.asarray(sigma, dtype=float) if isinstance(sigma, np.ndarray | list | tuple) else None
+    if arr is None or arr.ndim != 1 or len(arr) < 2 or not np.all(np.isfinite(arr)):
+        raise DomainError("sigma", sigma, "a finite He-coefficient vector of length >= 2 or one "
+                          "of " + ", ".join(SIGMA_DERIVATIVES))
+    return arr
+
+
+def _check_noise(noise: object) -> float:
+    """Label noise σ >= 0, read by :func:`fltheory.exact.as_rational` (NaN, ±inf refused)."""
+    if isinstance(noise, float | np.floating) and not math.isfinite(noise):
+        raise DomainError("noise", noise, "finite numbers >= 0", reason="is not a finite number")
+    q = as_rational(noise, "noise")
+    if q < 0:
+        raise DomainError("noise", noise, "finite numbers >= 0")
+    return float(q)
+
+
+def simulate(N: int, n: int, d: int, alpha1: float | Fraction | str,
+             alpha2: float | Fraction | str,
+             sigma: np.ndarray | str, targets: Sequence[Callable[[np.ndarray], np.ndarray]],
+             seed: SeedLike, batch: str = "reused", noise: float = 0.0, terms: bool = True
+             ) -> TwoStepRun:
+    """Two full-batch GD steps W1 = W0 + η1 G0, W2 = W1 + η2 G(W1; X2, y2), η_i = N^{α_i}.
+
+    Parameters: widths N >= 1, n >= 2 samples, d >= 1 inputs (memory <= :data:`MAX_BYTES`);
+    α1, α2 in [0, 1/2) (float or exact Fraction); ``sigma`` a He-coefficient vector (polynomial:
+    the Taylor terms H_k are recorded when ``terms``) or the name of a non-polynomial
+    activation in :data:`SIGMA_DERIVATIVES` (no terms); ``targets[k]`` acts on direction e_k
+    (orthonormal by rotation invariance), at most d of them; ``seed`` an integer >= 0 or a
+    SeedSequence (data and weights from ``rng(seed, KEY_DATA)``); ``batch`` ``reused`` or
+    ``fresh``; label ``noise`` >= 0. Returns a :class:`TwoStepRun` (float64 arrays).
+
+    >>> run = simulate(50, 50, 50, 0.4, 0.3, TWO_STEP_SIGMA, [TARGETS["He1"]], seed=0)
+    >>> len(run.H), run.taylor_residual() < 1e-12
+    (3, True)
+    """
+    alpha1, alpha2 = _check_alpha(alpha1, "a1"), _check_alpha(alpha2, "a2")
+    batch, sigma, noise = _check_batch(batch), _check_sigma(sigma), _check_noise(noise)
+    if not isinstance(targets, Sequence) or not all(callable(g) for g in targets):
+        raise DomainError("targets", targets, "a sequence of functions of one variable")
+    check_sizes(N, n, d, seed, len(targets),
+                0 if isinstance(sigma, str) or not terms else len(sigma) - 1)
+    gen = rng(seed, KEY_DATA)
+    X = gen.standard_normal((n, d))
+    y = sum((g(X[:, k]) for k, g in enumerate(targets)), np.zeros(n))
+    y = y + noise * gen.standard_normal(n)
+    W0 = gen.standard_normal((N, d)) / math.sqrt(d)
+    a = gen.standard_normal(N)
+    eta1, eta2 = float(N) ** alpha1, float(N) ** alpha2
+    if batch == "reused":
+        (X1, y1), (X2, y2) = (X, y), (X, y)
+    else:
+        half = n // 2
+        (X1, y1), (X2, y2) = (X[:half], y[:half]), (X[half:], y[half:])
+    dsigma: Any = SIGMA_DERIVATIVES[sigma] if isinstance(sigma, str) else He.hermeder(sigma)
+    Z01 = W0 @ X1.T
+    G0 = _gradient(Z01, a, y1, X1, dsigma)
+    W1 = W0 + eta1 * G0
+    # W1 X2ᵀ = W0 X2ᵀ + η1 G0 X2ᵀ: the two products are needed by the Taylor terms anyway.
+    Z0 = Z01 if batch == "reused" else W0 @ X2.T
+    D = G0 @ X2.T
+    Z1 = D * eta1
+    Z1 += Z0
+    W2 = W1 + eta2 * _gradient(Z1, a, y2, X2, dsigma)
+    del Z1
+    run = TwoStepRun(N, n, d, eta1, eta2, batch, seed, W0, W1, W2, G0, a)
+    if terms and not isinstance(sigma, str):
+        run.H.extend(_taylor_terms(sigma, dsigma, Z0, D, a, X2, y2))
+    return run
+
+
+def _taylor_terms(sigma: np.ndarray, dsigma: np.ndarray, Z0: np.ndarray, D: np.ndarray,
+                  a: np.ndarray, X2: np.ndarray, y2: np.ndarray) -> list[np.ndarray]:
+    """H_k = (1/(n2√N)) (a ⊙ σ^{(k+1)}(Z0) ⊙ D^k/k! ⊙ y2) X2, k = 0..L−1 (D scaled in place)."""
+    N = a.shape[0]
+    D *= math.sqrt(N)  # D = √N G0 X2ᵀ
+    power: np.ndarray | None = None
+    deriv = dsigma
+    scale = X2.shape[0] * math.sqrt(N)
+    out = []
+    for k in range(len(sigma) - 1):  # σ^{(k+1)} ≠ 0 for k <= L − 1
+        M = _polyval(Z0, deriv)
+        if power is not None:
+            M *= power
+        M *= a[:, None] / (math.factorial(k) * scale)
+        M *= y2[None, :]
+        out.append(M @ X2)
+        deriv = He.hermeder(deriv)
+        if k < len(sigma) - 2:
+            power = D.copy() if power is None else np.multiply(power, D, out=power)
+    return out
+
+
+# --------------------------------------------------------------------------- the paper's model
+
+
+def model_run(N: int, batch: str, seed: SeedLike, alpha1: float | Fraction | str = 0.4,
+              alpha2: float | Fraction | str = 0.3, terms: bool = True) -> TwoStepRun:
+    """One run of the paper's model: N = n = d, σ = :data:`TWO_STEP_SIGMA`, targets
+    :data:`MODEL_TARGETS`; the arguments and their domains are those of :func:`simulate`.
+
+    >>> model_run(40, "fresh", 3).W2.shape
+    (40, 40)
+    """
+    return simulate(N, N, N, alpha1, alpha2, TWO_STEP_SIGMA,
+                    [TARGETS[t] for t in MODEL_TARGETS], seed=seed, batch=batch, terms=terms)
+
+
+def directions(N: int, n_targets: int, seed: SeedLike) -> list[np.ndarray]:
+    """The test directions of a run: the target directions e_0, …, e_{n_targets − 1} and a
+    random unit vector orthogonal to them (drawn from ``rng(seed, KEY_DIRECTION)``).
+
+    >>> [float(v @ v) for v in directions(5, 2, 0)]
+    [1.0, 1.0, 1.0]
+    """
+    _check_count("N", N, 1)
+    if not _is_int(n_targets) or not 0 <= n_targets < N:
+        raise DomainError("targets", n_targets, f"fewer than N = {N} directions")
+    u = rng(seed, KEY_DIRECTION).standard_normal(N)
+    u[:n_targets] = 0.0
+    return [*(np.eye(1, N, i).ravel() for i in range(n_targets)), u / np.linalg.norm(u)]
+
+
+def spike_constants(run: TwoStepRun, vectors: Sequence[np.ndarray]) -> np.ndarray:
+    """Ĉ_k(v) (:meth:`TwoStepRun.spike_constant`) for every recorded term k (rows) and every
+    vector v (columns), as a float64 array.
+
+    >>> run = model_run(40, "reused", 0)
+    >>> spike_constants(run, directions(40, 2, 0)).shape
+    (3, 3)
+    """
+    return np.array([[run.spike_constant(k, v) for v in vectors] for k in range(len(run.H))])
+
+
+@dataclass(frozen=True)
+class SpikeSummary:
+    """What one run of the model leaves for the claims and the sweep: ``C[k, j]`` = Ĉ_k(v_j)
+    for k = 0..2 and v = β1, β2, random (3 × 3) and the Taylor-identity residual."""
+
+    C: np.ndarray
+    taylor_residual: float
+
+
+def spike_summary(N: int, batch: str, seed: SeedLike) -> SpikeSummary:
+    """The spike constants and Taylor residual of :func:`model_run` (α1 = 0.4, α2 = 0.3) along
+    :func:`directions` (kept instead of the run's matrices).
+
+    >>> s = spike_summary(40, "reused", 0)
+    >>> s.C.shape, s.taylor_residual < 1e-12
+    ((3, 3), True)
+    """
+    run = model_run(N, batch, seed)
+    C = spike_constants(run, directions(N, len(MODEL_TARGETS), seed))
+    return SpikeSummary(C, run.taylor_residual())
+
+
+def count_outliers(run: TwoStepRun, factor: float = 1.1) -> int:
+    """Singular values of W2 above ``factor`` × the bulk edge of W0 (``factor`` > 0).
+
+    >>> count_outliers(model_run(60, "reused", 0, terms=False)) >= 1
+    True
+    """
+    if isinstance(factor, bool) or not isinstance(factor, int | float) or not 0 < factor < math.inf:
+        raise DomainError("factor", factor, "finite numbers > 0")
+    return int(np.sum(np.linalg.svd(run.W2, compute_uv=False) > factor * run.bulk_edge))
+
+
+@dataclass(frozen=True)
+class OneStepDeviation:
+    """W2 against one step of size η1 + η2: the relative deviation ‖W2 − W0 − (η1+η2)G0‖ /
+    ‖(η1+η2)G0‖ in the Frobenius (``r_F``) and spectral (``r_2``) norms, and the squared
+    Frobenius norms ‖H_k‖_F² of the Taylor terms (H_0 = G0 for a reused batch)."""
+
+    r_F: float
+    r_2: float
+    term_norms2: tuple[float, ...]
+
+
+def one_step_deviation(run: TwoStepRun) -> OneStepDeviation:
+    """:class:`OneStepDeviation` of a run (its terms H_k must be recorded).
+
+    >>> dev = one_step_deviation(model_run(40, "reused", 0, 0.1, 0.2))
+    >>> len(dev.term_norms2), dev.r_F > 0
+    (3, True)
+    """
+    one = (run.eta1 + run.eta2) * run.G0
+    dev = run.W2 - run.W0 - one
+    return OneStepDeviation(float(np.linalg.norm(dev) / np.linalg.norm(one)),
+                            float(np.linalg.norm(dev, 2) / np.linalg.norm(one, 2)),
+                            tuple(float(np.linalg.norm(H) ** 2) for H in run.H))
+
+
+def target_overlaps(run: TwoStepRun, n_targets: int) -> list[float]:
+    """Squared overlaps ⟨v1, e_k⟩², k < n_targets, of W1's top right-singular vector v1 with
+    the target directions (after one step).
+
+    >>> [0 <= o <= 1 for o in target_overlaps(model_run(40, "reused", 0), 2)]
+    [True, True]
+    """
+    if not _is_int(n_targets) or not 0 <= n_targets <= run.d:
+        raise DomainError("targets", n_targets, f"at most d = {run.d} directions")
+    v1 = top_right_singular_vector(run.W1)
+    return [float(v1[i] ** 2) for i in range(n_targets)]
+
+
+def singular_values(N: int, seed: SeedLike = 0, alpha1: float | Fraction | str = 0.4,
+                    alpha2: float | Fraction | str = 0.3, batch: str = "reused") -> dict[str, Any]:
+    """Singular values of W0, W1 and W2 of one :func:`model_run` (no terms), with W0's bulk
+    edge and the parameters (what the two-step figure draws).
+
+    >>> sv = singular_values(30)
+    >>> len(sv["W2"]), round(sv["edge"], 3)
+    (30, 2.0)
+    """
+    run = model_run(N, batch, seed, alpha1, alpha2, terms=False)
+    return {name: np.linalg.svd(M, compute_uv=False)
+            for name, M in (("W0", run.W0), ("W1", run.W1), ("W2", run.W2))} | {
+        "edge": run.bulk_edge, "alpha1": alpha1, "alpha2": alpha2, "N": N}
+
+
+# --------------------------------------------------------------------------- one CLI run
+
+
+@dataclass(frozen=True)
+class SimulationReport:
+    """One run of ``fltheory twostep simulate``: for a polynomial σ the estimated constants
+    ``C_hat[k][j]`` along the targets and a random direction, the Taylor residual and ε; for a
+    non-polynomial σ the singular values of W2 and the one-step overlaps with the targets."""
+
+    sigma: str
+    targets: tuple[str, ...]
+    epsilon: float
+    C_hat: list[list[float]] | None = None
+    taylor_residual: float | None = None
+    singular_values: list[float] | None = None
+    overlaps: list[float] | None = None
+
+
+def _check_measure(N: int, alpha1: Fraction | float, alpha2: Fraction | float, sigma: str,
+                   targets: tuple[str, ...], seed: SeedLike) -> int:
+    """The checks of :func:`measure`, in the order the CLI reports them; returns L − 1."""
+    if not _is_int(N):
+        raise DomainError("N", N, f"integers >= {MIN_N}")
+    if N < MIN_N:
+        raise DomainError("N", N, f"integers in [{MIN_N}, inf]")
+    _check_alpha(alpha1, "a1")
+    _check_alpha(alpha2, "a2")
+    if sigma not in SIGMAS and sigma not in SIGMA_DERIVATIVES:
+        raise DomainError("sigma", sigma, "one of " + ", ".join([*SIGMAS, *SIGMA_DERIVATIVES]),
+                          reason="is not a simulator activation")
+    for t in targets:
+        if t not in TARGETS:
+            raise DomainError("target", t, "one of " + ", ".join(TARGETS),
+                              reason="is not a simulator target")
+    if len(targets) >= N:
+        raise DomainError("target", len(targets), f"fewer than N = {N} directions")
+    terms = len(SIGMAS[sigma]) - 1 if sigma in SIGMAS else 0
+    check_sizes(N, N, N, seed, len(targets), terms)
+    check_cost(f"N = {N}", run_flops(N, N, N, terms), MAX_FLOPS, "floating-point operations",
+               "lower N: the cost grows as N³")
+    return terms
+
+
+def measure(N: int, alpha1: Fraction | float, alpha2: Fraction | float, batch: str = "reused",
+            sigma: str = "h1+h2+h3", targets: Sequence[str] = (), seed: SeedLike = 0,
+            on_start: Callable[[], None] | None = None) -> SimulationReport:
+    """Simulate the two steps (N = n = d) and measure them (``fltheory twostep simulate``).
+
+    ``sigma`` names an activation of :data:`SIGMAS` (polynomial: Ĉ_k along each target and a
+    random direction, :func:`spike_constants`) or :data:`SIGMA_DERIVATIVES` (the spectrum of W2
+    and the one-step overlaps); ``targets`` name :data:`TARGETS` (default
+    :data:`MODEL_TARGETS`), fewer than N. N >= 10 within :data:`MAX_BYTES` and
+    :data:`MAX_FLOPS` (checked before any work; ``on_start`` is called after the checks).
+
+    >>> r = measure(40, Fraction(2, 5), Fraction(3, 10))
+    >>> len(r.C_hat), len(r.C_hat[0]), r.taylor_residual < 1e-12
+    (3, 3, True)
+    """
+    targets = tuple(targets) or MODEL_TARGETS
+    _check_measure(N, alpha1, alpha2, sigma, targets, seed)
+    batch = _check_batch(batch)
+    if on_start is not None:
+        on_start()
+    run = simulate(N, N, N, alpha1, alpha2, SIGMAS.get(sigma, sigma),
+                   [TARGETS[t] for t in targets], seed=seed, batch=batch)
+    if not run.H:
+        sv = np.linalg.svd(run.W2, compute_uv=False)
+        return SimulationReport(sigma, targets, run.epsilon,
+                                singular_values=[float(v) for v in sv],
+                                overlaps=target_overlaps(run, len(targets)))
+    est = spike_constants(run, directions(N, len(targets), seed))
+    return SimulationReport(sigma, targets, run.epsilon, C_hat=est.tolist(),
+                            taylor_residual=run.taylor_residual())
+
+
+# --------------------------------------------------------------------------- term presence
+
+#: largest term index :func:`term_presence` tests (powers of a up to a^(kmax + 2) are fitted)
+PRESENCE_KMAX = 6
+
+
+@dataclass(frozen=True)
+class TermPresence:
+    """Per term k = 1..kmax of the second update (row profile a^{k+1}): the squared norm
+    ``T[k-1]`` of its projection, the mean and standard deviation of the same statistic under
+    random sign flips of the neurons (``null_mean``, ``null_sd``, exact moments of the flip
+    distribution), the one-sided p-value of T under the null (a scaled χ² with the null's
+    mean and variance, Satterthwaite) and its normal equivalent ``z`` = Φ⁻¹(1 − p) (capped at
+    37 where p underflows); with the run's size and batch mode."""
+
+    N: int
+    batch: str
+    T: tuple[float, ...]
+    null_mean: tuple[float, ...]
+    null_sd: tuple[float, ...]
+    p: tuple[float, ...]
+    z: tuple[float, ...]
+
+
+def _presence_stat(delta: np.ndarray, q: np.ndarray, resid: np.ndarray
+                   ) -> tuple[float, float, float]:
+    """T = ‖qᵀΔ‖², and the mean and sd of ‖Σ_j ε_j q_j R_j‖² over independent signs ε_j."""
+    T = float(np.sum((q @ delta) ** 2))
+    C = resid * q[:, None]
+    rows2 = np.einsum("ij,ij->i", C, C)
+    mean = float(rows2.sum())
+    gram2 = float(np.sum((C.T @ C) ** 2))  # ‖CᵀC‖_F² = ‖CCᵀ‖_F²
+    var = 2.0 * (gram2 - float(np.sum(rows2**2)))
+    return T, mean, math.sqrt(max(var, 0.0))
+
+
+def _lower_fit(a: np.ndarray, k: int, delta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """q: a^{k+1} orthogonalised against the lower powers a^m of the same parity (1 <= m <= k),
+    normalised; R: Δ minus its least-squares fit on those lower powers."""
+    target = a ** (k + 1)
+    lower = [a**m for m in range(1, k + 1) if (k + 1 - m) % 2 == 0]
+    if not lower:
+        return target / np.linalg.norm(target), delta
+    Q, _ = np.linalg.qr(np.column_stack(lower))
+    q = target - Q @ (Q.T @ target)
+    return q / np.linalg.norm(q), delta - Q @ (Q.T @ delta)
+
+
+def term_presence(run: TwoStepRun, kmax: int = 3) -> TermPresence:
+    r"""Is the k-th term of the second update present? A row of Δ = W2 − W1 depends only on its
+    own w0_j and a_j, and the k-th term has row profile a_j^{k+1}. The test vector q_k ∈ ℝ^N is
+    a^{k+1} orthogonalised (over the N neurons) against the lower powers a^m of the same parity,
+    1 <= m <= k, so that it has the exact parity of a^{k+1} and no lower same-parity profile
+    (e.g. the k = 0 term a) leaks into it; T_k = ‖q_kᵀΔ‖².
+
+    Null: the same statistic with random signs ε_j on the rows of R = Δ − (its fit on those
+    lower powers): mean Σ_j q_j²‖R_j‖², variance 2 Σ_{j≠j'} q_j²q_j'²(R_j·R_j')², exact
+    moments of the flip distribution. Why it is the right null: a = sign·|a| with the sign
+    independent of |a|, so every coherent part of the other parity enters q_kᵀΔ as a sum with
+    random signs, which the flips reproduce (removing it from R would understate the null);
+    when no profile of a^{k+1}'s parity is present (odd σ, odd k: exact by the symmetry
+    (w0_j, a_j) → (−w0_j, −a_j)), the rows q_jΔ_j are independent and symmetric and the flip
+    test is exact. A present term adds ≈ N × (its squared constant) to T. The p-value of T_k
+    uses a scaled χ² with the null's mean and variance (:func:`_null_pvalue`).
+
+    ``run``: a :class:`TwoStepRun` (any σ); ``kmax`` in 1..:data:`PRESENCE_KMAX`, N > kmax + 1.
+    Returns :class:`TermPresence` (float64 values).
+
+    >>> r = term_presence(simulate(200, 200, 200, 0.4, 0.3, "tanh", [TARGETS["He1"]], 0,
+    ...                            terms=False), kmax=2)
+    >>> len(r.z)
+    2
+    """
+    if not isinstance(run, TwoStepRun):
+        raise DomainError("run", type(run).__name__, "a TwoStepRun")
+    if not _is_int(kmax) or not 1 <= kmax <= PRESENCE_KMAX:
+        raise DomainError("kmax", kmax, f"integers in [1, {PRESENCE_KMAX}]")
+    if kmax + 1 >= run.N:
+        raise DomainError("N", run.N, f"integers > kmax + 1 = {kmax + 1}")
+    delta = run.W2 - run.W1
+    a = run.a / np.sqrt(np.mean(run.a**2))
+    T, means, sds = [], [], []
+    for k in range(1, kmax + 1):
+        q, resid = _lower_fit(a, k, delta)
+        t, m, s = _presence_stat(delta, q, resid)
+        T.append(t)
+        means.append(m)
+        sds.append(s)
+    if not all(math.isfinite(x) and x >= 0 for x in (*T, *means, *sds)) or min(sds) == 0:
+        raise DomainError("run", "a run with non-finite or degenerate updates",
+                          "runs whose second update is finite and non-zero")
+    p = tuple(_null_pvalue(t, m, s) for t, m, s in zip(T, means, sds, strict=True))
+    z = tuple(min(37.0, float(_norm_isf(x))) if x > 0 else 37.0 for x in p)
+    return TermPresence(run.N, run.batch, tuple(T), tuple(means), tuple(sds), p, z)
+
+
+def _norm_isf(p: float) -> float:
+    from scipy.stats import norm
+
+    return float(norm.isf(p))
+
+
+def _null_pvalue(T: float, mean: float, sd: float) -> float:
+    """P(X >= T) for X = g·χ²_h with E X = mean, Var X = sd² (h = 2 mean²/sd², g = mean/h).
+
+    The flip statistic is a quadratic form εᵀ(CCᵀ)ε ≈ Σ λ_i χ²_1: far from normal when one
+    direction dominates (then it is ≈ λ χ²_1, which this matches exactly), so a plain
+    (T − mean)/sd would overstate significance."""
+    from scipy.stats import chi2
+
+    h = 2.0 * mean**2 / sd**2
+    return float(chi2.sf(T * h / mean, h))
+
+
+def combine_presence(reports: Sequence[TermPresence]) -> TermPresence:
+    """Pool independent runs (same kmax): T, the null means and the null variances add (the
+    runs are independent), and the p-values are recomputed from the pooled moments. N and
+    batch are those of the first report.
+
+    >>> run = simulate(100, 100, 100, 0.4, 0.3, "tanh", [TARGETS["He1"]], 0, terms=False)
+    >>> r = term_presence(run, 1)
+    >>> round(combine_presence([r, r]).null_mean[0] / r.null_mean[0], 6)
+    2.0
+    """
+    reports = list(reports)
+    if not reports or not all(isinstance(r, TermPresence) for r in reports) \
+            or len({len(r.T) for r in reports}) != 1:
+        raise DomainError("reports", len(reports), "a non-empty list of TermPresence with the "
+                          "same kmax")
+    T = np.sum([r.T for r in reports], axis=0)
+    mean = np.sum([r.null_mean for r in reports], axis=0)
+    sd = np.sqrt(np.sum([np.square(r.null_sd) for r in reports], axis=0))
+    p = tuple(_null_pvalue(float(t), float(m), float(s)) for t, m, s in zip(T, mean, sd,
+                                                                           strict=True))
+    z = tuple(min(37.0, _norm_isf(x)) if x > 0 else 37.0 for x in p)
+    return TermPresence(reports[0].N, reports[0].batch, tuple(map(float, T)),
+                        tuple(map(float, mean)), tuple(map(float, sd)), p, z)
+
+
+def profile_constant(run: TwoStepRun, v: np.ndarray, k: int) -> float:
+    r"""Ĉ_k(v): the a^{k+1} coefficient of the second update along v, in the units of the
+    theory's C_k(v). Least squares of (Δv)_j, Δ = W2 − W1, on a_j, a_j², …, a_j^(k+3) over the
+    N neurons (powers above k + 1 absorb the next terms of the series), then
+    Ĉ_k = √N × (coefficient of a^{k+1}) / (η2 ε^k). Works for any σ (no Taylor terms needed);
+    at feasible N the value includes the higher orders of ε = η1/√N, so only its sign and
+    whether it is zero compare with the leading-order constant.
+
+    ``run``: a :class:`TwoStepRun`; ``v`` a finite vector of length d; ``k`` in 0..6
+    (N > k + 3). Returns a float.
+
+    >>> run = simulate(200, 200, 200, 0.4, 0.35, "tanh", [TARGETS["He1"]], 0, terms=False)
+    >>> profile_constant(run, np.eye(1, 200, 0).ravel(), 2) < 0
+    True
+    """
+    if not isinstance(run, TwoStepRun):
+        raise DomainError("run", type(run).__name__, "a TwoStepRun")
+    if not _is_int(k) or not 0 <= k <= PRESENCE_KMAX:
+        raise DomainError("k", k, f"integers in [0, {PRESENCE_KMAX}]")
+    if k + 3 >= run.N:
+        raise DomainError("N", run.N, f"integers > k + 3 = {k + 3}")
+    v = _finite_array(v, "v", f"a finite vector of length d = {run.d}")
+    if v.shape != (run.d,):
+        raise DomainError("v", f"an array of shape {v.shape}", f"a vector of length {run.d}")
+    a = run.a
+    powers = np.column_stack([a**m for m in range(1, k + 4)])
+    coef = np.linalg.lstsq(powers, (run.W2 - run.W1) @ v, rcond=None)[0]
+    return float(coef[k] * math.sqrt(run.N) / (run.eta2 * run.epsilon**k))
