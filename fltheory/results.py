@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-__all__ = ["NonFiniteResult", "Result", "ShowsTable", "Table", "finite"]
+__all__ = ["NonFiniteResult", "Result", "Table", "finite"]
 
 
 @dataclass
@@ -50,36 +50,6 @@ class Table:
     def as_json(self) -> dict[str, Any]:
         return {"columns": self.columns, "rows": self.rows, "caption": self.caption,
                 "notes": self.notes}
-
-
-class ShowsTable:
-    """Mixin for a result object of the Python API that is naturally a table: define
-    ``table() -> Table`` and a notebook shows it as an HTML table (``_repr_html_``);
-    ``to_latex()`` gives the booktabs LaTeX that ``--format latex`` prints for it.
-
-    >>> class Squares(ShowsTable):
-    ...     def table(self) -> Table:
-    ...         return Table(columns=["n", "n²"], rows=[[str(n), str(n * n)] for n in (1, 2)])
-    >>> print(Squares()._repr_html_().splitlines()[1])
-    <thead><tr><th>n</th><th>n²</th></tr></thead>
-    >>> print(Squares().to_latex().splitlines()[4])
-    n & n$^2$ \\\\
-    """
-
-    def table(self) -> Table:
-        raise NotImplementedError
-
-    def _repr_html_(self) -> str:
-        from fltheory.render.html import html_table
-
-        return html_table(self.table())
-
-    def to_latex(self) -> str:
-        """The table as a booktabs ``table`` environment: the same LaTeX cells, caption and
-        label that the command printing this object gives with ``--format latex``."""
-        from fltheory.render.latex import tabular
-
-        return tabular(self.table())
 
 
 @dataclass

@@ -10,7 +10,8 @@ import pytest
 from fltheory.engine.hermite import analyse, expansion
 from fltheory.papers.fisher.theory import spectrum
 from fltheory.papers.recovery.theory import recovery_at
-from fltheory.papers.twostep.terms import TWO_STEP_SIGMA, TwoStepModel, learn
+from fltheory.papers.twostep.learning import learn
+from fltheory.papers.twostep.terms import TWO_STEP_SIGMA, TwoStepModel
 
 MAX_REPR = 400  # characters: one or two lines of a terminal, never a dataclass dump
 

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fltheory.exact import INF, DomainError
+from fltheory.papers.twostep import learning as tl
 from fltheory.papers.twostep import phases as th
 from fltheory.papers.twostep import sim
 from fltheory.papers.twostep import terms as tt
@@ -122,7 +123,7 @@ def test_term_exponent_is_the_rule_of_lambda():
 def test_model_refuses_bad_ratios(value):
     _refused(tt.TwoStepModel.build, th.TWO_STEP_SIGMA, ["He1"], psi1=value)
     _refused(tt.TwoStepModel.build, th.TWO_STEP_SIGMA, ["He1"], psi2=value)
-    _refused(tt.learn, th.TWO_STEP_SIGMA, ["He1"], GOOD, GOOD, "reused", value)
+    _refused(tl.learn, th.TWO_STEP_SIGMA, ["He1"], GOOD, GOOD, "reused", value)
 
 
 @FEWER
@@ -180,7 +181,7 @@ def test_terms_refuse_bad_alphas(alpha):
     _refused(tt.learnability, _model(), alpha, GOOD, "reused")
     _refused(tt.learnability, _model(), GOOD, alpha, "reused")
     _refused(tt.one_step_overlap, _model(), alpha, 1000)
-    _refused(tt.learn, th.TWO_STEP_SIGMA, ["He1"], alpha, GOOD, "reused")
+    _refused(tl.learn, th.TWO_STEP_SIGMA, ["He1"], alpha, GOOD, "reused")
 
 
 @FEW

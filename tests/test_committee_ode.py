@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from fltheory.exact import CostError, DomainError
+from fltheory.papers.committee import _compiled
 from fltheory.papers.committee import ode as co
 
 A_LIN = np.array([[-1.0, 2.0], [-2.0, -0.5]])
@@ -126,7 +127,7 @@ def test_cost_is_bounded_before_work():
 
 
 def test_without_numba_auto_falls_back_and_dopri_is_refused(monkeypatch):
-    monkeypatch.setattr(co, "_jit", lambda: None)  # as when numba is not installed
+    monkeypatch.setattr(_compiled, "integrator", lambda: None)  # as when numba is absent
     sol = co.integrate_flat(lin, [1.0, 0.5], [0.0, 1.0], compiled=lin_loops)
     assert sol.method == "dop853 (scipy)"
     with pytest.raises(DomainError) as info:

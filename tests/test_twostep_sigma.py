@@ -298,7 +298,8 @@ def test_cli_phase_and_learn_sigma(invoke):
 def test_learn_any_sigma_agrees_with_learnability_for_a_polynomial():
     """The σ-aware direction verdicts (used for non-polynomial σ) against twostep_terms'
     learnability (sympy expectations of the unfactorised terms) on the paper's σ."""
-    from fltheory.papers.twostep.terms import _directions_any_sigma, learnability
+    from fltheory.papers.twostep.learning import _directions_any_sigma
+    from fltheory.papers.twostep.terms import learnability
 
     for batch in ("reused", "fresh"):
         model = batch_model(["He1", "He3", "He2"], batch)

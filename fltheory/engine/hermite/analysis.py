@@ -14,7 +14,8 @@ from fltheory.engine.hermite.bounds import KMAX_MAX, check_budget, check_degree
 from fltheory.engine.hermite.coefficients import Expansion, expansion
 from fltheory.engine.hermite.exponents import Exponent, generative_exponent, information_exponent
 from fltheory.exact import check_dps
-from fltheory.results import ShowsTable, Table
+from fltheory.render.shows import ShowsTable
+from fltheory.results import Table
 
 __all__ = ["HermiteAnalysis", "analyse"]
 

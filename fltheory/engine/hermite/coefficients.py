@@ -44,7 +44,8 @@ from fltheory.engine.hermite.quadrature import _kinks, _mp_function, _quad_expec
 from fltheory.engine.hermite.zero import ZeroTest, decide_zero
 from fltheory.engine.timer import Timeout, time_limit
 from fltheory.exact import DomainError, check_dps
-from fltheory.results import ShowsTable, Table
+from fltheory.render.shows import ShowsTable
+from fltheory.results import Table
 
 __all__ = ["Basis", "Coefficient", "Expansion", "Parseval", "coefficient", "expansion",
            "parseval"]

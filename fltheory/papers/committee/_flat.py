@@ -466,59 +466,9 @@ def cost(model: Any) -> float:
                  + (3e-6 if av.kind in ("erf", "mixture") else 0.0))
 
 
-def build(model: Any, eta: Any, T: Any, order: int = 2, checked: bool = False) -> Any:
-    """The flat right side of ``model`` at step ``eta`` and teacher overlaps ``T`` (None for g
-    other than erf, relu or a polynomial); ``checked``: T is a float array already accepted by
-    ``check_state`` (not checked again)."""
-    from fltheory.exact import check_cost
-    from fltheory.papers.committee.gaussian import RELU_NODES, _legendre
-    from fltheory.papers.committee.model import check_state
-    from fltheory.papers.quadratic._common import _step
-
-    av = model.averages
-    kinds = {"erf": KIND_ERF, "relu": KIND_RELU, "polynomial": KIND_POLY, "mixture": KIND_MIX}
-    if av.kind not in kinds:
-        return None
-    eta_f = float(_step(eta, "eta"))
-    K, M = model.K, model.M
-    check_cost(f"K = {K}, M = {M}, g = {model.g} (compiled right side)", cost(model), 10.0,
-               "seconds per evaluation (estimated)", "fewer units")
-    if not checked:
-        _, _, T = check_state(np.eye(K), np.zeros((K, M)), T, model)
-    empty_i, empty_f = np.zeros((0, 0), dtype=np.int64), np.zeros(0)
-    tabs = []
-    for name in ("i2", "i3", "i4"):
-        if av.kind == "polynomial":
-            tab = av.tables[name]
-            tabs += [np.ascontiguousarray(tab.exponents), np.ascontiguousarray(tab.coef)]
-        else:
-            tabs += [empty_i, empty_f]
-    nodes, weights = _legendre(RELU_NODES) if av.kind == "relu" else (empty_f, empty_f)
-    args = (K, M, np.ascontiguousarray(T, dtype=float), np.array([float(v) for v in model.a]),
-            model.w, eta_f, float(model.noise) ** 2, float(model.weight_decay), order,
-            kinds[av.kind], av.scale**2, *tabs, np.ascontiguousarray(nodes),
-            np.ascontiguousarray(weights), _mix_params(av))
-    compiled = _compiled_loops()
-
-    def f(y: np.ndarray) -> np.ndarray:
-        return compiled(y, *args)
-
-    f.loops = compiled  # type: ignore[attr-defined]
-    f.args = args  # type: ignore[attr-defined]
-    return f
-
-
 def _mix_params(av: Any) -> np.ndarray:
     """(A, B, c_1..c_J, s_1..s_J) of an erf mixture (kind "mixture"), else empty."""
     m = getattr(av, "mixture", None)
     if m is None:
         return np.zeros(0)
     return np.ascontiguousarray(np.concatenate([[m.A, m.B], m.c, m.s]), dtype=float)
-
-
-def _compiled_loops() -> Any:
-    try:
-        from fltheory.papers.committee._jit import loops as jit_loops
-    except ImportError:
-        return loops
-    return jit_loops

@@ -1,5 +1,5 @@
-"""numba-compiled versions of :func:`fltheory.papers.committee.ode.dop853_loop` (imported only when
-numba is installed; compiled on first use and cached on disk), built as
+"""numba-compiled versions of :func:`fltheory.papers.committee._dopri.dop853_loop` (imported
+only when numba is installed; compiled on first use and cached on disk), built as
 :mod:`fltheory.papers.quadratic._jit` builds its functions: the plain loop's code with its
 right-side hook ``_eval`` bound to a compiled call.
 
@@ -21,15 +21,15 @@ import numba
 import numpy as np
 from numba.core.registry import CPUDispatcher
 
+from fltheory.papers.committee import _dopri
 from fltheory.papers.committee import _jit as _cj
-from fltheory.papers.committee import ode as _ode
 
 
 def _compile(func: Callable[..., Any], name: str, cache: bool, **compiled: Any) -> Any:
     """``func``'s code with names rebound, under its own qualified name: numba's on-disk cache
     is one index per (file, qualified name), and a variant taking a function argument must not
     share (or write) an index whose entries pickle that function's type."""
-    namespace = dict(vars(_ode)) | {"_model_loops": _model_loops} | compiled
+    namespace = dict(vars(_dopri)) | {"_model_loops": _model_loops} | compiled
     fn = types.FunctionType(func.__code__, namespace, name)
     fn.__qualname__ = name
     return numba.njit(cache=cache)(fn)
@@ -47,9 +47,9 @@ def _eval_loops_py(args: Any, y: np.ndarray) -> np.ndarray:
 
 
 _eval_loops = _compile(_eval_loops_py, f"eval_loops_{_FLAT_KEY}", True)
-_eval_call = _compile(_ode._eval, "eval_call", False)
-dop853 = _compile(_ode.dop853_loop, "dop853_any_rhs", False, _eval=_eval_call)
-dop853_loops = _compile(_ode.dop853_loop, f"dop853_model_loops_{_FLAT_KEY}", True,
+_eval_call = _compile(_dopri._eval, "eval_call", False)
+dop853 = _compile(_dopri.dop853_loop, "dop853_any_rhs", False, _eval=_eval_call)
+dop853_loops = _compile(_dopri.dop853_loop, f"dop853_model_loops_{_FLAT_KEY}", True,
                         _eval=_eval_loops)
 _compiled: dict[int, tuple[Any, Any]] = {}
 

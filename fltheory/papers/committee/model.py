@@ -351,13 +351,11 @@ def _compiled_field(model: CommitteeModel, eta: Any, order: int) -> Any:
     M = 5), else None; T is passed at each call."""
     if model.averages.kind not in ("erf", "mixture"):
         return None
-    from fltheory.papers.committee.ode import _jit
+    from fltheory.papers.committee import _compiled
 
-    if _jit() is None:
+    if _compiled.integrator() is None:
         return None
-    from fltheory.papers.committee._flat import build
-
-    f = build(model, eta, np.eye(model.M), order, checked=True)
+    f = build_flat(model, eta, np.eye(model.M), order, checked=True)
     return None if f is None else (f.loops, f.args)
 
 
@@ -483,6 +481,46 @@ def flat_rhs(model: CommitteeModel, eta: Any, T: Any, order: int = 2
     >>> flat_rhs(CommitteeModel("softplus", 1, 1), 1, np.eye(1)) is None  # numeric averages
     True
     """
-    from fltheory.papers.committee._flat import build
+    return build_flat(model, eta, T, _count(order, "order", 1, 2))
 
-    return build(model, eta, T, _count(order, "order", 1, 2))
+
+def build_flat(model: Any, eta: Any, T: Any, order: int = 2, checked: bool = False) -> Any:
+    """The flat right side of ``model`` at step ``eta`` and teacher overlaps ``T`` (None for g
+    other than erf, relu or a polynomial); ``checked``: T is a float array already accepted by
+    ``check_state`` (not checked again)."""
+    from fltheory.exact import check_cost
+    from fltheory.papers.committee import _compiled, _flat
+    from fltheory.papers.committee.gaussian import RELU_NODES, _legendre
+
+    av = model.averages
+    kinds = {"erf": _flat.KIND_ERF, "relu": _flat.KIND_RELU, "polynomial": _flat.KIND_POLY,
+             "mixture": _flat.KIND_MIX}
+    if av.kind not in kinds:
+        return None
+    eta_f = float(_step(eta, "eta"))
+    K, M = model.K, model.M
+    check_cost(f"K = {K}, M = {M}, g = {model.g} (compiled right side)", _flat.cost(model), 10.0,
+               "seconds per evaluation (estimated)", "fewer units")
+    if not checked:
+        _, _, T = check_state(np.eye(K), np.zeros((K, M)), T, model)
+    empty_i, empty_f = np.zeros((0, 0), dtype=np.int64), np.zeros(0)
+    tabs = []
+    for name in ("i2", "i3", "i4"):
+        if av.kind == "polynomial":
+            tab = av.tables[name]
+            tabs += [np.ascontiguousarray(tab.exponents), np.ascontiguousarray(tab.coef)]
+        else:
+            tabs += [empty_i, empty_f]
+    nodes, weights = _legendre(RELU_NODES) if av.kind == "relu" else (empty_f, empty_f)
+    args = (K, M, np.ascontiguousarray(T, dtype=float), np.array([float(v) for v in model.a]),
+            model.w, eta_f, float(model.noise) ** 2, float(model.weight_decay), order,
+            kinds[av.kind], av.scale**2, *tabs, np.ascontiguousarray(nodes),
+            np.ascontiguousarray(weights), _flat._mix_params(av))
+    compiled = _compiled.loops() or _flat.loops
+
+    def f(y: np.ndarray) -> np.ndarray:
+        return compiled(y, *args)
+
+    f.loops = compiled  # type: ignore[attr-defined]
+    f.args = args  # type: ignore[attr-defined]
+    return f

@@ -496,7 +496,7 @@ def _compiled_reduced(model: Any, eta: Any, T: np.ndarray, K: int, M: int
     right side (numba installed and g erf, relu or a polynomial), and its estimated seconds
     per evaluation; (None, 0) otherwise (the numpy right side settles then)."""
     from fltheory.papers.committee import model as ce
-    from fltheory.papers.committee.ode import _jit
+    from fltheory.papers.committee._compiled import integrator as _jit
 
     flat = getattr(ce, "flat_rhs", None)
     if flat is None or _jit() is None:

@@ -339,7 +339,7 @@ def _ode_per_eval(model: Any, measured: bool = False) -> float:
     """Seconds per right-side evaluation as :func:`committee_ode.integrate` estimates them;
     ``measured``: ReLU's compiled evaluation from the measurement below instead."""
     from fltheory.papers.committee import model as ce
-    from fltheory.papers.committee.ode import _jit
+    from fltheory.papers.committee._compiled import integrator as _jit
 
     K, M = model.K, model.M
     kind = model.averages.kind

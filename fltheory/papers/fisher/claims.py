@@ -21,7 +21,8 @@ from fltheory.claims.stats import fit_points
 from fltheory.claims.stats import linear_fit as _fit
 from fltheory.claims.stats import z_crit as _z_crit
 from fltheory.papers.fisher import sim, theory
-from fltheory.results import ShowsTable, Table
+from fltheory.render.shows import ShowsTable
+from fltheory.results import Table
 from fltheory.simkit import seeding
 
 __all__ = ["CLAIMS", "GRAM", "MAX_FLOPS", "RUNS", "TEST", "ClusterComparison", "clear_cache",

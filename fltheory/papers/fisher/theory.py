@@ -94,7 +94,8 @@ from typing import Any
 import mpmath
 
 from fltheory.exact import DomainError, check_cost, check_dps, check_integer
-from fltheory.results import ShowsTable, Table
+from fltheory.render.shows import ShowsTable
+from fltheory.results import Table
 
 __all__ = [
     "CLOSED_FORMS",

@@ -24,7 +24,8 @@ from fltheory.claims.registry import Claim, Point, Verdict
 from fltheory.claims.stats import linear_fit, mean_se, z_crit
 from fltheory.exact import DomainError, check_integer, fraction_str, parse_rational, to_float
 from fltheory.papers.recovery import sim, theory
-from fltheory.results import ShowsTable, Table
+from fltheory.render.shows import ShowsTable
+from fltheory.results import Table
 from fltheory.simkit import seeding
 
 __all__ = ["CLAIMS", "SIM_MAX_D", "SIM_MAX_D1", "SIM_MAX_D_OTHER", "SIM_MAX_FEATURES", "SIM_MAX_Q",

@@ -13,7 +13,8 @@ from typing import Any
 
 from fltheory.exact import DomainError, _short, check_cost, check_dps, fraction_str
 from fltheory.papers.recovery._args import _check_positive, _digits, _integer, _rational, _shown
-from fltheory.results import ShowsTable, Table
+from fltheory.render.shows import ShowsTable
+from fltheory.results import Table
 
 __all__ = ["ThresholdRow", "Thresholds", "continuum_count", "depth_rows", "feature_dimension",
            "k_text", "power_strength", "recovered_count", "strength_norm2", "threshold",

@@ -118,7 +118,8 @@ from fltheory.papers.recovery.luli import (  # noqa: F401
     RecoveryModel,
     ruben_work,
 )
-from fltheory.results import ShowsTable, Table
+from fltheory.render.shows import ShowsTable
+from fltheory.results import Table
 
 __all__ = ["DirectionAt", "LabelLaw", "MSELaw", "Overlap", "RecoveryAt", "RecoveryModel",
            "ThresholdRow", "Thresholds", "continuum_count", "depth_rows", "feature_dimension",

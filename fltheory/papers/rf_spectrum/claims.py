@@ -27,7 +27,8 @@ from fltheory.claims.registry import Claim, Point, Status, Verdict
 from fltheory.claims.stats import FAMILY_ALARM, fit_points
 from fltheory.claims.stats import linear_fit as _fit
 from fltheory.papers.rf_spectrum import sim
-from fltheory.results import ShowsTable, Table
+from fltheory.render.shows import ShowsTable
+from fltheory.results import Table
 from fltheory.simkit import seeding
 
 __all__ = ["CLAIMS", "LEVELS", "RUNS", "RFComparison", "RFRecord", "clear_cache", "compare_rf",

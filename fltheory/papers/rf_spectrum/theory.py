@@ -109,7 +109,8 @@ import mpmath
 
 from fltheory.exact import DomainError, as_rational, check_cost
 from fltheory.papers.fisher.theory import MAX_L, _check_dps, _integer, multiplicity
-from fltheory.results import ShowsTable, Table
+from fltheory.render.shows import ShowsTable
+from fltheory.results import Table
 
 __all__ = [
     "FLOAT_MAX_DPS",

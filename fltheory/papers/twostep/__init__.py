@@ -24,6 +24,8 @@ PAPER = Paper(
 # The paper's public names, each imported from its module on first use: importing this
 # package (as paper discovery does) costs no more than the declaration above.
 _NAMES = {
+    "learning": (
+        "LearnReport", "learn"),
     "phases": (
         "GENERIC_CONDITION", "HALF", "LambdaResult", "MAX_ROWS", "PhaseRegion", "TWO_STEP_SIGMA",
         "TWO_STEP_SIGMA_NAME", "TermExponent", "check_alpha", "lambda_count", "lambda_details",
@@ -33,9 +35,8 @@ _NAMES = {
         "derivative_moment", "effective_outliers", "effective_phase", "spike_presence",
         "term_constants"),
     "terms": (
-        "DirectionLearning", "LearnReport", "TermPrediction", "TwoStepModel", "batch_model",
-        "batch_psi", "learn", "learnability", "one_step_overlap", "one_step_ratio",
-        "term_prediction"),
+        "DirectionLearning", "TermPrediction", "TwoStepModel", "batch_model", "batch_psi",
+        "learnability", "one_step_overlap", "one_step_ratio", "term_prediction"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

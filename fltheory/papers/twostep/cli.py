@@ -406,7 +406,7 @@ def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fracti
 
     Example: fltheory twostep learn --target He1 --target He3 --a1 .45 --a2 .3 --batch reused
     """
-    from fltheory.papers.twostep.terms import learn
+    from fltheory.papers.twostep.learning import learn
 
     _progress_to_terminal()
     report = learn(sigma, list(targets), a1, a2, batch, psi, check_dps(dps))
@@ -416,7 +416,7 @@ def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fracti
 
 
 def learn_result(report: Any, inputs: dict[str, Any]) -> Result:
-    """A :class:`~fltheory.papers.twostep.terms.LearnReport` as a :class:`Result`."""
+    """A :class:`~fltheory.papers.twostep.learning.LearnReport` as a :class:`Result`."""
     dirs, exps = report.directions, report.exponents
     return Result(
         command="twostep learn",

@@ -41,7 +41,8 @@ from fltheory.exact import (
     check_interval,
     fraction_str,
 )
-from fltheory.results import ShowsTable, Table
+from fltheory.render.shows import ShowsTable
+from fltheory.results import Table
 
 __all__ = ["GENERIC_CONDITION", "HALF", "MAX_ROWS", "TWO_STEP_SIGMA", "TWO_STEP_SIGMA_NAME",
            "LambdaResult", "PhaseRegion", "TermExponent", "check_alpha", "lambda_count",

@@ -84,7 +84,8 @@ from fltheory.engine.hermite import coefficient, gauss_moment
 from fltheory.exact import INF, DomainError, Infinity, check_dps, fraction_str
 from fltheory.papers.twostep.phases import LambdaResult, check_alpha, lambda_details
 from fltheory.papers.twostep.terms import TwoStepModel, _expect, _symbols, batch_psi
-from fltheory.results import ShowsTable, Table
+from fltheory.render.shows import ShowsTable
+from fltheory.results import Table
 
 __all__ = ["KMAX", "EffectiveOutliers", "EffectivePhase", "SpikePresence", "TermOutlier",
            "derivative_moment", "effective_outliers", "effective_phase", "spike_presence",

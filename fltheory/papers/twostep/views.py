@@ -401,7 +401,8 @@ checks the leading-order spike constants $C_k$ of the terms against simulation."
 from fractions import Fraction
 from fltheory.papers.twostep.views import draw_twostep, lambda_figure
 from fltheory.papers.twostep.phases import TWO_STEP_SIGMA, lambda_details
-from fltheory.papers.twostep.terms import batch_psi, learn
+from fltheory.papers.twostep.learning import learn
+from fltheory.papers.twostep.terms import batch_psi
 from fltheory.papers.twostep.sim import singular_values
 from fltheory.papers.twostep.claims import constants_vs_N
 
