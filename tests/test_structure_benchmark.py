@@ -26,6 +26,10 @@ TREE = {
         'from fltheory.papers import Paper\n\n'
         'PAPER = Paper(key="alpha", claims="fltheory.papers.alpha.claims",\n'
         '              commands={"a": "fltheory.cli.run:command"})\n'),
+    # the old layout: a declaration papers/<key>.py and modules named after the key
+    "papers/beta.py": 'from fltheory.papers import Paper\n\nPAPER = Paper(key="beta")\n',
+    "theory/_beta_x.py": "",
+    "theory/betamax.py": "",  # not beta's: the key is followed by "_" or nothing
     # top-level import of the theory; the theory imports the claims back lazily: one circle
     "papers/alpha/claims.py": "import fltheory.papers.alpha.theory.core\n",
     "papers/alpha/theory/__init__.py": "",
@@ -67,9 +71,12 @@ def tree(tmp_path: Path):
 
 def test_folders_per_paper_fold_subfolders_into_the_paper_folder(tree):
     # alpha: papers/alpha/{__init__,claims}.py, papers/alpha/theory/{__init__,core}.py (named
-    # after the key by their folder) and cli/run.py (named by the declaration): 2 folders
+    # after the key by their folder) and cli/run.py (named by the declaration): 2 folders;
+    # beta: papers/beta.py and theory/_beta_x.py: 2 folders
     found = structure.paper_folders(tree)
-    assert set(found) == {"alpha"}
+    assert set(found) == {"alpha", "beta"}
+    assert found["beta"] == {"fltheory/papers": ["papers/beta.py"],
+                             "fltheory/theory": ["theory/_beta_x.py"]}
     assert found["alpha"] == {
         "fltheory/cli": ["cli/run.py"],
         "fltheory/papers/alpha": ["papers/alpha/__init__.py", "papers/alpha/claims.py",
