@@ -199,6 +199,23 @@ def average(kind: int, C: np.ndarray, idx: np.ndarray, d: int, E: np.ndarray,
     return relu_i4(sub, nodes, weights, work[1], work[2])
 
 
+def overlaps(y: np.ndarray, K: int, M: int, T: np.ndarray, scale: float) -> np.ndarray:
+    """The (K + M) × (K + M) overlap matrix [[Q, R], [Rᵀ, T]] of the flat state y =
+    concat(Q.ravel(), R.ravel()) (Q symmetrised), times ``scale``."""
+    n = K + M
+    C = np.empty((n, n))
+    for i in range(K):
+        for j in range(K):
+            C[i, j] = 0.5 * (y[i * K + j] + y[j * K + i]) * scale
+        for m in range(M):
+            C[i, K + m] = y[K * K + i * M + m] * scale
+            C[K + m, i] = C[i, K + m]
+    for m in range(M):
+        for l in range(M):
+            C[K + m, K + l] = T[m, l] * scale
+    return C
+
+
 def erf_loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.ndarray,
               eta: float, sigma2: float, kappa: float, order: int, s2: float) -> np.ndarray:
     """:func:`loops` for g = erf(s x/√2), the Saad–Solla forms with the per-field and
@@ -210,16 +227,7 @@ def erf_loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np
     C_ic² d_k + 2 C_ik C_ic C_kc — the same numbers as :func:`erf_i3`, :func:`erf_i4`
     (tests check the two paths agree), each (c, e) pair once."""
     n = K + M
-    C = np.empty((n, n))
-    for i in range(K):
-        for j in range(K):
-            C[i, j] = 0.5 * (y[i * K + j] + y[j * K + i]) * s2
-        for m in range(M):
-            C[i, K + m] = y[K * K + i * M + m] * s2
-            C[K + m, i] = C[i, K + m]
-    for m in range(M):
-        for l in range(M):
-            C[K + m, K + l] = T[m, l] * s2
+    C = overlaps(y, K, M, T, s2)
     d = np.empty(n)
     for c in range(n):
         d[c] = 1.0 + C[c, c]
@@ -296,16 +304,7 @@ def mix_loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np
     for j in range(J):
         d[j + 1] = cj[j] * sj[j]
         sg[j + 1] = sj[j]
-    C = np.empty((n, n))
-    for i in range(K):
-        for j in range(K):
-            C[i, j] = 0.5 * (y[i * K + j] + y[j * K + i])
-        for m in range(M):
-            C[i, K + m] = y[K * K + i * M + m]
-            C[K + m, i] = C[i, K + m]
-    for m in range(M):
-        for l in range(M):
-            C[K + m, K + l] = T[m, l]
+    C = overlaps(y, K, M, T, 1.0)
     S3 = np.zeros((K, n))
     lin = np.empty(n)
     for i in range(K):
@@ -397,16 +396,7 @@ def loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.nda
     if kind == KIND_MIX:
         return mix_loops(y, K, M, T, a, w, eta, sigma2, kappa, order, mix)
     n = K + M
-    C = np.empty((n, n))
-    for i in range(K):
-        for j in range(K):
-            C[i, j] = 0.5 * (y[i * K + j] + y[j * K + i])
-        for m in range(M):
-            C[i, K + m] = y[K * K + i * M + m]
-            C[K + m, i] = C[i, K + m]
-    for m in range(M):
-        for l in range(M):
-            C[K + m, K + l] = T[m, l]
+    C = overlaps(y, K, M, T, 1.0)
     Ca = C * s2
     idx = np.zeros(4, dtype=np.int64)
     work = np.zeros((3, 4, 4))

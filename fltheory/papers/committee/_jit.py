@@ -34,6 +34,8 @@ relu_i4 = _compile(_flat.relu_i4, relu_relu=relu_relu, density0=density0, ttr=tt
 poly_eval = _compile(_flat.poly_eval)
 average = _compile(_flat.average, erf_i2=erf_i2, erf_i3=erf_i3, erf_i4=erf_i4,
                    orthant2=orthant2, relu_i3=relu_i3, relu_i4=relu_i4, poly_eval=poly_eval)
-erf_loops = _compile(_flat.erf_loops)
-mix_loops = _compile(_flat.mix_loops)
-loops = _compile(_flat.loops, average=average, erf_loops=erf_loops, mix_loops=mix_loops)
+overlaps = _compile(_flat.overlaps)
+erf_loops = _compile(_flat.erf_loops, overlaps=overlaps)
+mix_loops = _compile(_flat.mix_loops, overlaps=overlaps)
+loops = _compile(_flat.loops, average=average, erf_loops=erf_loops, mix_loops=mix_loops,
+                 overlaps=overlaps)

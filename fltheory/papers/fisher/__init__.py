@@ -7,7 +7,6 @@ PAPER = Paper(
     key="fisher",
     title="ReLU Fisher information, Takeishi et al. line (seed 004)",
     claims="fltheory.papers.fisher.claims",
-    commands={"fisher": "fltheory.papers.fisher.cli:fisher_command"},
     tables={"fisher": "fltheory.papers.fisher.views:fisher_table"},
     figures={"fisher": "fltheory.papers.fisher.views:fisher_figure"},
     sweep_tasks="fltheory.papers.fisher.views:SWEEP_TASKS",

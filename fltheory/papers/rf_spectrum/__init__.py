@@ -1,8 +1,10 @@
 """Issue #15: the spectrum of random features for any activation — for each harmonic degree l
 a radial operator whose eigenvalues λ_{l,j} (multiplicity N(d, l)) are the m → ∞ eigenvalues of
-J = (1/m)[E_x σ(w_i·x)σ(w_j·x)] (:mod:`fltheory.papers.rf_spectrum.theory`; the command is
-``fltheory
-fisher --sigma``, declared by the fisher paper)."""
+J = (1/m)[E_x σ(w_i·x)σ(w_j·x)] (:mod:`fltheory.papers.rf_spectrum.theory`).
+
+The command ``fltheory fisher`` (:mod:`fltheory.papers.rf_spectrum.cli`) is declared here: it
+serves both papers, the ReLU closed forms of :mod:`fltheory.papers.fisher` and ``--sigma`` for any
+activation, and this paper is the one built on the other."""
 
 from fltheory.papers import Paper, lazy_names
 
@@ -10,6 +12,7 @@ PAPER = Paper(
     key="rf_spectrum",
     title="Random-feature spectrum for any activation (Mehler + Funk–Hecke)",
     claims="fltheory.papers.rf_spectrum.claims",
+    commands={"fisher": "fltheory.papers.rf_spectrum.cli:fisher_command"},
     tables={"rf_spectrum": "fltheory.papers.rf_spectrum.views:rf_levels_table",
             "rf_spectrum_large_d": "fltheory.papers.rf_spectrum.views:rf_large_d_table"},
     figures={"rf_spectrum": "fltheory.papers.rf_spectrum.views:rf_spectrum_figure"},

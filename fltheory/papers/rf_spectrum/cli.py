@@ -1,4 +1,6 @@
-"""Commands of the ReLU Fisher-information paper (seed 004): ``fisher`` and ``fisher simulate``."""
+"""``fltheory fisher`` and ``fisher simulate``: the random-feature spectrum, exact for ReLU
+(the Fisher-information paper, :mod:`fltheory.papers.fisher`) and for any σ with ``--sigma``
+(this paper). It lives here, in the paper built on the other, so that imports run one way."""
 
 from __future__ import annotations
 
