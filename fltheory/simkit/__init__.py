@@ -1,7 +1,9 @@
 """The shared numpy kit of the simulators: the seeding scheme
-(:mod:`fltheory.simkit.seeding`) and the activation catalogue's numpy face
+(:mod:`fltheory.simkit.seeding`), the activation catalogue's numpy face
 (:mod:`fltheory.simkit.activations`, tested equal to the sympy face of
-:mod:`fltheory.engine.expressions`).
+:mod:`fltheory.engine.expressions`), the simulators' argument checks
+(:mod:`fltheory.simkit.checks`) and the orthonormal teacher of the online-SGD papers
+(:mod:`fltheory.simkit.teachers`).
 
 Nothing here imports sympy, mpmath, the engine or a paper's theory: a simulation that shared a
 formula with the prediction it checks could share its mistake (``tests/test_architecture.py``
@@ -13,7 +15,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["activations", "seeding"]
+__all__ = ["activations", "checks", "seeding", "teachers"]
 
 
 def __getattr__(name: str) -> Any:

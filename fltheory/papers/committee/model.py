@@ -64,9 +64,9 @@ from typing import Any
 
 import numpy as np
 
+from fltheory.args import fraction_text, read_count, read_noise, read_step
 from fltheory.exact import DomainError, check_cost
 from fltheory.papers.committee.gaussian import GaussianAverages, averages
-from fltheory.papers.quadratic._common import _count, _fstr, _noise, _step
 
 __all__ = ["MAX_FIELDS", "MAX_SYMBOLIC_FIELDS", "CommitteeEquations", "CommitteeModel",
            "average_errors", "check_state", "equations", "flat_rhs", "generalisation_error", "rhs"]
@@ -129,15 +129,15 @@ class CommitteeModel:
     weight_decay: Any = 0
 
     def __post_init__(self) -> None:
-        K = _count(self.K, "K", 1, MAX_FIELDS)
-        M = _count(self.M, "M", 1, MAX_FIELDS)
+        K = read_count(self.K, "K", 1, MAX_FIELDS)
+        M = read_count(self.M, "M", 1, MAX_FIELDS)
         set_ = object.__setattr__
         set_(self, "K", K)
         set_(self, "M", M)
         set_(self, "a", _weights(self.a, K, "a", "K"))
         set_(self, "a_star", _weights(self.a_star, M, "a_star", "M"))
-        set_(self, "noise", _noise(self.noise, "noise"))
-        set_(self, "weight_decay", _step(self.weight_decay, "weight_decay", allow_zero=True))
+        set_(self, "noise", read_noise(self.noise, "noise"))
+        set_(self, "weight_decay", read_step(self.weight_decay, "weight_decay", allow_zero=True))
         if not isinstance(self.g, str):
             raise DomainError("g", str(self.g)[:40], "an activation name or expression")
         averages(self.g)  # refuses a bad g now
@@ -169,9 +169,9 @@ class CommitteeModel:
     def __str__(self) -> str:
         parts = [f"g = {self.g}", f"K = {self.K}", f"M = {self.M}"]
         if self.noise:
-            parts.append(f"σ = {_fstr(self.noise)}")
+            parts.append(f"σ = {fraction_text(self.noise)}")
         if self.weight_decay:
-            parts.append(f"κ = {_fstr(self.weight_decay)}")
+            parts.append(f"κ = {fraction_text(self.weight_decay)}")
         return ", ".join(parts)
 
 
@@ -205,8 +205,8 @@ def check_state(Q: Any, R: Any, T: Any, model: CommitteeModel | None = None,
     """
     Q, R, T = _array(Q, "Q"), _array(R, "R"), _array(T, "T")
     K, M = R.shape
-    _count(K, "K", 1, MAX_FIELDS)
-    _count(M, "M", 1, MAX_FIELDS)
+    read_count(K, "K", 1, MAX_FIELDS)
+    read_count(M, "M", 1, MAX_FIELDS)
     if Q.shape != (K, K):
         raise DomainError("Q", f"an array of shape {Q.shape}", f"shape {(K, K)} (R is {K} × {M})")
     if T.shape != (M, M):
@@ -288,8 +288,8 @@ def rhs(model: CommitteeModel, eta: Any, order: int = 2, engine: str = "auto"
     >>> round(float(dQ[0, 0]), 6), round(float(dR[0, 0]), 6)  # dR = η E[g'(λ) ν g(ν)] = η/π
     (-0.138366, 0.159155)
     """
-    eta_f = float(_step(eta, "eta"))
-    order = _count(order, "order", 1, 2)
+    eta_f = float(read_step(eta, "eta"))
+    order = read_count(order, "order", 1, 2)
     check_cost(f"K = {model.K}, M = {model.M}, g = {model.g}", _rhs_cost(model),
                RHS_SECONDS_LIMIT, "seconds per evaluation (estimated)", "fewer units")
     av = model.averages
@@ -460,8 +460,8 @@ def equations(model: CommitteeModel, order: int = 2) -> CommitteeEquations:
     """
     from fltheory.papers.committee._symbolic import derive
 
-    order = _count(order, "order", 1, 2)
-    _count(model.K + model.M, "K + M", 2, MAX_SYMBOLIC_FIELDS)
+    order = read_count(order, "order", 1, 2)
+    read_count(model.K + model.M, "K + M", 2, MAX_SYMBOLIC_FIELDS)
     return CommitteeEquations(model, order, **derive(model, order))
 
 
@@ -481,7 +481,7 @@ def flat_rhs(model: CommitteeModel, eta: Any, T: Any, order: int = 2
     >>> flat_rhs(CommitteeModel("softplus", 1, 1), 1, np.eye(1)) is None  # numeric averages
     True
     """
-    return build_flat(model, eta, T, _count(order, "order", 1, 2))
+    return build_flat(model, eta, T, read_count(order, "order", 1, 2))
 
 
 def build_flat(model: Any, eta: Any, T: Any, order: int = 2, checked: bool = False) -> Any:
@@ -497,7 +497,7 @@ def build_flat(model: Any, eta: Any, T: Any, order: int = 2, checked: bool = Fal
              "mixture": _flat.KIND_MIX}
     if av.kind not in kinds:
         return None
-    eta_f = float(_step(eta, "eta"))
+    eta_f = float(read_step(eta, "eta"))
     K, M = model.K, model.M
     check_cost(f"K = {K}, M = {M}, g = {model.g} (compiled right side)", _flat.cost(model), 10.0,
                "seconds per evaluation (estimated)", "fewer units")

@@ -40,8 +40,9 @@ from typing import Any
 import numpy as np
 
 from fltheory.exact import DomainError, did_you_mean
-from fltheory.papers.quadratic.sim import _check_memory, _finite, _positive_int, orthonormal_teacher
+from fltheory.simkit.checks import check_memory, finite_real, positive_int
 from fltheory.simkit.seeding import SeedLike, child, sequence
+from fltheory.simkit.teachers import orthonormal_teacher
 
 __all__ = ["ACTIVATIONS", "KEY_SAMPLES", "KEY_START", "KEY_TEACHER", "KEY_TEST", "Activation",
            "CommitteeRun", "activation", "cold_start", "crossing_time", "held_out_error", "sgd",
@@ -199,10 +200,10 @@ def cold_start(N: int, K: int, M: int, seed: SeedLike, q0: float | Fraction | st
     >>> W0.shape, W_star.shape, bool(np.allclose(W_star @ W_star.T / 50, np.eye(3)))
     ((2, 50), (3, 50), True)
     """
-    q0 = _finite(q0, "q0", 0.0, strict=True)
-    K, M = _positive_int(K, "K"), _positive_int(M, "M")
-    N = _positive_int(N, "N", M)
-    _check_memory("N", N, 8.0 * (K + 3 * M) * N)
+    q0 = finite_real(q0, "q0", 0.0, strict=True)
+    K, M = positive_int(K, "K"), positive_int(M, "M")
+    N = positive_int(N, "N", M)
+    check_memory("N", N, 8.0 * (K + 3 * M) * N)
     W_star = orthonormal_teacher(N, M, np.random.default_rng(child(seed, KEY_TEACHER)))
     W0 = math.sqrt(q0) * np.random.default_rng(child(seed, KEY_START)).standard_normal((K, N))
     return W0, W_star
@@ -249,8 +250,8 @@ bool(np.allclose(W @ Ws.T / 20, [[0.2], [0.0]]))
     Qa, Ta = _square(Q, "Q", "K"), _square(T, "T", "M")
     K, M = Qa.shape[0], Ta.shape[0]
     Qa, Ra, Ta = _matrix(Qa, (K, K), "Q"), _matrix(R, (K, M), "R"), _matrix(Ta, (M, M), "T")
-    N = _positive_int(N, "N", K + M)
-    _check_memory("N", N, 8.0 * 3 * (K + M) * N)
+    N = positive_int(N, "N", K + M)
+    check_memory("N", N, 8.0 * 3 * (K + M) * N)
     for name, S in (("T", Ta), ("Q", Qa)):
         if not np.allclose(S, S.T, rtol=0, atol=1e-12 * max(1.0, np.abs(S).max())):
             raise DomainError(name, S.tolist(), "a symmetric matrix")
@@ -297,11 +298,11 @@ def _layer(value: Any, n: int, param: str, default: float) -> np.ndarray:
     if value is None:
         return np.full(n, default)
     if isinstance(value, str | int | float | Fraction | np.number):
-        return np.full(n, _finite(value, param, -math.inf, strict=False))
+        return np.full(n, finite_real(value, param, -math.inf, strict=False))
     vals = list(value) if isinstance(value, Sequence | np.ndarray) else None
     if vals is None or len(vals) != n:
         raise DomainError(param, repr(value)[:40], f"a number or {n} numbers")
-    return np.array([_finite(v, param, -math.inf, strict=False) for v in vals])
+    return np.array([finite_real(v, param, -math.inf, strict=False) for v in vals])
 
 
 def _numba_available() -> bool:
@@ -333,10 +334,10 @@ def sgd_cost(N: int, K: int, M: int, t_max: float, n_test: int = 0, records: int
     >>> round(sgd_cost(1000, 2, 2, 10.0, engine="numpy"), 3)
     0.404
     """
-    N, K, M = (_positive_int(v, n) for v, n in ((N, "N"), (K, "K"), (M, "M")))
-    n_test, records = _positive_int(n_test, "n_test", 0), _positive_int(records, "records", 0)
-    replicas = _positive_int(replicas, "replicas")
-    t_max = _finite(t_max, "t_max", 0.0, strict=False)
+    N, K, M = (positive_int(v, n) for v, n in ((N, "N"), (K, "K"), (M, "M")))
+    n_test, records = positive_int(n_test, "n_test", 0), positive_int(records, "records", 0)
+    replicas = positive_int(replicas, "replicas")
+    t_max = finite_real(t_max, "t_max", 0.0, strict=False)
     if engine not in ("auto", "numpy", "numba"):
         raise DomainError("engine", engine, "auto, numpy or numba")
     if engine == "auto":
@@ -465,17 +466,17 @@ def sgd_replicas(starts: Sequence[tuple[Any, Any]], g: str | Activation,
     if not isinstance(seeds, Sequence) or len(seeds) != S:
         raise DomainError("seeds", repr(seeds)[:40], f"{S} seeds, one per start")
     seqs = [sequence(s) for s in seeds]
-    eta_f = _finite(eta, "eta", 0.0, strict=True)
-    sigma = _finite(noise, "noise", 0.0, strict=False)
-    kappa = _finite(weight_decay, "weight_decay", 0.0, strict=False)
+    eta_f = finite_real(eta, "eta", 0.0, strict=True)
+    sigma = finite_real(noise, "noise", 0.0, strict=False)
+    kappa = finite_real(weight_decay, "weight_decay", 0.0, strict=False)
     if eta_f * kappa >= N:
         raise DomainError("weight_decay", weight_decay, f"η κ < N = {N}")
     t = _check_grid(t_grid, N)
-    chunk = min(_positive_int(chunk, "chunk"), _MAX_CHUNK)
-    n_test = _positive_int(n_test, "n_test", 0)
-    _check_memory("n_test", n_test, 8.0 * S * ((n_test + chunk) * N + chunk * chunk
+    chunk = min(positive_int(chunk, "chunk"), _MAX_CHUNK)
+    n_test = positive_int(n_test, "n_test", 0)
+    check_memory("n_test", n_test, 8.0 * S * ((n_test + chunk) * N + chunk * chunk
                                               + (K + M) * (N + n_test) + len(t) * K * (K + M)))
-    limit_factor = _finite(divergence_factor, "divergence_factor", 0.0, strict=True)
+    limit_factor = finite_real(divergence_factor, "divergence_factor", 0.0, strict=True)
     a_, as_ = _layer(a, K, "a", 1.0), _layer(a_star, M, "a_star", 1.0)
     if engine not in ("auto", "numpy", "numba"):
         raise DomainError("engine", engine, "auto, numpy or numba")
@@ -678,7 +679,7 @@ def crossing_time(t: Any, values: Any, level: float, upward: bool = True) -> flo
     if t.ndim != 1 or v.shape != t.shape or len(t) == 0:
         raise DomainError("values", f"arrays of shapes {t.shape}, {v.shape}",
                           "times and values of the same length n >= 1")
-    level = _finite(level, "level", 0.0, strict=True)
+    level = finite_real(level, "level", 0.0, strict=True)
     hit = (v >= level) if upward else (v <= level)
     idx = np.flatnonzero(hit)
     if len(idx) == 0:

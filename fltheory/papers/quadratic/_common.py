@@ -4,13 +4,7 @@ public names are re-exported by :mod:`fltheory.papers.quadratic.theory`."""
 
 from __future__ import annotations
 
-import math
-from fractions import Fraction
-from typing import Any
-
-import numpy as np
-
-from fltheory.exact import DomainError, as_rational, check_integer, to_float
+from fltheory.exact import DomainError
 
 #: bounds on the work one call may ask for (see :func:`ode_cost`, :func:`escape_cost`): an
 #: accepted request finishes in well under a minute on a 2-core machine
@@ -30,93 +24,3 @@ class ODEDivergence(DomainError):
                          "(see stability_bounds)",
                          reason=f"makes the ODE diverge: the order parameters exceed 1e8 times "
                                 f"their scale by t ≈ {t:.3g} (finite-time blow-up)")
-
-
-def _step(eta: Any, param: str = "eta", allow_zero: bool = False) -> Fraction:
-    """A step as an exact rational, read by :func:`fltheory.exact.as_rational` (the one reading
-    of the public API): a Fraction or int exactly — every caller inside fltheory (CLI, claims,
-    views) passes the user's Fraction —, text as on the command line (``"1/10"``), a float
-    typed by a Python user as the decimal it stands for, its shortest round-tripping repr (so
-    0.1 is 1/10 and 1e-13 is 1/10^13). Refuses NaN/±inf (naming the domain), values a double
-    cannot hold, and steps <= 0 (or < 0 with ``allow_zero``)."""
-    allowed = f"{param} >= 0" if allow_zero else f"{param} > 0"
-    if isinstance(eta, float | np.floating) and not math.isfinite(eta):
-        raise DomainError(param, eta, f"finite numbers with {allowed}",
-                          reason="is not a finite number")
-    try:
-        eta = as_rational(eta, param)
-    except DomainError as exc:
-        raise DomainError(param, exc.value, f"rational numbers with {allowed} (int, Fraction, "
-                          "float or text such as 1/10)", reason=exc.reason) from None
-    to_float(eta, param)
-    if eta < 0 or (eta == 0 and not allow_zero):
-        raise DomainError(param, _fstr(eta), allowed)
-    return eta
-
-
-def _count(value: Any, param: str, minimum: int | None = None, maximum: int | None = None
-           ) -> int:
-    """An integer argument (not a bool, float or string: "is not an integer") within
-    inclusive bounds."""
-    return check_integer(value, param, minimum, maximum)
-
-
-def _fstr(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-
-
-def _real(x: Any, param: str, low: float | None = None, strict: bool = False) -> float:
-    """A finite real argument >= ``low`` (> with ``strict``) as a double: read by
-    :func:`fltheory.exact.as_rational` (int, Fraction, text, a float as typed), NaN/±inf
-    refused naming the domain."""
-    allowed = (f"finite numbers {'>' if strict else '>='} {low}" if low is not None
-               else "finite numbers")
-    if isinstance(x, float | np.floating) and not math.isfinite(x):
-        raise DomainError(param, x, allowed, reason="is not a finite number")
-    try:
-        q = as_rational(x, param)
-    except DomainError as exc:
-        raise DomainError(param, exc.value, allowed, reason=exc.reason) from None
-    v = float(x) if isinstance(x, float | np.floating) else to_float(q, param)
-    if low is not None and (v < low or (strict and v == low)):
-        raise DomainError(param, x, allowed)
-    return v
-
-
-def _finite(x: Any, param: str) -> Any:
-    """A finite real number or array, kept as it is (int/Fraction exact, float, numpy array of
-    finite floats; text read by :func:`fltheory.exact.as_rational`); NaN, ±inf, bools and
-    non-numbers are a DomainError naming ``param``."""
-    if isinstance(x, np.ndarray | list | tuple):
-        try:
-            arr = np.asarray(x, dtype=float)
-        except (TypeError, ValueError):
-            raise DomainError(param, str(x)[:40], "finite real numbers") from None
-        if not np.isfinite(arr).all():
-            raise DomainError(param, "an array with non-finite entries", "finite real numbers")
-        return arr
-    if isinstance(x, float | np.floating):
-        if not math.isfinite(x):
-            raise DomainError(param, x, "finite real numbers", reason="is not a finite number")
-        return x
-    if isinstance(x, int | Fraction) and not isinstance(x, bool):
-        return x
-    try:
-        return as_rational(x, param)
-    except DomainError as exc:
-        raise DomainError(param, exc.value, "finite real numbers", reason=exc.reason) from None
-
-
-def _noise(sigma: Any, param: str = "noise") -> Fraction:
-    """A label-noise standard deviation σ >= 0 as an exact rational (a float read as by
-    :func:`_step`)."""
-    return _step(sigma, param, allow_zero=True)
-
-
-def _matrix(M: Any, param: str, shape: tuple[int, int]) -> np.ndarray:
-    A = np.asarray(M, dtype=float)
-    if A.shape != shape:
-        raise DomainError(param, f"an array of shape {A.shape}", f"shape {shape}")
-    if not np.isfinite(A).all():
-        raise DomainError(param, "a matrix with non-finite entries", "finite entries")
-    return A

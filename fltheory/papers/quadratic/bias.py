@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from fltheory.args import read_count, read_real, read_step
 from fltheory.exact import DomainError
-from fltheory.papers.quadratic._common import _count, _real, _step
 from fltheory.papers.quadratic.escape import plateau_noise_integral
 from fltheory.papers.quadratic.ode import integrate
 
@@ -66,7 +66,7 @@ def implicit_bias_drift(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: floa
     >>> d["drift"] < 1e-8
     True
     """
-    t_max = _real(t_max, "t_max", 0.0, strict=True)
+    t_max = read_real(t_max, "t_max", 0.0, strict=True)
     t = np.linspace(0.0, t_max, 401)
     polar_factor(np.asarray(R0, dtype=float))  # ρ(0) of full rank, else S is undefined
     sol = integrate(Q0, R0, T, eta, t)
@@ -118,15 +118,15 @@ def cold_start_drift(p: int, p_star: int, etas: Sequence[Any], q0: Any = 0.25,
     >>> round(J, 3), 0.7 < mean < 1.1
     (0.115, True)
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
     if p < p_star:
         raise DomainError("p", p, f"p >= p* = {p_star}")
-    _count(mc, "mc", 2, 10**7)
-    q0 = _real(q0, "q0", 0.0, strict=True)
+    read_count(mc, "mc", 2, 10**7)
+    q0 = read_real(q0, "q0", 0.0, strict=True)
     if isinstance(etas, str | bytes) or not isinstance(etas, Sequence) or not etas:
         raise DomainError("etas", str(etas)[:40], "a non-empty sequence of steps")
-    steps = sorted({_step(e) for e in etas})
+    steps = sorted({read_step(e) for e in etas})
     if not (isinstance(seed, np.random.SeedSequence) or (isinstance(seed, int)
                                                          and not isinstance(seed, bool)
                                                          and seed >= 0)):

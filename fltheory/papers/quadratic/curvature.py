@@ -11,8 +11,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from fltheory.args import read_count, read_step
 from fltheory.exact import DomainError, check_cost
-from fltheory.papers.quadratic._common import ODE_SECONDS_LIMIT, _count, _step
+from fltheory.papers.quadratic._common import ODE_SECONDS_LIMIT
 from fltheory.papers.quadratic.equations import rhs_matrix
 from fltheory.papers.quadratic.stability import plateau
 
@@ -31,8 +32,8 @@ def manifold_dimension(p: int, p_star: int) -> int:
     >>> manifold_dimension(2, 2), manifold_dimension(4, 2), manifold_dimension(1, 1)
     (1, 5, 0)
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
     if p < p_star:
         raise DomainError("p", p, f"p >= p* = {p_star} (no zero-loss solution when the student "
                           "is narrower than the teacher)")
@@ -55,7 +56,7 @@ def hessian_solution_counts(p: int, p_star: int, N: int) -> tuple[int, int, int]
     (0, 1, 19)
     """
     dim = manifold_dimension(p, p_star)
-    _count(N, "N", p_star)
+    read_count(N, "N", p_star)
     zero = dim + (p - p_star) * (N - p_star)
     return 0, zero, p * N - zero
 
@@ -81,9 +82,9 @@ def hessian_plateau_counts(p: int, p_star: int, N: int) -> tuple[int, int, int]:
     >>> hessian_plateau_counts(2, 2, 10)
     (4, 13, 3)
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
-    _count(N, "N", p + p_star)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
+    read_count(N, "N", p + p_star)
     zero = p * (p - 1) // 2 + p * (N - p - p_star)
     return p * p_star, zero, p * (p + 1) // 2
 
@@ -97,8 +98,8 @@ def jacobian_cost(p: int, p_star: int) -> float:
     >>> round(jacobian_cost(4, 2), 4)
     0.0015
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
     D = p * (p + 1) / 2 + p * p_star
     return 2 * (2 * D * (2e-5 + 2e-9 * (p + p_star) ** 3) + 5e-9 * D**3)
 
@@ -123,12 +124,12 @@ def ode_jacobian_counts(p: int, p_star: int, eta: Fraction, at: str = "plateau",
     >>> ode_jacobian_counts(2, 1, Fraction(1, 10))
     {'predicted': (2, 0, 3), 'numerical': (2, 0, 3)}
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
-    _count(seed, "seed", 0)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
+    read_count(seed, "seed", 0)
     if at not in ("plateau", "solution"):
         raise DomainError("at", at, "plateau or solution")
-    eta = _step(eta)
+    eta = read_step(eta)
     check_cost(f"p = {p}, p* = {p_star} (Jacobian of size {p * (p + 1) // 2 + p * p_star})",
                jacobian_cost(p, p_star), ODE_SECONDS_LIMIT, "seconds (estimated)",
                "fewer students p or a smaller teacher p*")

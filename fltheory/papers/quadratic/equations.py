@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from fltheory.args import read_count, read_matrix, read_real
 from fltheory.exact import DomainError, check_cost
-from fltheory.papers.quadratic._common import _count, _matrix, _real
 
 __all__ = ["MAX_MATCHINGS", "derive_elementwise", "loss_matrix", "rhs_matrix",
            "wick_expectation"]
@@ -93,8 +93,8 @@ def derive_elementwise(p: int, p_star: int) -> dict[str, Any]:
     >>> d["drho"][0, 0].factor()
     -6*a*eta_w*rho_11*(Q_11*a - T_11*b)
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
     # measured: 1.2 s, 2.3 s, 4.3 s for p + p* = 4, 5, 6 fields; 12.7 s (5, 1) and 15.8 s
     # (4, 3) at 7 on a loaded machine: ≈ 1.2·2.3^(p + p* − 4), above each
     check_cost(f"p + p* = {p + p_star} (symbolic derivation)",
@@ -144,8 +144,9 @@ def rhs_matrix(Q: np.ndarray, R: np.ndarray, T: np.ndarray, a: float, b: float, 
     if R.ndim != 2:
         raise DomainError("R", f"an array of shape {R.shape}", "a p × p* matrix")
     p, ps = R.shape
-    Q, R, T = _matrix(Q, "Q", (p, p)), _matrix(R, "R", (p, ps)), _matrix(T, "T", (ps, ps))
-    a, b, eta_w, sigma = (_real(v, n) for v, n in ((a, "a"), (b, "b"), (eta_w, "eta_w"),
+    Q, R, T = (read_matrix(Q, "Q", (p, p)), read_matrix(R, "R", (p, ps)),
+               read_matrix(T, "T", (ps, ps)))
+    a, b, eta_w, sigma = (read_real(v, n) for v, n in ((a, "a"), (b, "b"), (eta_w, "eta_w"),
                                                    (sigma, "sigma")))
     d = block_rhs(np.concatenate([[0.0], Q.ravel(), R.ravel()]), p, ps, 0, a, b, eta_w,
                   sigma**2, np.asarray(T, float))
@@ -166,8 +167,9 @@ def loss_matrix(Q: np.ndarray, R: np.ndarray, T: np.ndarray, a: float, b: float,
     if R.ndim != 2:
         raise DomainError("R", f"an array of shape {R.shape}", "a p × p* matrix")
     p, ps = R.shape
-    Q, R, T = _matrix(Q, "Q", (p, p)), _matrix(R, "R", (p, ps)), _matrix(T, "T", (ps, ps))
-    a, b, sigma = _real(a, "a"), _real(b, "b"), _real(sigma, "sigma")
+    Q, R, T = (read_matrix(Q, "Q", (p, p)), read_matrix(R, "R", (p, ps)),
+               read_matrix(T, "T", (ps, ps)))
+    a, b, sigma = read_real(a, "a"), read_real(b, "b"), read_real(sigma, "sigma")
 
     t1, tr2 = block_traces(block_matrix(Q, R, T), Q.shape[0], 0, a, b, 0.0)
     return float(0.5 * (t1**2 + 2 * tr2 + sigma**2))

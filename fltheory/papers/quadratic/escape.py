@@ -21,17 +21,9 @@ from typing import Any
 
 import numpy as np
 
+from fltheory.args import fraction_text, read_count, read_finite, read_noise, read_real, read_step
 from fltheory.exact import DomainError, check_cost
-from fltheory.papers.quadratic._common import (
-    ESCAPE_SECONDS_LIMIT,
-    MEMORY_LIMIT_BYTES,
-    _count,
-    _finite,
-    _fstr,
-    _noise,
-    _real,
-    _step,
-)
+from fltheory.papers.quadratic._common import ESCAPE_SECONDS_LIMIT, MEMORY_LIMIT_BYTES
 from fltheory.papers.quadratic.ode import (
     ESCAPE_LEVEL,
     check_ode_request,
@@ -55,8 +47,8 @@ def plateau_noise_moment(q: Any, p: int, p_star: int, a: Any, b: Any, sigma: Any
     >>> plateau_noise_moment(Fraction(1, 2), 1, 1, 1, 1)
     Fraction(39, 8)
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
     return (a * a * q**3 * (p + 2) * (p + 4) - 2 * a * b * q * q * (p + 2) * (p_star + 2)
             + b * b * q * (p_star + 2) * (p_star + 4) + sigma**2 * q)
 
@@ -71,10 +63,10 @@ def plateau_noise_rate(q: Any, p: int, p_star: int, eta: float, sigma: float = 0
     p, p* integers >= 1; q, η finite reals (or arrays of them), σ >= 0 finite (else
     DomainError).
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
-    q, eta = _finite(q, "q"), _finite(eta, "eta")
-    sigma = _real(sigma, "sigma", 0.0)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
+    q, eta = read_finite(q, "q"), read_finite(eta, "eta")
+    sigma = read_real(sigma, "sigma", 0.0)
     return 4 * eta**2 * plateau_noise_moment(q, p, p_star, 1 / p, 1 / p_star, sigma)
 
 
@@ -89,8 +81,8 @@ def plateau_overlap_variance(p: int, p_star: int, eta: Fraction, t: float,
     >>> round(plateau_overlap_variance(4, 2, Fraction(1, 10), 1.0), 6)
     0.115368
     """
-    pl = plateau(p, p_star, _step(eta))
-    t, sigma = _real(t, "t", 0.0), _real(sigma, "sigma", 0.0)
+    pl = plateau(p, p_star, read_step(eta))
+    t, sigma = read_real(t, "t", 0.0), read_real(sigma, "sigma", 0.0)
     D = plateau_noise_rate(pl.q, p, p_star, float(pl.eta), sigma)
     r = pl.escape_rate
     try:
@@ -143,11 +135,11 @@ def plateau_noise_integral(p: int, p_star: int, eta: Any, q0: Any = 0.25, sigma:
     Traceback (most recent call last):
     fltheory.exact.CostError: ...
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
-    eta_q, sigma_q = _step(eta), _noise(sigma)
-    q0 = _real(q0, "q0", 0.0, strict=True)
-    t_max, dt = _real(t_max, "t_max", 0.0, strict=True), _real(dt, "dt", 0.0, strict=True)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
+    eta_q, sigma_q = read_step(eta), read_noise(sigma)
+    q0 = read_real(q0, "q0", 0.0, strict=True)
+    t_max, dt = read_real(t_max, "t_max", 0.0, strict=True), read_real(dt, "dt", 0.0, strict=True)
     steps = t_max / dt  # finite over finite; capped so that a tiny dt is an estimate, not inf
     check_ode_request(p, p_star, float(eta_q), t_max, int(min(steps, 1e15)) + 1, k=0)
     return _noise_integral(p, p_star, float(eta_q), q0, float(sigma_q),
@@ -201,10 +193,10 @@ def escape_time_law(p: int, p_star: int, eta: Any, N: int, q0: Any = 0.25,
     >>> round(L.rate, 4), round(L.noise_variance, 3)
     (0.1708, 0.115)
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
-    _count(N, "N", 1)
-    _count(seed, "seed", 0)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
+    read_count(N, "N", 1)
+    read_count(seed, "seed", 0)
     eta_q, sigma_q, q0, threshold, dt, _ = _escape_arguments(p, p_star, eta, q0, threshold,
                                                              sigma, samples, dt)
     check_escape_request(p, p_star, eta_q, [N], q0, threshold, sigma_q, samples, dt)
@@ -257,21 +249,21 @@ def _escape_arguments(p: int, p_star: int, eta: Any, q0: float, threshold: float
                                                         float]:
     """The checked arguments of :func:`escape_time_law` (exact η and noise; q0, threshold, dt
     as floats) and the plateau escape rate, which must be positive."""
-    _count(samples, "samples", 2)
-    eta_q = _step(eta)
-    sigma_q = _noise(sigma)
+    read_count(samples, "samples", 2)
+    eta_q = read_step(eta)
+    sigma_q = read_noise(sigma)
     if sigma_q > 1000:
-        raise DomainError("noise", _fstr(sigma_q), "0 <= noise <= 1000")
-    q0 = _real(q0, "q0", 0.0, strict=True)
+        raise DomainError("noise", fraction_text(sigma_q), "0 <= noise <= 1000")
+    q0 = read_real(q0, "q0", 0.0, strict=True)
     if q0 > 1000:
         raise DomainError("q0", q0, "0 < q0 <= 1000")
-    threshold = _real(threshold, "threshold")
+    threshold = read_real(threshold, "threshold")
     if not 1e-6 <= threshold < 1:
         raise DomainError("threshold", threshold, "1e-6 <= threshold < 1")
-    dt = _real(dt, "dt", 0.0, strict=True)
+    dt = read_real(dt, "dt", 0.0, strict=True)
     rate = plateau(p, p_star, eta_q, sigma_q).escape_rate
     if rate <= 0:
-        raise DomainError("eta", _fstr(eta_q), "steps with a positive escape rate")
+        raise DomainError("eta", fraction_text(eta_q), "steps with a positive escape rate")
     return eta_q, sigma_q, q0, threshold, dt, rate
 
 
@@ -295,12 +287,12 @@ def check_escape_request(p: int, p_star: int, eta: Any, Ns: Sequence[int], q0: f
                                                           samples, dt)
     total, memory = 0.0, 0.0
     for N in Ns:
-        _count(N, "N", 1)
+        read_count(N, "N", 1)
         n_grid = _escape_horizon(p, p_star, N, q0, threshold, rate) / dt
         seconds, mem = escape_cost(p, p_star, n_grid, samples)
         total, memory = total + seconds, max(memory, mem)
-    what = (f"eta = {_fstr(eta_q)} with {len(Ns)} value(s) of N, {samples} samples, p = {p}, "
-            f"p* = {p_star} (escape horizon ≈ {n_grid * dt:.3g})")
+    what = (f"eta = {fraction_text(eta_q)} with {len(Ns)} value(s) of N, {samples} samples, "
+            f"p = {p}, p* = {p_star} (escape horizon ≈ {n_grid * dt:.3g})")
     check_cost(what, memory, MEMORY_LIMIT_BYTES, "bytes of memory",
                "a larger step eta or fewer students p")
     check_cost(what, total, ESCAPE_SECONDS_LIMIT, "seconds (estimated)",
@@ -323,10 +315,10 @@ def escape_cost(p: int, p_star: int, n_grid: float, samples: int) -> tuple[float
     p, p* integers >= 1, ``n_grid`` a finite number > 0, ``samples`` an integer >= 2 (as
     :func:`escape_time_law` takes); else DomainError.
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
-    n_grid = _real(n_grid, "n_grid", 0.0, strict=True)
-    _count(samples, "samples", 2)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
+    n_grid = read_real(n_grid, "n_grid", 0.0, strict=True)
+    read_count(samples, "samples", 2)
     k = min(p, p_star)
     n = k + p_star
     per_point = 2.5e-5 + 5e-8 * p * p + 4e-8 * k * n * n

@@ -16,15 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from fltheory.args import read_count, read_matrix, read_real
 from fltheory.exact import DomainError, check_cost
-from fltheory.papers.quadratic._common import (
-    MEMORY_LIMIT_BYTES,
-    ODE_SECONDS_LIMIT,
-    ODEDivergence,
-    _count,
-    _matrix,
-    _real,
-)
+from fltheory.papers.quadratic._common import MEMORY_LIMIT_BYTES, ODE_SECONDS_LIMIT, ODEDivergence
 
 __all__ = ["ESCAPE_LEVEL", "ODESolution", "check_ode_request", "crossing_time", "integrate",
            "ode_cost"]
@@ -45,13 +39,13 @@ def check_ode_request(p: int, p_star: int, eta: float, t_span: float, n_grid: in
     Traceback (most recent call last):
     fltheory.exact.CostError: ...
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
-    _count(n_grid, "n_grid", 1)
-    _count(count, "count", 1)
-    eta, t_span = _real(eta, "eta", 0.0), _real(t_span, "t_span", 0.0)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
+    read_count(n_grid, "n_grid", 1)
+    read_count(count, "count", 1)
+    eta, t_span = read_real(eta, "eta", 0.0), read_real(t_span, "t_span", 0.0)
     k = min(p, p_star) if k is None else k
-    _count(k, "k", 0)
+    read_count(k, "k", 0)
     seconds, memory = ode_cost(k, p, p_star, eta, t_span, n_grid)
     what = f"p = {p}, p* = {p_star}, t-max = {t_span:.3g} (ODE of reduced size {k})"
     check_cost(what, count * memory, MEMORY_LIMIT_BYTES, "bytes of memory",
@@ -80,11 +74,11 @@ def ode_cost(k: int, p: int, p_star: int, eta: float, t_span: float, n_grid: int
     Integers p, p* >= 1, n_grid >= 1 and k in [0, p] (k = 0 is a start with ρ(0) = 0
     exactly: only q evolves); η, t_span finite reals >= 0. Else DomainError.
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
-    _count(k, "k", 0, p)
-    _count(n_grid, "n_grid", 1)
-    eta, t_span = _real(eta, "eta", 0.0), _real(t_span, "t_span", 0.0)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
+    read_count(k, "k", 0, p)
+    read_count(n_grid, "n_grid", 1)
+    eta, t_span = read_real(eta, "eta", 0.0), read_real(t_span, "t_span", 0.0)
     n = k + p_star
     nfev = max(3000 + 15 * max(eta, 0.1) * t_span, 6.0 * n_grid)
     seconds = nfev * (4e-6 + 3e-8 * n * n + 1e-9 * k * n * n) + 2e-7 * n_grid * p * p
@@ -141,20 +135,21 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Any, t_grid: A
     if R0.ndim != 2 or min(R0.shape) < 1:
         raise DomainError("R0", f"an array of shape {R0.shape}", "a p × p* matrix, p, p* >= 1")
     p, ps = R0.shape
-    R0 = _matrix(R0, "R0", (p, ps))
-    Q0 = _matrix(Q0, "Q0", (p, p))
-    T = np.ascontiguousarray(_matrix(T, "T", (ps, ps)))
+    R0 = read_matrix(R0, "R0", (p, ps))
+    Q0 = read_matrix(Q0, "Q0", (p, p))
+    T = np.ascontiguousarray(read_matrix(T, "T", (ps, ps)))
     for M, name in ((Q0, "Q0"), (R0, "R0"), (T, "T")):
         if np.abs(M).max() > 1e6:  # overlaps are O(1); 1e6 keeps q³ terms far from overflow
             raise DomainError(name, f"a matrix with entries up to {np.abs(M).max():.3g}",
                               "entries of magnitude <= 1e6")
     eta_in = eta
-    eta = _real(eta, "eta", 0.0, strict=True)
-    sigma = _real(sigma, "sigma", 0.0)
-    a = 1.0 / p if a is None else _real(a, "a")
-    b = 1.0 / ps if b is None else _real(b, "b")
-    eta_w = p * eta if eta_w is None else _real(eta_w, "eta_w")
-    rtol, atol = _real(rtol, "rtol", 0.0, strict=True), _real(atol, "atol", 0.0, strict=True)
+    eta = read_real(eta, "eta", 0.0, strict=True)
+    sigma = read_real(sigma, "sigma", 0.0)
+    a = 1.0 / p if a is None else read_real(a, "a")
+    b = 1.0 / ps if b is None else read_real(b, "b")
+    eta_w = p * eta if eta_w is None else read_real(eta_w, "eta_w")
+    rtol = read_real(rtol, "rtol", 0.0, strict=True)
+    atol = read_real(atol, "atol", 0.0, strict=True)
     try:
         t_grid = np.ascontiguousarray(t_grid, dtype=float)
     except (TypeError, ValueError):
@@ -255,7 +250,7 @@ def crossing_time(t: Any, norms: Any, level: float = ESCAPE_LEVEL) -> float:
     if t.ndim != 1 or t.shape != norms.shape or len(t) == 0:
         raise DomainError("norms", f"arrays of shapes {t.shape}, {norms.shape}",
                           "1-d arrays of times and norms of one length")
-    level = _real(level, "level", 0.0, strict=True)
+    level = read_real(level, "level", 0.0, strict=True)
     if not np.isfinite(t).all():
         raise DomainError("t", "an array with non-finite entries", "finite times")
     if np.any(norms < 0) or np.any(np.isinf(norms)):

@@ -15,8 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from fltheory.args import fraction_text, read_count, read_noise, read_step
 from fltheory.exact import DomainError
-from fltheory.papers.quadratic._common import ODEDivergence, _count, _fstr, _noise, _step
+from fltheory.papers.quadratic._common import ODEDivergence
 from fltheory.papers.quadratic.bias import implicit_bias_drift
 from fltheory.papers.quadratic.curvature import (
     hessian_plateau_counts,
@@ -48,8 +49,8 @@ def mean_field_step(eta: Any, p: int, scaling: str = "mean-field") -> Fraction:
     >>> mean_field_step(Fraction(2, 5), 4, "fixed")
     Fraction(1, 10)
     """
-    _count(p, "p", 1)
-    eta = _step(eta)
+    read_count(p, "p", 1)
+    eta = read_step(eta)
     if scaling not in ("mean-field", "fixed"):
         raise DomainError("scaling", scaling, "mean-field or fixed")
     return eta / p if scaling == "fixed" else eta
@@ -63,21 +64,21 @@ def stability_text(p: int, p_star: int, noise: Any = 0) -> str:
     the plateau exists for η <= 3/10 ≈ 0.3
     zero-loss solutions are stable for η < p*/(2(p*+2)) = 1/4
     """
-    b = stability_bounds(p, p_star, _noise(noise))
+    b = stability_bounds(p, p_star, read_noise(noise))
     parts = []
     if b["plateau"] is not None:
         parts.append(f"the plateau exists for η <= {b['plateau']} ≈ {float(b['plateau']):.4g}")
     if b["solution"] is not None:
         parts.append(f"zero-loss solutions are stable for η < p*/(2(p*+2)) = "
-                     f"{_fstr(b['solution'])}")
+                     f"{fraction_text(b['solution'])}")
     return "; ".join(parts)
 
 
 def _scale(x: Any, param: str, allow_zero: bool) -> Fraction:
-    v = _step(x, param, allow_zero)
+    v = read_step(x, param, allow_zero)
     if v > SCALE_MAX:
         low = f"{param} >= 0" if allow_zero else f"{param} > 0"
-        raise DomainError(param, _fstr(v), f"{low}, <= {SCALE_MAX}")
+        raise DomainError(param, fraction_text(v), f"{low}, <= {SCALE_MAX}")
     return v
 
 
@@ -114,18 +115,18 @@ def ode_run(p: int, p_star: int, eta: Any, teacher: Sequence[Any] | None = None,
     >>> str(r.plateau.q_exact), round(r.escape_time, 2), r.s_drift < 1e-8
     ('2 - sqrt(2)', 37.89, True)
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
-    _count(seed, "seed", 0)
-    eta_in, eta = _step(eta), mean_field_step(eta, p, scaling)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
+    read_count(seed, "seed", 0)
+    eta_in, eta = read_step(eta), mean_field_step(eta, p, scaling)
     noise, q0, rho0 = _scale(noise, "noise", True), _scale(q0, "q0", False), \
         _scale(rho0, "rho0", True)
-    t_max = _step(t_max, "t_max")
+    t_max = read_step(t_max, "t_max")
     if not Fraction(1, 100) <= t_max <= 10**5:
-        raise DomainError("t_max", _fstr(t_max), "[1/100, 10^5]")
-    taus = [Fraction(1)] * p_star if teacher is None else [_step(t, "teacher") for t in teacher]
+        raise DomainError("t_max", fraction_text(t_max), "[1/100, 10^5]")
+    taus = [Fraction(1)] * p_star if teacher is None else [read_step(t, "teacher") for t in teacher]
     if len(taus) != p_star or any(not Fraction(1, 1000) <= v <= 1000 for v in taus):
-        raise DomainError("teacher", ",".join(map(_fstr, taus))[:40],
+        raise DomainError("teacher", ",".join(map(fraction_text, taus))[:40],
                           f"{p_star} eigenvalues in [1/1000, 1000]")
     isotropic_mean = sum(taus) == p_star
     pl = plateau(p, p_star, eta, noise, taus) if isotropic_mean else None
@@ -137,7 +138,7 @@ def ode_run(p: int, p_star: int, eta: Any, teacher: Sequence[Any] | None = None,
     try:
         sol = integrate(Q0, R0, T, float(eta), t, float(noise))
     except ODEDivergence as exc:
-        raise DomainError("eta", _fstr(eta_in), (stability_text(p, p_star, noise)
+        raise DomainError("eta", fraction_text(eta_in), (stability_text(p, p_star, noise)
                                                  if isotropic_mean else "")
                           or "steps for which the ODE stays bounded",
                           reason=f"makes the mean-field ODE diverge (order parameters beyond "
@@ -161,16 +162,16 @@ def escape_laws(p: int, p_star: int, eta: Any, Ns: Sequence[int], q0: Any = 0.25
     >>> [L.N for L in escape_laws(4, 2, Fraction(1, 10), [250, 500], samples=2)]
     [250, 500]
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
     check_escape_request(p, p_star, eta, Ns, q0, threshold, noise, samples)
     for N in Ns:
-        _count(N, "N", p * p_star)
+        read_count(N, "N", p * p_star)
     try:
         return [escape_time_law(p, p_star, eta, N, q0, threshold, noise, samples, seed)
                 for N in Ns]
     except ODEDivergence as exc:
-        raise DomainError("eta", _fstr(_step(eta)), stability_text(p, p_star, noise),
+        raise DomainError("eta", fraction_text(read_step(eta)), stability_text(p, p_star, noise),
                           reason=f"makes the mean-field ODE diverge by t ≈ {exc.t:.3g} "
                                  f"(finite-time blow-up)") from None
 
@@ -186,9 +187,9 @@ def curvature_counts(p: int, p_star: int, N: int, eta: Any = Fraction(1, 10)
     >>> c["hessian_plateau"], c["manifold_dimension"], c["hessian_solution"]
     ((2, 15, 3), 1, (0, 10, 10))
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
-    _count(N, "N", 1)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
+    read_count(N, "N", 1)
     if p + p_star > N:
         raise DomainError("N", N, f"N >= p + p* = {p + p_star}")
     out: dict[str, Any] = {"hessian_plateau": hessian_plateau_counts(p, p_star, N),

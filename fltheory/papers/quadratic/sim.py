@@ -24,8 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.exact import DomainError, as_rational, to_float
+from fltheory.exact import DomainError
+from fltheory.simkit.checks import check_memory, finite_real, positive_int
 from fltheory.simkit.seeding import SeedLike, child, sequence
+from fltheory.simkit.teachers import orthonormal_teacher
 
 __all__ = ["ESCAPE_LEVEL", "KEY_HESSIAN", "KEY_SAMPLES", "KEY_START", "KEY_TEACHER", "KEY_TEST",
            "SGDRun", "cold_start", "escape_time", "hessian_counts_at_solution",
@@ -36,45 +38,6 @@ KEY_SAMPLES, KEY_TEST, KEY_TEACHER, KEY_START, KEY_HESSIAN = 0, 1, 2, 3, 4
 
 #: ‖ρ‖_F at which a run counts as escaped from the plateau
 ESCAPE_LEVEL = 0.5
-
-#: memory one simulation may allocate (the dense Hessians are (pN)² doubles)
-MEMORY_LIMIT_BYTES = 2**30
-
-
-def _positive_int(value: object, param: str, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise DomainError(param, repr(value)[:40], f"integers >= {minimum}",
-                          reason="is not an integer")
-    if value < minimum:
-        raise DomainError(param, value, f"integers >= {minimum}")
-    return int(value)
-
-
-def _finite(value: object, param: str, low: float, strict: bool) -> float:
-    """A real >= low (> with strict) as a double: a float as it is, anything else read by
-    :func:`fltheory.exact.as_rational` (int, Fraction, text such as "1/10"); NaN and ±inf
-    refused naming the domain."""
-    allowed = f"finite numbers {'>' if strict else '>='} {low}"
-    if isinstance(value, float | np.floating):
-        v = float(value)
-        if not math.isfinite(v):
-            raise DomainError(param, value, allowed, reason="is not a finite number")
-    else:
-        try:
-            q = as_rational(value, param)
-        except DomainError as exc:
-            raise DomainError(param, exc.value, allowed, reason=exc.reason) from None
-        v = to_float(q, param)
-    if v < low or (strict and v == low):
-        raise DomainError(param, value, allowed)
-    return v
-
-
-def _check_memory(param: str, value: object, nbytes: float) -> None:
-    if not nbytes <= MEMORY_LIMIT_BYTES:
-        raise DomainError(param, value, f"at most {MEMORY_LIMIT_BYTES:.3g} bytes",
-                                   reason=f"would need about {nbytes:.3g} bytes")
-
 
 def sgd_cost(N: int, p: int, p_star: int, t_max: float, n_test: int = 0, records: int = 21
              ) -> float:
@@ -89,35 +52,11 @@ def sgd_cost(N: int, p: int, p_star: int, t_max: float, n_test: int = 0, records
     >>> round(sgd_cost(1000, 4, 2, 40.0), 2)
     1.52
     """
-    N, p, p_star = (_positive_int(v, n) for v, n in ((N, "N"), (p, "p"), (p_star, "p_star")))
-    n_test, records = _positive_int(n_test, "n_test", 0), _positive_int(records, "records", 0)
-    t_max = _finite(t_max, "t_max", 0.0, strict=False)
+    N, p, p_star = (positive_int(v, n) for v, n in ((N, "N"), (p, "p"), (p_star, "p_star")))
+    n_test, records = positive_int(n_test, "n_test", 0), positive_int(records, "records", 0)
+    t_max = finite_real(t_max, "t_max", 0.0, strict=False)
     steps = t_max * N
     return steps * (1e-5 + 2e-9 * N * (p + p_star + 8)) + 2e-9 * n_test * N * p * records
-
-
-def orthonormal_teacher(N: int, p_star: int, rng: np.random.Generator,
-                        eigenvalues: np.ndarray | None = None) -> np.ndarray:
-    """Teacher rows (p* × N) with W*W*ᵀ/N = diag(eigenvalues) exactly (default identity):
-    orthonormalised Gaussian directions drawn from ``rng`` (a numpy Generator), scaled.
-
-    >>> W = orthonormal_teacher(10, 2, np.random.default_rng(0))
-    >>> np.allclose(W @ W.T / 10, np.eye(2))
-    True
-    """
-    if not isinstance(rng, np.random.Generator):
-        raise DomainError("rng", type(rng).__name__, "a numpy Generator")
-    p_star = _positive_int(p_star, "p_star")
-    N = _positive_int(N, "N", p_star)
-    _check_memory("N", N, 8.0 * 3 * N * p_star)
-    if eigenvalues is not None:
-        ev = np.asarray(eigenvalues, dtype=float)
-        if ev.shape != (p_star,) or not np.isfinite(ev).all() or ev.min() <= 0:
-            raise DomainError("eigenvalues", ev.tolist(),
-                                       f"{p_star} finite positive numbers")
-    Qm, _ = np.linalg.qr(rng.standard_normal((N, p_star)))
-    scale = np.ones(p_star) if eigenvalues is None else np.sqrt(eigenvalues)
-    return (Qm.T * math.sqrt(N)) * scale[:, None]
 
 
 def cold_start(N: int, p: int, p_star: int, seed: SeedLike, q0: float = 0.25,
@@ -130,11 +69,11 @@ def cold_start(N: int, p: int, p_star: int, seed: SeedLike, q0: float = 0.25,
     >>> W0.shape, W_star.shape
     ((2, 50), (1, 50))
     """
-    q0 = _finite(q0, "q0", 0.0, strict=True)
+    q0 = finite_real(q0, "q0", 0.0, strict=True)
     W_star = orthonormal_teacher(N, p_star, np.random.default_rng(child(seed, KEY_TEACHER)),
                                  eigenvalues)
-    p = _positive_int(p, "p")
-    _check_memory("N", N, 8.0 * p * N)
+    p = positive_int(p, "p")
+    check_memory("N", N, 8.0 * p * N)
     W0 = math.sqrt(q0) * np.random.default_rng(child(seed, KEY_START)).standard_normal((p, N))
     return W0, W_star
 
@@ -152,7 +91,7 @@ def escape_time(t: Any, R: Any, level: float = ESCAPE_LEVEL) -> float:
     if t.ndim != 1 or R.ndim != 3 or len(R) != len(t) or len(t) == 0:
         raise DomainError("R", f"arrays of shapes {t.shape}, {R.shape}",
                           "record times (n) and overlaps (n × p × p*)")
-    level = _finite(level, "level", 0.0, strict=True)
+    level = finite_real(level, "level", 0.0, strict=True)
     norms = np.sqrt(np.sum(R * R, axis=(1, 2)))
     reached = [i for i, v in enumerate(norms) if v >= level]  # NaN compares False
     if not reached:
@@ -221,8 +160,8 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction | str, t_grid:
         raise DomainError("W_star", f"an array of shape {W_star.shape}",
                                    f"a finite p* × N matrix with N = {N}")
     ps = W_star.shape[0]
-    eta = _finite(eta, "eta", 0.0, strict=True)
-    sigma = _finite(sigma, "sigma", 0.0, strict=False)
+    eta = finite_real(eta, "eta", 0.0, strict=True)
+    sigma = finite_real(sigma, "sigma", 0.0, strict=False)
     t_grid = np.asarray(t_grid, dtype=float)
     if t_grid.ndim != 1 or len(t_grid) < 1 or not np.isfinite(t_grid).all() \
             or t_grid.min() < 0 or np.any(np.diff(t_grid) < 0):
@@ -231,13 +170,13 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction | str, t_grid:
     if float(t_grid[-1]) * N > 1e12:
         raise DomainError("t_grid", f"up to t = {t_grid[-1]:.3g}",
                                    "at most 1e12 steps (t·N)")
-    chunk = _positive_int(chunk, "chunk")
-    n_test = _positive_int(n_test, "n_test", 0)
-    _check_memory("n_test", n_test, 8.0 * (n_test + chunk) * N * 2)
-    divergence_factor = _finite(divergence_factor, "divergence_factor", 0.0, strict=True)
-    a = 1.0 / p if a is None else _finite(a, "a", 0.0, strict=True)
-    b = 1.0 / ps if b is None else _finite(b, "b", 0.0, strict=False)
-    eta_w = p * eta if eta_w is None else _finite(eta_w, "eta_w", 0.0, strict=True)
+    chunk = positive_int(chunk, "chunk")
+    n_test = positive_int(n_test, "n_test", 0)
+    check_memory("n_test", n_test, 8.0 * (n_test + chunk) * N * 2)
+    divergence_factor = finite_real(divergence_factor, "divergence_factor", 0.0, strict=True)
+    a = 1.0 / p if a is None else finite_real(a, "a", 0.0, strict=True)
+    b = 1.0 / ps if b is None else finite_real(b, "b", 0.0, strict=False)
+    eta_w = p * eta if eta_w is None else finite_real(eta_w, "eta_w", 0.0, strict=True)
     scale = max(1.0, float(np.max(np.sum(W0 * W0, axis=1))) / N,
                 float(np.max(np.sum(W_star * W_star, axis=1))) / N)
     limit = divergence_factor * scale
@@ -312,14 +251,14 @@ def hessian_counts_at_solution(p: int, p_star: int, N: int, seed: SeedLike, n_sa
     >>> hessian_counts_at_solution(2, 1, 6, 0)
     (0, 6, 6)
     """
-    p, p_star, N = (_positive_int(v, name) for v, name in ((p, "p"), (p_star, "p_star"),
+    p, p_star, N = (positive_int(v, name) for v, name in ((p, "p"), (p_star, "p_star"),
                                                           (N, "N")))
     if p < p_star or p_star > N:
         raise DomainError("p", p, f"p >= p* = {p_star} and N >= p*")
-    a = 1.0 / p if a is None else _finite(a, "a", 0.0, strict=True)
-    b = 1.0 / p_star if b is None else _finite(b, "b", 0.0, strict=True)
-    n = _positive_int(n_samples, "n_samples", 0) or 4 * p * N
-    _check_memory("N", N, 8.0 * (n * p * N * 2 + (p * N) ** 2 * 2 + n * N))
+    a = 1.0 / p if a is None else finite_real(a, "a", 0.0, strict=True)
+    b = 1.0 / p_star if b is None else finite_real(b, "b", 0.0, strict=True)
+    n = positive_int(n_samples, "n_samples", 0) or 4 * p * N
+    check_memory("N", N, 8.0 * (n * p * N * 2 + (p * N) ** 2 * 2 + n * N))
     W_star = orthonormal_teacher(N, p_star, np.random.default_rng(child(seed, KEY_TEACHER)))
     rng = np.random.default_rng(child(seed, KEY_HESSIAN))
     O, _ = np.linalg.qr(rng.standard_normal((p, p_star)))
@@ -351,10 +290,10 @@ def population_hessian_counts(W: np.ndarray, W_star: np.ndarray, a: float, b: fl
             or W_star.size == 0 or not (np.isfinite(W).all() and np.isfinite(W_star).all()):
         raise DomainError("W", f"arrays of shapes {W.shape}, {W_star.shape}",
                           "finite p × N and p* × N matrices")
-    a, b = _finite(a, "a", 0.0, strict=True), _finite(b, "b", 0.0, strict=False)
-    h, rel_tol = _finite(h, "h", 0.0, strict=True), _finite(rel_tol, "rel_tol", 0.0, True)
+    a, b = finite_real(a, "a", 0.0, strict=True), finite_real(b, "b", 0.0, strict=False)
+    h, rel_tol = finite_real(h, "h", 0.0, strict=True), finite_real(rel_tol, "rel_tol", 0.0, True)
     p, N = W.shape
-    _check_memory("N", N, 8.0 * 3 * (p * N) ** 2)
+    check_memory("N", N, 8.0 * 3 * (p * N) ** 2)
 
     def grad(V: np.ndarray) -> np.ndarray:
         A = (a * V.T @ V - b * W_star.T @ W_star) / N
@@ -381,10 +320,10 @@ def plateau_point(p: int, p_star: int, N: int, q: float, seed: SeedLike
     >>> np.allclose(W @ W.T / 10, 0.5 * np.eye(2)), np.allclose(W @ W_star.T, 0)
     (True, True)
     """
-    p = _positive_int(p, "p")
-    N = _positive_int(N, "N", p + _positive_int(p_star, "p_star"))
-    q = _finite(q, "q", 0.0, strict=False)
-    _check_memory("N", N, 8.0 * 4 * N * (p + p_star))
+    p = positive_int(p, "p")
+    N = positive_int(N, "N", p + positive_int(p_star, "p_star"))
+    q = finite_real(q, "q", 0.0, strict=False)
+    check_memory("N", N, 8.0 * 4 * N * (p + p_star))
     W_star = orthonormal_teacher(N, p_star, np.random.default_rng(child(seed, KEY_TEACHER)))
     G = np.random.default_rng(child(seed, KEY_START)).standard_normal((p, N))
     G -= (G @ W_star.T / N) @ W_star

@@ -19,8 +19,8 @@ from typing import Any
 
 import sympy as sp
 
+from fltheory.args import fraction_text, read_count, read_finite, read_noise, read_step
 from fltheory.exact import DomainError
-from fltheory.papers.quadratic._common import _count, _finite, _fstr, _noise, _step
 
 __all__ = ["PlateauResult", "linear_rate", "plateau", "stability_bounds"]
 
@@ -49,9 +49,9 @@ def stability_bounds(p: int, p_star: int, noise: Fraction = Fraction(0)) -> dict
     >>> b["plateau"], b["solution"]
     (3/10, Fraction(1, 4))
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
-    noise = _noise(noise)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
+    noise = read_noise(noise)
     _, disc, (_, eta_s, s2), _ = _plateau_symbolic(p, p_star)
     roots = sp.solve(disc.subs(s2, sp.Rational((noise**2).numerator, (noise**2).denominator)),
                      eta_s)
@@ -71,9 +71,9 @@ def linear_rate(q: Any, p: int, p_star: int, eta: Any, tau: Any = 1) -> Any:
     >>> linear_rate(Fraction(2, 3), 4, 2, Fraction(1, 10))
     Fraction(1, 5)
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
-    q, eta, tau = _finite(q, "q"), _finite(eta, "eta"), _finite(tau, "tau")
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
+    q, eta, tau = read_finite(q, "q"), read_finite(eta, "eta"), read_finite(tau, "tau")
     exact = all(isinstance(x, int | Fraction) for x in (q, eta, tau))  # exact in, exact out
     inv_p, inv_ps = (Fraction(1, p), Fraction(1, p_star)) if exact else (1 / p, 1 / p_star)
     return 2 * eta * (1 - q - 2 * q * inv_p + 2 * tau * inv_ps)
@@ -155,10 +155,10 @@ def plateau(p: int, p_star: int, eta: Fraction | int | float | str,
     >>> plateau(2, 2, Fraction(0)).q_exact  # η → 0: p/(p + 2), no escape (rate 0)
     1/2
     """
-    _count(p, "p", 1)
-    _count(p_star, "p_star", 1)
-    eta = _step(eta, allow_zero=True)
-    noise = _noise(noise)
+    read_count(p, "p", 1)
+    read_count(p_star, "p_star", 1)
+    eta = read_step(eta, allow_zero=True)
+    noise = read_noise(noise)
     taus = _teacher(teacher, p_star)
     tr_t2 = sum(t * t for t in taus)
     root, disc, (_, eta_s, s2), coeffs = _plateau_symbolic(p, p_star, tr_t2)
@@ -172,7 +172,7 @@ def plateau(p: int, p_star: int, eta: Fraction | int | float | str,
         d = disc.subs(subs)
         if d < 0:
             bound = [e for e in eta_max if e.is_positive]
-            raise DomainError("eta", _fstr(eta), "steps for which the plateau fixed point "
+            raise DomainError("eta", fraction_text(eta), "steps for which the plateau fixed point "
                               "q*(η) exists: eta <= "
                               + (f"{bound[0]} ≈ {float(bound[0]):.6g}" if bound else "η_max"),
                               reason="is too large: no plateau fixed point")
@@ -200,7 +200,7 @@ def _teacher(teacher: Sequence[Any] | None, p_star: int) -> list[Fraction]:
         return [Fraction(1)] * p_star
     want = f"{p_star} positive eigenvalues with mean 1 (tr T = p*)"
     try:
-        taus = [_step(t, "teacher") for t in teacher]
+        taus = [read_step(t, "teacher") for t in teacher]
     except (TypeError, DomainError):
         raise DomainError("teacher", str(teacher)[:40], want) from None
     if len(taus) != p_star or sum(taus) != p_star:
