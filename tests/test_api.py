@@ -12,7 +12,7 @@ import pytest
 from layout import sim_modules, theory_modules
 
 MODULES = [m for m in theory_modules() + sim_modules()
-           if m not in ("fltheory.engine", "fltheory.simkit")]
+           if m not in ("fltheory.engine", "fltheory.simkit")] + ["fltheory.args"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["NUMPY_CATALOGUE", "NumpyActivation", "numpy_activation"]
+__all__ = ["ACTIVATIONS", "NUMPY_CATALOGUE", "NumpyActivation", "numpy_activation"]
 
 Array = np.ndarray
 _SQRT2 = math.sqrt(2.0)
@@ -146,6 +146,9 @@ def _entries() -> dict[str, NumpyActivation]:
 #: every catalogue name -> its numpy face (the same names as the sympy catalogue; a test
 #: holds them equal)
 NUMPY_CATALOGUE: dict[str, NumpyActivation] = _entries()
+#: name -> g alone, for simulators that need only the function
+ACTIVATIONS: dict[str, Callable[[Array], Array]] = {
+    name: act.g for name, act in NUMPY_CATALOGUE.items()}
 
 
 def numpy_activation(name: str) -> NumpyActivation:

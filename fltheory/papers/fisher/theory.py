@@ -93,7 +93,8 @@ from typing import Any
 
 import mpmath
 
-from fltheory.exact import DomainError, check_cost, check_dps, check_integer
+from fltheory.args import read_dps, read_integral
+from fltheory.exact import DomainError, check_cost
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
@@ -141,21 +142,6 @@ MAX_MULTIPLICITY_DIGITS = 1000
 MAX_SPECTRUM_WORK = 3e10
 
 
-def _integer(value: Any, name: str, low: int, high: int | None = None) -> int:
-    """``value`` as an int in [low, high]; a bool, float, string or None is a DomainError."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        allowed = f"integers in [{low}, {'inf' if high is None else high}]"
-        raise DomainError(name, repr(value) if isinstance(value, str) else value, allowed,
-                          reason="is not an integer")
-    return check_integer(int(value), name, low, high)
-
-
-def _check_dps(dps: Any) -> int:
-    if isinstance(dps, numbers.Integral) and not isinstance(dps, bool):
-        dps = int(dps)
-    return check_dps(dps)
-
-
 def spectrum_work(d: int, lmax: int, dps: int = 30) -> float:
     """Estimated work of the levels l = 0..lmax at ``dps`` digits, lmax³·(dps + guard)², in the
     unit of :data:`MAX_SPECTRUM_WORK` (the bound :func:`spectrum` checks before it starts).
@@ -167,8 +153,8 @@ def spectrum_work(d: int, lmax: int, dps: int = 30) -> float:
     207936.0
     """
     d = _check_d(d)
-    lmax = _integer(lmax, "lmax", 0, MAX_L)
-    precision = _check_dps(dps) + _guard(d, lmax)
+    lmax = read_integral(lmax, "lmax", 0, MAX_L)
+    precision = read_dps(dps) + _guard(d, lmax)
     return float(max(lmax, 1)) ** 3 * float(precision) ** 2
 
 
@@ -190,7 +176,7 @@ def _check_d(d: Any) -> int:
     if isinstance(d, numbers.Integral) and not isinstance(d, bool) and d == 1:
         raise DomainError("d", d, "integers d >= 2",
                           reason="has no sphere of directions (S^0) for Funk–Hecke")
-    return _integer(d, "d", 2)
+    return read_integral(d, "d", 2)
 
 
 def multiplicity(d: int, l: int) -> int:
@@ -206,7 +192,7 @@ def multiplicity(d: int, l: int) -> int:
     True
     """
     d = _check_d(d)
-    l = _integer(l, "l", 0, MAX_L)
+    l = read_integral(l, "l", 0, MAX_L)
     if l == 0:
         return 1
     if l == 1:
@@ -226,7 +212,7 @@ def legendre_coefficients(d: int, l: int) -> list[Fraction]:
     ['-1/2', '0', '3/2']
     """
     d = _check_d(d)
-    l = _integer(l, "l", 0, MAX_L)
+    l = read_integral(l, "l", 0, MAX_L)
     prev: list[Fraction] = [Fraction(1)]
     if l == 0:
         return prev
@@ -345,8 +331,8 @@ def eigenvalue(d: int, l: int, dps: int = 30, exact: bool | None = None) -> Fish
     Fraction(0, 1)
     """
     d = _check_d(d)
-    l = _integer(l, "l", 0, MAX_L)
-    dps = _check_dps(dps)
+    l = read_integral(l, "l", 0, MAX_L)
+    dps = read_dps(dps)
     exact = _check_exact(exact)
     _check_work(d, l, dps)
     N = multiplicity(d, l)
@@ -394,8 +380,8 @@ def eigenvalue_quadrature(d: int, l: int, dps: int = 30) -> Any:
     '0.5625'
     """
     d = _check_d(d)
-    l = _integer(l, "l", 0, MAX_L)
-    dps = _check_dps(dps)
+    l = read_integral(l, "l", 0, MAX_L)
+    dps = read_dps(dps)
     _check_work(d, l, dps)
     coeffs = legendre_coefficients(d, l)
     with mpmath.workdps(dps + _guard(d, l)):
@@ -426,8 +412,8 @@ def paper_approximation(d: int, l: int, dps: int = 30) -> Any | None:
     ('0.5570423', None)
     """
     d = _check_d(d)
-    l = _integer(l, "l", 0, MAX_L)
-    dps = _check_dps(dps)
+    l = read_integral(l, "l", 0, MAX_L)
+    dps = read_dps(dps)
     with mpmath.workdps(dps + 5):
         if l == 0:
             return (2 * mpmath.mpf(d) + 1) / (4 * mpmath.pi)
@@ -445,7 +431,7 @@ def paper_top3_limit(dps: int = 30) -> Any:
     >>> mpmath.nstr(paper_top3_limit(), 10)
     '0.9774648293'
     """
-    dps = _check_dps(dps)
+    dps = read_dps(dps)
     with mpmath.workdps(dps + 5):
         return mpmath.mpf(1) / 2 + 3 / (2 * mpmath.pi)
 
@@ -598,8 +584,8 @@ def spectrum(d: int, lmax: int = 4, dps: int = 30, exact: bool | None = None
     ['2', '5', '9/256', '0.03515625', '0.0318309886184', '-0.0946', '0.9921875']
     """
     d = _check_d(d)
-    lmax = _integer(lmax, "lmax", 0, MAX_L)
-    dps = _check_dps(dps)
+    lmax = read_integral(lmax, "lmax", 0, MAX_L)
+    dps = read_dps(dps)
     exact = _check_exact(exact)
     _check_work(d, lmax, dps)
     levels = tuple(eigenvalue(d, l, dps, exact) for l in range(lmax + 1))
@@ -697,7 +683,7 @@ def eigenfunction_basis(x: Any, l: int) -> Any:
     """
     import numpy as np
 
-    l = _integer(l, "l", 0, 2)
+    l = read_integral(l, "l", 0, 2)
     x = _inputs(x)
     d = x.shape[1]
     need = 8 * x.shape[0] * multiplicity(d, l)

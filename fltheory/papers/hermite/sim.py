@@ -10,23 +10,15 @@ user's seed) so that their estimates are independent.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from fltheory.exact import DomainError, did_you_mean
-from fltheory.simkit.activations import NUMPY_CATALOGUE
+from fltheory.simkit.activations import ACTIVATIONS
 from fltheory.simkit.seeding import SeedLike, rng
 
 __all__ = ["ACTIVATIONS", "MonteCarloCoefficients", "hermite_orthonormal", "sample_coefficients"]
-
-
-#: name -> g for every catalogue activation: the numpy face of the one catalogue
-#: (:mod:`fltheory.simkit.activations`, written independently of the sympy face it is tested
-#: against)
-ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    name: act.g for name, act in NUMPY_CATALOGUE.items()}
 
 
 def _check_count(value: object, param: str, minimum: int, maximum: int) -> int:

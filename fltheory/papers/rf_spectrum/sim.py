@@ -36,8 +36,8 @@ from typing import Any
 import numpy as np
 
 from fltheory.exact import DomainError, as_rational, check_cost, to_float
-from fltheory.papers.hermite.sim import ACTIVATIONS
 from fltheory.simkit import seeding
+from fltheory.simkit.activations import ACTIVATIONS
 from fltheory.simkit.seeding import SeedLike
 
 __all__ = ["CLOSED_FORMS", "KMAX", "MAX_BYTES", "MAX_FLOPS", "REFUSE", "TOL", "HarmonicCluster",
@@ -101,7 +101,7 @@ def multiplicity(d: int, l: int) -> int:
 
 def activation(sigma: str | Callable[[np.ndarray], np.ndarray]) -> tuple[str, Callable[..., Any]]:
     """(name, vectorised numpy function) of ``sigma``: a name of
-    :data:`fltheory.papers.hermite.sim.ACTIVATIONS` (relu, tanh, erf, abs, quadratic, He3, ...) or a
+    :data:`fltheory.simkit.activations.ACTIVATIONS` (relu, tanh, erf, abs, quadratic, He3, ...) or a
     callable (named ``"custom"``). Unknown names raise DomainError.
 
     >>> name, f = activation("tanh"); name, float(f(np.array([0.0]))[0])

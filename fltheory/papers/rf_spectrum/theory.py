@@ -107,8 +107,9 @@ from typing import Any
 
 import mpmath
 
+from fltheory.args import read_dps, read_integral
 from fltheory.exact import DomainError, as_rational, check_cost
-from fltheory.papers.fisher.theory import MAX_L, _check_dps, _integer, multiplicity
+from fltheory.papers.fisher.theory import MAX_L, multiplicity
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
@@ -147,7 +148,7 @@ def _check_d(d: Any) -> int:
     if isinstance(d, numbers.Integral) and not isinstance(d, bool) and d < 2:
         raise DomainError("d", d, f"integers in [2, {MAX_D}]",
                           reason="has no sphere of directions for Funk–Hecke (d >= 2)")
-    return _integer(d, "d", 2, MAX_D)
+    return read_integral(d, "d", 2, MAX_D)
 
 
 def _scale(scale: Any) -> Any:
@@ -288,8 +289,8 @@ class RFSpectrum(ShowsTable):
 
     def level(self, l: int, j: int) -> RFLevel:
         """The :class:`RFLevel` of (l, j) (DomainError outside l <= lmax, j <= jmax)."""
-        l = _integer(l, "l", 0, self.lmax)
-        j = _integer(j, "j", 0, self.jmax)
+        l = read_integral(l, "l", 0, self.lmax)
+        j = read_integral(j, "j", 0, self.jmax)
         return self.levels[l * (self.jmax + 1) + j]
 
     def eigenvalue(self, l: int, j: int = 0) -> Any:
@@ -417,9 +418,9 @@ def _spectrum(sigma: Any, d: int, scale: Any, lmax: int, jmax: int, dps: int,
     """:func:`spectrum` at ``dps``; ``strict``: a value short of ``dps`` digits is a
     DomainError (else it keeps its own ``digits`` and a note says so)."""
     d = _check_d(d)
-    lmax = _integer(lmax, "lmax", 0, MAX_L)
-    jmax = _integer(jmax, "jmax", 0, MAX_JMAX)
-    dps = _check_dps(dps)
+    lmax = read_integral(lmax, "lmax", 0, MAX_L)
+    jmax = read_integral(jmax, "jmax", 0, MAX_JMAX)
+    dps = read_dps(dps)
     s = _scale(scale)
     func = _sympy_function(sigma)
     from fltheory.engine.functions import Z
@@ -1088,12 +1089,12 @@ def large_d_approach(sigma: Any, l: int, d_values: Sequence[int], scale: Any = 1
     from fltheory.engine.hermite import coefficient
     from fltheory.papers.rf_spectrum.radial import funk_hecke
 
-    l = _integer(l, "l", 0, MAX_L)
+    l = read_integral(l, "l", 0, MAX_L)
     values = list(d_values)
     if not 1 <= len(values) <= 20:
         raise DomainError("d_values", len(values), "1 to 20 dimensions")
     ds = [_check_d(d) for d in values]
-    dps = _check_dps(dps)
+    dps = read_dps(dps)
     s = _scale(scale)
     func = _sympy_function(sigma)
     mu = coefficient(func.expr.subs(Z, s * Z), l, dps=dps)
