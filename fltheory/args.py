@@ -15,8 +15,8 @@ import numpy as np
 
 from fltheory.exact import DomainError, as_rational, check_dps, check_integer, to_float
 
-__all__ = ["fraction_text", "read_count", "read_dps", "read_finite", "read_integral", "read_matrix",
-           "read_noise", "read_real", "read_step"]
+__all__ = ["fraction_text", "read_count", "read_dps", "read_finite", "read_grid", "read_integral",
+           "read_matrix", "read_noise", "read_real", "read_step"]
 
 
 def read_step(eta: Any, param: str = "eta", allow_zero: bool = False) -> Fraction:
@@ -144,6 +144,25 @@ def read_matrix(M: Any, param: str, shape: tuple[int, int]) -> np.ndarray:
     if not np.isfinite(A).all():
         raise DomainError(param, "a matrix with non-finite entries", "finite entries")
     return A
+
+
+def read_grid(t_grid: Any, param: str = "t_grid") -> np.ndarray:
+    """A grid of output times: a non-empty, finite, non-decreasing 1-d float array (contiguous).
+
+    >>> read_grid([0, 1, 2]).tolist()
+    [0.0, 1.0, 2.0]
+    >>> read_grid([1, 0])
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: t_grid = an array of shape (2,) is outside the allowed range ...
+    """
+    try:
+        t = np.ascontiguousarray(t_grid, dtype=float)
+    except (TypeError, ValueError):
+        raise DomainError(param, str(t_grid)[:40], "a 1-d grid of times") from None
+    if t.ndim != 1 or len(t) < 1 or not np.isfinite(t).all() or np.any(np.diff(t) < 0):
+        raise DomainError(param, f"an array of shape {t.shape}",
+                          "a non-empty, finite, non-decreasing 1-d grid of times")
+    return t
 
 
 def read_integral(value: Any, name: str, low: int, high: int | None = None) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from fltheory.engine import odes
 from fltheory.exact import CostError, DomainError
 from fltheory.papers.committee import _compiled
 from fltheory.papers.committee import ode as co
@@ -50,10 +51,9 @@ def test_plain_python_dop853_is_high_order():
     """The loop as plain Python (no numba) on (y, s)' = (y cos s, 1), exact y = exp(sin t).
     The error follows rtol, and 1e4 × tighter tolerance costs < 3× the evaluations (an order-5
     pair would need ~(1e4)^(1/5) = 6×). Perturbation: B[5] += 1e-3 leaves an error of 4e-3.
-    The point t = 2 lies inside a step: its value is the 7th-order dense output, whose error is
-    of the order of rtol relative (2.4e-6 absolute = 9.6e-7 relative at rtol 1e-6 here; scipy's
-    DOP853 dense output gives 1.2e-6 absolute there), so the error is measured relative."""
-    A, B, C, E3, E5, D = co._tableau()
+    Every grid point (t = 2 included) is a step's end, so its error is the error-controlled one
+    (relative, 1e-6 and 1e-10 here)."""
+    A, B, E3, E5 = odes.tableau()
 
     def f(y):
         return np.array([y[0] * np.cos(y[1]), 1.0])
@@ -61,13 +61,31 @@ def test_plain_python_dop853_is_high_order():
     t = np.array([0.0, 2.0, 6.0])
     errs, nfevs = [], []
     for rtol in (1e-6, 1e-10):
-        Y, nfev, status, t_end = co.dop853_loop(f, np.array([1.0, 0.0]), t, rtol, 1e-14,
-                                                10**5, 1e8, A, B, C, E3, E5, D)
+        Y, nfev, status, t_end = odes.dop853_loop(f, np.array([1.0, 0.0]), t, rtol, 1e-14,
+                                                  10**5, 1e8, A, B, E3, E5)
         assert status == 0 and t_end == 6.0
         errs.append(np.abs(Y[:, 0] / np.exp(np.sin(t)) - 1).max())
         nfevs.append(nfev)
     assert errs[0] < 1e-6 and errs[1] < 1e-9
     assert nfevs[1] < 3 * nfevs[0]
+
+
+@pytest.mark.parametrize("method", ["auto", "dop853", "lsoda"])
+def test_grid_states_honour_the_stated_accuracy(method):
+    """ε_g on a fine grid (2001 points to t = 200, erf_ss K = M = 2, η = 1/2, cold start)
+    against the same ODE at rtol 1e-13 (the reference: the compiled loop, whose grid points
+    are step ends; a different method from scipy's paths): within the accuracy the trajectory
+    states (:func:`eps_accuracy`). Before the steps landed on the grid, DOP853's dense output
+    (not error-controlled) missed it by 9× (7.5e-8 against 8.1e-9), scipy's by 5×."""
+    from fltheory.papers.committee.model import CommitteeModel
+
+    m = CommitteeModel("erf_ss", 2, 2)
+    rng = np.random.default_rng(0)
+    Q0, R0, T = 0.5 * np.eye(2), 1e-3 * rng.standard_normal((2, 2)), np.eye(2)
+    t = np.linspace(0.0, 200.0, 2001)
+    ref = co.integrate(m, 0.5, Q0, R0, T, t, rtol=1e-13, atol=1e-15)
+    run = co.integrate(m, 0.5, Q0, R0, T, t, method=method)
+    assert (np.abs(run.eps_g - ref.eps_g) <= co.eps_accuracy(m, run, 0.5)).all()
 
 
 def sq(y):

@@ -6,10 +6,13 @@
   expression grammar of every ``--sigma``/``--g``;
 * :mod:`fltheory.engine.functions` -- a function of ``z`` as the engine takes it;
 * :mod:`fltheory.engine.integrability` -- square integrability under N(0, 1), decided first;
+* :mod:`fltheory.engine.odes` -- the one ODE integrator (Dormand–Prince 8(5,3), compiled by
+  numba around a paper's right side) of the committee and quadratic ODEs;
 * :mod:`fltheory.engine.timer` -- a wall-clock bound on a block of sympy work.
 
-Modules here use exact rationals, sympy and mpmath; none imports a simulator. This ``__init__``
-imports nothing (a sub-module is loaded when first named), so light queries stay light.
+Modules here use exact rationals, sympy and mpmath (odes: numpy); none imports a simulator.
+This ``__init__`` imports nothing (a sub-module is loaded when first named), so light
+queries stay light.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["expressions", "functions", "hermite", "integrability", "timer"]
+__all__ = ["expressions", "functions", "hermite", "integrability", "odes", "timer"]
 
 
 def __getattr__(name: str) -> Any:

@@ -29,7 +29,7 @@ _NAMES = {
         "average_errors", "check_state", "equations", "flat_rhs", "generalisation_error", "rhs"),
     "ode": (
         "CommitteeDivergence", "CommitteeTrajectory", "FlatSolution", "MEMORY_LIMIT_BYTES",
-        "ODE_SECONDS_LIMIT", "check_integration_request", "compiled_erf_cost", "dop853_loop",
+        "ODE_SECONDS_LIMIT", "check_integration_request", "compiled_erf_cost",
         "eps_accuracy", "expected_nfev", "integrate", "integrate_flat", "integration_cost",
         "runaway"),
     "plateau": (

@@ -1,7 +1,7 @@
-"""numba-compiled versions of :func:`fltheory.papers.committee._dopri.dop853_loop` (imported
-only when numba is installed; compiled on first use and cached on disk), built as
-:mod:`fltheory.papers.quadratic._jit` builds its functions: the plain loop's code with its
-right-side hook ``_eval`` bound to a compiled call.
+"""numba-compiled versions of the package's one integrator,
+:func:`fltheory.engine.odes.dop853_loop`, for the committee ODE (imported only when numba is
+installed; compiled on first use): the plain loop's code with its right-side hook bound to a
+compiled call (:func:`fltheory.engine.odes.compiled_loop`).
 
 * :data:`dop853_loops` calls the model's compiled ``loops(y, *args)``
   (:mod:`fltheory.papers.committee._jit`, what ``flat_rhs`` returns exposes ``loops``/``args``):
@@ -12,7 +12,6 @@ right-side hook ``_eval`` bound to a compiled call.
 from __future__ import annotations
 
 import hashlib
-import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,19 +20,8 @@ import numba
 import numpy as np
 from numba.core.registry import CPUDispatcher
 
-from fltheory.papers.committee import _dopri
+from fltheory.engine import odes
 from fltheory.papers.committee import _jit as _cj
-
-
-def _compile(func: Callable[..., Any], name: str, cache: bool, **compiled: Any) -> Any:
-    """``func``'s code with names rebound, under its own qualified name: numba's on-disk cache
-    is one index per (file, qualified name), and a variant taking a function argument must not
-    share (or write) an index whose entries pickle that function's type."""
-    namespace = dict(vars(_dopri)) | {"_model_loops": _model_loops} | compiled
-    fn = types.FunctionType(func.__code__, namespace, name)
-    fn.__qualname__ = name
-    return numba.njit(cache=cache)(fn)
-
 
 _model_loops = _cj.loops
 #: numba's disk cache checks only the file defining a function, not what it calls: the
@@ -46,11 +34,9 @@ def _eval_loops_py(args: Any, y: np.ndarray) -> np.ndarray:
     return _model_loops(y, *args)
 
 
-_eval_loops = _compile(_eval_loops_py, f"eval_loops_{_FLAT_KEY}", True)
-_eval_call = _compile(_dopri._eval, "eval_call", False)
-dop853 = _compile(_dopri.dop853_loop, "dop853_any_rhs", False, _eval=_eval_call)
-dop853_loops = _compile(_dopri.dop853_loop, f"dop853_model_loops_{_FLAT_KEY}", True,
-                        _eval=_eval_loops)
+_eval_loops = odes.compiled(_eval_loops_py, f"eval_loops_{_FLAT_KEY}", True)
+dop853 = odes.compiled_loop(None, "dop853_any_rhs", False)
+dop853_loops = odes.compiled_loop(_eval_loops, f"dop853_model_loops_{_FLAT_KEY}", True)
 _compiled: dict[int, tuple[Any, Any]] = {}
 
 

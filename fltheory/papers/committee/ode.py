@@ -11,10 +11,11 @@ Integrators (``method``):
 
 * ``dopri`` — Dormand & Prince's explicit 8th-order pair with the 5th/3rd-order error estimate
   of Hairer, Nørsett & Wanner (Solving ODEs I, II.10; coefficients from scipy's DOP853 table),
-  written as loops in :func:`dop853_loop` and compiled with numba when installed (extra
+  written as loops in :func:`fltheory.engine.odes.dop853_loop` (the package's one integrator,
+  shared with the quadratic paper) and compiled with numba when installed (extra
   ``fast``) on the model's compilable right side ``flat_rhs(model, eta)``. The steps follow
-  the error control, not the grid: grid points inside a step get the pair's 7th-order dense
-  output (three more evaluations for such a step).
+  the error control and land on every grid point (the dense output's error is not controlled:
+  at rtol 1e-10 it measured up to 7e-8 on ε_g where the landed steps are within 1e-11).
 * ``dop853`` / ``lsoda`` — scipy's ``solve_ivp`` on the numpy right side (any activation; no
   numba needed). ``auto``: dopri when numba and a compilable right side exist, else dop853.
 
@@ -28,17 +29,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from fltheory.args import read_grid
+from fltheory.engine.odes import grid_spacing, tableau
 from fltheory.exact import DomainError, check_cost, check_integer
 from fltheory.papers.committee import _compiled
-from fltheory.papers.committee._dopri import dop853_loop
 
 __all__ = ["MEMORY_LIMIT_BYTES", "ODE_SECONDS_LIMIT", "CommitteeDivergence", "CommitteeTrajectory",
-           "FlatSolution", "check_integration_request", "compiled_erf_cost", "dop853_loop",
+           "FlatSolution", "check_integration_request", "compiled_erf_cost",
            "eps_accuracy", "expected_nfev", "integrate", "integrate_flat", "integration_cost",
            "runaway"]
 
@@ -108,7 +109,8 @@ def compiled_erf_cost(K: int, M: int) -> float:
 
 
 def expected_nfev(K: int, eta: float, t_span: float) -> float:
-    """Right-side evaluations of the compiled DOP853 at rtol 1e-10 (dense output included):
+    """Right-side evaluations of the compiled DOP853 at rtol 1e-10 on a coarse grid (on a fine
+    grid the steps land on every point: :func:`integration_cost` counts at least 12 per point):
     200 + 120 (1 + K/10) √(max(η, 0.05) t) — fitted to erf runs from a cold start (Q = I/4,
     R ~ 1e-3): K = 2 at ηt = 100, 1000, 2000 (η = 0.1…2): 1051, 4891, 4681, 5758; K = 5, ηt =
     500: 3367; K = 10, ηt = 500, 1000: 5011, 6850; K = 20, ηt = 100: 2815; tanh/sigmoid K = 2,
@@ -123,12 +125,13 @@ def expected_nfev(K: int, eta: float, t_span: float) -> float:
 def integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
                      per_eval: float | None = None) -> tuple[float, float]:
     """(seconds, bytes) to integrate the committee ODE (K students, M teachers) over ``t_span``
-    with output on ``n_grid`` points: :func:`expected_nfev` evaluations at ``per_eval``
-    seconds each (default :func:`compiled_erf_cost`, the cheapest right side), ε_g on the
-    grid ≈ 2e-5 + 1e-6·(K + M)² s per point (batched) and 0.005 s of set-up. Meant to be
-    within 3× of the measured time (the table in benchmarks/committee.py, cost_table; the
-    previous bound, (2000 + 3ηt)(1 + K/5) evaluations at 1.5e-7 K²(K + M)² s, was 10–200×
-    high). Memory: Q, R and the flat states on the grid and three temporaries,
+    with output on ``n_grid`` points: :func:`expected_nfev` evaluations (at least 12 per grid
+    interval: every grid point is a step's end) at ``per_eval`` seconds each (default
+    :func:`compiled_erf_cost`, the cheapest right side), ε_g on the grid ≈ 2e-5 + 1e-6·(K + M)²
+    s per point (batched) and 0.005 s of set-up. Meant to be within 3× of the measured time
+    (the table in benchmarks/committee.py, cost_table; the previous bound,
+    (2000 + 3ηt)(1 + K/5) evaluations at 1.5e-7 K²(K + M)² s, was 10–200× high). Memory: Q, R
+    and the flat states on the grid and three temporaries,
     8·4·(2K² + 2KM) bytes per point. Returns two floats.
 
     >>> seconds, memory = integration_cost(2, 2, 1.0, 100.0, 101)
@@ -145,8 +148,8 @@ def integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
     if per_eval is None:
         per_eval = compiled_erf_cost(K, M)
     per_eval = _real(per_eval, "per_eval", 0.0, strict=True)
-    seconds = (expected_nfev(K, eta, t_span) * per_eval + n_grid * (2e-5 + 1e-6 * (K + M) ** 2)
-               + 0.005)
+    nfev = max(expected_nfev(K, eta, t_span), 12.0 * (n_grid - 1) + 1)  # steps land on points
+    seconds = nfev * per_eval + n_grid * (2e-5 + 1e-6 * (K + M) ** 2) + 0.005
     memory = 8.0 * 4 * n_grid * (2 * K * K + 2 * K * M)
     return seconds, memory
 
@@ -186,41 +189,6 @@ def _real(x: Any, param: str, low: float | None = None, strict: bool = False) ->
     return v
 
 
-def _grid(t_grid: Any) -> np.ndarray:
-    try:
-        t = np.ascontiguousarray(t_grid, dtype=float)
-    except (TypeError, ValueError):
-        raise DomainError("t_grid", str(t_grid)[:40], "a 1-d grid of times") from None
-    if t.ndim != 1 or len(t) < 1 or not np.isfinite(t).all() or np.any(np.diff(t) < 0):
-        raise DomainError("t_grid", f"an array of shape {t.shape}",
-                          "a non-empty, finite, non-decreasing 1-d grid of times")
-    return t
-
-
-@lru_cache(maxsize=1)
-def _tableau() -> tuple[np.ndarray, ...]:
-    """scipy's DOP853 coefficient table, its file loaded alone (importing scipy.integrate
-    takes ~1 s, longer than a whole K = 10, M = 5 integration)."""
-    import importlib.util
-    import os
-
-    c: Any = None
-    spec = importlib.util.find_spec("scipy")
-    if spec is not None and spec.origin is not None:
-        path = os.path.join(os.path.dirname(spec.origin), "integrate", "_ivp",
-                            "dop853_coefficients.py")
-        file_spec = importlib.util.spec_from_file_location("_fltheory_dop853_table", path)
-        if os.path.exists(path) and file_spec is not None and file_spec.loader is not None:
-            c = importlib.util.module_from_spec(file_spec)
-            file_spec.loader.exec_module(c)
-    if c is None:
-        from scipy.integrate._ivp import dop853_coefficients
-
-        c = dop853_coefficients
-    return (np.ascontiguousarray(c.A), np.ascontiguousarray(c.B), np.ascontiguousarray(c.C),
-            np.ascontiguousarray(c.E3), np.ascontiguousarray(c.E5), np.ascontiguousarray(c.D))
-
-
 def integrate_flat(fun: Callable[[np.ndarray], np.ndarray], y0: Any, t_grid: Any,
                    rtol: float = 1e-10, atol: float = 1e-12, method: str = "auto",
                    compiled: Any = None, eta: Any = None, y_scale: float = 1.0,
@@ -229,7 +197,8 @@ def integrate_flat(fun: Callable[[np.ndarray], np.ndarray], y0: Any, t_grid: Any
     ``t_grid`` — the generic engine under :func:`integrate`, for any right side.
 
     ``compiled``: a numba-compilable version of ``fun`` (a plain or ``njit`` function y -> dy);
-    with it and numba installed, ``auto``/``dopri`` run the compiled :func:`dop853_loop`;
+    with it and numba installed, ``auto``/``dopri`` run the compiled
+    :func:`~fltheory.engine.odes.dop853_loop`;
     otherwise ``auto`` is scipy's DOP853 (``dop853``), or LSODA (``lsoda``) on ``fun``.
     ``rtol``, ``atol`` > 0 are the local tolerances; ``max_nfev`` caps the right-side
     evaluations (status "too many steps" → DomainError); ``eta`` only names the step in a
@@ -240,7 +209,7 @@ def integrate_flat(fun: Callable[[np.ndarray], np.ndarray], y0: Any, t_grid: Any
     >>> [round(float(v), 10) for v in sol.Y[1]], sol.method
     ([0.3678794412, 0.7357588823], 'dop853 (scipy)')
     """
-    t = _grid(t_grid)
+    t = read_grid(t_grid)
     y0 = np.ascontiguousarray(y0, dtype=float)
     if y0.ndim != 1 or not np.isfinite(y0).all():
         raise DomainError("y0", f"an array of shape {y0.shape}", "a finite 1-d state")
@@ -258,10 +227,10 @@ def integrate_flat(fun: Callable[[np.ndarray], np.ndarray], y0: Any, t_grid: Any
         if getattr(compiled, "loops", None) is not None and args is not None:
             # the model's compiled loops(y, *args): one integrator for every model, disk-cached
             Y, nfev, status, t_end = jit.dop853_loops(tuple(args), y0, t, rtol, atol,
-                                                      max_nfev // 15 + 1, y_max, *_tableau())
+                                                      max_nfev // 15 + 1, y_max, *tableau())
         else:
             Y, nfev, status, t_end = jit.dop853(jit.njit_rhs(compiled), y0, t, rtol, atol,
-                                                max_nfev // 15 + 1, y_max, *_tableau())
+                                                max_nfev // 15 + 1, y_max, *tableau())
         if status == 1:
             raise DomainError("eta", eta, "steps for which the ODE can be integrated",
                               reason=f"needs over {max_nfev} evaluations of the right side "
@@ -304,7 +273,8 @@ def _scipy(fun: Callable[[np.ndarray], np.ndarray], y0: np.ndarray, t: np.ndarra
         return FlatSolution(t.copy(), np.tile(y0, (len(t), 1)), 0, method)
     try:
         with np.errstate(all="ignore"):
-            sol = solve_ivp(rhs, (t[0], t[-1]), y0, t_eval=t, method=name, rtol=rtol, atol=atol)
+            sol = solve_ivp(rhs, (t[0], t[-1]), y0, t_eval=t, method=name, rtol=rtol, atol=atol,
+                            max_step=grid_spacing(t))
     except _Stop as exc:
         when, why = float(exc.args[0]), exc.args[1]
         if why == "too many":
@@ -360,7 +330,7 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     R0 = _matrix(R0, "R0", (K, M))
     T = _matrix(T, "T", (M, M))
     ce.check_state(Q0, R0, T, model)
-    t = _grid(t_grid)
+    t = read_grid(t_grid)
     if method not in METHODS:
         raise DomainError("method", method, ", ".join(METHODS))
     span = float(t[-1] - t[0])

@@ -332,6 +332,7 @@ def _settle(F: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, eta: float,
     at η = 1/10, K = M = 2 its slowest rate there is ~7e-5, so Newton finishes what the flow
     starts). ``budget``: right-side evaluations of all spans together (the analysis time
     bound divided by ``per_eval`` seconds per evaluation); a DomainError saying so beyond it."""
+    from fltheory.engine import odes
     from fltheory.papers.committee import ode
 
     x = np.array(x0, dtype=float)
@@ -342,9 +343,9 @@ def _settle(F: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, eta: float,
         # about what scipy's solve_ivp does, without importing scipy.integrate (~0.3–1 s)
         y_max = 1e8 * max(1.0, float(np.abs(x).max(initial=0.0)))
         with np.errstate(all="ignore"):
-            Y, nfev, status, t_end = ode.dop853_loop(
+            Y, nfev, status, t_end = odes.dop853_loop(
                 F, x, np.array([0.0, span]), 1e-8, 1e-11, left // 15 + 1, y_max,
-                *ode._tableau())
+                *odes.tableau())
         if status in (2, 3):
             raise ode.CommitteeDivergence(eta, float(t_end), None,
                                           "leaves every bounded region" if status == 3

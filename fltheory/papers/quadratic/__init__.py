@@ -37,7 +37,7 @@ _NAMES = {
         "ESCAPE_LEVEL", "ODESolution", "check_ode_request", "crossing_time", "integrate",
         "ode_cost"),
     "rhs": (
-        "block_matrix", "block_rhs", "block_rhs_loops", "block_traces", "bulk_dq", "dopri5",
+        "block_matrix", "block_rhs", "block_rhs_loops", "block_traces", "bulk_dq",
         "reduce_start"),
     "stability": (
         "PlateauResult", "linear_rate", "plateau", "stability_bounds"),

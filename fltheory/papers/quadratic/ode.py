@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.args import read_count, read_matrix, read_real
+from fltheory.args import read_count, read_grid, read_matrix, read_real
+from fltheory.engine.odes import grid_spacing, tableau
 from fltheory.exact import DomainError, check_cost
 from fltheory.papers.quadratic._common import MEMORY_LIMIT_BYTES, ODE_SECONDS_LIMIT, ODEDivergence
 
@@ -60,8 +61,9 @@ def ode_cost(k: int, p: int, p_star: int, eta: float, t_span: float, n_grid: int
     over ``t_span`` with output on ``n_grid`` points (compiled Dormand–Prince).
 
     Fitted on this machine (2 cores, single-threaded BLAS; measured 2026-12): right-side
-    evaluations nfev ≈ 3000 + 15·η·t (p = 4, p* = 2, η = 1/10: 3367, 6139, 33733, 302053 at
-    t = 200, 2e3, 2e4, 2e5), at least 6 per grid point; one evaluation ≈ 4e-6 + 3e-8·n² +
+    evaluations nfev ≈ 3000 + 15·η·t (p = 4, p* = 2, η = 1/10: 1129, 5317, 32734, 302998 at
+    t = 200, 2e3, 2e4, 2e5 with the DOP853 loop; η = 1/5: 2134, 8803, 62854, 603394), at
+    least 12 per grid point (every point is a step's end); one evaluation ≈ 4e-6 + 3e-8·n² +
     1e-9·k·n² s with n = k + p* (measured 3.7e-6 s at (k, p*) = (2, 2), 1.5e-3 at (4, 300),
     1.1e-2 at (4, 600), 3.3e-3 at (100, 100); the fit is above each). Memory: the outputs Q and
     ρ on the grid, (p² + p p*) doubles per point, and about three temporaries of that size.
@@ -69,7 +71,7 @@ def ode_cost(k: int, p: int, p_star: int, eta: float, t_span: float, n_grid: int
 
     >>> seconds, memory = ode_cost(2, 4, 2, 0.1, 200.0, 401)
     >>> round(seconds, 3), int(memory)
-    (0.016, 423456)
+    (0.023, 423456)
 
     Integers p, p* >= 1, n_grid >= 1 and k in [0, p] (k = 0 is a start with ρ(0) = 0
     exactly: only q evolves); η, t_span finite reals >= 0. Else DomainError.
@@ -79,11 +81,17 @@ def ode_cost(k: int, p: int, p_star: int, eta: float, t_span: float, n_grid: int
     read_count(k, "k", 0, p)
     read_count(n_grid, "n_grid", 1)
     eta, t_span = read_real(eta, "eta", 0.0), read_real(t_span, "t_span", 0.0)
-    n = k + p_star
-    nfev = max(3000 + 15 * max(eta, 0.1) * t_span, 6.0 * n_grid)
-    seconds = nfev * (4e-6 + 3e-8 * n * n + 1e-9 * k * n * n) + 2e-7 * n_grid * p * p
+    nfev = max(3000 + 15 * max(eta, 0.1) * t_span, 12.0 * n_grid)
+    seconds = nfev * _seconds_per_evaluation(k, p_star) + 2e-7 * n_grid * p * p
     memory = 4.0 * 8 * n_grid * (p * p + p * p_star + 1 + k * k + k * p_star)
     return seconds, memory
+
+
+def _seconds_per_evaluation(k: int, p_star: int) -> float:
+    """Seconds of one compiled right-side evaluation of the reduced state (the fit in
+    :func:`ode_cost`), n = k + p*."""
+    n = k + p_star
+    return 4e-6 + 3e-8 * n * n + 1e-9 * k * n * n
 
 
 @dataclass(frozen=True)
@@ -115,8 +123,9 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Any, t_grid: A
 
     Defaults: a = 1/p, b = 1/p*, η_w = p η (mean field). The state is first reduced exactly
     (:mod:`fltheory.papers.quadratic.rhs`: Q = q I + V S Vᵀ, ρ = V K; from Q(0) = q0 I the size
-    no longer depends on p). ``method``: ``dopri`` — compiled Dormand–Prince 5(4) (needs numba,
-    extra ``fast``); ``lsoda`` — scipy's solve_ivp; ``auto`` — dopri when numba is installed.
+    no longer depends on p). ``method``: ``dopri`` — the package's integrator
+    (:func:`fltheory.engine.odes.dop853_loop`, Dormand–Prince 8(5,3)) compiled with numba (extra
+    ``fast``); ``lsoda`` — scipy's solve_ivp; ``auto`` — dopri when numba is installed.
     Both integrate to the tolerances ``rtol``/``atol``. ``reduce=False`` integrates the full
     p² + p p* system (for checking the reduction).
 
@@ -131,17 +140,8 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Any, t_grid: A
     """
     from fltheory.papers.quadratic import rhs as qode
 
-    R0 = np.asarray(R0, dtype=float)
-    if R0.ndim != 2 or min(R0.shape) < 1:
-        raise DomainError("R0", f"an array of shape {R0.shape}", "a p × p* matrix, p, p* >= 1")
+    Q0, R0, T = _read_state(Q0, R0, T)
     p, ps = R0.shape
-    R0 = read_matrix(R0, "R0", (p, ps))
-    Q0 = read_matrix(Q0, "Q0", (p, p))
-    T = np.ascontiguousarray(read_matrix(T, "T", (ps, ps)))
-    for M, name in ((Q0, "Q0"), (R0, "R0"), (T, "T")):
-        if np.abs(M).max() > 1e6:  # overlaps are O(1); 1e6 keeps q³ terms far from overflow
-            raise DomainError(name, f"a matrix with entries up to {np.abs(M).max():.3g}",
-                              "entries of magnitude <= 1e6")
     eta_in = eta
     eta = read_real(eta, "eta", 0.0, strict=True)
     sigma = read_real(sigma, "sigma", 0.0)
@@ -150,14 +150,7 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Any, t_grid: A
     eta_w = p * eta if eta_w is None else read_real(eta_w, "eta_w")
     rtol = read_real(rtol, "rtol", 0.0, strict=True)
     atol = read_real(atol, "atol", 0.0, strict=True)
-    try:
-        t_grid = np.ascontiguousarray(t_grid, dtype=float)
-    except (TypeError, ValueError):
-        raise DomainError("t_grid", str(t_grid)[:40], "a 1-d grid of times") from None
-    if t_grid.ndim != 1 or len(t_grid) < 1 or not np.isfinite(t_grid).all() \
-            or np.any(np.diff(t_grid) < 0):
-        raise DomainError("t_grid", f"an array of shape {t_grid.shape}",
-                          "a non-empty, finite, non-decreasing 1-d grid of times")
+    t_grid = read_grid(t_grid)
     if method not in ("auto", "dopri", "lsoda"):
         raise DomainError("method", method, "auto, dopri or lsoda")
     if reduce:
@@ -169,50 +162,12 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Any, t_grid: A
     check_ode_request(p, ps, abs(a * eta_w), float(t_grid[-1] - t_grid[0]), len(t_grid), k)
     y0 = np.concatenate([[q0], S0.ravel(), K0.ravel()])
     args = (k, ps, m, float(a), float(b), float(eta_w), float(sigma) ** 2, T)
-    jit: Any = None
-    if method in ("auto", "dopri"):
-        try:
-            from fltheory.papers.quadratic import _jit as jit
-        except ImportError:  # numba absent (or unusable with this numpy): scipy's LSODA
-            if method == "dopri":
-                raise DomainError("method", method, "lsoda or auto (dopri needs numba: pip "
-                                  "install 'fltheory[fast]')") from None
-        method = "dopri" if jit is not None else "lsoda"
     y_max = 1e8 * max(1.0, float(np.abs(y0).max()), float(np.abs(T).max()))
-    if method == "dopri":
-        # a step costs 6 evaluations: cap the steps at 3 × the time bound (ode_cost's fit)
-        n = k + ps
-        max_steps = int(3 * ODE_SECONDS_LIMIT / (6 * (4e-6 + 3e-8 * n * n + 1e-9 * k * n * n)))
-        Y, _, status = jit.dopri5(y0, t_grid, rtol, atol, *args, max_steps)
-        if status == 1:
-            raise DomainError("eta", eta_in, "steps for which the ODE can be integrated",
-                              reason=f"makes the ODE too stiff: over {max_steps} steps "
-                                     f"(3 × the {ODE_SECONDS_LIMIT:g} s bound)")
-        if status:  # 3: left the box; 2: step size underflow, the signature of a blow-up
-            raise ODEDivergence(eta_in, _first_unreached(t_grid, Y))
-    else:  # lsoda
-        from scipy.integrate import solve_ivp
-
-        # a state beyond the box aborts the integration from inside the right side (the
-        # exception propagates through LSODA's callback): a blow-up ends at once
-        class _Left(Exception):
-            pass
-
-        def rhs(t_: float, y: np.ndarray) -> np.ndarray:
-            if not float(np.abs(y).max()) <= y_max:
-                raise _Left(t_)
-            return qode.block_rhs(y, *args)
-
-        try:
-            with np.errstate(all="ignore"):
-                sol = solve_ivp(rhs, (t_grid[0], t_grid[-1]), y0, t_eval=t_grid,
-                                method="LSODA", rtol=rtol, atol=atol)
-        except _Left as exc:
-            raise ODEDivergence(eta_in, float(exc.args[0])) from None
-        Y = sol.y.T
-        if not sol.success:
-            raise DomainError("eta", eta_in, "steps for which the ODE can be integrated",
-                              reason=f"stops LSODA: {sol.message}")
+    jit = _compiled_integrator(method)
+    if jit is not None:
+        Y = _dop853(jit, args, y0, t_grid, rtol, atol, y_max, eta_in)
+    else:
+        Y = _lsoda(args, y0, t_grid, rtol, atol, y_max, eta_in)
     q = Y[:, 0]
     S = Y[:, 1:1 + k * k].reshape(len(Y), k, k)
     S = 0.5 * (S + S.transpose(0, 2, 1))
@@ -225,6 +180,85 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Any, t_grid: A
                                 a, b, q)
     loss = 0.5 * (t1**2 + 2 * tr2 + float(sigma) ** 2)
     return ODESolution(t_grid.copy(), Qs, Rs, loss)
+
+
+def _read_state(Q0: Any, R0: Any, T: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Q0 (p × p), R0 (p × p*), T (p* × p*) as float arrays, finite with entries <= 1e6."""
+    R0 = np.asarray(R0, dtype=float)
+    if R0.ndim != 2 or min(R0.shape) < 1:
+        raise DomainError("R0", f"an array of shape {R0.shape}", "a p × p* matrix, p, p* >= 1")
+    p, ps = R0.shape
+    R0 = read_matrix(R0, "R0", (p, ps))
+    Q0 = read_matrix(Q0, "Q0", (p, p))
+    T = np.ascontiguousarray(read_matrix(T, "T", (ps, ps)))
+    for M, name in ((Q0, "Q0"), (R0, "R0"), (T, "T")):
+        if np.abs(M).max() > 1e6:  # overlaps are O(1); 1e6 keeps q³ terms far from overflow
+            raise DomainError(name, f"a matrix with entries up to {np.abs(M).max():.3g}",
+                              "entries of magnitude <= 1e6")
+    return Q0, R0, T
+
+
+def _compiled_integrator(method: str) -> Any:
+    """The compiled integrator module for ``auto``/``dopri`` (None: LSODA is used)."""
+    if method == "lsoda":
+        return None
+    try:
+        from fltheory.papers.quadratic import _jit
+    except ImportError:  # numba absent (or unusable with this numpy): scipy's LSODA
+        if method == "dopri":
+            raise DomainError("method", method, "lsoda or auto (dopri needs numba: pip "
+                              "install 'fltheory[fast]')") from None
+        return None
+    return _jit
+
+
+def _dop853(jit: Any, args: tuple[Any, ...], y0: np.ndarray, t_grid: np.ndarray, rtol: float,
+            atol: float, y_max: float, eta_in: Any) -> np.ndarray:
+    """The states on the grid by the compiled DOP853 loop; its failures as domain errors."""
+    k, ps = args[0], args[1]
+    # a step costs 12 evaluations: cap the steps at 3 × the time bound, each evaluation at
+    # ode_cost's per-evaluation time
+    max_steps = int(3 * ODE_SECONDS_LIMIT / (12 * _seconds_per_evaluation(k, ps)))
+    Y, _, status, _ = jit.dop853(args, y0, t_grid, rtol, atol, max_steps, y_max, *tableau())
+    if status == 1:
+        raise DomainError("eta", eta_in, "steps for which the ODE can be integrated",
+                          reason=f"makes the ODE too stiff: over {max_steps} steps "
+                                 f"(3 × the {ODE_SECONDS_LIMIT:g} s bound)")
+    if status:  # 3: left the box; 2: step size underflow, the signature of a blow-up
+        raise ODEDivergence(eta_in, _first_unreached(t_grid, Y))
+    out: np.ndarray = Y
+    return out
+
+
+def _lsoda(args: tuple[Any, ...], y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: float,
+           y_max: float, eta_in: Any) -> np.ndarray:
+    """The states on the grid by scipy's LSODA on the numpy right side (steps no longer than
+    the grid spacing, :func:`fltheory.engine.odes.grid_spacing`)."""
+    from scipy.integrate import solve_ivp
+
+    from fltheory.papers.quadratic.rhs import block_rhs
+
+    # a state beyond the box aborts the integration from inside the right side (the exception
+    # propagates through LSODA's callback): a blow-up ends at once
+    class _Left(Exception):
+        pass
+
+    def rhs(t_: float, y: np.ndarray) -> np.ndarray:
+        if not float(np.abs(y).max()) <= y_max:
+            raise _Left(t_)
+        return block_rhs(y, *args)
+
+    try:
+        with np.errstate(all="ignore"):
+            sol = solve_ivp(rhs, (t_grid[0], t_grid[-1]), y0, t_eval=t_grid, method="LSODA",
+                            rtol=rtol, atol=atol, max_step=grid_spacing(t_grid))
+    except _Left as exc:
+        raise ODEDivergence(eta_in, float(exc.args[0])) from None
+    if not sol.success:
+        raise DomainError("eta", eta_in, "steps for which the ODE can be integrated",
+                          reason=f"stops LSODA: {sol.message}")
+    out: np.ndarray = sol.y.T
+    return out
 
 
 def _first_unreached(t_grid: np.ndarray, Y: np.ndarray) -> float:

@@ -1,5 +1,5 @@
-r"""Fast integration of the quadratic-network ODEs (seed 003): an exact reduction and a compiled
-Dormand–Prince integrator.
+r"""The right side of the quadratic-network ODEs (Bocchi, Lucibello, Saglietti, Cammarota et
+al.) on an exact reduction of the state, as numpy and as loops for compilation.
 
 Reduction. Write Q = q I_p + V S Vᵀ and ρ = V K with V ∈ ℝ^{p×k} orthonormal, S ∈ ℝ^{k×k},
 K ∈ ℝ^{k×p*}. Every term of the matrix-form right side
@@ -13,17 +13,19 @@ traces. Q(0) = q0 I (the mean-field start) gives k = rank ρ(0) <= p*, so the co
 evaluation no longer grows with p. Without structure (a random Q(0)), k = p, m = 0 and q is
 held at 0: the full system.
 
-Integration. With numba installed (extra ``fast``), :func:`block_rhs_loops` (the right side as
-loops) and the Dormand–Prince 5(4) integrator :func:`dopri5` are compiled on first use and
-cached on disk; otherwise scipy's ``solve_ivp`` (LSODA) integrates the same reduced state with
-the numpy form :func:`block_rhs`. They are independent integrators and the tests compare them.
+Integration (:func:`fltheory.papers.quadratic.ode.integrate`). With numba installed (extra
+``fast``), :func:`block_rhs_loops` (the right side as loops) is compiled on first use and
+cached on disk, and the package's one integrator (:func:`fltheory.engine.odes.dop853_loop`,
+Dormand–Prince 8(5,3)) is compiled around it; otherwise scipy's ``solve_ivp`` (LSODA)
+integrates the same reduced state with the numpy form :func:`block_rhs`. They are independent
+integrators and the tests compare them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["block_matrix", "block_rhs", "block_rhs_loops", "block_traces", "bulk_dq", "dopri5",
+__all__ = ["block_matrix", "block_rhs", "block_rhs_loops", "block_traces", "bulk_dq",
            "reduce_start"]
 
 
@@ -201,110 +203,3 @@ def block_rhs_loops(y: np.ndarray, k: int, ps: int, m: int, a: float, b: float, 
             out[1 + k * k + i * ps + j] = -2.0 * a * eta_w * (t1 * C[i, k + j]
                                                               + 2.0 * CAC[i, k + j])
     return out
-
-
-# Dormand–Prince 5(4) coefficients (Dormand & Prince 1980; the FSAL pair of ode45 and RK45).
-_A = np.array([
-    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-    [1 / 5, 0.0, 0.0, 0.0, 0.0, 0.0],
-    [3 / 40, 9 / 40, 0.0, 0.0, 0.0, 0.0],
-    [44 / 45, -56 / 15, 32 / 9, 0.0, 0.0, 0.0],
-    [19372 / 6561, -25360 / 2187, 64448 / 6561, -212 / 729, 0.0, 0.0],
-    [9017 / 3168, -355 / 33, 46732 / 5247, 49 / 176, -5103 / 18656, 0.0],
-    [35 / 384, 0.0, 500 / 1113, 125 / 192, -2187 / 6784, 11 / 84],
-])
-# 5th-order weights minus the embedded 4th-order ones (the error estimate)
-_E = np.array([35 / 384 - 5179 / 57600, 0.0, 500 / 1113 - 7571 / 16695, 125 / 192 - 393 / 640,
-               -2187 / 6784 + 92097 / 339200, 11 / 84 - 187 / 2100, -1 / 40])
-
-
-def dopri5(y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: float, k: int, ps: int,
-           m: int, a: float, b: float, eta_w: float, sigma2: float, T: np.ndarray,
-           max_steps: int) -> tuple[np.ndarray, int, int]:
-    """Adaptive Dormand–Prince 5(4) with local extrapolation on :func:`block_rhs_loops`; steps
-    are shortened to land on every point of ``t_grid`` (no interpolation). Written as loops for
-    compilation. Returns (states on the grid, number of right-side evaluations, status:
-    0 ok, 1 too many steps, 2 step size underflow, 3 diverged). Grid rows not reached stay NaN.
-
-    Divergence: an accepted state leaving the box max|y| <= 1e8 · max(1, max|y0|, max|T|)
-    stops the integration with status 3 (a trial step whose stages overflow is rejected and
-    shortened). Above the stability limits the quadratic ODE blows up in finite time (the η²
-    term grows like q³), so once the box is left the step size would only shrink to underflow;
-    stopping there names the cause.
-
-    >>> y0, grid = np.array([0.0, 0.5, 0.1]), np.array([0.0, 1.0])
-    >>> Y, nfev, status = dopri5(y0, grid, 1e-9, 1e-12, 1, 1, 0, 1.0, 1.0, 0.1, 0.0, np.eye(1),
-    ...                          10**5)
-    >>> status, np.round(Y[1], 4).tolist()
-    (0, [0.0, 0.4891, 0.1355])
-    """
-    n = y0.shape[0]
-    out = np.full((t_grid.shape[0], n), np.nan)
-    out[0] = y0
-    y = y0.copy()
-    y_max = 1.0
-    for i in range(n):
-        y_max = max(y_max, abs(y0[i]))
-    for i in range(T.shape[0]):
-        for j in range(T.shape[1]):
-            y_max = max(y_max, abs(T[i, j]))
-    y_max *= 1e8
-    ys = np.empty(n)
-    Ks = np.empty((7, n))
-    t = t_grid[0]
-    Ks[0] = block_rhs_loops(y, k, ps, m, a, b, eta_w, sigma2, T)
-    nfev = 1
-    # initial step (Hairer, Nørsett & Wanner, Solving ODEs I, II.4)
-    d0 = 0.0
-    d1 = 0.0
-    for i in range(n):
-        sc = atol + rtol * abs(y[i])
-        d0 += (y[i] / sc) ** 2
-        d1 += (Ks[0, i] / sc) ** 2
-    d0 = np.sqrt(d0 / n)
-    d1 = np.sqrt(d1 / n)
-    h = 1e-6 if d0 < 1e-5 or d1 < 1e-5 else 0.01 * d0 / d1
-    steps = 0
-    for j in range(1, t_grid.shape[0]):
-        target = t_grid[j]
-        while t < target:
-            if steps >= max_steps:
-                return out, nfev, 1
-            hs = min(h, target - t)
-            last = hs >= target - t
-            for s in range(1, 7):
-                for i in range(n):
-                    acc = y[i]
-                    for r in range(s):
-                        acc += hs * _A[s, r] * Ks[r, i]
-                    ys[i] = acc
-                Ks[s] = block_rhs_loops(ys, k, ps, m, a, b, eta_w, sigma2, T)
-            nfev += 6
-            # ys is now the 5th-order solution; Ks[6] is its derivative (FSAL)
-            err = 0.0
-            for i in range(n):
-                e = 0.0
-                for s in range(7):
-                    e += _E[s] * Ks[s, i]
-                sc = atol + rtol * max(abs(y[i]), abs(ys[i]))
-                err += (hs * e / sc) ** 2
-            err = np.sqrt(err / n)
-            steps += 1
-            if not np.isfinite(err):  # a stage overflowed: reject, shrink the step by 5
-                err = 1e10
-            if err <= 1.0:
-                t = target if last else t + hs
-                y[:] = ys
-                for i in range(n):
-                    if not abs(y[i]) <= y_max:
-                        return out, nfev, 3
-                Ks[0] = Ks[6]
-                fac = 5.0 if err == 0.0 else min(5.0, max(0.2, 0.9 * err ** -0.2))
-                if not last or fac < 1.0:
-                    h = hs * fac
-            else:
-                h = hs * max(0.2, 0.9 * err ** -0.2)
-                if h < 1e-14 * max(1.0, abs(t)):
-                    return out, nfev, 2
-        out[j] = y
-    return out, nfev, 0
