@@ -41,6 +41,7 @@ import numpy as np
 
 from fltheory.exact import DomainError, did_you_mean
 from fltheory.simkit.checks import check_memory, finite_real, positive_int
+from fltheory.simkit.observables import crossing_time
 from fltheory.simkit.seeding import SeedLike, child, sequence
 from fltheory.simkit.teachers import orthonormal_teacher
 
@@ -662,32 +663,3 @@ def specialisation(R: Any) -> np.ndarray:
     dev = R - R.mean(axis=(1, 2), keepdims=True)
     out: np.ndarray = np.sqrt(np.sum(dev * dev, axis=(1, 2)))
     return out
-
-
-def crossing_time(t: Any, values: Any, level: float, upward: bool = True) -> float:
-    """First time a recorded quantity crosses ``level`` (upward: first value >= level;
-    downward: first value <= level), with ln(value) interpolated linearly between the two
-    records around the crossing (exponential growth or decay); NaN if never crossed (NaN
-    records never cross). Values must be positive where interpolated.
-
-    >>> crossing_time([0.0, 1.0, 2.0], [0.1, 0.2, 0.8], 0.4)
-    1.5
-    >>> crossing_time([0.0, 1.0, 2.0], [0.5, 0.4, 0.1], 0.2, upward=False)
-    1.5
-    """
-    t, v = np.asarray(t, dtype=float), np.asarray(values, dtype=float)
-    if t.ndim != 1 or v.shape != t.shape or len(t) == 0:
-        raise DomainError("values", f"arrays of shapes {t.shape}, {v.shape}",
-                          "times and values of the same length n >= 1")
-    level = finite_real(level, "level", 0.0, strict=True)
-    hit = (v >= level) if upward else (v <= level)
-    idx = np.flatnonzero(hit)
-    if len(idx) == 0:
-        return float("nan")
-    j = int(idx[0])
-    if j == 0 or not (v[j - 1] > 0 and v[j] > 0):
-        return float(t[j])
-    lo, hi = math.log(v[j - 1]), math.log(v[j])
-    if hi == lo:
-        return float(t[j])
-    return float(t[j - 1] + (t[j] - t[j - 1]) * (math.log(level) - lo) / (hi - lo))

@@ -3,10 +3,10 @@ r"""Integration of the quadratic-network ODEs (seed 003) and the escape criterio
 :func:`integrate` solves the matrix-form ODEs (:func:`~fltheory.papers.quadratic.theory.rhs_matrix`)
 after the exact reduction of :mod:`fltheory.papers.quadratic.rhs`, with its cost bounded
 before any work (:func:`check_ode_request`, :func:`ode_cost`). :func:`crossing_time` is THE
-escape rule of the theory side: the first time ‖ρ‖_F reaches a level (1/2 by default),
-log-interpolated between grid points; tables, CLI and claims all read the ODE's escape
-through it (the simulator has its own, independently written twin,
-:func:`fltheory.papers.quadratic.sim.escape_time`).
+escape rule: the first time ‖ρ‖_F reaches a level (1/2 by default), log-interpolated between
+grid points; tables, CLI and claims all read the ODE's escape through it, and the simulator
+reads its runs by the same rule (:mod:`fltheory.simkit.observables`, shared as a definition,
+not a formula; :func:`fltheory.papers.quadratic.sim.escape_time`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+import fltheory.simkit.observables as observables
 from fltheory.args import read_count, read_grid, read_matrix, read_real
 from fltheory.engine.odes import grid_spacing, tableau
 from fltheory.exact import DomainError, check_cost
@@ -269,35 +270,13 @@ def _first_unreached(t_grid: np.ndarray, Y: np.ndarray) -> float:
 
 def crossing_time(t: Any, norms: Any, level: float = ESCAPE_LEVEL) -> float:
     """The escape rule: first time ‖ρ‖_F reaches ``level`` (default :data:`ESCAPE_LEVEL`),
-    interpolating ln‖ρ‖_F linearly between grid points — exact for the exponential growth of
-    the linear stage — and NaN if it never does (a float). ``t`` and ``norms`` are 1-d arrays
-    of equal length (``norms`` >= 0, NaN after a divergence counts as not reached);
-    level > 0.
+    ln‖ρ‖_F interpolated linearly between grid points — exact for the exponential growth of
+    the linear stage — and NaN if it never does (a float): the shared crossing rule
+    :func:`fltheory.simkit.observables.crossing_time`, which the simulator reads its runs with
+    too. ``t`` and ``norms`` are 1-d arrays of equal length (``norms`` >= 0, NaN after a
+    divergence counts as not reached); level > 0.
 
     >>> crossing_time([0.0, 1.0, 2.0], [0.1, 0.2, 0.8], 0.4)
     1.5
     """
-    try:
-        t, norms = np.asarray(t, dtype=float), np.asarray(norms, dtype=float)
-    except (TypeError, ValueError):
-        raise DomainError("norms", str(norms)[:40], "1-d arrays of times and norms") from None
-    if t.ndim != 1 or t.shape != norms.shape or len(t) == 0:
-        raise DomainError("norms", f"arrays of shapes {t.shape}, {norms.shape}",
-                          "1-d arrays of times and norms of one length")
-    level = read_real(level, "level", 0.0, strict=True)
-    if not np.isfinite(t).all():
-        raise DomainError("t", "an array with non-finite entries", "finite times")
-    if np.any(norms < 0) or np.any(np.isinf(norms)):
-        raise DomainError("norms", "an array with negative or infinite entries",
-                          "norms >= 0 (NaN after a divergence)")
-    with np.errstate(invalid="ignore"):
-        above = np.nonzero(norms >= level)[0]
-    if len(above) == 0:
-        return float("nan")
-    j = int(above[0])
-    if j == 0:
-        return float(t[0])
-    if not norms[j - 1] > 0:  # from ρ = 0 exactly: no exponential to interpolate
-        return float(t[j])
-    x0, x1 = np.log(norms[j - 1]), np.log(norms[j])
-    return float(t[j - 1] + (t[j] - t[j - 1]) * (np.log(level) - x0) / (x1 - x0))
+    return observables.crossing_time(t, norms, level)

@@ -11,8 +11,9 @@ below: the stream of training samples (``KEY_SAMPLES``), the fixed test inputs
 inputs of a sampled Hessian (``KEY_HESSIAN``). So :func:`cold_start` and :func:`sgd` may be
 given the same seed, and repetitions of an average take ``seeding.children(seed, n)``.
 
-The escape rule of the simulation side is :func:`escape_time` (first ‖ρ‖_F >= 1/2,
-log-interpolated), written independently of the theory's ``crossing_time``.
+The escape rule is :func:`escape_time`: first ‖ρ‖_F >= 1/2 read by the crossing rule that the
+theory side uses too (:mod:`fltheory.simkit.observables`, a definition of how a curve is read,
+not a formula).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import numpy as np
 
 from fltheory.exact import DomainError
 from fltheory.simkit.checks import check_memory, finite_real, positive_int
+from fltheory.simkit.observables import crossing_time
 from fltheory.simkit.seeding import SeedLike, child, sequence
 from fltheory.simkit.teachers import orthonormal_teacher
 
@@ -79,9 +81,10 @@ def cold_start(N: int, p: int, p_star: int, seed: SeedLike, q0: float = 0.25,
 
 
 def escape_time(t: Any, R: Any, level: float = ESCAPE_LEVEL) -> float:
-    """Escape time of a simulated run: the first time ‖ρ‖_F >= ``level`` (default 1/2), with
-    ln‖ρ‖_F interpolated linearly between the records (exponential growth in the linear
-    stage); NaN if never reached (records after a divergence are NaN: not reached). ``t``:
+    """Escape time of a simulated run: the first time ‖ρ‖_F >= ``level`` (default 1/2) by the
+    shared crossing rule (:func:`fltheory.simkit.observables.crossing_time`: ln‖ρ‖_F
+    interpolated linearly between the records, exact for the linear stage's exponential
+    growth); NaN if never reached (records after a divergence are NaN: not reached). ``t``:
     the record times (len n), ``R``: the overlaps (n × p × p*), as in :class:`SGDRun`.
 
     >>> escape_time(np.array([0.0, 1.0, 2.0]), np.array([[[0.1]], [[0.2]], [[0.8]]]), 0.4)
@@ -91,16 +94,7 @@ def escape_time(t: Any, R: Any, level: float = ESCAPE_LEVEL) -> float:
     if t.ndim != 1 or R.ndim != 3 or len(R) != len(t) or len(t) == 0:
         raise DomainError("R", f"arrays of shapes {t.shape}, {R.shape}",
                           "record times (n) and overlaps (n × p × p*)")
-    level = finite_real(level, "level", 0.0, strict=True)
-    norms = np.sqrt(np.sum(R * R, axis=(1, 2)))
-    reached = [i for i, v in enumerate(norms) if v >= level]  # NaN compares False
-    if not reached:
-        return float("nan")
-    j = reached[0]
-    if j == 0 or not norms[j - 1] > 0:
-        return float(t[j])
-    lo, hi = math.log(norms[j - 1]), math.log(norms[j])
-    return float(t[j - 1] + (t[j] - t[j - 1]) * (math.log(level) - lo) / (hi - lo))
+    return crossing_time(t, np.sqrt(np.sum(R * R, axis=(1, 2))), level)
 
 
 @dataclass
