@@ -40,7 +40,7 @@ def lambda_result(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: in
                  for t in r.exponents]
     notes = _lambda_notes(r)
     details = _lambda_details(r, exponents, dps)
-    table = _lambda_table(r, exponents, dps, notes)
+    table = _lambda_table(r, dps, notes)
     summary = [
         f"Λ(α1 = {a1}, α2 = {a2}; L = {r.L}) = {r.value}",
         f"W2 has 1 + Λ = {r.outliers_of_w2} outliers: the one-step spike plus Λ beyond it",
@@ -181,32 +181,15 @@ def _lambda_details(r: Any, exponents: list[dict[str, Any]], dps: int) -> dict[s
     }
 
 
-def _lambda_table(r: Any, exponents: list[dict[str, Any]], dps: int, notes: list[str]
-                  ) -> Table:
-    """The exponents table; appends the note on omitted rows (α1 near 1/2) to ``notes``."""
-    rows = [[str(e["k"]), str(e["exponent"]), str(e["numeric"]), str(e["status"])]
-            for e in exponents]
-    latex_rows = [[str(t.k), "$" + _latex_q(t.exponent) + "$", to_decimal_str(t.exponent, dps),
-                   t.status] for t in r.exponents]
-    if r.omitted is not None:  # α1 near 1/2: the middle terms are summarised, not listed
+def _lambda_table(r: Any, dps: int, notes: list[str]) -> Table:
+    """The exponents table (:meth:`LambdaResult.table`); appends the note on omitted rows
+    (α1 near 1/2) to ``notes``."""
+    if r.omitted is not None:
         lo, hi = r.omitted
-        rows.insert(lo - 1, [f"{lo}..{hi}", "(not listed)", "> 0", "outlier"])
-        latex_rows.insert(lo - 1, [f"${lo}..{hi}$", "(not listed)", "$> 0$", "outlier"])
         notes.append(f"{hi - lo + 1} terms k = {lo}..{hi} are not listed: their exponents are "
                      "all > 0 (outliers); Λ is exact")
-    a1, a2 = fraction_str(r.alpha1), fraction_str(r.alpha2)
-    return Table(
-        columns=["k", "exponent α2 + k(α1 − 1/2)", "decimal", "status"], rows=rows,
-        latex_columns=["$k$", r"$\alpha_2 + k(\alpha_1 - \tfrac12)$", "decimal", "status"],
-        latex_rows=latex_rows,
-        caption=(f"Exponents of the terms of the second update at α1 = {a1}, α2 = {a2}, "
-                 f"L = {r.L}: Λ = {r.value}"),
-        latex_caption=(r"Exponents of the terms of the second update at $\alpha_1 = "
-                       + _latex_q(r.alpha1) + r"$, $\alpha_2 = " + _latex_q(r.alpha2)
-                       + r"$, $L = " + ("\\infty" if isinstance(r.L, Infinity) else str(r.L))
-                       + r"$: $\Lambda = " + str(r.value) + "$."),
-        label="tab:fltheory-lambda-exponents", align="rrrl",
-    )
+    out: Table = r.table(dps)
+    return out
 
 
 def _latex_q(q: Fraction) -> str:

@@ -40,6 +40,7 @@ from fltheory.exact import (
     check_integer,
     check_interval,
     fraction_str,
+    to_decimal_str,
 )
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
@@ -113,19 +114,47 @@ class LambdaResult(ShowsTable):
         """Outliers of W2 in all: the one-step spike plus Λ."""
         return 1 + self.value
 
-    def table(self) -> Table:
-        """The listed terms k with their exact exponents and status (a notebook shows it).
+    def table(self, dps: int | None = None) -> Table:
+        """The exponents table: the listed terms k with their exact exponents and status (a
+        notebook shows it); with ``dps``, also each exponent's decimal to ``dps`` digits and
+        the LaTeX face (the table of ``fltheory lambda``). Terms left out of the listing
+        (α1 near 1/2, all outliers) are one summary row.
 
         >>> lambda_details(Fraction(2, 5), Fraction(3, 10)).table().rows[2]
         ['3', '0', 'boundary']
+        >>> lambda_details(Fraction(2, 5), Fraction(3, 10)).table(dps=5).rows[1]
+        ['2', '1/10', '0.1', 'outlier']
         """
-        rows = [[str(t.k), fraction_str(t.exponent), t.status] for t in self.exponents]
-        if self.omitted is not None:
+        from fltheory.render.latex import latex_fraction
+
+        def dec(q: Fraction) -> list[str]:
+            return [] if dps is None else [to_decimal_str(q, dps)]
+
+        rows = [[str(t.k), fraction_str(t.exponent), *dec(t.exponent), t.status]
+                for t in self.exponents]
+        latex_rows = [[str(t.k), "$" + latex_fraction(t.exponent) + "$", *dec(t.exponent),
+                       t.status] for t in self.exponents]
+        if self.omitted is not None:  # α1 near 1/2: the middle terms are summarised
             lo, hi = self.omitted
-            rows.insert(lo - 1, [f"{lo}..{hi}", "(not listed) > 0", "outlier"])
-        return Table(columns=["k", "exponent α2 + k(α1 − 1/2)", "status"], rows=rows,
-                     caption=f"Λ(α1 = {fraction_str(self.alpha1)}, α2 = "
-                             f"{fraction_str(self.alpha2)}; L = {self.L}) = {self.value}")
+            rows.insert(lo - 1, [f"{lo}..{hi}", "(not listed) > 0", "outlier"] if dps is None
+                        else [f"{lo}..{hi}", "(not listed)", "> 0", "outlier"])
+            latex_rows.insert(lo - 1, [f"${lo}..{hi}$", "(not listed)", "$> 0$", "outlier"])
+        a1, a2 = fraction_str(self.alpha1), fraction_str(self.alpha2)
+        if dps is None:
+            return Table(columns=["k", "exponent α2 + k(α1 − 1/2)", "status"], rows=rows,
+                         caption=f"Λ(α1 = {a1}, α2 = {a2}; L = {self.L}) = {self.value}")
+        L = "\\infty" if isinstance(self.L, Infinity) else str(self.L)
+        return Table(
+            columns=["k", "exponent α2 + k(α1 − 1/2)", "decimal", "status"], rows=rows,
+            latex_columns=["$k$", r"$\alpha_2 + k(\alpha_1 - \tfrac12)$", "decimal", "status"],
+            latex_rows=latex_rows,
+            caption=(f"Exponents of the terms of the second update at α1 = {a1}, α2 = {a2}, "
+                     f"L = {self.L}: Λ = {self.value}"),
+            latex_caption=(r"Exponents of the terms of the second update at $\alpha_1 = "
+                           + latex_fraction(self.alpha1) + r"$, $\alpha_2 = "
+                           + latex_fraction(self.alpha2) + r"$, $L = " + L
+                           + r"$: $\Lambda = " + str(self.value) + "$."),
+            label="tab:fltheory-lambda-exponents", align="rrrl")
 
     @property
     def capped(self) -> bool:
