@@ -309,7 +309,7 @@ def rhs(model: CommitteeModel, eta: Any, order: int = 2, engine: str = "auto"
     chunk = max(1, 200_000 // len(pairs_ce))
     if engine not in ("auto", "numpy"):
         raise DomainError("engine", engine, "auto or numpy")
-    compiled = _compiled_field(model, eta, order) if engine == "auto" else None
+    compiled = _compiled_field(model, eta_f, order) if engine == "auto" else None
 
     def f(Q: Any, R: Any, T: Any) -> tuple[np.ndarray, np.ndarray]:
         Q, R, T = (np.asarray(x, dtype=float) for x in (Q, R, T))
@@ -486,8 +486,9 @@ def flat_rhs(model: CommitteeModel, eta: Any, T: Any, order: int = 2
 
 def build_flat(model: Any, eta: Any, T: Any, order: int = 2, checked: bool = False) -> Any:
     """The flat right side of ``model`` at step ``eta`` and teacher overlaps ``T`` (None for g
-    other than erf, relu or a polynomial); ``checked``: T is a float array already accepted by
-    ``check_state`` (not checked again)."""
+    other than erf, relu or a polynomial); ``checked``: the caller has read η (a Fraction or
+    float > 0) and T is a float array already accepted by ``check_state`` (neither is read
+    again)."""
     from fltheory.exact import check_cost
     from fltheory.papers.committee import _compiled, _flat
     from fltheory.papers.committee.gaussian import RELU_NODES, _legendre
@@ -497,7 +498,7 @@ def build_flat(model: Any, eta: Any, T: Any, order: int = 2, checked: bool = Fal
              "mixture": _flat.KIND_MIX}
     if av.kind not in kinds:
         return None
-    eta_f = float(read_step(eta, "eta"))
+    eta_f = float(eta) if checked else float(read_step(eta, "eta"))
     K, M = model.K, model.M
     check_cost(f"K = {K}, M = {M}, g = {model.g} (compiled right side)", _flat.cost(model), 10.0,
                "seconds per evaluation (estimated)", "fewer units")

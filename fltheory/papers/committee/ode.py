@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.args import read_grid
+from fltheory.args import read_grid, read_real, read_step
 from fltheory.engine.odes import grid_spacing, tableau
 from fltheory.exact import DomainError, check_cost, check_integer
 from fltheory.papers.committee import _compiled
@@ -144,10 +144,17 @@ def integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
     check_integer(K, "K", 1, MAX_UNITS)
     check_integer(M, "M", 1, MAX_UNITS)
     check_integer(n_grid, "n_grid", 1)
-    eta, t_span = _real(eta, "eta", 0.0), _real(t_span, "t_span", 0.0)
+    eta, t_span = read_real(eta, "eta", 0.0), read_real(t_span, "t_span", 0.0)
+    if per_eval is not None:
+        per_eval = read_real(per_eval, "per_eval", 0.0, strict=True)
+    return _integration_cost(K, M, eta, t_span, n_grid, per_eval)
+
+
+def _integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
+                      per_eval: float | None) -> tuple[float, float]:
+    """:func:`integration_cost` on arguments already read (floats, integers in range)."""
     if per_eval is None:
         per_eval = compiled_erf_cost(K, M)
-    per_eval = _real(per_eval, "per_eval", 0.0, strict=True)
     nfev = max(expected_nfev(K, eta, t_span), 12.0 * (n_grid - 1) + 1)  # steps land on points
     seconds = nfev * per_eval + n_grid * (2e-5 + 1e-6 * (K + M) ** 2) + 0.005
     memory = 8.0 * 4 * n_grid * (2 * K * K + 2 * K * M)
@@ -167,26 +174,16 @@ def check_integration_request(K: int, M: int, eta: float, t_span: float, n_grid:
     fltheory.exact.CostError: ...
     """
     seconds, memory = integration_cost(K, M, eta, t_span, n_grid, per_eval)
+    _refuse(K, M, t_span, n_grid, seconds, memory)
+
+
+def _refuse(K: int, M: int, t_span: float, n_grid: int, seconds: float, memory: float) -> None:
+    """The refusals of :func:`check_integration_request` for an estimated cost."""
     what = f"K = {K}, M = {M}, t-max = {t_span:.3g} on {n_grid} grid points"
     check_cost(what, memory, MEMORY_LIMIT_BYTES, "bytes of memory",
                "a coarser t_grid or smaller K, M")
     check_cost(what, seconds, ODE_SECONDS_LIMIT, "seconds (estimated)",
                "a shorter t-max or smaller K, M")
-
-
-def _real(x: Any, param: str, low: float | None = None, strict: bool = False) -> float:
-    """A finite real (int, Fraction, float, numpy scalar, text as on the command line)."""
-    from fltheory.exact import as_rational, to_float
-
-    if isinstance(x, float | np.floating):
-        v = float(x)
-        if not math.isfinite(v):
-            raise DomainError(param, x, "finite numbers", reason="is not a finite number")
-    else:
-        v = to_float(as_rational(x, param), param)
-    if low is not None and (v < low or (strict and v == low)):
-        raise DomainError(param, x, f"{param} {'>' if strict else '>='} {low:g}")
-    return v
 
 
 def integrate_flat(fun: Callable[[np.ndarray], np.ndarray], y0: Any, t_grid: Any,
@@ -213,7 +210,8 @@ def integrate_flat(fun: Callable[[np.ndarray], np.ndarray], y0: Any, t_grid: Any
     y0 = np.ascontiguousarray(y0, dtype=float)
     if y0.ndim != 1 or not np.isfinite(y0).all():
         raise DomainError("y0", f"an array of shape {y0.shape}", "a finite 1-d state")
-    rtol, atol = _real(rtol, "rtol", 0.0, strict=True), _real(atol, "atol", 0.0, strict=True)
+    rtol = read_real(rtol, "rtol", 0.0, strict=True)
+    atol = read_real(atol, "atol", 0.0, strict=True)
     check_integer(max_nfev, "max_nfev", 1)
     if method not in METHODS:
         raise DomainError("method", method, ", ".join(METHODS))
@@ -325,7 +323,8 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     if atol is None:
         relu = getattr(getattr(model, "averages", None), "kind", None) == "relu"
         atol = RELU_ATOL if relu else ATOL
-    eta_f = _real(eta, "eta", 0.0, strict=True)
+    eta_q = read_step(eta, "eta")  # η is read once here; the right sides take it as read
+    eta_f = float(eta_q)
     Q0 = _matrix(Q0, "Q0", (K, K))
     R0 = _matrix(R0, "R0", (K, M))
     T = _matrix(T, "T", (M, M))
@@ -334,10 +333,11 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     if method not in METHODS:
         raise DomainError("method", method, ", ".join(METHODS))
     span = float(t[-1] - t[0])
-    check_integration_request(K, M, abs(eta_f), span, len(t))  # compiled: the cheaper bound
+    # the cost bounds on η as read here (compiled: the cheaper bound first)
+    _refuse(K, M, span, len(t), *_integration_cost(K, M, eta_f, span, len(t), None))
     compiled = None
     if method in ("auto", "dopri") and _compiled.integrator() is not None:
-        compiled = _flat(ce, model, eta, T)
+        compiled = _flat(ce, model, eta_q, T)
     if compiled is not None:  # relu's compiled I4 costs ~100× erf's: the model's estimate
         from fltheory.papers.committee._flat import cost
 
@@ -345,12 +345,12 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     else:
         per_eval = _numpy_cost(ce, model)
     if per_eval is not None:
-        check_integration_request(K, M, abs(eta_f), span, len(t), per_eval)
+        _refuse(K, M, span, len(t), *_integration_cost(K, M, eta_f, span, len(t), per_eval))
     field: list[Any] = []  # the numpy right side, built on first use (not for dopri)
 
     def fun(y: np.ndarray) -> np.ndarray:
         if not field:
-            field.append(ce.rhs(model, eta))
+            field.append(ce.rhs(model, eta_q))
         dQ, dR = field[0](y[:K * K].reshape(K, K), y[K * K:].reshape(K, M), T)
         return np.concatenate([np.ravel(dQ), np.ravel(dR)])
 
@@ -425,7 +425,7 @@ def eps_accuracy(model: Any, traj: CommitteeTrajectory, eta: Any,
     i4 = 1e-9 if kind == "relu" else 0.0
     if average_errors:
         i4 = max(i4, *average_errors.values())
-    eta_f = _real(eta, "eta", 0.0, strict=True)
+    eta_f = read_real(eta, "eta", 0.0, strict=True)
     return np.asarray(weight * (10.0 * (atol + rtol * scale) + eta_f**2 * i4), dtype=float)
 
 

@@ -54,6 +54,7 @@ from typing import Any
 
 import numpy as np
 
+from fltheory.args import read_real
 from fltheory.exact import DomainError, check_cost
 
 __all__ = ["FixedPoint", "MaxLearningRate", "Plateau", "convergence_rate", "eta_max_of_field",
@@ -197,12 +198,6 @@ def _teacher(T: Any, M: int) -> np.ndarray:
         raise DomainError("T", "a matrix that is not symmetric positive semi-definite",
                           "a symmetric PSD teacher overlap T")
     return T
-
-
-def _eta(eta: Any) -> float:
-    from fltheory.papers.committee.ode import _real
-
-    return _real(eta, "eta", 0.0, strict=True)
 
 
 def _symmetric(x: np.ndarray, K: int, M: int) -> tuple[np.ndarray, np.ndarray]:
@@ -433,7 +428,7 @@ def symmetric_plateau(model: Any, eta: Any, T: Any = None, guess: Any = None) ->
     (0.4092, 1, 0.00653)
     """
     K, M = _units(model)
-    eta_f = _eta(eta)
+    eta_f = read_real(eta, "eta", 0.0, strict=True)
     T = _teacher(T, M)
     kind = getattr(getattr(model, "averages", None), "kind", None)
     numeric = kind in ("cubature", "mixture")  # approximate averages: errors stated
@@ -533,7 +528,7 @@ def jacobian(model: Any, eta: Any, Q: Any, R: Any, T: Any = None) -> np.ndarray:
     Q, R = _matrix(Q, "Q", (K, K)), _matrix(R, "R", (K, M))
     _check_state(Q, R, T)
     _check_analysis(model, 0)
-    return _jacobian(_model_field(model, _eta(eta)), Q, R, T)
+    return _jacobian(_model_field(model, read_real(eta, "eta", 0.0, strict=True)), Q, R, T)
 
 
 def _check_state(Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> None:
@@ -607,7 +602,8 @@ def specialised_fixed_point(model: Any, eta: Any, T: Any = None, guess: Any = No
         Q0, R0 = _matrix(Qg, "Q0", (K, K)), _matrix(Rg, "R0", (K, M))
     _check_state(Q0, R0, T)
     _check_analysis(model, 0)
-    return fixed_point_of_field(_model_field(model, _eta(eta)), Q0, R0, T,
+    field = _model_field(model, read_real(eta, "eta", 0.0, strict=True))
+    return fixed_point_of_field(field, Q0, R0, T,
                                 lambda Q, R: _model_eps(model, Q, R, T))
 
 
@@ -780,17 +776,17 @@ def max_learning_rate(model: Any, T: Any = 1) -> MaxLearningRate:
     >>> round(max_learning_rate(CommitteeModel("erf_ss", 1, 1)).eta_max, 6)
     4.055779
     """
-    from fltheory.papers.committee.ode import _real
 
     K, M = _units(model)
     if K != M:
         raise DomainError("K", K, "K = M (the specialised fixed point Q = R = T needs as many "
                           "students as teachers)", reason=f"with M = {M}")
     if K > 1:
-        Tm = np.eye(M) * _real(T, "T", 0.0, strict=True) if np.ndim(T) == 0 else _teacher(T, M)
+        Tm = (np.eye(M) * read_real(T, "T", 0.0, strict=True) if np.ndim(T) == 0
+              else _teacher(T, M))
         _check_analysis(model, 2 * 24 * (K * (K + 1) // 2 + K * M))
         return eta_max_of_field(lambda e: _model_field(model, e), Tm)
-    T_f = _real(T, "T", 0.0, strict=True)
+    T_f = read_real(T, "T", 0.0, strict=True)
     _check_analysis(model, 0)
     return max_lr_of_field(lambda e: _model_field(model, e), T_f)
 
