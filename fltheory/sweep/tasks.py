@@ -40,9 +40,9 @@ from fltheory.exact import (
 if TYPE_CHECKING:
     from fltheory.papers import Paper
 
-__all__ = ["CORE_TASKS", "MAX_RUNS", "MAX_RUN_SECONDS", "Param", "Task", "all_tasks", "as_float",
-           "canonical", "check_runs", "get_task", "grid_points", "parse_value", "run_cost",
-           "short_value", "validate"]
+__all__ = ["CORE_TASKS", "MAX_RUNS", "MAX_RUN_SECONDS", "Param", "Task", "TaskFunction",
+           "all_tasks", "as_float", "canonical", "check_runs", "get_task", "grid_points",
+           "parse_value", "run_cost", "short_value", "validate"]
 
 Kind = str | tuple[str, ...]
 
@@ -93,6 +93,37 @@ def short_value(value: Fraction | int) -> str:
     """A value for an error message: exact, or its first digits when it is long."""
     text = fraction_str(value)
     return text if len(text) <= 40 else f"{text[:12]}… ({len(text)} characters)"
+
+
+class TaskFunction:
+    """A task's function or check named by a ``"module:attribute"`` string and imported on its
+    first call, so that declaring tasks (and listing them) imports no simulator: a paper's
+    declaration (``Paper.sweep_tasks``) names the functions of its simulator or claims module.
+    It pickles as its name (what travels to a worker process).
+
+    >>> f = TaskFunction("fltheory.sweep.tasks:as_float")
+    >>> f, f("1/4")
+    (TaskFunction('fltheory.sweep.tasks:as_float'), 0.25)
+    """
+
+    __slots__ = ("_func", "target")
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self._func: Callable[..., Any] | None = None
+
+    def __call__(self, *args: Any) -> Any:
+        if self._func is None:
+            from fltheory.papers import load
+
+            self._func = load(self.target)
+        return self._func(*args)
+
+    def __reduce__(self) -> tuple[type, tuple[str]]:
+        return TaskFunction, (self.target,)
+
+    def __repr__(self) -> str:
+        return f"TaskFunction({self.target!r})"
 
 
 @dataclass(frozen=True)

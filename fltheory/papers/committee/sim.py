@@ -44,10 +44,11 @@ from fltheory.simkit.checks import check_memory, finite_real, positive_int
 from fltheory.simkit.seeding import SeedLike, child, sequence
 from fltheory.simkit.teachers import orthonormal_teacher
 
-__all__ = ["ACTIVATIONS", "KEY_SAMPLES", "KEY_START", "KEY_TEACHER", "KEY_TEST", "Activation",
+__all__ = ["ACTIVATIONS", "KEY_SAMPLES", "KEY_START", "KEY_TEACHER", "KEY_TEST", "SWEEP_N_TEST",
+           "SWEEP_RECORDS", "Activation",
            "CommitteeRun", "activation", "cold_start", "crossing_time", "held_out_error", "sgd",
            "sgd_cost",
-           "sgd_replicas", "specialisation", "start_from_overlaps"]
+           "sgd_replicas", "sgd_task", "specialisation", "start_from_overlaps", "sweep_times"]
 
 #: seeding keys (children of a run's seed) of the independent parts of a simulation
 KEY_SAMPLES, KEY_TEST, KEY_TEACHER, KEY_START = 0, 1, 2, 3
@@ -482,6 +483,50 @@ def sgd_replicas(starts: Sequence[tuple[Any, Any]], g: str | Activation,
         raise DomainError("engine", engine, "auto, numpy or numba")
     return _run(act, W0s, Wss, seqs, eta_f, t, a_, as_, sigma, kappa, n_test, chunk,
                 limit_factor, engine)
+
+
+#: records (equally spaced times in [0, t_max]) of a committee sweep run
+SWEEP_RECORDS = 101
+#: held-out test inputs of a committee.sgd run (ε_g and its standard error)
+SWEEP_N_TEST = 2000
+
+
+def sweep_times(t_max: Any) -> np.ndarray:
+    """The record times of a committee sweep run (``committee.sgd``, ``committee.ode``):
+    ``SWEEP_RECORDS`` equally spaced times in [0, t_max].
+
+    >>> sweep_times(Fraction(1, 2))[:3]
+    array([0.   , 0.005, 0.01 ])
+    """
+    return np.linspace(0.0, float(Fraction(t_max)), SWEEP_RECORDS)
+
+
+def sgd_task(p: dict[str, Any], seed: Any) -> dict[str, float]:
+    """The sweep task ``committee.sgd`` (declared in :mod:`fltheory.papers.committee.sweeps`):
+    one cold start and one SGD run from the same ``seed`` (the simulator keys teacher, W0,
+    samples and test apart), ``SWEEP_N_TEST`` held-out inputs, records at :func:`sweep_times`;
+    returns ε_g at t_max and its standard error, the escape time (the specialisation
+    ‖R − mean(R)‖_F first reaching 1/2, :func:`crossing_time`; NaN if not by t_max or if the
+    run diverged), the final specialisation and whether it diverged (0/1). ``p``: g, K, M, N
+    (integers but g), eta, t_max, q0 (exact rationals).
+
+    >>> out = sgd_task({"g": "erf_ss", "K": 2, "M": 2, "N": 20, "eta": Fraction(1),
+    ...                 "t_max": Fraction(1, 2), "q0": Fraction(1, 4)}, 0)
+    >>> sorted(out), out["diverged"]
+    (['diverged', 'eps_g', 'eps_g_se', 'escape_time', 'specialisation'], 0.0)
+    """
+    N, K, M = int(p["N"]), int(p["K"]), int(p["M"])
+    W0, W_star = cold_start(N, K, M, seed, q0=p["q0"])
+    t = sweep_times(p["t_max"])
+    run = sgd(W0, W_star, str(p["g"]), p["eta"], t, seed, n_test=SWEEP_N_TEST)
+    assert run.eps_g is not None and run.eps_g_se is not None
+    spec = specialisation(run.R)
+    diverged = run.diverged_at is not None
+    # a diverged run has NaN records after its stop: ε_g NaN (the aggregate counts it apart)
+    return {"eps_g": float(run.eps_g[-1]), "eps_g_se": float(run.eps_g_se[-1]),
+            "escape_time": float("nan") if diverged else crossing_time(t, spec, 0.5),
+            "specialisation": float(spec[-1]),
+            "diverged": 1.0 if diverged else 0.0}
 
 
 def _run(act: Activation, W0s: np.ndarray, Wss: np.ndarray,

@@ -29,9 +29,10 @@ from fltheory.simkit.checks import check_memory, finite_real, positive_int
 from fltheory.simkit.seeding import SeedLike, child, sequence
 from fltheory.simkit.teachers import orthonormal_teacher
 
-__all__ = ["ESCAPE_LEVEL", "KEY_HESSIAN", "KEY_SAMPLES", "KEY_START", "KEY_TEACHER", "KEY_TEST",
-           "SGDRun", "cold_start", "escape_time", "hessian_counts_at_solution",
-           "orthonormal_teacher", "plateau_point", "population_hessian_counts", "sgd", "sgd_cost"]
+__all__ = ["ESCAPE_LEVEL", "ESCAPE_TASK_RECORDS", "KEY_HESSIAN", "KEY_SAMPLES", "KEY_START",
+           "KEY_TEACHER", "KEY_TEST", "SGDRun", "cold_start", "escape_task", "escape_time",
+           "hessian_counts_at_solution", "orthonormal_teacher", "plateau_point",
+           "population_hessian_counts", "sgd", "sgd_cost"]
 
 #: seeding keys (children of a run's seed) of the independent parts of a simulation
 KEY_SAMPLES, KEY_TEST, KEY_TEACHER, KEY_START, KEY_HESSIAN = 0, 1, 2, 3, 4
@@ -368,3 +369,33 @@ def plateau_point(p: int, p_star: int, N: int, q: float, seed: SeedLike
     G -= (G @ W_star.T / N) @ W_star
     basis, _ = np.linalg.qr(G.T)
     return basis.T * math.sqrt(N * q), W_star
+
+
+#: records (time points) of a ``quadratic.escape`` sweep run (:func:`escape_task`)
+ESCAPE_TASK_RECORDS = 121
+
+
+def escape_task(p: dict[str, Any], seed: Any) -> dict[str, float]:
+    """The sweep task ``quadratic.escape`` (declared in :mod:`fltheory.papers.quadratic.sweeps`):
+    one cold start and one SGD run from the same ``seed`` (the simulator keys the teacher, W0,
+    samples and test set apart) with 1000 test inputs, ``ESCAPE_TASK_RECORDS`` records over
+    [0, t_max]; returns the escape time, the final test loss, the initial ‖ρ‖_F and whether
+    the run diverged (0/1). ``p``: N, p, p_star (integers), eta, t_max (exact rationals).
+
+    >>> out = escape_task({"N": 20, "p": 2, "p_star": 1, "eta": Fraction(1, 10),
+    ...                    "t_max": Fraction(1)}, 0)
+    >>> sorted(out), out["diverged"]
+    (['diverged', 'escape_time', 'final_test_loss', 'initial_overlap'], 0.0)
+    """
+    N, pw, ps = int(p["N"]), int(p["p"]), int(p["p_star"])
+    W0, W_star = cold_start(N, pw, ps, seed)
+    t = np.linspace(0, float(Fraction(p["t_max"])), ESCAPE_TASK_RECORDS)
+    run = sgd(W0, W_star, float(Fraction(p["eta"])), t, seed, n_test=1000)
+    norms = np.linalg.norm(run.R, axis=(1, 2))
+    assert run.test_loss is not None
+    # a diverged run (η above the stability bound) has NaN records after the stop: its final
+    # loss is NaN (counted apart by the aggregate) and the fraction of diverged runs is a metric
+    return {"escape_time": escape_time(run.t, run.R),
+            "final_test_loss": float(run.test_loss[-1]),
+            "initial_overlap": float(norms[0]),
+            "diverged": 0.0 if run.diverged_at is None else 1.0}

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -32,7 +33,8 @@ from fltheory.exact import DomainError
 from fltheory.simkit.seeding import SeedLike, child, sequence
 
 __all__ = ["FEATURES", "LATENTS", "TRANSFORMS", "RecoveryRun", "check_run", "feature_dim",
-           "flat_latents", "hermite_features", "label_transform", "run", "strengths"]
+           "flat_latents", "hermite_features", "label_transform", "run", "spectral_task",
+           "strengths"]
 
 FEATURES = ("gaussian", "hermite")
 TRANSFORMS = ("rank", "sign", "identity")
@@ -440,3 +442,24 @@ def _design(smp: _Sampler, V: np.ndarray, m: int, rng: np.random.Generator,
         rows.append(np.column_stack([np.ones(len(hh)), (hh * hh - 1.0) / math.sqrt(2.0)]))
         ys.append(smp.labels(h, noise))
     return np.concatenate(rows), np.concatenate(ys)
+
+
+def spectral_task(p: dict[str, Any], seed: Any) -> dict[str, float]:
+    """The sweep task ``recovery.spectral`` (declared in
+    :mod:`fltheory.papers.recovery.sweeps`): one :func:`run` (q = 2, 4000 fit and 8000 test
+    samples) at n = round(δ·D) samples, D = ``feature_dim(d, 2)``; returns the best overlaps
+    ``rho2_{k}`` and the test MSE/Var(y) ``mse``. ``p``: d, d1 (integers), delta, gamma (exact
+    rationals), features.
+
+    >>> out = spectral_task({"d": 6, "d1": 2, "delta": Fraction(10), "gamma": Fraction(1),
+    ...                      "features": "gaussian"}, 0)
+    >>> sorted(out)
+    ['mse', 'rho2_1', 'rho2_2']
+    """
+    d, d1 = int(p["d"]), int(p["d1"])
+    n = round(float(Fraction(p["delta"])) * feature_dim(d, 2))
+    r = run(d, n, seed, d1=d1, gamma=float(Fraction(p["gamma"])), features=p["features"],
+            n_fit=4000, n_test=8000, prefetch=False)
+    out = {f"rho2_{i + 1}": float(v) for i, v in enumerate(r.best_overlaps)}
+    out["mse"] = r.relative_mse
+    return out
