@@ -373,15 +373,7 @@ def run(d: int, n: int, seed: SeedLike, *, q: int = 2, d1: int = 8, gamma: float
     >>> r.D, r.overlaps.shape, bool(r.best_overlaps[0] > 0.8)
     (21, (2, 2), True)
     """
-    from concurrent.futures import ThreadPoolExecutor
-
-    if lam is None:
-        _number(gamma, "gamma")
-    else:
-        if isinstance(lam, str | bytes) or not isinstance(lam, Sequence | np.ndarray) \
-                or len(lam) == 0:
-            raise DomainError("lam", repr(lam), "a non-empty list of positive numbers")
-        lam = [_number(x, "lam") for x in lam]
+    lam = _read_strengths(lam, gamma)
     sigma = _number(sigma, "sigma", strict=False)
     check_run(d, n, seed, q, d1 if lam is None else len(lam), chunk, features=features,
               transform=transform, latents=latents, keep=keep, n_fit=n_fit, n_test=n_test)
@@ -390,18 +382,58 @@ def run(d: int, n: int, seed: SeedLike, *, q: int = 2, d1: int = 8, gamma: float
     d1 = len(lam_arr)
     c = lam_arr / np.linalg.norm(lam_arr)
     smp = _Sampler(features, d, q, d1, c, sigma, rng, latents)
-    D = smp.D
     keep = d1 if keep is None else keep
+    noise = np.random.default_rng(child(seed, _NOISE))
+    C = _spectral_matrix(smp, seed, n, chunk, transform, noise, prefetch)
+    C /= n
+    evals, evecs = np.linalg.eigh(C)
+    V = evecs[:, ::-1][:, :keep]
+    overlaps = (V.T @ smp.A) ** 2
 
-    # pass 1: latent fields and labels (cheap), so that rank/median transforms see all of y
+    # second layer on a fresh sample, test MSE on another
+    n_fit = max(n if n_fit is None else n_fit, 10 * (keep + 1))
+    rf = np.random.default_rng(child(seed, _FIT))
+    design, target = _design(smp, V, n_fit, rf, noise, chunk)
+    coef, *_ = np.linalg.lstsq(design, target, rcond=None)
+    design, target = _design(smp, V, n_test, rf, noise, chunk)
+    err = (design @ coef - target) ** 2
+    return RecoveryRun(d, q, smp.D, n, seed, features, transform, evals[::-1][:keep].copy(),
+                       overlaps, coef, float(err.mean()),
+                       float(err.std(ddof=1) / math.sqrt(len(err))), float(target.var(ddof=1)))
+
+
+def _read_strengths(lam: Any, gamma: Any) -> list[float] | None:
+    """``lam`` checked as a non-empty list of positive numbers, or (``lam`` None) γ > 0."""
+    if lam is None:
+        _number(gamma, "gamma")
+        return None
+    if isinstance(lam, str | bytes) or not isinstance(lam, Sequence | np.ndarray) \
+            or len(lam) == 0:
+        raise DomainError("lam", repr(lam), "a non-empty list of positive numbers")
+    return [_number(x, "lam") for x in lam]
+
+
+def _spectral_matrix(smp: _Sampler, seed: SeedLike, n: int, chunk: int, transform: str,
+                     noise: np.random.Generator, prefetch: bool) -> np.ndarray:
+    """n·Ĉ = Σ T_j φ_j φ_jᵀ over n samples in chunks (each chunk from its own child of
+    ``seed``), in two passes: the latent fields and labels first (cheap; ``noise`` draws the
+    label noise), so that the rank/median transform T sees all of y; then the features, one
+    GEMM per chunk (:func:`_accumulate`)."""
     streams = [child(seed, _CHUNKS, i) for i in range((n + chunk - 1) // chunk)]
     sizes = [min(chunk, n - i * chunk) for i in range(len(streams))]
-    noise = np.random.default_rng(child(seed, _NOISE))
     y = np.concatenate([smp.labels(smp.first_fields(m, _fast_rng(ss)), noise)
                         for m, ss in zip(sizes, streams, strict=True)])
     T = label_transform(y, transform)
-    # pass 2: Ĉ = (1/n) Σ T_j φ_j φ_jᵀ, one GEMM per chunk, the next chunk drawn meanwhile
-    C = np.zeros((D, D))
+    return _accumulate(smp, sizes, streams, T, prefetch)
+
+
+def _accumulate(smp: _Sampler, sizes: list[int], streams: list[Any], T: np.ndarray,
+                prefetch: bool) -> np.ndarray:
+    """Σ_j T_j φ_j φ_jᵀ, chunk by chunk; with ``prefetch`` the next chunk's features are drawn
+    in a helper thread while BLAS multiplies the current one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    C = np.zeros((smp.D, smp.D))
     start = 0
     if prefetch:
         with ThreadPoolExecutor(max_workers=1) as pool:
@@ -417,21 +449,7 @@ def run(d: int, n: int, seed: SeedLike, *, q: int = 2, d1: int = 8, gamma: float
             phi = smp.features(m, _fast_rng(ss))
             C += phi.T @ (phi * T[start:start + m, None])
             start += m
-    C /= n
-    evals, evecs = np.linalg.eigh(C)
-    V = evecs[:, ::-1][:, :keep]
-    overlaps = (V.T @ smp.A) ** 2
-
-    # second layer on a fresh sample, test MSE on another
-    n_fit = max(n if n_fit is None else n_fit, 10 * (keep + 1))
-    rf = np.random.default_rng(child(seed, _FIT))
-    design, target = _design(smp, V, n_fit, rf, noise, chunk)
-    coef, *_ = np.linalg.lstsq(design, target, rcond=None)
-    design, target = _design(smp, V, n_test, rf, noise, chunk)
-    err = (design @ coef - target) ** 2
-    return RecoveryRun(d, q, D, n, seed, features, transform, evals[::-1][:keep].copy(),
-                       overlaps, coef, float(err.mean()),
-                       float(err.std(ddof=1) / math.sqrt(len(err))), float(target.var(ddof=1)))
+    return C
 
 
 def _design(smp: _Sampler, V: np.ndarray, m: int, rng: np.random.Generator,
