@@ -46,34 +46,13 @@ def quadratic_table(p: Sequence[int] = QUADRATIC_TABLE_P, p_star: int = 2,
     N
         Input dimension of the Hessian counts (default 100).
     """
-    import numpy as np
-    import sympy as sp
-
-    from fltheory.papers.quadratic.theory import (
-        hessian_plateau_counts,
-        hessian_solution_counts,
-        integrate,
-        manifold_dimension,
-        plateau,
-    )
-
     widths = tuple(p)
     rows, latex_q = [], []
     for i, pw in enumerate(widths):
         progress(f"p = {pw} ({i + 1}/{len(widths)})")
-        pl = plateau(pw, p_star, eta)
-        # escape time of the ODE from Q = I/4 and a fixed generic ρ(0) of Frobenius norm 1e-3
-        R0 = np.random.default_rng(0).standard_normal((pw, p_star))
-        R0 *= 1e-3 / np.linalg.norm(R0)
-        t = np.linspace(0, 200, 4001)
-        escape = integrate(np.eye(pw) / 4, R0, np.eye(p_star), eta, t).escape_time()
-        latex_q.append(sp.latex(pl.q_exact))
-        neg, zero, pos = hessian_plateau_counts(pw, p_star, N)
-        sneg, szero, spos = hessian_solution_counts(pw, p_star, N)
-        rows.append([str(pw), str(pl.q_exact), f"{pl.q:.5f}", f"{pl.loss:.5f}",
-                     f"{pl.escape_rate:.5f}", f"{escape:.2f}",
-                     str(manifold_dimension(pw, p_star)), f"{neg}/{zero}/{pos}",
-                     f"{sneg}/{szero}/{spos}"])
+        row, q_latex = _quadratic_row(pw, p_star, eta, N)
+        rows.append(row)
+        latex_q.append(q_latex)
     return Table(
         columns=["p", "q* exact", "q*", "plateau loss", "escape rate", "t_esc (ODE)",
                  "dim manifold", "H plateau (−/0/+)", "H solution (−/0/+)"],
@@ -96,6 +75,34 @@ def quadratic_table(p: Sequence[int] = QUADRATIC_TABLE_P, p_star: int = 2,
         label="tab:quadratic",
         align="rlrrrrrrr",
     )
+
+
+def _quadratic_row(pw: int, p_star: int, eta: Fraction, N: int) -> tuple[list[str], str]:
+    """One row of :func:`quadratic_table` (student width ``pw``) as text, and q* in LaTeX."""
+    import numpy as np
+    import sympy as sp
+
+    from fltheory.papers.quadratic.theory import (
+        hessian_plateau_counts,
+        hessian_solution_counts,
+        integrate,
+        manifold_dimension,
+        plateau,
+    )
+
+    pl = plateau(pw, p_star, eta)
+    # escape time of the ODE from Q = I/4 and a fixed generic ρ(0) of Frobenius norm 1e-3
+    R0 = np.random.default_rng(0).standard_normal((pw, p_star))
+    R0 *= 1e-3 / np.linalg.norm(R0)
+    t = np.linspace(0, 200, 4001)
+    escape = integrate(np.eye(pw) / 4, R0, np.eye(p_star), eta, t).escape_time()
+    q_latex = sp.latex(pl.q_exact)
+    neg, zero, pos = hessian_plateau_counts(pw, p_star, N)
+    sneg, szero, spos = hessian_solution_counts(pw, p_star, N)
+    return [str(pw), str(pl.q_exact), f"{pl.q:.5f}", f"{pl.loss:.5f}",
+            f"{pl.escape_rate:.5f}", f"{escape:.2f}",
+            str(manifold_dimension(pw, p_star)), f"{neg}/{zero}/{pos}",
+            f"{sneg}/{szero}/{spos}"], q_latex
 
 
 def draw_quadratic(data: dict[str, Any], escape: dict[str, Any] | None = None) -> Any:
