@@ -6,7 +6,8 @@ float at evaluation), ``str`` or a tuple of choices —, its default and its dom
 task may add a joint check (constraints between parameters, the estimated cost of one run). A
 grid point is the defaults overridden by ``--grid`` values, and every point is validated
 (:func:`validate`) before any run starts, so a bad value is one line and exit status 2, never a
-failed run. The functions import their simulators lazily, so listing tasks is light.
+failed run. A paper's tasks name their functions by ``"module:attribute"``
+(:class:`TaskFunction`, imported on first call), so listing tasks is light.
 
 Bounds on the work (checked before any run):
 
@@ -317,9 +318,10 @@ def grid_points(task_id: str, specs: Sequence[str]) -> list[dict[str, str]]:
 
 def all_tasks(which: Iterable[Paper] | None = None) -> dict[str, Task]:
     """Task id → task: the core tasks, then every paper's (``Paper.sweep_tasks``; ``which``
-    restricts the papers, default all discovered); imports the papers' views modules, which
-    import their simulators only when a task runs. A task id declared twice is a RuntimeError
-    naming both declarers (a paper's key, or ``core`` for :data:`CORE_TASKS`).
+    restricts the papers, default all discovered); imports the papers' declarations
+    (``<key>/sweeps.py``), which import their simulators only when a task runs. A task id
+    declared twice is a RuntimeError naming both declarers (a paper's key, or ``core`` for
+    :data:`CORE_TASKS`).
 
     >>> "verify.claims" in all_tasks()
     True
