@@ -3,7 +3,9 @@ shared theory under ``fltheory/engine/``, the shared numpy kit under ``fltheory/
 
 Inside a paper package: ``sim.py`` is its simulator, ``claims.py`` joins theory and simulator,
 ``views.py`` (tables, figures, notebook cells) and ``cli.py`` (its command) present them,
-``__init__.py`` declares the paper; every other module is the paper's theory. Used by the tests
+``__init__.py`` declares the paper and ``sweeps.py`` its sweep tasks (parameters and domains;
+the functions they run are the simulator's or the claims'); every other module is the paper's
+theory. Used by the tests
 that read the tree (the wall, the public API, the docs' API reference)."""
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "fltheory"
 #: the roles of a paper package's modules that are not its theory
-ROLES = ("__init__", "sim", "claims", "views", "cli")
+ROLES = ("__init__", "sim", "claims", "views", "cli", "sweeps")
 
 
 def paper_keys() -> list[str]:
@@ -22,7 +24,8 @@ def paper_keys() -> list[str]:
 
 
 def paper_files(role: str) -> list[Path]:
-    """``role`` = sim / claims / views / cli / __init__, or ``theory`` (every other module)."""
+    """``role`` = sim / claims / views / cli / sweeps / __init__, or ``theory`` (every other
+    module)."""
     found = []
     for key in paper_keys():
         for path in sorted((PKG / "papers" / key).glob("*.py")):

@@ -310,24 +310,8 @@ def _draw_x(ax: Any, panel: Panel, power_law: bool, aggregated: bool) -> dict[st
             shift = (k - (len(groups) - 1) / 2) * 0.7 / len(groups)
         elif scale == "log" and len(tail_names) > 1:
             factor = 1.05 ** (tail_names.index(style.tail) - (len(tail_names) - 1) / 2)
-        line = scale != "discrete" and len(marks) >= 2 and len({float(p["x"]) for p in marks}) \
-            == len(marks) and (all(is_tested(p) for p in marks)
-                               or all(is_reference(p) for p in marks))
-        if line:
-            mx = [float(p["x"]) for p in marks]
-            mid = [float(p["predicted"]) for p in marks]
-            if is_tested(marks[0]):
-                ax.fill_between(mx, [m - float(p["band"]) for m, p in zip(mid, marks,
-                                                                           strict=True)],
-                                [m + float(p["band"]) for m, p in zip(mid, marks, strict=True)],
-                                color=style.colour, alpha=0.15, lw=0)
-                ax.plot(mx, mid, "-", color=style.colour, lw=1.2)
-            else:
-                ax.plot(mx, mid, "--", color=REF_COLOUR, lw=1.2)
-        else:
-            slots = len(groups) if scale == "discrete" else 1
-            for p in marks:
-                _bar(ax, *_segment(float(p["x"]) + shift, scale, span, slots), p, style.colour)
+        _draw_predictions(ax, marks, style.colour, scale, span, shift,
+                          len(groups) if scale == "discrete" else 1)
         # a measurement also compared with a reference (the same value at the same place as a
         # tested point's) is drawn once, with the tested point
         group = [p for p in group if not (is_reference(p) and any(
@@ -351,6 +335,29 @@ def _draw_x(ax: Any, panel: Panel, power_law: bool, aggregated: bool) -> dict[st
     _scales(ax, part, scale, power_law, xs)
     ax.set_xlabel(panel.axis)
     return {**entries, **tails, **_line_entries(part, shown["reference"])}
+
+
+def _draw_predictions(ax: Any, marks: list[dict[str, Any]], colour: Any, scale: str,
+                      span: float, shift: float, slots: int) -> None:
+    """The predictions of one series' marked points: a line (with the tolerance band of
+    tested points, dashed for references) when they are two or more at distinct x on a
+    continuous axis and all of one kind, else a bar per point."""
+    line = scale != "discrete" and len(marks) >= 2 and len({float(p["x"]) for p in marks}) \
+        == len(marks) and (all(is_tested(p) for p in marks)
+                           or all(is_reference(p) for p in marks))
+    if line:
+        mx = [float(p["x"]) for p in marks]
+        mid = [float(p["predicted"]) for p in marks]
+        if is_tested(marks[0]):
+            ax.fill_between(mx, [m - float(p["band"]) for m, p in zip(mid, marks, strict=True)],
+                            [m + float(p["band"]) for m, p in zip(mid, marks, strict=True)],
+                            color=colour, alpha=0.15, lw=0)
+            ax.plot(mx, mid, "-", color=colour, lw=1.2)
+        else:
+            ax.plot(mx, mid, "--", color=REF_COLOUR, lw=1.2)
+    else:
+        for p in marks:
+            _bar(ax, *_segment(float(p["x"]) + shift, scale, span, slots), p, colour)
 
 
 def _scales(ax: Any, part: list[tuple[int, dict[str, Any]]], scale: str, power_law: bool,

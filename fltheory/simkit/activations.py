@@ -76,69 +76,83 @@ _C = math.sqrt(math.exp(4) / 4 * (1 - math.exp(-8)) / 2
                + math.exp(1) * (1 - math.exp(-2)) / 2)
 
 
+# the numpy functions of the catalogue that numpy does not provide as they are
+
+
+def _relu(x: Array) -> Array:
+    return np.maximum(x, 0.0)
+
+
+def _step(x: Array) -> Array:
+    return (np.asarray(x) > 0).astype(float)
+
+
+def _dtanh(x: Array) -> Array:
+    out: Array = 1.0 - np.tanh(x) ** 2
+    return out
+
+
+def _dsigmoid(x: Array) -> Array:
+    s = _expit(x)
+    out: Array = s * (1.0 - s)
+    return out
+
+
+def _erf_ss(x: Array) -> Array:
+    return _erf(np.asarray(x) * _INV_SQRT2)
+
+
+def _derf_ss(x: Array) -> Array:
+    out: Array = _SQRT_2_OVER_PI * np.exp(-0.5 * np.asarray(x) ** 2)
+    return out
+
+
+def _derf(x: Array) -> Array:
+    out: Array = _TWO_OVER_SQRT_PI * np.exp(-np.asarray(x) ** 2)
+    return out
+
+
+def _gelu(x: Array) -> Array:
+    x = np.asarray(x, dtype=float)
+    out: Array = 0.5 * x * (1.0 + _erf(x / _SQRT2))
+    return out
+
+
+def _dgelu(x: Array) -> Array:  # Φ(x) + x φ(x)
+    x = np.asarray(x, dtype=float)
+    out: Array = 0.5 * (1.0 + _erf(x / _SQRT2)) + x * np.exp(-0.5 * x * x) / math.sqrt(
+        2 * math.pi)
+    return out
+
+
+def _bounded3(x: Array) -> Array:
+    x = np.asarray(x, dtype=float)
+    out: Array = (_A * np.sin(2 * x) - _B * np.sin(x)) / _C
+    return out
+
+
+def _dbounded3(x: Array) -> Array:
+    x = np.asarray(x, dtype=float)
+    out: Array = (2 * _A * np.cos(2 * x) - _B * np.cos(x)) / _C
+    return out
+
+
 def _entries() -> dict[str, NumpyActivation]:
-    def relu(x: Array) -> Array:
-        return np.maximum(x, 0.0)
-
-    def step(x: Array) -> Array:
-        return (np.asarray(x) > 0).astype(float)
-
-    def dtanh(x: Array) -> Array:
-        out: Array = 1.0 - np.tanh(x) ** 2
-        return out
-
-    def dsigmoid(x: Array) -> Array:
-        s = _expit(x)
-        out: Array = s * (1.0 - s)
-        return out
-
-    def erf_ss(x: Array) -> Array:
-        return _erf(np.asarray(x) * _INV_SQRT2)
-
-    def derf_ss(x: Array) -> Array:
-        out: Array = _SQRT_2_OVER_PI * np.exp(-0.5 * np.asarray(x) ** 2)
-        return out
-
-    def derf(x: Array) -> Array:
-        out: Array = _TWO_OVER_SQRT_PI * np.exp(-np.asarray(x) ** 2)
-        return out
-
-    def gelu(x: Array) -> Array:
-        x = np.asarray(x, dtype=float)
-        out: Array = 0.5 * x * (1.0 + _erf(x / _SQRT2))
-        return out
-
-    def dgelu(x: Array) -> Array:  # Φ(x) + x φ(x)
-        x = np.asarray(x, dtype=float)
-        out: Array = 0.5 * (1.0 + _erf(x / _SQRT2)) + x * np.exp(-0.5 * x * x) / math.sqrt(
-            2 * math.pi)
-        return out
-
-    def bounded3(x: Array) -> Array:
-        x = np.asarray(x, dtype=float)
-        out: Array = (_A * np.sin(2 * x) - _B * np.sin(x)) / _C
-        return out
-
-    def dbounded3(x: Array) -> Array:
-        x = np.asarray(x, dtype=float)
-        out: Array = (2 * _A * np.cos(2 * x) - _B * np.cos(x)) / _C
-        return out
-
     entries = [
-        NumpyActivation("relu", relu, step),
-        NumpyActivation("tanh", np.tanh, dtanh),
-        NumpyActivation("sigmoid", _expit, dsigmoid),
+        NumpyActivation("relu", _relu, _step),
+        NumpyActivation("tanh", np.tanh, _dtanh),
+        NumpyActivation("sigmoid", _expit, _dsigmoid),
         NumpyActivation("softplus", lambda x: np.logaddexp(0.0, x), _expit),
-        NumpyActivation("gelu", gelu, dgelu),
-        NumpyActivation("erf", _erf, derf),
-        NumpyActivation("erf_ss", erf_ss, derf_ss),
+        NumpyActivation("gelu", _gelu, _dgelu),
+        NumpyActivation("erf", _erf, _derf),
+        NumpyActivation("erf_ss", _erf_ss, _derf_ss),
         NumpyActivation("abs", np.abs, np.sign),
         NumpyActivation("sign", np.sign, lambda x: np.zeros_like(np.asarray(x, dtype=float))),
         NumpyActivation("quadratic", np.square, lambda x: 2.0 * np.asarray(x, dtype=float)),
         NumpyActivation("cubic", lambda x: np.asarray(x, dtype=float) ** 3,
                         lambda x: 3.0 * np.asarray(x, dtype=float) ** 2),
         *(_hermite(k) for k in range(1, 9)),
-        NumpyActivation("bounded3", bounded3, dbounded3),
+        NumpyActivation("bounded3", _bounded3, _dbounded3),
     ]
     return {a.name: a for a in entries}
 

@@ -6,7 +6,8 @@ float at evaluation), ``str`` or a tuple of choices —, its default and its dom
 task may add a joint check (constraints between parameters, the estimated cost of one run). A
 grid point is the defaults overridden by ``--grid`` values, and every point is validated
 (:func:`validate`) before any run starts, so a bad value is one line and exit status 2, never a
-failed run. The functions import their simulators lazily, so listing tasks is light.
+failed run. A paper's tasks name their functions by ``"module:attribute"``
+(:class:`TaskFunction`, imported on first call), so listing tasks is light.
 
 Bounds on the work (checked before any run):
 
@@ -40,9 +41,9 @@ from fltheory.exact import (
 if TYPE_CHECKING:
     from fltheory.papers import Paper
 
-__all__ = ["CORE_TASKS", "MAX_RUNS", "MAX_RUN_SECONDS", "Param", "Task", "all_tasks", "as_float",
-           "canonical", "check_runs", "get_task", "grid_points", "parse_value", "run_cost",
-           "short_value", "validate"]
+__all__ = ["CORE_TASKS", "MAX_RUNS", "MAX_RUN_SECONDS", "Param", "Task", "TaskFunction",
+           "all_tasks", "as_float", "canonical", "check_runs", "get_task", "grid_points",
+           "parse_value", "run_cost", "short_value", "validate"]
 
 Kind = str | tuple[str, ...]
 
@@ -93,6 +94,37 @@ def short_value(value: Fraction | int) -> str:
     """A value for an error message: exact, or its first digits when it is long."""
     text = fraction_str(value)
     return text if len(text) <= 40 else f"{text[:12]}… ({len(text)} characters)"
+
+
+class TaskFunction:
+    """A task's function or check named by a ``"module:attribute"`` string and imported on its
+    first call, so that declaring tasks (and listing them) imports no simulator: a paper's
+    declaration (``Paper.sweep_tasks``) names the functions of its simulator or claims module.
+    It pickles as its name (what travels to a worker process).
+
+    >>> f = TaskFunction("fltheory.sweep.tasks:as_float")
+    >>> f, f("1/4")
+    (TaskFunction('fltheory.sweep.tasks:as_float'), 0.25)
+    """
+
+    __slots__ = ("_func", "target")
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self._func: Callable[..., Any] | None = None
+
+    def __call__(self, *args: Any) -> Any:
+        if self._func is None:
+            from fltheory.papers import load
+
+            self._func = load(self.target)
+        return self._func(*args)
+
+    def __reduce__(self) -> tuple[type, tuple[str]]:
+        return TaskFunction, (self.target,)
+
+    def __repr__(self) -> str:
+        return f"TaskFunction({self.target!r})"
 
 
 @dataclass(frozen=True)
@@ -286,9 +318,10 @@ def grid_points(task_id: str, specs: Sequence[str]) -> list[dict[str, str]]:
 
 def all_tasks(which: Iterable[Paper] | None = None) -> dict[str, Task]:
     """Task id → task: the core tasks, then every paper's (``Paper.sweep_tasks``; ``which``
-    restricts the papers, default all discovered); imports the papers' views modules, which
-    import their simulators only when a task runs. A task id declared twice is a RuntimeError
-    naming both declarers (a paper's key, or ``core`` for :data:`CORE_TASKS`).
+    restricts the papers, default all discovered); imports the papers' declarations
+    (``<key>/sweeps.py``), which import their simulators only when a task runs. A task id
+    declared twice is a RuntimeError naming both declarers (a paper's key, or ``core`` for
+    :data:`CORE_TASKS`).
 
     >>> "verify.claims" in all_tasks()
     True

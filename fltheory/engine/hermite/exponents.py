@@ -273,70 +273,84 @@ def _bisect(g: Callable[[Any], Any], lo: Any, hi: Any, g_lo: Any) -> Any:
 
 
 def _conditional_expectations(engine: _Engine, kmax: int) -> _Conditional:
+    """E[h_k | y], k = 1..kmax, at the atoms of y = f(z) (exact, :func:`_atom_rows`) and at up
+    to four generic values (:func:`_generic_rows`), at the engine's digits plus a guard."""
     out = _Conditional()
-    dps = engine.dps
-    with mpmath.workdps(dps + _GUARD):
-        norms = [mpmath.sqrt(mpmath.factorial(k)) for k in range(kmax + 1)]
-        # Atoms: y = c on a set of positive measure.
-        for c, intervals in _atoms(engine.pairs).items():
-            mass = sum((_interval_expectation(sp.Integer(1), w.start, w.end) for w in intervals),
-                       sp.Integer(0))
-            row, exact_row = [], []
-            for k in range(1, kmax + 1):
-                num = sum((_interval_expectation(hermite_He(k), w.start, w.end)
-                           for w in intervals), sp.Integer(0))
-                value = num / mass / sp.sqrt(sp.factorial(k))
-                exact_row.append(value)
-                row.append(mpmath.mpf(sp.N(value, dps + _GUARD)))
-            out.labels.append(f"atom y = {_short_number(c)} (P = {sp.N(mass, 4)})")
-            out.values.append(row)
-            out.exact.append(exact_row)
-            out.errors.append([0] * kmax)
-            out.digits.append(dps)
-        # Continuous part: generic values y = f(z0).
-        # f' away from the kinks: the DiracDelta terms of a piecewise f vanish at generic points
-        dfn = _mp_function(sp.diff(engine.expr, Z).replace(sp.DiracDelta,
-                                                          lambda *_: sp.Integer(0)))
-        grid: list[Any] = []
-        values: list[Any] = []
-        if engine.pairs is None:
-            step = mpmath.mpf(2 * _GRID_HALF_WIDTH) / (_GRID_POINTS - 1)
-            grid = [-_GRID_HALF_WIDTH + i * step for i in range(_GRID_POINTS)]
-            values = [engine.fn(x) for x in grid]
-        atom_values = [mpmath.mpf(sp.N(c, dps)) for c in _atoms(engine.pairs)]
-        used = 0
-        for z0s in _GENERIC_Z:
-            z0 = mpmath.mpf(z0s)
-            if abs(dfn(z0)) < mpmath.mpf(10) ** (-dps // 2):
-                continue  # a flat point: y0 is an atom or critical value, not generic
-            y = engine.fn(z0)
-            if any(abs(y - a) < mpmath.mpf(10) ** (-dps // 2) for a in atom_values):
-                continue
-            roots = _preimages(engine, y, grid, values)
-            weights = []
-            for r in roots:
-                d = abs(dfn(r))
-                if d == 0:
-                    continue
-                weights.append((r, mpmath.npdf(r) / d))
-            total = mpmath.fsum(w for _, w in weights)
-            if total == 0:
-                continue
-            terms = [[w * _mp_He(k, r) / total / norms[k] for r, w in weights]
-                     for k in range(1, kmax + 1)]
-            row = [mpmath.fsum(t) for t in terms]
-            # rounding: each term to dps + _GUARD digits (roots, weights, He_k), times their count
-            unit = mpmath.mpf(10) ** (-(dps + _GUARD - 2)) * len(weights)
-            out.errors.append([unit * mpmath.fsum(abs(x) for x in t) for t in terms])
-            out.exact.append([None] * kmax)
-            out.digits.append(dps if engine.pairs is not None else min(dps, _GRID_DIGITS))
-            out.labels.append(f"y = f({z0s}) = {mpmath.nstr(y, 6)} "
-                              f"({len(weights)} preimage{'s' if len(weights) != 1 else ''})")
-            out.values.append(row)
-            used += 1
-            if used >= 4:
-                break
+    with mpmath.workdps(engine.dps + _GUARD):
+        _atom_rows(engine, kmax, out)
+        _generic_rows(engine, kmax, out)
     return out
+
+
+def _atom_rows(engine: _Engine, kmax: int, out: _Conditional) -> None:
+    """Atoms: y = c on a set of positive measure; E[h_k | y = c] exactly (interval
+    expectations of He_k over the set, over its mass)."""
+    dps = engine.dps
+    for c, intervals in _atoms(engine.pairs).items():
+        mass = sum((_interval_expectation(sp.Integer(1), w.start, w.end) for w in intervals),
+                   sp.Integer(0))
+        row, exact_row = [], []
+        for k in range(1, kmax + 1):
+            num = sum((_interval_expectation(hermite_He(k), w.start, w.end)
+                       for w in intervals), sp.Integer(0))
+            value = num / mass / sp.sqrt(sp.factorial(k))
+            exact_row.append(value)
+            row.append(mpmath.mpf(sp.N(value, dps + _GUARD)))
+        out.labels.append(f"atom y = {_short_number(c)} (P = {sp.N(mass, 4)})")
+        out.values.append(row)
+        out.exact.append(exact_row)
+        out.errors.append([0] * kmax)
+        out.digits.append(dps)
+
+
+def _generic_rows(engine: _Engine, kmax: int, out: _Conditional) -> None:
+    """Continuous part: up to four generic values y = f(z0) (z0 from ``_GENERIC_Z``, skipping
+    flat points and atoms), E[h_k | y] = Σ_r φ(r) h_k(r)/|f'(r)| / Σ_r φ(r)/|f'(r)| over the
+    preimages r of y, with a rounding bound per value."""
+    dps = engine.dps
+    norms = [mpmath.sqrt(mpmath.factorial(k)) for k in range(kmax + 1)]
+    # f' away from the kinks: the DiracDelta terms of a piecewise f vanish at generic points
+    dfn = _mp_function(sp.diff(engine.expr, Z).replace(sp.DiracDelta,
+                                                      lambda *_: sp.Integer(0)))
+    grid: list[Any] = []
+    values: list[Any] = []
+    if engine.pairs is None:
+        step = mpmath.mpf(2 * _GRID_HALF_WIDTH) / (_GRID_POINTS - 1)
+        grid = [-_GRID_HALF_WIDTH + i * step for i in range(_GRID_POINTS)]
+        values = [engine.fn(x) for x in grid]
+    atom_values = [mpmath.mpf(sp.N(c, dps)) for c in _atoms(engine.pairs)]
+    used = 0
+    for z0s in _GENERIC_Z:
+        z0 = mpmath.mpf(z0s)
+        if abs(dfn(z0)) < mpmath.mpf(10) ** (-dps // 2):
+            continue  # a flat point: y0 is an atom or critical value, not generic
+        y = engine.fn(z0)
+        if any(abs(y - a) < mpmath.mpf(10) ** (-dps // 2) for a in atom_values):
+            continue
+        roots = _preimages(engine, y, grid, values)
+        weights = []
+        for r in roots:
+            d = abs(dfn(r))
+            if d == 0:
+                continue
+            weights.append((r, mpmath.npdf(r) / d))
+        total = mpmath.fsum(w for _, w in weights)
+        if total == 0:
+            continue
+        terms = [[w * _mp_He(k, r) / total / norms[k] for r, w in weights]
+                 for k in range(1, kmax + 1)]
+        row = [mpmath.fsum(t) for t in terms]
+        # rounding: each term to dps + _GUARD digits (roots, weights, He_k), times their count
+        unit = mpmath.mpf(10) ** (-(dps + _GUARD - 2)) * len(weights)
+        out.errors.append([unit * mpmath.fsum(abs(x) for x in t) for t in terms])
+        out.exact.append([None] * kmax)
+        out.digits.append(dps if engine.pairs is not None else min(dps, _GRID_DIGITS))
+        out.labels.append(f"y = f({z0s}) = {mpmath.nstr(y, 6)} "
+                          f"({len(weights)} preimage{'s' if len(weights) != 1 else ''})")
+        out.values.append(row)
+        used += 1
+        if used >= 4:
+            break
 
 
 def generative_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int = 30,
@@ -373,9 +387,16 @@ def generative_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int = 
         return Exponent("generative", 1, kmax,
                         "μ_1 ≠ 0: already T(y) = y correlates with h_1, so E[h_1 | y] ≠ 0",
                         exact=mu1.exact is not None)
-    engine = _Engine(func, dps, 0)
-    even = _is_even(func.expr)
-    cond = _conditional_expectations(engine, kmax)
+    cond = _conditional_expectations(_Engine(func, dps, 0), kmax)
+    return _generative_search(cond, mu, _is_even(func.expr), kmax, dps)
+
+
+def _generative_search(cond: Any, mu: _Coefficients, even: bool, kmax: int, dps: int
+                       ) -> Exponent:
+    """The search of :func:`generative_exponent` over k = 1..kmax (μ_1 = 0): odd k skipped
+    for an even f; k is the exponent when E[h_k | y] is non-zero at a tested y (``cond``), or
+    when μ_k ≠ 0; otherwise the evidence that it counted as zero (and any near-zero value)
+    is kept for the answer."""
     evidence: list[str] = []
     near: list[int] = []
     notes: list[str] = []  # the near-zero values passed over, with their size
@@ -393,7 +414,7 @@ def generative_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int = 
                       + "".join(notes))
             return Exponent("generative", k, kmax, reason, tuple(evidence), exact=False,
                             near_zero=tuple(near))
-        c = mu(k) if k > 1 else mu1
+        c = mu(k)
         if not c.zero:  # T(y) = y: never above the information exponent
             return Exponent("generative", k, kmax,
                             f"μ_{k} ≠ 0 (|μ_{k}| = {mpmath.nstr(abs(c.numeric), 5)}): T(y) = y "
@@ -401,23 +422,30 @@ def generative_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int = 
                             f"although E[h_{k} | y] counted as zero at the {len(tests)} tested "
                             "values" + "".join(notes), tuple(evidence), exact=False,
                             near_zero=tuple(near))
-        close = [(cond.labels[i], t) for i, t in enumerate(tests) if t.near_zero
-                 and t.exact]
-        if close or c.near_zero:
-            near.append(k)
-        what = (f"k = {k}: E[h_{k} | y] counts as zero (|·| <= 10^-{min(cond.digits or [dps])})"
-                f" at all {len(tests)} tested values")
-        if close:
-            label, t = max(close, key=lambda p: p[1].magnitude)
-            what += f"; near zero at {label}: {t.describe(f'E[h_{k} | y]')}"
-            notes.append(f"; at {label}, {t.describe(f'E[h_{k} | y]')}")
-        elif c.near_zero and c.test is not None:
-            notes.append(f"; {c.test.describe(f'μ_{k}')}")
-        evidence.append(what)
+        evidence.append(_zero_evidence(k, tests, cond, c, dps, near, notes))
     return Exponent("generative", None, kmax,
                     f"E[h_k | y] vanished at every tested y for 1 <= k <= {kmax}"
                     + "".join(notes),
                     tuple(evidence), exact=False, near_zero=tuple(near))
+
+
+def _zero_evidence(k: int, tests: list[Any], cond: Any, c: Coefficient, dps: int,
+                   near: list[int], notes: list[str]) -> str:
+    """The evidence line of a k at which E[h_k | y] and μ_k counted as zero; a near-zero value
+    among them adds k to ``near`` and its size to ``notes``."""
+    close = [(cond.labels[i], t) for i, t in enumerate(tests) if t.near_zero
+             and t.exact]
+    if close or c.near_zero:
+        near.append(k)
+    what = (f"k = {k}: E[h_{k} | y] counts as zero (|·| <= 10^-{min(cond.digits or [dps])})"
+            f" at all {len(tests)} tested values")
+    if close:
+        label, t = max(close, key=lambda p: p[1].magnitude)
+        what += f"; near zero at {label}: {t.describe(f'E[h_{k} | y]')}"
+        notes.append(f"; at {label}, {t.describe(f'E[h_{k} | y]')}")
+    elif c.near_zero and c.test is not None:
+        notes.append(f"; {c.test.describe(f'μ_{k}')}")
+    return what
 
 
 class _Coefficients:

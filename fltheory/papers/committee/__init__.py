@@ -14,7 +14,7 @@ PAPER = Paper(
     commands={"committee": "fltheory.papers.committee.cli:committee_group"},
     tables={"committee": "fltheory.papers.committee.views:committee_table"},
     figures={"committee": "fltheory.papers.committee.views:committee_figure"},
-    sweep_tasks="fltheory.papers.committee.views:SWEEP_TASKS",
+    sweep_tasks="fltheory.papers.committee.sweeps:SWEEP_TASKS",
     notebook="fltheory.papers.committee.views:NOTEBOOK",
     order=6,
 )

@@ -33,12 +33,14 @@ import numpy as np
 
 from fltheory.claims.registry import Claim, Point, Verdict
 from fltheory.claims.stats import linear_fit, mean_se, z_crit
-from fltheory.exact import DomainError
+from fltheory.exact import DomainError, fraction_str
 from fltheory.papers.committee import sim
 from fltheory.simkit.seeding import SeedLike, child, children
+from fltheory.sweep.tasks import run_cost
 
 __all__ = ["CLAIMS", "SGD_SECONDS_LIMIT", "ODERun", "SGDvsODE", "check_comparison_request",
-           "compare_sgd_ode", "loss_curves", "mode_amplitudes", "ode_run"]
+           "check_ode_task", "check_sgd_task", "compare_sgd_ode", "loss_curves",
+           "mode_amplitudes", "ode_run", "ode_task"]
 
 #: bound on the SGD run of :func:`compare_sgd_ode` (estimated by sim.sgd_cost)
 SGD_SECONDS_LIMIT = 30.0
@@ -886,3 +888,132 @@ CLAIMS: list[Claim] = [
                      "N_grid": (1000, 2000, 4000, 8000, 16000), "seeds": 8}},
           source=_SOURCE),
 ]
+
+
+# -- the sweep tasks' bodies (declared in fltheory.papers.committee.sweeps) ------------------
+# committee.sgd runs the simulator alone (sim.sgd_task); committee.ode (below) integrates the
+# ODE from the overlaps of the very start that committee.sgd samples at the same grid point and
+# seed, and locates the symmetric plateau. The checks bound each run before any starts.
+
+
+def _check_teacher(v: dict[str, Any]) -> None:
+    """The orthonormal teacher needs N >= M (sim.cold_start)."""
+    if v["N"] < v["M"]:
+        raise DomainError("N", v["N"], f"N >= M = {v['M']} (an orthonormal teacher)",
+                          reason="is smaller than M")
+
+
+def check_sgd_task(v: dict[str, Any]) -> None:
+    """The check of the sweep task ``committee.sgd`` (:func:`sim.sgd_task
+    <fltheory.papers.committee.sim.sgd_task>`): N >= M, and the simulator's cost model
+    (``sim.sgd_cost``) against the sweep's bound per run."""
+    _check_teacher(v)
+    N, K, M, t_max = v["N"], v["K"], v["M"], v["t_max"]
+    # the simulator's cost model (engine auto: numba when installed) for the run above
+    # (SWEEP_N_TEST test inputs, SWEEP_RECORDS records); measured on this machine, numba,
+    # after its one-off ~1 s start-up: erf K = M = 2, N = 4000, t_max = 50: 14.0 s (estimate
+    # 16.3); sigmoid K = M = 3, N = 10⁴, t_max = 10: 20.9 s (25.3)
+    run_cost(f"N = {N}, K = {K}, M = {M}, t_max = {fraction_str(t_max)}",
+             sim.sgd_cost(N, K, M, float(t_max), n_test=sim.SWEEP_N_TEST,
+                          records=sim.SWEEP_RECORDS),
+             "lower t_max, N or K (SGD runs t_max·N steps)")
+
+
+def _sgd_start_seed(p: dict[str, Any], seed: int) -> Any:
+    """The simulation seed committee.sgd uses at this grid point and user seed."""
+    from fltheory.papers.committee.sweeps import SGD_TASK
+    from fltheory.sweep.runner import derived_seed
+    from fltheory.sweep.tasks import canonical
+
+    return derived_seed(SGD_TASK.id, canonical(SGD_TASK, p), seed)
+
+
+def _committee_model(p: dict[str, Any]) -> Any:
+    return _theory().CommitteeModel(str(p["g"]), int(p["K"]), int(p["M"]))
+
+
+#: g whose plateau a committee.ode run locates (closed-form or exact averages, compiled)
+_PLATEAU_KINDS = ("erf", "polynomial")
+
+
+def ode_task(p: dict[str, Any], seed: int) -> dict[str, float]:
+    """The sweep task ``committee.ode``: the committee ODE (deterministic given its start)
+    from the overlaps of the start committee.sgd samples at the same point and ``seed`` (the
+    user's seed: the task derives committee.sgd's), records at ``sim.sweep_times``: ε_g at
+    t_max, the escape time, the final specialisation, diverged (0/1); and for erf and
+    polynomial g the symmetric plateau's ε_g* and escape rate (NaN where it is not located,
+    and for other g)."""
+    from fltheory.papers.committee.ode import CommitteeDivergence, integrate
+    from fltheory.papers.committee.plateau import symmetric_plateau
+
+    N, K, M = int(p["N"]), int(p["K"]), int(p["M"])
+    W0, W_star = sim.cold_start(N, K, M, _sgd_start_seed(p, seed), q0=p["q0"])
+    Q0, R0, T = W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N
+    model, t = _committee_model(p), sim.sweep_times(p["t_max"])
+    out = {"eps_g": math.nan, "escape_time": math.nan, "specialisation": math.nan,
+           "diverged": 0.0, "plateau_eps_g": math.nan, "escape_rate": math.nan}
+    try:
+        tr = integrate(model, p["eta"], Q0, R0, T, t)
+    except CommitteeDivergence:
+        out["diverged"] = 1.0
+    else:
+        spec = sim.specialisation(tr.R)
+        out.update(eps_g=float(tr.eps_g[-1]), escape_time=sim.crossing_time(t, spec, 0.5),
+                   specialisation=float(spec[-1]))
+    if model.averages.kind in _PLATEAU_KINDS:
+        try:
+            plateau = symmetric_plateau(model, p["eta"])
+        except DomainError:  # not located (e.g. η too large: no plateau): NaN
+            pass
+        else:
+            out.update(plateau_eps_g=plateau.eps_g, escape_rate=plateau.escape_rate)
+    return out
+
+
+def _ode_per_eval(model: Any, measured: bool = False) -> float:
+    """Seconds per right-side evaluation as :func:`committee_ode.integrate` estimates them;
+    ``measured``: ReLU's compiled evaluation from the measurement below instead."""
+    from fltheory.papers.committee._compiled import integrator as _jit
+
+    ce = _theory()
+    K, M = model.K, model.M
+    kind = model.averages.kind
+    if _jit() is not None and kind in ("erf", "relu", "polynomial"):
+        from fltheory.papers.committee._flat import cost
+
+        floor = 2e-6 + 1.5e-7 * K * K * (K + M) ** 2
+        if measured and kind == "relu":
+            # compiled ReLU (80-node I4): measured 3.1e-5 and 4.1e-5 s per I4-sized average
+            # (K = M = 2, t_max = 100 and 10, loaded 2-core machine, ε_g grid included);
+            # committee_ode's figure is 1.6e-4 (its 3e-5–8e-5 with a margin of 2): 8e-5 here
+            n = K + M
+            return max(floor, 8e-5 * (K * (K + 1) / 2 * n * (n + 1) / 2 + K * n * n))
+        return max(floor, cost(model))
+    return float(ce._rhs_cost(model)) + 5e-5
+
+
+def check_ode_task(v: dict[str, Any]) -> None:
+    """The check of the sweep task ``committee.ode`` (:func:`ode_task`): N >= M, the
+    integrator's own bound, then the task's estimated seconds (the integration, and for erf
+    and polynomial g the plateau analysis) against the sweep's bound per run."""
+    from fltheory.papers.committee.ode import check_integration_request, integration_cost
+
+    ce = _theory()
+    _check_teacher(v)
+    K, M, eta, t_max = v["K"], v["M"], float(v["eta"]), float(v["t_max"])
+    model = _committee_model(v)
+    # integrate's own bound (60 s by its figures), then this task's 30 s by the measured ones
+    check_integration_request(K, M, eta, t_max, sim.SWEEP_RECORDS, _ode_per_eval(model))
+    seconds, _ = integration_cost(K, M, eta, t_max, sim.SWEEP_RECORDS,
+                                  _ode_per_eval(model, measured=True))
+    if model.averages.kind in _PLATEAU_KINDS:
+        # the analysis' Jacobian and Newton steps (committee_plateau's estimate: 24 n + 200
+        # numpy right sides, n = K(K+1)/2 + KM) and the compiled settling of the reduced
+        # flow, measured at most 1.5 s (erf K = M = 2 at η = 1/100; 0.16 s at K = M = 5,
+        # 0.8 s at K = M = 8): counted as 5 s
+        n = K * (K + 1) // 2 + K * M
+        seconds += max(1e-4, float(ce._rhs_cost(model))) * (24 * n + 200) + 5.0
+    # the cold start (N × (K + M) normals and a QR of the teacher): well under a second
+    run_cost(f"g = {v['g']}, K = {K}, M = {M}, t_max = {fraction_str(v['t_max'])}", seconds,
+             "lower t_max or K, M (the ODE's cost grows as K²(K + M)²; tanh and sigmoid use "
+             "numeric averages, ~100× slower)")

@@ -443,7 +443,6 @@ def converge_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fractio
     import numpy as np
 
     from fltheory.papers.committee import plateau as cp
-    from fltheory.papers.committee.model import rhs
 
     if K != M:
         raise DomainError("K", K, "K = M (the specialised fixed point Q = R = T needs as many "
@@ -460,68 +459,19 @@ def converge_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fractio
         if exc.param != "state":
             raise
         fp = None
-        res = cp._full_residual(rhs(model, eta), T, T, T)
-        reason = str(exc.reason or exc)
-        summary += [f"specialised fixed point Q = R = T (each student on its teacher): ε_g = 0, "
-                    f"max|rhs| there {res:.1e}",
-                    f"no Jacobian at this point, so no convergence rate and no η_max: the right "
-                    f"side {reason}; the approach to it is not a linear (exponential) one that a "
-                    "Jacobian could describe"]
+        lines, found = _no_jacobian(model, eta, T, exc)
+        summary += lines
         value["eps_g"] = 0.0
-        details |= {"Q": T.tolist(), "R": T.tolist(), "residual": res, "eigenvalues_real": None,
-                    "eigenvalues_imag": None, "jacobian": None, "jacobian_refused": reason}
+        details |= found
     if fp is not None:
-        field = rhs(model, eta)
-        other = np.linalg.eigvals(cp._jacobian(field, fp.Q, fp.R, fp.T, 2e-4))
-        other = other[np.argsort(-other.real, kind="stable")]
-        lam_err = max(float(np.abs(fp.eigenvalues - other).max(initial=0.0)), 1e-15)
-        tol = cp.ZERO_TOL * max(1.0, float(np.abs(other).max(initial=0.0)))
-        nz = other[np.abs(other) > tol]
-        rate_other = -float(nz.real.max()) if len(nz) else 0.0
-        rate_err = max(abs(rate_other - fp.convergence_rate), 1e-15)
-        rate_digits = _confirmed(fp.convergence_rate, rate_err)
-        decimals = max(1, min(_MAX_DIGITS, math.floor(-math.log10(lam_err)) - 1))
-        rows = [[str(i + 1), f"{v.real:+.{decimals}f}", f"{v.imag:+.{decimals}f}"]
-                for i, v in enumerate(fp.eigenvalues)]
-        where = ("Q = R = T (each student on its teacher)"
-                 if np.allclose(fp.Q, T, atol=1e-12) and np.allclose(fp.R, T, atol=1e-12)
-                 else "from Newton started at Q = R = T (not Q = R = T: the model is not "
-                      "realisable noiselessly)")
-        eps_g = max(fp.eps_g, 0.0)
-        summary += [f"specialised fixed point {where}: ε_g = {eps_g:.3g}, max|rhs| there "
-                    f"{fp.residual:.1e}",
-                    f"Jacobian there (numeric: central differences of the right side with one "
-                    f"Richardson step; eigenvalues to ±{lam_err:.0e}, the change with twice the "
-                    f"difference step): {len(fp.eigenvalues)} eigenvalues, {fp.unstable} with "
-                    f"Re λ > 0, {fp.zero_modes} zero mode(s)",
-                    f"asymptotic convergence rate −max Re λ = "
-                    f"{_sig(fp.convergence_rate, rate_digits)} per unit t = steps/N (numeric, "
-                    f"{rate_digits} digits confirmed): Q − T, R − T decay as exp(−rate·t) and "
-                    "ε_g, quadratic in the weights' distance to the teacher's, as "
-                    "exp(−2·rate·t)" + (" (negative: the point repels at this η)"
-                                        if fp.convergence_rate < 0 else "")]
-        value |= {"eps_g": eps_g, "convergence_rate": fp.convergence_rate}
-        details |= {"Q": fp.Q.tolist(), "R": fp.R.tolist(), "residual": fp.residual,
-                    "eigenvalues_real": [float(v.real) for v in fp.eigenvalues],
-                    "eigenvalues_imag": [float(v.imag) for v in fp.eigenvalues],
-                    "eigenvalue_error": lam_err, "zero_modes": fp.zero_modes,
-                    "unstable": fp.unstable, "convergence_rate_error": rate_err,
-                    "convergence_rate_digits": rate_digits,
-                    "eps_g_decay_rate": 2 * fp.convergence_rate,
-                    "jacobian": "central differences"}
-        try:
-            m = cp.max_learning_rate(model)
-        except DomainError as exc:
-            summary.append(f"η_max not computed: {exc}")
-            details["eta_max_refused"] = str(exc)
-        else:
-            summary += _eta_max_lines(model, m, float(eta))
-            value["eta_max"] = m.eta_max
-            details |= {"eta_max_kind": m.kind, "eta_max_method": m.method,
-                        "eta_max_error": m.rel_error}
-            closed = _closed_form_eta_max(model)
-            if closed is not None:
-                details["eta_max_closed_form"] = closed[1]
+        rows, lines, values, found = _fixed_point_report(model, eta, fp, T)
+        summary += lines
+        value |= values
+        details |= found
+        lines, values, found = _eta_max_report(model, eta)
+        summary += lines
+        value |= values
+        details |= found
     emit(Result(command="committee converge",
                 inputs=_model_inputs(model) | {"eta": fraction_str(eta)},
                 value=value, conventions=_CONVENTIONS, summary=summary, details=details,
@@ -529,6 +479,93 @@ def converge_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fractio
                             caption="Jacobian eigenvalues at the specialised fixed point",
                             label="tab:fltheory-committee-converge", align="rrr")
                 if rows else None), fmt)
+
+
+def _no_jacobian(model: Any, eta: Fraction, T: Any, exc: DomainError
+                 ) -> tuple[list[str], dict[str, Any]]:
+    """Summary lines and details of ``committee converge`` when the right side has no
+    Jacobian at Q = R = T (``exc``, from ``specialised_fixed_point``, says why)."""
+    from fltheory.papers.committee import plateau as cp
+    from fltheory.papers.committee.model import rhs
+
+    res = cp._full_residual(rhs(model, eta), T, T, T)
+    reason = str(exc.reason or exc)
+    lines = [f"specialised fixed point Q = R = T (each student on its teacher): ε_g = 0, "
+             f"max|rhs| there {res:.1e}",
+             f"no Jacobian at this point, so no convergence rate and no η_max: the right "
+             f"side {reason}; the approach to it is not a linear (exponential) one that a "
+             "Jacobian could describe"]
+    return lines, {"Q": T.tolist(), "R": T.tolist(), "residual": res, "eigenvalues_real": None,
+                   "eigenvalues_imag": None, "jacobian": None, "jacobian_refused": reason}
+
+
+def _fixed_point_report(model: Any, eta: Fraction, fp: Any, T: Any
+                        ) -> tuple[list[list[str]], list[str], dict[str, Any], dict[str, Any]]:
+    """The table rows (Jacobian eigenvalues), summary lines, values and details of
+    ``committee converge`` at the specialised fixed point ``fp``: its eigenvalues and
+    convergence rate checked against a second Jacobian with twice the difference step."""
+    import numpy as np
+
+    from fltheory.papers.committee import plateau as cp
+    from fltheory.papers.committee.model import rhs
+
+    field = rhs(model, eta)
+    other = np.linalg.eigvals(cp._jacobian(field, fp.Q, fp.R, fp.T, 2e-4))
+    other = other[np.argsort(-other.real, kind="stable")]
+    lam_err = max(float(np.abs(fp.eigenvalues - other).max(initial=0.0)), 1e-15)
+    tol = cp.ZERO_TOL * max(1.0, float(np.abs(other).max(initial=0.0)))
+    nz = other[np.abs(other) > tol]
+    rate_other = -float(nz.real.max()) if len(nz) else 0.0
+    rate_err = max(abs(rate_other - fp.convergence_rate), 1e-15)
+    rate_digits = _confirmed(fp.convergence_rate, rate_err)
+    decimals = max(1, min(_MAX_DIGITS, math.floor(-math.log10(lam_err)) - 1))
+    rows = [[str(i + 1), f"{v.real:+.{decimals}f}", f"{v.imag:+.{decimals}f}"]
+            for i, v in enumerate(fp.eigenvalues)]
+    where = ("Q = R = T (each student on its teacher)"
+             if np.allclose(fp.Q, T, atol=1e-12) and np.allclose(fp.R, T, atol=1e-12)
+             else "from Newton started at Q = R = T (not Q = R = T: the model is not "
+                  "realisable noiselessly)")
+    eps_g = max(fp.eps_g, 0.0)
+    lines = [f"specialised fixed point {where}: ε_g = {eps_g:.3g}, max|rhs| there "
+             f"{fp.residual:.1e}",
+             f"Jacobian there (numeric: central differences of the right side with one "
+             f"Richardson step; eigenvalues to ±{lam_err:.0e}, the change with twice the "
+             f"difference step): {len(fp.eigenvalues)} eigenvalues, {fp.unstable} with "
+             f"Re λ > 0, {fp.zero_modes} zero mode(s)",
+             f"asymptotic convergence rate −max Re λ = "
+             f"{_sig(fp.convergence_rate, rate_digits)} per unit t = steps/N (numeric, "
+             f"{rate_digits} digits confirmed): Q − T, R − T decay as exp(−rate·t) and "
+             "ε_g, quadratic in the weights' distance to the teacher's, as "
+             "exp(−2·rate·t)" + (" (negative: the point repels at this η)"
+                                 if fp.convergence_rate < 0 else "")]
+    details = {"Q": fp.Q.tolist(), "R": fp.R.tolist(), "residual": fp.residual,
+               "eigenvalues_real": [float(v.real) for v in fp.eigenvalues],
+               "eigenvalues_imag": [float(v.imag) for v in fp.eigenvalues],
+               "eigenvalue_error": lam_err, "zero_modes": fp.zero_modes,
+               "unstable": fp.unstable, "convergence_rate_error": rate_err,
+               "convergence_rate_digits": rate_digits,
+               "eps_g_decay_rate": 2 * fp.convergence_rate,
+               "jacobian": "central differences"}
+    return rows, lines, {"eps_g": eps_g, "convergence_rate": fp.convergence_rate}, details
+
+
+def _eta_max_report(model: Any, eta: Fraction
+                    ) -> tuple[list[str], dict[str, Any], dict[str, Any]]:
+    """Summary lines, values and details of ``committee converge`` about η_max (or why it was
+    not computed)."""
+    from fltheory.papers.committee import plateau as cp
+
+    try:
+        m = cp.max_learning_rate(model)
+    except DomainError as exc:
+        return [f"η_max not computed: {exc}"], {}, {"eta_max_refused": str(exc)}
+    lines = _eta_max_lines(model, m, float(eta))
+    details: dict[str, Any] = {"eta_max_kind": m.kind, "eta_max_method": m.method,
+                               "eta_max_error": m.rel_error}
+    closed = _closed_form_eta_max(model)
+    if closed is not None:
+        details["eta_max_closed_form"] = closed[1]
+    return lines, {"eta_max": m.eta_max}, details
 
 
 def _eta_max_lines(model: Any, m: Any, eta: float) -> list[str]:

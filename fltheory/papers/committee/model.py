@@ -327,22 +327,31 @@ def rhs(model: CommitteeModel, eta: Any, order: int = 2, engine: str = "auto"
         first = a[:, None] * S3[:, :K]
         dQ = eta_f * (first + first.T) - 2 * eta_f * kappa * Q
         if order == 2:
-            S4 = np.empty(len(pairs_ik))
-            for lo in range(0, len(pairs_ik), chunk):
-                ik = pairs_ik[lo:lo + chunk]
-                idx = np.concatenate([np.broadcast_to(ik[:, None, :], (len(ik), len(pairs_ce), 2)),
-                                      np.broadcast_to(pairs_ce[None], (len(ik), len(pairs_ce), 2))],
-                                     axis=-1)
-                S4[lo:lo + chunk] = av.i4(_gather(C, idx)) @ mult_ce
-            if sigma2:
-                S4 = S4 + sigma2 * av.i2(_gather(C, pairs_ik))
-            second = np.zeros((K, K))
-            second[pairs_ik[:, 0], pairs_ik[:, 1]] = S4
-            second[pairs_ik[:, 1], pairs_ik[:, 0]] = S4
+            second = _second_order(av, C, K, pairs_ik, pairs_ce, mult_ce, chunk, sigma2)
             dQ = dQ + eta_f**2 * np.outer(a, a) * second
         return dQ, dR
 
     return f
+
+
+def _second_order(av: Any, C: np.ndarray, K: int, pairs_ik: np.ndarray, pairs_ce: np.ndarray,
+                  mult_ce: np.ndarray, chunk: int, sigma2: float) -> np.ndarray:
+    """The η² term's K × K matrix of :func:`rhs` before the factor η² a aᵀ: for each student
+    pair (i, k), Σ_(c<=e) mult_ce I4(i, k; c, e) (the averages of ``av`` over the joint
+    covariance ``C``, ``chunk`` pairs at a time) plus σ² I2(i, k)."""
+    S4 = np.empty(len(pairs_ik))
+    for lo in range(0, len(pairs_ik), chunk):
+        ik = pairs_ik[lo:lo + chunk]
+        idx = np.concatenate([np.broadcast_to(ik[:, None, :], (len(ik), len(pairs_ce), 2)),
+                              np.broadcast_to(pairs_ce[None], (len(ik), len(pairs_ce), 2))],
+                             axis=-1)
+        S4[lo:lo + chunk] = av.i4(_gather(C, idx)) @ mult_ce
+    if sigma2:
+        S4 = S4 + sigma2 * av.i2(_gather(C, pairs_ik))
+    second = np.zeros((K, K))
+    second[pairs_ik[:, 0], pairs_ik[:, 1]] = S4
+    second[pairs_ik[:, 1], pairs_ik[:, 0]] = S4
+    return second
 
 
 def _compiled_field(model: CommitteeModel, eta: Any, order: int) -> Any:

@@ -45,10 +45,11 @@ from fltheory.simkit.observables import crossing_time
 from fltheory.simkit.seeding import SeedLike, child, sequence
 from fltheory.simkit.teachers import orthonormal_teacher
 
-__all__ = ["ACTIVATIONS", "KEY_SAMPLES", "KEY_START", "KEY_TEACHER", "KEY_TEST", "Activation",
+__all__ = ["ACTIVATIONS", "KEY_SAMPLES", "KEY_START", "KEY_TEACHER", "KEY_TEST", "SWEEP_N_TEST",
+           "SWEEP_RECORDS", "Activation",
            "CommitteeRun", "activation", "cold_start", "crossing_time", "held_out_error", "sgd",
            "sgd_cost",
-           "sgd_replicas", "specialisation", "start_from_overlaps"]
+           "sgd_replicas", "sgd_task", "specialisation", "start_from_overlaps", "sweep_times"]
 
 #: seeding keys (children of a run's seed) of the independent parts of a simulation
 KEY_SAMPLES, KEY_TEST, KEY_TEACHER, KEY_START = 0, 1, 2, 3
@@ -485,23 +486,62 @@ def sgd_replicas(starts: Sequence[tuple[Any, Any]], g: str | Activation,
                 limit_factor, engine)
 
 
+#: records (equally spaced times in [0, t_max]) of a committee sweep run
+SWEEP_RECORDS = 101
+#: held-out test inputs of a committee.sgd run (ε_g and its standard error)
+SWEEP_N_TEST = 2000
+
+
+def sweep_times(t_max: Any) -> np.ndarray:
+    """The record times of a committee sweep run (``committee.sgd``, ``committee.ode``):
+    ``SWEEP_RECORDS`` equally spaced times in [0, t_max].
+
+    >>> sweep_times(Fraction(1, 2))[:3]
+    array([0.   , 0.005, 0.01 ])
+    """
+    return np.linspace(0.0, float(Fraction(t_max)), SWEEP_RECORDS)
+
+
+def sgd_task(p: dict[str, Any], seed: Any) -> dict[str, float]:
+    """The sweep task ``committee.sgd`` (declared in :mod:`fltheory.papers.committee.sweeps`):
+    one cold start and one SGD run from the same ``seed`` (the simulator keys teacher, W0,
+    samples and test apart), ``SWEEP_N_TEST`` held-out inputs, records at :func:`sweep_times`;
+    returns ε_g at t_max and its standard error, the escape time (the specialisation
+    ‖R − mean(R)‖_F first reaching 1/2, :func:`crossing_time`; NaN if not by t_max or if the
+    run diverged), the final specialisation and whether it diverged (0/1). ``p``: g, K, M, N
+    (integers but g), eta, t_max, q0 (exact rationals).
+
+    >>> out = sgd_task({"g": "erf_ss", "K": 2, "M": 2, "N": 20, "eta": Fraction(1),
+    ...                 "t_max": Fraction(1, 2), "q0": Fraction(1, 4)}, 0)
+    >>> sorted(out), out["diverged"]
+    (['diverged', 'eps_g', 'eps_g_se', 'escape_time', 'specialisation'], 0.0)
+    """
+    N, K, M = int(p["N"]), int(p["K"]), int(p["M"])
+    W0, W_star = cold_start(N, K, M, seed, q0=p["q0"])
+    t = sweep_times(p["t_max"])
+    run = sgd(W0, W_star, str(p["g"]), p["eta"], t, seed, n_test=SWEEP_N_TEST)
+    assert run.eps_g is not None and run.eps_g_se is not None
+    spec = specialisation(run.R)
+    diverged = run.diverged_at is not None
+    # a diverged run has NaN records after its stop: ε_g NaN (the aggregate counts it apart)
+    return {"eps_g": float(run.eps_g[-1]), "eps_g_se": float(run.eps_g_se[-1]),
+            "escape_time": float("nan") if diverged else crossing_time(t, spec, 0.5),
+            "specialisation": float(spec[-1]),
+            "diverged": 1.0 if diverged else 0.0}
+
+
 def _run(act: Activation, W0s: np.ndarray, Wss: np.ndarray,
          seqs: list[np.random.SeedSequence], eta: float, t: np.ndarray, a: np.ndarray,
          a_star: np.ndarray, sigma: float, kappa: float, n_test: int, chunk: int,
          limit_factor: float, engine: str) -> list[CommitteeRun]:
     S, K, N = W0s.shape
     M = Wss.shape[1]
-    sq = math.sqrt(N)
-    g = act.g
     scale = np.maximum(1.0, np.maximum(np.sum(W0s * W0s, axis=2).max(axis=1),
                                        np.sum(Wss * Wss, axis=2).max(axis=1)) / N)
     limit = limit_factor * scale
     rngs = [np.random.Generator(np.random.SFC64(child(s, KEY_SAMPLES))) for s in seqs]
-    X_test = y_test = None
-    if n_test:
-        X_test = np.stack([np.random.default_rng(child(s, KEY_TEST)).standard_normal((n_test, N))
-                           for s in seqs])
-        y_test = g(X_test @ Wss.transpose(0, 2, 1) / sq) @ a_star  # S × n_test
+    X_test, y_test = _replica_test_sets(act, seqs, n_test, Wss, a_star) if n_test \
+        else (None, None)
     record_steps = np.rint(t * N).astype(np.int64)
     n = len(record_steps)
     Qs, Rs = np.full((n, S, K, K), np.nan), np.full((n, S, K, M), np.nan)
@@ -513,11 +553,8 @@ def _run(act: Activation, W0s: np.ndarray, Wss: np.ndarray,
     c = 1.0 - eta * kappa / N
     powers = c ** np.arange(chunk + 1)  # cⁱ
     inv = c ** -(np.arange(chunk) + 1.0)  # c^(−j−1)
-    coef = eta / sq
-    jit = _compiled_block() if act.kind >= 0 and engine != "numpy" else None
-    if engine == "numba" and jit is None:
-        raise DomainError("engine", engine, "numpy or auto", reason="needs numba and a "
-                          "catalogue or polynomial activation")
+    coef = eta / math.sqrt(N)
+    jit = _block_engine(act, engine)
     poly = np.array(act.coef if act.coef else (0.0,))
     work = np.empty(K)
     X = np.empty((S, 0, N))
@@ -528,19 +565,12 @@ def _run(act: Activation, W0s: np.ndarray, Wss: np.ndarray,
             Qs[r][alive] = (W @ W.transpose(0, 2, 1) / N)[alive]
             Rs[r][alive] = (W @ Wss.transpose(0, 2, 1) / N)[alive]
             if X_test is not None and eps is not None and eps_se is not None:
-                d = g(X_test @ W.transpose(0, 2, 1) / sq) @ a - y_test
-                e = 0.5 * d * d
-                eps[r] = np.where(alive, e.mean(axis=1), np.nan)
-                eps_se[r] = np.where(alive, e.std(axis=1, ddof=1) / math.sqrt(n_test)
-                                     if n_test > 1 else np.nan, np.nan)
+                eps[r], eps_se[r] = _test_errors(act.g, W, a, X_test, y_test, alive)
             r += 1
         if r >= n or not alive.any():
             break
         if used == X.shape[1]:  # the next block of samples, each replica from its own stream
-            X = np.stack([rg.standard_normal((chunk, N)) for rg in rngs])
-            ys = g(X @ Wss.transpose(0, 2, 1) / sq) @ a_star
-            if sigma:
-                ys = ys + sigma * np.stack([rg.standard_normal(chunk) for rg in rngs])
+            X, ys = _draw_block(act.g, rngs, chunk, Wss, a_star, sigma)
             used = 0
         m = int(min(X.shape[1] - used, record_steps[r] - step))
         Xb, yb = X[:, used:used + m], ys[:, used:used + m]
@@ -560,6 +590,52 @@ def _run(act: Activation, W0s: np.ndarray, Wss: np.ndarray,
                          a_star.copy(), None if eps is None else eps[:, s],
                          None if eps_se is None else eps_se[:, s], diverged[s])
             for s in range(S)]
+
+
+def _block_engine(act: Activation, engine: str) -> Any:
+    """The compiled block step (numba) for a catalogue or polynomial activation unless
+    ``engine`` is "numpy"; None for the numpy step; "numba" without it is a DomainError."""
+    jit = _compiled_block() if act.kind >= 0 and engine != "numpy" else None
+    if engine == "numba" and jit is None:
+        raise DomainError("engine", engine, "numpy or auto", reason="needs numba and a "
+                          "catalogue or polynomial activation")
+    return jit
+
+
+def _replica_test_sets(act: Activation, seqs: list[np.random.SeedSequence], n_test: int,
+                       Wss: np.ndarray, a_star: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each replica's ``n_test`` fixed test inputs (child ``KEY_TEST`` of its seed) and the
+    teacher's noiseless labels (S × n_test)."""
+    N = Wss.shape[2]
+    X_test = np.stack([np.random.default_rng(child(s, KEY_TEST)).standard_normal((n_test, N))
+                       for s in seqs])
+    return X_test, act.g(X_test @ Wss.transpose(0, 2, 1) / math.sqrt(N)) @ a_star
+
+
+def _test_errors(g: Callable[[np.ndarray], np.ndarray], W: np.ndarray, a: np.ndarray,
+                 X_test: np.ndarray, y_test: Any, alive: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """ε_g = ½ mean (f − y)² on the test set and its standard error, per replica (NaN for a
+    replica that diverged)."""
+    n_test, N = X_test.shape[1], X_test.shape[2]
+    d = g(X_test @ W.transpose(0, 2, 1) / math.sqrt(N)) @ a - y_test
+    e = 0.5 * d * d
+    return (np.where(alive, e.mean(axis=1), np.nan),
+            np.where(alive, e.std(axis=1, ddof=1) / math.sqrt(n_test)
+                     if n_test > 1 else np.nan, np.nan))
+
+
+def _draw_block(g: Callable[[np.ndarray], np.ndarray], rngs: list[np.random.Generator],
+                chunk: int, Wss: np.ndarray, a_star: np.ndarray, sigma: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The next ``chunk`` samples of every replica, each from its own stream, and their
+    labels (teacher plus noise σ, drawn after the inputs)."""
+    N = Wss.shape[2]
+    X = np.stack([rg.standard_normal((chunk, N)) for rg in rngs])
+    ys = g(X @ Wss.transpose(0, 2, 1) / math.sqrt(N)) @ a_star
+    if sigma:
+        ys = ys + sigma * np.stack([rg.standard_normal(chunk) for rg in rngs])
+    return X, ys
 
 
 def _block_numpy(act: Activation, W: np.ndarray, Xb: np.ndarray, yb: np.ndarray,

@@ -9,7 +9,7 @@ PAPER = Paper(
     claims="fltheory.papers.fisher.claims",
     tables={"fisher": "fltheory.papers.fisher.views:fisher_table"},
     figures={"fisher": "fltheory.papers.fisher.views:fisher_figure"},
-    sweep_tasks="fltheory.papers.fisher.views:SWEEP_TASKS",
+    sweep_tasks="fltheory.papers.fisher.sweeps:SWEEP_TASKS",
     notebook="fltheory.papers.fisher.views:NOTEBOOK",
     order=2,
 )

@@ -20,13 +20,16 @@ from fltheory.claims.registry import Claim, Point, Status, Verdict
 from fltheory.claims.stats import fit_points
 from fltheory.claims.stats import linear_fit as _fit
 from fltheory.claims.stats import z_crit as _z_crit
+from fltheory.exact import DomainError
 from fltheory.papers.fisher import sim, theory
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 from fltheory.simkit import seeding
+from fltheory.sweep.tasks import run_cost
 
-__all__ = ["CLAIMS", "GRAM", "MAX_FLOPS", "RUNS", "TEST", "ClusterComparison", "clear_cache",
-           "compare_clusters", "residuals_vs_m", "spectrum_sample"]
+__all__ = ["CLAIMS", "GRAM", "MAX_FLOPS", "RUNS", "TEST", "ClusterComparison",
+           "check_clusters_task", "clear_cache", "compare_clusters", "residuals_vs_m",
+           "spectrum_sample"]
 
 #: Seeding keys (fltheory.simkit.seeding): the children of a claim's seed. Repetition s at width m
 #: draws its weights from child(seed, RUNS, m, s), so widths and repetitions are independent;
@@ -387,3 +390,22 @@ CLAIMS = [
           "of −1/2, so about half the seeds cannot exclude 0 — measured over seeds 0–5)",
           {"small": _SMALL, "large": _LARGE}, source=_SOURCE),
 ]
+
+
+# -- the sweep task's check ------------------------------------------------------------------
+
+
+def check_clusters_task(v: dict[str, Any]) -> None:
+    """The check of the sweep task ``fisher.clusters`` (:func:`sim.clusters_task
+    <fltheory.papers.fisher.sim.clusters_task>`): m at least the number of eigenvalues of the
+    three leading clusters (the theory's multiplicities), and the run's cost against the
+    sweep's bound."""
+    d, m = int(v["d"]), int(v["m"])
+    # the three leading clusters' eigenvalues
+    need = sum(theory.multiplicity(d, l) for l in range(3))
+    if m < need:  # fewer features than the three clusters' eigenvalues: the clusters are not there
+        raise DomainError("m", m, f"m >= 1 + d + N(d, 2) = {need} at d = {d}",
+                          reason="is fewer than the three leading clusters' eigenvalues")
+    # m × m eigendecomposition: measured 0.43 s at m = 1000, 3.4 s at 2000, 35 s at 4000 (∝ m³);
+    # J from W (d × m): d·m² multiply-adds
+    run_cost(f"m = {m}", 6e-10 * m**3 + 1e-9 * d * m**2, "lower m (or d)")

@@ -18,8 +18,8 @@ from fltheory.simkit import seeding
 from fltheory.simkit.seeding import SeedLike
 
 __all__ = ["MAX_BYTES", "ClusterSummary", "FisherSample", "check_sample", "cluster_summary",
-           "fisher_matrix", "fisher_matrix_monte_carlo", "gap_clusters", "paper_functions",
-           "project_outputs", "sample", "sample_bytes"]
+           "clusters_task", "fisher_matrix", "fisher_matrix_monte_carlo", "gap_clusters",
+           "paper_functions", "project_outputs", "sample", "sample_bytes"]
 
 #: Memory of one sample: W (d × m), J and its eigenvectors (m × m each) and eigh's workspace
 #: (about one more m × m): 8·(d·m + 3·m²) bytes. 2 GiB keeps a sample on a small machine. The
@@ -295,3 +295,21 @@ def paper_functions(x: np.ndarray) -> np.ndarray:
     d = x.shape[1]
     return np.stack([r, x[:, 0], x[:, 0] * x[:, 1] / r, x[:, 0] ** 2 / r,
                      x[:, 0] ** 2 / r - r / d], axis=1)
+
+
+def clusters_task(p: dict[str, Any], seed: Any) -> dict[str, float]:
+    """The sweep task ``fisher.clusters`` (declared in :mod:`fltheory.papers.fisher.sweeps`):
+    one :func:`sample` at d = ``p["d"]``, m = ``p["m"]`` and its three leading eigenvalue
+    clusters (:func:`cluster_summary`): ``lambda{l}`` (means), ``size{l}`` and
+    ``top3_share`` (their share of the trace).
+
+    >>> out = clusters_task({"d": 3, "m": 200}, 0)
+    >>> [out[f"size{l}"] for l in range(3)]
+    [1.0, 3.0, 5.0]
+    """
+    s = sample(int(p["d"]), int(p["m"]), seed)
+    summary = cluster_summary(s.eigenvalues, 3)
+    out = {f"lambda{l}": mean for l, mean in enumerate(summary.means)}
+    out |= {f"size{l}": float(size) for l, size in enumerate(summary.sizes)}
+    out["top3_share"] = summary.top_share
+    return out

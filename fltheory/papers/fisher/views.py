@@ -1,4 +1,4 @@
-"""Views of the ReLU Fisher information paper: its tables, figures, sweep tasks and notebook.
+"""Views of the ReLU Fisher information paper: its tables, figures and notebook.
 
 Each builder asks the theory, the claims or the simulator for its numbers and hands them to
 :mod:`fltheory.render`; nothing is computed here. Declared in :mod:`fltheory.papers.fisher`.
@@ -9,13 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fltheory.exact import DomainError
 from fltheory.render.params import ViewParam, progress, view_params
 from fltheory.render.plots import finish_size_axis, pyplot
 from fltheory.results import Table
-from fltheory.sweep.tasks import Param, Task, run_cost
 
-__all__ = ["FISHER_TABLE_DIMENSIONS", "NOTEBOOK", "SWEEP_TASKS", "draw_fisher", "fisher_figure",
+__all__ = ["FISHER_TABLE_DIMENSIONS", "NOTEBOOK", "draw_fisher", "fisher_figure",
            "fisher_levels", "fisher_table"]
 
 FISHER_TABLE_DIMENSIONS = (2, 3, 5, 10, 100, 1000)
@@ -165,47 +163,18 @@ def fisher_figure(d: int = 5, m: int = 2000, widths: Sequence[int] = (250, 500, 
     seed
         Seed of every simulation (default 0).
     """
-    from fltheory.papers.fisher.claims import residuals_vs_m, spectrum_sample
+    from fltheory.papers.fisher.claims import (
+        check_clusters_task,
+        residuals_vs_m,
+        spectrum_sample,
+    )
 
     for width in (m, *widths):  # each size's clusters must exist, each run be affordable
-        _check_fisher({"d": d, "m": width})
+        check_clusters_task({"d": d, "m": width})
     progress(f"spectrum of J at d = {d}, m = {m}")
     sample = spectrum_sample(d, m, seed)
     progress(f"residuals at m = {', '.join(map(str, widths))}, {seeds} seeds each")
     return draw_fisher(sample, residuals_vs_m(d, tuple(widths), seeds=seeds, seed=seed))
-
-
-def _fisher_clusters(p: dict[str, Any], seed: Any) -> dict[str, float]:
-    from fltheory.papers.fisher import sim
-
-    s = sim.sample(int(p["d"]), int(p["m"]), seed)
-    summary = sim.cluster_summary(s.eigenvalues, 3)
-    out = {f"lambda{l}": mean for l, mean in enumerate(summary.means)}
-    out |= {f"size{l}": float(size) for l, size in enumerate(summary.sizes)}
-    out["top3_share"] = summary.top_share
-    return out
-
-
-def _check_fisher(v: dict[str, Any]) -> None:
-    from fltheory.papers.fisher.theory import multiplicity
-
-    d, m = int(v["d"]), int(v["m"])
-    need = sum(multiplicity(d, l) for l in range(3))  # the three leading clusters' eigenvalues
-    if m < need:  # fewer features than the three clusters' eigenvalues: the clusters are not there
-        raise DomainError("m", m, f"m >= 1 + d + N(d, 2) = {need} at d = {d}",
-                          reason="is fewer than the three leading clusters' eigenvalues")
-    # m × m eigendecomposition: measured 0.43 s at m = 1000, 3.4 s at 2000, 35 s at 4000 (∝ m³);
-    # J from W (d × m): d·m² multiply-adds
-    run_cost(f"m = {m}", 6e-10 * m**3 + 1e-9 * d * m**2, "lower m (or d)")
-
-
-SWEEP_TASKS = (
-    Task("fisher.clusters",
-         "random ReLU features: the three leading eigenvalue clusters of J (means, sizes) and "
-         "their share of the trace",
-         {"d": Param("int", 5, 2, 1000), "m": Param("int", 1000, 2, 20000)}, _fisher_clusters,
-         check=_check_fisher),
-)
 
 
 NOTEBOOK: list[tuple[str, str]] = [

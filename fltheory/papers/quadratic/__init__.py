@@ -14,7 +14,7 @@ PAPER = Paper(
     commands={"quadratic": "fltheory.papers.quadratic.cli:quadratic_group"},
     tables={"quadratic": "fltheory.papers.quadratic.views:quadratic_table"},
     figures={"quadratic": "fltheory.papers.quadratic.views:quadratic_figure"},
-    sweep_tasks="fltheory.papers.quadratic.views:SWEEP_TASKS",
+    sweep_tasks="fltheory.papers.quadratic.sweeps:SWEEP_TASKS",
     notebook="fltheory.papers.quadratic.views:NOTEBOOK",
     order=3,
 )

@@ -21,13 +21,14 @@ import numpy as np
 
 from fltheory.claims.registry import Claim, Point, Verdict
 from fltheory.claims.stats import linear_fit, mean_se, z_crit
-from fltheory.exact import DomainError
+from fltheory.exact import DomainError, fraction_str
 from fltheory.papers.quadratic import sim, theory
 from fltheory.simkit.seeding import SeedLike, child, children
+from fltheory.sweep.tasks import run_cost
 
 __all__ = ["CLAIMS", "KEY_COLD_PREDICTION", "KEY_MIX", "SGD_SECONDS_LIMIT", "SIM_KEYS",
-           "SGDvsODE", "check_comparison_request", "compare_sgd_ode", "escape_vs_p",
-           "loss_curves"]
+           "SGDvsODE", "check_comparison_request", "check_escape_task", "compare_sgd_ode",
+           "escape_vs_p", "loss_curves"]
 
 #: seeding key of the Monte Carlo in the cold-start drift prediction (a prediction is
 #: deterministic: its draws hang from a fixed root, not from the run's seed)
@@ -888,3 +889,18 @@ CLAIMS = [
            "large": {"p": 4, "p_star": 2, "eta": Fraction(1, 10), "N": 4000, "seeds": 12}},
           source=_SOURCE),
 ]
+
+
+# -- the sweep task's check ------------------------------------------------------------------
+
+
+def check_escape_task(v: dict[str, Any]) -> None:
+    """The cost check of the sweep task ``quadratic.escape`` (:func:`sim.escape_task
+    <fltheory.papers.quadratic.sim.escape_task>`): the simulator's one cost model
+    (``sim.sgd_cost``) against the sweep's bound per run."""
+    N, p, ps, t_max = v["N"], v["p"], v["p_star"], v["t_max"]
+    # the simulator's one cost model, for the run escape_task makes (1000 test samples,
+    # 121 records): measured 1.9 s at N = 1000, t_max = 60, p = 4, p* = 2 (estimate 3.2 s)
+    run_cost(f"t_max = {fraction_str(t_max)}",
+             sim.sgd_cost(N, p, ps, float(t_max), n_test=1000, records=sim.ESCAPE_TASK_RECORDS),
+             "lower t_max or N (SGD runs t_max·N steps)")

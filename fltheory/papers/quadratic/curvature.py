@@ -135,21 +135,35 @@ def ode_jacobian_counts(p: int, p_star: int, eta: Fraction, at: str = "plateau",
                "fewer students p or a smaller teacher p*")
     eta_f = float(eta)
     a, b, eta_w = 1.0 / p, 1.0 / p_star, p * eta_f
-    T = np.eye(p_star)
+    Q0, R0, predicted = _jacobian_point(p, p_star, eta, at, seed, a, b)
+    measured = _jacobian_counts(Q0, R0, np.eye(p_star), a, b, eta_w)
+    return {"predicted": predicted, "numerical": measured}
+
+
+def _jacobian_point(p: int, p_star: int, eta: Fraction, at: str, seed: int, a: float,
+                    b: float) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int]]:
+    """The point of :func:`ode_jacobian_counts` (Q0, ρ0) and the counts predicted there: the
+    plateau Q = q*I, ρ = 0, or a random solution ρ = √(b/a)·S (S orthonormal, from ``seed``),
+    Q = ρρᵀ."""
     if at == "plateau":
         q = plateau(p, p_star, Fraction(eta)).q
-        Q0, R0 = q * np.eye(p), np.zeros((p, p_star))
-        predicted = (p * p_star, 0, p * (p + 1) // 2)
-    elif at == "solution":
+        return q * np.eye(p), np.zeros((p, p_star)), (p * p_star, 0, p * (p + 1) // 2)
+    if at == "solution":
         manifold_dimension(p, p_star)  # domain: p >= p*
         O, _ = np.linalg.qr(np.random.default_rng(seed).standard_normal((p, p_star)))
         R0 = O * np.sqrt(b / a)
         Q0 = R0 @ R0.T
         extra = (p - p_star) * (p - p_star + 1) // 2
         zero = manifold_dimension(p, p_star) + extra
-        predicted = (0, zero, p * (p + 1) // 2 + p * p_star - zero)
-    else:
-        raise DomainError("at", at, "plateau or solution")
+        return Q0, R0, (0, zero, p * (p + 1) // 2 + p * p_star - zero)
+    raise DomainError("at", at, "plateau or solution")
+
+
+def _jacobian_counts(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, a: float, b: float,
+                     eta_w: float) -> tuple[int, int, int]:
+    """(unstable, zero, stable) counts of the Jacobian of the matrix-form ODE in (upper Q, ρ)
+    at (Q0, ρ0), by central differences (step 1e-6), zero within 1e-6·max(1, max|Re λ|)."""
+    p, p_star = R0.shape
     iu = np.triu_indices(p)
 
     def pack(Q: np.ndarray, R: np.ndarray) -> np.ndarray:
@@ -172,5 +186,4 @@ def ode_jacobian_counts(p: int, p_star: int, eta: Fraction, at: str = "plateau",
                          for e in np.eye(len(x0))])
     ev = np.linalg.eigvals(J).real
     tol = 1e-6 * max(1.0, np.abs(ev).max())
-    measured = (int(np.sum(ev > tol)), int(np.sum(np.abs(ev) <= tol)), int(np.sum(ev < -tol)))
-    return {"predicted": predicted, "numerical": measured}
+    return int(np.sum(ev > tol)), int(np.sum(np.abs(ev) <= tol)), int(np.sum(ev < -tol))

@@ -31,9 +31,10 @@ from fltheory.simkit.observables import crossing_time
 from fltheory.simkit.seeding import SeedLike, child, sequence
 from fltheory.simkit.teachers import orthonormal_teacher
 
-__all__ = ["ESCAPE_LEVEL", "KEY_HESSIAN", "KEY_SAMPLES", "KEY_START", "KEY_TEACHER", "KEY_TEST",
-           "SGDRun", "cold_start", "escape_time", "hessian_counts_at_solution",
-           "orthonormal_teacher", "plateau_point", "population_hessian_counts", "sgd", "sgd_cost"]
+__all__ = ["ESCAPE_LEVEL", "ESCAPE_TASK_RECORDS", "KEY_HESSIAN", "KEY_SAMPLES", "KEY_START",
+           "KEY_TEACHER", "KEY_TEST", "SGDRun", "cold_start", "escape_task", "escape_time",
+           "hessian_counts_at_solution", "orthonormal_teacher", "plateau_point",
+           "population_hessian_counts", "sgd", "sgd_cost"]
 
 #: seeding keys (children of a run's seed) of the independent parts of a simulation
 KEY_SAMPLES, KEY_TEST, KEY_TEACHER, KEY_START, KEY_HESSIAN = 0, 1, 2, 3, 4
@@ -144,26 +145,11 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction | str, t_grid:
     ((2, 2, 1), None)
     """
     seed = sequence(seed)
-    W0, W_star = np.asarray(W0, dtype=float), np.asarray(W_star, dtype=float)
-    if W0.ndim != 2 or min(W0.shape) < 1 or not np.isfinite(W0).all():
-        raise DomainError("W0", f"an array of shape {W0.shape}",
-                                   "a finite p × N matrix, p, N >= 1")
-    p, N = W0.shape
-    if W_star.ndim != 2 or W_star.shape[1] != N or W_star.shape[0] < 1 \
-            or not np.isfinite(W_star).all():
-        raise DomainError("W_star", f"an array of shape {W_star.shape}",
-                                   f"a finite p* × N matrix with N = {N}")
-    ps = W_star.shape[0]
+    W0, W_star = _check_weights(W0, W_star)
+    (p, N), ps = W0.shape, W_star.shape[0]
     eta = finite_real(eta, "eta", 0.0, strict=True)
     sigma = finite_real(sigma, "sigma", 0.0, strict=False)
-    t_grid = np.asarray(t_grid, dtype=float)
-    if t_grid.ndim != 1 or len(t_grid) < 1 or not np.isfinite(t_grid).all() \
-            or t_grid.min() < 0 or np.any(np.diff(t_grid) < 0):
-        raise DomainError("t_grid", f"an array of shape {t_grid.shape}",
-                                   "a non-empty, finite, non-decreasing grid of times >= 0")
-    if float(t_grid[-1]) * N > 1e12:
-        raise DomainError("t_grid", f"up to t = {t_grid[-1]:.3g}",
-                                   "at most 1e12 steps (t·N)")
+    t_grid = _check_times(t_grid, N)
     chunk = positive_int(chunk, "chunk")
     n_test = positive_int(n_test, "n_test", 0)
     check_memory("n_test", n_test, 8.0 * (n_test + chunk) * N * 2)
@@ -173,39 +159,84 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction | str, t_grid:
     eta_w = p * eta if eta_w is None else finite_real(eta_w, "eta_w", 0.0, strict=True)
     scale = max(1.0, float(np.max(np.sum(W0 * W0, axis=1))) / N,
                 float(np.max(np.sum(W_star * W_star, axis=1))) / N)
-    limit = divergence_factor * scale
-    diverged_at: float | None = None
     # SFC64: the N normals per step are most of the cost; it draws them ~25 % faster than PCG64
     rng = np.random.Generator(np.random.SFC64(child(seed, KEY_SAMPLES)))
+    test = _test_set(child(seed, KEY_TEST), n_test, W_star, b, sigma) if n_test else None
     W = W0.copy()
-    record_steps = np.rint(np.asarray(t_grid) * N).astype(int)
-    Qs, Rs = np.empty((len(record_steps), p, p)), np.empty((len(record_steps), p, ps))
+    records = _sgd_blocks(W, W_star, rng, np.rint(np.asarray(t_grid) * N).astype(int), chunk,
+                          (a, b, sigma, -eta_w * 2 * a / math.sqrt(N)),
+                          divergence_factor * scale, test)
+    return SGDRun(np.asarray(t_grid), records[0], records[1], W0, W_star, W, *records[2:])
+
+
+def _check_weights(W0: Any, W_star: Any) -> tuple[np.ndarray, np.ndarray]:
+    """W0 (p × N) and W_star (p* × N) as finite float arrays, or a DomainError naming them."""
+    W0, W_star = np.asarray(W0, dtype=float), np.asarray(W_star, dtype=float)
+    if W0.ndim != 2 or min(W0.shape) < 1 or not np.isfinite(W0).all():
+        raise DomainError("W0", f"an array of shape {W0.shape}",
+                                   "a finite p × N matrix, p, N >= 1")
+    N = W0.shape[1]
+    if W_star.ndim != 2 or W_star.shape[1] != N or W_star.shape[0] < 1 \
+            or not np.isfinite(W_star).all():
+        raise DomainError("W_star", f"an array of shape {W_star.shape}",
+                                   f"a finite p* × N matrix with N = {N}")
+    return W0, W_star
+
+
+def _check_times(t_grid: Any, N: int) -> np.ndarray:
+    """The record times: non-empty, finite, non-decreasing, >= 0, at most 1e12 steps (t·N)."""
+    t_grid = np.asarray(t_grid, dtype=float)
+    if t_grid.ndim != 1 or len(t_grid) < 1 or not np.isfinite(t_grid).all() \
+            or t_grid.min() < 0 or np.any(np.diff(t_grid) < 0):
+        raise DomainError("t_grid", f"an array of shape {t_grid.shape}",
+                                   "a non-empty, finite, non-decreasing grid of times >= 0")
+    if float(t_grid[-1]) * N > 1e12:
+        raise DomainError("t_grid", f"up to t = {t_grid[-1]:.3g}",
+                                   "at most 1e12 steps (t·N)")
+    return t_grid
+
+
+def _test_set(seed: Any, n_test: int, W_star: np.ndarray, b: float, sigma: float
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """``n_test`` fixed fresh inputs (from ``seed``) and their labels, noise included."""
+    test_rng = np.random.default_rng(seed)
+    X_test = test_rng.standard_normal((n_test, W_star.shape[1]))
+    y_test = b * np.sum((X_test @ W_star.T / math.sqrt(W_star.shape[1])) ** 2, axis=1)
+    if sigma:
+        y_test = y_test + sigma * test_rng.standard_normal(n_test)
+    return X_test, y_test
+
+
+def _sgd_blocks(W: np.ndarray, W_star: np.ndarray, rng: np.random.Generator,
+                record_steps: np.ndarray, chunk: int, model: tuple[float, float, float, float],
+                limit: float, test: tuple[np.ndarray, np.ndarray] | None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, float | None]:
+    """The loop of :func:`sgd`, updating W in place: Q, ρ (and the test loss) at each record
+    step, between them the samples in blocks of ``chunk`` (:func:`_sgd_block`); after a block
+    whose row norms ‖w_k‖²/N exceed ``limit`` (or are not finite) the run stops and the
+    remaining records are NaN. ``model`` = (a, b, σ, coef = −η_w·2a/√N). Returns Q, ρ, the
+    losses and the divergence time."""
+    a, b, sigma, coef = model
+    (p, N), n = W.shape, len(record_steps)
     sqrtN = math.sqrt(N)
-    losses = np.empty(len(record_steps)) if n_test else None
-    if n_test:
-        test_rng = np.random.default_rng(child(seed, KEY_TEST))
-        X_test = test_rng.standard_normal((n_test, N))
-        y_test = b * np.sum((X_test @ W_star.T / sqrtN) ** 2, axis=1)
-        if sigma:
-            y_test = y_test + sigma * test_rng.standard_normal(n_test)
-    coef = -eta_w * 2 * a / sqrtN
-    step, r = 0, 0
-    X = np.empty((0, N))
-    ys = np.empty(0)
-    used = 0
-    while r < len(record_steps):
+    Qs, Rs = np.empty((n, p, p)), np.empty((n, p, W_star.shape[0]))
+    losses = np.empty(n) if test is not None else None
+    diverged_at: float | None = None
+    step, r, used = 0, 0, 0
+    X, ys = np.empty((0, N)), np.empty(0)
+    while r < n:
         if diverged_at is not None:  # the remaining records are not reached
             Qs[r:], Rs[r:] = np.nan, np.nan
             if losses is not None:
                 losses[r:] = np.nan
             break
-        while r < len(record_steps) and record_steps[r] == step:
+        while r < n and record_steps[r] == step:
             Qs[r], Rs[r] = W @ W.T / N, W @ W_star.T / N
-            if losses is not None:
-                f = a * np.sum((X_test @ W.T / sqrtN) ** 2, axis=1)
-                losses[r] = 0.5 * np.mean((f - y_test) ** 2)
+            if losses is not None and test is not None:
+                f = a * np.sum((test[0] @ W.T / sqrtN) ** 2, axis=1)
+                losses[r] = 0.5 * np.mean((f - test[1]) ** 2)
             r += 1
-        if r >= len(record_steps):
+        if r >= n:
             break
         if used == len(X):  # draw the next block of samples (same stream as a plain loop)
             X = rng.standard_normal((chunk, N))
@@ -214,21 +245,30 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction | str, t_grid:
             used = 0
         # run up to the next record step or the end of the block
         m = int(min(len(X) - used, record_steps[r] - step))
-        Xb = X[used:used + m]
-        G = Xb @ Xb.T / sqrtN
-        lam = Xb @ W.T / sqrtN  # fields at the block start, m × p
-        U = np.zeros((m, p))
-        with np.errstate(over="ignore", invalid="ignore"):  # a blow-up is checked below
-            for i in range(m):
-                li = lam[i] + G[i, :i] @ U[:i]
-                U[i] = (coef * (a * (li @ li) - ys[used + i])) * li
-            W += U.T @ Xb
-            norms = np.sum(W * W, axis=1) / N
+        norms = _sgd_block(W, X[used:used + m], ys[used:used + m], a, coef)
         used += m
         step += m
         if not float(norms.max()) <= limit:  # also catches inf and NaN
             diverged_at = step / N
-    return SGDRun(np.asarray(t_grid), Qs, Rs, W0, W_star, W, losses, diverged_at)
+    return Qs, Rs, losses, diverged_at
+
+
+def _sgd_block(W: np.ndarray, Xb: np.ndarray, ys: np.ndarray, a: float, coef: float
+               ) -> np.ndarray:
+    """Exact sequential SGD over the samples ``Xb`` (labels ``ys``), updating W in place with
+    one Gram matrix (see :func:`sgd`); returns the row norms ‖w_k‖²/N after the block."""
+    m, (p, N) = len(Xb), W.shape
+    sqrtN = math.sqrt(N)
+    G = Xb @ Xb.T / sqrtN
+    lam = Xb @ W.T / sqrtN  # fields at the block start, m × p
+    U = np.zeros((m, p))
+    with np.errstate(over="ignore", invalid="ignore"):  # a blow-up is checked by the caller
+        for i in range(m):
+            li = lam[i] + G[i, :i] @ U[:i]
+            U[i] = (coef * (a * (li @ li) - ys[i])) * li
+        W += U.T @ Xb
+        norms = np.sum(W * W, axis=1) / N
+    return norms
 
 
 def hessian_counts_at_solution(p: int, p_star: int, N: int, seed: SeedLike, n_samples: int = 0,
@@ -323,3 +363,33 @@ def plateau_point(p: int, p_star: int, N: int, q: float, seed: SeedLike
     G -= (G @ W_star.T / N) @ W_star
     basis, _ = np.linalg.qr(G.T)
     return basis.T * math.sqrt(N * q), W_star
+
+
+#: records (time points) of a ``quadratic.escape`` sweep run (:func:`escape_task`)
+ESCAPE_TASK_RECORDS = 121
+
+
+def escape_task(p: dict[str, Any], seed: Any) -> dict[str, float]:
+    """The sweep task ``quadratic.escape`` (declared in :mod:`fltheory.papers.quadratic.sweeps`):
+    one cold start and one SGD run from the same ``seed`` (the simulator keys the teacher, W0,
+    samples and test set apart) with 1000 test inputs, ``ESCAPE_TASK_RECORDS`` records over
+    [0, t_max]; returns the escape time, the final test loss, the initial ‖ρ‖_F and whether
+    the run diverged (0/1). ``p``: N, p, p_star (integers), eta, t_max (exact rationals).
+
+    >>> out = escape_task({"N": 20, "p": 2, "p_star": 1, "eta": Fraction(1, 10),
+    ...                    "t_max": Fraction(1)}, 0)
+    >>> sorted(out), out["diverged"]
+    (['diverged', 'escape_time', 'final_test_loss', 'initial_overlap'], 0.0)
+    """
+    N, pw, ps = int(p["N"]), int(p["p"]), int(p["p_star"])
+    W0, W_star = cold_start(N, pw, ps, seed)
+    t = np.linspace(0, float(Fraction(p["t_max"])), ESCAPE_TASK_RECORDS)
+    run = sgd(W0, W_star, float(Fraction(p["eta"])), t, seed, n_test=1000)
+    norms = np.linalg.norm(run.R, axis=(1, 2))
+    assert run.test_loss is not None
+    # a diverged run (η above the stability bound) has NaN records after the stop: its final
+    # loss is NaN (counted apart by the aggregate) and the fraction of diverged runs is a metric
+    return {"escape_time": escape_time(run.t, run.R),
+            "final_test_loss": float(run.test_loss[-1]),
+            "initial_overlap": float(norms[0]),
+            "diverged": 0.0 if run.diverged_at is None else 1.0}

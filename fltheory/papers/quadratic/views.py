@@ -1,4 +1,4 @@
-"""Views of the quadratic-networks paper (one-pass SGD): tables, figures, sweep tasks, notebook.
+"""Views of the quadratic-networks paper (one-pass SGD): tables, figures, notebook.
 
 Each builder asks the theory, the claims or the simulator for its numbers and hands them to
 :mod:`fltheory.render`; nothing is computed here. Declared in :mod:`fltheory.papers.quadratic`.
@@ -14,9 +14,8 @@ from fltheory.exact import fraction_str
 from fltheory.render.params import ViewParam, progress, view_params
 from fltheory.render.plots import pyplot
 from fltheory.results import Table
-from fltheory.sweep.tasks import Param, Task, as_float, run_cost
 
-__all__ = ["NOTEBOOK", "QUADRATIC_TABLE_P", "SWEEP_TASKS", "draw_quadratic", "quadratic_figure",
+__all__ = ["NOTEBOOK", "QUADRATIC_TABLE_P", "draw_quadratic", "quadratic_figure",
            "quadratic_table"]
 
 QUADRATIC_TABLE_P = (2, 3, 4, 8)
@@ -47,34 +46,13 @@ def quadratic_table(p: Sequence[int] = QUADRATIC_TABLE_P, p_star: int = 2,
     N
         Input dimension of the Hessian counts (default 100).
     """
-    import numpy as np
-    import sympy as sp
-
-    from fltheory.papers.quadratic.theory import (
-        hessian_plateau_counts,
-        hessian_solution_counts,
-        integrate,
-        manifold_dimension,
-        plateau,
-    )
-
     widths = tuple(p)
     rows, latex_q = [], []
     for i, pw in enumerate(widths):
         progress(f"p = {pw} ({i + 1}/{len(widths)})")
-        pl = plateau(pw, p_star, eta)
-        # escape time of the ODE from Q = I/4 and a fixed generic ρ(0) of Frobenius norm 1e-3
-        R0 = np.random.default_rng(0).standard_normal((pw, p_star))
-        R0 *= 1e-3 / np.linalg.norm(R0)
-        t = np.linspace(0, 200, 4001)
-        escape = integrate(np.eye(pw) / 4, R0, np.eye(p_star), eta, t).escape_time()
-        latex_q.append(sp.latex(pl.q_exact))
-        neg, zero, pos = hessian_plateau_counts(pw, p_star, N)
-        sneg, szero, spos = hessian_solution_counts(pw, p_star, N)
-        rows.append([str(pw), str(pl.q_exact), f"{pl.q:.5f}", f"{pl.loss:.5f}",
-                     f"{pl.escape_rate:.5f}", f"{escape:.2f}",
-                     str(manifold_dimension(pw, p_star)), f"{neg}/{zero}/{pos}",
-                     f"{sneg}/{szero}/{spos}"])
+        row, q_latex = _quadratic_row(pw, p_star, eta, N)
+        rows.append(row)
+        latex_q.append(q_latex)
     return Table(
         columns=["p", "q* exact", "q*", "plateau loss", "escape rate", "t_esc (ODE)",
                  "dim manifold", "H plateau (−/0/+)", "H solution (−/0/+)"],
@@ -97,6 +75,34 @@ def quadratic_table(p: Sequence[int] = QUADRATIC_TABLE_P, p_star: int = 2,
         label="tab:quadratic",
         align="rlrrrrrrr",
     )
+
+
+def _quadratic_row(pw: int, p_star: int, eta: Fraction, N: int) -> tuple[list[str], str]:
+    """One row of :func:`quadratic_table` (student width ``pw``) as text, and q* in LaTeX."""
+    import numpy as np
+    import sympy as sp
+
+    from fltheory.papers.quadratic.theory import (
+        hessian_plateau_counts,
+        hessian_solution_counts,
+        integrate,
+        manifold_dimension,
+        plateau,
+    )
+
+    pl = plateau(pw, p_star, eta)
+    # escape time of the ODE from Q = I/4 and a fixed generic ρ(0) of Frobenius norm 1e-3
+    R0 = np.random.default_rng(0).standard_normal((pw, p_star))
+    R0 *= 1e-3 / np.linalg.norm(R0)
+    t = np.linspace(0, 200, 4001)
+    escape = integrate(np.eye(pw) / 4, R0, np.eye(p_star), eta, t).escape_time()
+    q_latex = sp.latex(pl.q_exact)
+    neg, zero, pos = hessian_plateau_counts(pw, p_star, N)
+    sneg, szero, spos = hessian_solution_counts(pw, p_star, N)
+    return [str(pw), str(pl.q_exact), f"{pl.q:.5f}", f"{pl.loss:.5f}",
+            f"{pl.escape_rate:.5f}", f"{escape:.2f}",
+            str(manifold_dimension(pw, p_star)), f"{neg}/{zero}/{pos}",
+            f"{sneg}/{szero}/{spos}"], q_latex
 
 
 def draw_quadratic(data: dict[str, Any], escape: dict[str, Any] | None = None) -> Any:
@@ -181,53 +187,6 @@ def quadratic_figure(p: int = 4, p_star: int = 2, eta: Fraction = Fraction(1, 10
              f"{seeds} runs each")
     return draw_quadratic(curves, escape_vs_p(tuple(escape_p), escape_N, eta, p_star, seeds,
                                               seed))
-
-
-#: records (time points) of a quadratic.escape run
-_ESCAPE_RECORDS = 121
-
-
-def _quadratic_escape(p: dict[str, Any], seed: Any) -> dict[str, float]:
-    import numpy as np
-
-    from fltheory.papers.quadratic import sim
-
-    N, pw, ps = int(p["N"]), int(p["p"]), int(p["p_star"])
-    # one seed for the start and the run: sim keys the teacher, W0, samples and test set apart
-    W0, W_star = sim.cold_start(N, pw, ps, seed)
-    t = np.linspace(0, as_float(p["t_max"]), _ESCAPE_RECORDS)
-    run = sim.sgd(W0, W_star, as_float(p["eta"]), t, seed, n_test=1000)
-    norms = np.linalg.norm(run.R, axis=(1, 2))
-    assert run.test_loss is not None
-    # a diverged run (η above the stability bound) has NaN records after the stop: its final
-    # loss is NaN (counted apart by the aggregate) and the fraction of diverged runs is a metric
-    return {"escape_time": sim.escape_time(run.t, run.R),
-            "final_test_loss": float(run.test_loss[-1]),
-            "initial_overlap": float(norms[0]),
-            "diverged": 0.0 if run.diverged_at is None else 1.0}
-
-
-def _check_quadratic(v: dict[str, Any]) -> None:
-    from fltheory.papers.quadratic.sim import sgd_cost
-
-    N, p, ps, t_max = v["N"], v["p"], v["p_star"], v["t_max"]
-    # the simulator's one cost model, for the run _quadratic_escape makes (1000 test samples,
-    # 121 records): measured 1.9 s at N = 1000, t_max = 60, p = 4, p* = 2 (estimate 3.2 s)
-    run_cost(f"t_max = {fraction_str(t_max)}",
-             sgd_cost(N, p, ps, float(t_max), n_test=1000, records=_ESCAPE_RECORDS),
-             "lower t_max or N (SGD runs t_max·N steps)")
-
-
-SWEEP_TASKS = (
-    Task("quadratic.escape",
-         "one-pass SGD in a quadratic network from W0 ~ N(0, 1/4): escape time (first "
-         "‖ρ‖ > 1/2), final test loss, initial ‖ρ‖",
-         {"N": Param("int", 1000, 10, 20000), "p": Param("int", 4, 1, 100),
-          "p_star": Param("int", 2, 1, 100),
-          "eta": Param("rational", Fraction(1, 10), 0, 1, low_open=True),
-          "t_max": Param("rational", Fraction(60), 0, 1000, low_open=True)},
-         _quadratic_escape, check=_check_quadratic),
-)
 
 
 NOTEBOOK: list[tuple[str, str]] = [

@@ -13,7 +13,7 @@ PAPER = Paper(
     tables={"recovery": "fltheory.papers.recovery.views:recovery_table",
             "recovery_depth": "fltheory.papers.recovery.views:recovery_depth_table"},
     figures={"recovery": "fltheory.papers.recovery.views:recovery_figure"},
-    sweep_tasks="fltheory.papers.recovery.views:SWEEP_TASKS",
+    sweep_tasks="fltheory.papers.recovery.sweeps:SWEEP_TASKS",
     notebook="fltheory.papers.recovery.views:NOTEBOOK",
     order=4,
 )

@@ -27,10 +27,11 @@ from fltheory.papers.recovery import sim, theory
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 from fltheory.simkit import seeding
+from fltheory.sweep.tasks import run_cost, short_value
 
 __all__ = ["CLAIMS", "SIM_MAX_D", "SIM_MAX_D1", "SIM_MAX_D_OTHER", "SIM_MAX_FEATURES", "SIM_MAX_Q",
-           "SIM_MAX_SEEDS", "SIM_N", "SimulationComparison", "cascade_data", "clear_cache",
-           "compare_simulation"]
+           "SIM_MAX_SEEDS", "SIM_N", "SimulationComparison", "cascade_data",
+           "check_spectral_task", "clear_cache", "compare_simulation"]
 
 _SOURCE = "Dandi, Krzakala, Loureiro et al. (2026), arXiv 2605.14567; Lu & Li (2017)"
 
@@ -617,3 +618,24 @@ def compare_simulation(d: int, n: int, d1: int = 8, gamma: Fraction = Fraction(1
         np.array([r.best_overlaps for r in runs]), np.array([r.relative_mse for r in runs]),
         None if model is None else model.overlaps([n / D])[0],
         None if model is None else float(model.mse([n / D])[0]))
+
+
+# -- the sweep task's check ------------------------------------------------------------------
+
+
+def check_spectral_task(v: dict[str, Any]) -> None:
+    """The check of the sweep task ``recovery.spectral`` (:func:`sim.spectral_task
+    <fltheory.papers.recovery.sim.spectral_task>`): 10 <= n = δ·D <= 2e6 samples, d1 <= D,
+    and the run's cost against the sweep's bound."""
+    d, d1 = v["d"], v["d1"]
+    D = sim.feature_dim(d, 2)  # degree-2 Hermite features
+    n = round(float(v["delta"]) * D)
+    if not 10 <= n <= 2 * 10**6:
+        raise DomainError("delta", short_value(v["delta"]), f"10 <= n = δ·D <= 2e6 (D = {D} at "
+                          f"d = {d})", reason=f"gives n = {n} samples")
+    if d1 > D:
+        raise DomainError("d1", d1, f"d1 <= D = {D} at d = {d}", reason="is out of range")
+    # Ĉ accumulated by GEMMs over n (+ 12000 fit/test) samples of D features, then a D × D
+    # eigendecomposition: measured 1.1 s at d = 40, δ = 20 (estimate 1.9 s)
+    run_cost(f"delta = {fraction_str(v['delta'])}", 1e-10 * (n + 12000) * D**2 + 1e-9 * D**3,
+             "lower delta or d")

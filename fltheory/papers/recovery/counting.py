@@ -6,7 +6,7 @@ exactly, its continuum version and the depth table D(d, q) against D(d, 2q)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -319,18 +319,8 @@ def thresholds(d: int, q: int, ks: Sequence[int], gamma: Fraction, C: Fraction =
     check_dps(dps)
     C = _check_positive(C, "C")
     if strengths is not None:
-        allowed = "positive numbers λ_1,λ_2,…"
-        if isinstance(strengths, str | bytes) or not isinstance(strengths, Sequence):
-            raise DomainError("strengths", repr(strengths), allowed)
-        strengths = [_rational(a, "strengths") for a in strengths]
-        if not strengths or min(strengths) <= 0:
-            raise DomainError("strengths", ",".join(map(_shown, strengths)), allowed)
-        if max(ks) > len(strengths):
-            raise DomainError("k", max(ks), f"k <= {len(strengths)} (the number of strengths)")
+        strengths, exact_norm, norm2 = _explicit_strengths(strengths, ks, dps)
         d1 = len(strengths)
-        exact_norm = sum((a * a for a in strengths), Fraction(0))
-        with mpmath.workdps(dps + 10):
-            norm2 = mpmath.mpf(exact_norm.numerator) / exact_norm.denominator
     else:
         gamma = _check_positive(gamma, "gamma")
         d1 = _d1_value(d1)
@@ -356,6 +346,26 @@ def thresholds(d: int, q: int, ks: Sequence[int], gamma: Fraction, C: Fraction =
             c_k = lam / root
         rows.append(ThresholdRow(k, c_k, value, exact))
     return Thresholds(d, q, dim, size, C, dps, rows, d1, norm2)
+
+
+def _explicit_strengths(strengths: Any, ks: list[int], dps: int
+                        ) -> tuple[list[Fraction], Fraction, Any]:
+    """Explicit strengths λ_1, λ_2, … checked (positive rationals, one for every k in
+    ``ks``), with ‖λ‖² = Σ λ_i² exact and in mpmath at ``dps`` + 10 digits."""
+    import mpmath
+
+    allowed = "positive numbers λ_1,λ_2,…"
+    if isinstance(strengths, str | bytes) or not isinstance(strengths, Sequence):
+        raise DomainError("strengths", repr(strengths), allowed)
+    strengths = [_rational(a, "strengths") for a in strengths]
+    if not strengths or min(strengths) <= 0:
+        raise DomainError("strengths", ",".join(map(_shown, strengths)), allowed)
+    if max(ks) > len(strengths):
+        raise DomainError("k", max(ks), f"k <= {len(strengths)} (the number of strengths)")
+    exact_norm = sum((a * a for a in strengths), Fraction(0))
+    with mpmath.workdps(dps + 10):
+        norm2 = mpmath.mpf(exact_norm.numerator) / exact_norm.denominator
+    return strengths, exact_norm, norm2
 
 
 def k_text(ks: Sequence[int]) -> str:
@@ -422,13 +432,7 @@ def recovered_count(n: Fraction | int | float | str, d: int, q: int,
     if cap is not None and ratio > math.log(cap + 1) + 1:  # k* > cap + 1 by a margin
         return cap
     if log10_count > MAX_DIGITS:
-        allowed = f"n, γ with k*(n) = (n/(C·D))^(1/(2γ)) of at most {MAX_DIGITS} digits"
-        if gamma < Fraction(1, 2) and log_r / math.log(10) <= MAX_DIGITS:
-            # n/(C·D) alone is presentable: the small γ (exponent 1/(2γ) > 1) makes k* huge
-            raise DomainError("gamma", _short(gamma), allowed, reason=f"gives k* of about "
-                              f"{log10_count:.3g} digits at n = {_short(n)}")
-        raise DomainError("n", _short(n), allowed, reason=f"gives k* of about "
-                          f"{log10_count:.3g} digits at γ = {_short(gamma)}")
+        _refuse_digits(n, gamma, log_r, log10_count)
     r_bits = max(R.numerator.bit_length(), R.denominator.bit_length())
     small = v * r_bits <= 10**5
 
@@ -438,6 +442,25 @@ def recovered_count(n: Fraction | int | float | str, d: int, q: int,
         return _power_leq(k, u, v, R)
 
     guess = max(1, int(math.exp(ratio))) if log10_count < 300 else 10 ** int(log10_count)
+    lo = _largest_true(ok, guess)
+    return lo if cap is None else min(lo, cap)
+
+
+def _refuse_digits(n: Fraction, gamma: Fraction, log_r: float, log10_count: float) -> None:
+    """The DomainError for a count k* of more than ``MAX_DIGITS`` digits: naming γ when
+    n/(C·D) alone is presentable (a small γ, exponent 1/(2γ) > 1, makes k* huge), else n."""
+    allowed = f"n, γ with k*(n) = (n/(C·D))^(1/(2γ)) of at most {MAX_DIGITS} digits"
+    if gamma < Fraction(1, 2) and log_r / math.log(10) <= MAX_DIGITS:
+        # n/(C·D) alone is presentable: the small γ (exponent 1/(2γ) > 1) makes k* huge
+        raise DomainError("gamma", _short(gamma), allowed, reason=f"gives k* of about "
+                          f"{log10_count:.3g} digits at n = {_short(n)}")
+    raise DomainError("n", _short(n), allowed, reason=f"gives k* of about "
+                      f"{log10_count:.3g} digits at γ = {_short(gamma)}")
+
+
+def _largest_true(ok: Callable[[int], bool], guess: int) -> int:
+    """The largest k >= 1 with ok(k), ok monotone (true up to k*, false beyond) and ok(1)
+    true, bracketed from ``guess`` by halving and doubling, then bisected."""
     lo, hi = guess, guess
     while not ok(lo):
         lo = max(1, lo // 2)
@@ -449,7 +472,7 @@ def recovered_count(n: Fraction | int | float | str, d: int, q: int,
             lo = mid
         else:
             hi = mid - 1
-    return lo if cap is None else min(lo, cap)
+    return lo
 
 
 def _count_irrational(n: Fraction, d: int, q: int, gamma: Fraction, C: Fraction, dim: str,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -32,7 +33,8 @@ from fltheory.exact import DomainError
 from fltheory.simkit.seeding import SeedLike, child, sequence
 
 __all__ = ["FEATURES", "LATENTS", "TRANSFORMS", "RecoveryRun", "check_run", "feature_dim",
-           "flat_latents", "hermite_features", "label_transform", "run", "strengths"]
+           "flat_latents", "hermite_features", "label_transform", "run", "spectral_task",
+           "strengths"]
 
 FEATURES = ("gaussian", "hermite")
 TRANSFORMS = ("rank", "sign", "identity")
@@ -371,15 +373,7 @@ def run(d: int, n: int, seed: SeedLike, *, q: int = 2, d1: int = 8, gamma: float
     >>> r.D, r.overlaps.shape, bool(r.best_overlaps[0] > 0.8)
     (21, (2, 2), True)
     """
-    from concurrent.futures import ThreadPoolExecutor
-
-    if lam is None:
-        _number(gamma, "gamma")
-    else:
-        if isinstance(lam, str | bytes) or not isinstance(lam, Sequence | np.ndarray) \
-                or len(lam) == 0:
-            raise DomainError("lam", repr(lam), "a non-empty list of positive numbers")
-        lam = [_number(x, "lam") for x in lam]
+    lam = _read_strengths(lam, gamma)
     sigma = _number(sigma, "sigma", strict=False)
     check_run(d, n, seed, q, d1 if lam is None else len(lam), chunk, features=features,
               transform=transform, latents=latents, keep=keep, n_fit=n_fit, n_test=n_test)
@@ -388,18 +382,58 @@ def run(d: int, n: int, seed: SeedLike, *, q: int = 2, d1: int = 8, gamma: float
     d1 = len(lam_arr)
     c = lam_arr / np.linalg.norm(lam_arr)
     smp = _Sampler(features, d, q, d1, c, sigma, rng, latents)
-    D = smp.D
     keep = d1 if keep is None else keep
+    noise = np.random.default_rng(child(seed, _NOISE))
+    C = _spectral_matrix(smp, seed, n, chunk, transform, noise, prefetch)
+    C /= n
+    evals, evecs = np.linalg.eigh(C)
+    V = evecs[:, ::-1][:, :keep]
+    overlaps = (V.T @ smp.A) ** 2
 
-    # pass 1: latent fields and labels (cheap), so that rank/median transforms see all of y
+    # second layer on a fresh sample, test MSE on another
+    n_fit = max(n if n_fit is None else n_fit, 10 * (keep + 1))
+    rf = np.random.default_rng(child(seed, _FIT))
+    design, target = _design(smp, V, n_fit, rf, noise, chunk)
+    coef, *_ = np.linalg.lstsq(design, target, rcond=None)
+    design, target = _design(smp, V, n_test, rf, noise, chunk)
+    err = (design @ coef - target) ** 2
+    return RecoveryRun(d, q, smp.D, n, seed, features, transform, evals[::-1][:keep].copy(),
+                       overlaps, coef, float(err.mean()),
+                       float(err.std(ddof=1) / math.sqrt(len(err))), float(target.var(ddof=1)))
+
+
+def _read_strengths(lam: Any, gamma: Any) -> list[float] | None:
+    """``lam`` checked as a non-empty list of positive numbers, or (``lam`` None) γ > 0."""
+    if lam is None:
+        _number(gamma, "gamma")
+        return None
+    if isinstance(lam, str | bytes) or not isinstance(lam, Sequence | np.ndarray) \
+            or len(lam) == 0:
+        raise DomainError("lam", repr(lam), "a non-empty list of positive numbers")
+    return [_number(x, "lam") for x in lam]
+
+
+def _spectral_matrix(smp: _Sampler, seed: SeedLike, n: int, chunk: int, transform: str,
+                     noise: np.random.Generator, prefetch: bool) -> np.ndarray:
+    """n·Ĉ = Σ T_j φ_j φ_jᵀ over n samples in chunks (each chunk from its own child of
+    ``seed``), in two passes: the latent fields and labels first (cheap; ``noise`` draws the
+    label noise), so that the rank/median transform T sees all of y; then the features, one
+    GEMM per chunk (:func:`_accumulate`)."""
     streams = [child(seed, _CHUNKS, i) for i in range((n + chunk - 1) // chunk)]
     sizes = [min(chunk, n - i * chunk) for i in range(len(streams))]
-    noise = np.random.default_rng(child(seed, _NOISE))
     y = np.concatenate([smp.labels(smp.first_fields(m, _fast_rng(ss)), noise)
                         for m, ss in zip(sizes, streams, strict=True)])
     T = label_transform(y, transform)
-    # pass 2: Ĉ = (1/n) Σ T_j φ_j φ_jᵀ, one GEMM per chunk, the next chunk drawn meanwhile
-    C = np.zeros((D, D))
+    return _accumulate(smp, sizes, streams, T, prefetch)
+
+
+def _accumulate(smp: _Sampler, sizes: list[int], streams: list[Any], T: np.ndarray,
+                prefetch: bool) -> np.ndarray:
+    """Σ_j T_j φ_j φ_jᵀ, chunk by chunk; with ``prefetch`` the next chunk's features are drawn
+    in a helper thread while BLAS multiplies the current one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    C = np.zeros((smp.D, smp.D))
     start = 0
     if prefetch:
         with ThreadPoolExecutor(max_workers=1) as pool:
@@ -415,21 +449,7 @@ def run(d: int, n: int, seed: SeedLike, *, q: int = 2, d1: int = 8, gamma: float
             phi = smp.features(m, _fast_rng(ss))
             C += phi.T @ (phi * T[start:start + m, None])
             start += m
-    C /= n
-    evals, evecs = np.linalg.eigh(C)
-    V = evecs[:, ::-1][:, :keep]
-    overlaps = (V.T @ smp.A) ** 2
-
-    # second layer on a fresh sample, test MSE on another
-    n_fit = max(n if n_fit is None else n_fit, 10 * (keep + 1))
-    rf = np.random.default_rng(child(seed, _FIT))
-    design, target = _design(smp, V, n_fit, rf, noise, chunk)
-    coef, *_ = np.linalg.lstsq(design, target, rcond=None)
-    design, target = _design(smp, V, n_test, rf, noise, chunk)
-    err = (design @ coef - target) ** 2
-    return RecoveryRun(d, q, D, n, seed, features, transform, evals[::-1][:keep].copy(),
-                       overlaps, coef, float(err.mean()),
-                       float(err.std(ddof=1) / math.sqrt(len(err))), float(target.var(ddof=1)))
+    return C
 
 
 def _design(smp: _Sampler, V: np.ndarray, m: int, rng: np.random.Generator,
@@ -440,3 +460,24 @@ def _design(smp: _Sampler, V: np.ndarray, m: int, rng: np.random.Generator,
         rows.append(np.column_stack([np.ones(len(hh)), (hh * hh - 1.0) / math.sqrt(2.0)]))
         ys.append(smp.labels(h, noise))
     return np.concatenate(rows), np.concatenate(ys)
+
+
+def spectral_task(p: dict[str, Any], seed: Any) -> dict[str, float]:
+    """The sweep task ``recovery.spectral`` (declared in
+    :mod:`fltheory.papers.recovery.sweeps`): one :func:`run` (q = 2, 4000 fit and 8000 test
+    samples) at n = round(δ·D) samples, D = ``feature_dim(d, 2)``; returns the best overlaps
+    ``rho2_{k}`` and the test MSE/Var(y) ``mse``. ``p``: d, d1 (integers), delta, gamma (exact
+    rationals), features.
+
+    >>> out = spectral_task({"d": 6, "d1": 2, "delta": Fraction(10), "gamma": Fraction(1),
+    ...                      "features": "gaussian"}, 0)
+    >>> sorted(out)
+    ['mse', 'rho2_1', 'rho2_2']
+    """
+    d, d1 = int(p["d"]), int(p["d1"])
+    n = round(float(Fraction(p["delta"])) * feature_dim(d, 2))
+    r = run(d, n, seed, d1=d1, gamma=float(Fraction(p["gamma"])), features=p["features"],
+            n_fit=4000, n_test=8000, prefetch=False)
+    out = {f"rho2_{i + 1}": float(v) for i, v in enumerate(r.best_overlaps)}
+    out["mse"] = r.relative_mse
+    return out

@@ -1,4 +1,4 @@
-"""Views of the sequential recovery paper: its tables, figures, sweep tasks and notebook.
+"""Views of the sequential recovery paper: its tables, figures and notebook.
 
 Each builder asks the theory, the claims or the simulator for its numbers and hands them to
 :mod:`fltheory.render`; nothing is computed here. Declared in :mod:`fltheory.papers.recovery`.
@@ -10,13 +10,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from fltheory.exact import DomainError, fraction_str
+from fltheory.exact import fraction_str
 from fltheory.render.params import ViewParam, progress, view_params
 from fltheory.render.plots import pyplot
 from fltheory.results import Table
-from fltheory.sweep.tasks import Param, Task, as_float, run_cost, short_value
 
-__all__ = ["NOTEBOOK", "RECOVERY_TABLE_GAMMAS", "SWEEP_TASKS", "draw_recovery",
+__all__ = ["NOTEBOOK", "RECOVERY_TABLE_GAMMAS", "draw_recovery",
            "recovery_depth_table", "recovery_figure", "recovery_table"]
 
 RECOVERY_TABLE_GAMMAS = (Fraction(1), Fraction(3, 2))
@@ -201,55 +200,13 @@ def recovery_figure(d: int = 24,
     seed
         Seed of the simulations (default 0).
     """
-    from fltheory.papers.recovery.claims import cascade_data
+    from fltheory.papers.recovery.claims import cascade_data, check_spectral_task
 
     for dl in delta:  # each run's size and cost, before any work
-        _check_recovery({"d": d, "d1": d1, "delta": dl})
+        check_spectral_task({"d": d, "d1": d1, "delta": dl})
     progress(f"Lu–Li curves and {seeds} simulations at each of {len(delta)} δ, d = {d}")
     return draw_recovery(cascade_data(d, tuple(float(x) for x in delta), seeds, d1, gamma,
                                       seed))
-
-
-def _recovery_spectral(p: dict[str, Any], seed: int) -> dict[str, float]:
-    from fltheory.papers.recovery import sim
-
-    d, d1 = int(p["d"]), int(p["d1"])
-    n = round(as_float(p["delta"]) * sim.feature_dim(d, 2))
-    r = sim.run(d, n, seed, d1=d1, gamma=as_float(p["gamma"]), features=p["features"],
-                n_fit=4000, n_test=8000, prefetch=False)
-    out = {f"rho2_{i + 1}": float(v) for i, v in enumerate(r.best_overlaps)}
-    out["mse"] = r.relative_mse
-    return out
-
-
-def _check_recovery(v: dict[str, Any]) -> None:
-    from fltheory.papers.recovery.sim import feature_dim
-
-    d, d1 = v["d"], v["d1"]
-    D = feature_dim(d, 2)  # degree-2 Hermite features
-    n = round(float(v["delta"]) * D)
-    if not 10 <= n <= 2 * 10**6:
-        raise DomainError("delta", short_value(v["delta"]), f"10 <= n = δ·D <= 2e6 (D = {D} at "
-                          f"d = {d})", reason=f"gives n = {n} samples")
-    if d1 > D:
-        raise DomainError("d1", d1, f"d1 <= D = {D} at d = {d}", reason="is out of range")
-    # Ĉ accumulated by GEMMs over n (+ 12000 fit/test) samples of D features, then a D × D
-    # eigendecomposition: measured 1.1 s at d = 40, δ = 20 (estimate 1.9 s)
-    run_cost(f"delta = {fraction_str(v['delta'])}", 1e-10 * (n + 12000) * D**2 + 1e-9 * D**3,
-              "lower delta or d")
-
-
-SWEEP_TASKS = (
-    Task("recovery.spectral",
-         "the layer-wise spectral algorithm (q = 2) at n = δ·D: overlaps ρ_k² and test "
-         "MSE/Var(y)",
-         {"d": Param("int", 24, 2, 60),
-          "delta": Param("rational", Fraction(10), 0, 10**6, low_open=True),
-          "d1": Param("int", 8, 1, 64),
-          "gamma": Param("rational", Fraction(1), 0, 1000, low_open=True),
-          "features": Param(("gaussian", "hermite"), "gaussian")},
-         _recovery_spectral, check=_check_recovery),
-)
 
 
 NOTEBOOK: list[tuple[str, str]] = [

@@ -275,116 +275,168 @@ def gram_mp(fn: Callable[[Any], Any], d: int, s2: Any, ls: list[int], jmax: int,
     ...     mpmath.nstr(res.eigenvalues[1][0], 25)
     '0.3333333333333333333333333'
     """
-    import numpy as np
-
     with mpmath.workdps(wp + 10):
-        alpha = mpmath.mpf(d) / 2
-        x0 = mpmath.log(alpha)
-        peak = alpha * x0 - alpha
-        limit = -(wp + 2) * mpmath.log(10)
-        lo = 0
-        while alpha * (x0 + (lo - 1) * h) - mpmath.exp(x0 + (lo - 1) * h) - peak > limit:
-            lo -= 1
-        hi = 0
-        while alpha * (x0 + (hi + 1) * h) - mpmath.exp(x0 + (hi + 1) * h) - peak > limit:
-            hi += 1
-        xs = [x0 + i * h for i in range(lo, hi + 1)]
-        n = len(xs)
-        w = [mpmath.exp(alpha * x - mpmath.exp(x) - peak) for x in xs]
-        total = mpmath.fsum(w)
-        w = [v / total for v in w]
-        sw = [mpmath.sqrt(v) for v in w]
-        c = 2 * mpmath.sqrt(s2 / d)
-        a = [c * mpmath.exp(xs[0] + k * h / 2) for k in range(2 * n - 1)]
-        cd = 2 * mpmath.gamma(alpha) / (mpmath.sqrt(mpmath.pi) * mpmath.gamma(alpha -
-                                                                              mpmath.mpf(1) / 2))
-        gamma = (mpmath.mpf(d) - 3) / 2
-        lmax = max(ls, default=0)
-        rules: dict[int, tuple[list[Any], list[list[Any]]]] = {}
-        beta: dict[int, list[Any]] = {l: [] for l in ls}
-        square: list[Any] = []
-        angle_nodes = 0
-        for ak in a:
-            level = int(mpmath.ceil(mpmath.log(1 + mpmath.log(1 + ak), 2) * 4))
-            if level not in rules:
-                t, g = _de_rule(ht / mpmath.mpf(2) ** (mpmath.mpf(level) / 4), gamma, wp)
-                P = [[mpmath.mpf(1)] * len(t), list(t)]
-                for l in range(1, lmax):
-                    P.append([((2 * l + d - 2) * tb * P[l][b] - l * P[l - 1][b]) / (l + d - 2)
-                              for b, tb in enumerate(t)])
-                rules[level] = (t, [[cd * gb * p for gb, p in zip(g, P[l], strict=True)]
-                                    for l in range(lmax + 1)])
-            t, G = rules[level]
-            angle_nodes = max(angle_nodes, len(t))
-            values = [fn(ak * tb) for tb in t]
-            for l in ls:
-                beta[l].append(mpmath.fdot(values, G[l]))
-            square.append(mpmath.fdot([v * v for v in values], G[0]))
-        # Σ_{i+a=k} ω_i ω_a (ω_i > 0: one big-integer square, fixed point at 2^{−bits})
-        bits = mpmath.mp.prec + 20 + n.bit_length()
-        width = 2 * bits + 64
-        packed = 0
-        for v in reversed(w):
-            packed = (packed << width) | int(mpmath.nint(mpmath.ldexp(v, bits)))
-        square_w = packed * packed
-        conv = []
-        for _ in range(2 * n - 1):
-            conv.append(mpmath.ldexp(mpmath.mpf(square_w & ((1 << width) - 1)), -2 * bits))
-            square_w >>= width
+        n, w, sw, a = _radial_rule(d, s2, h, wp)
+        beta, square, angle_nodes = _angular_integrals(fn, a, d, ls, ht, wp)
+        conv = _pair_weights(w)
         kernel_trace = mpmath.fdot(conv, square)
         eig: dict[int, list[Any]] = {}
         err: dict[int, list[Any]] = {}
         traces: dict[int, Any] = {}
         for l in ls:
-            bl = beta[l]
-            traces[l] = mpmath.fdot(conv, [v * v for v in bl])
-            bf = np.array([float(v) for v in bl])
-            swf = np.array([float(v) for v in sw])
-            idx = np.add.outer(np.arange(n), np.arange(n))
-            vals, vecs = np.linalg.eigh(swf[:, None] * bf[idx] * swf[None, :])
-            order = np.argsort(-np.abs(vals))
-            p = min(n, jmax + 1 + vectors)
-            left_out = abs(float(vals[order[p]])) if p < n else 0.0
-            Q = [[mpmath.mpf(float(vecs[i, order[q]])) for i in range(n)] for q in range(p)]
-            bits = mpmath.mp.prec + 20 + n.bit_length()
-            fixed = _Fixed(bl, bits)
-
-            def apply(v: list[Any], fixed: _Fixed = fixed) -> list[Any]:
-                row = fixed.hankel([s_ * x for s_, x in zip(sw, v, strict=True)], n)
-                return [s_ * x for s_, x in zip(sw, row, strict=True)]
-
-            Q = _orthonormal([apply(v) for v in Q])  # one subspace iteration
-            Z = [apply(v) for v in Q]
-            C = mpmath.matrix(p, p)
-            for i in range(p):
-                for j in range(i, p):
-                    C[i, j] = C[j, i] = mpmath.fdot(Q[i], Z[j])
-            theta, Y = mpmath.eigsy(C)
-            ritz = sorted(range(p), key=lambda q: -abs(theta[q]))
-            values_l, errors_l = [], []
-            # residuals B Q y − θ Q y in fixed point (2^{−fb} of the largest |Z|, |Q| <= 1)
-            fb = mpmath.mp.prec + 40
-            zmax = max(abs(x) for v in Z for x in v)
-            ze = int(mpmath.floor(mpmath.log(zmax, 2))) + 1 if zmax else 0
-            Zi = [[int(mpmath.nint(mpmath.ldexp(x, fb - ze))) for x in v] for v in Z]
-            Qi = [[int(mpmath.nint(mpmath.ldexp(x, fb - ze))) for x in v] for v in Q]
-            for q in ritz:
-                th = theta[q]
-                ti = int(mpmath.nint(mpmath.ldexp(th, fb)))
-                yi = [int(mpmath.nint(mpmath.ldexp(Y[m, q], fb))) for m in range(p)]
-                rr = 0
-                for i in range(n):
-                    x = sum(yi[m] * ((Zi[m][i] << fb) - ti * Qi[m][i]) for m in range(p))
-                    rr += x * x
-                r = mpmath.ldexp(mpmath.sqrt(mpmath.mpf(rr)), ze - 3 * fb)
-                others = [abs(th - theta[m]) for m in range(p) if m != q]
-                gap = min([*others, abs(abs(th) - left_out)])
-                e = min(r, r * r / gap) if gap > 0 else r
-                values_l.append(th * th)
-                errors_l.append(2 * abs(th) * e + e * e)
-            eig[l] = values_l[:jmax + 1]
-            err[l] = errors_l[:jmax + 1]
+            traces[l] = mpmath.fdot(conv, [v * v for v in beta[l]])
+            eig[l], err[l] = _ritz_levels(beta[l], sw, jmax, vectors)
         return GramMpResult(eig, err, traces, kernel_trace, n, angle_nodes)
+
+
+def _radial_rule(d: int, s2: Any, h: Any, wp: int) -> tuple[int, list[Any], list[Any], list[Any]]:
+    """The radial trapezoid of :func:`gram_mp` (at the caller's precision): nodes x_i = x_0 +
+    i·h in x = log u, u ~ Gamma(d/2) (x_0 = log(d/2), the peak of its density e^{αx − e^x}),
+    kept while the density is above 10^{−wp − 2} of its peak. Returns (n, the normalised
+    weights ω_i, their square roots, the 2n − 1 arguments a_k = 2√(s²/d)·e^{x_0 + k h/2}
+    of β_l at the node pairs i + j = k)."""
+    alpha = mpmath.mpf(d) / 2
+    x0 = mpmath.log(alpha)
+    peak = alpha * x0 - alpha
+    limit = -(wp + 2) * mpmath.log(10)
+    lo = 0
+    while alpha * (x0 + (lo - 1) * h) - mpmath.exp(x0 + (lo - 1) * h) - peak > limit:
+        lo -= 1
+    hi = 0
+    while alpha * (x0 + (hi + 1) * h) - mpmath.exp(x0 + (hi + 1) * h) - peak > limit:
+        hi += 1
+    xs = [x0 + i * h for i in range(lo, hi + 1)]
+    n = len(xs)
+    w = [mpmath.exp(alpha * x - mpmath.exp(x) - peak) for x in xs]
+    total = mpmath.fsum(w)
+    w = [v / total for v in w]
+    sw = [mpmath.sqrt(v) for v in w]
+    c = 2 * mpmath.sqrt(s2 / d)
+    a = [c * mpmath.exp(xs[0] + k * h / 2) for k in range(2 * n - 1)]
+    return n, w, sw, a
+
+
+def _angular_integrals(fn: Callable[[Any], Any], a: list[Any], d: int, ls: list[int], ht: Any,
+                       wp: int) -> tuple[dict[int, list[Any]], list[Any], int]:
+    """β_l(a_k) for l in ``ls`` and E_t σ(a_k t)² at each argument a_k, by the
+    double-exponential rule of step ``ht``/2^{level/4}, level = ⌈4 log2(1 + log(1 + a_k))⌉
+    (one rule per level, with the Gegenbauer weights of :func:`_angle_rule`); also the
+    largest number of angle nodes used."""
+    alpha = mpmath.mpf(d) / 2
+    cd = 2 * mpmath.gamma(alpha) / (mpmath.sqrt(mpmath.pi) * mpmath.gamma(alpha -
+                                                                          mpmath.mpf(1) / 2))
+    gamma = (mpmath.mpf(d) - 3) / 2
+    lmax = max(ls, default=0)
+    rules: dict[int, tuple[list[Any], list[list[Any]]]] = {}
+    beta: dict[int, list[Any]] = {l: [] for l in ls}
+    square: list[Any] = []
+    angle_nodes = 0
+    for ak in a:
+        level = int(mpmath.ceil(mpmath.log(1 + mpmath.log(1 + ak), 2) * 4))
+        if level not in rules:
+            rules[level] = _angle_rule(ht / mpmath.mpf(2) ** (mpmath.mpf(level) / 4), gamma, cd,
+                                       d, lmax, wp)
+        t, G = rules[level]
+        angle_nodes = max(angle_nodes, len(t))
+        values = [fn(ak * tb) for tb in t]
+        for l in ls:
+            beta[l].append(mpmath.fdot(values, G[l]))
+        square.append(mpmath.fdot([v * v for v in values], G[0]))
+    return beta, square, angle_nodes
+
+
+def _angle_rule(ht: Any, gamma: Any, cd: Any, d: int, lmax: int, wp: int
+                ) -> tuple[list[Any], list[list[Any]]]:
+    """The nodes t of :func:`_de_rule` (step ``ht``) and, for l = 0..lmax, the weights
+    c_d·g(t)·P_l(t) (P_l the Legendre polynomials of dimension d, by their recurrence)."""
+    t, g = _de_rule(ht, gamma, wp)
+    P = [[mpmath.mpf(1)] * len(t), list(t)]
+    for l in range(1, lmax):
+        P.append([((2 * l + d - 2) * tb * P[l][b] - l * P[l - 1][b]) / (l + d - 2)
+                  for b, tb in enumerate(t)])
+    return t, [[cd * gb * p for gb, p in zip(g, P[l], strict=True)] for l in range(lmax + 1)]
+
+
+def _pair_weights(w: list[Any]) -> list[Any]:
+    """Σ_{i+a=k} ω_i ω_a for k = 0..2n − 2 (ω_i > 0: one big-integer square, fixed point at
+    2^{−bits})."""
+    n = len(w)
+    bits = mpmath.mp.prec + 20 + n.bit_length()
+    width = 2 * bits + 64
+    packed = 0
+    for v in reversed(w):
+        packed = (packed << width) | int(mpmath.nint(mpmath.ldexp(v, bits)))
+    square_w = packed * packed
+    conv = []
+    for _ in range(2 * n - 1):
+        conv.append(mpmath.ldexp(mpmath.mpf(square_w & ((1 << width) - 1)), -2 * bits))
+        square_w >>= width
+    return conv
+
+
+def _ritz_levels(bl: list[Any], sw: list[Any], jmax: int, vectors: int
+                 ) -> tuple[list[Any], list[Any]]:
+    """The ``jmax`` + 1 largest eigenvalues λ = b² of B_l = diag(√ω) [β_l(a_{i+j})] diag(√ω)
+    and bounds on their errors: float64 eigenvectors of the ``jmax`` + 1 + ``vectors``
+    largest |b|, one subspace iteration and a Rayleigh–Ritz step in mpmath
+    (:func:`_ritz_bounds`)."""
+    import numpy as np
+
+    n = len(sw)
+    bf = np.array([float(v) for v in bl])
+    swf = np.array([float(v) for v in sw])
+    idx = np.add.outer(np.arange(n), np.arange(n))
+    vals, vecs = np.linalg.eigh(swf[:, None] * bf[idx] * swf[None, :])
+    order = np.argsort(-np.abs(vals))
+    p = min(n, jmax + 1 + vectors)
+    left_out = abs(float(vals[order[p]])) if p < n else 0.0
+    Q = [[mpmath.mpf(float(vecs[i, order[q]])) for i in range(n)] for q in range(p)]
+    bits = mpmath.mp.prec + 20 + n.bit_length()
+    fixed = _Fixed(bl, bits)
+
+    def apply(v: list[Any], fixed: _Fixed = fixed) -> list[Any]:
+        row = fixed.hankel([s_ * x for s_, x in zip(sw, v, strict=True)], n)
+        return [s_ * x for s_, x in zip(sw, row, strict=True)]
+
+    Q = _orthonormal([apply(v) for v in Q])  # one subspace iteration
+    Z = [apply(v) for v in Q]
+    C = mpmath.matrix(p, p)
+    for i in range(p):
+        for j in range(i, p):
+            C[i, j] = C[j, i] = mpmath.fdot(Q[i], Z[j])
+    theta, Y = mpmath.eigsy(C)
+    values_l, errors_l = _ritz_bounds(Q, Z, theta, Y, left_out)
+    return values_l[:jmax + 1], errors_l[:jmax + 1]
+
+
+def _ritz_bounds(Q: list[list[Any]], Z: list[list[Any]], theta: Any, Y: Any, left_out: float
+                 ) -> tuple[list[Any], list[Any]]:
+    """The Ritz values θ² (largest |θ| first) and bounds 2|θ|e + e² on their errors, e =
+    min(‖r‖, ‖r‖²/gap): r = B Q y − θ Q y (Z = B Q) in fixed point (2^{−fb} of the largest
+    |Z|, |Q| <= 1), gap to the other Ritz values and to the largest float64 |b| left out."""
+    p, n = len(Q), len(Q[0])
+    ritz = sorted(range(p), key=lambda q: -abs(theta[q]))
+    values_l, errors_l = [], []
+    fb = mpmath.mp.prec + 40
+    zmax = max(abs(x) for v in Z for x in v)
+    ze = int(mpmath.floor(mpmath.log(zmax, 2))) + 1 if zmax else 0
+    Zi = [[int(mpmath.nint(mpmath.ldexp(x, fb - ze))) for x in v] for v in Z]
+    Qi = [[int(mpmath.nint(mpmath.ldexp(x, fb - ze))) for x in v] for v in Q]
+    for q in ritz:
+        th = theta[q]
+        ti = int(mpmath.nint(mpmath.ldexp(th, fb)))
+        yi = [int(mpmath.nint(mpmath.ldexp(Y[m, q], fb))) for m in range(p)]
+        rr = 0
+        for i in range(n):
+            x = sum(yi[m] * ((Zi[m][i] << fb) - ti * Qi[m][i]) for m in range(p))
+            rr += x * x
+        r = mpmath.ldexp(mpmath.sqrt(mpmath.mpf(rr)), ze - 3 * fb)
+        others = [abs(th - theta[m]) for m in range(p) if m != q]
+        gap = min([*others, abs(abs(th) - left_out)])
+        e = min(r, r * r / gap) if gap > 0 else r
+        values_l.append(th * th)
+        errors_l.append(2 * abs(th) * e + e * e)
+    return values_l, errors_l
 
 
 def _orthonormal(vs: list[list[Any]]) -> list[list[Any]]:

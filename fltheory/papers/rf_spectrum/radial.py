@@ -309,49 +309,8 @@ def nystrom_float(expr: Any, d: int, s2: Any, ls: list[int], K: int, n_r: int, h
 
     fn = sp.lambdify(Z if expr.has(Z) else sp.Symbol("z", real=True), expr,
                      modules=["scipy", "numpy"])
-    with mpmath.workdps(max(20, min(wp, 30))):
-        u, omega = laguerre_rule(n_r, mpmath.mpf(d) / 2 - 1) if hx is None \
-            else log_rule(mpmath.mpf(hx), mpmath.mpf(d) / 2, min(wp, 30))
-        bound_c = float(abs_t_moment_mp(d, K + 1))
-    u_arr = np.array([float(x) for x in u])
-    w_arr = np.array([float(x) for x in omega])
-    keep = w_arr > 1e-300
-    rs = np.sqrt(2 * float(s2) * u_arr[keep] / d)
-    ws = w_arr[keep]
-    zmax = 2 * math.sqrt(min(wp, 30) * math.log(10)) + 2
-    grids: dict[int, Any] = {}
-    mus = np.zeros((K + 1, len(rs)))
-    norms = np.zeros(len(rs))
-    for i, r in enumerate(rs):
-        m = max(0, math.ceil(math.log2(r / 1.1))) if r > 1.1 else 0
-        if m not in grids:
-            h = float(h0) / (1.1 * 2**m)
-            zs = np.arange(0, math.ceil(zmax / h) + 1) * h
-            wz = h * np.exp(-zs * zs / 2) / math.sqrt(2 * math.pi)
-            wz[0] /= 2
-            H = np.zeros((K + 1, len(zs)))
-            H[0] = 1.0
-            if K >= 1:
-                H[1] = zs
-            for k in range(1, K):
-                H[k + 1] = (zs * H[k] - math.sqrt(k) * H[k - 1]) / math.sqrt(k + 1)
-            grids[m] = (zs, wz, H)
-        zs, wz, H = grids[m]
-        plus = np.asarray(fn(r * zs), dtype=float) * np.ones_like(zs)
-        minus = plus if parity == 1 else -plus if parity == -1 else \
-            np.asarray(fn(-r * zs), dtype=float) * np.ones_like(zs)
-        even, odd = wz * (plus + minus), wz * (plus - minus)
-        mu = np.empty(K + 1)
-        mu[0::2] = H[0::2] @ even
-        mu[1::2] = H[1::2] @ odd
-        if parity == 1:
-            mu[1::2] = 0
-        elif parity == -1:
-            mu[0::2] = 0
-        mus[:, i] = mu
-        norms[i] = float(wz @ (plus * plus + minus * minus))
-    if not (np.all(np.isfinite(mus)) and np.all(np.isfinite(norms))):
-        raise ArithmeticError("non-finite Hermite coefficients in float64")
+    rs, ws, bound_c = _float_radial_rule(d, s2, K, n_r, wp, hx)
+    mus, norms = _float_hermite(fn, rs, K, h0, wp, parity)
     ktrace = float(ws @ norms)
     tail = max(float(ws @ (norms - (mus**2).sum(axis=0))), 1e-16 * abs(ktrace))
     eig: dict[int, list[Any]] = {}
@@ -368,3 +327,73 @@ def nystrom_float(expr: Any, d: int, s2: Any, ls: list[int], K: int, n_r: int, h
         traces[l] = mpmath.mpf(float(np.trace(A)))
         trunc[l] = mpmath.mpf(bound_c * tail)
     return NystromResult(eig, traces, trunc, mpmath.mpf(ktrace), len(rs), K)
+
+
+def _float_radial_rule(d: int, s2: Any, K: int, n_r: int, wp: int, hx: Any
+                       ) -> tuple[Any, Any, float]:
+    """The radial rule of :func:`nystrom_float` (built by mpmath at 20 to 30 digits, nodes of
+    weight above 1e-300 kept) as radii r = √(2 s² u/d) and weights, and the constant
+    E|t|^{K+1} of the truncation bound."""
+    import numpy as np
+
+    with mpmath.workdps(max(20, min(wp, 30))):
+        u, omega = laguerre_rule(n_r, mpmath.mpf(d) / 2 - 1) if hx is None \
+            else log_rule(mpmath.mpf(hx), mpmath.mpf(d) / 2, min(wp, 30))
+        bound_c = float(abs_t_moment_mp(d, K + 1))
+    u_arr = np.array([float(x) for x in u])
+    w_arr = np.array([float(x) for x in omega])
+    keep = w_arr > 1e-300
+    rs = np.sqrt(2 * float(s2) * u_arr[keep] / d)
+    return rs, w_arr[keep], bound_c
+
+
+def _float_hermite(fn: Callable[[Any], Any], rs: Any, K: int, h0: Any, wp: int, parity: int
+                   ) -> tuple[Any, Any]:
+    """μ_k(r) = E_z σ(r z) h_k(z), k = 0..K, and E_z σ(r z)² at each radius, by the
+    trapezoidal rule in z >= 0 (σ(r z) ± σ(−r z), step h0/(1.1·2^m) for r in (1.1·2^(m−1),
+    1.1·2^m], up to z = 2√(wp' ln 10) + 2, wp' = min(wp, 30)); ``parity`` ±1 zeroes the other
+    degrees. A non-finite value is an ArithmeticError (the caller falls back)."""
+    import numpy as np
+
+    zmax = 2 * math.sqrt(min(wp, 30) * math.log(10)) + 2
+    grids: dict[int, Any] = {}
+    mus = np.zeros((K + 1, len(rs)))
+    norms = np.zeros(len(rs))
+    for i, r in enumerate(rs):
+        m = max(0, math.ceil(math.log2(r / 1.1))) if r > 1.1 else 0
+        if m not in grids:
+            grids[m] = _float_z_grid(float(h0) / (1.1 * 2**m), zmax, K)
+        zs, wz, H = grids[m]
+        plus = np.asarray(fn(r * zs), dtype=float) * np.ones_like(zs)
+        minus = plus if parity == 1 else -plus if parity == -1 else \
+            np.asarray(fn(-r * zs), dtype=float) * np.ones_like(zs)
+        even, odd = wz * (plus + minus), wz * (plus - minus)
+        mu = np.empty(K + 1)
+        mu[0::2] = H[0::2] @ even
+        mu[1::2] = H[1::2] @ odd
+        if parity == 1:
+            mu[1::2] = 0
+        elif parity == -1:
+            mu[0::2] = 0
+        mus[:, i] = mu
+        norms[i] = float(wz @ (plus * plus + minus * minus))
+    if not (np.all(np.isfinite(mus)) and np.all(np.isfinite(norms))):
+        raise ArithmeticError("non-finite Hermite coefficients in float64")
+    return mus, norms
+
+
+def _float_z_grid(h: float, zmax: float, K: int) -> tuple[Any, Any, Any]:
+    """Nodes z = 0, h, 2h, … up to ``zmax``, trapezoid weights of the N(0, 1) density (half at
+    z = 0) and the orthonormal Hermite polynomials h_0..h_K at the nodes (their recurrence)."""
+    import numpy as np
+
+    zs = np.arange(0, math.ceil(zmax / h) + 1) * h
+    wz = h * np.exp(-zs * zs / 2) / math.sqrt(2 * math.pi)
+    wz[0] /= 2
+    H = np.zeros((K + 1, len(zs)))
+    H[0] = 1.0
+    if K >= 1:
+        H[1] = zs
+    for k in range(1, K):
+        H[k + 1] = (zs * H[k] - math.sqrt(k) * H[k - 1]) / math.sqrt(k + 1)
+    return zs, wz, H

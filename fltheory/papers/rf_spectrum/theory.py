@@ -554,15 +554,13 @@ def _merge(func: Any, d: int, s: Any, dps: int, lmax: int, jmax: int,
 
 def _exact_part(parts: Any, parity: int, d: int, s: Any, ls: list[int], jmax: int,
                 dps: int, label: str = "σ") -> _Partial:
+    """The levels of the degrees ``ls`` of a σ polynomial on each half-line (``parts``):
+    for each l the radial matrices P, Q (:func:`~fltheory.papers.rf_spectrum.piecewise.
+    radial_matrices`), their eigenvalues in closed form or confirmed by two precisions
+    (:func:`_exact_levels`), and the trace of the kernel in closed form."""
     import sympy as sp
 
-    from fltheory.papers.rf_spectrum.piecewise import (
-        EXACT_MAX_D,
-        GAMMA_D,
-        gamma_symbol,
-        kernel_trace_exact,
-        radial_matrices,
-    )
+    from fltheory.papers.rf_spectrum.piecewise import GAMMA_D, kernel_trace_exact
 
     lmax = max(ls, default=0)
     check_cost(f"lmax = {lmax}", float(lmax + 1) * len(parts.degrees) ** 2 * (lmax + 1),
@@ -571,18 +569,53 @@ def _exact_part(parts: Any, parity: int, d: int, s: Any, ls: list[int], jmax: in
               "exact:polynomial" if parts.polynomial else "exact:piecewise")
     s2 = sp.nsimplify(s**2) if s.is_Float else s**2
     wp = dps + _GUARD
-    gamma_value = gamma_symbol(d, wp + 20)
+    nums = _ExactNumbers(d, wp)
+    out: dict[int, list[RFLevel]] = {}
+    vanishing = _exact_vanishing(parts, parity, ls, label)
+    traces: dict[int, Any] = {}
+    for l in ls:
+        out[l], traces[l] = _exact_levels(parts, parity, d, s2, l, jmax, dps, method, nums)
+    if any(v.method == "zero:rank" for lev in out.values() for v in lev):
+        vanishing.append("λ_(l,j) = 0 for j >= rank R_l: K_l(r, r') = Σ_(n,n') r^n r'^n' "
+                         "b_(l,n) E[ρ^(n+n')] b_(l,n') is a finite sum over the homogeneous "
+                         "degrees n of σ")
+    trace_closed = kernel_trace_exact(parts, d, s2)
+    with mpmath.workdps(wp):
+        trace = nums.num(trace_closed)
+    exact_trace = trace_closed if not trace_closed.has(GAMMA_D) else None
+    if exact_trace is not None:
+        exact_trace = sp.simplify(exact_trace)
+    return _Partial(out, traces, trace, exact_trace, vanishing, [], method)
 
-    def num(expr: Any, prec: int = wp + 20) -> Any:
+
+class _ExactNumbers:
+    """Numbers of the exact route at ``wp`` working digits: a sympy expression (the symbol
+    γ_d of :mod:`~fltheory.papers.rf_spectrum.piecewise` substituted) as an mpmath number, and
+    the eigenvalues of a matrix product P·Q."""
+
+    def __init__(self, d: int, wp: int) -> None:
+        from fltheory.papers.rf_spectrum.piecewise import gamma_symbol
+
+        self.d, self.wp = d, wp
+        self.gamma_value = gamma_symbol(d, wp + 20)
+
+    def num(self, expr: Any, prec: int | None = None) -> Any:
+        import sympy as sp
+
+        from fltheory.papers.rf_spectrum.piecewise import GAMMA_D, gamma_symbol
+
+        prec = self.wp + 20 if prec is None else prec
         expr = sp.sympify(expr)
         if expr.has(GAMMA_D):
-            expr = expr.subs(GAMMA_D, sp.Float(gamma_symbol(d, prec) if prec > wp + 20
-                                               else gamma_value, prec))
+            expr = expr.subs(GAMMA_D, sp.Float(gamma_symbol(self.d, prec)
+                                               if prec > self.wp + 20 else self.gamma_value,
+                                               prec))
         with mpmath.workdps(prec):
             return mpmath.mpf(sp.N(expr, prec))
 
-    def matrix_eigs(P: Any, Q: Any, size: int, prec: int) -> list[Any]:
+    def matrix_eigs(self, P: Any, Q: Any, size: int, prec: int) -> list[Any]:
         """Eigenvalues of P·Q = those of Lᵀ P L (Q = L Lᵀ), entries and solver at prec."""
+        num = self.num
         with mpmath.workdps(prec):
             Pn = mpmath.matrix([[num(P[i, j], prec) for j in range(size)] for i in range(size)])
             Qn = mpmath.matrix([[num(Q[i, j], prec) for j in range(size)] for i in range(size)])
@@ -590,7 +623,9 @@ def _exact_part(parts: Any, parity: int, d: int, s: Any, ls: list[int], jmax: in
             E = mpmath.eigsy(L.T * Pn * L, eigvals_only=True)
             return sorted((E[i] for i in range(size)), reverse=True)
 
-    out: dict[int, list[RFLevel]] = {}
+
+def _exact_vanishing(parts: Any, parity: int, ls: list[int], label: str) -> list[str]:
+    """Why levels vanish, known before any is computed: σ's parity, σ a polynomial."""
     vanishing: list[str] = []
     if parity and len(ls) > 1 and ls[1] - ls[0] == 1:
         vanishing.append(_parity_reason(parity))
@@ -599,76 +634,87 @@ def _exact_part(parts: Any, parity: int, d: int, s: Any, ls: list[int], jmax: in
         vanishing.append(f"{label} is a polynomial of degree {p}: μ_k = 0 for k > {p} and "
                          f"c_(k,l) = 0 for k < l, so every l > {p} vanishes and R_l has rank "
                          "at most ⌊(p − l)/2⌋ + 1")
-    traces: dict[int, Any] = {}
-    for l in ls:
-        N = multiplicity(d, l)
-        levels = out.setdefault(l, [])
-        degrees, _, P, Q = radial_matrices(parts, d, s2, l)
-        size = len(degrees)
-        if size == 0:
-            why = (_parity_reason(parity) if parity and (l % 2 == (1 if parity == 1 else 0))
-                   else f"b_(l,n) = E_t[σ_n(t) P_l(t)] = 0 for every homogeneous part σ_n "
-                        f"(degrees {parts.degrees}) at l = {l}: the part of σ_n of the parity "
-                        f"of l is 0 or c·t^n with n < l, orthogonal to P_l (e.g. relu = "
-                        f"(t + |t|)/2: odd l >= 3 see only t/2)")
-            levels.extend(_level_zero(l, j, N, dps, "zero:parity" if parity and
-                                      why.startswith("σ is") else "zero:degree", why)
-                          for j in range(jmax + 1))
-            traces[l] = mpmath.mpf(0)
-            continue
-        M = P * Q
-        closed_values: list[Any] | None = None
-        if d <= EXACT_MAX_D and size <= 2:
-            if size == 1:
-                closed_values = [sp.expand(sp.gammasimp(M[0, 0]))]
-            else:
-                x = sp.Symbol("x")
-                roots = sp.roots(sp.Poly(M.charpoly(x).as_expr(), x))
-                closed_values = [sp.simplify(r) for r, mult in roots.items()
-                                 for _ in range(mult)]
-                closed_values.sort(key=lambda v: -float(sp.N(v, 30)))
-        digits = [dps] * size
-        with mpmath.workdps(wp):
-            if closed_values is not None:
-                values = [num(v) for v in closed_values]
-            else:
-                # The solver's absolute error ~10^{−prec}·λ_0 costs log10(λ_0/λ_j) digits of
-                # λ_j: solve again with that many more digits and keep the agreement.
-                rough = matrix_eigs(P, Q, size, wp)
-                spread = max(0, int(mpmath.log10(abs(rough[0] / rough[-1])))) \
-                    if rough[-1] != 0 else wp
-                values = matrix_eigs(P, Q, size, wp + spread + 10)
-                with mpmath.workdps(wp + spread + 10):
-                    for j, (a, b) in enumerate(zip(rough, values, strict=True)):
-                        agree = dps if a == b else int(mpmath.floor(-mpmath.log10(
-                            abs(a - b) / abs(b)))) + spread + 10
-                        digits[j] = max(0, min(dps, agree))
-            traces[l] = num(M.trace())
-        for j in range(jmax + 1):
-            if j < size:
-                with mpmath.workdps(dps):
-                    value = +values[j]
-                closed = closed_values[j] if closed_values is not None else None
-                if digits[j] < dps:
-                    raise DomainError("dps", dps, f"at most {digits[j]} digits here",
-                                      reason=f"cannot be reached: λ_({l},{j}) is confirmed to "
-                                             f"{digits[j]} digits only (matrix eigenvalues)")
-                levels.append(RFLevel(l, j, value, N, True, dps, method, closed))
-            else:
-                levels.append(_level_zero(
-                    l, j, N, dps, "zero:rank",
-                    f"R_{l} has rank {size} (homogeneous degrees {degrees} with b_(l,n) ≠ 0)"))
-    if any(v.method == "zero:rank" for lev in out.values() for v in lev):
-        vanishing.append("λ_(l,j) = 0 for j >= rank R_l: K_l(r, r') = Σ_(n,n') r^n r'^n' "
-                         "b_(l,n) E[ρ^(n+n')] b_(l,n') is a finite sum over the homogeneous "
-                         "degrees n of σ")
-    trace_closed = kernel_trace_exact(parts, d, s2)
+    return vanishing
+
+
+def _exact_levels(parts: Any, parity: int, d: int, s2: Any, l: int, jmax: int, dps: int,
+                  method: str, nums: _ExactNumbers) -> tuple[list[RFLevel], Any]:
+    """λ_(l,j) for j = 0..jmax and the trace of R_l: zero when the radial matrices are empty
+    (parity, degrees), zero beyond their rank; a DomainError when an eigenvalue is confirmed
+    to fewer than ``dps`` digits."""
+    from fltheory.papers.rf_spectrum.piecewise import radial_matrices
+
+    N = multiplicity(d, l)
+    degrees, _, P, Q = radial_matrices(parts, d, s2, l)
+    size = len(degrees)
+    if size == 0:
+        why = (_parity_reason(parity) if parity and (l % 2 == (1 if parity == 1 else 0))
+               else f"b_(l,n) = E_t[σ_n(t) P_l(t)] = 0 for every homogeneous part σ_n "
+                    f"(degrees {parts.degrees}) at l = {l}: the part of σ_n of the parity "
+                    f"of l is 0 or c·t^n with n < l, orthogonal to P_l (e.g. relu = "
+                    f"(t + |t|)/2: odd l >= 3 see only t/2)")
+        return [_level_zero(l, j, N, dps, "zero:parity" if parity and
+                            why.startswith("σ is") else "zero:degree", why)
+                for j in range(jmax + 1)], mpmath.mpf(0)
+    closed_values, values, digits, trace = _exact_eigenvalues(P, Q, size, d, dps, nums)
+    levels = []
+    for j in range(jmax + 1):
+        if j < size:
+            with mpmath.workdps(dps):
+                value = +values[j]
+            closed = closed_values[j] if closed_values is not None else None
+            if digits[j] < dps:
+                raise DomainError("dps", dps, f"at most {digits[j]} digits here",
+                                  reason=f"cannot be reached: λ_({l},{j}) is confirmed to "
+                                         f"{digits[j]} digits only (matrix eigenvalues)")
+            levels.append(RFLevel(l, j, value, N, True, dps, method, closed))
+        else:
+            levels.append(_level_zero(
+                l, j, N, dps, "zero:rank",
+                f"R_{l} has rank {size} (homogeneous degrees {degrees} with b_(l,n) ≠ 0)"))
+    return levels, trace
+
+
+def _exact_eigenvalues(P: Any, Q: Any, size: int, d: int, dps: int, nums: _ExactNumbers
+                       ) -> tuple[list[Any] | None, list[Any], list[int], Any]:
+    """The eigenvalues of M = P·Q, largest first: (closed forms or None, their values, the
+    digits confirmed of each, the trace of M). Closed forms for sizes 1 and 2 (d at most
+    ``EXACT_MAX_D``); else the solver twice, the second time with log10(λ_0/λ_last) + 10 more
+    digits, keeping the digits on which the two agree."""
+    import sympy as sp
+
+    from fltheory.papers.rf_spectrum.piecewise import EXACT_MAX_D
+
+    M = P * Q
+    closed_values: list[Any] | None = None
+    if d <= EXACT_MAX_D and size <= 2:
+        if size == 1:
+            closed_values = [sp.expand(sp.gammasimp(M[0, 0]))]
+        else:
+            x = sp.Symbol("x")
+            roots = sp.roots(sp.Poly(M.charpoly(x).as_expr(), x))
+            closed_values = [sp.simplify(r) for r, mult in roots.items()
+                             for _ in range(mult)]
+            closed_values.sort(key=lambda v: -float(sp.N(v, 30)))
+    digits = [dps] * size
+    wp = nums.wp
     with mpmath.workdps(wp):
-        trace = num(trace_closed)
-    exact_trace = trace_closed if not trace_closed.has(GAMMA_D) else None
-    if exact_trace is not None:
-        exact_trace = sp.simplify(exact_trace)
-    return _Partial(out, traces, trace, exact_trace, vanishing, [], method)
+        if closed_values is not None:
+            values = [nums.num(v) for v in closed_values]
+        else:
+            # The solver's absolute error ~10^{−prec}·λ_0 costs log10(λ_0/λ_j) digits of
+            # λ_j: solve again with that many more digits and keep the agreement.
+            rough = nums.matrix_eigs(P, Q, size, wp)
+            spread = max(0, int(mpmath.log10(abs(rough[0] / rough[-1])))) \
+                if rough[-1] != 0 else wp
+            values = nums.matrix_eigs(P, Q, size, wp + spread + 10)
+            with mpmath.workdps(wp + spread + 10):
+                for j, (a, b) in enumerate(zip(rough, values, strict=True)):
+                    agree = dps if a == b else int(mpmath.floor(-mpmath.log10(
+                        abs(a - b) / abs(b)))) + spread + 10
+                    digits[j] = max(0, min(dps, agree))
+        trace = nums.num(M.trace())
+    return closed_values, values, digits, trace
 
 
 def _finish(func: Any, d: int, s: Any, dps: int, lmax: int, jmax: int, method: str,
@@ -734,6 +780,55 @@ def _numeric_work(d: int, s: Any, K: int, n_r: int, wp: int, h0: Any, hx: Any) -
 
 def _numeric_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[int], jmax: int,
                   dps: int, strict: bool = True) -> _Partial:
+    """The levels of the degrees ``ls`` of a smooth part of σ by the Nyström route: two passes
+    (:func:`_nystrom_passes`), each λ_(l,j) with the digits on which they agree
+    (:func:`_nystrom_levels`), the kernel's trace likewise; a value short of ``dps`` digits is a
+    DomainError when ``strict``, else a note."""
+    first, second, K, wp, hx, use_float = _nystrom_passes(func, expr, parity, d, s, ls, jmax,
+                                                          dps)
+    out, traces, worst = _nystrom_levels(first, second, d, ls, jmax, dps, wp, K)
+    short = []
+    if worst is not None and not strict:
+        short.append(f"λ_({worst[0]},{worst[1]}) is confirmed to {worst[2]} digits (each value "
+                     "is shown with the digits it is confirmed to)")
+    elif worst is not None:
+        l, j, digits = worst
+        raise DomainError("dps", dps, f"at most {digits} digits for this σ, d and s (or dps "
+                                      "= None, without --dps: each value with its own digits)",
+                          reason=f"cannot be reached: λ_({l},{j}) is confirmed to {digits} "
+                                 f"digits only (Nyström with {second.nodes} radial nodes, "
+                                 f"Mehler series to k = {K})")
+    with mpmath.workdps(wp + 10):
+        diff = abs(first.kernel_trace - second.kernel_trace)
+        trace_digits = dps if diff == 0 else \
+            int(min(dps, max(0, mpmath.floor(-mpmath.log10(diff / abs(second.kernel_trace))))))
+    if trace_digits < dps and not strict:
+        short.append(f"the trace E_r E_z σ(rz)² is confirmed to {trace_digits} digits")
+    elif trace_digits < dps:
+        raise DomainError("dps", dps, f"at most {trace_digits} digits for this σ, d and s",
+                          reason=f"cannot be reached: the trace E_r E_z σ(rz)² is confirmed to "
+                                 f"{trace_digits} digits only")
+    rule = ("Gauss–Laguerre in r²" if hx is None else "trapezoid in log r²") + \
+        (", float64" if use_float else "")
+    kind = {1: "even", -1: "odd"}[parity]
+    notes = [f"Nyström on the {kind} part of σ ({rule}): {first.nodes} and {second.nodes} "
+             f"radial nodes, Mehler series to k = {K}, {wp} and {wp + 10} working digits; each "
+             "λ agrees on the digits shown and the truncation bound E|t|^(K+1)·(Parseval "
+             "tail) is below them", *short]
+    with mpmath.workdps(wp + 10):
+        traces_digits = {l: _agreement(first.traces[l], second.traces[l],
+                                       second.truncation[l], dps) for l in ls}
+    return _Partial(out, traces, second.kernel_trace, None, [], notes, "nystrom", trace_digits,
+                    traces_digits)
+
+
+def _nystrom_passes(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[int],
+                    jmax: int, dps: int) -> tuple[Any, Any, int, int, Any, bool]:
+    """The two Nyström passes of :func:`_numeric_part` (the second with 6 more radial nodes, a
+    z-step 4/5 as long and 10 more digits), in float64 when ``dps`` <= ``FLOAT_MAX_DPS``, else
+    in mpmath (the first pass redone with more digits when its eigenvalues spread wider than
+    the guard); refused for σ with kinks and above ``MAX_WORK``. Returns (first, second, K,
+    wp, hx, float64 or not) with K, hx of :func:`_numeric_plan` and the first pass's wp."""
     import sympy as sp
 
     from fltheory.engine.functions import Z
@@ -771,6 +866,15 @@ def _numeric_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[in
             first = nystrom(fn, d, s2, ls, K, n_r, h0, wp, parity, hx)
         second = nystrom(fn, d, s2, ls, K, n_r + 6, h0 * finer, wp + 10, parity,
                          None if hx is None else hx * finer)
+    return first, second, K, wp, hx, use_float
+
+
+def _nystrom_levels(first: Any, second: Any, d: int, ls: list[int], jmax: int, dps: int,
+                    wp: int, K: int) -> tuple[dict[int, list[RFLevel]], dict[int, Any],
+                                              tuple[int, int, int] | None]:
+    """λ_(l,j) of the second pass, each with the digits the first confirms (the truncation
+    bound added), the radial traces, and the least confirmed level (l, j, digits) short of
+    ``dps`` (None if none); a j beyond the Mehler truncation's rank is a DomainError."""
     out: dict[int, list[RFLevel]] = {}
     traces: dict[int, Any] = {}
     worst: tuple[int, int, int] | None = None
@@ -792,39 +896,7 @@ def _numeric_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[in
                 worst = (l, j, digits)
             with mpmath.workdps(dps):
                 levels.append(RFLevel(l, j, +b, N, False, digits, "nystrom"))
-    short = []
-    if worst is not None and not strict:
-        short.append(f"λ_({worst[0]},{worst[1]}) is confirmed to {worst[2]} digits (each value "
-                     "is shown with the digits it is confirmed to)")
-    elif worst is not None:
-        l, j, digits = worst
-        raise DomainError("dps", dps, f"at most {digits} digits for this σ, d and s (or dps "
-                                      "= None, without --dps: each value with its own digits)",
-                          reason=f"cannot be reached: λ_({l},{j}) is confirmed to {digits} "
-                                 f"digits only (Nyström with {second.nodes} radial nodes, "
-                                 f"Mehler series to k = {K})")
-    with mpmath.workdps(wp + 10):
-        diff = abs(first.kernel_trace - second.kernel_trace)
-        trace_digits = dps if diff == 0 else \
-            int(min(dps, max(0, mpmath.floor(-mpmath.log10(diff / abs(second.kernel_trace))))))
-    if trace_digits < dps and not strict:
-        short.append(f"the trace E_r E_z σ(rz)² is confirmed to {trace_digits} digits")
-    elif trace_digits < dps:
-        raise DomainError("dps", dps, f"at most {trace_digits} digits for this σ, d and s",
-                          reason=f"cannot be reached: the trace E_r E_z σ(rz)² is confirmed to "
-                                 f"{trace_digits} digits only")
-    rule = ("Gauss–Laguerre in r²" if hx is None else "trapezoid in log r²") + \
-        (", float64" if use_float else "")
-    kind = {1: "even", -1: "odd"}[parity]
-    notes = [f"Nyström on the {kind} part of σ ({rule}): {first.nodes} and {second.nodes} "
-             f"radial nodes, Mehler series to k = {K}, {wp} and {wp + 10} working digits; each "
-             "λ agrees on the digits shown and the truncation bound E|t|^(K+1)·(Parseval "
-             "tail) is below them", *short]
-    with mpmath.workdps(wp + 10):
-        traces_digits = {l: _agreement(first.traces[l], second.traces[l],
-                                       second.truncation[l], dps) for l in ls}
-    return _Partial(out, traces, second.kernel_trace, None, [], notes, "nystrom", trace_digits,
-                    traces_digits)
+    return out, traces, worst
 
 
 def _agreement(a: Any, b: Any, bound: Any, dps: int) -> int:
@@ -887,32 +959,7 @@ def _gram_mp_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[in
     """The levels of a smooth part of σ at small d by :func:`rf_gram.gram_mp` (mpmath, for
     dps above what float64 confirms), two passes (steps ×3/4, five more digits) compared and
     the Rayleigh–Ritz error bound added; fewer than ``dps`` digits is a DomainError."""
-    import sympy as sp
-
-    from fltheory.engine.functions import Z
-    from fltheory.papers.rf_spectrum.gram import gram_mp
-
-    s2f = float(sp.N(s**2, 20))
-    # the eigen-spread b_0/b_jmax (λ = b²) costs its digits of the smallest λ: 4 assumed, the
-    # first pass redone if it is larger
-    wp = dps + 8 + 4
-    h, ht, work = _gram_mp_plan(d, s2f, wp)
-    check_cost(f"d = {d} (dps = {dps})", work, GRAM_MP_MAX_WORK, "σ evaluations (Gram, mpmath)",
-               "lower dps, or leave --dps out (each value with its own digits)")
-    fn = sp.lambdify(Z if expr.has(Z) else sp.Symbol("z", real=True), expr, modules="mpmath")
-    with mpmath.workdps(wp + 10):
-        s2 = mpmath.mpf(sp.N(s**2, wp + 20))
-        first = gram_mp(fn, d, s2, ls, jmax, mpmath.mpf(h), mpmath.mpf(ht), wp)
-        spread = max((int(mpmath.log10(e[0] / e[-1]) / 2) + 1 for e in
-                      first.eigenvalues.values() if e and e[-1] > 0), default=0)
-        if spread > 4:
-            wp = dps + 8 + spread
-            h, ht, _ = _gram_mp_plan(d, s2f, wp)
-            first = gram_mp(fn, d, s2, ls, jmax, mpmath.mpf(h), mpmath.mpf(ht), wp)
-    with mpmath.workdps(wp + 15):
-        s2 = mpmath.mpf(sp.N(s**2, wp + 25))
-        second = gram_mp(fn, d, s2, ls, jmax, mpmath.mpf(h) * 3 / 4, mpmath.mpf(ht) * 3 / 4,
-                         wp + 5)
+    first, second, wp = _gram_mp_passes(expr, d, s, ls, jmax, dps)
     out: dict[int, list[RFLevel]] = {}
     traces: dict[int, Any] = {}
     traces_digits: dict[int, int] = {}
@@ -952,20 +999,88 @@ def _gram_mp_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[in
                     traces_digits)
 
 
+def _gram_mp_passes(expr: Any, d: int, s: Any, ls: list[int], jmax: int, dps: int
+                    ) -> tuple[Any, Any, int]:
+    """The two passes of :func:`_gram_mp_part`: the first at wp = dps + 12 digits (redone
+    with more when its eigen-spread b_0/b_jmax costs more than 4 digits), the second with
+    steps ×3/4 and five more digits; refused above ``GRAM_MP_MAX_WORK``. Returns (first,
+    second, the first's wp)."""
+    import sympy as sp
+
+    from fltheory.engine.functions import Z
+    from fltheory.papers.rf_spectrum.gram import gram_mp
+
+    s2f = float(sp.N(s**2, 20))
+    # the eigen-spread b_0/b_jmax (λ = b²) costs its digits of the smallest λ: 4 assumed, the
+    # first pass redone if it is larger
+    wp = dps + 8 + 4
+    h, ht, work = _gram_mp_plan(d, s2f, wp)
+    check_cost(f"d = {d} (dps = {dps})", work, GRAM_MP_MAX_WORK, "σ evaluations (Gram, mpmath)",
+               "lower dps, or leave --dps out (each value with its own digits)")
+    fn = sp.lambdify(Z if expr.has(Z) else sp.Symbol("z", real=True), expr, modules="mpmath")
+    with mpmath.workdps(wp + 10):
+        s2 = mpmath.mpf(sp.N(s**2, wp + 20))
+        first = gram_mp(fn, d, s2, ls, jmax, mpmath.mpf(h), mpmath.mpf(ht), wp)
+        spread = max((int(mpmath.log10(e[0] / e[-1]) / 2) + 1 for e in
+                      first.eigenvalues.values() if e and e[-1] > 0), default=0)
+        if spread > 4:
+            wp = dps + 8 + spread
+            h, ht, _ = _gram_mp_plan(d, s2f, wp)
+            first = gram_mp(fn, d, s2, ls, jmax, mpmath.mpf(h), mpmath.mpf(ht), wp)
+    with mpmath.workdps(wp + 15):
+        s2 = mpmath.mpf(sp.N(s**2, wp + 25))
+        second = gram_mp(fn, d, s2, ls, jmax, mpmath.mpf(h) * 3 / 4, mpmath.mpf(ht) * 3 / 4,
+                         wp + 5)
+    return first, second, wp
+
+
 def _gram_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[int], jmax: int,
                dps: int, strict: bool) -> _Partial | DomainError | None:
     """The levels of a smooth part of σ at small d by :func:`rf_gram.gram_float`, two orders
     compared; None when float64 overflows (the caller falls back to Nyström); with ``strict``
     and fewer than ``dps`` digits confirmed, the DomainError to raise if no other route can
     do better."""
-    import sympy as sp
-
-    from fltheory.engine.functions import Z
     from fltheory.engine.hermite.quadrature import _kinks
-    from fltheory.papers.rf_spectrum.gram import gram_float
 
     if _kinks(expr):
         return None  # refused by the Nyström route with its reason
+    passes = _gram_float_passes(expr, d, s, ls)
+    if passes is None:
+        return None
+    first, second = passes
+    out, traces, traces_digits, worst = _gram_levels(first, second, d, ls, jmax, dps)
+    trace = mpmath.mpf(second.kernel_trace)
+    trace_digits = _agreement(mpmath.mpf(first.kernel_trace), trace, trace * 1e-14,
+                              min(dps, 15))
+    if strict and worst is not None:
+        l, j, digits = worst
+        return DomainError("dps", dps, f"at most {digits} digits for this σ, d and s (or dps = "
+                           "None, without --dps: each value with its own digits)",
+                           reason=f"cannot be reached: λ_({l},{j}) is confirmed to {digits} "
+                                  "digits only (float64 Gram route; the mpmath route would "
+                                  "exceed its work bound here)")
+    if strict and trace_digits < dps:
+        return DomainError("dps", dps, f"at most {trace_digits} digits for this σ, d and s",
+                           reason=f"cannot be reached: the trace E_r E_z σ(rz)² is confirmed "
+                                  f"to {trace_digits} digits only (float64 Gram route)")
+    kind = {1: "even", -1: "odd"}[parity]
+    notes = [f"Gram route on the {kind} part of σ (sphere factorisation, no Mehler series; "
+             f"float64): trapezoid in log r² and log ‖x‖² with {first.nodes} and "
+             f"{second.nodes} nodes, Gauss–Jacobi in t with {first.angle_nodes} and "
+             f"{second.angle_nodes}; each λ is shown to the digits on which the two agree"]
+    return _Partial(out, traces, trace, None, [], notes, "gram", trace_digits, traces_digits)
+
+
+def _gram_float_passes(expr: Any, d: int, s: Any, ls: list[int]) -> tuple[Any, Any] | None:
+    """The two float64 passes of :func:`_gram_part`: the log rule's step h (as
+    :func:`_numeric_plan`'s hx at 22 digits) and 3/4 h, Gauss–Jacobi nodes in t for σ(a t) up
+    to the radial node of weight 1e-16 (1.5 times as many in the second); None when float64
+    overflows."""
+    import sympy as sp
+
+    from fltheory.engine.functions import Z
+    from fltheory.papers.rf_spectrum.gram import gram_float
+
     fn = sp.lambdify(Z if expr.has(Z) else sp.Symbol("z", real=True), expr,
                      modules=["scipy", "numpy"])
     s2 = float(sp.N(s**2, 20))
@@ -988,7 +1103,16 @@ def _gram_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[int],
             passes.append(gram_float(fn, d, s2, ls, step, n_t, cut))
     except (ArithmeticError, FloatingPointError, OverflowError):
         return None
-    first, second = passes
+    return passes[0], passes[1]
+
+
+def _gram_levels(first: Any, second: Any, d: int, ls: list[int], jmax: int, dps: int
+                 ) -> tuple[dict[int, list[RFLevel]], dict[int, Any], dict[int, int],
+                            tuple[int, int, int] | None]:
+    """λ_(l,j) of the second float64 pass, each with the digits (at most 15) on which the two
+    passes agree within its rounding bound (the difference kept as its error where none is
+    confirmed); the radial traces and their digits; the least confirmed level (l, j, digits)
+    short of ``dps`` (None if none). A j beyond the radial nodes is a DomainError."""
     out: dict[int, list[RFLevel]] = {}
     traces: dict[int, Any] = {}
     traces_digits: dict[int, int] = {}
@@ -1010,26 +1134,7 @@ def _gram_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[int],
                 worst = (l, j, digits)
             error = None if digits else mpmath.mpf(abs(a - b) + second.rounding[l][j])
             levels.append(RFLevel(l, j, mpmath.mpf(b), N, False, digits, "gram", error=error))
-    trace = mpmath.mpf(second.kernel_trace)
-    trace_digits = _agreement(mpmath.mpf(first.kernel_trace), trace, trace * 1e-14,
-                              min(dps, 15))
-    if strict and worst is not None:
-        l, j, digits = worst
-        return DomainError("dps", dps, f"at most {digits} digits for this σ, d and s (or dps = "
-                           "None, without --dps: each value with its own digits)",
-                           reason=f"cannot be reached: λ_({l},{j}) is confirmed to {digits} "
-                                  "digits only (float64 Gram route; the mpmath route would "
-                                  "exceed its work bound here)")
-    if strict and trace_digits < dps:
-        return DomainError("dps", dps, f"at most {trace_digits} digits for this σ, d and s",
-                           reason=f"cannot be reached: the trace E_r E_z σ(rz)² is confirmed "
-                                  f"to {trace_digits} digits only (float64 Gram route)")
-    kind = {1: "even", -1: "odd"}[parity]
-    notes = [f"Gram route on the {kind} part of σ (sphere factorisation, no Mehler series; "
-             f"float64): trapezoid in log r² and log ‖x‖² with {first.nodes} and "
-             f"{second.nodes} nodes, Gauss–Jacobi in t with {first.angle_nodes} and "
-             f"{second.angle_nodes}; each λ is shown to the digits on which the two agree"]
-    return _Partial(out, traces, trace, None, [], notes, "gram", trace_digits, traces_digits)
+    return out, traces, traces_digits, worst
 
 
 def kernel_trace(sigma: Any, d: int, scale: Any = 1, dps: int = 30) -> Any:

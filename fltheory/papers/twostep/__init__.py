@@ -16,7 +16,7 @@ PAPER = Paper(
             "twostep_outliers": "fltheory.papers.twostep.views:twostep_outliers_table"},
     figures={"lambda": "fltheory.papers.twostep.views:lambda_figure",
              "twostep": "fltheory.papers.twostep.views:twostep_figure"},
-    sweep_tasks="fltheory.papers.twostep.views:SWEEP_TASKS",
+    sweep_tasks="fltheory.papers.twostep.sweeps:SWEEP_TASKS",
     notebook="fltheory.papers.twostep.views:NOTEBOOK",
     order=1,
 )

@@ -122,84 +122,103 @@ def _tanh(u: list[Any]) -> list[Any]:
 def jet(expr: sp.Expr, x: Any, order: int) -> list[Any]:
     """Taylor coefficients c_0..c_order of expr(x + t) in t at the current mpmath precision
     (σ^{(m)}(x) = m!·c_m); raises :class:`_Unsupported` for a node it does not cover."""
-    n = order + 1
-    memo: dict[sp.Expr, list[Any]] = {}
+    return _Jet(x, order + 1)(expr)
 
-    def const(value: Any) -> list[Any]:
-        return [mpmath.mpf(value)] + [mpmath.mpf(0)] * (n - 1)
 
-    def rec(e: sp.Expr) -> list[Any]:
-        if e in memo:
-            return memo[e]
+class _Jet:
+    """The truncated Taylor series (``n`` coefficients) at ``x`` of each node of an
+    expression, built from its arguments' (memoised per node): z, numbers, sums and products,
+    powers (:meth:`power`) and the elementary functions (:meth:`function`)."""
+
+    def __init__(self, x: Any, n: int) -> None:
+        self.x, self.n = x, n
+        self.memo: dict[sp.Expr, list[Any]] = {}
+
+    def const(self, value: Any) -> list[Any]:
+        return [mpmath.mpf(value)] + [mpmath.mpf(0)] * (self.n - 1)
+
+    def __call__(self, e: sp.Expr) -> list[Any]:
+        if e in self.memo:
+            return self.memo[e]
+        n = self.n
         out: list[Any]
         if e == Z:
-            out = [mpmath.mpf(x), mpmath.mpf(1)] + [mpmath.mpf(0)] * (n - 2)
+            out = [mpmath.mpf(self.x), mpmath.mpf(1)] + [mpmath.mpf(0)] * (n - 2)
         elif e.is_number:
             value = complex(sp.N(e, mpmath.mp.dps + 5))
             if value.imag != 0:
                 raise _Unsupported(str(e))
-            out = const(sp.N(e, mpmath.mp.dps + 5))
+            out = self.const(sp.N(e, mpmath.mp.dps + 5))
         elif isinstance(e, sp.Add):
-            parts = [rec(a) for a in e.args]
+            parts = [self(a) for a in e.args]
             out = [mpmath.fsum(p[m] for p in parts) for m in range(n)]
         elif isinstance(e, sp.Mul):
             numeric = [a for a in e.args if a.is_number]
             other = [a for a in e.args if not a.is_number]
-            out = rec(other[0])
+            out = self(other[0])
             for a in other[1:]:
-                out = _mul(out, rec(a))
+                out = _mul(out, self(a))
             if numeric:
                 c = mpmath.mpf(sp.N(sp.Mul(*numeric), mpmath.mp.dps + 5))
                 out = [c * v for v in out]
         elif isinstance(e, sp.Pow):
-            base, ex = e.args
-            if not ex.is_number:
-                out = _exp(rec(ex * sp.log(base)))
-            elif ex.is_Integer and int(ex) >= 0:
-                b = rec(base)
-                out = const(1)
-                for _ in range(int(ex)):
-                    out = _mul(out, b)
-            elif ex.is_Integer:
-                b = rec(base)
-                p = const(1)
-                for _ in range(-int(ex)):
-                    p = _mul(p, b)
-                out = _div(const(1), p)
-            else:
-                b = rec(base)
-                if b[0] <= 0:
-                    raise _Unsupported(str(e))
-                out = _pow_real(b, mpmath.mpf(sp.N(ex, mpmath.mp.dps + 5)))
-        elif isinstance(e, sp.exp):
-            out = _exp(rec(e.args[0]))
-        elif isinstance(e, sp.log):
-            u = rec(e.args[0])
+            out = self.power(e)
+        else:
+            out = self.function(e)
+        self.memo[e] = out
+        return out
+
+    def power(self, e: sp.Expr) -> list[Any]:
+        """base**ex: exp(ex·log base) for a symbolic exponent, repeated products (and one
+        division) for an integer one, else a real power of a positive base."""
+        base, ex = e.args
+        if not ex.is_number:
+            return _exp(self(ex * sp.log(base)))
+        if ex.is_Integer and int(ex) >= 0:
+            b = self(base)
+            out = self.const(1)
+            for _ in range(int(ex)):
+                out = _mul(out, b)
+            return out
+        if ex.is_Integer:
+            b = self(base)
+            p = self.const(1)
+            for _ in range(-int(ex)):
+                p = _mul(p, b)
+            return _div(self.const(1), p)
+        b = self(base)
+        if b[0] <= 0:
+            raise _Unsupported(str(e))
+        return _pow_real(b, mpmath.mpf(sp.N(ex, mpmath.mp.dps + 5)))
+
+    def function(self, e: sp.Expr) -> list[Any]:
+        """exp, log, tanh, sinh, cosh, sin, cos, erf, erfc and atan of an argument (erf and
+        atan by integrating their derivative's series); anything else is unsupported."""
+        if isinstance(e, sp.exp):
+            return _exp(self(e.args[0]))
+        if isinstance(e, sp.log):
+            u = self(e.args[0])
             if u[0] <= 0:
                 raise _Unsupported(str(e))
-            out = _log(u)
-        elif isinstance(e, sp.tanh):
-            out = _tanh(rec(e.args[0]))
-        elif isinstance(e, sp.sinh | sp.cosh | sp.sin | sp.cos):
-            s, c = _sin_cos(rec(e.args[0]), isinstance(e, sp.sinh | sp.cosh))
-            out = s if isinstance(e, sp.sinh | sp.sin) else c
-        elif isinstance(e, sp.erf | sp.erfc):
-            u = rec(e.args[0])
+            return _log(u)
+        if isinstance(e, sp.tanh):
+            return _tanh(self(e.args[0]))
+        if isinstance(e, sp.sinh | sp.cosh | sp.sin | sp.cos):
+            s, c = _sin_cos(self(e.args[0]), isinstance(e, sp.sinh | sp.cosh))
+            return s if isinstance(e, sp.sinh | sp.sin) else c
+        if isinstance(e, sp.erf | sp.erfc):
+            u = self(e.args[0])
             g = _exp([-v for v in _mul(u, u)])
             g = [2 / mpmath.sqrt(mpmath.pi) * v for v in g]
             out = _integrate(u, g, mpmath.erf(u[0]))
             if isinstance(e, sp.erfc):
                 out = [1 - out[0]] + [-v for v in out[1:]]
-        elif isinstance(e, sp.atan):
-            u = rec(e.args[0])
-            r = _div(const(1), [a + b for a, b in zip(const(1), _mul(u, u), strict=True)])
-            out = _integrate(u, r, mpmath.atan(u[0]))
-        else:
-            raise _Unsupported(type(e).__name__)
-        memo[e] = out
-        return out
-
-    return rec(expr)
+            return out
+        if isinstance(e, sp.atan):
+            u = self(e.args[0])
+            r = _div(self.const(1), [a + b for a, b in zip(self.const(1), _mul(u, u), strict=True)])
+            return _integrate(u, r, mpmath.atan(u[0]))
+        raise _Unsupported(type(e).__name__)
 
 
 @dataclass(frozen=True)

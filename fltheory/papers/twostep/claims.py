@@ -33,8 +33,9 @@ from fltheory.exact import INF
 from fltheory.papers.twostep import sim
 from fltheory.papers.twostep.phases import lambda_details
 from fltheory.simkit.seeding import child
+from fltheory.sweep.tasks import run_cost
 
-__all__ = ["CLAIMS", "SIGMA_CASES", "clear_cache", "constants_vs_N"]
+__all__ = ["CLAIMS", "SIGMA_CASES", "check_term_constants_task", "clear_cache", "constants_vs_N"]
 
 
 @lru_cache(maxsize=512)
@@ -592,3 +593,15 @@ CLAIMS = [
           "the reused value. Measured at N = 600, seeds 0–11: reused z = −8.2, fresh z = 0.2",
           {"small": _PRODUCTS_SMALL, "large": _PRODUCTS_LARGE}, source=_SIGMA_SOURCE),
 ]
+
+
+# -- the sweep task's check ------------------------------------------------------------------
+
+
+def check_term_constants_task(v: dict[str, Any]) -> None:
+    """The cost check of the sweep task ``twostep.term_constants`` (:func:`sim.
+    term_constants_task <fltheory.papers.twostep.sim.term_constants_task>`) against the
+    sweep's bound per run."""
+    # N × N matrices, a few GEMMs: measured 0.08 s at N = 500, 2.25 s at N = 1500 (∝ N³)
+    N = v["N"]
+    run_cost(f"N = {N}", 7e-10 * N**3, "lower N")

@@ -648,6 +648,20 @@ def effective_outliers(alpha1: Fraction | int | float | str, alpha2: Fraction | 
     odd = _is_odd(f.expr)
     mu_sigma, _ = derivative_moment(f, 0, 0, dps)
     mu1_zero = mu_sigma == 0
+    terms = _term_outliers(f, generic, targets, batch, psi, mu_sigma, odd, dps)
+    one_reason = (f"{_mu_text(f, 0, dps, mu_sigma)} ≠ 0: W1 has the one-step spike"
+                  if not mu1_zero else "μ_1(σ) = 0: no one-step spike (and no k = 0 term)")
+    notes = _notes(generic, odd, batch, targets)
+    return EffectiveOutliers(f.text, targets, batch, generic, not mu1_zero, one_reason,
+                             tuple(terms), odd, dps, notes)
+
+
+def _term_outliers(f: Function, generic: LambdaResult, targets: tuple[str, ...], batch: str,
+                   psi: Fraction, mu_sigma: Any, odd: bool, dps: int) -> list[TermOutlier]:
+    """Per term k <= Λ of :func:`effective_outliers`: whether its spike is present and why
+    (:func:`_term_presence`), and with ``targets`` the constants and aligned directions of a
+    present term (:func:`_alignment`)."""
+    mu1_zero = mu_sigma == 0
     model = TwoStepModel(f, tuple(parse_function(t, "target") for t in targets), psi, psi,
                          Fraction(0), dps)
     Esq = derivative_moment(f, 0, 1, dps)[0] if targets else None
@@ -663,11 +677,7 @@ def effective_outliers(alpha1: Fraction | int | float | str, alpha2: Fraction | 
                  for p, m in enumerate(M)]
             consts, aligned = _alignment(model, M, t.k, batch, Esq, mu_sigma, dps)
         terms.append(TermOutlier(t.k, t.exponent, t.status, present, reason, consts, aligned))
-    one_reason = (f"{_mu_text(f, 0, dps, mu_sigma)} ≠ 0: W1 has the one-step spike"
-                  if not mu1_zero else "μ_1(σ) = 0: no one-step spike (and no k = 0 term)")
-    notes = _notes(generic, odd, batch, targets)
-    return EffectiveOutliers(f.text, targets, batch, generic, not mu1_zero, one_reason,
-                             tuple(terms), odd, dps, notes)
+    return terms
 
 
 def _notes(generic: LambdaResult, odd: bool, batch: str, targets: tuple[str, ...]

@@ -53,7 +53,8 @@ __all__ = ["KEY_DATA", "KEY_DIRECTION", "MAX_BYTES", "MAX_FLOPS", "MIN_N", "MODE
            "bounded_odd_tau3", "check_sizes", "combine_presence", "count_outliers", "directions",
            "hermite_sigma", "measure", "model_run", "one_step_deviation", "profile_constant",
            "run_bytes", "run_flops", "simulate", "singular_values", "spike_constants",
-           "spike_summary", "target_overlaps", "term_presence", "top_right_singular_vector"]
+           "spike_summary", "target_overlaps", "term_constants_task", "term_presence",
+           "top_right_singular_vector"]
 
 #: seeding keys (children of the run's seed): the data and weights of a run, and the random
 #: direction orthogonal to the targets along which :func:`directions` measures the bulk
@@ -803,3 +804,20 @@ def profile_constant(run: TwoStepRun, v: np.ndarray, k: int) -> float:
     powers = np.column_stack([a**m for m in range(1, k + 4)])
     coef = np.linalg.lstsq(powers, (run.W2 - run.W1) @ v, rcond=None)[0]
     return float(coef[k] * math.sqrt(run.N) / (run.eta2 * run.epsilon**k))
+
+
+def term_constants_task(p: dict[str, Any], seed: Any) -> dict[str, float]:
+    """The sweep task ``twostep.term_constants`` (declared in
+    :mod:`fltheory.papers.twostep.sweeps`): :func:`spike_summary` at N = ``p["N"]`` with the
+    batch ``p["batch"]``, flattened: the constants ``C{k}_{v}`` (k = 0..2 along v = beta1,
+    beta2, random) and the Taylor residual.
+
+    >>> out = term_constants_task({"N": 40, "batch": "reused"}, 0)
+    >>> len(out), out["taylor_residual"] < 1e-12
+    (10, True)
+    """
+    summary = spike_summary(int(p["N"]), str(p["batch"]), seed)
+    names = ("beta1", "beta2", "random")
+    out = {f"C{k}_{names[j]}": float(summary.C[k, j]) for k in range(3) for j in range(3)}
+    out["taylor_residual"] = float(summary.taylor_residual)
+    return out

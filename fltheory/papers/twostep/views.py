@@ -1,4 +1,4 @@
-"""Views of the two-step GD paper (Moniri & Hassani): tables, figures, sweep tasks, notebook.
+"""Views of the two-step GD paper (Moniri & Hassani): tables, figures, notebook.
 
 Each builder asks the theory, the claims or the simulator for its numbers and hands them to
 :mod:`fltheory.render`; nothing is computed here. Declared in :mod:`fltheory.papers.twostep`.
@@ -16,13 +16,11 @@ from fltheory.render.latex import latex_code
 from fltheory.render.params import ViewParam, progress, view_params
 from fltheory.render.plots import finish_size_axis, pyplot
 from fltheory.results import Table
-from fltheory.sweep.tasks import Param, Task, run_cost
 
 __all__ = [
     "NOTEBOOK",
     "OUTLIER_TABLE_ALPHA1",
     "OUTLIER_TABLE_SIGMAS",
-    "SWEEP_TASKS",
     "TWOSTEP_TABLE_POINTS",
     "TWOSTEP_TABLE_TARGETS",
     "draw_twostep",
@@ -351,40 +349,15 @@ def twostep_figure(N: int = 1000, Ns: Sequence[int] = (400, 800, 1600), seeds: i
     seed
         Seed of the simulations (default 0).
     """
-    from fltheory.papers.twostep.claims import constants_vs_N
+    from fltheory.papers.twostep.claims import check_term_constants_task, constants_vs_N
     from fltheory.papers.twostep.sim import singular_values
 
     for size in (N, *Ns):
-        _check_twostep({"N": size})
+        check_term_constants_task({"N": size})
     progress(f"singular values at N = {N}")
     spectra = singular_values(N, seed, batch=batch)
     progress(f"spike constants at N = {', '.join(map(str, Ns))}, {seeds} seeds each")
     return draw_twostep(spectra, constants_vs_N(tuple(Ns), seeds, batch, seed))
-
-
-def _twostep_terms(p: dict[str, Any], seed: Any) -> dict[str, float]:
-    from fltheory.papers.twostep.sim import spike_summary
-
-    summary = spike_summary(int(p["N"]), str(p["batch"]), seed)
-    names = ("beta1", "beta2", "random")
-    out = {f"C{k}_{names[j]}": float(summary.C[k, j]) for k in range(3) for j in range(3)}
-    out["taylor_residual"] = float(summary.taylor_residual)
-    return out
-
-
-def _check_twostep(v: dict[str, Any]) -> None:
-    # N × N matrices, a few GEMMs: measured 0.08 s at N = 500, 2.25 s at N = 1500 (∝ N³)
-    N = v["N"]
-    run_cost(f"N = {N}", 7e-10 * N**3, "lower N")
-
-
-SWEEP_TASKS = (
-    Task("twostep.term_constants",
-         "two-step GD (reused/fresh batch), N = n = d: estimated constants Ĉ_k(v) of the "
-         "second-step Taylor terms k = 0..2 along β1, β2 and a random direction",
-         {"N": Param("int", 500, 10, 6000), "batch": Param(("reused", "fresh"), "reused")},
-         _twostep_terms, check=_check_twostep),
-)
 
 
 NOTEBOOK: list[tuple[str, str]] = [
