@@ -1,0 +1,1 @@
+"""Views of the sample-complexity paper (filled below)."""
