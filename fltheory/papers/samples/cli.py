@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from fltheory.cli.options import CountType, RationalType, emit, format_option
@@ -88,15 +90,17 @@ def leap_result(target: str, generative: bool = True) -> Result:
     from fltheory.papers.samples.leap import leap
 
     L = leap(target, generative)
-    stages = [{"increment": s.increment, "coordinates": [f"z{j}" for j in s.coordinates],
+    stages: list[dict[str, Any]] = [
+        {"increment": s.increment, "coordinates": [f"z{j}" for j in s.coordinates],
                "terms": [_alpha_text(a) for a in s.terms],
                "online_sgd_samples": f"d^{s.sgd_power}"} for s in L.stages]
     support = [{"alpha": list(a), "term": _alpha_text(a), "c": str(c)}
                for a, c in L.coefficients.items() if any(a)]
     name = " (merged staircase)" if L.merged_staircase else ""
     formula = " + ".join(f"({s['c']})·{s['term']}" for s in support)
-    rows = [[str(i + 1), ", ".join(s["coordinates"]), str(s["increment"]),
-             s["online_sgd_samples"], ", ".join(s["terms"])] for i, s in enumerate(stages)]
+    rows = [[str(i + 1), ", ".join(f"z{j}" for j in s.coordinates), str(s.increment),
+             f"d^{s.sgd_power}", ", ".join(_alpha_text(a) for a in s.terms)]
+            for i, s in enumerate(L.stages)]
     return Result(
         command="leap",
         inputs={"target": target},

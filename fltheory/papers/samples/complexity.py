@@ -52,8 +52,15 @@ from typing import Any
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
-__all__ = ["ALGORITHMS", "Row", "SampleTable", "Scale", "online_sgd_scale", "sample_table",
-           "rows_for"]
+__all__ = [
+    "ALGORITHMS",
+    "Row",
+    "SampleTable",
+    "Scale",
+    "online_sgd_scale",
+    "rows_for",
+    "sample_table",
+]
 
 #: the algorithms, in the order of the table
 ALGORITHMS = ("online SGD", "smoothed online SGD", "CSQ lower bound", "SQ / low-degree bound",

@@ -85,7 +85,7 @@ def _he_monomials(k: int) -> list[Fraction]:
     if k == 0:
         return prev
     for n in range(1, k):
-        nxt = [Fraction(0)] + cur
+        nxt = [Fraction(0), *cur]
         for j, a in enumerate(prev):
             nxt[j] -= n * a
         prev, cur = cur, nxt
