@@ -389,10 +389,10 @@ MUTATIONS: list[Mutation] = [
     M("samples: CSQ/SQ order d^{k/2}", "fltheory/papers/samples/complexity.py",
       "return Scale(max(Fraction(k, 2), Fraction(1)))", "return Scale(max(Fraction(k, 3), "
       "Fraction(1)))", "tests/test_samples.py", "-k", "hand_values"),
-    M("samples: z^n in He, 2^m", "fltheory/papers/samples/leap.py",
+    M("samples: z^n in He, 2^m", "fltheory/papers/samples/multiindex.py",
       "Fraction(factorial(n), 2 ** m * factorial(m)", "Fraction(factorial(n), 2 ** (m + 1) * "
       "factorial(m)", "tests/test_samples.py", "-k", "numpy_hermite_e"),
-    M("samples: leap takes the least new degree", "fltheory/papers/samples/leap.py",
+    M("samples: leap takes the least new degree", "fltheory/papers/samples/multiindex.py",
       "least = min(_new_degree(a, known) for a in remaining)",
       "least = max(_new_degree(a, known) for a in remaining)",
       "tests/test_samples.py", "-k", "brute_force"),

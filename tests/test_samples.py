@@ -16,7 +16,12 @@ from click.testing import CliRunner
 
 from fltheory.cli import cli
 from fltheory.papers.samples.complexity import online_sgd_scale, sample_table
-from fltheory.papers.samples.leap import hermite_support, leap, leap_of_support, parse_polynomial
+from fltheory.papers.samples.multiindex import (
+    hermite_support,
+    leap,
+    leap_of_support,
+    parse_polynomial,
+)
 
 # --------------------------------------------------------------------------- single index
 

@@ -1,6 +1,6 @@
 """From exponents to sample complexity: how many samples each algorithm needs for a single-index
 link (:mod:`fltheory.papers.samples.complexity`) and the leap of a multi-index polynomial target
-(:mod:`fltheory.papers.samples.leap`), with simulations that measure the slope in d."""
+(:mod:`fltheory.papers.samples.multiindex`), with simulations that measure the slope in d."""
 
 from fltheory.papers import Paper, lazy_names
 
@@ -20,7 +20,7 @@ PAPER = Paper(
 _NAMES = {
     "complexity": ("ALGORITHMS", "Row", "SampleTable", "Scale", "online_sgd_scale", "rows_for",
                    "sample_table"),
-    "leap": ("LEAP_LIMITS", "Leap", "Stage", "hermite_support", "leap", "leap_of_support",
+    "multiindex": ("LEAP_LIMITS", "Leap", "Stage", "hermite_support", "leap", "leap_of_support",
              "parse_polynomial"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)

@@ -228,7 +228,7 @@ def _slope_claim(k: int, small: dict[str, Any], large: dict[str, Any]) -> Claim:
 
 
 def _predict_stages(params: Mapping[str, Any]) -> dict[str, Any]:
-    from fltheory.papers.samples.leap import leap
+    from fltheory.papers.samples.multiindex import leap
     from fltheory.papers.samples.sim import TARGETS
 
     out = {}

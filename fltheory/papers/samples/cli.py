@@ -87,7 +87,7 @@ def _alpha_text(alpha: tuple[int, ...]) -> str:
 
 
 def leap_result(target: str, generative: bool = True) -> Result:
-    from fltheory.papers.samples.leap import leap
+    from fltheory.papers.samples.multiindex import leap
 
     L = leap(target, generative)
     stages: list[dict[str, Any]] = [

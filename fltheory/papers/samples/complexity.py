@@ -69,12 +69,14 @@ ALGORITHMS = ("online SGD", "smoothed online SGD", "CSQ lower bound", "SQ / low-
 
 @dataclass(frozen=True)
 class Scale:
-    """n ≍ d^power (log d)^log_power."""
+    """A sample order n ≍ d^power (log d)^log_power: ``power`` an exact rational, ``log_power``
+    a whole number (constants are dropped)."""
 
     power: Fraction
     log_power: int = 0
 
     def text(self) -> str:
+        """Plain text: ``d^2``, ``d log d``, ``d^(3/2)``."""
         p = self.power
         base = "d" if p == 1 else ("1" if p == 0 else f"d^{p}" if p.denominator == 1
                                                 else f"d^({p})")
@@ -82,6 +84,7 @@ class Scale:
                        else f" (log d)^{self.log_power}")
 
     def latex(self) -> str:
+        """LaTeX: ``$d^{2}$``, ``$d\\log d$``."""
         p = self.power
         base = "d" if p == 1 else f"d^{{{p}}}" if p.denominator == 1 \
             else rf"d^{{{p.numerator}/{p.denominator}}}"
@@ -125,6 +128,7 @@ class Row:
     note: str = ""
 
     def as_json(self) -> dict[str, Any]:
+        """The row as JSON (the scale as text and as its power and log power)."""
         return {"algorithm": self.algorithm,
                 "scale": None if self.scale is None else self.scale.text(),
                 "power": None if self.scale is None else str(self.scale.power),
@@ -207,9 +211,11 @@ class SampleTable(ShowsTable):
     notes: tuple[str, ...] = field(default=())
 
     def row(self, algorithm: str) -> Row:
+        """The row of ``algorithm`` (one of :data:`ALGORITHMS`)."""
         return next(r for r in self.rows if r.algorithm == algorithm)
 
     def table(self) -> Table:
+        """The rows as a table; the assumptions and exponents' reasons in its notes."""
         cols = ["algorithm", "n ≍", "kind", "exponent", "recovery", "source"]
         rows = [[r.algorithm, "open" if r.scale is None else r.scale.text(), r.kind,
                  r.exponent, r.recovery, r.source] for r in self.rows]

@@ -44,7 +44,11 @@ Array = np.ndarray
 
 
 def hermite_link(k: int, z: Array) -> tuple[Array, Array]:
-    """h_k(z) and h_k'(z), orthonormal Hermite, k in 1..4."""
+    """h_k(z) and h_k'(z), orthonormal Hermite, k in 1..4.
+
+    >>> [float(v[0]) for v in hermite_link(3, np.array([2.0]))]  # (8 − 6)/√6, (12 − 3)/√6
+    [0.8164965809277261, 3.6742346141747673]
+    """
     if k == 1:
         return z, np.ones_like(z)
     if k == 2:
@@ -68,6 +72,10 @@ def online_first_passage(k: int, d: Array, eta: Array, cap: Array, threshold: fl
     """Samples until the overlap first reaches ``threshold``, one row per (d, η) entry of the
     arrays ``d`` and ``eta`` (replicas are repeated rows); ``cap`` (per row) is the budget: a
     row that has not reached it after cap samples gets −1. Exact reduction (module docstring).
+
+    >>> n = online_first_passage(1, np.full(4, 64), np.full(4, 2 / 64), np.full(4, 10**4), 0.5, 0)
+    >>> bool(np.all(n > 0))
+    True
     """
     d = np.asarray(d, dtype=float)
     eta = np.asarray(eta, dtype=float)
@@ -109,7 +117,11 @@ def online_first_passage(k: int, d: Array, eta: Array, cap: Array, threshold: fl
 def online_full(k: int, d: int, eta: float, replicas: int, cap: int, threshold: float,
                 seed: seeding.SeedLike) -> Array:
     """The same online SGD in R^d (w* = e_1), ``replicas`` at once: first-passage counts
-    (−1: not reached within ``cap``). Costs O(replicas·d) per step."""
+    (−1: not reached within ``cap``). Costs O(replicas·d) per step.
+
+    >>> bool(np.all(online_full(1, 32, 2 / 32, 4, 10**4, 0.5, 0) > 0))
+    True
+    """
     rng = np.random.default_rng(seeding.sequence(seed))
     w = rng.standard_normal((replicas, d))
     w /= np.linalg.norm(w, axis=1, keepdims=True)
@@ -165,7 +177,12 @@ class MultiRun:
 def multi_index_run(target: str, d: int, eta: float, replicas: int, samples: int,
                     seed: seeding.SeedLike, every: int = 0, threshold: float = 0.5
                     ) -> MultiRun:
-    """Online SGD of the student f(Wx) on the teacher f(x_1 … x_r) (module docstring)."""
+    """Online SGD of the student f(Wx) on the teacher f(x_1 … x_r) (module docstring).
+
+    >>> run = multi_index_run("staircase", 16, 0.05 / 16, 2, 100, 0)
+    >>> run.overlaps.shape, run.first.shape
+    ((100, 2, 3, 3), (2, 3))
+    """
     _, r, fn = TARGETS[target]
     rng = np.random.default_rng(seeding.sequence(seed))
     W = rng.standard_normal((replicas, r, d))

@@ -80,7 +80,13 @@ def samples_table(links: Sequence[str] = SAMPLES_TABLE_LINKS, kmax: int = 8) -> 
 def samples_figure(seed: int = 0) -> Any:
     """log median n (samples to overlap 1/2) against log d for online SGD with the links h_1,
     h_2, h_3 (the claims' runs at size small), each with a line of the table's slope through the
-    data's mean (h_2: slope 1 drawn, the log factor shows as the data's curvature)."""
+    data's mean (h_2: slope 1 drawn, the log factor shows as the data's curvature).
+
+    Parameters
+    ----------
+    seed
+        Seed of the simulations (default 0, the claims' CI seed).
+    """
     import math
 
     import numpy as np

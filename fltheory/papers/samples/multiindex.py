@@ -287,6 +287,7 @@ class Stage:
 
     @property
     def sgd_power(self) -> int:
+        """p of the stage's online-SGD scale d^p, p = max(increment − 1, 1)."""
         return max(self.increment - 1, 1)
 
 
