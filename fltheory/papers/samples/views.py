@@ -79,8 +79,8 @@ def samples_table(links: Sequence[str] = SAMPLES_TABLE_LINKS, kmax: int = 8) -> 
 )
 def samples_figure(seed: int = 0) -> Any:
     """log median n (samples to overlap 1/2) against log d for online SGD with the links h_1,
-    h_2, h_3 (the claims' runs at size small), each with a line of the table's slope through the
-    data's mean (h_2: slope 1 drawn, the log factor shows as the data's curvature).
+    h_2, h_3 (the claims' runs at size small), each with the table's law (d, d log d, d²)
+    drawn through the data's mean.
 
     Parameters
     ----------
@@ -104,9 +104,11 @@ def samples_figure(seed: int = 0) -> Any:
         x, y, se = _medians(slope_runs(params, seed))
         finite = np.isfinite(se)
         ax.errorbar(x, y, yerr=np.where(finite, se, 0), fmt="o", label=f"h_{k} (measured)")
-        p = float(online_sgd_scale(k).power)
-        ax.plot(x, y.mean() + p * (x - x.mean()), "--", color=ax.lines[-1].get_color(),
-                label=f"slope {p:g} ({online_sgd_scale(k).text()})")
+        scale = online_sgd_scale(k)
+        # log of d^p (log d)^q, through the data's mean
+        law = float(scale.power) * x + scale.log_power * np.log(x)
+        ax.plot(x, y.mean() + law - law.mean(), "--", color=ax.lines[-1].get_color(),
+                label=f"n ∝ {scale.text()}")
     ax.set_xlabel("log d")
     ax.set_ylabel("log median n (samples to overlap 1/2)")
     ax.set_title("Online SGD: samples against dimension")
