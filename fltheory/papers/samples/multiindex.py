@@ -33,8 +33,9 @@ adds their new coordinates; the largest ℓ met is the leap (the closure argumen
 
 **Online SGD scale.** ABM 2023 conjecture (and prove for a class of targets, with a 2-layer
 network and additional technical assumptions on how SGD is run) that SGD learns f in time
-Θ̃(d^{max(Leap, 2)}) (abstract), a step costing d operations: Θ̃(d^{max(Leap − 1, 1)}) online
-steps, i.e. fresh samples. Θ̃ hides logarithmic factors (for Leap <= 2 the single-index
+Θ̃(d^{max(Leap, 2)}) (abstract); reading each online step as costing d operations (our
+reading, to be checked against their theorem), that is Θ̃(d^{max(Leap − 1, 1)}) online steps,
+i.e. fresh samples. Θ̃ hides logarithmic factors (for Leap <= 2 the single-index
 analogue is d log d, Ben Arous, Gheissari & Jagannath 2021).
 
 **Coordinates.** The leap is *not* rotation invariant: it is computed for the coordinates the
