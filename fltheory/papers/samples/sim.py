@@ -9,8 +9,11 @@ fresh sample per step (the online SGD of Ben Arous, Gheissari & Jagannath 2021):
 
 The count n is the number of samples until the overlap m = ⟨w, w*⟩ first reaches a fixed
 ``threshold`` (|m| for even k, whose sign is not identifiable). The start is uniform on the
-sphere, reflected to m >= 0 for odd k (for odd k the drift pushes m up from either side, so a
-negative start first has to cross 0: Ben Arous et al. start in the upper half-sphere).
+sphere, reflected to m >= 0 for odd k >= 3 (there the drift ∝ m^{k−1} pushes m up from either
+side, so a negative start would first have to cross 0, where the drift vanishes: Ben Arous et
+al. start in the upper half-sphere). For k = 1 the drift is bounded away from 0 at m = 0 and
+the start is left uniform (a reflected start would add a head start of order d^{−1/2}, a
+relative correction of the same order to n).
 
 *Exact reduction* (:func:`online_first_passage`). The law of (m_t) is that of a Markov chain
 that needs three random numbers per step whatever d: write w = m w* + s u (s = √(1 − m²), u ⟂ w*
@@ -84,7 +87,7 @@ def online_first_passage(k: int, d: Array, eta: Array, cap: Array, threshold: fl
         raise ValueError("d >= 3")
     rng = np.random.default_rng(seeding.sequence(seed))
     m = _uniform_overlap(rng, d)
-    if k % 2:
+    if k >= 3 and k % 2:
         m = np.abs(m)
     hit = np.full(d.shape, -1, dtype=np.int64)
     alive = np.arange(d.size)
@@ -125,7 +128,7 @@ def online_full(k: int, d: int, eta: float, replicas: int, cap: int, threshold: 
     rng = np.random.default_rng(seeding.sequence(seed))
     w = rng.standard_normal((replicas, d))
     w /= np.linalg.norm(w, axis=1, keepdims=True)
-    if k % 2:
+    if k >= 3 and k % 2:
         w *= np.sign(w[:, :1] + (w[:, :1] == 0))
     hit = np.full(replicas, -1, dtype=np.int64)
     for t in range(1, cap + 1):
