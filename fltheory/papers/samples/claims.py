@@ -17,6 +17,12 @@ the table's power of d within the Bonferroni bound. The best c is chosen on the 
 small downward bias of each median, alike at every d, so nearly none on the slope).
 
 * k = 1 and k = 3: the slope against 1 and k − 1 = 2.
+* k = 3 uses one step constant, c = 1/2, not the grid: Ben Arous et al.'s theorem takes the step
+  small enough that the drift beats the noise from the start. At m ~ d^{−1/2} the normalisation
+  shrinks m by η² d E[y² h_3'(p)²]/2 per step (E = E[h_3²] E[h_3'²] = 3 at m = 0) against the
+  drift 3η m², a ratio c·E/6 = c/2: c = 1/2 puts it at 1/4. The grid's best constants (c = 4 to
+  16) sit above the crossover, where the escape is driven by fluctuations and the slope over
+  d = 64 … 512 measured 1.56 ± 0.07 (seed 1, 128 replicas): not the regime of the theorem.
 * k = 2: the table says d log d, which no power fits over a finite range. The claim fits
   median n/d = a + b·ln d + q·(ln d)² and asks b + 2q·ln d̄ > 0 significantly (n/d grows with ln d:
   the log factor is there) and q = 0 within its error (n/d is affine in ln d: no extra power of d).
@@ -105,7 +111,7 @@ def _usable(meas: dict[str, Any]) -> str:
             return (f"at d = {d} only {b['reached']}/{meas['replicas']} replicas reached overlap "
                     f"{THRESHOLD} within the budget at the best step: the median is not "
                     "resolved")
-        if b["c"] in (cs[0], cs[-1]):
+        if len(cs) > 1 and b["c"] in (cs[0], cs[-1]):
             return (f"at d = {d} the best step constant c = {b['c']} is at the end of the grid "
                     f"{list(cs)}: the grid does not bracket the best step")
     return ""
@@ -295,10 +301,8 @@ CLAIMS = [
                      "replicas": 32, "cap": 40},
                  {"k": 2, "d": (32, 64, 128, 256, 512, 1024, 2048),
                   "c": (0.25, 0.5, 1.0, 2.0, 4.0), "replicas": 128, "cap": 40}),
-    _slope_claim(3, {"k": 3, "d": (64, 128, 256), "c": (1.0, 2.0, 4.0, 8.0, 16.0),
-                     "replicas": 48, "cap": 2},
-                 {"k": 3, "d": (64, 128, 256, 512), "c": (0.5, 1.0, 2.0, 4.0, 8.0, 16.0),
-                  "replicas": 128, "cap": 3}),
+    _slope_claim(3, {"k": 3, "d": (64, 128, 256), "c": (0.5,), "replicas": 48, "cap": 4},
+                 {"k": 3, "d": (64, 128, 256, 512), "c": (0.5,), "replicas": 96, "cap": 4}),
     Claim(
         id="samples.staircase_vs_leap3",
         statement=("at the same n = 20 d ln d and step, online SGD picks up the first stage z1 of "
