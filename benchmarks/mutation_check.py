@@ -382,6 +382,20 @@ MUTATIONS: list[Mutation] = [
     M("rf_gram: log-rule weight exp(α x − e^x)", "fltheory/papers/rf_spectrum/gram.py",
       "w = np.exp(alpha * x - np.exp(x) - peak)", "w = np.exp((alpha + 1) * x - np.exp(x) - peak)",
       "tests/test_rf_gram.py"),
+    # ---------------------------------------------------------------- samples
+    M("samples: online SGD d^{k−1}", "fltheory/papers/samples/complexity.py",
+      "return Scale(Fraction(k - 1))", "return Scale(Fraction(k))",
+      "tests/test_samples.py", "-k", "hand"),
+    M("samples: CSQ/SQ order d^{k/2}", "fltheory/papers/samples/complexity.py",
+      "return Scale(max(Fraction(k, 2), Fraction(1)))", "return Scale(max(Fraction(k, 3), "
+      "Fraction(1)))", "tests/test_samples.py", "-k", "hand_values"),
+    M("samples: z^n in He, 2^m", "fltheory/papers/samples/multiindex.py",
+      "Fraction(factorial(n), 2 ** m * factorial(m)", "Fraction(factorial(n), 2 ** (m + 1) * "
+      "factorial(m)", "tests/test_samples.py", "-k", "numpy_hermite_e"),
+    M("samples: leap takes the least new degree", "fltheory/papers/samples/multiindex.py",
+      "least = min(_new_degree(a, known) for a in remaining)",
+      "least = max(_new_degree(a, known) for a in remaining)",
+      "tests/test_samples.py", "-k", "brute_force"),
 ]
 
 

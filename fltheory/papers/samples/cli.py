@@ -1,0 +1,151 @@
+"""Commands of the sample-complexity paper: ``samples`` (a single-index link's table) and
+``leap`` (a multi-index polynomial target's leap). They parse, call the theory and render."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from fltheory.cli.options import CountType, RationalType, emit, format_option
+from fltheory.results import Result, Table
+
+_SAMPLES_EPILOG = (
+    "G is a catalogue name (relu, tanh, sigmoid, softplus, gelu, erf, erf_ss, abs, sign, "
+    "quadratic, cubic, He1..He8, bounded3) or an expression in z, exactly as for 'fltheory "
+    "exponent' (same grammar, bounds and refusals). Examples: fltheory samples He3 ; fltheory "
+    "samples relu --noise 1/2 ; fltheory samples 'z**2*sign(z)' --format json")
+
+_LEAP_EPILOG = (
+    "TARGET is a polynomial in the orthonormal coordinates z1 … z8 (z = Uᵀx) with exact "
+    "rational coefficients: numbers, z1 … z8, + - * / (by a number) ** (a whole power) and "
+    "He0 … He12 of one coordinate. At most 2000 characters, 500 syntax nodes, degree 12 per "
+    "coordinate, total degree 24, 5000 terms. Examples: fltheory leap 'z1 + z1*z2 + z1*z2*z3' "
+    "(leap 1, merged staircase) ; fltheory leap 'z1*z2*z3' (leap 3) ; fltheory leap "
+    "'He3(z1)'")
+
+
+def samples_result(g: str, noise: object, kmax: int, dps: int) -> Result:
+    from fltheory.args import read_noise
+    from fltheory.papers.samples.complexity import sample_table
+
+    sigma = read_noise(noise)
+    t = sample_table(g, sigma, kmax, dps)
+    info, gen = t.information, t.generative
+    return Result(
+        command="samples",
+        inputs={"g": g, "noise": str(sigma), "kmax": kmax, "dps": dps},
+        value={r.algorithm: None if r.scale is None else r.scale.text() for r in t.rows},
+        conventions={
+            "model": "y = g(w*·x) + ε, x ~ N(0, I_d), |w*| = 1, ε ~ N(0, σ²) independent",
+            "n ≍": "order of the number of samples in d (constants dropped; log d where the "
+                   "source has it); 'open' where the sources give no bound",
+            "information exponent": "smallest k >= 1 with E[g h_k] ≠ 0, h_k = He_k/√(k!)",
+            "generative exponent": "smallest k >= 1 with E[h_k(z) | y] ≠ 0",
+        },
+        summary=[f"g(z) = {t.function}", f"information exponent k = {info}  ({info.reason})",
+                 f"generative exponent k* = {gen}  ({gen.reason})"],
+        details={"function": t.function,
+                 "information": {"value": info.value, "exact": info.exact,
+                                 "reason": info.reason},
+                 "generative": {"value": gen.value, "exact": gen.exact, "reason": gen.reason},
+                 "rows": [r.as_json() for r in t.rows]},
+        table=t.table(),
+        # the exponents' reasons are in the summary already
+        notes=[n for n in t.notes if not n.startswith(("information exponent:",
+                                                         "generative exponent:"))],
+    )
+
+
+@click.command("samples", epilog=_SAMPLES_EPILOG)
+@click.argument("g")
+@click.option("--noise", type=RationalType(), default="0", show_default=True,
+              help="Standard deviation σ >= 0 of independent Gaussian label noise (changes no "
+                   "exponent, only constants).")
+@click.option("--kmax", type=CountType(minimum=1, maximum=40), default=8, show_default=True,
+              help="Largest k examined for both exponents, 1 to 40; beyond it '> kmax'.")
+@click.option("--dps", type=CountType(minimum=5, maximum=100), default=20, show_default=True,
+              help="Digits at which the Hermite coefficients are decided, 5 to 100.")
+@format_option
+def samples_command(g: str, noise: object, kmax: int, dps: int, fmt: str) -> None:
+    """Samples each algorithm needs to recover w* for y = g(w*·x) + noise.
+
+    One row per algorithm (online SGD, smoothed online SGD, the CSQ and SQ lower bounds, the
+    partial-trace spectral estimator, GD reusing its batch, the information-theoretic count):
+    n as a power of d with its log factors, the exponent it rests on (information or
+    generative, from the Hermite engine), weak or strong recovery, the source theorem and its
+    assumptions.
+
+    Example: fltheory samples He3   (online SGD d^2, smoothed d^(3/2), reuse d)
+    """
+    emit(samples_result(g, noise, kmax, dps), fmt)
+
+
+def _alpha_text(alpha: tuple[int, ...]) -> str:
+    parts = [f"He{a}(z{j + 1})" if a > 1 else f"z{j + 1}" for j, a in enumerate(alpha) if a]
+    return "·".join(parts) if parts else "1"
+
+
+def leap_result(target: str, generative: bool = True) -> Result:
+    from fltheory.papers.samples.multiindex import leap
+
+    L = leap(target, generative)
+    stages: list[dict[str, Any]] = [
+        {"increment": s.increment, "coordinates": [f"z{j}" for j in s.coordinates],
+               "terms": [_alpha_text(a) for a in s.terms],
+               "online_sgd_samples": f"d^{s.sgd_power}"} for s in L.stages]
+    support = [{"alpha": list(a), "term": _alpha_text(a), "c": str(c)}
+               for a, c in L.coefficients.items() if any(a)]
+    name = " (merged staircase)" if L.merged_staircase else ""
+    formula = " + ".join(f"({s['c']})·{s['term']}" for s in support)
+    rows = [[str(i + 1), ", ".join(f"z{j}" for j in s.coordinates), str(s.increment),
+             f"d^{s.sgd_power}", ", ".join(_alpha_text(a) for a in s.terms)]
+            for i, s in enumerate(L.stages)]
+    return Result(
+        command="leap",
+        inputs={"target": target},
+        value={"leap": L.value, "online_sgd_power": L.sgd_power,
+               "generative_leap": L.generative},
+        conventions={
+            "coordinates": "z1 … zr orthonormal (z = Uᵀx, x ~ N(0, I_d)); the leap is for these "
+                           "coordinates: the minimum over rotations is at most it and is NOT "
+                           "computed",
+            "support": "α with c_α ≠ 0 in f = Σ c_α Π_i He_{α_i}(z_i) (monic He), exact",
+            "leap": "min over orderings of the support of the largest new degree (Abbe, "
+                    "Boix-Adserà & Misiakiewicz 2023)",
+            "online SGD": "Θ̃(d^{max(Leap − 1, 1)}) fresh samples (time Θ̃(d^{max(Leap, 2)}), "
+                          "ABM 2023: conjectured, proved for a class of targets)",
+        },
+        summary=[f"f = {formula}",
+                 f"leap (given coordinates) = {L.value}{name}; online SGD needs "
+                 f"Θ̃(d^{L.sgd_power}) samples",
+                 f"generative leap = {L.generative if L.generative is not None else '-'} "
+                 f"({L.generative_reason})"],
+        details={"r": L.r, "support": support, "stages": stages,
+                 "merged_staircase": L.merged_staircase,
+                 "generative_reason": L.generative_reason},
+        table=Table(columns=["stage", "new coordinates", "new degree", "online SGD n ≍",
+                             "terms"], rows=rows,
+                    caption="Saddle-to-saddle order: the coordinates picked up at each stage"),
+        notes=["a stage's scale d^{max(ℓ − 1, 1)} is up to log factors; the leap is the "
+               "largest new degree ℓ (the bottleneck)"],
+    )
+
+
+@click.command("leap", epilog=_LEAP_EPILOG)
+@click.argument("target")
+@click.option("--no-generative", is_flag=True,
+              help="Skip the generative leap of a one-coordinate target (it imports the "
+                   "Hermite engine).")
+@format_option
+def leap_command(target: str, no_generative: bool, fmt: str) -> None:
+    """The leap of a multi-index polynomial TARGET (Abbe, Boix-Adserà & Misiakiewicz 2023).
+
+    From the exact Hermite support: the leap for the given coordinates (leap 1 is the merged
+    staircase), the order in which SGD picks the coordinates up, the online-SGD sample scale
+    d^{max(Leap − 1, 1)}, and the generative leap (Damian, Lee & Bruna 2025) when TARGET
+    depends on one coordinate.
+
+    Example: fltheory leap 'z1 + z1*z2 + z1*z2*z3'   (leap 1: z1, then z2, then z3)
+    """
+    emit(leap_result(target, not no_generative), fmt)

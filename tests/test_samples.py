@@ -1,0 +1,203 @@
+"""The sample-complexity paper: its table and leap against references written by hand or
+computed by independent methods (brute force over orderings, numpy's HermiteE conversion), its
+bad inputs, and its simulator's exact reduction against the d-dimensional algorithm."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import subprocess
+import sys
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from fltheory.cli import cli
+from fltheory.papers.samples.complexity import online_sgd_scale, sample_table
+from fltheory.papers.samples.multiindex import (
+    hermite_support,
+    leap,
+    leap_of_support,
+    parse_polynomial,
+)
+
+# --------------------------------------------------------------------------- single index
+
+
+@pytest.mark.parametrize(("g", "online", "smoothed", "sq", "reuse"), [
+    # written from the statements: Ben Arous, Gheissari & Jagannath 2021 (d, d log d, d^{k-1}),
+    # Damian, Nichani, Ge & Lee 2023 (d^{k/2}, k >= 3), Damian, Pillaud-Vivien, Lee & Bruna
+    # 2024 (d^{max(k*/2, 1)}), batch reuse Õ(d) for k* <= 2; the exponents by hand: He_k has
+    # information exponent k; He3 is not even, so E[z | y] ≠ 0 (k* = 1); He2, He4 are even and
+    # y determines z² up to finitely many values (k* = 2); |z| even (k* = 2), relu μ_1 = 1/2.
+    ("He1", "d", "d", "d", "d"),
+    ("He2", "d log d", "d log d", "d", "d"),
+    ("He3", "d^2", "d^(3/2)", "d", "d"),
+    ("He4", "d^3", "d^2", "d", "d"),
+    ("abs", "d log d", "d log d", "d", "d"),
+    ("relu", "d", "d", "d", "d"),
+])
+def test_table_rows_against_hand_values(g, online, smoothed, sq, reuse):
+    t = sample_table(g, kmax=6, dps=15)
+    assert t.row("online SGD").scale.text() == online
+    assert t.row("smoothed online SGD").scale.text() == smoothed
+    assert t.row("SQ / low-degree bound").scale.text() == sq
+    assert t.row("batch-reusing GD").scale.text() == reuse
+    assert t.row("information-theoretic").scale.text() == "d"
+
+
+def test_online_scale_by_hand():
+    # d^{k−1} for k >= 3: powers 2, 3, 4 for k = 3, 4, 5; log factor only at k = 2
+    assert [(online_sgd_scale(k).power, online_sgd_scale(k).log_power) for k in range(1, 6)] == \
+        [(1, 0), (1, 1), (2, 0), (3, 0), (4, 0)]
+
+
+def test_noise_changes_no_exponent_and_is_noted():
+    quiet, noisy = sample_table("He3", 0, 4, 15), sample_table("He3", Fraction(1, 2), 4, 15)
+    assert [r.scale for r in quiet.rows] == [r.scale for r in noisy.rows]
+    assert any("noise σ = 1/2" in n for n in noisy.notes)
+
+
+def test_undecided_exponent_leaves_rows_open():
+    # He5 at kmax = 4: no non-zero μ_k up to 4, so online SGD's row cannot be given
+    t = sample_table("He5", kmax=4, dps=15)
+    assert t.information.value is None and t.row("online SGD").scale is None
+    assert "kmax = 4" in t.row("online SGD").note
+
+
+# --------------------------------------------------------------------------- leap
+
+
+def _brute_leap(support):
+    """Leap by its definition: every ordering of the support, the largest new degree."""
+    best = None
+    for order in itertools.permutations(support):
+        known, worst = set(), 0
+        for a in order:
+            worst = max(worst, sum(x for j, x in enumerate(a) if x and j not in known))
+            known |= {j for j, x in enumerate(a) if x}
+        best = worst if best is None else min(best, worst)
+    return best
+
+
+@pytest.mark.parametrize(("target", "value"), [
+    # by hand from Abbe, Boix-Adserà & Misiakiewicz's definition
+    ("z1 + z1*z2 + z1*z2*z3", 1),  # merged staircase: each term adds one new degree
+    ("z1*z2*z3", 3),
+    ("z1 + z2*z3*z4", 3),
+    ("z1 + z1*z2", 1),
+    ("He3(z1)", 3),
+    ("He2(z1) + z1*z2", 2),  # He2(z1) brings degree 2, then z2 comes with 1
+    ("z1 + He3(z2)", 3),
+    ("z1*z2", 2),
+    ("z1**2", 2),  # z² = He2 + 1
+    ("z1**3 - 3*z1", 3),  # He3: the linear parts cancel exactly
+    ("z1**3", 1),  # z³ = He3 + 3 He1
+])
+def test_leap_by_hand(target, value):
+    assert leap(target, generative=False).value == value
+
+
+def test_leap_equals_brute_force_on_random_supports():
+    rng = np.random.default_rng(5)
+    for _ in range(150):
+        r, m = int(rng.integers(1, 5)), int(rng.integers(1, 6))
+        support = {tuple(int(v) for v in rng.integers(0, 3, r)) for _ in range(m)}
+        support = [a for a in support if any(a)]
+        if not support:
+            continue
+        assert leap_of_support(support)[0] == _brute_leap(support), support
+
+
+def test_stages_order_of_staircase():
+    L = leap("z1 + z1*z2 + z1*z2*z3", generative=False)
+    assert [s.coordinates for s in L.stages] == [(1,), (2,), (3,)]
+    assert L.merged_staircase and L.sgd_power == 1
+    L3 = leap("z1*z2*z3", generative=False)
+    assert [s.increment for s in L3.stages] == [3] and L3.sgd_power == 2  # d^{max(3−1, 1)}
+
+
+def test_hermite_support_against_numpy_hermite_e():
+    """The exact conversion against numpy's HermiteE (monic He) conversion, coordinatewise."""
+    from numpy.polynomial import hermite_e as H
+
+    text = "3*z1**4*z2 - 2*z1**2 + z2**3 + 1/2"
+    got = hermite_support(parse_polynomial(text))
+    # by monomial: z1^4 z2, z1^2, z2^3, 1 with their coefficients
+    expect: dict[tuple[int, int], float] = {}
+    for (a, b), c in {(4, 1): 3.0, (2, 0): -2.0, (0, 3): 1.0, (0, 0): 0.5}.items():
+        ca = H.poly2herme([0] * a + [1])
+        cb = H.poly2herme([0] * b + [1])
+        for i, x in enumerate(ca):
+            for j, y in enumerate(cb):
+                if x * y:
+                    expect[(i, j)] = expect.get((i, j), 0.0) + c * x * y
+    expect = {k: v for k, v in expect.items() if abs(v) > 1e-12}
+    assert {k[:2]: float(v) for k, v in got.items()} == pytest.approx(expect)
+    assert set(k[:2] for k in got) == set(expect)
+
+
+def test_generative_leap_one_coordinate():
+    # He3(z1): not even, E[z | y] ≠ 0 → 1; z1² − 1: even → 2 (hand reasoning as above)
+    assert leap("He3(z1)").generative == 1
+    assert leap("z1**2 - 1").generative == 2
+    assert leap("z1*z2").generative is None
+
+
+def test_leap_query_is_light():
+    code = ("import sys\nfrom fltheory.cli import main\n"
+            "try:\n    main(['leap', 'z1 + z1*z2*z3', '--format', 'json'])\n"
+            "except SystemExit:\n    pass\n"
+            "print('HEAVY', sorted(m for m in ('sympy', 'mpmath', 'numpy') if m in "
+            "sys.modules), file=sys.stderr)\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "HEAVY []" in p.stderr, p.stderr
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(("args", "param"), [
+    (["leap", "exp(z1)"], "TARGET"),
+    (["leap", "relu(z1) + z2"], "TARGET"),
+    (["leap", "z1/z2"], "TARGET"),
+    (["leap", "z9"], "TARGET"),
+    (["leap", "z1*z2 - z2*z1 + 3"], "TARGET"),  # constant after expansion
+    (["leap", "z1**30"], "TARGET"),
+    (["leap", "(" * 300 + "z1" + ")" * 300], "TARGET"),
+    (["samples", "He3", "--noise", "-1"], "noise"),
+    (["samples", "He3", "--kmax", "0"], "kmax"),
+    (["samples", "log(z)"], "EXPR"),
+])
+def test_bad_input_one_line_exit_2(args, param):
+    p = subprocess.run([sys.executable, "-m", "fltheory", *args], capture_output=True,
+                       text=True)
+    assert p.returncode == 2, p.stderr
+    assert p.stdout == "" and len(p.stderr.strip().splitlines()) == 1
+    assert param in p.stderr and "Traceback" not in p.stderr
+
+
+def test_cli_formats():
+    r = CliRunner().invoke(cli, ["leap", "z1 + z1*z2 + z1*z2*z3", "--format", "json"])
+    assert r.exit_code == 0 and '"leap": 1' in r.output
+    r = CliRunner().invoke(cli, ["samples", "He2", "--format", "latex", "--kmax", "4"])
+    assert r.exit_code == 0 and r"d\log d" in r.output
+
+
+# --------------------------------------------------------------------------- simulator
+
+
+def test_reduced_chain_has_the_law_of_the_full_algorithm():
+    """The exact reduction (three random numbers per step) against online SGD in R^d: the mean
+    log first-passage count of two independent simulations agree within 4 standard errors."""
+    from fltheory.papers.samples import sim
+
+    d, R, k, eta = 24, 600, 2, 1.0 / 24
+    full = sim.online_full(k, d, eta, R, 5000, 0.5, 1)
+    red = sim.online_first_passage(k, np.full(R, d), np.full(R, eta), np.full(R, 5000), 0.5, 2)
+    assert np.all(full > 0) and np.all(red > 0)
+    a, b = np.log(full), np.log(red)
+    se = math.sqrt(a.var(ddof=1) / R + b.var(ddof=1) / R)
+    assert abs(a.mean() - b.mean()) <= 4 * se, (a.mean(), b.mean(), se)
