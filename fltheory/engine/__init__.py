@@ -6,7 +6,9 @@
   expression grammar of every ``--sigma``/``--g``;
 * :mod:`fltheory.engine.functions` -- a function of ``z`` as the engine takes it;
 * :mod:`fltheory.engine.integrability` -- square integrability under N(0, 1), decided first;
-* :mod:`fltheory.engine.timer` -- a wall-clock bound on a block of sympy work.
+* :mod:`fltheory.engine.timer` -- a wall-clock bound on a block of sympy work;
+* :mod:`fltheory.engine.spectral` -- BBP outliers and overlaps for any bulk, the weak-recovery
+  threshold and optimal preprocessing of a link, the Lu–Li equations.
 
 Modules here use exact rationals, sympy and mpmath; none imports a simulator. This ``__init__``
 imports nothing (a sub-module is loaded when first named), so light queries stay light.
@@ -17,7 +19,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["expressions", "functions", "hermite", "integrability", "timer"]
+__all__ = ["expressions", "functions", "hermite", "integrability", "spectral", "timer"]
 
 
 def __getattr__(name: str) -> Any:
