@@ -109,7 +109,7 @@ def _inverse_text(expr: sp.Expr, z: sp.Symbol) -> str:
             return str(1 - 1 / roots[0] ** 2)
     except (Timeout, NotImplementedError, TypeError, ValueError):
         pass
-    return "1 - 1/z₊(y)**2, z₊(y) > 0 the root of g(z) = y"
+    return "1 - 1/zp(y)**2, zp(y) > 0 the root of g(z) = y"
 
 
 def link_threshold(g: str | sp.Expr, dps: int = 30) -> LinkAnswer:

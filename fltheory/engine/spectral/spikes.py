@@ -52,12 +52,11 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
-import sympy as sp
 
 from fltheory.exact import DomainError, as_rational, check_dps, fraction_str, to_float
 
-__all__ = ["MAX_SPIKES", "Bulk", "Spike", "bulk_spikes", "density_bulk", "mp_bulk", "mp_spikes",
-           "semicircle_bulk", "semicircle_spikes"]
+__all__ = ["MAX_SPIKES", "Bulk", "Spike", "Surd", "bulk_spikes", "density_bulk", "mp_bulk",
+           "mp_spikes", "semicircle_bulk", "semicircle_spikes"]
 
 #: At most this many spikes in one query (each numeric spike costs a few quadratures).
 MAX_SPIKES = 20
@@ -102,9 +101,65 @@ def _phase(beyond: bool, critical: bool) -> str:
     return "critical" if critical else ("outlier" if beyond else "no outlier")
 
 
+class Surd:
+    """The exact number a + b·√c (a, b, c rationals, c > 0 not a rational square): thresholds
+    and edges of the Marchenko–Pastur bulk. ``str`` is exact text, :meth:`evalf` its value at
+    ``dps`` digits.
+
+    >>> str(Surd(Fraction(1), Fraction(1), Fraction(1, 2))), Surd(1, 1, 2).evalf(10)
+    ('1 + sqrt(1/2)', '2.414213562')
+    """
+
+    __slots__ = ("a", "b", "c")
+
+    def __init__(self, a: Any, b: Any, c: Any):
+        self.a, self.b, self.c = Fraction(a), Fraction(b), Fraction(c)
+
+    def __str__(self) -> str:
+        root = f"sqrt({fraction_str(self.c)})"
+        if self.a == 0:
+            return f"{fraction_str(self.b)}*{root}" if self.b != 1 else root
+        sign = "+" if self.b > 0 else "-"
+        mag = abs(self.b)
+        return f"{fraction_str(self.a)} {sign} {'' if mag == 1 else fraction_str(mag) + '*'}{root}"
+
+    __repr__ = __str__
+
+    def evalf(self, dps: int) -> str:
+        """The value to ``dps`` significant digits (mpmath with guard digits)."""
+        with mpmath.workdps(dps + _GUARD):
+            v = (mpmath.mpf(self.a.numerator) / self.a.denominator
+                 + mpmath.mpf(self.b.numerator) / self.b.denominator
+                 * mpmath.sqrt(mpmath.mpf(self.c.numerator) / self.c.denominator))
+            return mpmath.nstr(v, dps)
+
+    def __float__(self) -> float:
+        return float(self.a) + float(self.b) * float(self.c) ** 0.5
+
+    def sign_of_difference(self, q: Fraction) -> int:
+        """The sign of q − (a + b√c), exactly: compare (q − a) with b√c by squaring."""
+        u = q - self.a  # sign(u − b√c)
+        if self.b == 0:
+            return (u > 0) - (u < 0)
+        v2 = self.b * self.b * self.c  # (b√c)² > 0
+        if self.b > 0:
+            return 1 if u > 0 and u * u > v2 else (0 if u > 0 and u * u == v2 else -1)
+        return -1 if u < 0 and u * u > v2 else (0 if u < 0 and u * u == v2 else 1)
+
+
+def _root_of(q: Fraction) -> Fraction | None:
+    """√q when q >= 0 is the square of a rational, else None."""
+    from math import isqrt
+
+    n, d = q.numerator, q.denominator
+    rn, rd = isqrt(n), isqrt(d)
+    return Fraction(rn, rd) if rn * rn == n and rd * rd == d else None
+
+
 def semicircle_spikes(thetas: Any) -> tuple[Spike, ...]:
     """Exact BBP answers of M = W + Σ θ_i u_i u_iᵀ, W semicircular on [−2, 2] (module
-    docstring): θ_c = ±1, outlier θ + 1/θ and squared overlap 1 − 1/θ² when |θ| > 1.
+    docstring): θ_c = ±1, outlier θ + 1/θ and squared overlap 1 − 1/θ² when |θ| > 1. Values are
+    :class:`~fractions.Fraction` (exact).
 
     ``thetas``: one number or a list of at most MAX_SPIKES non-zero rationals (int, Fraction,
     text such as ``"3/2"``, a float as typed).
@@ -114,80 +169,89 @@ def semicircle_spikes(thetas: Any) -> tuple[Spike, ...]:
     [('outlier', '13/6', '5/9'), ('no outlier', 'None', '0')]
     """
     out = []
-    for q in _strengths(thetas, "theta"):
-        if q == 0:
+    for th in _strengths(thetas, "theta"):
+        if th == 0:
             raise DomainError("theta", 0, "θ ≠ 0 (a spike of strength 0 is no spike)")
-        th = sp.Rational(q.numerator, q.denominator)
-        side = "upper" if q > 0 else "lower"
-        edge, crit = (sp.Integer(2), sp.Integer(1)) if q > 0 else (sp.Integer(-2), sp.Integer(-1))
-        beyond = abs(q) > 1
+        side = "upper" if th > 0 else "lower"
+        edge, crit = (Fraction(2), Fraction(1)) if th > 0 else (Fraction(-2), Fraction(-1))
+        beyond = abs(th) > 1
+        outlier: Fraction | None
         if beyond:
             outlier, overlap = th + 1 / th, 1 - 1 / th ** 2
-            reason = (f"|θ| = {fraction_str(abs(q))} > 1: outlier at θ + 1/θ = {outlier}, "
-                      f"squared overlap 1 − 1/θ² = {overlap}")
+            reason = (f"|θ| = {fraction_str(abs(th))} > 1: outlier at θ + 1/θ = "
+                      f"{fraction_str(outlier)}, squared overlap 1 − 1/θ² = "
+                      f"{fraction_str(overlap)}")
         else:
-            outlier, overlap = None, sp.Integer(0)
-            reason = (f"|θ| = {fraction_str(abs(q))} {'=' if abs(q) == 1 else '<'} 1: "
-                      f"{'at the BBP transition: ' if abs(q) == 1 else ''}no outlier, the top "
-                      f"eigenvalue sticks to the edge {edge} and the eigenvector carries no "
-                      "information (overlap 0)")
-        out.append(Spike(th, crit, _phase(beyond, abs(q) == 1), outlier, overlap, edge, side,
+            outlier, overlap = None, Fraction(0)
+            reason = (f"|θ| = {fraction_str(abs(th))} {'=' if abs(th) == 1 else '<'} 1: "
+                      f"{'at the BBP transition: ' if abs(th) == 1 else ''}no outlier, the top "
+                      f"eigenvalue sticks to the edge {fraction_str(edge)} and the eigenvector "
+                      "carries no information (overlap 0)")
+        out.append(Spike(th, crit, _phase(beyond, abs(th) == 1), outlier, overlap, edge, side,
                          True, 0, reason))
     return tuple(out)
 
 
-def _gamma(gamma: Any) -> sp.Rational:
+def _gamma(gamma: Any) -> Fraction:
     q = as_rational(gamma, "gamma")
     to_float(q, "gamma")
     if not q > 0:
         raise DomainError("gamma", fraction_str(q), "γ = p/n > 0")
-    return sp.Rational(q.numerator, q.denominator)
+    return q
+
+
+def _surd(a: Fraction, b: Fraction, c: Fraction) -> Fraction | Surd:
+    root = _root_of(c)
+    return a + b * root if root is not None else Surd(a, b, c)
 
 
 def mp_spikes(ells: Any, gamma: Any) -> tuple[Spike, ...]:
     """Exact BBP answers of the spiked sample covariance S = Σ^{1/2} X Σ^{1/2}, X
     Marchenko–Pastur of ratio γ = p/n > 0, population eigenvalues ℓ_i > 0 (module docstring):
     outlier ℓ(1 + γ/(ℓ − 1)) and squared overlap (1 − γ/(ℓ − 1)²)/(1 + γ/(ℓ − 1)) when
-    ℓ > 1 + √γ (or, for γ < 1, ℓ < 1 − √γ below the bulk).
+    ℓ > 1 + √γ (or, for γ < 1, ℓ < 1 − √γ below the bulk). Thresholds and edges are
+    :class:`Surd` (or Fraction when √γ is rational), the rest Fraction.
 
     >>> s = mp_spikes(["5/2", 2], "1/3")
     >>> [(x.phase, str(x.outlier), str(x.overlap), str(x.threshold)) for x in s]
-    [('outlier', '55/18', '23/33', 'sqrt(3)/3 + 1'), ('outlier', '8/3', '1/2', 'sqrt(3)/3 + 1')]
+    [('outlier', '55/18', '23/33', '1 + sqrt(1/3)'), ('outlier', '8/3', '1/2', '1 + sqrt(1/3)')]
     """
     g = _gamma(gamma)
-    root = sp.sqrt(g)
     out = []
-    for q in _strengths(ells, "ell"):
-        if not q > 0:
-            raise DomainError("ell", fraction_str(q), "ℓ > 0 (a population variance)")
-        ell = sp.Rational(q.numerator, q.denominator)
+    for ell in _strengths(ells, "ell"):
+        if not ell > 0:
+            raise DomainError("ell", fraction_str(ell), "ℓ > 0 (a population variance)")
         upper = ell >= 1
-        crit = 1 + root if upper else 1 - root
-        edge = (1 + root) ** 2 if upper else (1 - root) ** 2
+        sgn = Fraction(1 if upper else -1)
+        crit = _surd(Fraction(1), sgn, g)
+        edge = _surd(1 + g, 2 * sgn, g)
         side = "upper" if upper else "lower"
+        cmp = (crit.sign_of_difference(ell) if isinstance(crit, Surd)
+               else (ell > crit) - (ell < crit))
         if not upper and g >= 1:
             beyond, critical = False, False
-            why = (f"γ = {g} >= 1: no outlier below the bulk (its lower edge is 0 or the atom "
-                   "at 0)")
+            why = (f"γ = {fraction_str(g)} >= 1: no outlier below the bulk (its lower edge is "
+                   "0 or the atom at 0)")
         else:
-            diff = sp.nsimplify(ell - crit)
-            beyond = bool(diff > 0) if upper else bool(diff < 0)
-            critical = bool(sp.simplify(diff) == 0)
+            beyond = cmp > 0 if upper else cmp < 0
+            critical = cmp == 0
             why = ""
+        outlier: Fraction | None
+        crit_text = f"1 {'+' if upper else '−'} √γ = {float(crit):.6g}"
         if beyond:
-            outlier = sp.nsimplify(ell * (1 + g / (ell - 1)))
-            overlap = sp.nsimplify((1 - g / (ell - 1) ** 2) / (1 + g / (ell - 1)))
-            reason = (f"ℓ = {ell} {'>' if upper else '<'} 1 {'+' if upper else '−'} √γ = "
-                      f"{sp.N(crit, 6)}: outlier at ℓ(1 + γ/(ℓ − 1)) = {outlier}, squared "
-                      f"overlap (1 − γ/(ℓ − 1)²)/(1 + γ/(ℓ − 1)) = {overlap}")
+            outlier = ell * (1 + g / (ell - 1))
+            overlap = (1 - g / (ell - 1) ** 2) / (1 + g / (ell - 1))
+            reason = (f"ℓ = {fraction_str(ell)} {'>' if upper else '<'} {crit_text}: outlier at "
+                      f"ℓ(1 + γ/(ℓ − 1)) = {fraction_str(outlier)}, squared overlap "
+                      f"(1 − γ/(ℓ − 1)²)/(1 + γ/(ℓ − 1)) = {fraction_str(overlap)}")
         else:
-            outlier, overlap = None, sp.Integer(0)
-            reason = why or (f"ℓ = {ell} is {'at' if critical else 'inside'} the threshold "
-                             f"1 {'+' if upper else '−'} √γ = {sp.N(crit, 6)}"
-                             f"{' (the BBP transition)' if critical else ''}: no outlier, the "
-                             f"extreme eigenvalue sticks to the edge {sp.N(edge, 6)} (overlap 0)")
-        out.append(Spike(ell, sp.nsimplify(crit), _phase(beyond, critical), outlier, overlap,
-                         sp.expand(edge), side, True, 0, reason))
+            outlier, overlap = None, Fraction(0)
+            reason = why or (f"ℓ = {fraction_str(ell)} is {'at' if critical else 'inside'} the "
+                             f"threshold {crit_text}{' (the BBP transition)' if critical else ''}"
+                             f": no outlier, the extreme eigenvalue sticks to the edge "
+                             f"{float(edge):.6g} (overlap 0)")
+        out.append(Spike(ell, crit, _phase(beyond, critical), outlier, overlap, edge, side,
+                         True, 0, reason))
     return tuple(out)
 
 
@@ -246,7 +310,7 @@ def mp_bulk(gamma: Any) -> Bulk:
     if g > 1:
         raise DomainError("gamma", g, "0 < γ <= 1 for the MP bulk of the numeric route",
                           reason="puts an atom at 0 (use the exact route for γ > 1)")
-    gm = mpmath.mpf(g.p) / g.q
+    gm = mpmath.mpf(g.numerator) / g.denominator
     a, b = (1 - mpmath.sqrt(gm)) ** 2, (1 + mpmath.sqrt(gm)) ** 2
 
     def G(z: Any) -> Any:
@@ -263,7 +327,7 @@ def mp_bulk(gamma: Any) -> Bulk:
     return Bulk(f"Marchenko–Pastur γ = {g}", a, b, G, dG, edge, True)
 
 
-def density_bulk(density: str | sp.Expr, support: tuple[Any, Any], dps: int = 30) -> Bulk:
+def density_bulk(density: Any, support: tuple[Any, Any], dps: int = 30) -> Bulk:
     """The bulk of a density ρ(x) on [a, b] (an expression in x or z of the
     :mod:`fltheory.engine.expressions` grammar, e.g. ``sqrt(Max(4 - x**2, 0))/(2*pi)``; a and
     b exact rationals, a < b). Checked before use, at ``dps`` + 10 digits: ρ is finite and
@@ -274,6 +338,8 @@ def density_bulk(density: str | sp.Expr, support: tuple[Any, Any], dps: int = 30
     >>> mpmath.nstr(b.G(mpmath.mpf(3)), 10)
     '0.3819660113'
     """
+    import sympy as sp
+
     from fltheory.engine.expressions import Z, parse_expression
 
     dps = check_dps(dps)
@@ -459,7 +525,7 @@ def bulk_spikes(bulk: Bulk | Callable[[], Bulk], strengths: Any, model: str = "a
             reason = (f"{what} = {fraction_str(q if model == 'additive' else q - 1)} "
                       f"{'at' if phase == 'critical' else 'within'} the threshold {thr_text}: "
                       "no outlier (overlap 0)")
-        strength = sp.Rational(q.numerator, q.denominator)
+        strength = q
         threshold = th2 + 1 if model == "multiplicative" and mpmath.isfinite(th2) else th2
         out.append(Spike(strength, threshold, phase, rho2, ov2, edge, side, False, digits,
                          reason))

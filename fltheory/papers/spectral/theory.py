@@ -7,9 +7,8 @@ the sources are stated once, in :mod:`fltheory.engine.spectral.spikes` and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fltheory.engine.spectral.links import LinkAnswer, link_threshold
 from fltheory.engine.spectral.spikes import (
     Spike,
     bulk_spikes,
@@ -18,6 +17,9 @@ from fltheory.engine.spectral.spikes import (
     semicircle_spikes,
 )
 from fltheory.exact import DomainError
+
+if TYPE_CHECKING:  # the link engine imports sympy: a spike query does not need it
+    from fltheory.engine.spectral.links import LinkAnswer
 
 __all__ = ["BULKS", "LINK_CATALOGUE", "link_rows", "spike_query"]
 
@@ -74,4 +76,6 @@ def link_rows(links: tuple[str, ...] = LINK_CATALOGUE, dps: int = 15) -> list[Li
     >>> [str(r.alpha_c) for r in link_rows(("z**2", "tanh"))]
     ['1/2', '0']
     """
+    from fltheory.engine.spectral.links import link_threshold
+
     return [link_threshold(g, dps) for g in links]
