@@ -294,15 +294,15 @@ def preprocessing_law(g: str | sp.Expr, T: str | sp.Expr, panels: int = 600,
         2 * np.pi)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.broadcast_to(np.asarray(fn(z), dtype=float), z.shape).copy()
-        far = np.array([_HALF_WIDTH, 1e3, 1e6])
-        tails = np.concatenate([np.atleast_1d(fn(far)), np.atleast_1d(fn(-far))]).astype(float)
+        ends = np.array([_HALF_WIDTH, 1e3, 1e6, -_HALF_WIDTH, -1e3, -1e6])
+        tails = np.broadcast_to(np.asarray(fn(ends), dtype=float), ends.shape).copy()
     if not np.all(np.isfinite(t)):
         raise DomainError("T", str(T), "a preprocessing finite at almost every label",
                           reason="is not finite on the quadrature nodes")
     # still growing from |z| = 10³ to 10⁶ beyond rounding: T∘g is not bounded above
     near = max(float(t.max()), float(tails[[0, 1, 3, 4]].max()))
-    far = float(tails[[2, 5]].max())
-    if not np.all(np.isfinite(tails)) or far - near > 1e-6 * (1 + abs(near)):
+    growth = float(tails[[2, 5]].max()) - near
+    if not np.all(np.isfinite(tails)) or growth > 1e-6 * (1 + abs(near)):
         raise DomainError("T", str(T), "a preprocessing bounded above (sup T < ∞)",
                           reason="grows without bound: the Lu–Li equations need sup T < ∞")
     tau = float(max(t.max(), tails.max()))
