@@ -8,6 +8,7 @@ Each builder asks the theory or the simulator for its numbers and hands them to
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from fltheory.render.latex import latex_code
@@ -76,8 +77,15 @@ def links_table(links: Sequence[str] | None = None) -> Table:
     )
 
 
-def overlap_figure(thetas: Sequence[float] = (1.25, 1.5, 2.0, 3.0), N: int = 1000,
-                   reps: int = 4, seed: int = 0) -> Any:
+@view_params(
+    thetas=ViewParam("rationals", "Spike strengths θ simulated.", 0),
+    N=ViewParam("int", "Matrix size N.", 2, 4000),
+    reps=ViewParam("int", "Matrices per θ.", 1, 100),
+    seed=ViewParam("int", "Seed of the simulations.", 0, 2**63 - 1),
+)
+def overlap_figure(thetas: Sequence[Any] = (Fraction(5, 4), Fraction(3, 2), Fraction(2),
+                                          Fraction(3)), N: int = 1000, reps: int = 4,
+                   seed: int = 0) -> Any:
     """The BBP transition of a spiked Wigner matrix: the squared overlap 1 − 1/θ² (0 below
     θ_c = 1) against θ, with the mean ± standard error of ``reps`` sampled matrices of size N
     at each θ of ``thetas`` (:func:`fltheory.papers.spectral.sim.spiked_wigner`).
@@ -85,7 +93,7 @@ def overlap_figure(thetas: Sequence[float] = (1.25, 1.5, 2.0, 3.0), N: int = 100
     Parameters
     ----------
     thetas
-        Spike strengths simulated (default 1.25, 1.5, 2, 3).
+        Spike strengths θ simulated (default 5/4, 3/2, 2, 3).
     N
         Matrix size (default 1000, at most 4000).
     reps
@@ -111,7 +119,7 @@ def overlap_figure(thetas: Sequence[float] = (1.25, 1.5, 2.0, 3.0), N: int = 100
         errs.append(vals.std(ddof=1) / np.sqrt(reps) if reps > 1 else 0.0)
     fig, ax = plt.subplots(figsize=(5, 3.4))
     ax.plot(grid, theory, label="1 − 1/θ² (θ > 1), 0 below")
-    ax.errorbar(list(thetas), means, yerr=errs, fmt="o", label=f"simulation, N = {N}")
+    ax.errorbar([float(t) for t in thetas], means, yerr=errs, fmt="o", label=f"simulation, N = {N}")
     ax.axvline(1.0, ls=":", c="grey")
     ax.set_xlabel("θ")
     ax.set_ylabel("⟨v₁, u⟩²")
