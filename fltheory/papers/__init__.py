@@ -21,7 +21,8 @@ its declaration, its theory, simulator, claims, command and views. Two papers ma
 the same name (a claim id, table, figure, sweep task or command): that is an error naming both.
 
 >>> [p.key for p in builtin_papers()]
-['hermite', 'twostep', 'fisher', 'quadratic', 'recovery', 'rf_spectrum', 'committee', 'samples']
+['hermite', 'twostep', 'fisher', 'quadratic', 'recovery', 'rf_spectrum', 'committee',
+ 'samples', 'spectral']
 >>> paper("fisher").tables
 {'fisher': 'fltheory.papers.fisher.views:fisher_table'}
 """

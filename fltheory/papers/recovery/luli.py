@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from fltheory.engine.spectral.luli import luli_overlap
 from fltheory.exact import CostError, DomainError, check_cost
 from fltheory.papers.recovery._args import _integer, _positive_float, _rational, _shown
 from fltheory.papers.recovery.chi2 import (
@@ -288,45 +289,16 @@ class RecoveryModel:
         """δ_i = E[T²]/θ_i²: where the large-δ form 1 − 1/x_i reaches zero."""
         return self.law.second_moment / self.theta() ** 2
 
-    def _lambda_bar(self, delta: float) -> float:
-        from scipy.optimize import brentq
-
-        tau = self.law.tau
-        lo, hi = tau + 1e-14, tau + 1.0
-        while self.law.psi(hi, delta)[1] <= 0:
-            hi = tau + 2 * (hi - tau)
-        if self.law.psi(lo, delta)[1] >= 0:
-            return lo
-        return float(brentq(lambda z: self.law.psi(z, delta)[1], lo, hi, xtol=1e-15,
-                            rtol=1e-13))
-
     def _index(self, i: int) -> int:
         return _integer(i, "i", 0, self.d1 - 1)
 
     def overlap(self, i: int, delta: float) -> Overlap:
-        """Lu–Li ρ_i² at δ = n/D > 0 (i from 0 to d1 − 1)."""
-        from scipy.optimize import brentq
-
+        """Lu–Li ρ_i² at δ = n/D > 0 (i from 0 to d1 − 1), solved by the shared
+        :func:`fltheory.engine.spectral.luli.luli_overlap`."""
         i = self._index(i)
         delta = _positive_float(delta, "delta", "δ > 0")
-        lbar = self._lambda_bar(delta)
-        edge = self.law.psi(lbar, delta)[0]
-
-        def gap(z: float) -> float:
-            return self.law.psi(max(z, lbar), delta)[0] - self.law.phi(i, z)[0]
-
-        lo = self.law.tau + 1e-12
-        hi = max(lbar, 2.0) * 2
-        while gap(hi) < 0:
-            hi *= 2
-        if gap(lo) >= 0:  # ζ above φ everywhere: no outlier
-            return Overlap(0.0, None, edge)
-        lstar = float(brentq(gap, lo, hi, xtol=1e-14, rtol=1e-12))
-        if lstar <= lbar:
-            return Overlap(0.0, None, edge)
-        psi, dpsi = self.law.psi(lstar, delta)
-        dphi = self.law.phi(i, lstar)[1]
-        return Overlap(dpsi / (dpsi - dphi), psi, edge)
+        r = luli_overlap(self.law, i, delta)
+        return Overlap(r.rho2, r.outlier, r.edge)
 
     def overlaps(self, deltas: _Floats) -> np.ndarray:
         """len(deltas) × d1 array of Lu–Li ρ_i² (every δ > 0)."""

@@ -1,0 +1,324 @@
+r"""Spectral methods for a single-index link y = g(z), z = β·x ~ N(0, 1): when the spectral
+estimator recovers β at a linear number of samples, with which preprocessing, and how well.
+
+**Setting** (the normalisation of :mod:`fltheory.engine.spectral.luli`): n samples x ~ N(0, I_d),
+α = n/d, the estimator is the top eigenvector of D = (1/n) Σ T(y_μ) x_μ x_μᵀ.
+
+* If E[z | y] is not almost surely 0 (generative exponent 1, decided by the Hermite engine's
+  :func:`~fltheory.engine.hermite.generative_exponent`), the linear estimator
+  (1/n) Σ y_μ x_μ (more generally Σ E[z|y_μ] x_μ) is positively correlated with β at every
+  α > 0: weak recovery needs no threshold (α_c = 0).
+* Otherwise, with m(y) = E[z² | y], the spectral weak-recovery threshold is (Mondelli &
+  Montanari 2018, *Fundamental limits of weak recovery with applications to phase retrieval*,
+  Theorem 1 / eq. (12), real case)
+
+  .. math::  α_c = 1 \big/ \mathbb{E}_y\big[(m(y) − 1)^2\big],
+
+  infinite when m ≡ 1 (generative exponent >= 3: no spectral method works at linear α), and it
+  is reached by the preprocessing T*(y) = 1 − 1/m(y) (Luo, Alghamdi & Lu 2019, *Optimal
+  spectral initialization for signal recovery with applications to phase retrieval*, which
+  shows it is optimal at every α; any positive multiple gives the same eigenvector). Checked
+  here independently: the Lu–Li overlap of T* leaves 0 exactly at α_c (tests).
+* For y = g(z) deterministic, z given y is one of the preimages z_i of y with probability
+  ∝ φ(z_i)/|g'(z_i)| (co-area formula), or, on a flat piece A of g, E[z² 1_A]/P(A). When g is
+  even and strictly monotone on (0, ∞), y determines |z|: m(g(z)) = z² and α_c = 1/E[(z² − 1)²]
+  = 1/2 exactly, the known real phase-retrieval value (y = z²: Mondelli & Montanari 2018,
+  δ_u = 1/2; T*(y) = 1 − 1/y). Other even polynomial links are computed by tanh-sinh quadrature
+  over z with m from the real roots of g(z) − y, at ``dps`` + 10 and ``dps`` + 20 digits
+  (digits printed: those on which both agree).
+
+The Lu–Li overlap of the estimator with a given T as a function of α (:func:`link_overlap`) is
+solved in double precision by :func:`fltheory.engine.spectral.luli.luli_overlap`, the law of
+(T(g(z)), z²) discretised by composite Gauss–Legendre quadrature in z (two resolutions
+compared).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from fltheory.engine.spectral.luli import DiscreteLaw, LuLiOverlap, luli_overlap
+from fltheory.exact import DomainError, check_dps
+
+__all__ = ["LinkAnswer", "Y", "link_overlap", "link_threshold", "preprocessing_law"]
+
+#: The label variable of a preprocessing expression T(y).
+Y = sp.Symbol("y", real=True)
+_GUARD = 10
+_TIME = 10.0  # seconds of sympy work for the parity/monotonicity/inverse questions
+
+
+@dataclass(frozen=True)
+class LinkAnswer:
+    """The spectral answer for a link g: ``linear`` (E[z|y] ≠ 0: α_c = 0, the linear estimator
+    works at every α), ``alpha_c`` (sympy when exact, an mpf, ``mpmath.inf`` when m ≡ 1, or 0
+    when linear), ``optimal`` (T*(y) = 1 − 1/m(y) as text; None when linear or m ≡ 1),
+    ``optimal_expr`` (T* as a sympy expression in z through y = g(z) — ``1 − 1/z²`` when y
+    determines |z| —, None otherwise), ``exact``, ``digits`` confirmed, ``method`` and
+    ``reason``."""
+
+    g: str
+    linear: bool
+    alpha_c: Any
+    optimal: str | None
+    optimal_expr: sp.Expr | None
+    exact: bool
+    digits: int
+    method: str
+    reason: str
+
+
+def _even(expr: sp.Expr) -> bool:
+    from fltheory.engine.timer import Timeout, time_limit
+
+    z = expr.free_symbols.pop() if expr.free_symbols else sp.Symbol("z")
+    try:
+        with time_limit(_TIME):
+            return bool(sp.simplify(expr.subs(z, -z) - expr) == 0)
+    except Timeout:
+        return False
+
+
+def _monotone_on_half_line(expr: sp.Expr, z: sp.Symbol) -> bool:
+    """g strictly monotone on (0, ∞), proved by sympy (undecided counts as no)."""
+    from fltheory.engine.timer import Timeout, time_limit
+
+    half = sp.Interval.open(0, sp.oo)
+    try:
+        with time_limit(_TIME):
+            return bool(sp.is_strictly_increasing(expr, half, z)
+                        or sp.is_strictly_decreasing(expr, half, z))
+    except (Timeout, NotImplementedError, TypeError, ValueError):
+        return False
+
+
+def _inverse_text(expr: sp.Expr, z: sp.Symbol) -> str:
+    """T*(y) = 1 − 1/z₊(y)² with z₊ the positive preimage: explicit when sympy inverts g."""
+    from fltheory.engine.timer import Timeout, time_limit
+
+    try:
+        with time_limit(_TIME):
+            zp = sp.Symbol("zp", positive=True)
+            roots = sp.solve(sp.Eq(expr.subs(z, zp), Y), zp)
+        if len(roots) == 1:
+            return str(1 - 1 / roots[0] ** 2)
+    except (Timeout, NotImplementedError, TypeError, ValueError):
+        pass
+    return "1 - 1/zp(y)**2, zp(y) > 0 the root of g(z) = y"
+
+
+def link_threshold(g: str | sp.Expr, dps: int = 30) -> LinkAnswer:
+    """Weak-recovery threshold α_c of spectral methods and the optimal preprocessing T* for
+    y = g(z) (module docstring); ``g`` in the :mod:`fltheory.engine.expressions` grammar.
+
+    >>> a = link_threshold("z**2", dps=15)
+    >>> str(a.alpha_c), a.optimal, a.linear
+    ('1/2', '1 - 1/y', False)
+    >>> link_threshold("tanh", dps=15).linear
+    True
+    """
+    from fltheory.engine.functions import Z, parse_function
+    from fltheory.engine.hermite import generative_exponent
+
+    dps = check_dps(dps)
+    func = parse_function(g, "g")
+    expr = func.expr
+    shown = str(g)
+    gen = generative_exponent(func, kmax=2, dps=dps)
+    if gen.value == 1:
+        return LinkAnswer(shown, True, sp.Integer(0), None, None, True, dps, "exact",
+                          "E[z|y] is not a.s. 0 (generative exponent 1: "
+                          f"{gen.reason}): the linear estimator Σ y_μ x_μ/n is correlated with β "
+                          "at every α > 0, so weak recovery needs no spectral threshold (α_c = 0)")
+    if gen.value is None:
+        return LinkAnswer(shown, False, mpmath.inf, None, None, True, dps, "exact",
+                          "E[z|y] = 0 and E[z²|y] = 1 a.s. (generative exponent > 2: "
+                          f"{gen.reason}): E[(m − 1)²] = 0, so no spectral method recovers β at "
+                          "linear sample size (α_c = ∞)")
+    if _even(expr) and _monotone_on_half_line(expr, Z):
+        return LinkAnswer(shown, False, sp.Rational(1, 2), _inverse_text(expr, Z),
+                          1 - 1 / Z ** 2, True, dps, "exact",
+                          "g is even and strictly monotone on (0, ∞): y determines |z|, "
+                          "m(y) = E[z²|y] = z², α_c = 1/E[(z² − 1)²] = 1/2 (Mondelli & "
+                          "Montanari 2018), T*(y) = 1 − 1/z²")
+    poly = sp.Poly(expr, Z) if expr.is_polynomial(Z) else None
+    if poly is None:
+        raise DomainError("g", shown, "links with E[z|y] ≠ 0, even links strictly monotone on "
+                          "(0, ∞), or polynomial links",
+                          reason="needs E[z²|y] from the preimages of a non-polynomial g that "
+                                 "is not monotone on (0, ∞): not implemented")
+    runs = []
+    for extra in (_GUARD, 2 * _GUARD):
+        with mpmath.workdps(dps + extra):
+            runs.append(_polynomial_alpha_c(poly))
+    a1, a2 = runs
+    rel = abs(a1 - a2) / abs(a2)
+    digits = dps if rel == 0 else max(0, min(dps, int(-mpmath.log10(rel)) - 1))
+    return LinkAnswer(shown, False, a2, "1 - 1/m(y), m(y) = E[z²|y] from the real roots of "
+                      "g(z) = y", None, False, digits, "quadrature",
+                      f"E[z|y] = 0 (generative exponent 2); α_c = 1/E[(m(y) − 1)²] = "
+                      f"{mpmath.nstr(a2, min(digits, 15))} by tanh-sinh quadrature over z with "
+                      "m(g(z)) from the real preimages (Mondelli & Montanari 2018)")
+
+
+def _real_roots(coeffs: list[Any]) -> list[Any]:
+    """Real roots of a polynomial (coefficients highest first) at the working precision."""
+    coeffs = list(coeffs)
+    while len(coeffs) > 1 and coeffs[0] == 0:
+        coeffs.pop(0)
+    if len(coeffs) <= 1:
+        return []
+    if len(coeffs) == 2:
+        return [-coeffs[1] / coeffs[0]]
+    if len(coeffs) == 3:  # the quadratic formula (cancellation-free form)
+        a, b, c = coeffs
+        disc = b * b - 4 * a * c
+        if disc < 0:
+            return []
+        q = -(b + mpmath.sign(b) * mpmath.sqrt(disc)) / 2 if b != 0 else mpmath.sqrt(-a * c)
+        return [q / a, c / q] if q != 0 else [mpmath.mpf(0), mpmath.mpf(0)]
+    for steps, extra in ((100, 64), (400, 4 * mpmath.mp.prec)):
+        try:
+            roots = mpmath.polyroots(coeffs, maxsteps=steps, extraprec=extra)
+            break
+        except mpmath.mp.NoConvergence:
+            continue
+    else:  # pragma: no cover - polyroots failed twice: a (near) multiple root
+        raise DomainError("g", "this polynomial", "polynomials whose level sets mpmath resolves",
+                          reason="has level sets whose roots mpmath.polyroots does not separate")
+    tol = mpmath.mpf(10) ** (-mpmath.mp.dps // 2)
+    return [mpmath.re(r) for r in roots if abs(mpmath.im(r)) < tol]
+
+
+def _deflate(coeffs: list[Any], root: Any) -> list[Any]:
+    """The quotient of a polynomial by (u − root) (synthetic division; the remainder is 0)."""
+    out = [coeffs[0]]
+    for c in coeffs[1:-1]:
+        out.append(c + root * out[-1])
+    return out
+
+
+def _polynomial_alpha_c(poly: sp.Poly) -> Any:
+    """1/E_z[(m(g(z)) − 1)²] for an even polynomial g at the working precision.
+
+    g(z) = p(u), u = z²: the level set of y = g(x) is {±√u : p(u) = y, u >= 0}, and u = x² is a
+    known root, divided out, so the remaining roots come from a polynomial of degree deg p − 1
+    (linear for a quartic g: no root-finder at all). Given y, the root u has probability
+    ∝ φ(√u)/(√u |p'(u)|) (co-area, both signs ±√u alike), so m(y) = Σ u w_u / Σ w_u."""
+    z = poly.gens[0]
+    pu = sp.Poly(poly.as_expr().subs(z, sp.sqrt(sp.Symbol("u"))), sp.Symbol("u"))
+    coeffs = [mpmath.mpf(sp.N(c, mpmath.mp.dps + 5)) for c in pu.all_coeffs()]
+    deriv = [c * (len(coeffs) - 1 - i) for i, c in enumerate(coeffs[:-1])]
+
+    def weight(u: Any) -> Any:
+        slope = abs(mpmath.polyval(deriv, u)) * mpmath.sqrt(u)
+        return mpmath.npdf(mpmath.sqrt(u)) / slope if slope != 0 else mpmath.mpf(0)
+
+    def m(x: Any) -> Any:
+        u0 = x * x
+        y = mpmath.polyval(coeffs, u0)
+        shifted = [*coeffs[:-1], coeffs[-1] - y]
+        w0 = weight(u0)
+        num, den = w0 * u0, w0
+        for u in _real_roots(_deflate(shifted, u0)):
+            if u > 0:
+                w = weight(u)
+                num += w * u
+                den += w
+        return num / den
+
+    # split points: critical points of g (z = 0 and √u at p'(u) = 0) and every preimage of a
+    # critical value, where the number of preimages (so m∘g) changes
+    crit = [mpmath.mpf(0), *(u for u in _real_roots(deriv) if u > 0)]
+    points = set()
+    for c in crit:  # p(u) − p(c) has c as a double root (c = 0: z = 0 is one in z): divide
+        y = mpmath.polyval(coeffs, c)
+        rest = _deflate([*coeffs[:-1], coeffs[-1] - y], c)
+        if c > 0:
+            points.add(mpmath.sqrt(c))
+            rest = _deflate(rest, c)
+        for u in _real_roots(rest):
+            if u > 0:
+                points.add(mpmath.sqrt(u))
+    cuts = sorted(p for p in points if 0 < p < 40)
+    grid = [mpmath.mpf(0), *cuts, mpmath.inf]
+    second = 2 * mpmath.quad(lambda x: mpmath.npdf(x) * (m(x) - 1) ** 2, grid)
+    return 1 / second
+
+
+# --------------------------------------------------------------------------- Lu–Li for a link
+
+
+_HALF_WIDTH = 12.0  # P(|z| > 12) ≈ 4e-33: the law is cut there
+
+
+def preprocessing_law(g: str | sp.Expr, T: str | sp.Expr, panels: int = 600,
+                      order: int = 8) -> DiscreteLaw:
+    """The law of (T(y), z²), y = g(z), discretised for the Lu–Li equations: composite
+    Gauss–Legendre nodes z_j on [−12, 12] (``panels`` × ``order``), t_j = T(g(z_j)), weights
+    φ(z_j)·w_j and z_j²·φ(z_j)·w_j; τ = sup T is the largest of the node values and of T at
+    |z| = 12, 10³ and 10⁶ (refused when T∘g still grows from 10³ to 10⁶: T must be bounded
+    above). ``T``: an expression in y (the grammar of ``g``, written in y), or ``"optimal"``
+    for T* = 1 − 1/z² when y determines |z| (:func:`link_threshold`).
+
+    >>> law = preprocessing_law("z**2", "Min(y, 3)")
+    >>> round(float(law.base.sum()), 12), round(law.tau, 12)
+    (1.0, 3.0)
+    """
+    from fltheory.engine.functions import Z, parse_function
+
+    func = parse_function(g, "g")
+    if isinstance(T, str) and T.strip() == "optimal":
+        ans = link_threshold(func.expr, dps=15)
+        if ans.optimal_expr is None:
+            raise DomainError("T", "optimal", "an expression in y, or optimal for links where "
+                              "y determines |z|", reason=f"has no closed form here: {ans.reason}")
+        composed = ans.optimal_expr
+    else:
+        from fltheory.engine.expressions import parse_expression
+
+        t_of_y = parse_expression(T.replace("y", "z") if isinstance(T, str) else T.subs(Y, Z),
+                                  "T")
+        composed = t_of_y.subs(Z, func.expr)
+    fn = sp.lambdify(Z, composed, modules="numpy")
+    x, w = np.polynomial.legendre.leggauss(order)
+    edges = np.linspace(-_HALF_WIDTH, _HALF_WIDTH, panels + 1)
+    half = (edges[1] - edges[0]) / 2
+    z = (edges[:-1, None] + half * (x[None, :] + 1)).ravel()
+    weights = (half * w[None, :] * np.ones((panels, 1))).ravel() * np.exp(-z * z / 2) / np.sqrt(
+        2 * np.pi)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.broadcast_to(np.asarray(fn(z), dtype=float), z.shape).copy()
+        ends = np.array([_HALF_WIDTH, 1e3, 1e6, -_HALF_WIDTH, -1e3, -1e6])
+        tails = np.broadcast_to(np.asarray(fn(ends), dtype=float), ends.shape).copy()
+    if not np.all(np.isfinite(t)):
+        raise DomainError("T", str(T), "a preprocessing finite at almost every label",
+                          reason="is not finite on the quadrature nodes")
+    # still growing from |z| = 10³ to 10⁶ beyond rounding: T∘g is not bounded above
+    near = max(float(t.max()), float(tails[[0, 1, 3, 4]].max()))
+    growth = float(tails[[2, 5]].max()) - near
+    if not np.all(np.isfinite(tails)) or growth > 1e-6 * (1 + abs(near)):
+        raise DomainError("T", str(T), "a preprocessing bounded above (sup T < ∞)",
+                          reason="grows without bound: the Lu–Li equations need sup T < ∞")
+    tau = float(max(t.max(), tails.max()))
+    return DiscreteLaw(t, weights, (weights * z * z)[None, :], tau)
+
+
+def link_overlap(g: str | sp.Expr, T: str | sp.Expr, alpha: float) -> LuLiOverlap:
+    """The Lu–Li squared overlap at α = n/d > 0 of the spectral estimator with preprocessing
+    ``T`` for y = g(z) (:func:`preprocessing_law`), with the outlier and the bulk edge of D.
+
+    >>> round(link_overlap("z**2", "optimal", 0.4).rho2, 6), link_overlap("z**2", "optimal",
+    ...       2.0).rho2 > 0.5
+    (0.0, True)
+    """
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not (
+            0 < alpha < float("inf")):
+        raise DomainError("alpha", alpha, "α = n/d > 0 (finite)")
+    return luli_overlap(preprocessing_law(g, T), 0, float(alpha))
+

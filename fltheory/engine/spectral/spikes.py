@@ -1,0 +1,532 @@
+r"""BBP outliers and overlaps of spiked random matrices: exact for the semicircle and
+Marchenko–Pastur bulks, numeric (mpmath) for any bulk given by its density.
+
+**Normalisation (stated once, used by every function here and by every command).**
+
+* *Additive* (Wigner type): M = W + Σ_i θ_i u_i u_iᵀ, u_i orthonormal, W symmetric N × N whose
+  spectrum tends to a law μ; the semicircle bulk is W = G/√N with G a GOE matrix whose
+  off-diagonal entries have variance 1, so μ is the semicircle on [−2, 2].
+* *Multiplicative* (sample covariance): S = Σ^{1/2} X Σ^{1/2}, Σ = I + Σ_i (ℓ_i − 1) v_i v_iᵀ
+  (the spike ℓ_i is the population eigenvalue; θ_i = ℓ_i − 1 in Benaych-Georges & Nadakuditi),
+  X with spectral law μ; the Marchenko–Pastur bulk is X = Z Zᵀ/n with Z a p × n standard
+  Gaussian matrix and γ = p/n, so μ lives on [(1 − √γ)², (1 + √γ)²] (plus an atom 1 − 1/γ at
+  0 when γ > 1). Then S = (1/n) Σ_μ x_μ x_μᵀ with x_μ ~ N(0, Σ).
+* The *overlap* is the squared cosine ⟨ũ, u⟩² between the unit eigenvector ũ of the outlier
+  and the spike's direction u (or v).
+
+**The formulas.** With G(z) = ∫ dμ(x)/(z − x) (Stieltjes transform) and T(z) = ∫ x dμ(x)/(z − x)
+= z G(z) − 1, for a bulk on [a, b] (Benaych-Georges & Nadakuditi 2011, Theorems 2.1–2.3 and
+2.5–2.7, Adv. Math. 227):
+
+* additive: an outlier above the bulk exists iff θ > θ_c = 1/G(b⁺); it sits at the ρ > b with
+  G(ρ) = 1/θ, and the squared overlap is −1/(θ² G'(ρ)); below the bulk the same with
+  θ < 1/G(a⁻) < 0 and ρ < a;
+* multiplicative: an outlier above the bulk exists iff θ = ℓ − 1 > 1/T(b⁺); it sits at the
+  ρ > b with T(ρ) = 1/θ, and the squared overlap is −(1 + θ)/(θ² ρ T'(ρ)). This form is
+  derived here from the resolvent identity (S − ρ)ũ = 0 ⟺ (X − ρΣ^{−1})Σ^{1/2}ũ = 0, with
+  Σ^{−1} = I − θ/(1 + θ) vvᵀ: w = Σ^{1/2}ũ ∝ (ρ − X)^{−1} v, so ⟨v, ũ⟩² = G²/((1 + θ)(−G') −
+  θG²) at ρG(ρ) = 1 + 1/θ, which is the form above (the source text of the paper's Theorem
+  2.7 could not be read here; the form agrees with Paul's closed form below to every digit).
+
+Closed forms (exact: rationals and surds in, sympy expressions out):
+
+* semicircle: θ_c = 1, outlier θ + 1/θ, overlap 1 − 1/θ² (|θ| > 1; Péché 2006, Féral & Péché
+  2007; BGN 2011 §3.1);
+* Marchenko–Pastur: the outlier above exists iff ℓ > 1 + √γ (Baik, Ben Arous & Péché 2005;
+  Baik & Silverstein 2006 for real data), at ℓ(1 + γ/(ℓ − 1)), with squared overlap
+  (1 − γ/(ℓ − 1)²)/(1 + γ/(ℓ − 1)) (Paul 2007, Theorem 4); below the bulk (γ < 1 only) iff
+  ℓ < 1 − √γ, at the same ℓ(1 + γ/(ℓ − 1)) with the same overlap (the resolvent derivation
+  above holds on both sides).
+
+At a critical strength (θ = θ_c exactly) the outlier merges with the edge and the overlap is 0
+(the *BBP phase transition*, named in each answer). Several spikes at once are answered spike by
+spike (BGN 2011, Theorem 2.1: each θ_i is its own equation); equal strengths share one
+eigenspace and the overlap is then that of the projection onto it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+from fltheory.exact import DomainError, as_rational, check_dps, fraction_str, to_float
+
+__all__ = ["MAX_SPIKES", "Bulk", "Spike", "Surd", "bulk_spikes", "density_bulk", "mp_bulk",
+           "mp_spikes", "semicircle_bulk", "semicircle_spikes"]
+
+#: At most this many spikes in one query (each numeric spike costs a few quadratures).
+MAX_SPIKES = 20
+_GUARD = 10  # guard digits of every numeric evaluation; a second run at 2·_GUARD confirms digits
+
+
+@dataclass(frozen=True)
+class Spike:
+    """One spike's answer: ``strength`` (θ additive, ℓ multiplicative), the critical
+    ``threshold`` on its side of the bulk, the ``phase`` ("outlier", "no outlier" or "critical":
+    the BBP transition), the ``outlier`` location (None without one), the squared ``overlap``
+    (0 without an outlier), the ``edge`` of the bulk on its side, the ``side`` ("upper" or
+    "lower"), whether the numbers are ``exact`` (sympy) or mpmath values with ``digits``
+    confirmed significant digits, and the ``reason``."""
+
+    strength: Any
+    threshold: Any
+    phase: str
+    outlier: Any
+    overlap: Any
+    edge: Any
+    side: str
+    exact: bool
+    digits: int
+    reason: str
+
+
+def _strengths(values: Any, name: str) -> list[Fraction]:
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
+        values = [values]
+    if not 1 <= len(values) <= MAX_SPIKES:
+        raise DomainError(name, f"{len(values)} values", f"1 to {MAX_SPIKES} spikes")
+    out = []
+    for v in values:
+        q = as_rational(v, name)
+        to_float(q, name)
+        out.append(q)
+    return out
+
+
+def _phase(beyond: bool, critical: bool) -> str:
+    return "critical" if critical else ("outlier" if beyond else "no outlier")
+
+
+class Surd:
+    """The exact number a + b·√c (a, b, c rationals, c > 0 not a rational square): thresholds
+    and edges of the Marchenko–Pastur bulk. ``str`` is exact text, :meth:`evalf` its value at
+    ``dps`` digits.
+
+    >>> str(Surd(Fraction(1), Fraction(1), Fraction(1, 2))), Surd(1, 1, 2).evalf(10)
+    ('1 + sqrt(1/2)', '2.414213562')
+    """
+
+    __slots__ = ("a", "b", "c")
+
+    def __init__(self, a: Any, b: Any, c: Any):
+        self.a, self.b, self.c = Fraction(a), Fraction(b), Fraction(c)
+
+    def __str__(self) -> str:
+        root = f"sqrt({fraction_str(self.c)})"
+        if self.a == 0:
+            return f"{fraction_str(self.b)}*{root}" if self.b != 1 else root
+        sign = "+" if self.b > 0 else "-"
+        mag = abs(self.b)
+        return f"{fraction_str(self.a)} {sign} {'' if mag == 1 else fraction_str(mag) + '*'}{root}"
+
+    __repr__ = __str__
+
+    def evalf(self, dps: int) -> str:
+        """The value to ``dps`` significant digits (mpmath with guard digits)."""
+        with mpmath.workdps(dps + _GUARD):
+            v = (mpmath.mpf(self.a.numerator) / self.a.denominator
+                 + mpmath.mpf(self.b.numerator) / self.b.denominator
+                 * mpmath.sqrt(mpmath.mpf(self.c.numerator) / self.c.denominator))
+            return mpmath.nstr(v, dps)
+
+    def __float__(self) -> float:
+        return float(self.a) + float(self.b) * float(self.c) ** 0.5
+
+    def sign_of_difference(self, q: Fraction) -> int:
+        """The sign of q − (a + b√c), exactly: compare (q − a) with b√c by squaring."""
+        u = q - self.a  # sign(u − b√c)
+        if self.b == 0:
+            return (u > 0) - (u < 0)
+        v2 = self.b * self.b * self.c  # (b√c)² > 0
+        if self.b > 0:
+            return 1 if u > 0 and u * u > v2 else (0 if u > 0 and u * u == v2 else -1)
+        return -1 if u < 0 and u * u > v2 else (0 if u < 0 and u * u == v2 else 1)
+
+
+def _root_of(q: Fraction) -> Fraction | None:
+    """√q when q >= 0 is the square of a rational, else None."""
+    from math import isqrt
+
+    n, d = q.numerator, q.denominator
+    rn, rd = isqrt(n), isqrt(d)
+    return Fraction(rn, rd) if rn * rn == n and rd * rd == d else None
+
+
+def semicircle_spikes(thetas: Any) -> tuple[Spike, ...]:
+    """Exact BBP answers of M = W + Σ θ_i u_i u_iᵀ, W semicircular on [−2, 2] (module
+    docstring): θ_c = ±1, outlier θ + 1/θ and squared overlap 1 − 1/θ² when |θ| > 1. Values are
+    :class:`~fractions.Fraction` (exact).
+
+    ``thetas``: one number or a list of at most MAX_SPIKES non-zero rationals (int, Fraction,
+    text such as ``"3/2"``, a float as typed).
+
+    >>> s = semicircle_spikes(["3/2", "1/2"])
+    >>> [(x.phase, str(x.outlier), str(x.overlap)) for x in s]
+    [('outlier', '13/6', '5/9'), ('no outlier', 'None', '0')]
+    """
+    out = []
+    for th in _strengths(thetas, "theta"):
+        if th == 0:
+            raise DomainError("theta", 0, "θ ≠ 0 (a spike of strength 0 is no spike)")
+        side = "upper" if th > 0 else "lower"
+        edge, crit = (Fraction(2), Fraction(1)) if th > 0 else (Fraction(-2), Fraction(-1))
+        beyond = abs(th) > 1
+        outlier: Fraction | None
+        if beyond:
+            outlier, overlap = th + 1 / th, 1 - 1 / th ** 2
+            reason = (f"|θ| = {fraction_str(abs(th))} > 1: outlier at θ + 1/θ = "
+                      f"{fraction_str(outlier)}, squared overlap 1 − 1/θ² = "
+                      f"{fraction_str(overlap)}")
+        else:
+            outlier, overlap = None, Fraction(0)
+            reason = (f"|θ| = {fraction_str(abs(th))} {'=' if abs(th) == 1 else '<'} 1: "
+                      f"{'at the BBP transition: ' if abs(th) == 1 else ''}no outlier, the top "
+                      f"eigenvalue sticks to the edge {fraction_str(edge)} and the eigenvector "
+                      "carries no information (overlap 0)")
+        out.append(Spike(th, crit, _phase(beyond, abs(th) == 1), outlier, overlap, edge, side,
+                         True, 0, reason))
+    return tuple(out)
+
+
+def _gamma(gamma: Any) -> Fraction:
+    q = as_rational(gamma, "gamma")
+    to_float(q, "gamma")
+    if not q > 0:
+        raise DomainError("gamma", fraction_str(q), "γ = p/n > 0")
+    return q
+
+
+def _surd(a: Fraction, b: Fraction, c: Fraction) -> Fraction | Surd:
+    root = _root_of(c)
+    return a + b * root if root is not None else Surd(a, b, c)
+
+
+def mp_spikes(ells: Any, gamma: Any) -> tuple[Spike, ...]:
+    """Exact BBP answers of the spiked sample covariance S = Σ^{1/2} X Σ^{1/2}, X
+    Marchenko–Pastur of ratio γ = p/n > 0, population eigenvalues ℓ_i > 0 (module docstring):
+    outlier ℓ(1 + γ/(ℓ − 1)) and squared overlap (1 − γ/(ℓ − 1)²)/(1 + γ/(ℓ − 1)) when
+    ℓ > 1 + √γ (or, for γ < 1, ℓ < 1 − √γ below the bulk). Thresholds and edges are
+    :class:`Surd` (or Fraction when √γ is rational), the rest Fraction.
+
+    >>> s = mp_spikes(["5/2", 2], "1/3")
+    >>> [(x.phase, str(x.outlier), str(x.overlap), str(x.threshold)) for x in s]
+    [('outlier', '55/18', '23/33', '1 + sqrt(1/3)'), ('outlier', '8/3', '1/2', '1 + sqrt(1/3)')]
+    """
+    g = _gamma(gamma)
+    out = []
+    for ell in _strengths(ells, "ell"):
+        if not ell > 0:
+            raise DomainError("ell", fraction_str(ell), "ℓ > 0 (a population variance)")
+        upper = ell >= 1
+        sgn = Fraction(1 if upper else -1)
+        crit = _surd(Fraction(1), sgn, g)
+        edge = _surd(1 + g, 2 * sgn, g)
+        side = "upper" if upper else "lower"
+        cmp = (crit.sign_of_difference(ell) if isinstance(crit, Surd)
+               else (ell > crit) - (ell < crit))
+        if not upper and g >= 1:
+            beyond, critical = False, False
+            why = (f"γ = {fraction_str(g)} >= 1: no outlier below the bulk (its lower edge is "
+                   "0 or the atom at 0)")
+        else:
+            beyond = cmp > 0 if upper else cmp < 0
+            critical = cmp == 0
+            why = ""
+        outlier: Fraction | None
+        crit_text = f"1 {'+' if upper else '−'} √γ = {float(crit):.6g}"
+        if beyond:
+            outlier = ell * (1 + g / (ell - 1))
+            overlap = (1 - g / (ell - 1) ** 2) / (1 + g / (ell - 1))
+            reason = (f"ℓ = {fraction_str(ell)} {'>' if upper else '<'} {crit_text}: outlier at "
+                      f"ℓ(1 + γ/(ℓ − 1)) = {fraction_str(outlier)}, squared overlap "
+                      f"(1 − γ/(ℓ − 1)²)/(1 + γ/(ℓ − 1)) = {fraction_str(overlap)}")
+        else:
+            outlier, overlap = None, Fraction(0)
+            reason = why or (f"ℓ = {fraction_str(ell)} is {'at' if critical else 'inside'} the "
+                             f"threshold {crit_text}{' (the BBP transition)' if critical else ''}"
+                             f": no outlier, the extreme eigenvalue sticks to the edge "
+                             f"{float(edge):.6g} (overlap 0)")
+        out.append(Spike(ell, crit, _phase(beyond, critical), outlier, overlap, edge, side,
+                         True, 0, reason))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- any bulk
+
+
+class Bulk:
+    """A limiting spectral law μ on [a, b] with its Stieltjes transform G(z) = ∫dμ(x)/(z − x)
+    and G'(z), evaluated in mpmath at the current precision for z outside [a, b]. Built by
+    :func:`density_bulk` (quadrature of a density), :func:`semicircle_bulk` and
+    :func:`mp_bulk` (closed forms, used as references)."""
+
+    def __init__(self, name: str, lower: Any, upper: Any,
+                 G: Callable[[Any], Any], dG: Callable[[Any], Any],
+                 G_edge: Callable[[str], Any], nonnegative: bool):
+        self.name, self.lower, self.upper = name, lower, upper
+        self.G, self.dG, self._G_edge = G, dG, G_edge
+        #: whether μ lives on [0, ∞) (needed by the multiplicative model)
+        self.nonnegative = nonnegative
+
+    def edge_value(self, side: str) -> Any:
+        """G(b⁺) (``side="upper"``) or G(a⁻) (``"lower"``): finite when the density vanishes
+        at the edge fast enough (square-root decay suffices), else ±inf."""
+        return self._G_edge(side)
+
+    def __repr__(self) -> str:
+        return f"Bulk({self.name!r}, [{self.lower}, {self.upper}])"
+
+
+def semicircle_bulk() -> Bulk:
+    """The semicircle law on [−2, 2]: G(z) = (z − √(z² − 4))/2 (branch G ~ 1/z at ∞).
+
+    >>> b = semicircle_bulk()
+    >>> mpmath.nstr(b.G(mpmath.mpf(3)), 12), b.edge_value("upper")
+    ('0.38196601125', mpf('1.0'))
+    """
+    def G(z: Any) -> Any:
+        return (z - mpmath.sign(z) * mpmath.sqrt(z * z - 4)) / 2
+
+    def dG(z: Any) -> Any:
+        return (1 - mpmath.sign(z) * z / mpmath.sqrt(z * z - 4)) / 2
+
+    return Bulk("semicircle", mpmath.mpf(-2), mpmath.mpf(2), G, dG,
+                lambda side: mpmath.mpf(1) if side == "upper" else mpmath.mpf(-1), False)
+
+
+def mp_bulk(gamma: Any) -> Bulk:
+    """The Marchenko–Pastur law of ratio γ = p/n (0 < γ <= 1: no atom), on [(1 − √γ)²,
+    (1 + √γ)²]: G(z) = (z − (1 − γ) − √((z − 1 − γ)² − 4γ))/(2γz) above the bulk.
+
+    >>> b = mp_bulk("1/4")
+    >>> mpmath.nstr(b.upper, 10), mpmath.nstr(b.edge_value("upper"), 10)
+    ('2.25', '1.333333333')
+    """
+    g = _gamma(gamma)
+    if g > 1:
+        raise DomainError("gamma", g, "0 < γ <= 1 for the MP bulk of the numeric route",
+                          reason="puts an atom at 0 (use the exact route for γ > 1)")
+    gm = mpmath.mpf(g.numerator) / g.denominator
+    a, b = (1 - mpmath.sqrt(gm)) ** 2, (1 + mpmath.sqrt(gm)) ** 2
+
+    def G(z: Any) -> Any:
+        s = mpmath.sign(z - 1 - gm) * mpmath.sqrt((z - 1 - gm) ** 2 - 4 * gm)
+        return (z - (1 - gm) - s) / (2 * gm * z)
+
+    def dG(z: Any) -> Any:
+        return mpmath.diff(G, z)
+
+    def edge(side: str) -> Any:
+        z = b if side == "upper" else a
+        return (z - (1 - gm)) / (2 * gm * z)
+
+    return Bulk(f"Marchenko–Pastur γ = {g}", a, b, G, dG, edge, True)
+
+
+def density_bulk(density: Any, support: tuple[Any, Any], dps: int = 30) -> Bulk:
+    """The bulk of a density ρ(x) on [a, b] (an expression in x or z of the
+    :mod:`fltheory.engine.expressions` grammar, e.g. ``sqrt(Max(4 - x**2, 0))/(2*pi)``; a and
+    b exact rationals, a < b). Checked before use, at ``dps`` + 10 digits: ρ is finite and
+    >= 0 at 401 points of [a, b] and ∫ρ = 1 to 10^{−(dps − 5)} (each failure a DomainError
+    naming ``density`` with the value found). G and G' are tanh-sinh quadratures.
+
+    >>> b = density_bulk("sqrt(Max(4 - x**2, 0))/(2*pi)", (-2, 2), dps=15)
+    >>> mpmath.nstr(b.G(mpmath.mpf(3)), 10)
+    '0.3819660113'
+    """
+    import sympy as sp
+
+    from fltheory.engine.expressions import Z, parse_expression
+
+    dps = check_dps(dps)
+    expr = parse_expression(density, "density")
+    lo, hi = (as_rational(s, "support") for s in support)
+    if not lo < hi:
+        raise DomainError("support", f"{fraction_str(lo)},{fraction_str(hi)}", "a < b")
+    fn = sp.lambdify(Z, expr, modules="mpmath")
+    with mpmath.workdps(dps + _GUARD):
+        a, b = mpmath.mpf(lo.numerator) / lo.denominator, mpmath.mpf(hi.numerator) / hi.denominator
+        _check_density(fn, a, b, dps, str(density))
+
+    def G(z: Any) -> Any:
+        return mpmath.quad(lambda x: fn(x) / (z - x), [a, b])
+
+    def dG(z: Any) -> Any:
+        return -mpmath.quad(lambda x: fn(x) / (z - x) ** 2, [a, b])
+
+    def edge(side: str) -> Any:
+        z = b if side == "upper" else a
+        if fn(z) != 0:  # a density non-zero at the edge: G diverges logarithmically there
+            return mpmath.inf if side == "upper" else -mpmath.inf
+        # the integrable 1/√ singularity at the edge is sampled at nodes x = b − ε where the
+        # density's own expression cancels (4 − x² near x = 2): twice the digits keep all
+        prec = mpmath.mp.prec
+        with mpmath.workprec(2 * prec):
+            value = mpmath.quad(lambda x: fn(x) / (z - x), [a, b])
+        return +value
+
+    return Bulk(f"density {density} on [{fraction_str(lo)}, {fraction_str(hi)}]", a, b, G, dG,
+                edge, lo >= 0)
+
+
+def _check_density(fn: Callable[[Any], Any], a: Any, b: Any, dps: int, shown: str) -> None:
+    allowed = "a density: finite, >= 0 on the support and of integral 1"
+    for k in range(401):
+        x = a + (b - a) * k / 400
+        try:
+            v = fn(x)
+        except (ZeroDivisionError, ValueError):
+            raise DomainError("density", shown, allowed,
+                              reason=f"cannot be evaluated at x = {mpmath.nstr(x, 6)}") from None
+        if isinstance(v, mpmath.mpc) or not mpmath.isfinite(v):
+            raise DomainError("density", shown, allowed,
+                              reason=f"is not finite and real at x = {mpmath.nstr(x, 6)}")
+        if v < -mpmath.mpf(10) ** (-dps):
+            raise DomainError("density", shown, allowed,
+                              reason=f"is negative ({mpmath.nstr(v, 6)}) at x = "
+                                     f"{mpmath.nstr(x, 6)}")
+    total = mpmath.quad(fn, [a, b])
+    if abs(total - 1) > mpmath.mpf(10) ** (-(dps - 5)):
+        raise DomainError("density", shown, allowed,
+                          reason=f"integrates to {mpmath.nstr(total, 12)} on the support, not 1")
+
+
+def _root(f: Callable[[Any], Any], lo: Any, hi: Any) -> Any:
+    """The root of a monotone f on (lo, hi) where f changes sign, by bisection then secant
+    polish (bisection alone cannot fail; f is a quadrature, so few calls matter)."""
+    f_lo = f(lo)
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        f_mid = f(mid)
+        if (f_mid < 0) == (f_lo < 0):
+            lo, f_lo = mid, f_mid
+        else:
+            hi = mid
+    return mpmath.findroot(f, ((lo + hi) / 2, hi), solver="secant")
+
+
+def _spike_numeric(bulk: Bulk, theta: Any, model: str) -> tuple[Any, Any, Any, Any, str, str]:
+    """(threshold, outlier or None, overlap, edge, side, phase) at the current precision;
+    θ = ℓ − 1 for the multiplicative model."""
+    side = "upper" if theta > 0 else "lower"
+    a, b = bulk.lower, bulk.upper
+    edge = b if side == "upper" else a
+    g_edge = bulk.edge_value(side)
+    if model == "additive":
+        target = 1 / theta  # G(ρ) = 1/θ
+        threshold = 1 / g_edge if g_edge != 0 else mpmath.inf
+        func = bulk.G
+        # G(z) lies between 1/(z − a) and 1/(z − b) outside [a, b]: the root lies in
+        # [a + θ, b + θ], clipped to the outside of the support
+        lo, hi = (max(b, a + theta), b + theta) if side == "upper" else (a + theta,
+                                                                         min(a, b + theta))
+    else:
+        target = 1 / theta  # T(ρ) = ρG(ρ) − 1 = 1/θ
+
+        def func(z: Any) -> Any:
+            return z * bulk.G(z) - 1
+        t_edge = edge * g_edge - 1
+        threshold = 1 / t_edge if t_edge != 0 else mpmath.inf
+        # x/(z − x) lies between a/(z − a) and b/(z − b): ρ in [a(1 + θ), b(1 + θ)]
+        lo, hi = (max(b, a * (1 + theta)), b * (1 + theta)) if side == "upper" else (
+            a * (1 + theta), min(a, b * (1 + theta)))
+    beyond = theta > threshold if side == "upper" else theta < threshold
+    # within the quadrature's accuracy of θ_c (dps digits of the caller): at the transition
+    near = (mpmath.isfinite(threshold) and abs(theta - threshold)
+            <= mpmath.mpf(10) ** (_GUARD - mpmath.mp.dps) * max(1, abs(theta)))
+    if near or not beyond:
+        phase = "critical" if near else "no outlier"
+        return threshold, None, mpmath.mpf(0), edge, side, phase
+    # strictly outside the support: G is analytic there
+    span = abs(hi - lo)
+    lo_s = lo + span * mpmath.mpf(10) ** (-mpmath.mp.dps // 2) if lo == edge else lo
+    hi_s = hi - span * mpmath.mpf(10) ** (-mpmath.mp.dps // 2) if hi == edge else hi
+    rho = _root(lambda z: func(z) - target, lo_s, hi_s)
+    if model == "additive":
+        overlap = -1 / (theta ** 2 * bulk.dG(rho))
+    else:
+        dT = bulk.G(rho) + rho * bulk.dG(rho)
+        overlap = -(1 + theta) / (theta ** 2 * rho * dT)
+    return threshold, rho, overlap, edge, side, "outlier"
+
+
+def _agree(x: Any, y: Any, dps: int) -> int:
+    """Significant digits on which x and y agree (at most dps)."""
+    if x is None or y is None:
+        return dps
+    if x == y:
+        return dps
+    if not (mpmath.isfinite(x) and mpmath.isfinite(y)):
+        return 0
+    scale = max(abs(x), abs(y))
+    if scale == 0:
+        return dps
+    rel = abs(x - y) / scale
+    return max(0, min(dps, int(mpmath.floor(-mpmath.log10(rel))) - 1))
+
+
+def bulk_spikes(bulk: Bulk | Callable[[], Bulk], strengths: Any, model: str = "additive",
+                dps: int = 30) -> tuple[Spike, ...]:
+    """BBP answers for any bulk (module docstring), numeric: each value at ``dps`` + 10 and
+    ``dps`` + 20 digits, ``digits`` = the significant digits on which both agree (at most dps).
+
+    ``bulk``: a :class:`Bulk` or a function building one (it is rebuilt at each precision);
+    ``strengths``: θ (additive, non-zero) or ℓ (multiplicative, > 0, bulk on [0, ∞));
+    ``model``: ``"additive"`` or ``"multiplicative"``.
+
+    >>> s = bulk_spikes(semicircle_bulk, ["3/2"], dps=15)[0]
+    >>> mpmath.nstr(s.outlier, 12), mpmath.nstr(s.overlap, 12), s.digits
+    ('2.16666666667', '0.555555555556', 15)
+    """
+    dps = check_dps(dps)
+    if model not in ("additive", "multiplicative"):
+        raise DomainError("model", model, "additive or multiplicative")
+    qs = _strengths(strengths, "theta" if model == "additive" else "ell")
+    runs = []
+    for extra in (_GUARD, 2 * _GUARD):
+        with mpmath.workdps(dps + extra):
+            b = bulk() if callable(bulk) and not isinstance(bulk, Bulk) else bulk
+            assert isinstance(b, Bulk)
+            if model == "multiplicative" and not b.nonnegative:
+                raise DomainError("model", model, "additive for a bulk with negative values",
+                                  reason="needs a bulk on [0, ∞) (X is a covariance)")
+            row = []
+            for q in qs:
+                if model == "additive" and q == 0:
+                    raise DomainError("theta", 0, "θ ≠ 0")
+                if model == "multiplicative" and not q > 0:
+                    raise DomainError("ell", fraction_str(q), "ℓ > 0")
+                if model == "multiplicative" and q == 1:
+                    raise DomainError("ell", 1, "ℓ ≠ 1 (ℓ = 1 is no spike)")
+                theta = mpmath.mpf(q.numerator) / q.denominator
+                row.append(_spike_numeric(b, theta - 1 if model == "multiplicative" else theta,
+                                          model))
+            runs.append((b.name, row))
+    out = []
+    for q, r1, r2 in zip(qs, runs[0][1], runs[1][1], strict=True):
+        th1, rho1, ov1, edge, side, phase = r1
+        th2, rho2, ov2, _, _, phase2 = r2
+        if phase != phase2:
+            raise DomainError("theta" if model == "additive" else "ell", fraction_str(q),
+                              "a strength not numerically at the threshold",
+                              reason="is at the threshold to the working precision")
+        digits = min(_agree(th1, th2, dps), _agree(rho1, rho2, dps), _agree(ov1, ov2, dps))
+        what = "θ" if model == "additive" else "ℓ − 1"
+        thr_text = mpmath.nstr(th1, min(digits, 12)) if mpmath.isfinite(th1) else "±∞"
+        if phase == "outlier":
+            reason = (f"{what} = {fraction_str(q if model == 'additive' else q - 1)} beyond the "
+                      f"threshold {thr_text}: outlier at {mpmath.nstr(rho2, min(digits, 12))}, "
+                      f"squared overlap {mpmath.nstr(ov2, min(digits, 12))}")
+        else:
+            reason = (f"{what} = {fraction_str(q if model == 'additive' else q - 1)} "
+                      f"{'at' if phase == 'critical' else 'within'} the threshold {thr_text}: "
+                      "no outlier (overlap 0)")
+        strength = q
+        threshold = th2 + 1 if model == "multiplicative" and mpmath.isfinite(th2) else th2
+        out.append(Spike(strength, threshold, phase, rho2, ov2, edge, side, False, digits,
+                         reason))
+    return tuple(out)

@@ -1,0 +1,26 @@
+"""Issue #27: spectral thresholds — BBP outliers and overlaps of spiked random matrices for any
+bulk, the weak-recovery threshold and the optimal preprocessing of a single-index link, and the
+Lu–Li overlap of a spectral estimator (:mod:`fltheory.papers.spectral.theory`; the formulas are
+shared in :mod:`fltheory.engine.spectral`)."""
+
+from fltheory.papers import Paper, lazy_names
+
+PAPER = Paper(
+    key="spectral",
+    title="Spectral thresholds: BBP spikes for any bulk, weak recovery of links (issue 27)",
+    claims="fltheory.papers.spectral.claims",
+    commands={"spike": "fltheory.papers.spectral.cli:spike_command",
+              "link": "fltheory.papers.spectral.cli:link_command"},
+    tables={"spectral_links": "fltheory.papers.spectral.views:links_table"},
+    figures={"spectral": "fltheory.papers.spectral.views:overlap_figure"},
+    order=8,
+)
+
+# The paper's public names, each imported from its module on first use: importing this
+# package (as paper discovery does) costs no more than the declaration above.
+_NAMES = {
+    "theory": (
+        "BULKS", "LINK_CATALOGUE", "link_rows", "spike_query"),
+}
+__getattr__, __dir__ = lazy_names(__name__, _NAMES)
+__all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]
