@@ -288,3 +288,17 @@ def test_cli_outputs_exact_and_numeric():
     data = json.loads(out)
     assert code == 0 and data["value"]["alpha_c"] == "1/2"
     assert data["details"]["overlaps"][0]["rho2"].startswith("0.6388812")
+
+
+def test_link_without_spectral_signal_prints_infinity():
+    """y = 1 carries no information: E[z²|y] ≡ 1, so E[(m − 1)²] = 0 and α_c = 1/0 = ∞ by the
+    Mondelli–Montanari formula; every format answers (found by the CLI fuzz: it was an internal
+    error on a non-finite number)."""
+    from click.testing import CliRunner
+
+    from fltheory.cli import cli
+
+    for fmt in ("text", "json", "latex"):
+        res = CliRunner().invoke(cli, ["link", "--g", "1", "--format", fmt])
+        assert res.exit_code == 0, res.output
+        assert fmt == "latex" or "∞" in res.output  # latex: no table without --alpha

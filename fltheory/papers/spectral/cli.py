@@ -188,8 +188,8 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Resu
     from fltheory.engine.spectral.luli import luli_overlap
 
     ans = link_threshold(g, dps)
-    if ans.linear or ans.optimal is None:
-        alpha_text = "0" if ans.linear else "inf"
+    if ans.linear or ans.optimal is None:  # E[z²|y] ≡ 1: no spectral signal at linear n
+        alpha_text = "0" if ans.linear else "∞"
     elif ans.exact:
         alpha_text = str(ans.alpha_c)
     else:
@@ -236,7 +236,7 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Resu
 @click.option("--g", "g", required=True, help="The link y = g(z): a catalogue name or an "
               "expression in z (the grammar of `fltheory hermite`).")
 @click.option("--T", "T", default=None, help="Preprocessing T(y) for the overlaps (an "
-              "expression in y, bounded above) [default: the optimal T*, when y determines |z|].")
+              "expression in y, bounded above) [default: the optimal T*, when y determines the absolute value of z].")
 @click.option("--alpha", default=None, help="Sample ratios α = n/d > 0 (comma-separated, at "
               "most 20) at which to print the Lu–Li overlap.")
 @dps_option

@@ -67,11 +67,11 @@ def links_table(links: Sequence[str] | None = None) -> Table:
         latex_rows=latex_rows,
         caption=("Weak-recovery threshold α_c (n/d) of spectral methods and the optimal "
                  "preprocessing T*(y) = 1 − 1/m(y), m(y) = E[z²|y], for y = g(z), z ~ N(0, 1)."),
-        latex_caption=(r"Weak-recovery threshold $\alpha_c = 1/\mathbb{E}[(m(y)-1)^2]$ of "
+        latex_caption=(r"Weak-recovery threshold $\alpha_c = 1/\operatorname{E}[(m(y)-1)^2]$ of "
                        r"spectral methods (Mondelli \& Montanari 2018) and the optimal "
                        r"preprocessing $T^*(y) = 1 - 1/m(y)$ (Luo, Alghamdi \& Lu 2019), "
-                       r"$m(y) = \mathbb{E}[z^2 \mid y]$, $y = g(z)$, $z \sim N(0,1)$; "
-                       r"$\alpha_c = 0$ where $\mathbb{E}[z \mid y] \neq 0$."),
+                       r"$m(y) = \operatorname{E}[z^2 \mid y]$, $y = g(z)$, $z \sim N(0,1)$; "
+                       r"$\alpha_c = 0$ where $\operatorname{E}[z \mid y] \neq 0$."),
         label="tab:spectral-links",
         align="llll",
     )
