@@ -236,7 +236,8 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Resu
 @click.option("--g", "g", required=True, help="The link y = g(z): a catalogue name or an "
               "expression in z (the grammar of `fltheory hermite`).")
 @click.option("--T", "T", default=None, help="Preprocessing T(y) for the overlaps (an "
-              "expression in y, bounded above) [default: the optimal T*, when y determines the absolute value of z].")
+              "expression in y, bounded above) [default: the optimal T*, when y determines "
+              "the absolute value of z].")
 @click.option("--alpha", default=None, help="Sample ratios α = n/d > 0 (comma-separated, at "
               "most 20) at which to print the Lu–Li overlap.")
 @dps_option
