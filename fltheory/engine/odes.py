@@ -22,8 +22,11 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["compiled", "compiled_loop", "dop853_loop", "grid_spacing", "tableau"]
+__all__ = ["STAGES", "compiled", "compiled_loop", "dop853_loop", "grid_spacing", "tableau"]
 
+#: right-side evaluations per step of :func:`dop853_loop` (12 stages, the last one at the new
+#: point reused as the next step's first): what a step costs, in every budget and cost bound
+STAGES = 12
 #: the helpers :func:`dop853_loop` calls: compiled with it, so the compiled loop calls no Python
 _HELPERS = ("_initial_step", "_combine", "_error")
 
@@ -135,7 +138,7 @@ def dop853_loop(f: Any, y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: f
     (0, True)
     """
     n = y0.shape[0]
-    ns = 12
+    ns = STAGES
     n_grid = t_grid.shape[0]
     out = np.full((n_grid, n), np.nan)
     y = y0.copy()

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from fltheory.args import read_grid, read_real, read_step
-from fltheory.engine.odes import grid_spacing, tableau
+from fltheory.engine.odes import STAGES, grid_spacing, tableau
 from fltheory.exact import DomainError, check_cost, check_integer
 from fltheory.papers.committee import _compiled
 
@@ -155,7 +155,8 @@ def _integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
     """:func:`integration_cost` on arguments already read (floats, integers in range)."""
     if per_eval is None:
         per_eval = compiled_erf_cost(K, M)
-    nfev = max(expected_nfev(K, eta, t_span), 12.0 * (n_grid - 1) + 1)  # steps land on points
+    # every grid point is a step's end: at least one step per grid interval
+    nfev = max(expected_nfev(K, eta, t_span), float(STAGES) * (n_grid - 1) + 1)
     seconds = nfev * per_eval + n_grid * (2e-5 + 1e-6 * (K + M) ** 2) + 0.005
     memory = 8.0 * 4 * n_grid * (2 * K * K + 2 * K * M)
     return seconds, memory
@@ -225,10 +226,10 @@ def integrate_flat(fun: Callable[[np.ndarray], np.ndarray], y0: Any, t_grid: Any
         if getattr(compiled, "loops", None) is not None and args is not None:
             # the model's compiled loops(y, *args): one integrator for every model, disk-cached
             Y, nfev, status, t_end = jit.dop853_loops(tuple(args), y0, t, rtol, atol,
-                                                      max_nfev // 15 + 1, y_max, *tableau())
+                                                      max_nfev // STAGES + 1, y_max, *tableau())
         else:
             Y, nfev, status, t_end = jit.dop853(jit.njit_rhs(compiled), y0, t, rtol, atol,
-                                                max_nfev // 15 + 1, y_max, *tableau())
+                                                max_nfev // STAGES + 1, y_max, *tableau())
         if status == 1:
             raise DomainError("eta", eta, "steps for which the ODE can be integrated",
                               reason=f"needs over {max_nfev} evaluations of the right side "

@@ -339,7 +339,7 @@ def _settle(F: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, eta: float,
         y_max = 1e8 * max(1.0, float(np.abs(x).max(initial=0.0)))
         with np.errstate(all="ignore"):
             Y, nfev, status, t_end = odes.dop853_loop(
-                F, x, np.array([0.0, span]), 1e-8, 1e-11, left // 15 + 1, y_max,
+                F, x, np.array([0.0, span]), 1e-8, 1e-11, left // odes.STAGES + 1, y_max,
                 *odes.tableau())
         if status in (2, 3):
             raise ode.CommitteeDivergence(eta, float(t_end), None,

@@ -18,7 +18,7 @@ import numpy as np
 
 import fltheory.simkit.observables as observables
 from fltheory.args import read_count, read_grid, read_matrix, read_real
-from fltheory.engine.odes import grid_spacing, tableau
+from fltheory.engine.odes import STAGES, grid_spacing, tableau
 from fltheory.exact import DomainError, check_cost
 from fltheory.papers.quadratic._common import MEMORY_LIMIT_BYTES, ODE_SECONDS_LIMIT, ODEDivergence
 
@@ -82,7 +82,7 @@ def ode_cost(k: int, p: int, p_star: int, eta: float, t_span: float, n_grid: int
     read_count(k, "k", 0, p)
     read_count(n_grid, "n_grid", 1)
     eta, t_span = read_real(eta, "eta", 0.0), read_real(t_span, "t_span", 0.0)
-    nfev = max(3000 + 15 * max(eta, 0.1) * t_span, 12.0 * n_grid)
+    nfev = max(3000 + 15 * max(eta, 0.1) * t_span, float(STAGES) * n_grid)
     seconds = nfev * _seconds_per_evaluation(k, p_star) + 2e-7 * n_grid * p * p
     memory = 4.0 * 8 * n_grid * (p * p + p * p_star + 1 + k * k + k * p_star)
     return seconds, memory
@@ -219,7 +219,7 @@ def _dop853(jit: Any, args: tuple[Any, ...], y0: np.ndarray, t_grid: np.ndarray,
     k, ps = args[0], args[1]
     # a step costs 12 evaluations: cap the steps at 3 × the time bound, each evaluation at
     # ode_cost's per-evaluation time
-    max_steps = int(3 * ODE_SECONDS_LIMIT / (12 * _seconds_per_evaluation(k, ps)))
+    max_steps = int(3 * ODE_SECONDS_LIMIT / (STAGES * _seconds_per_evaluation(k, ps)))
     Y, _, status, _ = jit.dop853(args, y0, t_grid, rtol, atol, max_steps, y_max, *tableau())
     if status == 1:
         raise DomainError("eta", eta_in, "steps for which the ODE can be integrated",
