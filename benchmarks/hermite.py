@@ -24,7 +24,7 @@ def _profile(call: str) -> list[tuple[str, float]]:
     stats = pstats.Stats(profiler)
     total = stats.total_tt  # type: ignore[attr-defined]
     wanted = {"quad": "quadrature.py", "exact": "exact_He_expectation", "lambdify": "lambdify",
-              "kinks": "_kinks", "norm": "_norm2"}
+              "kinks": "kink_points", "norm": "_norm2"}
     out = []
     for label, needle in wanted.items():
         cum = max((v[3] for k, v in stats.stats.items()  # type: ignore[attr-defined]

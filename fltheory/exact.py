@@ -36,6 +36,7 @@ __all__ = [
     "parse_int_or_inf",
     "parse_int_range",
     "parse_rational",
+    "short_rational",
     "to_decimal_str",
     "to_float",
 ]
@@ -297,7 +298,7 @@ def check_integer(value: int, param: str, minimum: int | None = None,
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
         lo = "-inf" if minimum is None else str(minimum)
         hi = "inf" if maximum is None else str(maximum)
-        raise DomainError(param, _short(Fraction(value)), f"integers in [{lo}, {hi}]")
+        raise DomainError(param, short_rational(Fraction(value)), f"integers in [{lo}, {hi}]")
     return value
 
 
@@ -391,14 +392,19 @@ def to_float(value: Fraction | int, param: str, *, positive: bool = False) -> fl
     except OverflowError:
         out = float("inf")
     if not abs(out) <= 1e300 or (value != 0 and abs(out) < 1e-300):
-        raise DomainError(param, _short(value), allowed, reason="is beyond double precision")
+        raise DomainError(param, short_rational(value), allowed,
+                          reason="is beyond double precision")
     if positive and out <= 0:
-        raise DomainError(param, _short(value), "numbers > 0")
+        raise DomainError(param, short_rational(value), "numbers > 0")
     return out
 
 
-def _short(value: Fraction) -> str:
-    """A rational for an error message: exact when short, else its order of magnitude."""
+def short_rational(value: Fraction) -> str:
+    """A rational for an error message: exact when short, else its order of magnitude.
+
+    >>> short_rational(Fraction(3, 7)), short_rational(Fraction(10**100 + 1, 3))
+    ('3/7', '1e100 (about)')
+    """
     text = fraction_str(value) if max(value.numerator.bit_length(),
                                       value.denominator.bit_length()) < 200 else ""
     if text:

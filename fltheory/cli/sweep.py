@@ -112,12 +112,21 @@ def _list_tasks() -> None:
         click.echo(f"{t.id}\t{params}\t{t.description}")
 
 
+def _stderr_progress(done: int, total: int, run: Any) -> None:  # pragma: no cover - tty only
+    """A one-line progress report on stderr, rewritten in place after each run of a sweep."""
+    state = "failed" if run.error else "cached" if run.cached else f"{run.seconds:.1f}s"
+    sys.stderr.write(f"\r[{done}/{total}] seed {run.seed} {run.params} {state}\x1b[K")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
 def _run(task_id: str, points: list[dict[str, str]], seeds: list[int], workers: int,
          backend: str | None, no_cache: bool, store_path: str | None,
          progress: bool | None) -> Any:
     """The sweep's runs, through the store unless ``no_cache``; progress on stderr if asked
     (default: when stderr is a terminal)."""
-    from fltheory.sweep.runner import _stderr_progress, sweep
+    from fltheory.sweep.runner import sweep
     from fltheory.sweep.store import Store, default_path
 
     store = None if no_cache else Store(Path(store_path) if store_path else default_path())

@@ -35,7 +35,8 @@ import sympy as sp
 
 from fltheory.exact import DomainError, did_you_mean, parse_rational
 
-__all__ = ["BOUNDS", "CATALOGUE", "GRAMMAR", "LIMITS", "Z", "hermite_He", "parse_expression"]
+__all__ = ["BOUNDS", "CATALOGUE", "GRAMMAR", "LIMITS", "Z", "hermite_He", "normal_cdf",
+           "parse_expression"]
 
 #: The variable every function is written in (``x`` is accepted as another name for it).
 Z = sp.Symbol("z", real=True)
@@ -91,7 +92,12 @@ def hermite_He(k: int, x: sp.Expr = Z) -> sp.Expr:
     return sp.expand(sp.hermite_prob(k, x))
 
 
-def _phi_cdf(x: sp.Expr) -> sp.Expr:
+def normal_cdf(x: sp.Expr) -> sp.Expr:
+    """Φ(x) = (1 + erf(x/√2))/2, the standard normal distribution function, as a sympy expression.
+
+    >>> normal_cdf(sp.Integer(0))
+    1/2
+    """
     return (1 + sp.erf(x / sp.sqrt(2))) / 2
 
 
@@ -109,7 +115,7 @@ _FUNCTIONS: dict[str, Callable[..., sp.Expr]] = {
     "relu": lambda x: sp.Max(x, 0),
     "sigmoid": lambda x: 1 / (1 + sp.exp(-x)),
     "softplus": lambda x: sp.log(1 + sp.exp(x)),
-    "Phi": _phi_cdf,
+    "Phi": normal_cdf,
     **{f"He{k}": _He_function(k) for k in range(13)},
 }
 #: Functions taking several arguments (at least two); every other one takes exactly one.

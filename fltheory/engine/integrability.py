@@ -32,7 +32,7 @@ from fltheory.engine.expressions import Z, _show
 from fltheory.engine.timer import Timeout, time_limit
 from fltheory.exact import DomainError
 
-__all__ = ["check_square_integrable"]
+__all__ = ["NotSquareIntegrable", "check_square_integrable", "singular_points"]
 
 _T = sp.Symbol("t", positive=True)
 
@@ -47,8 +47,10 @@ def _sympy_seconds() -> float:
     return min(_L2_STEP_SECONDS, _deadline[0] - time.monotonic())
 
 
-class _NotL2(Exception):
-    pass
+class NotSquareIntegrable(Exception):
+    """A function shown not square-integrable against N(0, 1), or whose singular points cannot be
+    located; :func:`check_square_integrable` turns it into a :class:`DomainError` with its
+    reason."""
 
 
 def check_square_integrable(expr: sp.Expr, param: str = "EXPR", shown: str | None = None) -> str:
@@ -77,7 +79,7 @@ def check_square_integrable(expr: sp.Expr, param: str = "EXPR", shown: str | Non
     _deadline[0] = time.monotonic() + _L2_SYMPY_SECONDS
     try:
         how = _decide_l2(expr)
-    except _NotL2 as exc:
+    except NotSquareIntegrable as exc:
         raise DomainError(param, shown, "functions f with E[f(z)²] < ∞, z ~ N(0, 1)",
                           reason=f"is not square-integrable under N(0, 1): {exc}") from None
     _L2_CACHE[expr] = how
@@ -99,7 +101,7 @@ def _is_piecewise_polynomial(expr: sp.Expr) -> bool:
 def _decide_l2(expr: sp.Expr) -> str:
     if _is_piecewise_polynomial(expr):
         return "exact"
-    points, numeric = _singular_points(expr)
+    points, numeric = singular_points(expr), False
     for p in points:
         for side in (1, -1):
             numeric |= _local_end(expr, p, side)
@@ -132,9 +134,14 @@ def _finite(value: sp.Expr | None) -> bool:
     return value is not None and value.is_number and bool(value.is_finite) and bool(value.is_real)
 
 
-def _singular_points(expr: sp.Expr) -> tuple[list[sp.Expr], bool]:
+def singular_points(expr: sp.Expr) -> list[sp.Expr]:
     """Real points where f may be infinite: zeros of denominators and of log arguments, poles of
-    tan. Refuses (``_NotL2``) when they fill an interval or cannot be located."""
+    tan, sorted. Refuses (:class:`NotSquareIntegrable`) when they fill an interval or cannot be
+    located.
+
+    >>> singular_points(1 / (Z**2 - 4) + sp.log(sp.Abs(Z)))
+    [-2, 0, 2]
+    """
     suspects: list[sp.Expr] = []
     for sub in sp.preorder_traversal(expr):
         if sub.is_Pow and sub.base.has(Z) and sub.exp.is_negative:
@@ -156,12 +163,12 @@ def _singular_points(expr: sp.Expr) -> tuple[list[sp.Expr], bool]:
         except (Timeout, Exception):
             zeros = None
         if zeros is None or isinstance(zeros, sp.ConditionSet):
-            raise _NotL2(f"the real zeros of {g} could not be located")
+            raise NotSquareIntegrable(f"the real zeros of {g} could not be located")
         if zeros.is_empty:
             continue
         if isinstance(zeros, sp.FiniteSet):
             if len(zeros) > 20:
-                raise _NotL2(f"{g} has more than 20 real zeros")
+                raise NotSquareIntegrable(f"{g} has more than 20 real zeros")
             points.update(zeros)
             continue
         try:
@@ -169,9 +176,9 @@ def _singular_points(expr: sp.Expr) -> tuple[list[sp.Expr], bool]:
         except (NotImplementedError, TypeError, AttributeError):
             filled = False
         if filled:
-            raise _NotL2(f"it is infinite or undefined on {zeros} (where {g} = 0)")
-        raise _NotL2(f"it has infinitely many real singular points (where {g} = 0)")
-    return sorted(points, key=lambda p: float(p)), False
+            raise NotSquareIntegrable(f"it is infinite or undefined on {zeros} (where {g} = 0)")
+        raise NotSquareIntegrable(f"it has infinitely many real singular points (where {g} = 0)")
+    return sorted(points, key=lambda p: float(p))
 
 
 def _denominators(expr: sp.Expr) -> list[sp.Expr]:
@@ -187,7 +194,7 @@ def _local_end(expr: sp.Expr, p: sp.Expr, side: int) -> bool:
     if _finite(_sympy_limit(f2 * _T ** sp.Rational(9, 10), 0)):
         return False
     if _positive(_sympy_limit(f2 * _T, 0)):
-        raise _NotL2(f"f(z)² >= c/{gap} as {where} (sympy limit)")
+        raise NotSquareIntegrable(f"f(z)² >= c/{gap} as {where} (sympy limit)")
     if _finite(_sympy_limit(f2 * _T ** sp.Rational(99, 100), 0)):
         return False
     import mpmath
@@ -197,9 +204,9 @@ def _local_end(expr: sp.Expr, p: sp.Expr, side: int) -> bool:
         with mpmath.workdps(30):
             g = [abs(fn(mpmath.mpf(10) ** -j)) for j in (4, 8, 14)]
     except Exception:
-        raise _NotL2(f"f could not be evaluated near {p}") from None
+        raise NotSquareIntegrable(f"f could not be evaluated near {p}") from None
     if not (g[2] <= g[1] <= g[0] and all(mpmath.isfinite(v) for v in g)):
-        raise _NotL2(f"f(z)²·{gap}^(99/100) does not decrease as {where} (numeric)")
+        raise NotSquareIntegrable(f"f(z)²·{gap}^(99/100) does not decrease as {where} (numeric)")
     return True
 
 
@@ -210,7 +217,7 @@ def _infinite_end(expr: sp.Expr, side: int) -> bool:
     if _finite(_sympy_limit(f2phi * _T**2, sp.oo)):
         return False
     if _positive(_sympy_limit(f2phi * _T, sp.oo)):
-        raise _NotL2(f"f(z)² e^(−z²/2) >= c/|z| as z → {where} (sympy limit)")
+        raise NotSquareIntegrable(f"f(z)² e^(−z²/2) >= c/|z| as z → {where} (sympy limit)")
     if _finite(_sympy_limit(f2phi * _T ** sp.Rational(101, 100), sp.oo)):
         return False
     import mpmath
@@ -223,8 +230,9 @@ def _infinite_end(expr: sp.Expr, side: int) -> bool:
                 lo = mpmath.mpf(2) ** i
                 maxima.append(max(abs(fn(lo + lo * j / 64)) for j in range(64)))
     except Exception:
-        raise _NotL2(f"f could not be evaluated towards {where}") from None
+        raise NotSquareIntegrable(f"f could not be evaluated towards {where}") from None
     if all(m < mpmath.mpf(10) ** -30 for m in maxima) or maxima[2] < maxima[1] < maxima[0]:
         return True
-    raise _NotL2(f"f(z)² e^(−z²/2) z² does not decrease towards {where} (numeric: window maxima "
-                 f"{', '.join(mpmath.nstr(m, 3) for m in maxima)} on [32, 256])")
+    shown = ", ".join(mpmath.nstr(m, 3) for m in maxima)
+    raise NotSquareIntegrable(f"f(z)² e^(−z²/2) z² does not decrease towards {where} (numeric: "
+                              f"window maxima {shown} on [32, 256])")

@@ -436,10 +436,3 @@ def aggregate(outcome: SweepOutcome) -> list[dict[str, Any]]:
                     "missing": entry["missing"]})
     return out
 
-
-def _stderr_progress(done: int, total: int, run: Run) -> None:  # pragma: no cover - tty only
-    state = "failed" if run.error else "cached" if run.cached else f"{run.seconds:.1f}s"
-    sys.stderr.write(f"\r[{done}/{total}] seed {run.seed} {run.params} {state}\x1b[K")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()

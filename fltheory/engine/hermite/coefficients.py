@@ -40,7 +40,7 @@ from fltheory.engine.hermite.exact import (
     _piecewise_expectation,
     _piecewise_pairs,
 )
-from fltheory.engine.hermite.quadrature import _kinks, _mp_function, _quad_expectation
+from fltheory.engine.hermite.quadrature import _mp_function, _quad_expectation, kink_points
 from fltheory.engine.hermite.zero import ZeroTest, decide_zero
 from fltheory.engine.timer import Timeout, time_limit
 from fltheory.exact import DomainError, check_dps
@@ -243,7 +243,7 @@ class _Engine:
     @property
     def points(self) -> list[Any]:
         if self._points is None:
-            self._points = _kinks(self.expr)
+            self._points = kink_points(self.expr)
         return self._points
 
     def exact_He_expectation(self, k: int) -> tuple[sp.Expr, str] | None:

@@ -22,7 +22,7 @@ import math
 
 import sympy as sp
 
-from fltheory.engine.expressions import Z, _phi_cdf
+from fltheory.engine.expressions import Z, normal_cdf
 from fltheory.exact import check_integer
 
 __all__ = ["MAX_MOMENT", "gauss_moment"]
@@ -85,7 +85,7 @@ def _Phi(x: sp.Expr) -> sp.Expr:
         return sp.Integer(1)
     if x == -sp.oo:
         return sp.Integer(0)
-    return _phi_cdf(x)  # the catalogue's Phi: one formula
+    return normal_cdf(x)  # the catalogue's Phi: one formula
 
 
 def _interval_moments(a: sp.Expr, b: sp.Expr, nmax: int) -> list[sp.Expr]:

@@ -19,11 +19,15 @@ from fltheory.engine.hermite.bounds import K_MAX, check_degree
 from fltheory.engine.hermite.exact import _KINK_ATOMS, _is_polynomial, _to_poly
 from fltheory.exact import check_dps
 
-__all__ = ["quad_expectation"]
+__all__ = ["kink_points", "quad_expectation"]
 
 
-def _kinks(expr: sp.Expr) -> list[sp.Expr]:
-    """Real points where f may fail to be smooth: zeros of the arguments of Abs/sign/…"""
+def kink_points(expr: sp.Expr) -> list[sp.Expr]:
+    """Real points where f may fail to be smooth: zeros of the arguments of Abs/sign/…, sorted.
+
+    >>> kink_points(sp.Abs(Z - 1) + sp.Max(Z, 0))
+    [0, 1]
+    """
     points: set[sp.Expr] = set()
     for atom in expr.atoms(*_KINK_ATOMS):
         if isinstance(atom, sp.Max | sp.Min):
@@ -99,4 +103,4 @@ def quad_expectation(f: str | sp.Expr, k: int = 0, dps: int = 30) -> tuple[Any, 
     check_degree(k, "k", 0, K_MAX)
     check_dps(dps)
     expr = parse_function(f).expr
-    return _quad_expectation(_mp_function(expr), k, _kinks(expr), dps)
+    return _quad_expectation(_mp_function(expr), k, kink_points(expr), dps)

@@ -769,7 +769,7 @@ def _check_growth(text: str, expr: sp.Expr) -> None:
     import sympy as sp
 
     from fltheory.engine.functions import Z
-    from fltheory.engine.integrability import _NotL2, _singular_points
+    from fltheory.engine.integrability import NotSquareIntegrable, singular_points
     from fltheory.engine.timer import Timeout, time_limit
 
     allowed = ("activations with g, g' finite on ℝ and O(e^{c z²}) for every c > 0 (all "
@@ -779,8 +779,8 @@ def _check_growth(text: str, expr: sp.Expr) -> None:
                           "is not a function)")
     for f, what in ((expr, "g"), (sp.diff(expr, Z), "g'")):
         try:
-            points, _ = _singular_points(f)
-        except _NotL2 as exc:
+            points = singular_points(f)
+        except NotSquareIntegrable as exc:
             raise DomainError("g", text, allowed, reason=f"has {what} with {exc}") from None
         if points:
             raise DomainError("g", text, allowed, reason=f"has {what} infinite at z = "

@@ -5,7 +5,7 @@ from fltheory.papers import Paper, lazy_names
 
 PAPER = Paper(
     key="fisher",
-    title="ReLU Fisher information, Takeishi et al. line (seed 004)",
+    title="ReLU Fisher information, Takeishi et al. line",
     claims="fltheory.papers.fisher.claims",
     tables={"fisher": "fltheory.papers.fisher.views:fisher_table"},
     figures={"fisher": "fltheory.papers.fisher.views:fisher_figure"},

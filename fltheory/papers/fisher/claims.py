@@ -1,4 +1,4 @@
-"""Claims of the ReLU Fisher-information paper (seed 004).
+"""Claims of the ReLU Fisher-information paper (Takeishi et al. line).
 
 Finite-m effects are handled by finite-size scaling, not by wide tolerances: each measured
 quantity y(m) is fitted as y = a + b/m over a grid of widths and seeds, and the extrapolated a is
@@ -336,7 +336,7 @@ _FIT_WHY = ("finite-size scaling: y(m) = a + b/m fitted over the width grid and 
             "Bonferroni bound for a family-wise false alarm of 1e-3")
 _SMALL = {"d": 5, "m": (500, 1000, 2000), "seeds": 4, "n_test": 2000, "n_gram": 200_000}
 _LARGE = {"d": 10, "m": (1000, 2000, 4000), "seeds": 8, "n_test": 4000, "n_gram": 2_000_000}
-_SOURCE = "Takeishi et al. line (seed 004); exact spectrum: fltheory.papers.fisher.theory"
+_SOURCE = "Takeishi et al. line; exact spectrum: fltheory.papers.fisher.theory"
 
 
 def _simulated_at(size: Mapping[str, Any]) -> str:

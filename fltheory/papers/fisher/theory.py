@@ -1,4 +1,5 @@
-r"""Fisher information of random ReLU features: the exact m → ∞ spectrum for any d (seed 004).
+r"""Fisher information of random ReLU features: the exact m → ∞ spectrum for any d
+(Takeishi et al. line).
 
 Model (Takeishi et al. line; *Approximating Simple ReLU Networks based on Spectral Decomposition of
 Fisher Information*): x ~ N(0, I_d), X(x) = relu(xᵀW) ∈ ℝ^m, W ∈ ℝ^{d×m} i.i.d. N(0, 1/m),

@@ -25,7 +25,7 @@ def fisher_table(d: Sequence[int] = FISHER_TABLE_DIMENSIONS) -> Table:
     relu(x·w), w uniform on the sphere) at each dimension d, against the paper's approximations
     (2d+1)/(4π) and 1/(2π(d+2)), the multiplicity N(d, 2) and the share of the trace d/2 carried
     by the three leading clusters; 6 significant digits (computed at 20). Source: the ReLU Fisher
-    paper (seed 004, Takeishi et al. line); levels by Funk–Hecke (:func:`fltheory.papers.fisher.theory.
+    paper (Takeishi et al. line); levels by Funk–Hecke (:func:`fltheory.papers.fisher.theory.
     spectrum`).
 
     Parameters
@@ -144,7 +144,7 @@ def draw_fisher(spectrum: Mapping[str, Any], residuals: Mapping[str, Any],
 )
 def fisher_figure(d: int = 5, m: int = 2000, widths: Sequence[int] = (250, 500, 1000, 2000),
                   seeds: int = 3, seed: int = 0) -> Any:
-    """The ReLU Fisher figure (seed 004, Takeishi et al. line): (a) the simulated spectrum of
+    """The ReLU Fisher figure (Takeishi et al. line): (a) the simulated spectrum of
     J = E_x[X Xᵀ] of m random ReLU features at dimension d against the exact m → ∞ levels and
     their multiplicities; (b) the residual of the leading eigenvectors' outputs off the
     predicted function spaces against the width, with the m^(−1/2) law (see
@@ -180,7 +180,7 @@ def fisher_figure(d: int = 5, m: int = 2000, widths: Sequence[int] = (250, 500, 
 NOTEBOOK: list[tuple[str, str]] = [
     ("markdown", """# Fisher information of random ReLU features
 
-Model (seed 004, Takeishi et al. line): $x \\sim N(0, I_d)$, $X(x) = \\mathrm{relu}(x^\\top W)$,
+Model (Takeishi et al. line): $x \\sim N(0, I_d)$, $X(x) = \\mathrm{relu}(x^\\top W)$,
 $W_{ij} \\sim N(0, 1/m)$, Fisher matrix $J = E_x[X X^\\top]$.
 
 This notebook reproduces the paper's validation — the error between the network outputs of the

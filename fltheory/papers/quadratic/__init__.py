@@ -9,7 +9,7 @@ from fltheory.papers import Paper, lazy_names
 
 PAPER = Paper(
     key="quadratic",
-    title="Bocchi, Lucibello, Saglietti, Cammarota et al. 2026, quadratic nets (seed 003)",
+    title="Bocchi, Lucibello, Saglietti, Cammarota et al. 2026, quadratic nets",
     claims="fltheory.papers.quadratic.claims",
     commands={"quadratic": "fltheory.papers.quadratic.cli:quadratic_group"},
     tables={"quadratic": "fltheory.papers.quadratic.views:quadratic_table"},

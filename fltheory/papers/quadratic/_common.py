@@ -1,4 +1,4 @@
-"""Shared pieces of the quadratic-network theory modules (seed 003): the work bounds, the
+"""Shared pieces of the quadratic-network theory modules (Bocchi et al. 2026): the work bounds, the
 divergence error and the argument readers (exact steps, finite reals, matrices). Private: the
 public names are re-exported by :mod:`fltheory.papers.quadratic.theory`."""
 

@@ -1,4 +1,4 @@
-r"""Implicit bias of one-pass SGD in quadratic networks (seed 003): the direction
+r"""Implicit bias of one-pass SGD in quadratic networks (Bocchi et al. 2026): the direction
 S = ρ(ρᵀρ)^{−1/2} of the overlaps, conserved by the mean-field ODE under isotropy (the solution
 reached is then the zero-loss point closest to the start), its drift along the ODE, and the
 drift SGD's plateau noise causes from a cold random start (:func:`cold_start_drift`). Model and

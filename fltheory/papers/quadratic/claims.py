@@ -1,4 +1,4 @@
-"""Claims of the quadratic-network paper (seed 003). Mean-field normalisation a = 1/p,
+"""Claims of the quadratic-network paper (Bocchi et al. 2026). Mean-field normalisation a = 1/p,
 b = 1/p*, η_w = pη; isotropic teacher T = I (see :mod:`fltheory.papers.quadratic.theory`).
 
 Seeds: repetition s of a claim's simulation runs on ``seeding.children(seed, n)[s]`` (one

@@ -1,4 +1,5 @@
-"""Commands of the quadratic-network paper (seed 003): ``quadratic ode`` and ``equations``."""
+"""Commands of the quadratic-network paper (Bocchi et al. 2026): ``quadratic ode``,
+``equations``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-r"""Curvature of the quadratic-network problem (seed 003): the zero-loss manifold, the loss
-Hessian's eigenvalue counts at the plateau and at a solution (closed forms in the full p·N
+r"""Curvature of the quadratic-network problem (Bocchi et al. 2026): the zero-loss manifold, the
+loss Hessian's eigenvalue counts at the plateau and at a solution (closed forms in the full p·N
 weight space), and the ODE Jacobian's counts in the order parameters (numerical, next to the
 predicted ones). Mean-field normalisation a = 1/p, b = 1/p*, T = I; see
 :mod:`fltheory.papers.quadratic.theory`.

@@ -1,4 +1,4 @@
-r"""The ODEs of one-pass SGD in quadratic networks (seed 003), derived from the model.
+r"""The ODEs of one-pass SGD in quadratic networks (Bocchi et al. 2026), derived from the model.
 
 Two independent forms of the same equations: element by element from the SGD update by
 Isserlis' theorem (:func:`derive_elementwise`, sympy, exact), and in matrix form

@@ -1,5 +1,5 @@
-r"""Escape from the plateau with SGD's noise (seed 003): the plateau noise, its integral J and
-the escape-time law from cold random starts.
+r"""Escape from the plateau with SGD's noise (Bocchi et al. 2026): the plateau noise, its
+integral J and the escape-time law from cold random starts.
 
 Each SGD step moves an overlap by Δρ_km = −2aη_w (f − y) λ_k ν_m / N; at ρ = 0 these kicks are
 uncorrelated between entries, of variance 4η² E[(f − y)² λ² ν²]/N per unit time

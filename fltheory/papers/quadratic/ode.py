@@ -1,4 +1,4 @@
-r"""Integration of the quadratic-network ODEs (seed 003) and the escape criterion.
+r"""Integration of the quadratic-network ODEs (Bocchi et al. 2026) and the escape criterion.
 
 :func:`integrate` solves the matrix-form ODEs (:func:`~fltheory.papers.quadratic.theory.rhs_matrix`)
 after the exact reduction of :mod:`fltheory.papers.quadratic.rhs`, with its cost bounded

@@ -1,5 +1,5 @@
-r"""What the ``fltheory quadratic`` commands compute (seed 003), as one call each: the ODE run
-from a user's start (:func:`ode_run`), the escape law over several N (:func:`escape_laws`),
+r"""What the ``fltheory quadratic`` commands compute (Bocchi et al. 2026), as one call each: the
+ODE run from a user's start (:func:`ode_run`), the escape law over several N (:func:`escape_laws`),
 the curvature counts (:func:`curvature_counts`), the step rescaling of the fixed
 normalisation (:func:`mean_field_step`) and the stability bounds as a sentence
 (:func:`stability_text`). The CLI parses, calls one of these and renders; the maths is in the

@@ -1,4 +1,4 @@
-"""One-pass SGD on a quadratic two-layer network (seed 003), numpy only.
+"""One-pass SGD on a quadratic two-layer network (Bocchi et al. 2026), numpy only.
 
 Student f(x) = a Σ_k (w_k·x)²/N, teacher y = b Σ_m (w*_m·x)²/N + σξ, x ~ N(0, I_N), squared loss,
 one fresh sample per step: w_k ← w_k − η_w·2a(f − y)(w_k·x/√N) x/√N. A step costs O(N(p + p*)).

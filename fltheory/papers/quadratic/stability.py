@@ -1,4 +1,4 @@
-r"""The plateau of the quadratic-network ODEs (seed 003): the ρ = 0 fixed point q*(η), its
+r"""The plateau of the quadratic-network ODEs (Bocchi et al. 2026): the ρ = 0 fixed point q*(η), its
 loss, the escape rates, and the stability bounds on the step η.
 
 At ρ = 0, Q = q I, T = I (a = 1/p, b = 1/p*, η_w = pη) the Q-equation reduces to

@@ -1,4 +1,4 @@
-r"""One-pass SGD in quadratic two-layer networks: ODEs derived from the model (seed 003).
+r"""One-pass SGD in quadratic two-layer networks: ODEs derived from the model (Bocchi et al. 2026).
 
 Source: Bocchi, Regimbeau, Lucibello, Saglietti, Cammarota (2026), *Escape dynamics and implicit
 bias of one-pass SGD in overparameterized quadratic networks*, arXiv 2604.03068.

@@ -6,7 +6,7 @@ from fltheory.papers import Paper, lazy_names
 
 PAPER = Paper(
     key="recovery",
-    title="Dandi, Krzakala, Loureiro et al. 2026, sequential recovery (seed 002)",
+    title="Dandi, Krzakala, Loureiro et al. 2026, sequential recovery",
     claims="fltheory.papers.recovery.claims",
     commands={"recovery": "fltheory.papers.recovery.cli:recovery_group",
               "threshold": "fltheory.papers.recovery.cli:threshold_command"},

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from fltheory.exact import DomainError, _short, as_rational, check_integer
+from fltheory.exact import DomainError, as_rational, check_integer, short_rational
 
 
 def _integer(value: Any, param: str, minimum: int | None = 1, maximum: int | None = None) -> int:
@@ -34,8 +34,8 @@ def _digits(x: int) -> int:
 
 def _shown(value: Fraction) -> str:
     """A rational for a message: exact when short (numerator and denominator below 200 bits,
-    about 60 digits), else its order of magnitude (:func:`fltheory.exact._short`)."""
-    return _short(Fraction(value))
+    about 60 digits), else its order of magnitude (:func:`fltheory.exact.short_rational`)."""
+    return short_rational(Fraction(value))
 
 
 def _positive_float(value: Any, param: str, allowed: str | None = None) -> float:

@@ -1,4 +1,4 @@
-"""Claims of the sequential-recovery paper (seed 002).
+"""Claims of the sequential-recovery paper (Dandi et al. 2026).
 
 Model and algorithm as in :mod:`fltheory.papers.recovery.theory` (q = 2, d1 = 8 flat latent
 directions,

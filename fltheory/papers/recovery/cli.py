@@ -1,4 +1,4 @@
-"""Commands of the sequential-recovery paper (seed 002): ``threshold``, ``recovery`` and
+"""Commands of the sequential-recovery paper (Dandi et al. 2026): ``threshold``, ``recovery`` and
 ``recovery simulate``."""
 
 from __future__ import annotations
@@ -296,11 +296,11 @@ def law_command(gamma: Fraction, C: Fraction, dps: int, fmt: str) -> None:
     """
     import mpmath
 
-    from fltheory.exact import _short
+    from fltheory.exact import short_rational
     from fltheory.papers.recovery import theory as th
 
     if C <= 0:
-        raise DomainError("C", _short(C), "C > 0")
+        raise DomainError("C", short_rational(C), "C > 0")
     expo = th.law_exponent(gamma)
     with mpmath.workdps(dps + 10):
         s = mpmath.mpf(2 * gamma.numerator) / gamma.denominator

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from fltheory.exact import DomainError, _short, check_cost, check_dps, fraction_str
+from fltheory.exact import DomainError, check_cost, check_dps, fraction_str, short_rational
 from fltheory.papers.recovery._args import _check_positive, _digits, _integer, _rational, _shown
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
@@ -452,10 +452,10 @@ def _refuse_digits(n: Fraction, gamma: Fraction, log_r: float, log10_count: floa
     allowed = f"n, γ with k*(n) = (n/(C·D))^(1/(2γ)) of at most {MAX_DIGITS} digits"
     if gamma < Fraction(1, 2) and log_r / math.log(10) <= MAX_DIGITS:
         # n/(C·D) alone is presentable: the small γ (exponent 1/(2γ) > 1) makes k* huge
-        raise DomainError("gamma", _short(gamma), allowed, reason=f"gives k* of about "
-                          f"{log10_count:.3g} digits at n = {_short(n)}")
-    raise DomainError("n", _short(n), allowed, reason=f"gives k* of about "
-                      f"{log10_count:.3g} digits at γ = {_short(gamma)}")
+        raise DomainError("gamma", short_rational(gamma), allowed, reason=f"gives k* of about "
+                          f"{log10_count:.3g} digits at n = {short_rational(n)}")
+    raise DomainError("n", short_rational(n), allowed, reason=f"gives k* of about "
+                      f"{log10_count:.3g} digits at γ = {short_rational(gamma)}")
 
 
 def _largest_true(ok: Callable[[int], bool], guess: int) -> int:
@@ -486,9 +486,9 @@ def _count_irrational(n: Fraction, d: int, q: int, gamma: Fraction, C: Fraction,
     g = float(min(gamma, Fraction(10**300)))
     log_r = math.log(R.numerator) - math.log(R.denominator)
     if cap is None and log_r / (2 * g) / math.log(10) > MAX_DIGITS:
-        raise DomainError("n", _short(n), f"n, γ with k*(n) of at most {MAX_DIGITS} digits",
+        raise DomainError("n", short_rational(n), f"n, γ with k*(n) of at most {MAX_DIGITS} digits",
                           reason=f"gives k* of about {log_r / (2 * g) / math.log(10):.3g} "
-                                 f"digits at γ = {_short(gamma)}")
+                                 f"digits at γ = {short_rational(gamma)}")
     digits = 40 + _digits(max(gamma.numerator, gamma.denominator)) \
         + _digits(max(R.numerator.bit_length(), R.denominator.bit_length()))
     for _ in range(6):

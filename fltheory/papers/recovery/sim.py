@@ -1,4 +1,4 @@
-r"""The layer-wise spectral algorithm on the hierarchical target (seed 002), numpy only.
+r"""The layer-wise spectral algorithm on the hierarchical target (Dandi et al. 2026), numpy only.
 
 Model (q = 2). Inputs x ~ N(0, I_d); features φ(x) ∈ ℝ^D, D = d(d+1)/2, the orthonormal degree-2
 Hermite polynomials x_a x_b (a < b) and (x_a² − 1)/√2, so that E[φφᵀ] = I_D. Latent directions are

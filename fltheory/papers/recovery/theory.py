@@ -1,4 +1,5 @@
-r"""Sequential feature recovery (seed 002): thresholds, overlaps at finite n/D, MSE and its law.
+r"""Sequential feature recovery (Dandi et al. 2026): thresholds, overlaps at finite n/D, MSE and
+its law.
 
 .. rubric:: The model
 

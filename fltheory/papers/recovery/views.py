@@ -27,7 +27,7 @@ RECOVERY_TABLE_GAMMAS = (Fraction(1), Fraction(3, 2))
                                  "columns each.", 0, 100, low_open=True),
 )
 def recovery_table(d1: int = 8, gamma: Sequence[Fraction] = RECOVERY_TABLE_GAMMAS) -> Table:
-    """Sequential recovery (Dandi, Krzakala, Loureiro et al., seed 002; q = 2, rank label
+    """Sequential recovery (Dandi, Krzakala, Loureiro et al.; q = 2, rank label
     transform): for each direction k of c_k ∝ k^(−γ), θ_k = E[T(h_k² − 1)], the large-δ
     threshold δ_k = E[T²]/θ_k² (n_k = δ_k·D) and the Lu–Li δ at which ρ_k² = 1/2; last row the
     weak-direction constant C. Columns in blocks, one per γ.
@@ -93,7 +93,7 @@ def _sides(gammas: tuple[Fraction, ...]) -> tuple[str, str]:
 )
 def recovery_depth_table(d: Sequence[int] = (10, 100, 1000, 10**4),
                          q: Sequence[int] = (2, 3, 4)) -> Table:
-    """Depth advantage (seed 002): the sample-size scale D(d, q) = C(d+q−1, q) of the
+    """Depth advantage (Dandi et al. 2026): the sample-size scale D(d, q) = C(d+q−1, q) of the
     hierarchical spectral method against D(d, 2q) of a shallow kernel on the degree-2q target,
     exact integers, and their ratio (:func:`fltheory.papers.recovery.theory.depth_rows`).
 
@@ -181,7 +181,7 @@ def recovery_figure(d: int = 24,
                                                  Fraction(20), Fraction(40), Fraction(80)),
                     seeds: int = 3, d1: int = 8, gamma: Fraction = Fraction(1),
                     seed: int = 0) -> Any:
-    """The recovery figure (Dandi, Krzakala, Loureiro et al., seed 002): (a) overlaps ρ_k²
+    """The recovery figure (Dandi, Krzakala, Loureiro et al.): (a) overlaps ρ_k²
     against δ = n/D, Lu–Li curves with the large-δ thresholds and the simulated spectral
     algorithm (Gaussian-equivalent features); (b) test MSE against δ: the finite-d1 curve, the
     d1 = ∞ law P·δ^e and the simulation (see :func:`draw_recovery`,
@@ -212,7 +212,7 @@ def recovery_figure(d: int = 24,
 NOTEBOOK: list[tuple[str, str]] = [
     ("markdown", """# Sequential feature recovery and scaling laws
 
-Model (seed 002, Dandi, Krzakala, Loureiro et al.): degree-2 Hermite features $\\phi(x) \\in
+Model (Dandi, Krzakala, Loureiro et al.): degree-2 Hermite features $\\phi(x) \\in
 \\mathbb{R}^D$ of $x \\sim N(0, I_d)$, $D = d(d+1)/2$; latent directions $A_1, \\dots, A_{d_1}$;
 label $y = \\sum_i c_i (h_i^2 - 1)/\\sqrt 2$ with $h_i = \\langle A_i, \\phi\\rangle$ and
 $c_i \\propto i^{-\\gamma}$. The layer-wise spectral algorithm takes the top eigenvectors of

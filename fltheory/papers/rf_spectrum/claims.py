@@ -421,7 +421,7 @@ _SMALL = {"d": 6, "scale": 1, "m": (480, 720, 960), "seeds": 3, "lmax": 3, "radi
 _LARGE = {"d": 6, "scale": 1, "m": (1000, 2000, 3000), "seeds": 6, "lmax": 3, "radial": 2,
           "dps": 5}
 _SOURCE = ("random-feature kernel spectrum (Mehler + Funk–Hecke, derived in "
-           "fltheory.papers.rf_spectrum.theory; extends the Takeishi et al. line, seed 004)")
+           "fltheory.papers.rf_spectrum.theory; extends the Takeishi et al. line)")
 
 
 def _at(size: Mapping[str, Any]) -> str:

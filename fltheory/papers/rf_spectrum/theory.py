@@ -832,10 +832,10 @@ def _nystrom_passes(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[
     import sympy as sp
 
     from fltheory.engine.functions import Z
-    from fltheory.engine.hermite.quadrature import _kinks
+    from fltheory.engine.hermite.quadrature import kink_points
     from fltheory.papers.rf_spectrum.radial import nystrom
 
-    if _kinks(expr):
+    if kink_points(expr):
         raise DomainError("sigma", func.text, "smooth activations, or activations that are "
                           "polynomial on each half-line (exact route)",
                           reason="has kinks but is not polynomial on each half-line: the "
@@ -931,9 +931,9 @@ GRAM_MP_MAX_WORK = 2.5e6
 
 
 def _kinks_of(expr: Any) -> bool:
-    from fltheory.engine.hermite.quadrature import _kinks
+    from fltheory.engine.hermite.quadrature import kink_points
 
-    return bool(_kinks(expr))
+    return bool(kink_points(expr))
 
 
 def _gram_mp_plan(d: int, s2: float, wp: int) -> tuple[float, float, float]:
@@ -1040,9 +1040,9 @@ def _gram_part(func: Any, expr: Any, parity: int, d: int, s: Any, ls: list[int],
     compared; None when float64 overflows (the caller falls back to Nyström); with ``strict``
     and fewer than ``dps`` digits confirmed, the DomainError to raise if no other route can
     do better."""
-    from fltheory.engine.hermite.quadrature import _kinks
+    from fltheory.engine.hermite.quadrature import kink_points
 
-    if _kinks(expr):
+    if kink_points(expr):
         return None  # refused by the Nyström route with its reason
     passes = _gram_float_passes(expr, d, s, ls)
     if passes is None:

@@ -7,7 +7,7 @@ from fltheory.papers import Paper, lazy_names
 
 PAPER = Paper(
     key="spectral",
-    title="Spectral thresholds: BBP spikes for any bulk, weak recovery of links (issue 27)",
+    title="Spectral thresholds: BBP spikes for any bulk, weak recovery of links",
     claims="fltheory.papers.spectral.claims",
     commands={"spike": "fltheory.papers.spectral.cli:spike_command",
               "link": "fltheory.papers.spectral.cli:link_command"},

@@ -5,7 +5,7 @@ from fltheory.papers import Paper, lazy_names
 
 PAPER = Paper(
     key="twostep",
-    title="Moniri & Hassani 2026, two steps of GD (seed 000)",
+    title="Moniri & Hassani 2026, two steps of GD",
     claims="fltheory.papers.twostep.claims",
     commands={"lambda": "fltheory.papers.twostep.cli:lambda_command",
               "phase": "fltheory.papers.twostep.cli:phase_command",

@@ -1,4 +1,4 @@
-"""Claims of the two-step paper (seed 000, Moniri & Hassani 2026).
+"""Claims of the two-step paper (Moniri & Hassani 2026).
 
 The simulated model (:func:`fltheory.papers.twostep.sim.model_run`) and the predictions
 (:func:`fltheory.papers.twostep.terms.batch_model`) share only the model's definition:

@@ -1,4 +1,4 @@
-"""Commands of the two-step paper (seed 000): ``lambda``, ``phase``, ``twostep learn``,
+"""Commands of the two-step paper (Moniri & Hassani 2026): ``lambda``, ``phase``, ``twostep learn``,
 ``twostep simulate``. Each parses, calls one function of the theory or the simulator, renders."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-r"""Two steps of gradient descent in a linear-width two-layer network (seed 000).
+r"""Two steps of gradient descent in a linear-width two-layer network (Moniri & Hassani 2026).
 
 Source: Moniri & Hassani (2026), *Feature Learning in Linear-Width Two-Layer Networks: Two vs.
 One Step of Gradient Descent*, arXiv 2605.17767.

@@ -1,4 +1,4 @@
-r"""Two full-batch gradient steps on the first layer of a two-layer network (seed 000).
+r"""Two full-batch gradient steps on the first layer of a two-layer network (Moniri & Hassani 2026).
 
 Normalisation (stated once, used everywhere): f(x) = aᵀσ(Wx)/√N, W ∈ ℝ^{N×d}, x ~ N(0, I_d),
 W0 i.i.d. N(0, 1/d) (so every pre-activation is ≈ N(0, 1)), a i.i.d. N(0, 1) and kept fixed,
