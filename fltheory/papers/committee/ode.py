@@ -321,11 +321,31 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     from fltheory.papers.committee import model as ce
 
     K, M = _units(model)
+    eta_q, Q0, R0, T, t, atol = _read_request(ce, model, eta, Q0, R0, T, t_grid, atol, method)
+    eta_f, span = float(eta_q), float(t[-1] - t[0])
+    # the cost bounds on η as read here (compiled: the cheaper bound first)
+    _refuse(K, M, span, len(t), *_integration_cost(K, M, eta_f, span, len(t), None))
+    compiled = None
+    if method in ("auto", "dopri") and _compiled.integrator() is not None:
+        compiled = _flat(ce, model, eta_q, T)
+    per_eval = _per_evaluation(ce, model, compiled)
+    if per_eval is not None:
+        _refuse(K, M, span, len(t), *_integration_cost(K, M, eta_f, span, len(t), per_eval))
+    y0 = np.concatenate([Q0.ravel(), R0.ravel()])
+    sol = _bounded(_numpy_field(ce, model, eta_q, T), y0, t, rtol, atol, method, compiled, eta,
+                   T, K, M, per_eval)
+    return _trajectory(ce, model, sol, t, T, eta)
+
+
+def _read_request(ce: Any, model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
+                  atol: float | None, method: str) -> tuple[Any, ...]:
+    """η (read once: the right sides take it as read), the state checked, the grid, atol (the
+    activation's default when None) and the method, for :func:`integrate`."""
+    K, M = _units(model)
     if atol is None:
         relu = getattr(getattr(model, "averages", None), "kind", None) == "relu"
         atol = RELU_ATOL if relu else ATOL
-    eta_q = read_step(eta, "eta")  # η is read once here; the right sides take it as read
-    eta_f = float(eta_q)
+    eta_q = read_step(eta, "eta")
     Q0 = _matrix(Q0, "Q0", (K, K))
     R0 = _matrix(R0, "R0", (K, M))
     T = _matrix(T, "T", (M, M))
@@ -333,21 +353,26 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     t = read_grid(t_grid)
     if method not in METHODS:
         raise DomainError("method", method, ", ".join(METHODS))
-    span = float(t[-1] - t[0])
-    # the cost bounds on η as read here (compiled: the cheaper bound first)
-    _refuse(K, M, span, len(t), *_integration_cost(K, M, eta_f, span, len(t), None))
-    compiled = None
-    if method in ("auto", "dopri") and _compiled.integrator() is not None:
-        compiled = _flat(ce, model, eta_q, T)
-    if compiled is not None:  # relu's compiled I4 costs ~100× erf's: the model's estimate
-        from fltheory.papers.committee._flat import cost
+    return eta_q, Q0, R0, T, t, atol
 
-        per_eval: float | None = max(compiled_erf_cost(K, M), cost(model))
-    else:
-        per_eval = _numpy_cost(ce, model)
-    if per_eval is not None:
-        _refuse(K, M, span, len(t), *_integration_cost(K, M, eta_f, span, len(t), per_eval))
-    field: list[Any] = []  # the numpy right side, built on first use (not for dopri)
+
+def _per_evaluation(ce: Any, model: Any, compiled: Any) -> float | None:
+    """The cost of one right-side evaluation in seconds (None: no estimate). relu's compiled I4
+    costs ~100× erf's, so the compiled estimate is the model's own when larger."""
+    if compiled is None:
+        return _numpy_cost(ce, model)
+    from fltheory.papers.committee._flat import cost
+
+    K, M = _units(model)
+    return max(compiled_erf_cost(K, M), cost(model))
+
+
+def _numpy_field(ce: Any, model: Any, eta_q: Any, T: np.ndarray
+                 ) -> Callable[[np.ndarray], np.ndarray]:
+    """The numpy right side on the flat state (Q then R), built on first use (the compiled
+    path never builds it)."""
+    K, M = _units(model)
+    field: list[Any] = []
 
     def fun(y: np.ndarray) -> np.ndarray:
         if not field:
@@ -355,8 +380,14 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
         dQ, dR = field[0](y[:K * K].reshape(K, K), y[K * K:].reshape(K, M), T)
         return np.concatenate([np.ravel(dQ), np.ravel(dR)])
 
-    y0 = np.concatenate([Q0.ravel(), R0.ravel()])
-    sol = _bounded(fun, y0, t, rtol, atol, method, compiled, eta, T, K, M, per_eval)
+    return fun
+
+
+def _trajectory(ce: Any, model: Any, sol: Any, t: np.ndarray, T: np.ndarray, eta: Any
+                ) -> CommitteeTrajectory:
+    """Q (symmetrised), R and ε_g on the grid from the integrator's states; a non-finite ε_g is
+    a divergence."""
+    K, M = _units(model)
     Y = sol.Y
     Q = Y[:, :K * K].reshape(len(t), K, K)
     Q = 0.5 * (Q + Q.transpose(0, 2, 1))
