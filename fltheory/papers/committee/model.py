@@ -288,7 +288,14 @@ def rhs(model: CommitteeModel, eta: Any, order: int = 2, engine: str = "auto"
     >>> round(float(dQ[0, 0]), 6), round(float(dR[0, 0]), 6)  # dR = η E[g'(λ) ν g(ν)] = η/π
     (-0.138366, 0.159155)
     """
-    eta_f = float(read_step(eta, "eta"))
+    return _rhs_read(model, read_step(eta, "eta"), order, engine)
+
+
+def _rhs_read(model: CommitteeModel, eta: Any, order: int = 2, engine: str = "auto"
+             ) -> Callable[[Any, Any, Any], tuple[np.ndarray, np.ndarray]]:
+    """:func:`rhs` at a step the caller has already read (a Fraction or float > 0): η is read
+    once per call path, by the public function the user called."""
+    eta_f = float(eta)
     order = read_count(order, "order", 1, 2)
     check_cost(f"K = {model.K}, M = {model.M}, g = {model.g}", _rhs_cost(model),
                RHS_SECONDS_LIMIT, "seconds per evaluation (estimated)", "fewer units")

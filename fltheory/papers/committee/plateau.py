@@ -54,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.args import read_real
+from fltheory.args import read_real, read_step
 from fltheory.exact import DomainError, check_cost
 
 __all__ = ["FixedPoint", "MaxLearningRate", "Plateau", "convergence_rate", "eta_max_of_field",
@@ -149,9 +149,10 @@ class MaxLearningRate:
 
 
 def _model_field(model: Any, eta: Any) -> Field:
+    """The model's numpy right side at a step already read (a Fraction or float > 0)."""
     from fltheory.papers.committee import model as ce
 
-    return ce.rhs(model, eta)
+    return ce._rhs_read(model, eta)
 
 
 def _model_eps(model: Any, Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> float:
@@ -428,23 +429,24 @@ def symmetric_plateau(model: Any, eta: Any, T: Any = None, guess: Any = None) ->
     (0.4092, 1, 0.00653)
     """
     K, M = _units(model)
-    eta_f = read_real(eta, "eta", 0.0, strict=True)
+    eta_q = read_step(eta, "eta")  # read once: every right side below takes it as read
+    eta_f = float(eta_q)
     T = _teacher(T, M)
     kind = getattr(getattr(model, "averages", None), "kind", None)
     numeric = kind in ("cubature", "mixture")  # approximate averages: errors stated
     # a numeric-average model also redoes Newton and the Jacobian with the finer rule
     # (measured ~4× the cost per evaluation): ~4 (4 n + 30) more evaluations' worth
     per_eval = _check_analysis(model, 200, refine=numeric)
-    reduced, settle_cost = _compiled_reduced(model, eta, T, K, M)
+    reduced, settle_cost = _compiled_reduced(model, eta_q, T, K, M)
     if kind == "cubature":  # settle with a coarse rule: only a start for Newton
-        reduced, settle_cost = _coarse_reduced(model, eta, T, K, M), per_eval / 6
+        reduced, settle_cost = _coarse_reduced(model, eta_q, T, K, M), per_eval / 6
     per_settle = per_eval if reduced is None else settle_cost
     # settling: all spans together within half the analysis time bound (then a DomainError)
     budget = int(max(200, min(10**6, 0.5 * ANALYSIS_SECONDS_LIMIT / per_settle)))
-    p = plateau_of_field(_model_field(model, eta), K, M, T, eta_f,
+    p = plateau_of_field(_model_field(model, eta_q), K, M, T, eta_f,
                          lambda Q, R: _model_eps(model, Q, R, T), guess, budget,
                          reduced, per_settle)
-    return _refine(model, eta, p) if numeric else p
+    return _refine(model, eta_q, p) if numeric else p
 
 
 def _refine(model: Any, eta: Any, p: Plateau) -> Plateau:
@@ -460,7 +462,7 @@ def _refine(model: Any, eta: Any, p: Plateau) -> Plateau:
     fine = model.with_averages(model.averages.refined())
     guess = (p.q, p.c, p.r) if p.K > 1 else (p.q, p.r)
     try:
-        f = plateau_of_field(ce.rhs(fine, eta), p.K, p.M, p.T, p.eta,
+        f = plateau_of_field(ce._rhs_read(fine, eta), p.K, p.M, p.T, p.eta,
                              lambda Q, R: ce.generalisation_error(fine, Q, R, p.T), guess)
     except DomainError:  # e.g. a Newton step off the PSD cone: the change stays unknown
         return dataclasses.replace(p, average_errors=errors)
@@ -478,7 +480,7 @@ def _coarse_reduced(model: Any, eta: Any, T: np.ndarray, K: int, M: int
     from fltheory.papers.committee import _trapezoid as trap
     from fltheory.papers.committee import model as ce
 
-    field = ce.rhs(model.with_averages(model.averages.with_rule(trap.COARSE)), eta)
+    field = ce._rhs_read(model.with_averages(model.averages.with_rule(trap.COARSE)), eta)
 
     def reduced(x: np.ndarray) -> np.ndarray:
         return _reduce(*field(*_symmetric(x, K, M), T), K)
@@ -494,12 +496,12 @@ def _compiled_reduced(model: Any, eta: Any, T: np.ndarray, K: int, M: int
     from fltheory.papers.committee import model as ce
     from fltheory.papers.committee._compiled import integrator as _jit
 
-    flat = getattr(ce, "flat_rhs", None)
-    if flat is None or _jit() is None:
+    if _jit() is None:
         return None, 0.0
-    f = flat(model, eta, T)
+    f = ce.build_flat(model, eta, T, checked=True)  # η as read by the caller
     if f is None:
         return None, 0.0
+    ce.check_state(np.eye(K), np.zeros((K, M)), T, model)  # T as the model accepts it
     from fltheory.papers.committee._flat import cost
 
     per_eval = float(cost(model))
@@ -528,7 +530,7 @@ def jacobian(model: Any, eta: Any, Q: Any, R: Any, T: Any = None) -> np.ndarray:
     Q, R = _matrix(Q, "Q", (K, K)), _matrix(R, "R", (K, M))
     _check_state(Q, R, T)
     _check_analysis(model, 0)
-    return _jacobian(_model_field(model, read_real(eta, "eta", 0.0, strict=True)), Q, R, T)
+    return _jacobian(_model_field(model, read_step(eta, "eta")), Q, R, T)
 
 
 def _check_state(Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> None:
@@ -602,7 +604,7 @@ def specialised_fixed_point(model: Any, eta: Any, T: Any = None, guess: Any = No
         Q0, R0 = _matrix(Qg, "Q0", (K, K)), _matrix(Rg, "R0", (K, M))
     _check_state(Q0, R0, T)
     _check_analysis(model, 0)
-    field = _model_field(model, read_real(eta, "eta", 0.0, strict=True))
+    field = _model_field(model, read_step(eta, "eta"))
     return fixed_point_of_field(field, Q0, R0, T,
                                 lambda Q, R: _model_eps(model, Q, R, T))
 

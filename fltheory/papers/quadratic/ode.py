@@ -47,8 +47,15 @@ def check_ode_request(p: int, p_star: int, eta: float, t_span: float, n_grid: in
     read_count(count, "count", 1)
     eta, t_span = read_real(eta, "eta", 0.0), read_real(t_span, "t_span", 0.0)
     k = min(p, p_star) if k is None else k
-    read_count(k, "k", 0)
-    seconds, memory = ode_cost(k, p, p_star, eta, t_span, n_grid)
+    read_count(k, "k", 0, p)
+    _check_cost(k, p, p_star, eta, t_span, n_grid, count)
+
+
+def _check_cost(k: int, p: int, p_star: int, eta: float, t_span: float, n_grid: int,
+                count: int = 1) -> None:
+    """:func:`check_ode_request` on arguments already read (each is read once per call path,
+    by the public function the user called)."""
+    seconds, memory = _cost(k, p, p_star, eta, t_span, n_grid)
     what = f"p = {p}, p* = {p_star}, t-max = {t_span:.3g} (ODE of reduced size {k})"
     check_cost(what, count * memory, MEMORY_LIMIT_BYTES, "bytes of memory",
                "fewer students p or a smaller teacher p*")
@@ -82,6 +89,12 @@ def ode_cost(k: int, p: int, p_star: int, eta: float, t_span: float, n_grid: int
     read_count(k, "k", 0, p)
     read_count(n_grid, "n_grid", 1)
     eta, t_span = read_real(eta, "eta", 0.0), read_real(t_span, "t_span", 0.0)
+    return _cost(k, p, p_star, eta, t_span, n_grid)
+
+
+def _cost(k: int, p: int, p_star: int, eta: float, t_span: float, n_grid: int
+          ) -> tuple[float, float]:
+    """:func:`ode_cost` on arguments already read."""
     nfev = max(3000 + 15 * max(eta, 0.1) * t_span, float(STAGES) * n_grid)
     seconds = nfev * _seconds_per_evaluation(k, p_star) + 2e-7 * n_grid * p * p
     memory = 4.0 * 8 * n_grid * (p * p + p * p_star + 1 + k * k + k * p_star)
@@ -160,7 +173,7 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Any, t_grid: A
         q0, V, S0, K0 = 0.0, np.eye(p), 0.5 * (Q0 + Q0.T), R0.copy()
     k = V.shape[1]
     m = p - k  # bulk students (0 for the full system)
-    check_ode_request(p, ps, abs(a * eta_w), float(t_grid[-1] - t_grid[0]), len(t_grid), k)
+    _check_cost(k, p, ps, abs(a * eta_w), float(t_grid[-1] - t_grid[0]), len(t_grid))
     y0 = np.concatenate([[q0], S0.ravel(), K0.ravel()])
     args = (k, ps, m, float(a), float(b), float(eta_w), float(sigma) ** 2, T)
     y_max = 1e8 * max(1.0, float(np.abs(y0).max()), float(np.abs(T).max()))
