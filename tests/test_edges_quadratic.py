@@ -318,3 +318,20 @@ def test_equations_cost_estimate_does_not_overflow(invoke, p, p_star):
     r = invoke("quadratic", "equations", "--p", p, "--p-star", p_star)
     assert r.exit_code == 2
     assert r.stderr.count("\n") == 1 and "internal error" not in r.stderr
+
+
+def test_drift_of_s_prints_no_round_off_digits():
+    """The isotropic start conserves S exactly (the drift is 0: the ODE's state keeps the
+    structure Q = qI + VSVᵀ, ρ = VK), so the text prints no digit of the round-off it measures
+    (9.5e-16 at rtol 1e-9, 9.8e-16 at 1e-12); an anisotropic teacher's drift is O(1) and is
+    printed, the same number as the JSON's S_drift."""
+    iso = _run("quadratic", "ode", "--p", "4", "--p-star", "2", "--eta", "1/10")
+    assert iso.returncode == 0, iso.stderr
+    line = next(s for s in iso.stdout.splitlines() if "drift of S" in s)
+    assert "< 1e-12 (round-off)" in line and "e-16" not in line and "conserved" in line
+    args = ("quadratic", "ode", "--p", "4", "--p-star", "2", "--eta", "1/10", "--teacher",
+            "diag:3/2,1/2")
+    aniso, js = _run(*args), _run(*args, "--format", "json")
+    line = next(s for s in aniso.stdout.splitlines() if "drift of S" in s)
+    drift = json.loads(js.stdout)["details"]["S_drift"]
+    assert drift > 0.1 and f"{drift:.2e}" in line and "not conserved" in line
