@@ -325,11 +325,11 @@ def test_drift_of_s_prints_no_round_off_digits():
     structure Q = qI + VSVᵀ, ρ = VK), so the text prints no digit of the round-off it measures
     (9.5e-16 at rtol 1e-9, 9.8e-16 at 1e-12); an anisotropic teacher's drift is O(1) and is
     printed, the same number as the JSON's S_drift."""
-    iso = _run("quadratic", "ode", "--p", "4", "--p-star", "2", "--eta", "1/10")
+    iso = _run("ode", "--p", "4", "--p-star", "2", "--eta", "1/10")
     assert iso.returncode == 0, iso.stderr
     line = next(s for s in iso.stdout.splitlines() if "drift of S" in s)
     assert "< 1e-12 (round-off)" in line and "e-16" not in line and "conserved" in line
-    args = ("quadratic", "ode", "--p", "4", "--p-star", "2", "--eta", "1/10", "--teacher",
+    args = ("ode", "--p", "4", "--p-star", "2", "--eta", "1/10", "--teacher",
             "diag:3/2,1/2")
     aniso, js = _run(*args), _run(*args, "--format", "json")
     line = next(s for s in aniso.stdout.splitlines() if "drift of S" in s)
