@@ -1,7 +1,8 @@
-"""Issue 16: online SGD in soft committee machines with any activation — Saad & Solla (1995),
-Biehl & Schwarze (1995), Goldt et al. (2019). The ODEs for the overlaps Q, R derived for the
-user's g (:mod:`fltheory.papers.committee.model`, averages in committee_averages), integrated
-(committee_ode), the plateau and fixed points analysed (committee_plateau); the simulator
+"""Online SGD in soft committee machines with any activation — Saad & Solla (1995), Biehl &
+Schwarze (1995), Goldt et al. (2019). The ODEs for the overlaps Q, R derived for the user's g
+(:mod:`fltheory.papers.committee.model`, averages in :mod:`~fltheory.papers.committee.gaussian`),
+integrated (:mod:`~fltheory.papers.committee.ode`), the plateau and fixed points analysed
+(:mod:`~fltheory.papers.committee.plateau`); the simulator
 :mod:`fltheory.papers.committee.sim`; claims and the SGD-vs-ODE comparisons
 :mod:`fltheory.papers.committee.claims`."""
 

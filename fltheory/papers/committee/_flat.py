@@ -72,7 +72,7 @@ def density0(c: float) -> float:
 
 def ttr(c: np.ndarray, a: int, b: int, r: int) -> float:
     """E[θ(x_a) θ(x_b) relu(x_r)] for the covariance matrix c (Stein's lemma on x_r), the
-    conditioning through correlations clipped to [−1, 1] (committee_averages._given)."""
+    conditioning through correlations clipped to [−1, 1] (gaussian._given)."""
     total = 0.0
     for s in range(3):
         if s == 0:

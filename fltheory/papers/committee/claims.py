@@ -1,4 +1,4 @@
-"""Claims of the soft-committee-machine paper (issue 16): online SGD against the derived ODEs.
+"""Claims of the soft-committee-machine paper: online SGD against the derived ODEs.
 
 Model (as in :mod:`fltheory.papers.committee.sim` and :mod:`fltheory.papers.committee.model`):
 student f(x) = Σ_k a_k g(w_k·x/√N), teacher y = Σ_m a*_m g(w*_m·x/√N) + σξ, one fresh sample per
@@ -971,8 +971,8 @@ def ode_task(p: dict[str, Any], seed: int) -> dict[str, float]:
 
 
 def _ode_per_eval(model: Any, measured: bool = False) -> float:
-    """Seconds per right-side evaluation as :func:`committee_ode.integrate` estimates them;
-    ``measured``: ReLU's compiled evaluation from the measurement below instead."""
+    """Seconds per right-side evaluation as :func:`fltheory.papers.committee.ode.integrate`
+    estimates them; ``measured``: ReLU's compiled evaluation from the measurement below instead."""
     from fltheory.papers.committee._compiled import integrator as _jit
 
     ce = _theory()
@@ -985,7 +985,7 @@ def _ode_per_eval(model: Any, measured: bool = False) -> float:
         if measured and kind == "relu":
             # compiled ReLU (80-node I4): measured 3.1e-5 and 4.1e-5 s per I4-sized average
             # (K = M = 2, t_max = 100 and 10, loaded 2-core machine, ε_g grid included);
-            # committee_ode's figure is 1.6e-4 (its 3e-5–8e-5 with a margin of 2): 8e-5 here
+            # committee.ode's figure is 1.6e-4 (its 3e-5–8e-5 with a margin of 2): 8e-5 here
             n = K + M
             return max(floor, 8e-5 * (K * (K + 1) / 2 * n * (n + 1) / 2 + K * n * n))
         return max(floor, cost(model))
@@ -1007,7 +1007,7 @@ def check_ode_task(v: dict[str, Any]) -> None:
     seconds, _ = integration_cost(K, M, eta, t_max, sim.SWEEP_RECORDS,
                                   _ode_per_eval(model, measured=True))
     if model.averages.kind in _PLATEAU_KINDS:
-        # the analysis' Jacobian and Newton steps (committee_plateau's estimate: 24 n + 200
+        # the analysis' Jacobian and Newton steps (committee.plateau's estimate: 24 n + 200
         # numpy right sides, n = K(K+1)/2 + KM) and the compiled settling of the reduced
         # flow, measured at most 1.5 s (erf K = M = 2 at η = 1/100; 0.16 s at K = M = 5,
         # 0.8 s at K = M = 8): counted as 5 s

@@ -1,4 +1,4 @@
-"""Commands of the soft-committee-machine paper (issue 16): ``committee ode``, ``equations``,
+"""Commands of the soft-committee-machine paper: ``committee ode``, ``equations``,
 ``plateau``, ``simulate``."""
 
 from __future__ import annotations
@@ -398,7 +398,7 @@ def _simulate_summary(c: Any) -> list[str]:
     return out
 
 
-# ---- committee converge (issue 24): the specialised fixed point, its rate and η_max --------
+# ---- committee converge: the specialised fixed point, its rate and η_max --------
 
 #: most significant digits printed for a numeric quantity (float64 analysis)
 _MAX_DIGITS = 12
@@ -417,7 +417,7 @@ def _sig(value: float, digits: int) -> str:
 
 
 def _closed_form_eta_max(model: Any) -> tuple[float, str] | None:
-    """The K = M = 1 closed form (module docstring of committee_plateau): g = erf(x/√2),
+    """The K = M = 1 closed form (module docstring of committee.plateau): g = erf(x/√2),
     a = a* = 1, σ = κ = 0, T = 1: η_max = π√(5/3)."""
     av = model.averages
     if (model.K, model.M) != (1, 1) or getattr(av, "kind", None) != "erf" \

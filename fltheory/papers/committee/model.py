@@ -35,7 +35,7 @@ all K + M fields ρ = (λ, ν) with w = (−a, a*):
         + \sigma^2 I_2(i, k)\Bigr] - 2\eta\kappa\, Q_{ik}\\
     \varepsilon_g &= \tfrac12 \sum_{c,e} w_c w_e\, E_2(c, e)
 
-with (:mod:`.committee_averages`)
+with (:mod:`~fltheory.papers.committee.gaussian`)
 
 .. math::
 

@@ -301,7 +301,7 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     :class:`~fltheory.papers.committee.model.CommitteeModel`) at step ``eta`` from
     (Q0, R0) with teacher T, and return Q, R and ε_g on ``t_grid``.
 
-    The right side is ``committee_equations.rhs(model, eta)``; with numba and a compilable
+    The right side is :func:`fltheory.papers.committee.model.rhs`; with numba and a compilable
     ``flat_rhs(model, eta)`` it runs compiled (method ``dopri``), else through scipy
     (``dop853`` by default, ``lsoda`` on request). Parameters: η > 0 (float, Fraction or text);
     Q0 (K × K), R0 (K × M), T (M × M) finite with [[Q0, R0], [R0ᵀ, T]] PSD (checked by
@@ -488,7 +488,8 @@ def _eps_grid(ce: Any, model: Any, Q: np.ndarray, R: np.ndarray, T: np.ndarray) 
 
 
 def _numpy_cost(ce: Any, model: Any) -> float | None:
-    """Seconds per evaluation of the numpy right side, from committee_equations' estimate."""
+    """Seconds per evaluation of the numpy right side, from the estimate of
+    :mod:`fltheory.papers.committee.model`."""
     cost = getattr(ce, "_rhs_cost", None)
     try:
         return float(cost(model)) + 5e-5 if cost is not None else None

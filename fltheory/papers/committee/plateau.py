@@ -16,7 +16,7 @@ time bound, a DomainError naming that budget beyond it) and polished by Newton's
 of the FULL right side (max |rhs| <= 1e-10 · scale, else DomainError).
 
 The same root to ``dps`` digits (:func:`plateau_digits`): mpmath's findroot on the sympy
-equations of ``committee_equations.equations`` restricted to the subspace (T = I) — the symbolic
+equations of ``model.equations`` restricted to the subspace (T = I) — the symbolic
 averages, a second evaluation path (sympy's own solve is not attempted: for erf the equations
 are transcendental; for g = x² the quadratic module's exact root is the reference).
 
@@ -145,7 +145,7 @@ class MaxLearningRate:
 
 
 # ----------------------------------------------------------------------------------------------
-# the model's right side (committee_equations) and the generic engine on a field
+# the model's right side (committee.model) and the generic engine on a field
 
 
 def _model_field(model: Any, eta: Any) -> Field:
@@ -162,7 +162,7 @@ def _model_eps(model: Any, Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> float
 
 
 def _eval_cost(model: Any) -> float:
-    """Seconds per evaluation of the numpy right side (committee_equations' estimate, with a
+    """Seconds per evaluation of the numpy right side (committee.model's estimate, with a
     floor for the call's overhead)."""
     from fltheory.papers.committee import model as ce
 
@@ -796,7 +796,7 @@ def max_learning_rate(model: Any, T: Any = 1) -> MaxLearningRate:
 
 def plateau_digits(model: Any, eta: Any, dps: int = 30) -> tuple[Any, ...]:
     """The symmetric plateau (q, c, r) to ``dps`` digits (T = I): the sympy equations of
-    ``committee_equations.equations(model)`` restricted to the symmetric subspace (Q_kk = q,
+    ``model.equations(model)`` restricted to the symmetric subspace (Q_kk = q,
     Q_kl = c, R = r, T = I, η exact), evaluated by mpmath and solved by ``mpmath.findroot``
     from :func:`symmetric_plateau`'s float64 root. An independent evaluation path (symbolic
     averages, not the numpy right side); the tests check the two agree to 1e-11. The values

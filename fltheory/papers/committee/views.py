@@ -1,4 +1,4 @@
-"""Views of the soft-committee-machine paper (issue 16): table, figure, notebook.
+"""Views of the soft-committee-machine paper: table, figure, notebook.
 
 Each builder asks the theory (:mod:`fltheory.papers.committee.plateau`) or the comparisons
 (:mod:`fltheory.papers.committee.claims`) for its numbers and hands them to :mod:`fltheory.render`;

@@ -1,4 +1,4 @@
-"""Seed 004, Takeishi et al. line: the Fisher information of random ReLU features, its exact
+"""Takeishi et al. line: the Fisher information of random ReLU features, its exact
 m → ∞ spectrum for any d and its eigenfunctions (:mod:`fltheory.papers.fisher.theory`)."""
 
 from fltheory.papers import Paper, lazy_names

@@ -1,7 +1,7 @@
-"""Seed 003, Bocchi, Lucibello, Saglietti, Cammarota et al. (2026): quadratic networks under
-one-pass SGD — ODEs, plateau and escape, zero-loss manifold, implicit bias, Hessians
-(:mod:`fltheory.papers.quadratic.theory`, which re-exports the split modules quadratic_equations,
-_plateau, _integrate, _escape, _curvature, _bias, _report and _ode; the simulator
+"""Bocchi, Lucibello, Saglietti, Cammarota et al. (2026): quadratic networks under one-pass SGD —
+ODEs, plateau and escape, zero-loss manifold, implicit bias, Hessians
+(:mod:`fltheory.papers.quadratic.theory`, which re-exports the modules equations, stability, ode,
+escape, curvature, bias, report and rhs; the simulator
 :mod:`fltheory.papers.quadratic.sim`; claims and the SGD-vs-ODE comparisons
 :mod:`fltheory.papers.quadratic.claims`)."""
 

@@ -1,4 +1,4 @@
-"""Seed 002, Dandi, Krzakala, Loureiro et al. (2026): sequential recovery by a layer-wise
+"""Dandi, Krzakala, Loureiro et al. (2026): sequential recovery by a layer-wise
 spectral algorithm — thresholds, the recovery cascade and the MSE power law
 (:mod:`fltheory.papers.recovery.theory`)."""
 

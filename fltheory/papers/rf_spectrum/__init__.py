@@ -1,4 +1,5 @@
-"""Issue #15: the spectrum of random features for any activation — for each harmonic degree l
+"""The spectrum of random features for any activation (extends the Takeishi et al. line of the
+Fisher paper) — for each harmonic degree l
 a radial operator whose eigenvalues λ_{l,j} (multiplicity N(d, l)) are the m → ∞ eigenvalues of
 J = (1/m)[E_x σ(w_i·x)σ(w_j·x)] (:mod:`fltheory.papers.rf_spectrum.theory`).
 

@@ -1,4 +1,4 @@
-"""Claims of the random-feature spectrum for any activation (issue #15).
+"""Claims of the random-feature spectrum for any activation.
 
 Model: x ~ N(0, I_d), w_i ~ N(0, s² I_d/d), J = (1/m)[E_x σ(w_i·x)σ(w_j·x)]. The predictions are
 :mod:`fltheory.papers.rf_spectrum.theory` (Mehler + Funk–Hecke + radial operators); the

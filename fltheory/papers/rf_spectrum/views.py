@@ -1,4 +1,4 @@
-"""Views of the random-feature spectrum for any activation (issue #15): the table of the levels
+"""Views of the random-feature spectrum for any activation: the table of the levels
 λ_{l,j}(d) for a catalogue of activations, the large-d approach table, and the figure of a
 predicted spectrum against a simulation for a non-homogeneous σ.
 
@@ -68,7 +68,7 @@ def rf_levels_table(sigma: Sequence[str] = RF_CATALOGUE,
     """The m → ∞ eigenvalues λ_{l,j}(d) of the random-feature Fisher/Gram matrix
     J = (1/m)[E_x σ(w_i·x)σ(w_j·x)], w ~ N(0, I_d/d), for (l, j) in (0,0), (0,1), (1,0), (1,1),
     (2,0), (3,0), and the trace E_w K(w, w), 6 significant digits
-    (:func:`fltheory.papers.rf_spectrum.theory.spectrum`; issue 15, generalising the ReLU Fisher
+    (:func:`fltheory.papers.rf_spectrum.theory.spectrum`; generalising the ReLU Fisher
     paper to any σ).
 
     Parameters

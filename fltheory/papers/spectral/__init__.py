@@ -1,4 +1,4 @@
-"""Issue #27: spectral thresholds — BBP outliers and overlaps of spiked random matrices for any
+"""Spectral thresholds — BBP outliers and overlaps of spiked random matrices for any
 bulk, the weak-recovery threshold and the optimal preprocessing of a single-index link, and the
 Lu–Li overlap of a spectral estimator (:mod:`fltheory.papers.spectral.theory`; the formulas are
 shared in :mod:`fltheory.engine.spectral`)."""

@@ -1,4 +1,4 @@
-"""Seed 000, Moniri & Hassani (2026): two steps of gradient descent, the outlier count Λ(α1, α2)
+"""Moniri & Hassani (2026): two steps of gradient descent, the outlier count Λ(α1, α2)
 and what a reused or a fresh batch learns (:mod:`fltheory.papers.twostep.phases`)."""
 
 from fltheory.papers import Paper, lazy_names

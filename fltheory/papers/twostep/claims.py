@@ -544,7 +544,7 @@ CLAIMS = [
           "of the prefactors η2 ε^k/(η1+η2) iff h_k = ‖H_k‖_F²/‖G0‖_F² is N-independent: the "
           "log-log slopes of h1 and h2 against N (over N and seeds) are compared with 0, "
           "Bonferroni over the two. The sizes r_F and the spectral-norm ratio are reported per "
-          "N. The leading-order moment formula of twostep_terms (E‖H_k v‖² summed over a basis) "
+          "N. The leading-order moment formula of twostep.terms (E‖H_k v‖² summed over a basis) "
           "gives h1 ≈ 254 against ≈ 300 measured at N = 400, 800: its per-direction O(1/n) "
           "corrections add up to O(1) over d = n directions, so the size is not predicted from "
           "it here",
