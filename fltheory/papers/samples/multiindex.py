@@ -31,12 +31,16 @@ The **stages** are the saddle-to-saddle order of ABM 2023: from the coordinates 
 the elements of least new degree ℓ are picked up next (together, on the same time scale), which
 adds their new coordinates; the largest ℓ met is the leap (the closure argument again).
 
-**Online SGD scale.** ABM 2023 conjecture (and prove for a class of targets, with a 2-layer
-network and additional technical assumptions on how SGD is run) that SGD learns f in time
-Θ̃(d^{max(Leap, 2)}) (abstract); reading each online step as costing d operations (our
-reading, to be checked against their theorem), that is Θ̃(d^{max(Leap − 1, 1)}) online steps,
-i.e. fresh samples. Θ̃ hides logarithmic factors (for Leap <= 2 the single-index
-analogue is d log d, Ben Arous, Gheissari & Jagannath 2021).
+**Online SGD scale.** ABM 2023 (abstract, read through the ``search`` tool): "our main
+conjecture states that the time complexity to learn a function f with low-dimensional support
+is Θ̃(d^{max(Leap(f), 2)})"; "we prove a version of this conjecture for a class of functions on
+Gaussian isotropic data and 2-layer neural networks, under additional technical assumptions on
+how SGD is run"; the training "sequentially learns the function support with a
+saddle-to-saddle dynamic", and the complexity "matches that of Correlational Statistical Query
+(CSQ) lower-bounds". The source states a *time*; the table's samples Θ̃(d^{max(Leap − 1, 1)})
+are **our reading** (online SGD, one fresh sample per step, each step costing d operations;
+for Leap = k on one coordinate this is the online-SGD law d^{max(k−1, 1)} of Ben Arous,
+Gheissari & Jagannath 2021), not a statement read in the source. Θ̃ hides logarithmic factors.
 
 **Coordinates.** The leap is *not* rotation invariant: it is computed for the coordinates the
 target is written in. The minimum over rotations of the coordinates (what SGD, which is rotation
