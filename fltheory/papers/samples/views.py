@@ -15,9 +15,11 @@ from fltheory.results import Table
 
 __all__ = ["SAMPLES_TABLE_LINKS", "samples_figure", "samples_table"]
 
-#: the catalogue of the table: Hermite links, relu, |z|, sign, z² sign(z), z e^{−z²/2}
+#: the catalogue of the table: Hermite links, relu, |z|, sign, z² sign(z), z e^{−z²/2}, and
+#: |z| e^{−z²/2}, whose generative exponent is 4 (even, and E[He_2(z) | y] = 0: on each level
+#: set {±u, ±s}, u e^{−u²/2} = s e^{−s²/2}, the weights φ(z) He_2(z)/|g'(z)| are ∓1/√(2π))
 SAMPLES_TABLE_LINKS = ("He1", "He2", "He3", "He4", "He5", "He6", "relu", "abs", "sign",
-                       "z**2*sign(z)", "z*exp(-z**2/2)")
+                       "z**2*sign(z)", "z*exp(-z**2/2)", "abs(z)*exp(-z**2/2)")
 
 _COLUMNS = ("online SGD", "smoothed online SGD", "SQ / low-degree bound", "batch-reusing GD")
 
@@ -31,12 +33,14 @@ def samples_table(links: Sequence[str] = SAMPLES_TABLE_LINKS, kmax: int = 8) -> 
     """Information exponent k, generative exponent k* (Hermite engine, examined up to kmax,
     decided at 20 digits) and the sample orders of online SGD (d^{k−1}, d log d, d), smoothed
     online SGD (d^{k/2}), the SQ/low-degree bound (d^{max(k*/2, 1)}) and GD reusing its batch
-    (Õ(d) for k* <= 2, open beyond) for each link, as in ``fltheory samples``.
+    (d^{max(k*−1, 1)} up to polylog d, Lee, Oko, Suzuki & Wu 2024) for each link, as in
+    ``fltheory samples``.
 
     Parameters
     ----------
     links
-        Links g(z) (default: He1 … He6, relu, abs, sign, z² sign(z), z e^{−z²/2}).
+        Links g(z) (default: He1 … He6, relu, abs, sign, z² sign(z), z e^{−z²/2} and
+        |z| e^{−z²/2}, generative exponent 4).
     kmax
         Degree up to which both exponents are looked for (default 8).
     """
@@ -62,13 +66,15 @@ def samples_table(links: Sequence[str] = SAMPLES_TABLE_LINKS, kmax: int = 8) -> 
                  f"generative exponent k* (examined up to k = {kmax}); online SGD: Ben Arous, "
                  "Gheissari & Jagannath 2021; smoothed: Damian, Nichani, Ge & Lee 2023; SQ "
                  "bound: Damian, Pillaud-Vivien, Lee & Bruna 2024; batch reuse: Dandi et al. "
-                 "2024, Lee et al. 2024, Arnaboldi et al. 2024 (open for k* >= 3)."),
+                 "2024, Lee et al. 2024, Arnaboldi et al. 2024 (d^{max(k*−1, 1)} up to polylog d, Lee "
+                 "et al.; above the SQ order for k* >= 3)."),
         latex_caption=(r"Samples $n$ (order in $d$) to recover $w^*$ for $y = g(w^*\cdot x)$: "
                        r"information exponent $k$, generative exponent $k^*$ (examined up to "
                        rf"$k = {kmax}$); online SGD: Ben Arous, Gheissari \& Jagannath 2021; "
                        r"smoothed: Damian, Nichani, Ge \& Lee 2023; SQ bound: Damian, "
                        r"Pillaud-Vivien, Lee \& Bruna 2024; batch reuse: Dandi et al.\ 2024, "
-                       r"Lee et al.\ 2024, Arnaboldi et al.\ 2024 (open for $k^* \ge 3$)."),
+                       r"Lee et al.\ 2024, Arnaboldi et al.\ 2024 ($d^{\max(k^*-1, 1)}$ up to "
+                       r"polylog $d$, Lee et al.; above the SQ order for $k^* \ge 3$)."),
         label="tab:samples",
         align="lcccccc",
     )
