@@ -205,7 +205,59 @@ def test_generative_leap_one_coordinate():
     # He3(z1): not even, E[z | y] ≠ 0 → 1; z1² − 1: even → 2 (hand reasoning as above)
     assert leap("He3(z1)").generative == 1
     assert leap("z1**2 - 1").generative == 2
-    assert leap("z1*z2").generative is None
+    assert leap("z1*z2", generative=False).generative is None
+
+
+@pytest.mark.parametrize(("target", "lower", "upper"), [
+    # by hand, each step: a zero from a sign flip preserving y, a non-zero from a moment
+    # z1 z2: flipping (z1, z2) → (−z1, −z2) keeps y, so E[z | y] = 0; E[y He2-tensor] is
+    # [[0, 1], [1, 0]] (E[y z1 z2] = 1), whose image is all of R²: both axes at once → 2
+    ("z1*z2", 2, 2),
+    ("z1*z2*z3", 2, 2),  # E[z_i | y] = 0 (flip two others); E[y² He2(z_i)] = 2
+    ("z1 + z1*z2 + z1*z2*z3", 1, 1),  # E[y z1] = 1; E[y² z2] = 2, E[y² z3] = 2 (expand)
+    ("z1 + z2*z3*z4", 2, 2),  # z1 at 1 (E[y z1] = 1); then y − z1 = z2 z3 z4: as above, 2
+    ("z1*z2 + z3", 2, 2),  # z3 at 1, z1, z2 killed at 1 by the flip (−1, −1, 1); then 2
+    ("He2(z1)*He2(z2)", 2, 2),  # even in each: 1 killed; E[y² He2(z1)] = 8·2 ≠ 0
+    ("z1 + He3(z2)", 1, 1),  # E[y z1] = 1; E[y³ z2] ≠ 0 (He3³ has an He1 part: 1 step)
+])
+def test_generative_leap_several_coordinates_by_hand(target, lower, upper):
+    g = leap(target).generative_bounds
+    assert (g.lower, g.upper) == (lower, upper), g.reason
+    assert leap(target).generative == (lower if lower == upper else None)
+
+
+def test_generative_leap_stops_honestly_on_rotated_directions():
+    # He3(z1) + He3(z2) is symmetric under z1 ↔ z2: the order-1 vectors E[T(y) z] are ∝ (1, 1),
+    # not a coordinate axis: the chain stops, only the lower bound 1 is given
+    g = leap("He3(z1) + He3(z2)").generative_bounds
+    assert (g.lower, g.upper) == (1, None) and "do not span coordinate axes" in g.reason
+
+
+@pytest.mark.parametrize("text", ["z1**2 - 1", "He3(z1)", "He4(z1)", "z1**3 + z1**2",
+                                  "He5(z1) + He2(z1)", "He6(z1)"])
+def test_generative_chain_agrees_with_the_engine_on_one_coordinate(text):
+    """The exact chain (symmetries + Hermite coefficients of f^m) against the Hermite engine's
+    generative exponent (conditional expectations on level sets, numeric), one coordinate."""
+    from fltheory.engine.hermite import generative_exponent
+    from fltheory.papers.samples.multiindex import generative_leap
+
+    poly = {k[:1]: v for k, v in parse_polynomial(text).items()}
+    g = generative_leap(poly, hermite_support(poly))
+    engine = generative_exponent(text.replace("z1", "z"), 8, 30).value
+    assert g.lower == g.upper == engine
+
+
+def test_directions_in_the_answer():
+    r = CliRunner().invoke(cli, ["leap", "z1 + z2*z3*z4", "--directions",
+                                 "1,0,0,0,0; 0,3/5,4/5,0,0; 0,-4/5,3/5,0,0; 0,0,0,1,0",
+                                 "--format", "json"])
+    assert r.exit_code == 0, r.output
+    import json
+    out = json.loads(r.output)
+    assert out["details"]["directions"][1] == ["0", "3/5", "4/5", "0", "0"]
+    assert "checked orthonormal exactly" in out["conventions"]["coordinates"]
+    assert "NOT computed" in out["conventions"]["coordinates"]
+    assert out["value"]["leap"] == 3 and out["value"]["generative_leap"] == 2
 
 
 def test_leap_query_is_light():
@@ -229,6 +281,12 @@ def test_leap_query_is_light():
     (["leap", "z1*z2 - z2*z1 + 3"], "TARGET"),  # constant after expansion
     (["leap", "z1**30"], "TARGET"),
     (["leap", "(" * 300 + "z1" + ")" * 300], "TARGET"),
+    (["leap", "z1*z2", "--directions", "1,0; 1,1"], "⟨u_1, u_2⟩ = 1"),
+    (["leap", "z1*z2", "--directions", "1,0; 0,2"], "|u_2|² = 4"),
+    (["leap", "z1*z2", "--directions", "1,0"], "uses z2"),
+    (["leap", "z1*z2", "--directions", "1,0; 0,1,0"], "dimension 3"),
+    (["leap", "z1*z2", "--directions", "1,0; 0,x"], "not a list of exact numbers"),
+    (["leap", "z1", "--directions", "1; 1"], "at most d"),
     (["samples", "He3", "--noise", "-1"], "noise"),
     (["samples", "He3", "--kmax", "0"], "kmax"),
     (["samples", "log(z)"], "EXPR"),
