@@ -12,6 +12,7 @@ PAPER = Paper(
               "leap": "fltheory.papers.samples.cli:leap_command"},
     tables={"samples": "fltheory.papers.samples.views:samples_table"},
     figures={"samples": "fltheory.papers.samples.views:samples_figure"},
+    notebook="fltheory.papers.samples.views:NOTEBOOK",
     order=8,
 )
 

@@ -13,7 +13,7 @@ from fltheory.render.latex import latex_code
 from fltheory.render.params import ViewParam, progress, view_params
 from fltheory.results import Table
 
-__all__ = ["SAMPLES_TABLE_LINKS", "samples_figure", "samples_table"]
+__all__ = ["NOTEBOOK", "SAMPLES_TABLE_LINKS", "samples_figure", "samples_table"]
 
 #: the catalogue of the table: Hermite links, relu, |z|, sign, z² sign(z), z e^{−z²/2}, and
 #: |z| e^{−z²/2}, whose generative exponent is 4 (even, and E[He_2(z) | y] = 0: on each level
@@ -122,3 +122,58 @@ def samples_figure(seed: int = 0) -> Any:
     ax.set_xlim(math.log(24), math.log(1400))
     fig.tight_layout()
     return fig
+
+
+NOTEBOOK: list[tuple[str, str]] = [
+    ("markdown", """# From exponents to sample complexity
+
+Single index: $y = g(\\langle w^*, x\\rangle) + \\varepsilon$, $x \\sim N(0, I_d)$. The Hermite
+engine gives the information exponent $k$ (first $\\mu_k = E[g h_k] \\ne 0$) and the generative
+exponent $k^*$ (first $k$ with $E[h_k(z) \\mid y] \\ne 0$); each algorithm's sample order
+follows from one of them, as its source states it (online SGD $d^{\\max(k-1,1)}$, $d \\log d$ at
+$k = 2$; smoothed SGD and the CSQ bound $d^{k/2}$; the SQ / low-degree bound and the
+partial-trace estimator $d^{\\max(k^*/2, 1)}$; batch reuse $d^{\\max(k^*-1, 1)}$ up to polylog;
+any estimator $d$). Multi-index: the leap of a polynomial target (Abbe, Boix-Adserà &
+Misiakiewicz 2023) and its generative leap (Damian, Lee & Bruna 2025), exactly from its Hermite
+support. The figure: online SGD simulated on the sphere, samples to overlap 1/2 against $d$."""),
+    ("code", """from fltheory.papers.samples.complexity import sample_table
+
+t = sample_table("He3", kmax=6)
+print(t.information, t.generative)
+t"""),
+    ("markdown", """## A link with generative exponent 4
+
+$g(z) = |z| e^{-z^2/2}$ is even, and on each level set $\\{\\pm u, \\pm s\\}$
+($u e^{-u^2/2} = s e^{-s^2/2}$) the weights $\\varphi(z) \\mathrm{He}_2(z)/|g'(z)|$ are
+$\\mp 1/\\sqrt{2\\pi}$: $E[\\mathrm{He}_2(z) \\mid y] = 0$, so no label transformation
+reaches below degree 4. Every algorithm row moves up: SQ $d^2$, batch reuse $d^3$."""),
+    ("code", """g4 = sample_table("abs(z)*exp(-z**2/2)", kmax=6)
+[(r.algorithm, r.scale.text() if r.scale else "open", r.note) for r in g4.rows]"""),
+    ("code", """from fltheory.papers.samples.views import samples_table
+
+samples_table()"""),
+    ("markdown", """## Multi-index targets: leap and generative leap
+
+The leap is for the coordinates the target is written in (the rotation minimum is not
+computed); `directions` states them explicitly and is refused unless exactly orthonormal. The
+generative leap is rotation invariant; it is exact when the chain of sign symmetries and
+Hermite coefficients of $f^m$ closes, otherwise bounds with the reason."""),
+    ("code", """from fltheory.papers.samples.multiindex import leap
+
+for target in ["z1 + z1*z2 + z1*z2*z3", "z1*z2*z3", "z1 + z2*z3*z4", "He3(z1) + He3(z2)"]:
+    L = leap(target)
+    print(f"{target:24s} leap {L.value}, online SGD d^{L.sgd_power}; generative leap: "
+          f"{L.generative_reason}")"""),
+    ("code", """L = leap("z1 + z2*z3*z4", directions="1,0,0,0,0; 0,3/5,4/5,0,0; 0,-4/5,3/5,0,0; 0,0,0,1,0")
+for s in L.stages:
+    print(f"new degree {s.increment}:", "; ".join(
+        "(" + ", ".join(map(str, L.directions[j - 1])) + ")" for j in s.coordinates))"""),
+    ("markdown", """## The slopes, simulated
+
+Median samples to overlap 1/2 for online SGD (exact three-number reduction of the
+$d$-dimensional algorithm), links $h_1, h_2, h_3$, at the claims' CI sizes; dashed: the table's
+law through the data. `fltheory verify samples` turns these into the claims' verdicts."""),
+    ("code", """from fltheory.papers.samples.views import samples_figure
+
+fig = samples_figure()"""),
+]
