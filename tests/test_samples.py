@@ -48,6 +48,68 @@ def test_table_rows_against_hand_values(g, online, smoothed, sq, reuse):
     assert t.row("information-theoretic").scale.text() == "d"
 
 
+GEN4 = "abs(z)*exp(-z**2/2)"
+
+
+def _level_set_conditional(y: float, j: int) -> float:
+    """E[He_j(z) | g(z) = y] for g = |z| e^{−z²/2}, 0 < y < e^{−1/2}, from the level set alone:
+    the four preimages ±u, ±s (u² = −W_0(−y²), s² = −W_{−1}(−y²), Lambert W) weighted by
+    φ(z)/|g'(z)| (the coarea formula). No Hermite engine involved."""
+    from numpy.polynomial import hermite_e as H
+    from scipy.special import lambertw
+
+    u = math.sqrt(-lambertw(-y * y, 0).real)
+    s = math.sqrt(-lambertw(-y * y, -1).real)
+    pts = [u, -u, s, -s]
+    w = [1 / abs(1 - z * z) for z in pts]  # φ(z)/|g'(z)| up to the common 1/√(2π)
+    return sum(wi * H.hermeval(z, [0] * j + [1]) for wi, z in zip(w, pts, strict=True)) / sum(w)
+
+
+def test_generative_exponent_four_link_independently():
+    """g = |z| e^{−z²/2}: E[He_j(z) | y] = 0 for j = 1, 2, 3 and ≠ 0 for j = 4, by two routes
+    that do not use the engine: (a) the level sets via Lambert W at generic y; (b) E[He_j(z)
+    1{g(z) < t}] by quadrature in z (every label test T is a limit of such indicators' sums),
+    and the engine's exponents and μ_4 = −1/√(48π) (by hand: 2/√(2π) ∫_0^∞ z He_4(z) e^{−z²} dz
+    = 2/√(2π)·(1 − 3 + 3/2)) against them."""
+    from numpy.polynomial import hermite_e as H
+    from scipy.integrate import quad
+    from scipy.special import lambertw
+
+    from fltheory.engine.hermite import expansion, generative_exponent, information_exponent
+
+    ymax = math.exp(-0.5)
+    for y in (0.137 * ymax, 0.5123 * ymax, 0.9071 * ymax):
+        assert all(abs(_level_set_conditional(y, j)) < 1e-12 for j in (1, 2, 3))
+        assert abs(_level_set_conditional(y, 4)) > 0.1
+    for t in (0.2113, 0.4437):  # generic thresholds below the maximum e^{−1/2} ≈ 0.607
+        # {g < t} ∩ [0, ∞) = [0, u) ∪ (s, ∞); even g: odd He_j integrate to 0 by symmetry,
+        # so integrate He_j φ over [0, u) ∪ (s, ∞) and double for even j
+        u = math.sqrt(-float(lambertw(-t * t, 0).real))
+        s = math.sqrt(-float(lambertw(-t * t, -1).real))
+
+        def piece(j, a, b):
+            return quad(lambda z: H.hermeval(z, [0] * j + [1]) * math.exp(-z * z / 2)
+                        / math.sqrt(2 * math.pi), a, b, epsabs=1e-14)[0]
+        he2 = 2 * (piece(2, 0, u) + piece(2, s, math.inf))
+        he4 = 2 * (piece(4, 0, u) + piece(4, s, math.inf))
+        assert abs(he2) < 1e-10 and abs(he4) > 1e-3, (t, he2, he4)
+    e = expansion(GEN4, 6, 30)
+    info = information_exponent(e.function, 6, 30, e)
+    gen = generative_exponent(e.function, 6, 30, e)
+    assert (info.value, gen.value) == (4, 4)
+    assert float(e.coefficients[4].numeric) == pytest.approx(-1 / math.sqrt(48 * math.pi),
+                                                             rel=1e-12)
+
+
+def test_generative_four_row_of_the_table():
+    # k = k* = 4 (above): online SGD d^3, smoothed and CSQ d^2, SQ d^2, reuse d^{k*−1} = d^3
+    t = sample_table(GEN4, kmax=6, dps=20)
+    assert [t.row(a).scale.text() for a in ("online SGD", "smoothed online SGD",
+                                            "SQ / low-degree bound", "batch-reusing GD")] == \
+        ["d^3", "d^2", "d^2", "d^3"]
+    assert "not settled" in t.row("batch-reusing GD").note
+
+
 def test_online_scale_by_hand():
     # d^{k−1} for k >= 3: powers 2, 3, 4 for k = 3, 4, 5; log factor only at k = 2
     assert [(online_sgd_scale(k).power, online_sgd_scale(k).log_power) for k in range(1, 6)] == \
@@ -143,7 +205,59 @@ def test_generative_leap_one_coordinate():
     # He3(z1): not even, E[z | y] ≠ 0 → 1; z1² − 1: even → 2 (hand reasoning as above)
     assert leap("He3(z1)").generative == 1
     assert leap("z1**2 - 1").generative == 2
-    assert leap("z1*z2").generative is None
+    assert leap("z1*z2", generative=False).generative is None
+
+
+@pytest.mark.parametrize(("target", "lower", "upper"), [
+    # by hand, each step: a zero from a sign flip preserving y, a non-zero from a moment
+    # z1 z2: flipping (z1, z2) → (−z1, −z2) keeps y, so E[z | y] = 0; E[y He2-tensor] is
+    # [[0, 1], [1, 0]] (E[y z1 z2] = 1), whose image is all of R²: both axes at once → 2
+    ("z1*z2", 2, 2),
+    ("z1*z2*z3", 2, 2),  # E[z_i | y] = 0 (flip two others); E[y² He2(z_i)] = 2
+    ("z1 + z1*z2 + z1*z2*z3", 1, 1),  # E[y z1] = 1; E[y² z2] = 2, E[y² z3] = 2 (expand)
+    ("z1 + z2*z3*z4", 2, 2),  # z1 at 1 (E[y z1] = 1); then y − z1 = z2 z3 z4: as above, 2
+    ("z1*z2 + z3", 2, 2),  # z3 at 1, z1, z2 killed at 1 by the flip (−1, −1, 1); then 2
+    ("He2(z1)*He2(z2)", 2, 2),  # even in each: 1 killed; E[y² He2(z1)] = 8·2 ≠ 0
+    ("z1 + He3(z2)", 1, 1),  # E[y z1] = 1; E[y³ z2] ≠ 0 (He3³ has an He1 part: 1 step)
+])
+def test_generative_leap_several_coordinates_by_hand(target, lower, upper):
+    g = leap(target).generative_bounds
+    assert (g.lower, g.upper) == (lower, upper), g.reason
+    assert leap(target).generative == (lower if lower == upper else None)
+
+
+def test_generative_leap_stops_honestly_on_rotated_directions():
+    # He3(z1) + He3(z2) is symmetric under z1 ↔ z2: the order-1 vectors E[T(y) z] are ∝ (1, 1),
+    # not a coordinate axis: the chain stops, only the lower bound 1 is given
+    g = leap("He3(z1) + He3(z2)").generative_bounds
+    assert (g.lower, g.upper) == (1, None) and "do not span coordinate axes" in g.reason
+
+
+@pytest.mark.parametrize("text", ["z1**2 - 1", "He3(z1)", "He4(z1)", "z1**3 + z1**2",
+                                  "He5(z1) + He2(z1)", "He6(z1)"])
+def test_generative_chain_agrees_with_the_engine_on_one_coordinate(text):
+    """The exact chain (symmetries + Hermite coefficients of f^m) against the Hermite engine's
+    generative exponent (conditional expectations on level sets, numeric), one coordinate."""
+    from fltheory.engine.hermite import generative_exponent
+    from fltheory.papers.samples.multiindex import generative_leap
+
+    poly = {k[:1]: v for k, v in parse_polynomial(text).items()}
+    g = generative_leap(poly, hermite_support(poly))
+    engine = generative_exponent(text.replace("z1", "z"), 8, 30).value
+    assert g.lower == g.upper == engine
+
+
+def test_directions_in_the_answer():
+    r = CliRunner().invoke(cli, ["leap", "z1 + z2*z3*z4", "--directions",
+                                 "1,0,0,0,0; 0,3/5,4/5,0,0; 0,-4/5,3/5,0,0; 0,0,0,1,0",
+                                 "--format", "json"])
+    assert r.exit_code == 0, r.output
+    import json
+    out = json.loads(r.output)
+    assert out["details"]["directions"][1] == ["0", "3/5", "4/5", "0", "0"]
+    assert "checked orthonormal exactly" in out["conventions"]["coordinates"]
+    assert "NOT computed" in out["conventions"]["coordinates"]
+    assert out["value"]["leap"] == 3 and out["value"]["generative_leap"] == 2
 
 
 def test_leap_query_is_light():
@@ -167,6 +281,12 @@ def test_leap_query_is_light():
     (["leap", "z1*z2 - z2*z1 + 3"], "TARGET"),  # constant after expansion
     (["leap", "z1**30"], "TARGET"),
     (["leap", "(" * 300 + "z1" + ")" * 300], "TARGET"),
+    (["leap", "z1*z2", "--directions", "1,0; 1,1"], "⟨u_1, u_2⟩ = 1"),
+    (["leap", "z1*z2", "--directions", "1,0; 0,2"], "|u_2|² = 4"),
+    (["leap", "z1*z2", "--directions", "1,0"], "uses z2"),
+    (["leap", "z1*z2", "--directions", "1,0; 0,1,0"], "dimension 3"),
+    (["leap", "z1*z2", "--directions", "1,0; 0,x"], "not a list of exact numbers"),
+    (["leap", "z1", "--directions", "1; 1"], "at most d"),
     (["samples", "He3", "--noise", "-1"], "noise"),
     (["samples", "He3", "--kmax", "0"], "kmax"),
     (["samples", "log(z)"], "EXPR"),

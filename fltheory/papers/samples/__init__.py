@@ -12,6 +12,7 @@ PAPER = Paper(
               "leap": "fltheory.papers.samples.cli:leap_command"},
     tables={"samples": "fltheory.papers.samples.views:samples_table"},
     figures={"samples": "fltheory.papers.samples.views:samples_figure"},
+    notebook="fltheory.papers.samples.views:NOTEBOOK",
     order=8,
 )
 
@@ -20,8 +21,9 @@ PAPER = Paper(
 _NAMES = {
     "complexity": ("ALGORITHMS", "Row", "SampleTable", "Scale", "online_sgd_scale", "rows_for",
                    "sample_table"),
-    "multiindex": ("LEAP_LIMITS", "Leap", "Stage", "hermite_support", "leap", "leap_of_support",
-             "parse_polynomial"),
+    "multiindex": ("DIRECTION_LIMITS", "GEN_MAX_POWER", "GenerativeLeap", "LEAP_LIMITS", "Leap",
+                   "Stage", "generative_leap", "hermite_support", "leap", "leap_of_support",
+                   "parse_directions", "parse_polynomial"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

@@ -86,10 +86,15 @@ def _alpha_text(alpha: tuple[int, ...]) -> str:
     return "·".join(parts) if parts else "1"
 
 
-def leap_result(target: str, generative: bool = True) -> Result:
+def _vector_text(u: tuple[Any, ...]) -> str:
+    return "(" + ", ".join(str(x) for x in u) + ")"
+
+
+def leap_result(target: str, generative: bool = True, directions: str | None = None) -> Result:
     from fltheory.papers.samples.multiindex import leap
 
-    L = leap(target, generative)
+    L = leap(target, generative, directions)
+    U = L.directions
     stages: list[dict[str, Any]] = [
         {"increment": s.increment, "coordinates": [f"z{j}" for j in s.coordinates],
                "terms": [_alpha_text(a) for a in s.terms],
@@ -98,23 +103,37 @@ def leap_result(target: str, generative: bool = True) -> Result:
                for a, c in L.coefficients.items() if any(a)]
     name = " (merged staircase)" if L.merged_staircase else ""
     formula = " + ".join(f"({s['c']})·{s['term']}" for s in support)
-    rows = [[str(i + 1), ", ".join(f"z{j}" for j in s.coordinates), str(s.increment),
-             f"d^{s.sgd_power}", ", ".join(_alpha_text(a) for a in s.terms)]
+    rows = [[str(i + 1), ", ".join(f"z{j}" for j in s.coordinates) + (
+                 "" if U is None else " = " + ", ".join(_vector_text(U[j - 1]) + "·x"
+                                                      for j in s.coordinates)),
+             str(s.increment), f"d^{s.sgd_power}", ", ".join(_alpha_text(a) for a in s.terms)]
             for i, s in enumerate(L.stages)]
+    coords = ("z1 … zr orthonormal (z = Uᵀx, x ~ N(0, I_d)); the leap is for these coordinates: "
+              "the minimum over rotations is at most it and is NOT computed"
+              if U is None else
+              f"z_i = ⟨u_i, x⟩ for the {len(U)} given directions in R^{len(U[0])}, checked "
+              "orthonormal exactly (so z ~ N(0, I_r)); the leap and its stages are for these "
+              "coordinates (the same for any orthonormal U): the minimum over rotations of the "
+              "coordinates is at most it and is NOT computed")
+    bounds = L.generative_bounds
+    gen_value: Any = L.generative
+    if L.generative is None and bounds is not None:
+        gen_value = {"lower": bounds.lower, "upper": bounds.upper}
     return Result(
         command="leap",
-        inputs={"target": target},
+        inputs={"target": target} | ({} if directions is None else {"directions": directions}),
         value={"leap": L.value, "online_sgd_power": L.sgd_power,
-               "generative_leap": L.generative},
+               "generative_leap": gen_value},
         conventions={
-            "coordinates": "z1 … zr orthonormal (z = Uᵀx, x ~ N(0, I_d)); the leap is for these "
-                           "coordinates: the minimum over rotations is at most it and is NOT "
-                           "computed",
+            "coordinates": coords,
+            "generative leap": "Damian, Lee & Bruna 2025, rotation invariant; low-degree "
+                               "algorithms need n = Θ(d^{max(1, k*/2)})",
             "support": "α with c_α ≠ 0 in f = Σ c_α Π_i He_{α_i}(z_i) (monic He), exact",
             "leap": "min over orderings of the support of the largest new degree (Abbe, "
                     "Boix-Adserà & Misiakiewicz 2023)",
-            "online SGD": "Θ̃(d^{max(Leap − 1, 1)}) fresh samples (time Θ̃(d^{max(Leap, 2)}), "
-                          "ABM 2023: conjectured, proved for a class of targets)",
+            "online SGD": "Θ̃(d^{max(Leap − 1, 1)}) fresh samples: our reading of ABM 2023's "
+                          "time Θ̃(d^{max(Leap, 2)}) (conjectured, proved for a class of "
+                          "targets), one step per sample costing d",
         },
         summary=[f"f = {formula}",
                  f"leap (given coordinates) = {L.value}{name}; online SGD needs "
@@ -123,7 +142,10 @@ def leap_result(target: str, generative: bool = True) -> Result:
                  f"({L.generative_reason})"],
         details={"r": L.r, "support": support, "stages": stages,
                  "merged_staircase": L.merged_staircase,
-                 "generative_reason": L.generative_reason},
+                 "generative_reason": L.generative_reason,
+                 "generative_chain": None if bounds is None else
+                 [{"exponent": k, "coordinates": [f"z{j}" for j in c]} for k, c in bounds.steps],
+                 "directions": None if U is None else [[str(x) for x in u] for u in U]},
         table=Table(columns=["stage", "new coordinates", "new degree", "online SGD n ≍",
                              "terms"], rows=rows,
                     caption="Saddle-to-saddle order: the coordinates picked up at each stage"),
@@ -135,17 +157,21 @@ def leap_result(target: str, generative: bool = True) -> Result:
 @click.command("leap", epilog=_LEAP_EPILOG)
 @click.argument("target")
 @click.option("--no-generative", is_flag=True,
-              help="Skip the generative leap of a one-coordinate target (it imports the "
+              help="Skip the generative leap (for a one-coordinate target it imports the "
                    "Hermite engine).")
+@click.option("--directions", default=None, metavar="U",
+              help="The directions u_1; u_2; … of z = Uᵀx, one per coordinate, each d exact "
+                   "rationals separated by commas (e.g. '1,0,0; 0,3/5,4/5'); refused unless "
+                   "exactly orthonormal. At most 20000 characters, d <= 256.")
 @format_option
-def leap_command(target: str, no_generative: bool, fmt: str) -> None:
+def leap_command(target: str, no_generative: bool, directions: str | None, fmt: str) -> None:
     """The leap of a multi-index polynomial TARGET (Abbe, Boix-Adserà & Misiakiewicz 2023).
 
     From the exact Hermite support: the leap for the given coordinates (leap 1 is the merged
     staircase), the order in which SGD picks the coordinates up, the online-SGD sample scale
-    d^{max(Leap − 1, 1)}, and the generative leap (Damian, Lee & Bruna 2025) when TARGET
-    depends on one coordinate.
+    d^{max(Leap − 1, 1)}, and the generative leap (Damian, Lee & Bruna 2025: exact, or
+    bounds with the reason, see the docs).
 
     Example: fltheory leap 'z1 + z1*z2 + z1*z2*z3'   (leap 1: z1, then z2, then z3)
     """
-    emit(leap_result(target, not no_generative), fmt)
+    emit(leap_result(target, not no_generative, directions), fmt)

@@ -16,31 +16,40 @@ vanishes iff that measure does (the convolution with a Gaussian is injective), i
 E[h_k(z) | g(z)] = 0. (This derivation is ours; the sources state their results for general
 noisy or deterministic links.) The noise changes the constants, not the powers of d.
 
-The rows (each as its source states it; n counts samples, ≍ up to constants, Õ also up to
-powers of log d where the source has them):
+The rows (each as its source states it, from what was read: the sources' abstracts and
+introductions through the ``search`` tool, quoted in each row's ``read`` field; theorem numbers
+and log powers not printed there are not claimed; n counts samples, ≍ up to constants):
 
-* **online SGD** (Ben Arous, Gheissari & Jagannath 2021, JMLR, main theorem on the sample
-  complexity of online SGD for single-index models): with the student's activation equal to g,
-  correlation or square loss, one fresh sample per step from a uniform start on the sphere,
-  n ≍ d for k = 1, d log d for k = 2 and d^{k−1} for k >= 3 suffice for weak recovery (overlap
-  bounded away from 0), and these orders are necessary for online SGD; strong recovery then
-  follows within the same order.
-* **smoothed online SGD** (Damian, Nichani, Ge & Lee 2023, NeurIPS, Theorem 1): online SGD on a
-  smoothed loss learns w* with n ≳ d^{k/2} (k >= 3; logarithmic factors as in the theorem),
-  matching the **CSQ lower bound** n ≳ d^{k/2} for correlational statistical queries; for
-  k <= 2 the information-theoretic d dominates.
-* **SQ / low-degree lower bound** (Damian, Pillaud-Vivien, Lee & Bruna 2024, COLT, Section 3):
-  any SQ or low-degree-polynomial algorithm needs n ≳ d^{k*/2}; and n ≳ d for any estimator.
-* **partial-trace (label-transformed spectral) estimator** (same paper, Section 4): n ≍
-  d^{max(k*/2, 1)} (up to log factors) suffices, matching the lower bound: a
-  computational-statistical gap whenever k* > 2.
-* **GD reusing its batch** (Dandi et al. 2024; Lee, Oko, Suzuki & Wu 2024; Arnaboldi et al.
-  2024): reusing samples makes the label transformation implicit, so the generative exponent
-  replaces the information exponent: Õ(d) samples for k* <= 2 (Lee et al.: polynomial links,
-  which all have k* <= 2; Arnaboldi et al.: O(d log d) steps; Dandi et al.: two steps on one
-  batch of n = O(d)). For k* >= 3 these sources give no matching upper bound: open, and the
-  SQ bound d^{k*/2} still applies.
-* **information-theoretic** (same 2024 paper, Section 6): n ≍ d (inefficient estimator).
+* **online SGD** (Ben Arous, Gheissari & Jagannath 2021, JMLR): online SGD from a random start,
+  one fresh sample per step; "nearly sharp thresholds" (sharp up to log factors) for the samples
+  needed, governed by the information exponent k of the population loss; "almost all of the data
+  is used in the initial search phase", after which the descent is rapid (weak, then strong
+  recovery). Restated by Damian et al. 2023 as "n ≳ d^{k−1} samples suffice ... and this is tight
+  for online SGD" and by later work as n ≳ d^{max(1, k−1)} "necessary and sufficient for online
+  SGD"; for k = 2 (quadratic link) the order is d log d ("one-pass SGD requires n ≳ d log d samples
+  to achieve weak recovery", 2026 full-batch-GD paper, arXiv 2602.02431).
+* **smoothed online SGD** (Damian, Nichani, Ge & Lee 2023, NeurIPS): "online SGD on a smoothed
+  loss learns w* with n ≳ d^{k/2} samples" (k >= 3; for k <= 2 the d of any estimator dominates,
+  restated later as d^{max(1, k/2)}); log factors not in the text read.
+* **CSQ lower bound** (same paper): "the CSQ lower bound for gradient based methods only shows that
+  n ≳ d^{k/2} samples are necessary".
+* **SQ / low-degree bound** (Damian, Pillaud-Vivien, Lee & Bruna 2024, COLT): algorithms in the SQ
+  and low-degree-polynomial classes "necessarily require Ω(d^{k*/2}) samples"; with the
+  information-theoretic d the table prints d^{max(k*/2, 1)}.
+* **partial-trace estimator** (same paper): "this sample complexity is also sufficient ... using a
+  partial-trace algorithm": a computational-statistical gap whenever k* > 2.
+* **GD reusing its batch**: Lee, Oko, Suzuki & Wu 2024 (NeurIPS): a two-layer network trained by
+  SGD that reuses its minibatch, squared loss: n ≃ T = Θ(d·polylog d) for every polynomial link,
+  and "more generally n ≳ d^{(k*−1) ∨ 1} samples are sufficient", k* the generative exponent —
+  the online-SGD law with k* in place of k. Arnaboldi et al. 2024 ("Repetita iuvant"): two
+  gradient steps per sample learn "(almost) all directions ... with at most O(d log d) steps"
+  (exceptions include sparse parities). Dandi et al. 2024 (ICML): multi-pass GD with a finite
+  step reaches an overlap with the target subspace "in just two time steps", beyond the
+  information and leap exponents (a DMFT analysis: n ∝ d, our reading of the regime). Whether
+  reuse reaches the SQ order d^{k*/2} for k* >= 3 is not settled in these sources.
+* **information-theoretic** (Damian, Pillaud-Vivien, Lee & Bruna 2024): "the
+  information-theoretic sample complexity to recover the hidden direction is linear in the
+  dimension" (an inefficient estimator).
 """
 
 from __future__ import annotations
@@ -116,7 +125,8 @@ def _half(k: int) -> Scale:
 class Row:
     """One algorithm: the sample ``scale`` (None: open or undecided, see ``note``), what kind of
     statement it is (``kind``: sufficient, necessary, tight, open), the ``exponent`` it rests
-    on with its value, the ``recovery`` notion, the ``source`` and its ``assumptions``."""
+    on with its value, the ``recovery`` notion, the ``source`` and its ``assumptions``, and
+    ``read``: what of the source was read to state the row (quoted, with where)."""
 
     algorithm: str
     scale: Scale | None
@@ -126,6 +136,7 @@ class Row:
     source: str
     assumptions: str
     note: str = ""
+    read: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """The row as JSON (the scale as text and as its power and log power)."""
@@ -134,14 +145,58 @@ class Row:
                 "power": None if self.scale is None else str(self.scale.power),
                 "log_power": None if self.scale is None else self.scale.log_power,
                 "kind": self.kind, "exponent": self.exponent, "recovery": self.recovery,
-                "source": self.source, "assumptions": self.assumptions, "note": self.note}
+                "source": self.source, "assumptions": self.assumptions, "note": self.note,
+                "read": self.read}
 
 
 _WEAK = "weak (overlap bounded away from 0)"
-_BAGJ = "Ben Arous, Gheissari & Jagannath 2021 (JMLR)"
-_DNGL = "Damian, Nichani, Ge & Lee 2023 (NeurIPS), Theorem 1"
-_DPLB = "Damian, Pillaud-Vivien, Lee & Bruna 2024 (COLT)"
-_REUSE = "Dandi et al. 2024; Lee, Oko, Suzuki & Wu 2024; Arnaboldi et al. 2024"
+_BAGJ = "Ben Arous, Gheissari & Jagannath 2021 (JMLR 22), arXiv 2003.10409"
+_DNGL = "Damian, Nichani, Ge & Lee 2023 (NeurIPS), arXiv 2305.10633"
+_DPLB = "Damian, Pillaud-Vivien, Lee & Bruna 2024 (COLT, PMLR 247), arXiv 2403.05529"
+_REUSE = ("Lee, Oko, Suzuki & Wu 2024 (NeurIPS), arXiv 2406.01581; Arnaboldi, Dandi, Krzakala, "
+          "Pesce & Stephan 2024, arXiv 2405.15459; Dandi et al. 2024 (ICML, PMLR 235), "
+          "arXiv 2402.03220")
+
+#: what was read for each row (abstracts and introductions, through the search tool)
+READ = {
+    "online SGD": (
+        "BAGJ abstract: 'nearly sharp thresholds for the number of samples needed ... depend only "
+        "on ... the information exponent'; 'almost all of the data is used simply in the initial "
+        "search phase'. DNGL 2023 abstract: 'Ben Arous et al. showed that n ≳ d^{k−1} samples "
+        "suffice ... and that this is tight for online SGD'. arXiv 2602.02431 abstract (quadratic "
+        "link, k = 2): 'one-pass SGD requires n ≳ d log d samples to achieve weak recovery'. The "
+        "step-size schedule and the exact log powers of the theorem were not read."),
+    "smoothed online SGD": (
+        "DNGL 2023 abstract: 'online SGD on a smoothed loss learns w* with n ≳ d^{k/2} samples'; "
+        "restated later as n ≳ d^{max(1, k/2)}, 'optimal in the worst case'. Log factors of the "
+        "theorem not read."),
+    "CSQ lower bound": (
+        "DNGL 2023 abstract: 'the CSQ lower bound for gradient based methods only shows that "
+        "n ≳ d^{k/2} samples are necessary'."),
+    "SQ / low-degree bound": (
+        "DPLB 2024 abstract: 'efficient algorithms, both within the SQ and the Low-Degree "
+        "Polynomial framework, necessarily require Ω(d^{k*/2}) samples'."),
+    "partial-trace spectral": (
+        "DPLB 2024 abstract: 'this sample complexity is also sufficient, by establishing matching "
+        "upper bounds using a partial-trace algorithm'; 'a sharp computational-to-statistical gap "
+        "... whenever k* > 2'."),
+    "batch-reusing GD": (
+        "Lee et al. 2024 abstract: 'for arbitrary polynomial single-index models ... n ≃ T = "
+        "Θ(d·polylog d)'; 'more generally, n ≳ d^{(p*−1) ∨ 1} samples are sufficient ..., p* ≤ p "
+        "the generative exponent'; 'reuse of minibatch in the gradient computation'. Arnaboldi "
+        "et al. 2024 abstract: '(almost) all directions are learned with at most O(d log d) "
+        "steps. Among the exceptions is a set of hard functions that includes sparse parities'. "
+        "Dandi et al. 2024 abstract: 'multi-pass GD with finite stepsize ... achieves in just two "
+        "time steps an overlap with the target subspace'."),
+    "information-theoretic": (
+        "DPLB 2024 abstract: 'the information-theoretic sample complexity to recover the hidden "
+        "direction is linear in the dimension d'."),
+}
+
+
+def _reuse(k_gen: int | None) -> Scale | None:
+    """Lee, Oko, Suzuki & Wu 2024: d^{max(k* − 1, 1)}, up to polylog d."""
+    return None if k_gen is None else Scale(Fraction(max(k_gen - 1, 1)))
 
 
 def rows_for(k: int | None, k_gen: int | None, kmax: int) -> list[Row]:
@@ -150,21 +205,28 @@ def rows_for(k: int | None, k_gen: int | None, kmax: int) -> list[Row]:
 
     >>> [r.scale.text() for r in rows_for(3, 1, 8)]
     ['d^2', 'd^(3/2)', 'd^(3/2)', 'd', 'd', 'd', 'd']
+    >>> rows_for(4, 4, 8)[5].scale.text()
+    'd^3'
     """
     ki = f"information exponent k = {k if k is not None else f'> {kmax}'}"
     kg = f"generative exponent k* = {k_gen if k_gen is not None else f'> {kmax}'}"
     undecided = f"no non-zero found up to kmax = {kmax}: at least the order at k = {kmax + 1}"
+    gap = k_gen is not None and k_gen >= 3
     rows = [
         Row("online SGD", None if k is None else online_sgd_scale(k),
-            "tight for online SGD", ki, _WEAK + "; strong recovery within the same order",
-            _BAGJ, "student activation = g, correlation or square loss, one fresh sample per "
-                   "step, uniform start on the sphere, step size scaled with d as in the theorem",
+            "tight for online SGD, up to log factors", ki,
+            _WEAK + "; then strong recovery (the descent is rapid once the overlap is "
+                    "non-trivial)",
+            _BAGJ, "online SGD from a uniform random start, one fresh sample per step, loss "
+                   "whose population landscape has information exponent k (e.g. correlation "
+                   "or square loss with student activation g); step size scaled with d as in "
+                   "the theorem",
             "" if k is not None else undecided),
         Row("smoothed online SGD",
             None if k is None else (_half(k) if k >= 3 else online_sgd_scale(k)),
             "sufficient", ki, _WEAK + " (then strong)", _DNGL,
-            "online SGD on a smoothed (averaged over a sphere) correlation loss, two-stage "
-            "step-size/smoothing schedule; Õ: log factors as in the theorem",
+            "online SGD on a smoothed loss (the loss averaged over a sphere around the "
+            "iterate); log factors as in the theorem (not read)",
             "" if k is None or k >= 3 else "no gain over online SGD for k <= 2"),
         Row("CSQ lower bound", None if k is None else _half(k), "necessary", ki,
             _WEAK, f"{_DNGL} (CSQ argument)",
@@ -172,28 +234,30 @@ def rows_for(k: int | None, k_gen: int | None, kmax: int) -> list[Row]:
             "with fresh samples); n ≳ d always (information-theoretic)",
             "" if k is not None else undecided),
         Row("SQ / low-degree bound", None if k_gen is None else _half(k_gen), "necessary", kg,
-            _WEAK, f"{_DPLB}, Section 3",
-            "statistical-query and low-degree-polynomial algorithms; n ≳ d always",
+            _WEAK, _DPLB,
+            "statistical-query and low-degree-polynomial algorithms: Ω(d^{k*/2}); n ≳ d always",
             "" if k_gen is not None else undecided),
         Row("partial-trace spectral", None if k_gen is None else _half(k_gen),
-            "sufficient (matches the SQ bound)", kg, _WEAK, f"{_DPLB}, Section 4",
-            "knows the joint law of (y, z); label transformation T(y) by the k*-th Hermite "
-            "tensor, up to log factors",
+            "sufficient (matches the SQ bound)", kg, _WEAK, _DPLB,
+            "knows the joint law of (y, z); label transformation by the k*-th Hermite "
+            "tensor (partial trace); log factors not read",
             "" if k_gen is not None else undecided),
-        Row("batch-reusing GD",
-            Scale(Fraction(1)) if k_gen is not None and k_gen <= 2 else None,
-            "sufficient, up to polylog d" if k_gen is not None and k_gen <= 2 else "open",
+        Row("batch-reusing GD", _reuse(k_gen),
+            "sufficient, up to polylog d" if k_gen is not None else "undecided",
             kg, _WEAK + " (then strong)", _REUSE,
-            "GD/SGD that reuses each sample (two steps on one batch, or each minibatch twice); "
-            "Õ(d) shown for k* <= 2 (polynomial links: Lee et al.)",
-            "" if k_gen is not None and k_gen <= 2 else
-            "k* >= 3 (or undecided): no upper bound in these sources; the SQ bound d^{k*/2} "
-            "applies"),
+            "two-layer network, SGD on the squared loss reusing each minibatch (Lee et al.: "
+            "d^{max(k*−1, 1)}, Θ(d polylog d) for polynomial links; Arnaboldi et al.: two "
+            "steps per sample, O(d log d) steps for almost all targets; Dandi et al.: two GD "
+            "steps on one batch)",
+            (undecided if k_gen is None else
+             f"above the SQ order d^{{{Fraction(k_gen, 2)}}} for k* = {k_gen}: whether reuse "
+             "reaches it is not settled in these sources" if gap else "")),
         Row("information-theoretic", Scale(Fraction(1)), "tight (any estimator)",
-            "none (d parameters)", "weak and strong", f"{_DPLB}, Section 6",
+            "none (d parameters)", "weak and strong", _DPLB,
             "computationally inefficient estimator"),
     ]
-    return rows
+    return [Row(r.algorithm, r.scale, r.kind, r.exponent, r.recovery, r.source, r.assumptions,
+                r.note, READ[r.algorithm]) for r in rows]
 
 
 @dataclass(frozen=True)

@@ -31,22 +31,44 @@ The **stages** are the saddle-to-saddle order of ABM 2023: from the coordinates 
 the elements of least new degree ℓ are picked up next (together, on the same time scale), which
 adds their new coordinates; the largest ℓ met is the leap (the closure argument again).
 
-**Online SGD scale.** ABM 2023 conjecture (and prove for a class of targets, with a 2-layer
-network and additional technical assumptions on how SGD is run) that SGD learns f in time
-Θ̃(d^{max(Leap, 2)}) (abstract); reading each online step as costing d operations (our
-reading, to be checked against their theorem), that is Θ̃(d^{max(Leap − 1, 1)}) online steps,
-i.e. fresh samples. Θ̃ hides logarithmic factors (for Leap <= 2 the single-index
-analogue is d log d, Ben Arous, Gheissari & Jagannath 2021).
+**Online SGD scale.** ABM 2023 (abstract, read through the ``search`` tool): "our main
+conjecture states that the time complexity to learn a function f with low-dimensional support
+is Θ̃(d^{max(Leap(f), 2)})"; "we prove a version of this conjecture for a class of functions on
+Gaussian isotropic data and 2-layer neural networks, under additional technical assumptions on
+how SGD is run"; the training "sequentially learns the function support with a
+saddle-to-saddle dynamic", and the complexity "matches that of Correlational Statistical Query
+(CSQ) lower-bounds". The source states a *time*; the table's samples Θ̃(d^{max(Leap − 1, 1)})
+are **our reading** (online SGD, one fresh sample per step, each step costing d operations;
+for Leap = k on one coordinate this is the online-SGD law d^{max(k−1, 1)} of Ben Arous,
+Gheissari & Jagannath 2021), not a statement read in the source. Θ̃ hides logarithmic factors.
 
 **Coordinates.** The leap is *not* rotation invariant: it is computed for the coordinates the
 target is written in. The minimum over rotations of the coordinates (what SGD, which is rotation
 equivariant, actually faces) is at most this value and is **not computed** here.
 
-**Generative leap** (Damian, Lee & Bruna 2025: n = Θ(d^{max(1, k*/2)}) in the low-degree class,
-k* the generative leap): computed only when f depends on a single coordinate, where it is the
-generative exponent of f as a function of one variable (:mod:`fltheory.engine.hermite`); for two
-or more coordinates it needs conditional laws on multi-dimensional level sets and is reported as
-not computed.
+**Generative leap** (Damian, Lee & Bruna 2025, read: abstract and introduction through the
+``search`` tool: "a natural extension of the generative exponent ... to the multi-index setting";
+n = Θ(d^{1 ∨ k*/2}) necessary for low-degree polynomials and sufficient for "an agnostic
+sequential estimation procedure ... based on a spectral U-statistic over appropriate Hermite
+tensors"). Our reading of the sequential definition: from the subspace S already found, the next
+exponent is the least k with E[He_k(z_{S⊥}) | y, z_S] ≠ 0 (a tensor), the span V of its images
+is added to S, and k* is the largest exponent met. It is rotation invariant (it is defined on
+subspaces). For one coordinate it is the generative exponent of f (the Hermite engine). For two
+or more it is computed here exactly from two certificates per step, both exact:
+
+* a *zero*: a sign flip ε ∈ {±1}^r with f(εz) = f(z) that fixes z_S gives E[He_α(z) | y, z_S] =
+  ε^α E[He_α(z) | y, z_S], so every α that some such ε makes odd vanishes; when that holds for
+  every α of degree k, the step's exponent exceeds k;
+* a *non-zero*: the label test T = y^m He_β(z_S) (m <= ``GEN_MAX_POWER``) has E[T He_α(z_{S⊥})]
+  = β! α! c_{(β, α)}(f^m), a Hermite coefficient of the polynomial f^m, exact. A non-zero one of
+  degree |α| = k gives the step's exponent k, and the columns of the unfolded tensor give
+  exact vectors of V; the coordinates they span are added to S when their span is exactly those
+  coordinate axes (checked by an exact rank); otherwise the computation stops there.
+
+The first step's exponent k₁ is a lower bound of k*; the largest exponent along the chain is an
+upper bound (adding fewer directions than V only delays the closure). When they meet, k* is
+exact; otherwise both bounds are reported, with the step and the reason where the computation
+stopped.
 
 Standard library only (exact :class:`fractions.Fraction`): a light query.
 """
@@ -57,11 +79,24 @@ import ast
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
+from typing import Any
 
 from fltheory.exact import DomainError, parse_rational
 
-__all__ = ["LEAP_LIMITS", "Leap", "Stage", "hermite_support", "leap", "leap_of_support",
-           "parse_polynomial"]
+__all__ = [
+    "DIRECTION_LIMITS",
+    "GEN_MAX_POWER",
+    "LEAP_LIMITS",
+    "GenerativeLeap",
+    "Leap",
+    "Stage",
+    "generative_leap",
+    "hermite_support",
+    "leap",
+    "leap_of_support",
+    "parse_directions",
+    "parse_polynomial",
+]
 
 #: bounds checked before any work (characters, syntax nodes, coordinates, degrees, terms)
 LEAP_LIMITS = {"characters": 2000, "nodes": 500, "coordinates": 8, "degree": 12,
@@ -298,8 +333,10 @@ class Leap:
 
     ``coefficients``: c_α (monic He basis) of the support, α over the ``r`` coordinates that
     appear; ``value``: Leap(f) (0 for a constant); ``stages``: the saddle-to-saddle order;
-    ``generative``: the generative leap where computed (one coordinate), else None, with
-    ``generative_reason``."""
+    ``generative``: the generative leap where decided exactly, else None, with
+    ``generative_reason`` and, for two or more coordinates, ``generative_bounds`` (the
+    :class:`GenerativeLeap`); ``directions``: the orthonormal u_1 … u_r given for z = Uᵀx (None:
+    the coordinates only)."""
 
     text: str
     r: int
@@ -308,6 +345,8 @@ class Leap:
     stages: tuple[Stage, ...]
     generative: int | None = None
     generative_reason: str = "not computed"
+    generative_bounds: GenerativeLeap | None = None
+    directions: tuple[tuple[Fraction, ...], ...] | None = None
 
     @property
     def merged_staircase(self) -> bool:
@@ -348,33 +387,285 @@ def leap_of_support(support: list[tuple[int, ...]]) -> tuple[int, tuple[Stage, .
     return max((s.increment for s in stages), default=0), tuple(stages)
 
 
-def leap(text: str, generative: bool = True) -> Leap:
+def leap(text: str, generative: bool = True, directions: str | None = None) -> Leap:
     """The leap of the polynomial target ``text`` in z1 … z8 (module docstring).
 
-    ``generative``: compute the generative leap when f depends on one coordinate (imports the
-    Hermite engine, sympy); otherwise it is reported as not computed.
+    ``generative``: compute the generative leap (for one coordinate it imports the Hermite
+    engine, sympy; for two or more it is exact arithmetic on the polynomial); otherwise it is
+    reported as not computed. ``directions``: u_1; u_2; … (see :func:`parse_directions`), one
+    per coordinate up to the largest used, checked orthonormal exactly.
 
     >>> L = leap("z1 + z1*z2 + z1*z2*z3", generative=False)
     >>> L.value, L.merged_staircase, [s.coordinates for s in L.stages]
     (1, True, [(1,), (2,), (3,)])
     >>> leap("z1 + z2*z3*z4", generative=False).value
     3
+    >>> leap("z1*z2*z3").generative
+    2
     """
-    coeffs = hermite_support(parse_polynomial(text))
+    poly = parse_polynomial(text)
+    coeffs = hermite_support(poly)
     used = sorted({j for a in coeffs for j, x in enumerate(a) if x})
     r = used[-1] + 1 if used else 0
     coeffs = {a[:r]: c for a, c in coeffs.items()}
     if not used:
         raise _refuse(text, "is constant after expansion: there is no direction to learn")
+    U = None if directions is None else parse_directions(directions, r)
     value, stages = leap_of_support(list(coeffs))
-    gen, reason = None, "not computed (not asked)"
+    gen, reason, bounds = None, "not computed (not asked)", None
     if len(used) == 1 and generative:
         gen, reason = _one_coordinate_generative(coeffs, used[0])
-    elif len(used) >= 2:
-        reason = (f"not computed: f depends on {len(used)} coordinates; the generative leap "
-                  "needs conditional laws on multi-dimensional level sets, which the Hermite "
-                  "engine computes for one variable only")
-    return Leap(text, r, coeffs, value, stages, gen, reason)
+    elif generative:
+        bounds = generative_leap({k[:r]: v for k, v in poly.items()}, coeffs)
+        gen, reason = bounds.value, bounds.reason
+    return Leap(text, r, coeffs, value, stages, gen, reason, bounds, U)
+
+
+#: largest power m of the label test y^m He_β(z_S) tried by :func:`generative_leap`
+GEN_MAX_POWER = 4
+
+
+@dataclass(frozen=True)
+class GenerativeLeap:
+    """The generative leap of a polynomial target of two or more coordinates (module
+    docstring): ``lower`` <= k* <= ``upper`` (``upper`` None: no upper bound found), ``value``
+    when they meet, ``steps``: (exponent, coordinates added (1-based)) along the chain, and the
+    ``reason`` (with where the chain stopped, if it did)."""
+
+    lower: int
+    upper: int | None
+    steps: tuple[tuple[int, tuple[int, ...]], ...]
+    reason: str
+
+    @property
+    def value(self) -> int | None:
+        """k* when the bounds meet, else None."""
+        return self.lower if self.upper == self.lower else None
+
+
+def _poly_mul(a: Poly, b: Poly) -> Poly:
+    out: Poly = {}
+    for ka, va in a.items():
+        for kb, vb in b.items():
+            k = tuple(x + y for x, y in zip(ka, kb, strict=True))
+            out[k] = out.get(k, Fraction(0)) + va * vb
+    return {k: v for k, v in out.items() if v}
+
+
+def _rank(rows: list[list[Fraction]]) -> int:
+    """Exact rank by Gaussian elimination over the rationals."""
+    m = [list(r) for r in rows if any(r)]
+    rank, col = 0, 0
+    ncol = len(m[0]) if m else 0
+    while rank < len(m) and col < ncol:
+        piv = next((i for i in range(rank, len(m)) if m[i][col]), None)
+        if piv is None:
+            col += 1
+            continue
+        m[rank], m[piv] = m[piv], m[rank]
+        for i in range(len(m)):
+            if i != rank and m[i][col]:
+                f = m[i][col] / m[rank][col]
+                m[i] = [x - f * y for x, y in zip(m[i], m[rank], strict=True)]
+        rank += 1
+        col += 1
+    return rank
+
+
+def generative_leap(poly: Poly, coeffs: dict[tuple[int, ...], Fraction],
+                    max_power: int = GEN_MAX_POWER) -> GenerativeLeap:
+    """Bounds on the generative leap of the polynomial ``poly`` (monomial coefficients, the
+    exponent tuples cut to the r coordinates; ``coeffs`` its Hermite support), by sign
+    symmetries (zeros) and the Hermite coefficients of f^m, m <= ``max_power`` (non-zeros);
+    see the module docstring.
+
+    >>> g = generative_leap({(1, 1): Fraction(1)}, {(1, 1): Fraction(1)})  # z1 z2
+    >>> g.lower, g.upper, g.steps
+    (2, 2, ((2, (1, 2)),))
+    """
+    from itertools import product
+
+    r = len(next(iter(coeffs)))
+    used = [j for j in range(r) if any(a[j] for a in coeffs)]
+    deg = max(sum(k) for k in poly)
+    # the powers f^m kept within the parser's total-degree and term bounds
+    powers: list[dict[tuple[int, ...], Fraction]] = []
+    fm: Poly = {(0,) * r: Fraction(1)}
+    for m in range(1, max_power + 1):
+        if m * deg > LEAP_LIMITS["total_degree"]:
+            break
+        fm = _poly_mul(fm, poly)
+        if len(fm) > LEAP_LIMITS["terms"]:
+            break
+        powers.append(hermite_support(fm))
+    mmax = len(powers)
+    # sign symmetries of f: ε with ε^α = 1 on the whole support
+    group = [e for e in product((1, -1), repeat=r)
+             if all(_sign(e, a) == 1 for a in coeffs)]
+    kmax = max(sum(g) for h in powers for g in h)
+    known: set[int] = set()
+    steps: list[tuple[int, tuple[int, ...]]] = []
+    certain = 0  # the steps whose starting subspace is the true one (their exponent is exact)
+    complete = True  # every revealed subspace so far is certified to be all of V
+    while len(known) < len(used):
+        new = [j for j in used if j not in known]
+        fixing = [e for e in group if all(e[j] == 1 for j in known)]
+        if complete:
+            certain += 1
+        for k in range(1, kmax + 1):
+            columns: dict[tuple[Any, ...], dict[int, Fraction]] = {}
+            for m, h in enumerate(powers, 1):
+                for g, c in h.items():
+                    if sum(g[j] for j in new) != k:
+                        continue
+                    value = c * _factorial_of(g)
+                    for j in new:
+                        if g[j]:
+                            rest = tuple(g[i] - (i == j) for i in range(r))
+                            columns.setdefault((m, rest), {})[j] = value
+            if columns:
+                rows = sorted({j for col in columns.values() for j in col})
+                matrix = [[col.get(j, Fraction(0)) for col in columns.values()] for j in rows]
+                if _rank(matrix) != len(rows):
+                    steps.append((k, ()))
+                    return _bounds(steps, certain, complete, kmax, (
+                        f"step {len(steps)}: exponent {k}, but the directions found (exact "
+                        f"vectors on z{', z'.join(str(j + 1) for j in rows)}) do not span "
+                        "coordinate axes: the chain stops there"))
+                # V is exactly these axes when every other new coordinate is made odd
+                rest_new = [j for j in new if j not in rows]
+                complete = complete and all(_all_odd(new, k, fixing, j) for j in rest_new)
+                steps.append((k, tuple(j + 1 for j in rows)))
+                known.update(rows)
+                break
+            if not _all_odd(new, k, fixing):
+                return _bounds(steps, certain, complete, k, (
+                    f"step {len(steps) + 1}: at degree {k} no label test y^m He_β(z_S) (m <= "
+                    f"{mmax}) correlates with He_α of the new coordinates, and no sign symmetry "
+                    "of f makes them vanish: undecided from there"))
+        else:
+            return _bounds(steps, certain, complete, kmax + 1, (
+                f"step {len(steps) + 1}: no label test y^m He_β(z_S) (m <= {mmax}) up to "
+                f"degree {kmax} reaches the new coordinates: undecided from there"))
+    return _bounds(steps, certain, complete, 0, "every coordinate reached")
+
+
+def _sign(e: tuple[int, ...], a: tuple[int, ...]) -> int:
+    out = 1
+    for x, n in zip(e, a, strict=True):
+        if x < 0 and n % 2:
+            out = -out
+    return out
+
+
+def _factorial_of(a: tuple[int, ...]) -> int:
+    out = 1
+    for n in a:
+        out *= factorial(n)
+    return out
+
+
+def _all_odd(new: list[int], k: int, fixing: list[tuple[int, ...]],
+             involving: int | None = None) -> bool:
+    """Every α of degree k on the coordinates ``new`` (with α_involving > 0, if given) is made
+    odd by some ε in ``fixing`` (only α's parities matter: α_j > 0 allows either parity of
+    α_j, and popcount <= k with k's parity is what a degree-k α can have)."""
+    from itertools import product
+
+    for bits in product((0, 1), repeat=len(new)):
+        ones = sum(bits)
+        if (k - ones) % 2 or ones > k:
+            continue
+        if involving is not None:
+            i = new.index(involving)
+            # α_involving > 0 with this parity: odd always possible; even needs 2 of the degree
+            if not bits[i] and ones + 2 > k:
+                continue
+        if not any(sum(1 for j, b in zip(new, bits, strict=True) if b and e[j] < 0) % 2
+                   for e in fixing):
+            return False
+    return True
+
+
+def _bounds(steps: list[tuple[int, tuple[int, ...]]], certain: int, complete: bool,
+            at_least: int, why: str) -> GenerativeLeap:
+    """lower: the largest exponent of the steps that start from the true subspace (and, when
+    the chain stopped undecided at such a step, the degree it reached); upper: the chain's
+    largest exponent when it reached every coordinate."""
+    exps = [k for k, _ in steps]
+    finished = why == "every coordinate reached"
+    lower = max(exps[:certain] or [1])
+    if not finished and len(steps) < certain:  # stopped undecided at a certain step
+        lower = max(lower, at_least)
+    upper = max(exps) if finished else None
+    chain = "; ".join(f"k = {k}: " + (", ".join(f"z{j}" for j in c) if c else "—")
+                      for k, c in steps) or "—"
+    if upper == lower:
+        text = (f"exactly {lower}: chain {chain}"
+                + ("" if complete else "; the first step's exponent bounds it below")
+                + " (zeros by sign symmetries of f, non-zeros by Hermite coefficients of f^m)")
+    else:
+        text = (f"between {lower} and {upper if upper is not None else '(not bounded)'}: "
+                f"chain {chain}; {why}"
+                + ("" if complete or not finished else
+                   "; a revealed subspace is not certified complete, so the later steps' "
+                   "exponents are upper bounds only"))
+    return GenerativeLeap(lower, upper, tuple(steps), text)
+
+
+#: bounds of --directions checked before any work
+DIRECTION_LIMITS = {"characters": 20000, "dimension": 256}
+
+_DIR_ALLOWED = ("orthonormal directions u_1; u_2; … (one per coordinate z1, z2, …, each a "
+                "comma-separated list of d exact rationals, e.g. '1,0,0; 0,3/5,4/5'), d <= "
+                f"{DIRECTION_LIMITS['dimension']}")
+
+
+def parse_directions(text: str, r: int) -> tuple[tuple[Fraction, ...], ...]:
+    """The directions u_1 … u_r of z = Uᵀx from ``text`` ('1,0,0; 0,3/5,4/5'), checked exactly:
+    at least ``r`` of them (one for every coordinate up to the largest used), all of one length
+    d, and orthonormal (⟨u_i, u_j⟩ = δ_ij); each refusal names the failing entry.
+
+    >>> parse_directions("1,0,0; 0,3/5,4/5", 2)[1]
+    (Fraction(0, 1), Fraction(3, 5), Fraction(4, 5))
+    """
+    shown = text if len(text) <= 60 else f"{text[:40]}… ({len(text)} characters)"
+
+    def refuse(reason: str) -> DomainError:
+        return DomainError("directions", shown, _DIR_ALLOWED, reason=reason)
+
+    if len(text) > DIRECTION_LIMITS["characters"]:
+        raise refuse(f"is longer than {DIRECTION_LIMITS['characters']} characters")
+    groups = [g.strip() for g in text.strip().strip(";").split(";")]
+    if not groups or not groups[0]:
+        raise refuse("is empty")
+    vectors = []
+    for i, g in enumerate(groups):
+        parts = [p.strip() for p in g.split(",")]
+        if len(parts) > DIRECTION_LIMITS["dimension"]:
+            raise refuse(f"has u_{i + 1} of dimension {len(parts)} > "
+                         f"{DIRECTION_LIMITS['dimension']}")
+        try:
+            vectors.append(tuple(parse_rational(p, "directions") for p in parts))
+        except DomainError:
+            raise refuse(f"has u_{i + 1} = ({g}), not a list of exact numbers") from None
+    d = len(vectors[0])
+    for i, v in enumerate(vectors):
+        if len(v) != d:
+            raise refuse(f"has u_{i + 1} of dimension {len(v)}, u_1 of {d}")
+    if len(vectors) < r:
+        raise refuse(f"gives {len(vectors)} direction(s) but TARGET uses z{r}")
+    if len(vectors) > d:
+        raise refuse(f"gives {len(vectors)} directions in dimension d = {d}: at most d can be "
+                     "orthonormal")
+    for i, u in enumerate(vectors):
+        for j in range(i, len(vectors)):
+            dot = sum((a * b for a, b in zip(u, vectors[j], strict=True)), Fraction(0))
+            if i == j and dot != 1:
+                raise refuse(f"is not orthonormal: |u_{i + 1}|² = {dot}, not 1")
+            if i != j and dot != 0:
+                raise refuse(f"is not orthonormal: ⟨u_{i + 1}, u_{j + 1}⟩ = {dot}, not 0")
+    return tuple(vectors)
 
 
 def _one_coordinate_generative(coeffs: dict[tuple[int, ...], Fraction], j: int
