@@ -7,9 +7,10 @@ f = Σ μ_k h_k in L²(φ); in the ``He`` basis c_k = μ_k/√(k!) and f = Σ c_
 
 How a coefficient is computed (the ``path`` reported with it), first that applies: the exact paths
 of :mod:`fltheory.engine.hermite.exact` (``exact:polynomial``, ``exact:piecewise``,
-``exact:gaussian-ibp``: Gaussian integration by parts E[f He_k] = E[f^{(j)} He_{k−j}] until
-f^{(j)} is in the Gaussian class); ``exact:sympy``, sympy's ``integrate`` within a time budget
-for functions built from exp/erf/sin/cos, accepted only when quadrature agrees to 15 digits;
+``exact:piecewise-gaussian``, ``exact:gaussian-ibp``: Gaussian integration by parts
+E[f He_k] = E[f^{(j)} He_{k−j}] until f^{(j)} is in the Gaussian class); ``exact:sympy``,
+sympy's ``integrate`` within a time budget for functions built from exp/erf/sin/cos, accepted
+only when quadrature agrees to 15 digits;
 ``numeric:quad`` (:mod:`fltheory.engine.hermite.quadrature`) at ``dps`` + 10 guard digits,
 re-evaluated at ``dps`` + 25, with the number of digits on which the two agree. Every
 coefficient, exact or numeric, counts as zero when |μ_k| <= 10^{−dps}·‖f‖ (‖f‖² = E[f²]; a
@@ -38,6 +39,8 @@ from fltheory.engine.hermite.exact import (
     _is_polynomial,
     _phi,
     _piecewise_expectation,
+    _piecewise_gaussian_expectation,
+    _piecewise_gaussian_pairs,
     _piecewise_pairs,
 )
 from fltheory.engine.hermite.quadrature import _mp_function, _quad_expectation, kink_points
@@ -221,6 +224,8 @@ class _Engine:
         self.budget = budget
         self.notes: list[str] = []
         self.pairs = None if _is_polynomial(self.expr) else _piecewise_pairs(self.expr)
+        self.gaussian_pairs = (None if _is_polynomial(self.expr) or self.pairs is not None
+                               else _piecewise_gaussian_pairs(self.expr))
         self.smooth = not self.expr.has(*_KINK_ATOMS) and not self.expr.has(sp.DiracDelta)
         # sympy's integrate is tried only on polynomials in exp/erf/sin/cos/… (not, e.g., on
         # 1/(1 + exp(−z)), where it spends its whole budget and fails).
@@ -253,6 +258,10 @@ class _Engine:
             return _expect_polynomial(self.expr * He), "exact:polynomial"
         if self.pairs is not None:
             return _piecewise_expectation(self.pairs, He), "exact:piecewise"
+        if self.gaussian_pairs is not None:
+            value = _piecewise_gaussian_expectation(self.gaussian_pairs, He)
+            if value is not None:
+                return value, "exact:piecewise-gaussian"
         if self.gaussian_candidate:
             for j in range(k + 1):
                 value = _gaussian_expectation(sp.diff(self.expr, Z, j) * hermite_He(k - j))
@@ -407,6 +416,10 @@ def _norm2(engine: _Engine) -> tuple[sp.Expr | None, Any, str]:
     elif engine.pairs is not None:
         exact, path = _piecewise_expectation([(p**2, w) for p, w in engine.pairs], 1), \
             "exact:piecewise"
+    elif engine.gaussian_pairs is not None:
+        exact = _piecewise_gaussian_expectation([(p**2, w) for p, w in engine.gaussian_pairs],
+                                                sp.Integer(1))
+        path = "numeric:quad" if exact is None else "exact:piecewise-gaussian"
     elif engine.smooth:
         g = _gaussian_expectation(expr**2)
         if g is not None:

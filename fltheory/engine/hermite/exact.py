@@ -10,6 +10,11 @@ r"""Exact Gaussian expectations E[g(z)], z ~ N(0, 1), for the Hermite engine's e
     g is a sum of z^n·exp(a z² + b z + c) with a < 1/2 (e.g. derivatives of erf, gelu,
     exp(−z²)): ∫ z^n e^{−s z² + b z} dz = √(π/s) e^{b²/(4s)} E[X^n], X ~ N(b/(2s), 1/(2s)),
     s = 1/2 − a.
+``exact:piecewise-gaussian``
+    g is such a sum on each of finitely many intervals (e.g. |z|·exp(−z²/2)): on (α, β),
+    E[z^n e^{a z² + b z + c} 1{α < z < β}] = e^{c + b²/(4s)} √v E[(m + √v u)^n 1{α' < u < β'}],
+    u ~ N(0, 1), m = b/(2s), v = 1/(2s), α' = (α − m)/√v, β' = (β − m)/√v (completing the
+    square), the last expectation by the interval moments of ``exact:piecewise``.
 
 Every value is an exact sympy expression. The helpers (``_``-prefixed) are shared with the other
 ``hermite_*`` modules of this package; the public entry points are in
@@ -139,6 +144,62 @@ def _piecewise_expectation(pairs: list[tuple[sp.Expr, sp.Interval]], g: sp.Expr)
     total = sp.Integer(0)
     for piece, where in pairs:
         total += _interval_expectation(piece * g, where.start, where.end)
+    return total
+
+
+def _piecewise_gaussian_pairs(expr: sp.Expr) -> list[tuple[sp.Expr, sp.Interval]] | None:
+    """(piece, interval) pairs covering ℝ with every piece in the Gaussian class (a sum of
+    z^n·exp(a z² + b z + c), a < 1/2), or None."""
+    if not expr.has(*_KINK_ATOMS):
+        return None
+    rewritten = expr.rewrite(sp.Piecewise)
+    if rewritten.has(sp.Heaviside):
+        rewritten = rewritten.replace(
+            sp.Heaviside, lambda arg, *_: sp.Piecewise((0, arg < 0), (1, True)))
+    folded = sp.piecewise_fold(rewritten)
+    if not isinstance(folded, sp.Piecewise):
+        return None
+    try:
+        pairs = folded.as_expr_set_pairs(sp.Reals)
+    except (NotImplementedError, TypeError, ValueError, AttributeError):
+        return None
+    out: list[tuple[sp.Expr, sp.Interval]] = []
+    for piece, where in pairs:
+        if _gaussian_terms(piece) is None:
+            return None
+        for part in (where.args if isinstance(where, sp.Union) else (where,)):
+            if isinstance(part, sp.Interval) and part.measure > 0:
+                out.append((piece, part))
+            elif not (isinstance(part, sp.FiniteSet) or part.is_empty):
+                return None
+    return out
+
+
+def _gaussian_interval_expectation(expr: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> sp.Expr | None:
+    """E[expr 1{lo < z < hi}] for expr in the Gaussian class (module docstring), or None."""
+    terms = _gaussian_terms(expr)
+    if terms is None:
+        return None
+    total = sp.Integer(0)
+    for coeff, n, a, b, c in terms:
+        s = sp.Rational(1, 2) - a
+        m, root = b / (2 * s), 1 / sp.sqrt(2 * s)
+        shifted = sp.expand((m + root * Z)**n)
+        total += coeff * sp.exp(c + b**2 / (4 * s)) * root * _interval_expectation(
+            shifted, (lo - m) / root, (hi - m) / root)
+    return total
+
+
+def _piecewise_gaussian_expectation(pairs: list[tuple[sp.Expr, sp.Interval]], g: sp.Expr
+                                    ) -> sp.Expr | None:
+    """E[f g] for f given by Gaussian-class pieces (:func:`_piecewise_gaussian_pairs`) and a
+    polynomial g; None if a product leaves the class."""
+    total = sp.Integer(0)
+    for piece, where in pairs:
+        value = _gaussian_interval_expectation(piece * g, where.start, where.end)
+        if value is None:
+            return None
+        total += value
     return total
 
 
