@@ -24,6 +24,7 @@ Every value is an exact sympy expression. The helpers (``_``-prefixed) are share
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import sympy as sp
 
@@ -112,8 +113,11 @@ def _interval_expectation(poly_expr: sp.Expr, a: sp.Expr, b: sp.Expr) -> sp.Expr
     return sum((c * J[m[0]] for m, c in poly.terms()), sp.Integer(0))
 
 
-def _piecewise_pairs(expr: sp.Expr) -> list[tuple[sp.Expr, sp.Interval]] | None:
-    """(polynomial, interval) pairs covering ℝ, or None when f is not piecewise polynomial."""
+def _pieces(expr: sp.Expr, piece_of: Callable[[sp.Expr], sp.Expr | None]
+            ) -> list[tuple[sp.Expr, sp.Interval]] | None:
+    """(piece, interval) pairs covering ℝ (up to finitely many points), each piece as
+    ``piece_of`` returns it; None when f has no kink atom, is not piecewise on intervals, or
+    ``piece_of`` refuses a piece (returns None)."""
     if not expr.has(*_KINK_ATOMS):
         return None
     rewritten = expr.rewrite(sp.Piecewise)
@@ -129,14 +133,21 @@ def _piecewise_pairs(expr: sp.Expr) -> list[tuple[sp.Expr, sp.Interval]] | None:
         return None
     out: list[tuple[sp.Expr, sp.Interval]] = []
     for piece, where in pairs:
-        if not _is_polynomial(piece):
+        kept = piece_of(piece)
+        if kept is None:
             return None
         for part in (where.args if isinstance(where, sp.Union) else (where,)):
             if isinstance(part, sp.Interval) and part.measure > 0:
-                out.append((_to_poly(piece).as_expr(), part))
+                out.append((kept, part))
             elif not (isinstance(part, sp.FiniteSet) or part.is_empty):
                 return None
     return out
+
+
+def _piecewise_pairs(expr: sp.Expr) -> list[tuple[sp.Expr, sp.Interval]] | None:
+    """(polynomial, interval) pairs covering ℝ, or None when f is not piecewise polynomial."""
+    return _pieces(expr, lambda piece: _to_poly(piece).as_expr() if _is_polynomial(piece)
+                   else None)
 
 
 def _piecewise_expectation(pairs: list[tuple[sp.Expr, sp.Interval]], g: sp.Expr) -> sp.Expr:
@@ -150,29 +161,7 @@ def _piecewise_expectation(pairs: list[tuple[sp.Expr, sp.Interval]], g: sp.Expr)
 def _piecewise_gaussian_pairs(expr: sp.Expr) -> list[tuple[sp.Expr, sp.Interval]] | None:
     """(piece, interval) pairs covering ℝ with every piece in the Gaussian class (a sum of
     z^n·exp(a z² + b z + c), a < 1/2), or None."""
-    if not expr.has(*_KINK_ATOMS):
-        return None
-    rewritten = expr.rewrite(sp.Piecewise)
-    if rewritten.has(sp.Heaviside):
-        rewritten = rewritten.replace(
-            sp.Heaviside, lambda arg, *_: sp.Piecewise((0, arg < 0), (1, True)))
-    folded = sp.piecewise_fold(rewritten)
-    if not isinstance(folded, sp.Piecewise):
-        return None
-    try:
-        pairs = folded.as_expr_set_pairs(sp.Reals)
-    except (NotImplementedError, TypeError, ValueError, AttributeError):
-        return None
-    out: list[tuple[sp.Expr, sp.Interval]] = []
-    for piece, where in pairs:
-        if _gaussian_terms(piece) is None:
-            return None
-        for part in (where.args if isinstance(where, sp.Union) else (where,)):
-            if isinstance(part, sp.Interval) and part.measure > 0:
-                out.append((piece, part))
-            elif not (isinstance(part, sp.FiniteSet) or part.is_empty):
-                return None
-    return out
+    return _pieces(expr, lambda piece: piece if _gaussian_terms(piece) is not None else None)
 
 
 def _gaussian_interval_expectation(expr: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> sp.Expr | None:
