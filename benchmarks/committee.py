@@ -400,6 +400,7 @@ def split_issue24() -> None:
     code, the second shows the integration (``ode.integrate``: right side, grid, ε_g) and the
     plateau analysis (``plateau.symmetric_plateau``) alone. Run with
     ``python -c "import benchmarks.committee as b; b.split_issue24()"``."""
+    import itertools
     import json
     import subprocess
     import sys
@@ -415,7 +416,7 @@ def split_issue24() -> None:
                                     capture_output=True, text=True, check=True).stdout)
     marks = out["marks"]
     print(f"{marks[0][0]:40s} {marks[0][1]:6.3f} s CPU")
-    for (_, before), (name, after) in zip(marks, marks[1:], strict=False):
+    for (_, before), (name, after) in itertools.pairwise(marks):
         print(f"{name:40s} {after - before:6.3f} s CPU")
     first, second = out["first"], out["second"]
     parts = out["second_parts"]
