@@ -410,7 +410,15 @@ def split_issue24() -> None:
     fltheory's modules), then the command twice — the first run loads numba's cached machine
     code, the second shows the integration (``ode.integrate``: right side, grid, ε_g) and the
     plateau analysis (``plateau.symmetric_plateau``) alone. Run with
-    ``python -c "import benchmarks.committee as b; b.split_issue24()"``."""
+    ``python -c "import benchmarks.committee as b; b.split_issue24()"``.
+
+    Measured 2026-12-05 (non-editable install, shared 2-core machine, load ~1), CPU seconds:
+    interpreter 0.017, numpy 0.105, numba 0.141, scipy.linalg 0.155, numba's target context
+    0.120, fltheory's modules 0.024, cache load 0.042, integration 0.168 (4453 evaluations at
+    ≈ 37 µs, see :func:`rhs_floor`), plateau analysis 0.084. numba's start-up (0.46 s) is over
+    half of the whole process (0.96 s CPU against scipy's 1.99 s: 2.1×); without it (a compiled
+    extension loaded by numpy alone) the same work would take ≈ 0.4 s, ≈ 5×.
+    """
     import itertools
     import json
     import subprocess
