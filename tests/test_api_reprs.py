@@ -79,3 +79,41 @@ def test_recovery_at_repr_and_notebook_answers():
     assert r.table().notes == []  # the CLI's table (its summary already says the answers)
     huge = repr(recovery_at(100, 2, Fraction(1), Fraction(10**40), d1=1))
     assert "n=1e+40" in huge and "- (scaling)" in huge and len(huge) < MAX_REPR
+
+
+def test_records_behave_as_the_dataclasses_they_replace():
+    """Table, Result (results.Record) and the two-step records (FrozenRecord) are plain classes
+    for start-up's sake; the reference is a dataclass with the same fields, built here: the same
+    repr and ==, replace() as dataclasses.replace, pickling, and frozen records refusing
+    assignment and hashing by their fields."""
+    import dataclasses
+    import pickle
+    from fractions import Fraction
+
+    from fltheory.papers.twostep.phases import LambdaResult, PhaseRegion, TermExponent
+    from fltheory.results import Result, Table
+
+    ref_table = dataclasses.make_dataclass("Table", [(f, object) for f in Table._fields])
+    ref_term = dataclasses.make_dataclass("TermExponent", [("k", int), ("exponent", Fraction)],
+                                          frozen=True)
+    t = Table(["a"], [["1"]], caption="c")
+    values = {f: getattr(t, f) for f in Table._fields}
+    assert repr(t) == repr(ref_table(**values))
+    assert values["notes"] == [] and t.latex_rows is None
+    assert t == Table(["a"], [["1"]], caption="c") and t != Table(["a"], [["2"]])
+    assert t.replace(rows=[["2"]]) == Table(["a"], [["2"]], caption="c")
+    assert pickle.loads(pickle.dumps(t)) == t
+    with pytest.raises(TypeError):
+        hash(t)
+    with pytest.raises(TypeError, match="no field 'nope'"):
+        t.replace(nope=1)
+    r = Result("x", {"a": "1"}, 3, table=t)
+    assert r.replace(value=4).value == 4 and r.value == 3 and pickle.loads(pickle.dumps(r)) == r
+    e = TermExponent(2, Fraction(1, 10))
+    assert repr(e) == repr(ref_term(2, Fraction(1, 10)))
+    assert hash(e) == hash(TermExponent(2, Fraction(1, 10))) and e.status == "outlier"
+    with pytest.raises(AttributeError):
+        e.k = 3  # type: ignore[misc]
+    lr = LambdaResult(Fraction(2, 5), Fraction(3, 10), 5, 3, Fraction(3), 3, (e,))
+    assert pickle.loads(pickle.dumps(lr)) == lr and lr.omitted is None
+    assert PhaseRegion(Fraction(0), None, 0, False) != PhaseRegion(Fraction(0), None, 1, False)

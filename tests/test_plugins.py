@@ -233,3 +233,25 @@ def test_light_query_does_not_scan_installed_distributions(toy_env):
             "      'importlib.metadata' in sys.modules, file=sys.stderr)\n")
     r = _run(toy_env, code=code)
     assert "LOADED False False" in r.stderr, r.stderr
+
+
+def test_command_homes_name_the_paper_that_declares_each_command():
+    """COMMAND_HOMES is a start-up hint: each hinted paper must declare the command (the scan
+    of every built-in paper is the reference), and `fltheory lambda` imports one paper's
+    declaration only."""
+    from fltheory.papers import COMMAND_HOMES, builtin_papers, contributions
+
+    declared = contributions("commands", builtin_papers())
+    for name, home in COMMAND_HOMES.items():
+        assert declared[name].startswith(f"fltheory.papers.{home}."), (name, home)
+    code = ("import sys\nfrom fltheory.cli import main\n"
+            "try:\n    main(['lambda', '--a1', '.4', '--a2', '.3'])\n"
+            "except SystemExit:\n    pass\n"
+            "print('PAPERS', sorted(m for m in sys.modules if m.count('.') == 2\n"
+            "      and m.startswith('fltheory.papers.')), file=sys.stderr)\n"
+            "print('DATACLASSES', 'dataclasses' in sys.modules, file=sys.stderr)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                       env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
+    assert "PAPERS ['fltheory.papers.twostep']" in r.stderr, r.stderr
+    # no dataclass is built on the light path (≈ 0.6 ms each at import): results.Record
+    assert "DATACLASSES False" in r.stderr, r.stderr

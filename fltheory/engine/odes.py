@@ -28,7 +28,7 @@ __all__ = ["STAGES", "compiled", "compiled_loop", "dop853_loop", "grid_spacing",
 #: point reused as the next step's first): what a step costs, in every budget and cost bound
 STAGES = 12
 #: the helpers :func:`dop853_loop` calls: compiled with it, so the compiled loop calls no Python
-_HELPERS = ("_initial_step", "_combine", "_error")
+_HELPERS = ("_initial_step", "_combine", "_error", "_fill", "_inside", "_next_step")
 
 
 def _eval(f: Any, y: np.ndarray) -> np.ndarray:
@@ -115,6 +115,31 @@ def _error(E3: np.ndarray, E5: np.ndarray, Ks: np.ndarray, y: np.ndarray, yn: np
     return err if np.isfinite(err) else 1e10
 
 
+def _fill(out: np.ndarray, y: np.ndarray, t_grid: np.ndarray, j: int, t: float) -> int:
+    """Copy y into the rows j, j + 1, … of ``out`` whose grid time is <= t; the next row to
+    fill."""
+    while j < t_grid.shape[0] and t_grid[j] <= t:
+        out[j] = y
+        j += 1
+    return j
+
+
+def _inside(y: np.ndarray, y_max: float) -> bool:
+    """max|y| <= y_max (False for a NaN)."""
+    for i in range(y.shape[0]):  # noqa: SIM110 (numba compiles a loop, not a generator)
+        if not abs(y[i]) <= y_max:
+            return False
+    return True
+
+
+def _next_step(err: float, hs: float, last: bool, h: float) -> float:
+    """The step after an accepted one of size hs with error norm err: hs·min(10, max(0.2,
+    0.9 err^(−1/8))), except that a step shortened to land on a grid point (``last``) keeps
+    the step h proposed before the shortening unless the error asks for a smaller one."""
+    fac = 10.0 if err == 0.0 else min(10.0, max(0.2, 0.9 * err ** -0.125))
+    return hs * fac if not last or fac < 1.0 else h
+
+
 def dop853_loop(f: Any, y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: float,
                 max_steps: int, y_max: float, A: np.ndarray, B: np.ndarray, E3: np.ndarray,
                 E5: np.ndarray) -> tuple[np.ndarray, int, int, float]:
@@ -129,8 +154,8 @@ def dop853_loop(f: Any, y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: f
 
     Returns (states on the grid, right-side evaluations, status: 0 ok, 1 more than
     ``max_steps`` steps, 2 step size underflow, 3 left the box max|y| <= ``y_max``, the time
-    reached); rows not reached stay NaN. New step h·min(10, max(0.2, 0.9 err^(−1/8))).
-    A, B, E3, E5: :func:`tableau`.
+    reached); rows not reached stay NaN. Step sizes: :func:`_next_step`. A, B, E3, E5:
+    :func:`tableau`.
 
     >>> Y, nfev, status, t = dop853_loop(lambda y: -y, np.ones(1), np.linspace(0.0, 1.0, 5),
     ...                                  1e-10, 1e-12, 1000, 1e8, *tableau())
@@ -142,18 +167,13 @@ def dop853_loop(f: Any, y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: f
     n_grid = t_grid.shape[0]
     out = np.full((n_grid, n), np.nan)
     y = y0.copy()
-    ys = np.empty(n)
-    yn = np.empty(n)
+    ys, yn = np.empty(n), np.empty(n)  # a stage's state, the new state
     Ks = np.empty((ns + 1, n))
     Ks[0] = _eval(f, y)
-    nfev = 1
+    nfev, steps = 1, 0  # right-side evaluations, steps tried
     t = t_grid[0]
-    j = 0  # the next grid point to fill
-    while j < n_grid and t_grid[j] <= t:
-        out[j] = y
-        j += 1
+    j = _fill(out, y, t_grid, 0, t)  # the next grid point to fill
     h = _initial_step(y, Ks[0], rtol, atol)
-    steps = 0
     while j < n_grid:
         if steps >= max_steps:
             return out, nfev, 1, t
@@ -169,17 +189,12 @@ def dop853_loop(f: Any, y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: f
         err = _error(E3, E5, Ks, y, yn, hs, rtol, atol)
         if err <= 1.0:
             t = t_grid[j] if last else t + hs
-            for i in range(n):
-                if not abs(yn[i]) <= y_max:
-                    return out, nfev, 3, t
+            if not _inside(yn, y_max):
+                return out, nfev, 3, t
             y[:] = yn
-            while j < n_grid and t_grid[j] <= t:
-                out[j] = y
-                j += 1
+            j = _fill(out, y, t_grid, j, t)
             Ks[0] = Ks[ns]
-            fac = 10.0 if err == 0.0 else min(10.0, max(0.2, 0.9 * err ** -0.125))
-            if not last or fac < 1.0:
-                h = hs * fac
+            h = _next_step(err, hs, last, h)
         else:
             h = hs * max(0.2, 0.9 * err ** -0.125)
             if h < 1e-14 * max(1.0, abs(t)):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import click
@@ -87,7 +86,7 @@ def hermite_result(expr: str, K: int, basis: str, dps: int, budget: Any) -> Resu
                  f"Parseval: Σ_(k<={K}) μ_k² / E[f²] = {captured}"],
         details={"function": str(e.function.expr), "coefficients": coeffs, "norm2": norm2,
                  "parseval_captured": captured},
-        table=replace(e.table(basis), notes=[]),  # the notes are the result's own
+        table=e.table(basis).replace(notes=[]),  # the notes are the result's own
         notes=_notes(e),
         latex_value=f"f(z) = {sp.latex(e.function.expr)}",
     )

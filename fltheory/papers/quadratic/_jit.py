@@ -24,7 +24,11 @@ from fltheory.papers.quadratic import rhs as _rhs
 _RHS_KEY = hashlib.sha1(Path(_rhs.__file__).read_bytes()).hexdigest()[:12]
 
 bulk_dq = numba.njit(cache=True)(_rhs.bulk_dq)
-block_rhs_loops = odes.compiled(_rhs.block_rhs_loops, "block_rhs_loops", True, bulk_dq=bulk_dq)
+_block_overlaps = numba.njit(cache=True)(_rhs._block_overlaps)
+_block_products = numba.njit(cache=True)(_rhs._block_products)
+block_rhs_loops = odes.compiled(_rhs.block_rhs_loops, "block_rhs_loops", True, bulk_dq=bulk_dq,
+                                _block_overlaps=_block_overlaps,
+                                _block_products=_block_products)
 
 
 def _eval_py(args: Any, y: np.ndarray) -> np.ndarray:

@@ -132,16 +132,9 @@ def reduce_start(Q0: np.ndarray, R0: np.ndarray, tol: float = 1e-12
     return 0.0, np.eye(p), Qs.copy(), R0.copy()
 
 
-def block_rhs_loops(y: np.ndarray, k: int, ps: int, m: int, a: float, b: float, eta_w: float,
-                    sigma2: float, T: np.ndarray) -> np.ndarray:
-    """:func:`block_rhs` written as explicit loops, for compilation (as plain Python it is
-    correct but slow). Only the rows of the student block are formed; blocks larger than 16
-    use two BLAS products instead of the loops.
-
-    >>> y = np.array([0.0, 0.5, 0.1])
-    >>> np.round(block_rhs_loops(y, 1, 1, 0, 1.0, 1.0, 0.1, 0.0, np.eye(1)), 6).tolist()
-    [0.0, -0.017, 0.03]
-    """
+def _block_overlaps(y: np.ndarray, k: int, ps: int, T: np.ndarray) -> np.ndarray:
+    """The (k + ps) × (k + ps) block overlap matrix of the reduced state y = (q, Q_b, R_b) of
+    :func:`block_rhs_loops`: [[Q_b (symmetrised) + q I, R_b], [R_bᵀ, T]]."""
     n = k + ps
     q = y[0]
     C = np.empty((n, n))
@@ -155,16 +148,14 @@ def block_rhs_loops(y: np.ndarray, k: int, ps: int, m: int, a: float, b: float, 
     for i in range(ps):
         for j in range(ps):
             C[k + i, k + j] = T[i, j]
-    A = np.empty(n)
-    for i in range(n):
-        A[i] = a if i < k else -b
-    t1 = m * a * q
-    tr2 = m * a * a * q * q
-    for i in range(n):
-        t1 += A[i] * C[i, i]
-        for j in range(n):
-            tr2 += A[i] * C[i, j] * A[j] * C[j, i]
-    coef = t1 * t1 + 2.0 * tr2 + sigma2
+    return C
+
+
+def _block_products(C: np.ndarray, A: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of the student block (the first k) of C𝒜C and of C𝒜C𝒜C restricted to the
+    student columns, 𝒜 = diag(A): explicit loops, or two BLAS products for blocks larger than
+    16."""
+    n = C.shape[0]
     if n > 16:  # large blocks: two BLAS products
         CA = np.empty((k, n))
         for i in range(k):
@@ -189,6 +180,33 @@ def block_rhs_loops(y: np.ndarray, k: int, ps: int, m: int, a: float, b: float, 
                 c = CAC[i, l] * A[l]
                 for j in range(k):
                     CACAC[i, j] += c * C[l, j]
+    return CAC, CACAC
+
+
+def block_rhs_loops(y: np.ndarray, k: int, ps: int, m: int, a: float, b: float, eta_w: float,
+                    sigma2: float, T: np.ndarray) -> np.ndarray:
+    """:func:`block_rhs` written as explicit loops, for compilation (as plain Python it is
+    correct but slow). Only the rows of the student block are formed; blocks larger than 16
+    use two BLAS products instead of the loops.
+
+    >>> y = np.array([0.0, 0.5, 0.1])
+    >>> np.round(block_rhs_loops(y, 1, 1, 0, 1.0, 1.0, 0.1, 0.0, np.eye(1)), 6).tolist()
+    [0.0, -0.017, 0.03]
+    """
+    n = k + ps
+    q = y[0]
+    C = _block_overlaps(y, k, ps, T)
+    A = np.empty(n)
+    for i in range(n):
+        A[i] = a if i < k else -b
+    t1 = m * a * q
+    tr2 = m * a * a * q * q
+    for i in range(n):
+        t1 += A[i] * C[i, i]
+        for j in range(n):
+            tr2 += A[i] * C[i, j] * A[j] * C[j, i]
+    coef = t1 * t1 + 2.0 * tr2 + sigma2
+    CAC, CACAC = _block_products(C, A, k)
     c1 = -4.0 * a * eta_w
     c2 = 4.0 * a * a * eta_w * eta_w
     dq = bulk_dq(q, t1, coef, a, eta_w) if m > 0 else 0.0

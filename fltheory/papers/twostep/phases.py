@@ -29,7 +29,6 @@ the standard library only (and :mod:`fltheory.results`, itself standard library 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
 
 from fltheory.exact import (
@@ -43,7 +42,7 @@ from fltheory.exact import (
     to_decimal_str,
 )
 from fltheory.render.shows import ShowsTable
-from fltheory.results import Table
+from fltheory.results import FrozenRecord, Table
 
 __all__ = ["GENERIC_CONDITION", "HALF", "MAX_ROWS", "TWO_STEP_SIGMA", "TWO_STEP_SIGMA_NAME",
            "LambdaResult", "PhaseRegion", "TermExponent", "check_alpha", "lambda_count",
@@ -77,13 +76,17 @@ GENERIC_CONDITION = (
 MAX_ROWS = 64
 
 
-@dataclass(frozen=True)
-class TermExponent:
+class TermExponent(FrozenRecord):
     """The N-exponent α2 + k(α1 − 1/2) of the k-th term of the second update, exact, with its
     :attr:`status` (outlier, boundary or bulk)."""
 
+    _fields = __slots__ = ("k", "exponent")
     k: int
     exponent: Fraction
+
+    def __init__(self, k: int, exponent: Fraction) -> None:
+        object.__setattr__(self, "k", k)
+        object.__setattr__(self, "exponent", exponent)
 
     @property
     def status(self) -> str:
@@ -93,21 +96,30 @@ class TermExponent:
         return "boundary" if self.exponent == 0 else "bulk"
 
 
-@dataclass(frozen=True)
-class LambdaResult(ShowsTable):
+class LambdaResult(FrozenRecord, ShowsTable):
     """Λ with everything needed to explain it: the exact inputs α1, α2, L, the value Λ, the
     ratio α2/(1/2 − α1), the boundary term (exponent exactly 0) if any, the exponents of the
     listed terms and the range of terms left out of the listing (see :func:`lambda_details`)."""
 
+    _fields = __slots__ = ("alpha1", "alpha2", "L", "value", "ratio", "boundary_k", "exponents",
+                           "omitted")
     alpha1: Fraction
     alpha2: Fraction
     L: int | Infinity
     value: int
     ratio: Fraction
     boundary_k: int | None
-    exponents: tuple[TermExponent, ...] = field(default=())
+    exponents: tuple[TermExponent, ...]
     #: terms k = first..last not listed in ``exponents`` (all outliers: exponent > 0), or None
-    omitted: tuple[int, int] | None = None
+    omitted: tuple[int, int] | None
+
+    def __init__(self, alpha1: Fraction, alpha2: Fraction, L: int | Infinity, value: int,
+                 ratio: Fraction, boundary_k: int | None,
+                 exponents: tuple[TermExponent, ...] = (),
+                 omitted: tuple[int, int] | None = None) -> None:
+        for name, v in zip(self._fields, (alpha1, alpha2, L, value, ratio, boundary_k,
+                                          exponents, omitted), strict=True):
+            object.__setattr__(self, name, v)
 
     @property
     def outliers_of_w2(self) -> int:
@@ -310,15 +322,21 @@ def lambda_details(alpha1: Fraction | int | float | str, alpha2: Fraction | int 
 # --------------------------------------------------------------------------- phase diagram
 
 
-@dataclass(frozen=True)
-class PhaseRegion:
+class PhaseRegion(FrozenRecord):
     """An interval [alpha2_low, alpha2_high) of α2 (at fixed α1) on which Λ = ``value`` is
     constant; ``boundary_at_low``: the low end is a boundary case (a term with exponent 0)."""
 
+    _fields = __slots__ = ("alpha2_low", "alpha2_high", "value", "boundary_at_low")
     alpha2_low: Fraction
     alpha2_high: Fraction | None  # None: up to (not including) 1/2
     value: int
     boundary_at_low: bool
+
+    def __init__(self, alpha2_low: Fraction, alpha2_high: Fraction | None, value: int,
+                 boundary_at_low: bool) -> None:
+        for name, v in zip(self._fields, (alpha2_low, alpha2_high, value, boundary_at_low),
+                           strict=True):
+            object.__setattr__(self, name, v)
 
 
 def phase_region_count(alpha1: Fraction, L: int | Infinity = INF) -> int:
