@@ -55,8 +55,9 @@ import mpmath
 
 from fltheory.exact import DomainError, as_rational, check_dps, fraction_str, to_float
 
-__all__ = ["MAX_SPIKES", "Bulk", "Spike", "Surd", "bulk_spikes", "density_bulk", "mp_bulk",
-           "mp_spikes", "semicircle_bulk", "semicircle_spikes"]
+__all__ = ["MAX_SPIKES", "Bulk", "RectangularSpike", "Spike", "Surd", "bulk_spikes",
+           "density_bulk", "mp_bulk", "mp_spikes", "rectangular_spike", "semicircle_bulk",
+           "semicircle_overlap_ratio", "semicircle_spikes"]
 
 #: At most this many spikes in one query (each numeric spike costs a few quadratures).
 MAX_SPIKES = 20
@@ -253,6 +254,97 @@ def mp_spikes(ells: Any, gamma: Any) -> tuple[Spike, ...]:
         out.append(Spike(ell, crit, _phase(beyond, critical), outlier, overlap, edge, side,
                          True, 0, reason))
     return tuple(out)
+
+
+# --------------------------------------------------------------------------- scaled and rectangular
+
+
+def semicircle_overlap_ratio(r: Any) -> Any:
+    """The squared overlap max(0, 1 − r) of the additive semicircle spike written with the
+    noise level: M = σW + θuuᵀ (W as in the module docstring) has an outlier iff θ > σ, with
+    squared overlap 1 − σ²/θ², so r = (σ/θ)² >= 0 is the only parameter (θ_c = σ: r = 1 at the
+    BBP transition). Exact for a Fraction or an int, double precision for a float, elementwise
+    (``numpy.clip``) for a numpy array: the form for callers that work in doubles.
+
+    >>> semicircle_overlap_ratio(Fraction(4, 9)), semicircle_overlap_ratio(1.5)
+    (Fraction(5, 9), 0.0)
+    >>> import numpy as np
+    >>> semicircle_overlap_ratio(np.array([0.25, 2.0])).tolist()
+    [0.75, 0.0]
+    """
+    if isinstance(r, Fraction | int) and not isinstance(r, bool):
+        return max(Fraction(0), 1 - Fraction(r))
+    if isinstance(r, float):
+        return max(0.0, 1 - r)
+    import numpy as np
+
+    return np.clip(1 - r, 0.0, None)
+
+
+@dataclass(frozen=True)
+class RectangularSpike:
+    """One rectangular spike's answer (:func:`rectangular_spike`): ``theta``, ``c``, the
+    ``phase`` ("outlier", "no outlier" or "critical"), the squared top singular value
+    ``singular2`` ((1 + √c)², the bulk edge, without an outlier), and the squared overlaps
+    ``left`` = ⟨ũ, u⟩² (u ∈ ℝ^N) and ``right`` = ⟨ṽ, v⟩² (v ∈ ℝ^d), 0 without an outlier."""
+
+    theta: Any
+    c: Any
+    phase: str
+    singular2: Any
+    left: Any
+    right: Any
+
+
+def rectangular_spike(theta: Any, c: Any) -> RectangularSpike:
+    """BBP for rectangular matrices: M = X + θ u vᵀ, X an N × d matrix of independent centred
+    entries of variance 1/d (Gaussian), c = N/d in (0, 1], u ∈ ℝ^N and v ∈ ℝ^d unit vectors,
+    θ >= 0 (Benaych-Georges & Nadakuditi 2012, *The singular values and vectors of low rank
+    perturbations of large rectangular random matrices*, J. Multivariate Anal. 111, §3.1). The
+    singular values of X fill [1 − √c, 1 + √c]; an outlier exists iff θ > θ_c = c^{1/4}, with
+
+    * squared singular value σ̃² = (1 + θ²)(c + θ²)/θ²,
+    * left overlap ⟨ũ, u⟩² = 1 − c(1 + θ²)/(θ²(θ² + c)),
+    * right overlap ⟨ṽ, v⟩² = 1 − (c + θ²)/(θ²(θ² + 1)),
+
+    and without it the top singular value sticks to 1 + √c with both overlaps 0 (at θ = c^{1/4}
+    both formulas give 0: the transition is continuous). Exact for Fractions/ints (the test
+    θ⁴ > c exactly), double precision for floats (the test θ > c**0.25 in floats, the formulas
+    evaluated as written). Checked independently in the tests against the general D-transform
+    route of the same paper (Theorems 2.8–2.10) on a quadrature of the Marchenko–Pastur law.
+
+    >>> s = rectangular_spike(Fraction(3, 2), Fraction(1, 2))
+    >>> s.phase, s.singular2, s.left, s.right
+    ('outlier', Fraction(143, 36), Fraction(73, 99), Fraction(73, 117))
+    >>> rectangular_spike(0.5, 0.0625).phase, str(rectangular_spike(Fraction(1, 2), 2/3).phase)
+    ('critical', 'no outlier')
+    """
+    exact = all(isinstance(v, Fraction | int) and not isinstance(v, bool) for v in (theta, c))
+    if exact:
+        theta, c = Fraction(theta), Fraction(c)
+    elif not all(isinstance(v, float | Fraction | int) and not isinstance(v, bool)
+                 for v in (theta, c)):
+        raise DomainError("theta", theta, "numbers (Fractions or floats) θ >= 0, 0 < c <= 1")
+    else:
+        theta, c = float(theta), float(c)
+    if not 0 < c <= 1:
+        raise DomainError("c", c, "0 < c <= 1 (c = N/d, the smaller side first)")
+    if not 0 <= theta < float("inf"):
+        raise DomainError("theta", theta, "θ >= 0 (finite)")
+    if exact:
+        beyond, critical = theta ** 4 > c, theta ** 4 == c
+        edge: Any = _surd(1 + c, Fraction(2), c)  # (1 + √c)²
+    else:
+        beyond, critical = theta > c ** 0.25, theta == c ** 0.25
+        edge = (1 + c ** 0.5) ** 2
+    if not beyond:
+        zero = Fraction(0) if exact else 0.0
+        return RectangularSpike(theta, c, "critical" if critical else "no outlier", edge, zero,
+                                zero)
+    t2 = theta ** 2
+    return RectangularSpike(theta, c, "outlier", (1 + t2) * (c + t2) / t2,
+                            1 - c * (1 + t2) / (t2 * (t2 + c)),
+                            1 - (c + theta**2) / (theta**2 * (theta**2 + 1)))
 
 
 # --------------------------------------------------------------------------- any bulk
