@@ -214,10 +214,31 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Resu
     for c in curve:
         summary.append(f"α = {c['alpha']}: Lu–Li squared overlap {c['rho2']} with T = "
                        f"{T or 'T*'}")
-    table = Table(columns=["α", "ρ²", "outlier", "bulk edge"],
-                  rows=[[c["alpha"], c["rho2"], c["outlier"] or "—", c["edge"]] for c in curve],
-                  caption=f"Lu–Li overlap of the spectral estimator, y = {g}, T = {T or 'T*'}",
-                  align="rrrr") if curve else None
+    from fltheory.papers.spectral.views import link_cells
+    from fltheory.render.latex import latex_code, latex_fraction
+
+    plain, latex = link_cells(ans, dps)
+    headline = f"α_c = {plain[0]}, T*(y) = {plain[1]} ({plain[2]})"
+    if curve:
+        table = Table(columns=["α", "ρ²", "outlier", "bulk edge"],
+                      rows=[[c["alpha"], c["rho2"], c["outlier"] or "—", c["edge"]]
+                            for c in curve],
+                      caption=f"Lu–Li overlap of the spectral estimator, y = {g}, "
+                              f"T = {T or 'T*'}",
+                      align="rrrr", notes=[headline])
+    else:  # the threshold itself, as one row of the links table
+        table = Table(columns=["g(z)", "α_c", "T*(y)", "how"], rows=[[g, *plain]],
+                      latex_columns=["$g(z)$", r"$\alpha_c$", r"$T^*(y)$", "how"],
+                      latex_rows=[[r"\texttt{" + latex_code(g) + "}", *latex]],
+                      caption=f"Weak-recovery threshold α_c (n/d) of spectral methods and the "
+                              f"optimal preprocessing T*(y) = 1 − 1/E[z²|y], y = {g}",
+                      align="llll")
+    if plain[0] == "∞":
+        latex_value = r"\alpha_c = \infty"
+    elif ans.exact:
+        latex_value = r"\alpha_c = " + latex_fraction(plain[0])
+    else:
+        latex_value = r"\alpha_c \approx " + plain[0]
     return Result(
         command="link",
         inputs={"g": g, "T": T, "alpha": [fraction_str(a) for a in alphas], "dps": dps},
@@ -229,6 +250,7 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Resu
                  "digits": ans.digits, "method": ans.method, "reason": ans.reason,
                  "overlaps": curve},
         table=table,
+        latex_value=latex_value,
     )
 
 

@@ -11,11 +11,33 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from fltheory.render.latex import latex_code
+from fltheory.render.latex import latex_code, latex_escape
 from fltheory.render.params import ViewParam, progress, view_params
 from fltheory.results import Table
 
-__all__ = ["links_table", "overlap_figure"]
+__all__ = ["link_cells", "links_table", "overlap_figure"]
+
+
+def link_cells(answer: Any, digits: int) -> tuple[list[str], list[str]]:
+    """The cells α_c, T*(y), how of one link's answer (a
+    :class:`~fltheory.engine.spectral.links.LinkAnswer`), plain and LaTeX; a quadrature's α_c
+    to at most ``digits`` significant digits (and never more than it confirmed). Shared by the
+    table and by ``fltheory link``."""
+    import mpmath
+
+    if answer.linear:
+        alpha, t_star, how = "0", "E[z|y] (linear)", "E[z|y] ≠ 0"
+    elif answer.optimal is None:
+        alpha, t_star, how = "∞", "—", "E[z²|y] = 1"
+    else:
+        alpha = (str(answer.alpha_c) if answer.exact
+                 else mpmath.nstr(answer.alpha_c, max(1, min(digits, answer.digits))))
+        t_star = answer.optimal if answer.exact else "1 − 1/m(y)"
+        how = "exact" if answer.exact else "quadrature"
+    latex = ["$\\infty$" if alpha == "∞" else f"${alpha}$",
+             "---" if t_star == "—" else r"\texttt{" + latex_code(t_star) + "}",
+             latex_escape(how)]
+    return [alpha, t_star, how], latex
 
 
 def _catalogue() -> tuple[str, ...]:
@@ -39,27 +61,15 @@ def links_table(links: Sequence[str] | None = None) -> Table:
         Links g(z) (default: the catalogue z², |z|, He2, e^{−z²}, He4, z⁴ − 3z², z²(z² − 1)²,
         tanh, relu, He3).
     """
-    import mpmath
-
     from fltheory.papers.spectral.theory import link_rows
 
     chosen = tuple(links) if links is not None else _catalogue()
     rows, latex_rows = [], []
     for i, g in enumerate(chosen):
         progress(f"{g} ({i + 1}/{len(chosen)})")
-        r = link_rows((g,), 15)[0]
-        if r.linear:
-            alpha, t_star, how = "0", "E[z|y] (linear)", "E[z|y] ≠ 0"
-        elif r.optimal is None:
-            alpha, t_star, how = "∞", "—", "E[z²|y] = 1"
-        else:
-            alpha = str(r.alpha_c) if r.exact else mpmath.nstr(r.alpha_c, min(10, r.digits))
-            t_star = r.optimal if r.exact else "1 − 1/m(y)"
-            how = "exact" if r.exact else "quadrature"
-        rows.append([g, alpha, t_star, how])
-        latex_rows.append([r"\texttt{" + latex_code(g) + "}",
-                           "$\\infty$" if alpha == "∞" else f"${alpha}$",
-                           r"\texttt{" + latex_code(t_star) + "}", how.replace("≠", r"$\neq$")])
+        plain, latex = link_cells(link_rows((g,), 15)[0], 10)
+        rows.append([g, *plain])
+        latex_rows.append([r"\texttt{" + latex_code(g) + "}", *latex])
     return Table(
         columns=["g(z)", "α_c", "T*(y)", "how"],
         rows=rows,
