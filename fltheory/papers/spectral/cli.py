@@ -45,6 +45,49 @@ def _support(text: str) -> tuple[Fraction, Fraction]:
     return values[0], values[1]
 
 
+#: Largest eigenvalue file read (bytes): MAX_SAMPLE numbers of ~25 characters, with room.
+_MAX_FILE = 64 * 2**20
+
+
+def read_eigenvalues(path: str) -> Any:
+    """The eigenvalues in the text file ``path`` (numbers separated by white space or commas;
+    lines starting with # are comments) as a float array; an unreadable file, a file over
+    64 MiB or a word that is not a number is a DomainError naming ``eigenvalues``."""
+    import os
+
+    import numpy as np
+
+    try:
+        if os.path.getsize(path) > _MAX_FILE:
+            raise DomainError("eigenvalues", path, f"a text file of at most {_MAX_FILE} bytes",
+                              reason="is too large")
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DomainError("eigenvalues", path, "a readable text file of numbers",
+                          reason=f"cannot be read ({exc.__class__.__name__})") from None
+    words = [w for line in text.splitlines() if not line.lstrip().startswith("#")
+             for w in line.replace(",", " ").split()]
+    values = []
+    for i, w in enumerate(words):
+        try:
+            values.append(float(w))
+        except ValueError:
+            raise DomainError("eigenvalues", f"{path}: word #{i + 1} {w[:20]!r}",
+                              "numbers separated by white space or commas",
+                              reason="is not a number") from None
+    return np.array(values, dtype=float)
+
+
+def _sample_num(x: Any, spike: Any, key: str, dps: int) -> str | None:
+    """A sample estimate to the digits its standard error supports (at least one)."""
+    from fltheory.engine.spectral.spikes import stat_text
+
+    if x is None:
+        return None
+    return stat_text(float(x), spike.stderr[key], min(dps, 15))
+
+
 def _num(x: Any, spike: Any, dps: int) -> str | None:
     """An exact value as text (a Fraction or a Surd), a numeric one to its confirmed digits."""
     if x is None:
@@ -70,13 +113,23 @@ def _decimal(x: Any, spike: Any, dps: int) -> str | None:
 
 
 def spike_result(strengths: list[Fraction], kind: str, bulk: str, gamma: Any, density: Any,
-                 support: Any, dps: int) -> Result:
+                 support: Any, dps: int, eigenvalues: str | None = None) -> Result:
     from fltheory.papers.spectral.theory import spike_query
 
     model = "additive" if kind == "theta" else "multiplicative"
-    spikes = spike_query(strengths, bulk, gamma, density, support, model, dps)
+    values = read_eigenvalues(eigenvalues) if eigenvalues is not None else None
+    spikes = spike_query(strengths, bulk, gamma, density, support, model, dps, values)
     records: list[dict[str, Any]] = []
     for s in spikes:
+        if s.stderr is not None:  # an estimate from a sample: digits from its standard errors
+            records.append({"strength": str(s.strength), "side": s.side, "phase": s.phase,
+                            "threshold": _sample_num(s.threshold, s, "threshold", dps),
+                            "outlier": _sample_num(s.outlier, s, "outlier", dps),
+                            "overlap": _sample_num(s.overlap, s, "overlap", dps),
+                            "edge": f"{float(s.edge):.6g}", "exact": False,
+                            "stderr": {k: float(f"{v:.3g}") for k, v in s.stderr.items()},
+                            "sample_size": s.sample_size, "reason": s.reason})
+            continue
         records.append({"strength": str(s.strength), "side": s.side, "phase": s.phase,
                         "threshold": _num(s.threshold, s, dps),
                         "threshold_numeric": _decimal(s.threshold, s, dps),
@@ -93,9 +146,16 @@ def spike_result(strengths: list[Fraction], kind: str, bulk: str, gamma: Any, de
     where = {"semicircle": "semicircle bulk [−2, 2]",
              "mp": f"Marchenko–Pastur bulk, γ = {fraction_str(gamma) if gamma is not None else ''}",
              "density": f"bulk of density {density} on [{support[0] if support else ''}, "
-                        f"{support[1] if support else ''}]"}[bulk]
+                        f"{support[1] if support else ''}]",
+             "sample": f"bulk of the {spikes[0].sample_size} eigenvalues of {eigenvalues}"}[bulk]
     notes = []
-    if not all(s.exact for s in spikes):
+    if bulk == "sample":
+        notes.append(f"estimates from {spikes[0].sample_size} eigenvalues (the empirical "
+                     "Stieltjes transform stands for the bulk's): each value is printed to the "
+                     "decimal place of two standard errors, the errors computed as for "
+                     "independent draws (conservative for one matrix's spectrum); the threshold "
+                     "is extrapolated to the edge and is the least precise number")
+    elif not all(s.exact for s in spikes):
         notes.append(f"numeric values computed at dps + 10 and dps + 20 working digits; printed "
                      f"to the digits on which both agree (at most --dps = {dps})")
     return Result(
@@ -104,9 +164,9 @@ def spike_result(strengths: list[Fraction], kind: str, bulk: str, gamma: Any, de
                 "gamma": None if gamma is None else fraction_str(gamma),
                 "density": density,
                 "support": None if support is None else [fraction_str(v) for v in support],
-                "model": model, "dps": dps},
+                "eigenvalues": eigenvalues, "model": model, "dps": dps},
         value=records,
-        numeric=records[0]["overlap_numeric"],
+        numeric=records[0].get("overlap_numeric", records[0]["overlap"]),
         conventions=_SPIKE_CONVENTIONS,
         summary=[f"{len(records)} spike(s) on the {where} ({model} model)",
                  *(f"{symbol} = {r['strength']}: {r['reason']}" for r in records)],
@@ -123,19 +183,26 @@ def spike_result(strengths: list[Fraction], kind: str, bulk: str, gamma: Any, de
               "separated exact numbers, non-zero; at most 20).")
 @click.option("--ell", default=None, help="Multiplicative spikes: population eigenvalues "
               "ℓ_1,ℓ_2,… > 0 (with --bulk mp or a density on [0, ∞)).")
-@click.option("--bulk", type=click.Choice(["semicircle", "mp", "density"]), default=None,
+@click.option("--bulk", type=click.Choice(["semicircle", "mp", "density", "sample"]),
+              default=None,
               help="The bulk: semicircle (default with --theta), mp (default with --ell; needs "
-                   "--gamma) or density (needs --density and --support).")
+                   "--gamma), density (needs --density and --support) or sample (implied by "
+                   "--eigenvalues).")
 @click.option("--gamma", type=RATIONAL, default=None, help="Aspect ratio γ = p/n > 0 of the "
               "Marchenko–Pastur bulk.")
 @click.option("--density", default=None, help="Density ρ(x) of the bulk, an expression in x of "
               "the grammar of `fltheory hermite` (on the support only: write "
               "\"sqrt(Max(4 - x**2, 0))/(2*pi)\"); it must be >= 0 and integrate to 1.")
 @click.option("--support", default=None, help="Support a,b of --density (exact numbers, a < b).")
+@click.option("--eigenvalues", default=None, metavar="FILE", help="A text file of eigenvalues "
+              "(numbers separated by spaces, commas or new lines; # starts a comment line; 100 "
+              "to 10^6 values) whose empirical Stieltjes transform stands for the bulk: "
+              "estimates with standard errors.")
 @dps_option
 @format_option
 def spike_command(theta: str | None, ell: str | None, bulk: str | None, gamma: Any,
-                  density: str | None, support: str | None, dps: int, fmt: str) -> None:
+                  density: str | None, support: str | None, eigenvalues: str | None, dps: int,
+                  fmt: str) -> None:
     """BBP outliers and eigenvector overlaps of spiked random matrices.
 
     Additive spikes θ on the semicircle (exact: outlier θ + 1/θ and squared overlap 1 − 1/θ²
@@ -144,18 +211,26 @@ def spike_command(theta: str | None, ell: str | None, bulk: str | None, gamma: A
     (1 − γ/(ℓ−1)²)/(1 + γ/(ℓ−1)) above ℓ_c = 1 + √γ) or on any density on [0, ∞). Each spike
     answers on its own (several at once); the phase names the BBP transition.
 
+    With --eigenvalues FILE the bulk is a sample of eigenvalues (e.g. the spectrum of a noise
+    matrix): the answers are estimates from its empirical Stieltjes transform, each printed
+    to the digits its standard error supports.
+
     Example: fltheory spike --theta 3/2,1/2 ; fltheory spike --ell 3 --gamma 1/2 ;
     fltheory spike --theta 2 --bulk density --density "sqrt(Max(4 - x**2, 0))/(2*pi)"
-    --support -2,2
+    --support -2,2 ; fltheory spike --theta 2 --eigenvalues spectrum.txt
     """
     if (theta is None) == (ell is None):
         raise DomainError("theta", theta, "exactly one of --theta (additive) and --ell "
                           "(multiplicative)", reason="and --ell: give one of them")
     kind = "theta" if theta is not None else "ell"
     strengths = _rationals(theta if theta is not None else str(ell), kind)
-    bulk = bulk or ("semicircle" if kind == "theta" else "mp")
+    bulk = bulk or ("sample" if eigenvalues is not None else
+                    "semicircle" if kind == "theta" else "mp")
+    if (bulk == "sample") != (eigenvalues is not None):
+        raise DomainError("eigenvalues", eigenvalues, "--eigenvalues FILE with --bulk sample "
+                          "(or alone), and only then")
     sup = _support(support) if support is not None else None
-    emit(spike_result(strengths, kind, bulk, gamma, density, sup, dps), fmt)
+    emit(spike_result(strengths, kind, bulk, gamma, density, sup, dps, eigenvalues), fmt)
 
 
 # --------------------------------------------------------------------------- links
