@@ -256,13 +256,21 @@ def _confirmed(a: float, b: float) -> int:
     return max(0, min(15, int(-math.log10(abs(a - b) / scale)) - 1)) if scale else 15
 
 
-def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Result:
+def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int,
+                noise: Fraction = Fraction(0)) -> Result:
     import mpmath
 
-    from fltheory.engine.spectral.links import link_threshold, preprocessing_law
+    from fltheory.engine.spectral.links import (
+        link_threshold,
+        noisy_preprocessing_law,
+        preprocessing_law,
+    )
     from fltheory.engine.spectral.luli import luli_overlap
 
-    ans = link_threshold(g, dps)
+    if noise and alphas and T is None:
+        raise DomainError("T", None, "an explicit --T with --noise and --alpha",
+                          reason="is needed: the optimal T* with noise has no closed form here")
+    ans = link_threshold(g, dps, noise)
     if ans.linear or ans.optimal is None:  # E[z²|y] ≡ 1: no spectral signal at linear n
         alpha_text = "0" if ans.linear else "∞"
     elif ans.exact:
@@ -272,8 +280,12 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Resu
     curve: list[dict[str, Any]] = []
     if alphas:
         t_used = T or "optimal"
-        fine = preprocessing_law(g, t_used, panels=1200)
-        coarse = preprocessing_law(g, t_used, panels=600)
+        if noise:
+            fine = noisy_preprocessing_law(g, t_used, noise, panels=600, hermite=48)
+            coarse = noisy_preprocessing_law(g, t_used, noise, panels=300, hermite=32)
+        else:
+            fine = preprocessing_law(g, t_used, panels=1200)
+            coarse = preprocessing_law(g, t_used, panels=600)
         for a in alphas:
             af = float(a)
             r1, r2 = luli_overlap(fine, 0, af), luli_overlap(coarse, 0, af)
@@ -283,7 +295,7 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Resu
             curve.append({"alpha": fraction_str(a), "rho2": shown,
                           "outlier": None if r1.outlier is None else f"{r1.outlier:.6g}",
                           "edge": f"{r1.edge:.6g}", "digits": digits})
-    summary = [f"y = {g}: α_c = {alpha_text}", ans.reason]
+    summary = [f"y = {ans.g}: α_c = {alpha_text}", ans.reason]
     if ans.optimal is not None:
         summary.append(f"optimal preprocessing T*(y) = {ans.optimal}")
     for c in curve:
@@ -302,11 +314,11 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Resu
                               f"T = {T or 'T*'}",
                       align="rrrr", notes=[headline])
     else:  # the threshold itself, as one row of the links table
-        table = Table(columns=["g(z)", "α_c", "T*(y)", "how"], rows=[[g, *plain]],
-                      latex_columns=["$g(z)$", r"$\alpha_c$", r"$T^*(y)$", "how"],
-                      latex_rows=[[r"\texttt{" + latex_code(g) + "}", *latex]],
+        table = Table(columns=["y", "α_c", "T*(y)", "how"], rows=[[ans.g, *plain]],
+                      latex_columns=["$y$", r"$\alpha_c$", r"$T^*(y)$", "how"],
+                      latex_rows=[[r"\texttt{" + latex_code(ans.g) + "}", *latex]],
                       caption=f"Weak-recovery threshold α_c (n/d) of spectral methods and the "
-                              f"optimal preprocessing T*(y) = 1 − 1/E[z²|y], y = {g}",
+                              f"optimal preprocessing T*(y) = 1 − 1/E[z²|y], y = {ans.g}",
                       align="llll")
     if plain[0] == "∞":
         latex_value = r"\alpha_c = \infty"
@@ -316,7 +328,8 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Resu
         latex_value = r"\alpha_c \approx " + plain[0]
     return Result(
         command="link",
-        inputs={"g": g, "T": T, "alpha": [fraction_str(a) for a in alphas], "dps": dps},
+        inputs={"g": g, "T": T, "alpha": [fraction_str(a) for a in alphas],
+                "noise": fraction_str(noise), "dps": dps},
         value={"alpha_c": alpha_text, "linear": ans.linear, "optimal": ans.optimal},
         numeric=alpha_text,
         conventions=_LINK_CONVENTIONS,
@@ -337,9 +350,13 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Resu
               "the absolute value of z].")
 @click.option("--alpha", default=None, help="Sample ratios α = n/d > 0 (comma-separated, at "
               "most 20) at which to print the Lu–Li overlap.")
+@click.option("--noise", type=RATIONAL, default=Fraction(0), show_default=True,
+              help="Label noise σ >= 0 (at most 100): y = g(z) + σε, ε ~ N(0, 1). With σ > 0 "
+                   "α_c is a double-precision quadrature; --alpha then needs an explicit --T.")
 @dps_option
 @format_option
-def link_command(g: str, T: str | None, alpha: str | None, dps: int, fmt: str) -> None:
+def link_command(g: str, T: str | None, alpha: str | None, noise: Fraction, dps: int,
+                 fmt: str) -> None:
     """Weak recovery of y = g(z) by spectral methods: the threshold α_c, the optimal
     preprocessing T* and, with --alpha, the Lu–Li overlap of the estimator.
 
@@ -347,10 +364,15 @@ def link_command(g: str, T: str | None, alpha: str | None, dps: int, fmt: str) -
     retrieval y = z²), 0 when E[z|y] ≠ 0 (the linear estimator works at every α), ∞ when
     E[z²|y] = 1. T*(y) = 1 − 1/E[z²|y] (Luo, Alghamdi & Lu 2019).
 
-    Example: fltheory link --g "z**2" --alpha 1,2 ; fltheory link --g He4
+    With --noise σ the labels are y = g(z) + σε: a linear link stays linear and a link with
+    E[z²|y] ≡ 1 keeps α_c = ∞ (Gaussian smoothing is injective); otherwise α_c is computed
+    with the noise.
+
+    Example: fltheory link --g "z**2" --alpha 1,2 ; fltheory link --g He4 ;
+    fltheory link --g "z**2" --noise 1/2 --alpha 2 --T "Min(y, 3)"
     """
     alphas = _rationals(alpha, "alpha") if alpha is not None else []
     for a in alphas:
         if not a > 0:
             raise DomainError("alpha", fraction_str(a), "α = n/d > 0")
-    emit(link_result(g, T, alphas, dps), fmt)
+    emit(link_result(g, T, alphas, dps, noise), fmt)
