@@ -121,3 +121,19 @@ def test_papers_call_the_kit():
     want = [[float(semicircle_overlap_ratio(Fraction(t) / Fraction(dl)))
              for t in m.bbp_thresholds()] for dl in deltas]
     assert np.allclose(m.bbp_overlaps(deltas), want, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("alpha", [0.7, 2.0])
+def test_optimal_preprocessing_beats_others_numerically(alpha):
+    # Luo, Alghamdi & Lu 2019 state T*(y) = 1 − 1/E[z²|y] maximises the overlap at every α (the
+    # paper's text could not be read here): checked on the Lu–Li solver against other bounded T
+    # for y = z², among them Mondelli–Montanari's threshold-optimal (y − 1)/(y + √α − 1)
+    from fltheory.engine.spectral.links import link_overlap
+
+    best = link_overlap("z**2", "optimal", alpha).rho2
+    assert best > 0
+    others = ["(1 - 1/y)/(1 + 1/y)", "Min(y, 3)", "Min(y, 3) - 1"]
+    if alpha >= 1:  # below α = 1 this T has a pole at y = 1 − √α > 0: not a bounded T
+        others.append(f"(y - 1)/(y + {alpha ** 0.5} - 1)")
+    for T in others:
+        assert link_overlap("z**2", T, alpha).rho2 <= best + 1e-9, T

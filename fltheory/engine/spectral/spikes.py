@@ -317,7 +317,9 @@ def rectangular_spike(theta: Any, c: Any) -> RectangularSpike:
     both formulas give 0: the transition is continuous). Exact for Fractions/ints (the test
     θ⁴ > c exactly), double precision for floats (the test θ > c**0.25 in floats, the formulas
     evaluated as written). Checked independently in the tests against the general D-transform
-    route of the same paper (Theorems 2.8–2.10) on a quadrature of the Marchenko–Pastur law.
+    route of the same paper (Theorems 2.8–2.10) on a quadrature of the Marchenko–Pastur law,
+    and by a simulation (N = 800, d = 2000, θ = 1.3, four draws: σ̃² 3.325, overlaps 0.68 and
+    0.53 against 3.327, 0.695 and 0.540).
 
     >>> s = rectangular_spike(Fraction(3, 2), Fraction(1, 2))
     >>> s.phase, s.singular2, s.left, s.right
