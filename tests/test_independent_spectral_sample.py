@@ -88,10 +88,12 @@ def test_wishart_spectrum_against_marchenko_pastur(wishart, ell):
     assert abs(est.threshold - (1 + 0.5 ** 0.5)) <= 3 * est.stderr["threshold"]
 
 
-def test_sample_digits_follow_the_standard_error(goe):
+def test_sample_digits_follow_the_standard_error(goe, tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# no eigenvalues\n")
     r = CliRunner().invoke(cli, ["spike", "--theta", "2", "--format", "json",
-                                 "--eigenvalues", "/dev/null"])
-    assert r.exit_code == 2  # an empty file: too few eigenvalues
+                                 "--eigenvalues", str(empty)])
+    assert r.exit_code == 2 and "too few" in r.output
     est = sample_spikes(goe, ["2"])[0]
     assert est.digits <= 4  # two standard errors of ~0.03 leave at most 2–3 digits of ρ ≈ 2.5
 
@@ -112,6 +114,7 @@ def test_bad_eigenvalue_files(tmp_path, content, word):
 def test_unreadable_and_conflicting(tmp_path):
     for args in (["--eigenvalues", str(tmp_path / "missing.txt")],
                  ["--eigenvalues", str(tmp_path)],
+                 ["--eigenvalues", "/dev/zero"],  # never ends: refused before reading
                  ["--bulk", "sample"],
                  ["--bulk", "mp", "--eigenvalues", str(tmp_path / "x")]):
         r = CliRunner().invoke(cli, ["spike", "--theta", "2", *args])

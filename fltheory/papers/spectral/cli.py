@@ -54,16 +54,23 @@ def read_eigenvalues(path: str) -> Any:
     lines starting with # are comments) as a float array; an unreadable file, a file over
     64 MiB or a word that is not a number is a DomainError naming ``eigenvalues``."""
     import os
+    import stat
 
     import numpy as np
 
     try:
-        if os.path.getsize(path) > _MAX_FILE:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):  # a directory, a device (/dev/zero never ends), ...
+            raise DomainError("eigenvalues", path, "a regular text file of numbers",
+                              reason="is not a regular file")
+        if info.st_size > _MAX_FILE:
             raise DomainError("eigenvalues", path, f"a text file of at most {_MAX_FILE} bytes",
                               reason="is too large")
         with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
+            text = fh.read(_MAX_FILE + 1)
+    except DomainError:
+        raise
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise DomainError("eigenvalues", path, "a readable text file of numbers",
                           reason=f"cannot be read ({exc.__class__.__name__})") from None
     words = [w for line in text.splitlines() if not line.lstrip().startswith("#")
