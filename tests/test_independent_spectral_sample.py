@@ -123,3 +123,12 @@ def test_unreadable_and_conflicting(tmp_path):
         sample_spikes(np.linspace(-1, 1, 200), ["2"], model="multiplicative")  # λ < 0
     with pytest.raises(DomainError):
         sample_bulk([*np.ones((10, 10)).tolist(), [1.0]])  # ragged
+
+
+def test_every_format_says_it_is_an_estimate(goe, tmp_path):
+    f = tmp_path / "goe.txt"
+    np.savetxt(f, goe)
+    for fmt in ("text", "json", "latex"):
+        r = CliRunner().invoke(cli, ["spike", "--theta", "2", "--eigenvalues", str(f),
+                                     "--format", fmt])
+        assert r.exit_code == 0 and "estimates from 1000 eigenvalues" in r.output, fmt

@@ -180,7 +180,9 @@ def spike_result(strengths: list[Fraction], kind: str, bulk: str, gamma: Any, de
         details={"spikes": records},
         table=Table(columns=[symbol, "side", "phase", "threshold", "outlier", "overlap"],
                     rows=rows, caption=f"BBP outliers and squared overlaps, {where}",
-                    align="rllrrr"),
+                    align="rllrrr",
+                    notes=[f"estimates from {spikes[0].sample_size} eigenvalues, each to the "
+                           "place of two standard errors"] if bulk == "sample" else []),
         notes=notes,
     )
 
