@@ -812,7 +812,8 @@ def sample_spikes(sample: SampleBulk | Any, strengths: Any, model: str = "additi
     16ε and from F_n's own error. A root ρ closer than ε to the edge is reported as phase
     ``"unresolved"`` (θ is too near the threshold to decide with this n), or ``"no outlier"``
     when θ is inside the estimated threshold by more than two standard errors; overlap 0.
-    The threshold is the least precise number here (its error falls like n^{−1/3}).
+    The threshold is the least precise number here (its error falls slowly with n: the
+    edge's discreteness error is of order 1/(nε), i.e. n^{−1/3}, before any cancellation).
 
     ``sample``: a :class:`SampleBulk` or anything :func:`sample_bulk` accepts; ``strengths``: θ
     (additive, non-zero) or ℓ (multiplicative, > 0, ≠ 1, eigenvalues >= 0).
