@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from fltheory.engine.spectral.luli import luli_overlap
+from fltheory.engine.spectral.spikes import semicircle_overlap_ratio
 from fltheory.exact import CostError, DomainError, check_cost
 from fltheory.papers.recovery._args import _integer, _positive_float, _rational, _shown
 from fltheory.papers.recovery.chi2 import (
@@ -306,9 +307,11 @@ class RecoveryModel:
                          for dl in _deltas(deltas)])
 
     def bbp_overlaps(self, deltas: _Floats) -> np.ndarray:
-        """len(deltas) × d1 array of the large-δ forms max(0, 1 − δ_i/δ)."""
+        """len(deltas) × d1 array of the large-δ forms max(0, 1 − δ_i/δ) (the semicircle
+        spike of :func:`fltheory.engine.spectral.spikes.semicircle_overlap_ratio`)."""
         x = np.outer(_deltas(deltas), 1 / self.bbp_thresholds())
-        return np.clip(1 - 1 / x, 0.0, None)
+        out: np.ndarray = semicircle_overlap_ratio(1 / x)
+        return out
 
     def mse(self, deltas: _Floats, bbp: bool = False) -> np.ndarray:
         """1 − Σ c_i² ρ_i⁴ (Var y = 1) at each δ, Lu–Li overlaps (or their large-δ forms)."""

@@ -39,7 +39,11 @@ exactly uniform on [−1, 1] (distribution-free; invariant to any increasing g a
 ψ_δ is closed-form: ψ_δ(λ) = λ/δ − λ + (λ²/2) ln((λ+1)/(λ−1)).
 
 Large δ. With θ_i = E[T (h_i² − 1)] and x_i = δ θ_i²/E[T²], ρ_i² → 1 − 1/x_i (a BBP form) when
-θ_i → 0 with x_i fixed. The threshold is n_i = D E[T²]/θ_i². Writing θ_i ≈ κ c_i for weak
+θ_i → 0 with x_i fixed. The threshold is n_i = D E[T²]/θ_i². This is the additive semicircle spike
+of the shared kit: to leading order, Ĉ ≈ E[T] I + Σ_i θ_i A_i A_iᵀ + σW with σ² = E[T²]/δ (the
+centred sum of n rank-one terms, entries of variance E[T²]/n), so ρ_i² = 1 − σ²/θ_i² = 1 − 1/x_i
+above θ_i = σ, computed by :func:`fltheory.engine.spectral.spikes.semicircle_overlap_ratio` at
+r = 1/x_i. Writing θ_i ≈ κ c_i for weak
 directions (Stein: θ_i = 2 w_i E[T'(s)] + O(w_i²), and E[T'(s)] = 2∫p_s² for the rank
 transform),
 
@@ -75,6 +79,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from fltheory.engine.spectral.spikes import semicircle_overlap_ratio
 from fltheory.exact import DomainError, check_dps, fraction_str
 from fltheory.papers.recovery._args import (
     _check_positive,
@@ -297,8 +302,8 @@ def recovery_at(d: int, q: int, gamma: Fraction, n: Fraction, d1: int = 8,
         scaling = None if C_frac is None else float(threshold(d, q, i + 1, gamma, C_frac, 15,
                                                               dim, d1=d1))
         rows.append(DirectionAt(i + 1, float(model.c[i]), float(theta[i]), float(bbp[i] * size),
-                                scaling, ov.rho2, max(0.0, 1 - bbp[i] / delta), ov.outlier,
-                                ov.edge))
+                                scaling, ov.rho2, semicircle_overlap_ratio(bbp[i] / delta),
+                                ov.outlier, ov.edge))
     k_scaling = None if C_frac is None else recovered_count(n, d, q, gamma, C_frac, dim, d1=d1)
     mse = float(model.mse([delta])[0])
     _check_finite(mse, *(r.rho2 for r in rows), *(r.theta for r in rows))

@@ -13,6 +13,7 @@ PAPER = Paper(
               "link": "fltheory.papers.spectral.cli:link_command"},
     tables={"spectral_links": "fltheory.papers.spectral.views:links_table"},
     figures={"spectral": "fltheory.papers.spectral.views:overlap_figure"},
+    notebook="fltheory.papers.spectral.views:NOTEBOOK",
     order=8,
 )
 

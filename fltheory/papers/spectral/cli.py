@@ -45,6 +45,56 @@ def _support(text: str) -> tuple[Fraction, Fraction]:
     return values[0], values[1]
 
 
+#: Largest eigenvalue file read (bytes): MAX_SAMPLE numbers of ~25 characters, with room.
+_MAX_FILE = 64 * 2**20
+
+
+def read_eigenvalues(path: str) -> Any:
+    """The eigenvalues in the text file ``path`` (numbers separated by white space or commas;
+    lines starting with # are comments) as a float array; an unreadable file, a file over
+    64 MiB or a word that is not a number is a DomainError naming ``eigenvalues``."""
+    import os
+    import stat
+
+    import numpy as np
+
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):  # a directory, a device (/dev/zero never ends), ...
+            raise DomainError("eigenvalues", path, "a regular text file of numbers",
+                              reason="is not a regular file")
+        if info.st_size > _MAX_FILE:
+            raise DomainError("eigenvalues", path, f"a text file of at most {_MAX_FILE} bytes",
+                              reason="is too large")
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read(_MAX_FILE + 1)
+    except DomainError:
+        raise
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise DomainError("eigenvalues", path, "a readable text file of numbers",
+                          reason=f"cannot be read ({exc.__class__.__name__})") from None
+    words = [w for line in text.splitlines() if not line.lstrip().startswith("#")
+             for w in line.replace(",", " ").split()]
+    values = []
+    for i, w in enumerate(words):
+        try:
+            values.append(float(w))
+        except ValueError:
+            raise DomainError("eigenvalues", f"{path}: word #{i + 1} {w[:20]!r}",
+                              "numbers separated by white space or commas",
+                              reason="is not a number") from None
+    return np.array(values, dtype=float)
+
+
+def _sample_num(x: Any, spike: Any, key: str, dps: int) -> str | None:
+    """A sample estimate to the digits its standard error supports (at least one)."""
+    from fltheory.engine.spectral.spikes import stat_text
+
+    if x is None:
+        return None
+    return stat_text(float(x), spike.stderr[key], min(dps, 15))
+
+
 def _num(x: Any, spike: Any, dps: int) -> str | None:
     """An exact value as text (a Fraction or a Surd), a numeric one to its confirmed digits."""
     if x is None:
@@ -70,13 +120,23 @@ def _decimal(x: Any, spike: Any, dps: int) -> str | None:
 
 
 def spike_result(strengths: list[Fraction], kind: str, bulk: str, gamma: Any, density: Any,
-                 support: Any, dps: int) -> Result:
+                 support: Any, dps: int, eigenvalues: str | None = None) -> Result:
     from fltheory.papers.spectral.theory import spike_query
 
     model = "additive" if kind == "theta" else "multiplicative"
-    spikes = spike_query(strengths, bulk, gamma, density, support, model, dps)
+    values = read_eigenvalues(eigenvalues) if eigenvalues is not None else None
+    spikes = spike_query(strengths, bulk, gamma, density, support, model, dps, values)
     records: list[dict[str, Any]] = []
     for s in spikes:
+        if s.stderr is not None:  # an estimate from a sample: digits from its standard errors
+            records.append({"strength": str(s.strength), "side": s.side, "phase": s.phase,
+                            "threshold": _sample_num(s.threshold, s, "threshold", dps),
+                            "outlier": _sample_num(s.outlier, s, "outlier", dps),
+                            "overlap": _sample_num(s.overlap, s, "overlap", dps),
+                            "edge": f"{float(s.edge):.6g}", "exact": False,
+                            "stderr": {k: float(f"{v:.3g}") for k, v in s.stderr.items()},
+                            "sample_size": s.sample_size, "reason": s.reason})
+            continue
         records.append({"strength": str(s.strength), "side": s.side, "phase": s.phase,
                         "threshold": _num(s.threshold, s, dps),
                         "threshold_numeric": _decimal(s.threshold, s, dps),
@@ -93,9 +153,16 @@ def spike_result(strengths: list[Fraction], kind: str, bulk: str, gamma: Any, de
     where = {"semicircle": "semicircle bulk [−2, 2]",
              "mp": f"Marchenko–Pastur bulk, γ = {fraction_str(gamma) if gamma is not None else ''}",
              "density": f"bulk of density {density} on [{support[0] if support else ''}, "
-                        f"{support[1] if support else ''}]"}[bulk]
+                        f"{support[1] if support else ''}]",
+             "sample": f"bulk of the {spikes[0].sample_size} eigenvalues of {eigenvalues}"}[bulk]
     notes = []
-    if not all(s.exact for s in spikes):
+    if bulk == "sample":
+        notes.append(f"estimates from {spikes[0].sample_size} eigenvalues (the empirical "
+                     "Stieltjes transform stands for the bulk's): each value is printed to the "
+                     "decimal place of two standard errors, the errors computed as for "
+                     "independent draws (conservative for one matrix's spectrum); the threshold "
+                     "is extrapolated to the edge and is the least precise number")
+    elif not all(s.exact for s in spikes):
         notes.append(f"numeric values computed at dps + 10 and dps + 20 working digits; printed "
                      f"to the digits on which both agree (at most --dps = {dps})")
     return Result(
@@ -104,16 +171,18 @@ def spike_result(strengths: list[Fraction], kind: str, bulk: str, gamma: Any, de
                 "gamma": None if gamma is None else fraction_str(gamma),
                 "density": density,
                 "support": None if support is None else [fraction_str(v) for v in support],
-                "model": model, "dps": dps},
+                "eigenvalues": eigenvalues, "model": model, "dps": dps},
         value=records,
-        numeric=records[0]["overlap_numeric"],
+        numeric=records[0].get("overlap_numeric", records[0]["overlap"]),
         conventions=_SPIKE_CONVENTIONS,
         summary=[f"{len(records)} spike(s) on the {where} ({model} model)",
                  *(f"{symbol} = {r['strength']}: {r['reason']}" for r in records)],
         details={"spikes": records},
         table=Table(columns=[symbol, "side", "phase", "threshold", "outlier", "overlap"],
                     rows=rows, caption=f"BBP outliers and squared overlaps, {where}",
-                    align="rllrrr"),
+                    align="rllrrr",
+                    notes=[f"estimates from {spikes[0].sample_size} eigenvalues, each to the "
+                           "place of two standard errors"] if bulk == "sample" else []),
         notes=notes,
     )
 
@@ -123,19 +192,26 @@ def spike_result(strengths: list[Fraction], kind: str, bulk: str, gamma: Any, de
               "separated exact numbers, non-zero; at most 20).")
 @click.option("--ell", default=None, help="Multiplicative spikes: population eigenvalues "
               "ℓ_1,ℓ_2,… > 0 (with --bulk mp or a density on [0, ∞)).")
-@click.option("--bulk", type=click.Choice(["semicircle", "mp", "density"]), default=None,
+@click.option("--bulk", type=click.Choice(["semicircle", "mp", "density", "sample"]),
+              default=None,
               help="The bulk: semicircle (default with --theta), mp (default with --ell; needs "
-                   "--gamma) or density (needs --density and --support).")
+                   "--gamma), density (needs --density and --support) or sample (implied by "
+                   "--eigenvalues).")
 @click.option("--gamma", type=RATIONAL, default=None, help="Aspect ratio γ = p/n > 0 of the "
               "Marchenko–Pastur bulk.")
 @click.option("--density", default=None, help="Density ρ(x) of the bulk, an expression in x of "
               "the grammar of `fltheory hermite` (on the support only: write "
               "\"sqrt(Max(4 - x**2, 0))/(2*pi)\"); it must be >= 0 and integrate to 1.")
 @click.option("--support", default=None, help="Support a,b of --density (exact numbers, a < b).")
+@click.option("--eigenvalues", default=None, metavar="FILE", help="A text file of eigenvalues "
+              "(numbers separated by spaces, commas or new lines; # starts a comment line; 100 "
+              "to 10^6 values) whose empirical Stieltjes transform stands for the bulk: "
+              "estimates with standard errors.")
 @dps_option
 @format_option
 def spike_command(theta: str | None, ell: str | None, bulk: str | None, gamma: Any,
-                  density: str | None, support: str | None, dps: int, fmt: str) -> None:
+                  density: str | None, support: str | None, eigenvalues: str | None, dps: int,
+                  fmt: str) -> None:
     """BBP outliers and eigenvector overlaps of spiked random matrices.
 
     Additive spikes θ on the semicircle (exact: outlier θ + 1/θ and squared overlap 1 − 1/θ²
@@ -144,18 +220,26 @@ def spike_command(theta: str | None, ell: str | None, bulk: str | None, gamma: A
     (1 − γ/(ℓ−1)²)/(1 + γ/(ℓ−1)) above ℓ_c = 1 + √γ) or on any density on [0, ∞). Each spike
     answers on its own (several at once); the phase names the BBP transition.
 
+    With --eigenvalues FILE the bulk is a sample of eigenvalues (e.g. the spectrum of a noise
+    matrix): the answers are estimates from its empirical Stieltjes transform, each printed
+    to the digits its standard error supports.
+
     Example: fltheory spike --theta 3/2,1/2 ; fltheory spike --ell 3 --gamma 1/2 ;
     fltheory spike --theta 2 --bulk density --density "sqrt(Max(4 - x**2, 0))/(2*pi)"
-    --support -2,2
+    --support -2,2 ; fltheory spike --theta 2 --eigenvalues spectrum.txt
     """
     if (theta is None) == (ell is None):
         raise DomainError("theta", theta, "exactly one of --theta (additive) and --ell "
                           "(multiplicative)", reason="and --ell: give one of them")
     kind = "theta" if theta is not None else "ell"
     strengths = _rationals(theta if theta is not None else str(ell), kind)
-    bulk = bulk or ("semicircle" if kind == "theta" else "mp")
+    bulk = bulk or ("sample" if eigenvalues is not None else
+                    "semicircle" if kind == "theta" else "mp")
+    if (bulk == "sample") != (eigenvalues is not None):
+        raise DomainError("eigenvalues", eigenvalues, "--eigenvalues FILE with --bulk sample "
+                          "(or alone), and only then")
     sup = _support(support) if support is not None else None
-    emit(spike_result(strengths, kind, bulk, gamma, density, sup, dps), fmt)
+    emit(spike_result(strengths, kind, bulk, gamma, density, sup, dps, eigenvalues), fmt)
 
 
 # --------------------------------------------------------------------------- links
@@ -181,13 +265,21 @@ def _confirmed(a: float, b: float) -> int:
     return max(0, min(15, int(-math.log10(abs(a - b) / scale)) - 1)) if scale else 15
 
 
-def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Result:
+def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int,
+                noise: Fraction = Fraction(0)) -> Result:
     import mpmath
 
-    from fltheory.engine.spectral.links import link_threshold, preprocessing_law
+    from fltheory.engine.spectral.links import (
+        link_threshold,
+        noisy_preprocessing_law,
+        preprocessing_law,
+    )
     from fltheory.engine.spectral.luli import luli_overlap
 
-    ans = link_threshold(g, dps)
+    if noise and alphas and T is None:
+        raise DomainError("T", None, "an explicit --T with --noise and --alpha",
+                          reason="is needed: the optimal T* with noise has no closed form here")
+    ans = link_threshold(g, dps, noise)
     if ans.linear or ans.optimal is None:  # E[z²|y] ≡ 1: no spectral signal at linear n
         alpha_text = "0" if ans.linear else "∞"
     elif ans.exact:
@@ -197,8 +289,12 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Resu
     curve: list[dict[str, Any]] = []
     if alphas:
         t_used = T or "optimal"
-        fine = preprocessing_law(g, t_used, panels=1200)
-        coarse = preprocessing_law(g, t_used, panels=600)
+        if noise:
+            fine = noisy_preprocessing_law(g, t_used, noise, panels=600, hermite=48)
+            coarse = noisy_preprocessing_law(g, t_used, noise, panels=300, hermite=32)
+        else:
+            fine = preprocessing_law(g, t_used, panels=1200)
+            coarse = preprocessing_law(g, t_used, panels=600)
         for a in alphas:
             af = float(a)
             r1, r2 = luli_overlap(fine, 0, af), luli_overlap(coarse, 0, af)
@@ -208,19 +304,41 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Resu
             curve.append({"alpha": fraction_str(a), "rho2": shown,
                           "outlier": None if r1.outlier is None else f"{r1.outlier:.6g}",
                           "edge": f"{r1.edge:.6g}", "digits": digits})
-    summary = [f"y = {g}: α_c = {alpha_text}", ans.reason]
+    summary = [f"y = {ans.g}: α_c = {alpha_text}", ans.reason]
     if ans.optimal is not None:
         summary.append(f"optimal preprocessing T*(y) = {ans.optimal}")
     for c in curve:
         summary.append(f"α = {c['alpha']}: Lu–Li squared overlap {c['rho2']} with T = "
                        f"{T or 'T*'}")
-    table = Table(columns=["α", "ρ²", "outlier", "bulk edge"],
-                  rows=[[c["alpha"], c["rho2"], c["outlier"] or "—", c["edge"]] for c in curve],
-                  caption=f"Lu–Li overlap of the spectral estimator, y = {g}, T = {T or 'T*'}",
-                  align="rrrr") if curve else None
+    from fltheory.papers.spectral.views import link_cells
+    from fltheory.render.latex import latex_code, latex_fraction
+
+    plain, latex = link_cells(ans, dps)
+    headline = f"α_c = {plain[0]}, T*(y) = {plain[1]} ({plain[2]})"
+    if curve:
+        table = Table(columns=["α", "ρ²", "outlier", "bulk edge"],
+                      rows=[[c["alpha"], c["rho2"], c["outlier"] or "—", c["edge"]]
+                            for c in curve],
+                      caption=f"Lu–Li overlap of the spectral estimator, y = {g}, "
+                              f"T = {T or 'T*'}",
+                      align="rrrr", notes=[headline])
+    else:  # the threshold itself, as one row of the links table
+        table = Table(columns=["y", "α_c", "T*(y)", "how"], rows=[[ans.g, *plain]],
+                      latex_columns=["$y$", r"$\alpha_c$", r"$T^*(y)$", "how"],
+                      latex_rows=[[r"\texttt{" + latex_code(ans.g) + "}", *latex]],
+                      caption=f"Weak-recovery threshold α_c (n/d) of spectral methods and the "
+                              f"optimal preprocessing T*(y) = 1 − 1/E[z²|y], y = {ans.g}",
+                      align="llll")
+    if plain[0] == "∞":
+        latex_value = r"\alpha_c = \infty"
+    elif ans.exact:
+        latex_value = r"\alpha_c = " + latex_fraction(plain[0])
+    else:
+        latex_value = r"\alpha_c \approx " + plain[0]
     return Result(
         command="link",
-        inputs={"g": g, "T": T, "alpha": [fraction_str(a) for a in alphas], "dps": dps},
+        inputs={"g": g, "T": T, "alpha": [fraction_str(a) for a in alphas],
+                "noise": fraction_str(noise), "dps": dps},
         value={"alpha_c": alpha_text, "linear": ans.linear, "optimal": ans.optimal},
         numeric=alpha_text,
         conventions=_LINK_CONVENTIONS,
@@ -229,6 +347,7 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Resu
                  "digits": ans.digits, "method": ans.method, "reason": ans.reason,
                  "overlaps": curve},
         table=table,
+        latex_value=latex_value,
     )
 
 
@@ -240,9 +359,13 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int) -> Resu
               "the absolute value of z].")
 @click.option("--alpha", default=None, help="Sample ratios α = n/d > 0 (comma-separated, at "
               "most 20) at which to print the Lu–Li overlap.")
+@click.option("--noise", type=RATIONAL, default=Fraction(0), show_default=True,
+              help="Label noise σ >= 0 (at most 100): y = g(z) + σε, ε ~ N(0, 1). With σ > 0 "
+                   "α_c is a double-precision quadrature; --alpha then needs an explicit --T.")
 @dps_option
 @format_option
-def link_command(g: str, T: str | None, alpha: str | None, dps: int, fmt: str) -> None:
+def link_command(g: str, T: str | None, alpha: str | None, noise: Fraction, dps: int,
+                 fmt: str) -> None:
     """Weak recovery of y = g(z) by spectral methods: the threshold α_c, the optimal
     preprocessing T* and, with --alpha, the Lu–Li overlap of the estimator.
 
@@ -250,10 +373,15 @@ def link_command(g: str, T: str | None, alpha: str | None, dps: int, fmt: str) -
     retrieval y = z²), 0 when E[z|y] ≠ 0 (the linear estimator works at every α), ∞ when
     E[z²|y] = 1. T*(y) = 1 − 1/E[z²|y] (Luo, Alghamdi & Lu 2019).
 
-    Example: fltheory link --g "z**2" --alpha 1,2 ; fltheory link --g He4
+    With --noise σ the labels are y = g(z) + σε: a linear link stays linear and a link with
+    E[z²|y] ≡ 1 keeps α_c = ∞ (Gaussian smoothing is injective); otherwise α_c is computed
+    with the noise.
+
+    Example: fltheory link --g "z**2" --alpha 1,2 ; fltheory link --g He4 ;
+    fltheory link --g "z**2" --noise 1/2 --alpha 2 --T "Min(y, 3)"
     """
     alphas = _rationals(alpha, "alpha") if alpha is not None else []
     for a in alphas:
         if not a > 0:
             raise DomainError("alpha", fraction_str(a), "α = n/d > 0")
-    emit(link_result(g, T, alphas, dps), fmt)
+    emit(link_result(g, T, alphas, dps, noise), fmt)

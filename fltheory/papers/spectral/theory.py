@@ -14,6 +14,7 @@ from fltheory.engine.spectral.spikes import (
     bulk_spikes,
     density_bulk,
     mp_spikes,
+    sample_spikes,
     semicircle_spikes,
 )
 from fltheory.exact import DomainError
@@ -23,8 +24,9 @@ if TYPE_CHECKING:  # the link engine imports sympy: a spike query does not need 
 
 __all__ = ["BULKS", "LINK_CATALOGUE", "link_rows", "spike_query"]
 
-#: The bulks a spike query names: closed forms, or a density given by the user.
-BULKS = ("semicircle", "mp", "density")
+#: The bulks a spike query names: closed forms, a density given by the user, or a sample of
+#: eigenvalues.
+BULKS = ("semicircle", "mp", "density", "sample")
 
 #: Links of the table (``fltheory table spectral_links``): even links whose y determines |z|
 #: (α_c = 1/2 exactly), even polynomial links that do not (α_c by quadrature), and links with
@@ -35,11 +37,14 @@ LINK_CATALOGUE = ("z**2", "abs", "He2", "exp(-z**2)", "He4", "z**4 - 3*z**2",
 
 def spike_query(strengths: Any, bulk: str = "semicircle", gamma: Any = None,
                 density: str | None = None, support: tuple[Any, Any] | None = None,
-                model: str | None = None, dps: int = 30) -> tuple[Spike, ...]:
+                model: str | None = None, dps: int = 30, eigenvalues: Any = None
+                ) -> tuple[Spike, ...]:
     """BBP answers for the spikes ``strengths`` on ``bulk``: ``"semicircle"`` (θ, exact),
-    ``"mp"`` (ℓ with ratio ``gamma``, exact) or ``"density"`` (``density`` on ``support``,
-    additive θ or multiplicative ℓ by ``model``, numeric at ``dps`` digits). ``model`` defaults
-    to the bulk's own: additive for the semicircle and a density, multiplicative for MP.
+    ``"mp"`` (ℓ with ratio ``gamma``, exact), ``"density"`` (``density`` on ``support``,
+    additive θ or multiplicative ℓ by ``model``, numeric at ``dps`` digits) or ``"sample"``
+    (``eigenvalues``: an estimate with standard errors,
+    :func:`~fltheory.engine.spectral.spikes.sample_spikes`). ``model`` defaults to the bulk's
+    own: additive for the semicircle, a density and a sample, multiplicative for MP.
 
     >>> [str(s.outlier) for s in spike_query(["3/2", 2])]
     ['13/6', '5/2']
@@ -50,6 +55,9 @@ def spike_query(strengths: Any, bulk: str = "semicircle", gamma: Any = None,
         raise DomainError("bulk", bulk, " or ".join(BULKS))
     if bulk != "density" and (density is not None or support is not None):
         raise DomainError("density", density, "--density only with --bulk density")
+    if (bulk == "sample") != (eigenvalues is not None):
+        raise DomainError("eigenvalues", "given" if eigenvalues is not None else None,
+                          "eigenvalues with bulk sample (and only then)")
     model = model or ("multiplicative" if bulk == "mp" else "additive")
     if bulk == "semicircle":
         if gamma is not None or model != "additive":
@@ -61,6 +69,10 @@ def spike_query(strengths: Any, bulk: str = "semicircle", gamma: Any = None,
         if model != "multiplicative":
             raise DomainError("model", model, "multiplicative (the MP bulk is a covariance)")
         return mp_spikes(strengths, gamma)
+    if bulk == "sample":
+        if gamma is not None:
+            raise DomainError("gamma", gamma, "no γ with a sample of eigenvalues")
+        return sample_spikes(eigenvalues, strengths, model, dps)
     if density is None or support is None:
         raise DomainError("density", density, "an expression and its support a,b (both given)")
     if gamma is not None:

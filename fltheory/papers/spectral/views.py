@@ -11,11 +11,33 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from fltheory.render.latex import latex_code
+from fltheory.render.latex import latex_code, latex_escape
 from fltheory.render.params import ViewParam, progress, view_params
 from fltheory.results import Table
 
-__all__ = ["links_table", "overlap_figure"]
+__all__ = ["link_cells", "links_table", "overlap_figure"]
+
+
+def link_cells(answer: Any, digits: int) -> tuple[list[str], list[str]]:
+    """The cells α_c, T*(y), how of one link's answer (a
+    :class:`~fltheory.engine.spectral.links.LinkAnswer`), plain and LaTeX; a quadrature's α_c
+    to at most ``digits`` significant digits (and never more than it confirmed). Shared by the
+    table and by ``fltheory link``."""
+    import mpmath
+
+    if answer.linear:
+        alpha, t_star, how = "0", "E[z|y] (linear)", "E[z|y] ≠ 0"
+    elif answer.optimal is None:
+        alpha, t_star, how = "∞", "—", "E[z²|y] = 1"
+    else:
+        alpha = (str(answer.alpha_c) if answer.exact
+                 else mpmath.nstr(answer.alpha_c, max(1, min(digits, answer.digits))))
+        t_star = answer.optimal if answer.exact else "1 − 1/m(y)"
+        how = "exact" if answer.exact else "quadrature"
+    latex = ["$\\infty$" if alpha == "∞" else f"${alpha}$",
+             "---" if t_star == "—" else r"\texttt{" + latex_code(t_star) + "}",
+             latex_escape(how)]
+    return [alpha, t_star, how], latex
 
 
 def _catalogue() -> tuple[str, ...]:
@@ -39,27 +61,15 @@ def links_table(links: Sequence[str] | None = None) -> Table:
         Links g(z) (default: the catalogue z², |z|, He2, e^{−z²}, He4, z⁴ − 3z², z²(z² − 1)²,
         tanh, relu, He3).
     """
-    import mpmath
-
     from fltheory.papers.spectral.theory import link_rows
 
     chosen = tuple(links) if links is not None else _catalogue()
     rows, latex_rows = [], []
     for i, g in enumerate(chosen):
         progress(f"{g} ({i + 1}/{len(chosen)})")
-        r = link_rows((g,), 15)[0]
-        if r.linear:
-            alpha, t_star, how = "0", "E[z|y] (linear)", "E[z|y] ≠ 0"
-        elif r.optimal is None:
-            alpha, t_star, how = "∞", "—", "E[z²|y] = 1"
-        else:
-            alpha = str(r.alpha_c) if r.exact else mpmath.nstr(r.alpha_c, min(10, r.digits))
-            t_star = r.optimal if r.exact else "1 − 1/m(y)"
-            how = "exact" if r.exact else "quadrature"
-        rows.append([g, alpha, t_star, how])
-        latex_rows.append([r"\texttt{" + latex_code(g) + "}",
-                           "$\\infty$" if alpha == "∞" else f"${alpha}$",
-                           r"\texttt{" + latex_code(t_star) + "}", how.replace("≠", r"$\neq$")])
+        plain, latex = link_cells(link_rows((g,), 15)[0], 10)
+        rows.append([g, *plain])
+        latex_rows.append([r"\texttt{" + latex_code(g) + "}", *latex])
     return Table(
         columns=["g(z)", "α_c", "T*(y)", "how"],
         rows=rows,
@@ -127,3 +137,67 @@ def overlap_figure(thetas: Sequence[Any] = (Fraction(5, 4), Fraction(3, 2), Frac
     ax.legend()
     fig.tight_layout()
     return fig
+
+
+NOTEBOOK: list[tuple[str, str]] = [
+    ("markdown", """# Spectral thresholds: BBP spikes for any bulk, weak recovery of links
+
+A spiked random matrix has an outlier eigenvalue, and an eigenvector correlated with the spike,
+only beyond a critical strength (the BBP transition). This notebook walks through fltheory's
+shared kit `fltheory.engine.spectral` through its public API: the closed forms of the
+semicircle and Marchenko–Pastur bulks, any bulk given by a density or by a sample of
+eigenvalues, the rectangular (singular value) form, and — for single-index links
+$y = g(z) + \\sigma\\varepsilon$ — the weak-recovery threshold $\\alpha_c$ of spectral methods,
+the optimal preprocessing $T^*$ and the Lu–Li overlap curve."""),
+    ("code", """from fractions import Fraction
+import mpmath
+from fltheory.papers.spectral import spike_query, link_rows
+from fltheory.engine.spectral.spikes import (bulk_spikes, density_bulk, rectangular_spike,
+                                             sample_spikes)
+from fltheory.engine.spectral.links import link_overlap, link_threshold
+
+for s in spike_query(["3/2", "1/2", "-3"]):  # semicircle, exact
+    print(s.strength, s.phase, s.outlier, s.overlap)
+for s in spike_query([3, "5/4"], "mp", gamma="1/2"):  # Marchenko–Pastur, exact surds
+    print(s.strength, s.phase, s.threshold, s.outlier, s.overlap)"""),
+    ("markdown", """## Any bulk: a density, or a sample of eigenvalues
+
+A density on its support gives the Stieltjes transform by quadrature (digits confirmed at two
+working precisions). A sample of eigenvalues gives the empirical transform: every value is then
+an estimate with a standard error, printed to the digits the sample supports, and a strength too
+close to the threshold is reported as `unresolved`."""),
+    ("code", """semicircle = "sqrt(Max(4 - x**2, 0))/(2*pi)"
+s = bulk_spikes(lambda: density_bulk(semicircle, (-2, 2), 20), ["3/2"], dps=20)[0]
+print(mpmath.nstr(s.outlier, s.digits), mpmath.nstr(s.overlap, s.digits), s.digits, "digits")
+
+import numpy as np
+rng = np.random.default_rng(0)
+a = rng.standard_normal((1500, 1500))
+eigenvalues = np.linalg.eigvalsh((a + a.T) / np.sqrt(2 * 1500))  # a GOE spectrum
+for s in sample_spikes(eigenvalues, ["2", "11/10", "1/2"]):
+    print(s.strength, s.phase, "|", s.reason)"""),
+    ("markdown", """## Rectangular matrices and the figure
+
+$X + \\theta u v^\\top$ with $X$ an $N \\times d$ Gaussian matrix (entries of variance $1/d$,
+$c = N/d$): an outlier singular value iff $\\theta > c^{1/4}$ (Benaych-Georges & Nadakuditi
+2012); this is the form the two-step paper's one-step overlap uses. The figure: the squared
+overlap of a spiked Wigner matrix against $\\theta$, with sampled matrices."""),
+    ("code", """r = rectangular_spike(Fraction(13, 10), Fraction(1, 2))
+print(r.phase, r.singular2, r.left, r.right)"""),
+    ("code", """from fltheory.papers.spectral.views import overlap_figure
+
+fig = overlap_figure(N=600, reps=3)"""),
+    ("markdown", """## Links: $\\alpha_c$, $T^*$ and the Lu–Li overlap
+
+$\\alpha_c = 1/\\mathbb{E}[(\\mathbb{E}[z^2|y] - 1)^2]$ (Mondelli & Montanari 2018) when
+$\\mathbb{E}[z|y] = 0$; $0$ when it is not (the linear estimator works at every $\\alpha$). With
+label noise the threshold rises: phase retrieval $y = z^2 + \\sigma\\varepsilon$ needs more
+samples than the noiseless $1/2$."""),
+    ("code", """for r in link_rows(("z**2", "He4", "tanh")):
+    print(r.g, r.alpha_c, r.optimal)
+for sigma in ("1/3", "1", "3"):  # printed to the digits two resolutions confirm
+    a = link_threshold("z**2", 15, Fraction(sigma))
+    print("sigma =", sigma, "alpha_c =", mpmath.nstr(a.alpha_c, a.digits))"""),
+    ("code", """alphas = [0.4, 0.5, 0.6, 0.8, 1.0, 1.5, 2.0, 3.0]
+print([round(link_overlap("z**2", "optimal", a).rho2, 4) for a in alphas])"""),
+]

@@ -61,6 +61,7 @@ import sympy as sp
 
 from fltheory.engine.functions import Function, Z, parse_function
 from fltheory.engine.hermite import gauss_moment
+from fltheory.engine.spectral.spikes import rectangular_spike
 from fltheory.exact import DomainError, check_dps, fraction_str
 from fltheory.papers.twostep.phases import (
     TWO_STEP_SIGMA,
@@ -430,7 +431,8 @@ def one_step_overlap(model: TwoStepModel, alpha1: Fraction, N: int, c: Fraction 
     W1 = W0 + η1 G0 with G0 = (μ_σ/√N) a bᵀ + (fluctuation of order N^{−1/2}), b = Xᵀy/n,
     ‖b‖² → B² = Σ μ_1(g_k)² + ψ E[y²]. With W0 (N × d, entries of variance 1/d, c = N/d <= 1) the
     spike has strength θ = η1 μ_σ B (‖a‖/√N → 1), and Benaych-Georges & Nadakuditi (2012) give
-    |⟨ṽ, b/‖b‖⟩|² = 1 − (c + θ²)/(θ²(θ² + 1)) for θ > c^{1/4} (0 below); b's noise part is
+    |⟨ṽ, b/‖b‖⟩|² = 1 − (c + θ²)/(θ²(θ² + 1)) for θ > c^{1/4} (0 below: the rectangular BBP
+    form of :func:`fltheory.engine.spectral.spikes.rectangular_spike`); b's noise part is
     isotropic, so ⟨b/‖b‖, learned⟩² = Σ μ_1²/B². The fluctuation term is neglected: it is of
     relative order N^{α1 − 1/2}.
 
@@ -457,8 +459,7 @@ def one_step_overlap(model: TwoStepModel, alpha1: Fraction, N: int, c: Fraction 
     signal = sum(float(model.mu1(i)) ** 2 for i in range(len(model.targets)))
     B2 = signal + float(model.psi1) * Ey2
     theta = float(N) ** float(alpha1) * abs(mu_sigma) * math.sqrt(B2)
-    cf = float(c)
-    along_b = 1 - (cf + theta**2) / (theta**2 * (theta**2 + 1)) if theta > cf**0.25 else 0.0
+    along_b = rectangular_spike(theta, float(c)).right
     return {"theta": theta, "overlap_b": along_b, "b_alignment": signal / B2,
             "overlap": along_b * signal / B2}
 
