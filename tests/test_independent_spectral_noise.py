@@ -64,7 +64,7 @@ def test_noise_keeps_linear_and_infinite():
 @pytest.mark.parametrize("args, word", [
     (["--noise", "-1"], "noise"),
     (["--noise", "101"], "noise"),
-    (["--noise", "1/2", "--alpha", "1"], "--T"),
+    (["--noise", "1/2", "--alpha", "1", "--T", "y**2"], "sup T"),
     (["--noise", "1/1000"], "confirmed digits"),
 ])
 def test_noise_bad_input(args, word):
@@ -83,3 +83,22 @@ def test_noisy_overlap_curve_runs_and_is_below_noiseless():
         return float(json.loads(r.output)["details"]["overlaps"][0]["rho2"])
 
     assert 0 < rho2(["--noise", "1"]) < rho2([])
+
+
+def test_noisy_optimal_preprocessing_starts_at_the_independent_threshold():
+    """T* = 1 − 1/m(y) with the noise is the preprocessing whose weak-recovery threshold is α_c
+    (Mondelli & Montanari 2018; Luo, Alghamdi & Lu 2019): its Lu–Li overlap is 0 just below the
+    α_c of the y-space integral above (written independently) and positive just above it; any
+    other preprocessing starts later, e.g. Min(y, 3) still gives 0 at 1.05 α_c and a smaller
+    overlap at α = 2."""
+    from fltheory.engine.spectral.links import noisy_preprocessing_law
+    from fltheory.engine.spectral.luli import luli_overlap
+
+    sigma = Fraction(3, 5)
+    ref = _alpha_c_phase_retrieval(float(sigma))
+    law = noisy_preprocessing_law("z**2", "optimal", sigma, panels=300, hermite=32, inner=100)
+    clip = noisy_preprocessing_law("z**2", "Min(y, 3)", sigma, panels=300, hermite=32)
+    assert luli_overlap(law, 0, 0.98 * ref).rho2 == 0
+    assert luli_overlap(law, 0, 1.05 * ref).rho2 > 1e-3
+    assert luli_overlap(clip, 0, 1.05 * ref).rho2 == 0
+    assert luli_overlap(law, 0, 2.0).rho2 > luli_overlap(clip, 0, 2.0).rho2 + 0.1

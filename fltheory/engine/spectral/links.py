@@ -204,15 +204,42 @@ def _legendre_panels(lo: float, hi: float, panels: int) -> tuple[np.ndarray, np.
     return (edges[:-1, None] + half * (x[None, :] + 1)).ravel(), half * np.tile(w, panels)
 
 
+def _noisy_m(g_num: Any, sigma: float, y: np.ndarray, inner: int) -> np.ndarray:
+    """m(y) = E[z²|y] for y = g(z) + σε at the labels ``y``: composite Gauss–Legendre in z
+    (``inner`` panels of 8 nodes on [−12, 12]) with the Gaussian kernel φ_σ(y − g(z)) stabilised
+    per row (doubles)."""
+    zi, wi = _legendre_panels(-_HALF_WIDTH, _HALF_WIDTH, inner)
+    wi = wi * np.exp(-zi * zi / 2)
+    gi = np.broadcast_to(np.asarray(g_num(zi), dtype=float), zi.shape)
+    out = np.empty(y.size)
+    for start in range(0, y.size, 512):
+        block = y[start:start + 512, None]
+        expo = -((block - gi[None, :]) ** 2) / (2 * sigma * sigma)
+        kern = np.exp(expo - expo.max(axis=1, keepdims=True)) * wi[None, :]
+        out[start:start + 512] = (kern @ (zi * zi)) / kern.sum(axis=1)
+    return out
+
+
+def _noisy_m_at(g_num: Any, sigma: float, y: np.ndarray, inner: int) -> np.ndarray:
+    """:func:`_noisy_m` at many labels: directly at a few, else a cubic spline through m on a
+    uniform y-grid of step 2σ/``inner`` (m is smooth on the scale σ; at most 40 001 grid
+    points) — the spline's error shows in the two resolutions the callers compare."""
+    flat = np.atleast_1d(y).ravel()
+    if flat.size <= 64:
+        return _noisy_m(g_num, sigma, flat, inner).reshape(np.shape(y))
+    from scipy.interpolate import CubicSpline
+
+    lo, hi = float(flat.min()), float(flat.max())
+    count = int(min(40001, max(65, np.ceil((hi - lo) * inner / (2 * sigma)) + 1)))
+    grid = np.linspace(lo, hi, count)
+    return CubicSpline(grid, _noisy_m(g_num, sigma, grid, inner))(flat).reshape(np.shape(y))
+
+
 def _noisy_second_moment(g_num: Any, sigma: float, inner: int, outer: int, ke: int) -> float:
     """E[(m(y) − 1)²] for y = g(z) + σε in doubles: the outer expectation over z by composite
     Gauss–Legendre (``outer`` panels of 8 nodes on [−9, 9], an even count so z = 0 — where
     even links have their kink or turning point — is a panel edge) and over ε by Gauss–Hermite
-    (``ke`` nodes); m(y) at each outer node by composite Gauss–Legendre in z (``inner`` panels
-    on [−12, 12]) with the Gaussian kernel stabilised per row."""
-    zi, wi = _legendre_panels(-_HALF_WIDTH, _HALF_WIDTH, inner)
-    wi = wi * np.exp(-zi * zi / 2)
-    gi = np.broadcast_to(np.asarray(g_num(zi), dtype=float), zi.shape)
+    (``ke`` nodes); m(y) at each outer node by :func:`_noisy_m` (``inner`` panels)."""
     zo, wo = _legendre_panels(-9.0, 9.0, outer)
     wo = wo * np.exp(-zo * zo / 2) / np.sqrt(2 * np.pi)
     eo, we = np.polynomial.hermite_e.hermegauss(ke)
@@ -220,14 +247,7 @@ def _noisy_second_moment(g_num: Any, sigma: float, inner: int, outer: int, ke: i
     y = (np.broadcast_to(np.asarray(g_num(zo), dtype=float), zo.shape)[:, None]
          + sigma * eo[None, :]).ravel()
     weight = (wo[:, None] * we[None, :]).ravel()
-    total = 0.0
-    for start in range(0, y.size, 512):
-        block = y[start:start + 512, None]
-        expo = -((block - gi[None, :]) ** 2) / (2 * sigma * sigma)
-        kern = np.exp(expo - expo.max(axis=1, keepdims=True)) * wi[None, :]
-        m = (kern @ (zi * zi)) / kern.sum(axis=1)
-        total += float(weight[start:start + 512] @ ((m - 1) ** 2))
-    return total
+    return float(weight @ ((_noisy_m(g_num, sigma, y, inner) - 1) ** 2))
 
 
 def noisy_alpha_c(g: str | sp.Expr, noise: Any) -> tuple[Any, int]:
@@ -357,12 +377,13 @@ _HALF_WIDTH = 12.0  # P(|z| > 12) ≈ 4e-33: the law is cut there
 
 
 def noisy_preprocessing_law(g: str | sp.Expr, T: str | sp.Expr, noise: Any, panels: int = 600,
-                            hermite: int = 40) -> DiscreteLaw:
+                            hermite: int = 40, inner: int = 150) -> DiscreteLaw:
     """The law of (T(y), z²) for y = g(z) + σε, σ = ``noise`` > 0: the nodes of
     :func:`preprocessing_law` in z (``panels`` × 8) times ``hermite`` Gauss–Hermite nodes in
-    ε, t = T(g(z_j) + σε_k). ``T`` is an expression in y (the optimal T* with noise has no
-    closed form here: refused); τ = sup T over the nodes and T at y = ±10³, ±10⁶ (refused when
-    T still grows from 10³ to 10⁶).
+    ε, t = T(g(z_j) + σε_k). ``T`` is an expression in y, or ``"optimal"``: T*(y) = 1 − 1/m(y)
+    (Luo, Alghamdi & Lu 2019) with m(y) = E[z²|y] computed with the noise at every label node by
+    :func:`_noisy_m` (``inner`` panels; T* <= 1 is bounded). τ = sup T over the nodes and T at
+    y = ±10³, ±10⁶ (refused when T still grows from 10³ to 10⁶).
 
     >>> law = noisy_preprocessing_law("z**2", "Min(y, 3)", "1/2", panels=100)
     >>> round(float(law.base.sum()), 12), round(float(law.biased.sum()), 10), law.tau
@@ -375,18 +396,20 @@ def noisy_preprocessing_law(g: str | sp.Expr, T: str | sp.Expr, noise: Any, pane
     sigma_q = as_rational(noise, "noise")
     if not 0 < sigma_q <= MAX_NOISE:
         raise DomainError("noise", fraction_str(sigma_q), f"0 < σ <= {MAX_NOISE}")
-    if isinstance(T, str) and T.strip() == "optimal":
-        raise DomainError("T", "optimal", "an expression in y when the link has noise",
-                          reason="has no closed form with noise (give --T explicitly)")
     func = parse_function(g, "g")
-    t_of_y = parse_expression(T.replace("y", "z") if isinstance(T, str) else T.subs(Y, Z), "T")
     g_num = sp.lambdify(Z, func.expr, modules="numpy")
-    t_num = sp.lambdify(Z, t_of_y, modules="numpy")
+    sigma = float(sigma_q)
+    if isinstance(T, str) and T.strip() == "optimal":
+        def t_num(y: Any) -> Any:  # T* = 1 − 1/m(y), m with the noise
+            return 1 - 1 / _noisy_m_at(g_num, sigma, np.asarray(y, dtype=float), inner)
+    else:
+        t_of_y = parse_expression(T.replace("y", "z") if isinstance(T, str) else T.subs(Y, Z),
+                                  "T")
+        t_num = sp.lambdify(Z, t_of_y, modules="numpy")
     z, wz = _legendre_panels(-_HALF_WIDTH, _HALF_WIDTH, panels)
     wz = wz * np.exp(-z * z / 2) / np.sqrt(2 * np.pi)
     e, we = np.polynomial.hermite_e.hermegauss(hermite)
     we = we / np.sqrt(2 * np.pi)
-    sigma = float(sigma_q)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         y = (np.broadcast_to(np.asarray(g_num(z), dtype=float), z.shape)[:, None]
              + sigma * e[None, :]).ravel()

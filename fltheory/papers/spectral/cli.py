@@ -276,9 +276,6 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int,
     )
     from fltheory.engine.spectral.luli import luli_overlap
 
-    if noise and alphas and T is None:
-        raise DomainError("T", None, "an explicit --T with --noise and --alpha",
-                          reason="is needed: the optimal T* with noise has no closed form here")
     ans = link_threshold(g, dps, noise)
     if ans.linear or ans.optimal is None:  # E[z²|y] ≡ 1: no spectral signal at linear n
         alpha_text = "0" if ans.linear else "∞"
@@ -290,8 +287,8 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int,
     if alphas:
         t_used = T or "optimal"
         if noise:
-            fine = noisy_preprocessing_law(g, t_used, noise, panels=600, hermite=48)
-            coarse = noisy_preprocessing_law(g, t_used, noise, panels=300, hermite=32)
+            fine = noisy_preprocessing_law(g, t_used, noise, panels=600, hermite=48, inner=150)
+            coarse = noisy_preprocessing_law(g, t_used, noise, panels=300, hermite=32, inner=100)
         else:
             fine = preprocessing_law(g, t_used, panels=1200)
             coarse = preprocessing_law(g, t_used, panels=600)
@@ -361,7 +358,8 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int,
               "most 20) at which to print the Lu–Li overlap.")
 @click.option("--noise", type=RATIONAL, default=Fraction(0), show_default=True,
               help="Label noise σ >= 0 (at most 100): y = g(z) + σε, ε ~ N(0, 1). With σ > 0 "
-                   "α_c is a double-precision quadrature; --alpha then needs an explicit --T.")
+                   "α_c is a double-precision quadrature, and T* = 1 − 1/E[z²|y] is computed with "
+                   "the noise at every label of the Lu–Li law.")
 @dps_option
 @format_option
 def link_command(g: str, T: str | None, alpha: str | None, noise: Fraction, dps: int,
