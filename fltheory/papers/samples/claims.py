@@ -75,7 +75,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.claims.registry import Claim, Point, Verdict
+from fltheory.claims.registry import Claim, Point, Status, Verdict
 from fltheory.claims.stats import z_crit
 from fltheory.simkit import seeding
 
@@ -417,7 +417,7 @@ def _compare_reuse(pred: dict[str, Any], meas: dict[str, Any]) -> Verdict:
                        "the table does not separate the two rows for He3", tuple(points))
     wrong = [f"{k} ({t[2]})" for k, t in tests.items() if t[1]]
     open_ = [f"{k} ({t[2]})" for k, t in tests.items() if not t[0] and not t[1]]
-    status = "fail" if wrong else "inconclusive" if open_ else "pass"
+    status: Status = "fail" if wrong else "inconclusive" if open_ else "pass"
     reason = ("decided against the prediction: " + ", ".join(wrong) if wrong else
               "not decided at these sizes: " + ", ".join(open_) if open_ else "")
     return Verdict(status, predicted, measured, tol, reason, tuple(points))
