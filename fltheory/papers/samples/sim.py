@@ -28,6 +28,17 @@ r coordinates), f one of :data:`TARGETS` (the merged staircase z1 + z1 z2 + z1 z
 leap-3 product z1 z2 z3); student f(W x) with the same f and W ∈ R^{r×d}, each row on the unit
 sphere; correlation loss −y f(Wx), one fresh sample per step, W_i ← (W_i + η y ∂_i f(Wx) x_⊥)/‖·‖
 (x_⊥: x minus its component along W_i). Returns the overlaps M = W Uᵀ at checkpoints.
+
+**Batch reuse** (:func:`reuse_steps`, :func:`reuse_overlaps`). One student neuron w on the unit
+sphere, activation tanh, correlation loss on ONE batch of n samples, L(w) = −(1/n) Σ_i y_i
+tanh(⟨w, x_i⟩); each step moves along minus the spherical gradient and renormalises:
+
+    w ← (w + η P_w g) / ‖·‖,   g = (1/n) Σ_i y_i tanh'(⟨w, x_i⟩) x_i,   P_w = I − w wᵀ,
+
+every step on the same batch (the two-step scheme of Dandi et al. 2024 when ``steps`` = 2), or,
+with ``fresh=True``, each step on a new batch of the same size (the control without reuse).
+:func:`online_overlap` runs the online SGD above (exact reduction) for a fixed number of samples
+and returns the final overlaps.
 """
 
 from __future__ import annotations
@@ -41,7 +52,7 @@ import numpy as np
 from fltheory.simkit import seeding
 
 __all__ = ["TARGETS", "MultiRun", "hermite_link", "multi_index_run", "online_first_passage",
-           "online_full"]
+           "online_full", "online_overlap", "reuse_overlaps", "reuse_steps"]
 
 Array = np.ndarray
 
@@ -70,6 +81,23 @@ def _uniform_overlap(rng: np.random.Generator, d: Array) -> Array:
     return z / np.sqrt(z * z + rng.chisquare(d - 1))
 
 
+def _chain_step(k: int, m: Array, d: Array, eta: Array, rng: np.random.Generator) -> Array:
+    """One online-SGD step of the exact reduction (module docstring): the new overlaps."""
+    b = m.size
+    z1 = rng.standard_normal(b)
+    z2 = rng.standard_normal(b)
+    rho = np.sqrt(rng.chisquare(d - 2))
+    s = np.sqrt(np.maximum(1 - m * m, 0.0))
+    p = m * z1 + s * z2
+    y, _ = hermite_link(k, z1)
+    _, dg = hermite_link(k, p)
+    a = eta * y * dg
+    c1 = m + a * (z1 - p * m)
+    c2 = s + a * (z2 - p * s)
+    c3 = a * rho
+    return c1 / np.sqrt(c1 * c1 + c2 * c2 + c3 * c3)
+
+
 def online_first_passage(k: int, d: Array, eta: Array, cap: Array, threshold: float,
                          seed: seeding.SeedLike) -> Array:
     """Samples until the overlap first reaches ``threshold``, one row per (d, η) entry of the
@@ -94,20 +122,7 @@ def online_first_passage(k: int, d: Array, eta: Array, cap: Array, threshold: fl
     t = 0
     while alive.size:
         t += 1
-        b = alive.size
-        z1 = rng.standard_normal(b)
-        z2 = rng.standard_normal(b)
-        rho = np.sqrt(rng.chisquare(d[alive] - 2))
-        ma = m[alive]
-        s = np.sqrt(np.maximum(1 - ma * ma, 0.0))
-        p = ma * z1 + s * z2
-        y, _ = hermite_link(k, z1)
-        _, dg = hermite_link(k, p)
-        a = eta[alive] * y * dg
-        c1 = ma + a * (z1 - p * ma)
-        c2 = s + a * (z2 - p * s)
-        c3 = a * rho
-        new = c1 / np.sqrt(c1 * c1 + c2 * c2 + c3 * c3)
+        new = _chain_step(k, m[alive], d[alive], eta[alive], rng)
         m[alive] = new
         done = (np.abs(new) if k % 2 == 0 else new) >= threshold
         if done.any():
@@ -144,6 +159,74 @@ def online_full(k: int, d: int, eta: float, replicas: int, cap: int, threshold: 
         if np.all(hit > 0):
             break
     return hit
+
+
+def online_overlap(k: int, d: Array, eta: Array, steps: int, seed: seeding.SeedLike) -> Array:
+    """The overlap ⟨w, w*⟩ after ``steps`` samples of online SGD (exact reduction, one row per
+    entry of ``d`` and ``eta``; start as in :func:`online_first_passage`).
+
+    >>> m = online_overlap(3, np.full(3, 64), np.full(3, 0.5 / 64 ** 1.5), 100, 0)
+    >>> m.shape, bool(np.all(np.abs(m) < 1))
+    ((3,), True)
+    """
+    d = np.asarray(d, dtype=float)
+    eta = np.asarray(eta, dtype=float)
+    if np.any(d < 3):
+        raise ValueError("d >= 3")
+    rng = np.random.default_rng(seeding.sequence(seed))
+    m = _uniform_overlap(rng, d)
+    if k >= 3 and k % 2:
+        m = np.abs(m)
+    for _ in range(steps):
+        m = _chain_step(k, m, d, eta, rng)
+    return m
+
+
+def reuse_steps(X: Array, y: Array, w0: Array, eta: float, steps: int) -> Array:
+    """The iterates w_0 … w_steps of spherical GD on the batch (X, y) for the loss
+    L(w) = −(1/n) Σ y_i tanh(⟨w, x_i⟩) (module docstring); ``w0`` is normalised first.
+
+    >>> X = np.array([[1.0, 0.0], [0.0, 2.0]]); w = reuse_steps(X, np.array([1.0, 1.0]),
+    ...                                                          np.array([1.0, 1.0]), 1.0, 2)
+    >>> w.shape, bool(np.allclose(np.linalg.norm(w, axis=1), 1))
+    ((3, 2), True)
+    """
+    n = X.shape[0]
+    w = w0 / np.linalg.norm(w0)
+    out = [w]
+    for _ in range(steps):
+        g = X.T @ (y / np.cosh(X @ w) ** 2) / n
+        g = g - (g @ w) * w
+        w = w + eta * g
+        w = w / np.linalg.norm(w)
+        out.append(w)
+    return np.array(out)
+
+
+def reuse_overlaps(k: int, d: int, ratio: float, eta: float, replicas: int, steps: int,
+                   seed: seeding.SeedLike, fresh: bool = False) -> Array:
+    """|⟨w_t, w*⟩| for t = 0 … steps, one row per replica: teacher y = h_k(x_1) (w* = e_1),
+    batch of n = ⌈ratio·d⌉ samples, w_0 uniform on the sphere, :func:`reuse_steps` on the one
+    batch (``fresh``: a new batch for every step). Costs O(n d) per step and replica.
+
+    >>> reuse_overlaps(3, 16, 4, 4.0, 2, 2, 0).shape
+    (2, 3)
+    """
+    n = math.ceil(ratio * d)
+    rng = np.random.default_rng(seeding.sequence(seed))
+    out = np.empty((replicas, steps + 1))
+    for r in range(replicas):
+        w = rng.standard_normal(d)
+        if fresh:
+            ws = [w / np.linalg.norm(w)]
+            for _ in range(steps):
+                X = rng.standard_normal((n, d))
+                ws.append(reuse_steps(X, hermite_link(k, X[:, 0])[0], ws[-1], eta, 1)[1])
+            out[r] = np.abs(np.array(ws)[:, 0])
+        else:
+            X = rng.standard_normal((n, d))
+            out[r] = np.abs(reuse_steps(X, hermite_link(k, X[:, 0])[0], w, eta, steps)[:, 0])
+    return out
 
 
 def _staircase(z: Array) -> tuple[Array, Array]:
