@@ -586,50 +586,57 @@ def bulk_spikes(bulk: Bulk | Callable[[], Bulk], strengths: Any, model: str = "a
     if model not in ("additive", "multiplicative"):
         raise DomainError("model", model, "additive or multiplicative")
     qs = _strengths(strengths, "theta" if model == "additive" else "ell")
-    runs = []
-    for extra in (_GUARD, 2 * _GUARD):
-        with mpmath.workdps(dps + extra):
-            b = bulk() if callable(bulk) and not isinstance(bulk, Bulk) else bulk
-            assert isinstance(b, Bulk)
-            if model == "multiplicative" and not b.nonnegative:
-                raise DomainError("model", model, "additive for a bulk with negative values",
-                                  reason="needs a bulk on [0, ∞) (X is a covariance)")
-            row = []
-            for q in qs:
-                if model == "additive" and q == 0:
-                    raise DomainError("theta", 0, "θ ≠ 0")
-                if model == "multiplicative" and not q > 0:
-                    raise DomainError("ell", fraction_str(q), "ℓ > 0")
-                if model == "multiplicative" and q == 1:
-                    raise DomainError("ell", 1, "ℓ ≠ 1 (ℓ = 1 is no spike)")
-                theta = mpmath.mpf(q.numerator) / q.denominator
-                row.append(_spike_numeric(b, theta - 1 if model == "multiplicative" else theta,
-                                          model))
-            runs.append((b.name, row))
-    out = []
-    for q, r1, r2 in zip(qs, runs[0][1], runs[1][1], strict=True):
-        th1, rho1, ov1, edge, side, phase = r1
-        th2, rho2, ov2, _, _, phase2 = r2
-        if phase != phase2:
-            raise DomainError("theta" if model == "additive" else "ell", fraction_str(q),
-                              "a strength not numerically at the threshold",
-                              reason="is at the threshold to the working precision")
-        digits = min(_agree(th1, th2, dps), _agree(rho1, rho2, dps), _agree(ov1, ov2, dps))
-        what = "θ" if model == "additive" else "ℓ − 1"
-        thr_text = mpmath.nstr(th1, min(digits, 12)) if mpmath.isfinite(th1) else "±∞"
-        if phase == "outlier":
-            reason = (f"{what} = {fraction_str(q if model == 'additive' else q - 1)} beyond the "
-                      f"threshold {thr_text}: outlier at {mpmath.nstr(rho2, min(digits, 12))}, "
-                      f"squared overlap {mpmath.nstr(ov2, min(digits, 12))}")
-        else:
-            reason = (f"{what} = {fraction_str(q if model == 'additive' else q - 1)} "
-                      f"{'at' if phase == 'critical' else 'within'} the threshold {thr_text}: "
-                      "no outlier (overlap 0)")
-        strength = q
-        threshold = th2 + 1 if model == "multiplicative" and mpmath.isfinite(th2) else th2
-        out.append(Spike(strength, threshold, phase, rho2, ov2, edge, side, False, digits,
-                         reason))
-    return tuple(out)
+    runs = [_bulk_run(bulk, qs, model, dps + extra) for extra in (_GUARD, 2 * _GUARD)]
+    return tuple(_bulk_spike(q, r1, r2, model, dps)
+                 for q, r1, r2 in zip(qs, runs[0], runs[1], strict=True))
+
+
+def _bulk_run(bulk: Bulk | Callable[[], Bulk], qs: list[Fraction], model: str,
+              work: int) -> list[tuple[Any, Any, Any, Any, str, str]]:
+    """The numeric answers for every strength at ``work`` digits (the bulk rebuilt there)."""
+    with mpmath.workdps(work):
+        b = bulk() if callable(bulk) and not isinstance(bulk, Bulk) else bulk
+        assert isinstance(b, Bulk)
+        if model == "multiplicative" and not b.nonnegative:
+            raise DomainError("model", model, "additive for a bulk with negative values",
+                              reason="needs a bulk on [0, ∞) (X is a covariance)")
+        row = []
+        for q in qs:
+            if model == "additive" and q == 0:
+                raise DomainError("theta", 0, "θ ≠ 0")
+            if model == "multiplicative" and not q > 0:
+                raise DomainError("ell", fraction_str(q), "ℓ > 0")
+            if model == "multiplicative" and q == 1:
+                raise DomainError("ell", 1, "ℓ ≠ 1 (ℓ = 1 is no spike)")
+            theta = mpmath.mpf(q.numerator) / q.denominator
+            row.append(_spike_numeric(b, theta - 1 if model == "multiplicative" else theta,
+                                      model))
+    return row
+
+
+def _bulk_spike(q: Fraction, r1: tuple[Any, ...], r2: tuple[Any, ...], model: str,
+                dps: int) -> Spike:
+    """One spike from its two runs: the digits on which they agree, the reason quoting them."""
+    th1, rho1, ov1, edge, side, phase = r1
+    th2, rho2, ov2, _, _, phase2 = r2
+    if phase != phase2:
+        raise DomainError("theta" if model == "additive" else "ell", fraction_str(q),
+                          "a strength not numerically at the threshold",
+                          reason="is at the threshold to the working precision")
+    digits = min(_agree(th1, th2, dps), _agree(rho1, rho2, dps), _agree(ov1, ov2, dps))
+    what = "θ" if model == "additive" else "ℓ − 1"
+    thr_text = mpmath.nstr(th1, min(digits, 12)) if mpmath.isfinite(th1) else "±∞"
+    if phase == "outlier":
+        reason = (f"{what} = {fraction_str(q if model == 'additive' else q - 1)} beyond the "
+                  f"threshold {thr_text}: outlier at {mpmath.nstr(rho2, min(digits, 12))}, "
+                  f"squared overlap {mpmath.nstr(ov2, min(digits, 12))}")
+    else:
+        reason = (f"{what} = {fraction_str(q if model == 'additive' else q - 1)} "
+                  f"{'at' if phase == 'critical' else 'within'} the threshold {thr_text}: "
+                  "no outlier (overlap 0)")
+    strength = q
+    threshold = th2 + 1 if model == "multiplicative" and mpmath.isfinite(th2) else th2
+    return Spike(strength, threshold, phase, rho2, ov2, edge, side, False, digits, reason)
 
 
 # ------------------------------------------------------------------- a sample of eigenvalues
@@ -824,73 +831,114 @@ def sample_spikes(sample: SampleBulk | Any, strengths: Any, model: str = "additi
     >>> s.phase, round(s.outlier, 6), round(s.overlap, 6), s.sample_size
     ('outlier', 2.5, 0.6, 4000)
     """
-    import numpy as np
-
     dps = check_dps(dps)
     if model not in ("additive", "multiplicative"):
         raise DomainError("model", model, "additive or multiplicative")
     bulk = sample if isinstance(sample, SampleBulk) else sample_bulk(sample)
-    lam = bulk.eigenvalues
     if model == "multiplicative" and bulk.lower < 0:
         raise DomainError("eigenvalues", f"minimum {bulk.lower:.6g}", "eigenvalues >= 0 for the "
                           "multiplicative model", reason="is negative (X is a covariance)")
     qs = _strengths(strengths, "theta" if model == "additive" else "ell")
     cap = min(dps, 15)
-    out = []
-    for q in qs:
-        if model == "additive" and q == 0:
-            raise DomainError("theta", 0, "θ ≠ 0")
-        if model == "multiplicative" and (not q > 0 or q == 1):
-            raise DomainError("ell", fraction_str(q), "ℓ > 0, ℓ ≠ 1")
-        theta = float(q - 1 if model == "multiplicative" else q)
-        side = "upper" if theta > 0 else "lower"
-        edge = bulk.upper if side == "upper" else bulk.lower
-        if model == "multiplicative" and side == "lower" and edge == 0:
-            raise DomainError("ell", fraction_str(q), "ℓ > 1 when an eigenvalue is 0",
-                              reason="has no room below the bulk")
-        eps = _edge_scale(bulk)
-        f_edge, edge_err = _edge_value(lam, model, side, eps)
-        se_f = _mean_se(_sample_terms(lam, edge + (eps if side == "upper" else -eps),
-                                      model)[0])[1]
-        threshold = 1 / f_edge
-        shift = 1 if model == "multiplicative" else 0  # the field holds ℓ_c = 1 + θ_c
-        se_thr = float(np.hypot(edge_err, se_f)) / f_edge ** 2
-        rho = _sample_root(lam, 1 / theta, model, side)
-        what = "θ" if model == "additive" else "ℓ − 1"
-        thr_text = stat_text(threshold, se_thr, cap)
-        if abs(rho - edge) < eps:  # the root sits among the extreme eigenvalues' terms
-            inside = theta < threshold - 2 * se_thr if side == "upper" else \
-                theta > threshold + 2 * se_thr
-            phase = "no outlier" if inside else "unresolved"
-            reason = (f"estimated threshold {what}_c = {thr_text} ± {se_thr:.2g} from "
-                      f"{bulk.n} eigenvalues; " + (
-                          "inside it by more than two standard errors: no outlier (overlap 0)"
-                          if inside else
-                          "the empirical transform reaches 1/θ within the edge scale "
-                          f"{eps:.2g} of the extreme eigenvalue: at or too near the threshold "
-                          "to decide with this many eigenvalues (overlap 0 reported)"))
-            out.append(Spike(q, threshold + shift, phase, None, 0.0, edge, side, False,
-                             stat_digits(threshold, se_thr, cap), reason,
-                             {"threshold": se_thr, "outlier": 0.0, "overlap": 0.0}, bulk.n))
-            continue
-        t, d1, d2 = _sample_terms(lam, rho, model)
-        se_F = _mean_se(t)[1]
-        dF, se_dF = _mean_se(d1)
-        ddF = float(d2.mean())
-        se_rho = se_F / abs(dF)
-        if model == "additive":
-            overlap = -1 / (theta ** 2 * dF)
-            rel = float(np.hypot(se_dF / dF, ddF / dF * se_rho))
-        else:
-            overlap = -(1 + theta) / (theta ** 2 * rho * dF)
-            rel = float(np.hypot(se_dF / dF, (ddF / dF + 1 / rho) * se_rho))
-        se_ov = abs(overlap) * rel
-        d_rho, d_ov = stat_digits(rho, se_rho, cap), stat_digits(overlap, se_ov, cap)
-        reason = (f"beyond the estimated threshold {what}_c = {thr_text} ± {se_thr:.2g}: "
-                  f"outlier at {stat_text(rho, se_rho, cap)} ± {se_rho:.2g}, squared overlap "
-                  f"{stat_text(overlap, se_ov, cap)} ± {se_ov:.2g} (estimates from {bulk.n} "
-                  "eigenvalues; ± one standard error)")
-        out.append(Spike(q, threshold + shift, "outlier", rho, overlap, edge, side, False,
-                         min(d_rho, d_ov), reason,
-                         {"threshold": se_thr, "outlier": se_rho, "overlap": se_ov}, bulk.n))
-    return tuple(out)
+    return tuple(_sample_spike(bulk, q, model, cap) for q in qs)
+
+
+@dataclass(frozen=True)
+class _SampleEdge:
+    """The bulk edge on the side of one spike, with the threshold estimated there."""
+
+    side: str
+    edge: float
+    eps: float  # the edge scale (:func:`_edge_scale`)
+    threshold: float
+    se: float  # the threshold's standard error
+
+
+def _sample_theta(q: Fraction, model: str) -> float:
+    """θ of one strength as a float (ℓ − 1 when multiplicative), refusing θ = 0 and ℓ <= 0, 1."""
+    if model == "additive" and q == 0:
+        raise DomainError("theta", 0, "θ ≠ 0")
+    if model == "multiplicative" and (not q > 0 or q == 1):
+        raise DomainError("ell", fraction_str(q), "ℓ > 0, ℓ ≠ 1")
+    return float(q - 1 if model == "multiplicative" else q)
+
+
+def _sample_edge(bulk: SampleBulk, q: Fraction, theta: float, model: str) -> _SampleEdge:
+    """The edge θ looks at and the threshold 1/F(edge) there, by Richardson extrapolation."""
+    import numpy as np
+
+    lam = bulk.eigenvalues
+    side = "upper" if theta > 0 else "lower"
+    edge = bulk.upper if side == "upper" else bulk.lower
+    if model == "multiplicative" and side == "lower" and edge == 0:
+        raise DomainError("ell", fraction_str(q), "ℓ > 1 when an eigenvalue is 0",
+                          reason="has no room below the bulk")
+    eps = _edge_scale(bulk)
+    f_edge, edge_err = _edge_value(lam, model, side, eps)
+    se_f = _mean_se(_sample_terms(lam, edge + (eps if side == "upper" else -eps),
+                                  model)[0])[1]
+    threshold = 1 / f_edge
+    se_thr = float(np.hypot(edge_err, se_f)) / f_edge ** 2
+    return _SampleEdge(side, edge, eps, threshold, se_thr)
+
+
+def _sample_spike(bulk: SampleBulk, q: Fraction, model: str, cap: int) -> Spike:
+    """The answer for one strength: no outlier or unresolved at the edge, else the outlier."""
+    theta = _sample_theta(q, model)
+    e = _sample_edge(bulk, q, theta, model)
+    rho = _sample_root(bulk.eigenvalues, 1 / theta, model, e.side)
+    if abs(rho - e.edge) < e.eps:  # the root sits among the extreme eigenvalues' terms
+        return _sample_at_edge(bulk, q, theta, e, model, cap)
+    return _sample_outlier(bulk, q, theta, rho, e, model, cap)
+
+
+def _sample_at_edge(bulk: SampleBulk, q: Fraction, theta: float, e: _SampleEdge, model: str,
+                    cap: int) -> Spike:
+    """A root within the edge scale: no outlier if θ is inside the threshold by two standard
+    errors, else unresolved; overlap 0 either way."""
+    shift = 1 if model == "multiplicative" else 0  # the field holds ℓ_c = 1 + θ_c
+    what = "θ" if model == "additive" else "ℓ − 1"
+    thr_text = stat_text(e.threshold, e.se, cap)
+    inside = theta < e.threshold - 2 * e.se if e.side == "upper" else \
+        theta > e.threshold + 2 * e.se
+    phase = "no outlier" if inside else "unresolved"
+    reason = (f"estimated threshold {what}_c = {thr_text} ± {e.se:.2g} from "
+              f"{bulk.n} eigenvalues; " + (
+                  "inside it by more than two standard errors: no outlier (overlap 0)"
+                  if inside else
+                  "the empirical transform reaches 1/θ within the edge scale "
+                  f"{e.eps:.2g} of the extreme eigenvalue: at or too near the threshold "
+                  "to decide with this many eigenvalues (overlap 0 reported)"))
+    return Spike(q, e.threshold + shift, phase, None, 0.0, e.edge, e.side, False,
+                 stat_digits(e.threshold, e.se, cap), reason,
+                 {"threshold": e.se, "outlier": 0.0, "overlap": 0.0}, bulk.n)
+
+
+def _sample_outlier(bulk: SampleBulk, q: Fraction, theta: float, rho: float, e: _SampleEdge,
+                    model: str, cap: int) -> Spike:
+    """An outlier at the root ρ: the overlap from F_n'(ρ), the standard errors propagated."""
+    import numpy as np
+
+    shift = 1 if model == "multiplicative" else 0  # the field holds ℓ_c = 1 + θ_c
+    what = "θ" if model == "additive" else "ℓ − 1"
+    thr_text = stat_text(e.threshold, e.se, cap)
+    t, d1, d2 = _sample_terms(bulk.eigenvalues, rho, model)
+    se_F = _mean_se(t)[1]
+    dF, se_dF = _mean_se(d1)
+    ddF = float(d2.mean())
+    se_rho = se_F / abs(dF)
+    if model == "additive":
+        overlap = -1 / (theta ** 2 * dF)
+        rel = float(np.hypot(se_dF / dF, ddF / dF * se_rho))
+    else:
+        overlap = -(1 + theta) / (theta ** 2 * rho * dF)
+        rel = float(np.hypot(se_dF / dF, (ddF / dF + 1 / rho) * se_rho))
+    se_ov = abs(overlap) * rel
+    d_rho, d_ov = stat_digits(rho, se_rho, cap), stat_digits(overlap, se_ov, cap)
+    reason = (f"beyond the estimated threshold {what}_c = {thr_text} ± {e.se:.2g}: "
+              f"outlier at {stat_text(rho, se_rho, cap)} ± {se_rho:.2g}, squared overlap "
+              f"{stat_text(overlap, se_ov, cap)} ± {se_ov:.2g} (estimates from {bulk.n} "
+              "eigenvalues; ± one standard error)")
+    return Spike(q, e.threshold + shift, "outlier", rho, overlap, e.edge, e.side, False,
+                 min(d_rho, d_ov), reason,
+                 {"threshold": e.se, "outlier": se_rho, "overlap": se_ov}, bulk.n)
