@@ -147,29 +147,10 @@ def link_threshold(g: str | sp.Expr, dps: int = 30, noise: Any = 0) -> LinkAnswe
     expr = func.expr
     shown = str(g) if sigma == 0 else f"{g} + {fraction_str(sigma)}·ε"
     gen = generative_exponent(func, kmax=2, dps=dps)
-    kept = "" if sigma == 0 else " (noise keeps it: E[z|y] is the Gaussian smoothing of E[z|g])"
-    if gen.value == 1:
-        return LinkAnswer(shown, True, sp.Integer(0), None, None, True, dps, "exact",
-                          "E[z|y] is not a.s. 0 (generative exponent 1: "
-                          f"{gen.reason}){kept}: the linear estimator Σ y_μ x_μ/n is correlated "
-                          "with β at every α > 0, so weak recovery needs no spectral threshold "
-                          "(α_c = 0)")
-    if gen.value is None:
-        return LinkAnswer(shown, False, mpmath.inf, None, None, True, dps, "exact",
-                          "E[z|y] = 0 and E[z²|y] = 1 a.s. (generative exponent > 2: "
-                          f"{gen.reason}){kept.replace('E[z|y]', 'E[z²|y] − 1')}: "
-                          "E[(m − 1)²] = 0, so no spectral method recovers β at linear sample "
-                          "size (α_c = ∞)")
+    if gen.value == 1 or gen.value is None:
+        return _link_by_exponent(shown, gen, sigma, dps)
     if sigma > 0:
-        value, digits = noisy_alpha_c(expr, sigma)
-        return LinkAnswer(shown, False, value, "1 - 1/m(y), m(y) = E[z²|y] with the noise",
-                          None, False, min(digits, dps), "quadrature",
-                          f"E[z|y] = 0 (generative exponent 2); with noise σ = "
-                          f"{fraction_str(sigma)}, α_c = 1/E[(m(y) − 1)²] = "
-                          f"{mpmath.nstr(value, max(1, min(digits, dps)))} by Gauss–Hermite "
-                          "quadrature over (z, ε) with m(y) = ∫z²φ(z)φ_σ(y − g(z))dz / "
-                          "∫φ(z)φ_σ(y − g(z))dz (composite Gauss–Legendre in z; Mondelli & "
-                          "Montanari 2018)")
+        return _noisy_link(shown, expr, sigma, dps)
     if _even(expr) and _monotone_on_half_line(expr, Z):
         return LinkAnswer(shown, False, sp.Rational(1, 2), _inverse_text(expr, Z),
                           1 - 1 / Z ** 2, True, dps, "exact",
@@ -182,6 +163,42 @@ def link_threshold(g: str | sp.Expr, dps: int = 30, noise: Any = 0) -> LinkAnswe
                           "(0, ∞), or polynomial links",
                           reason="needs E[z²|y] from the preimages of a non-polynomial g that "
                                  "is not monotone on (0, ∞): not implemented")
+    return _polynomial_link(shown, poly, dps)
+
+
+def _link_by_exponent(shown: str, gen: Any, sigma: Any, dps: int) -> LinkAnswer:
+    """The exact answers of generative exponent 1 (linear, α_c = 0) and > 2 (α_c = ∞)."""
+    kept = "" if sigma == 0 else " (noise keeps it: E[z|y] is the Gaussian smoothing of E[z|g])"
+    if gen.value == 1:
+        return LinkAnswer(shown, True, sp.Integer(0), None, None, True, dps, "exact",
+                          "E[z|y] is not a.s. 0 (generative exponent 1: "
+                          f"{gen.reason}){kept}: the linear estimator Σ y_μ x_μ/n is correlated "
+                          "with β at every α > 0, so weak recovery needs no spectral threshold "
+                          "(α_c = 0)")
+    return LinkAnswer(shown, False, mpmath.inf, None, None, True, dps, "exact",
+                      "E[z|y] = 0 and E[z²|y] = 1 a.s. (generative exponent > 2: "
+                      f"{gen.reason}){kept.replace('E[z|y]', 'E[z²|y] − 1')}: "
+                      "E[(m − 1)²] = 0, so no spectral method recovers β at linear sample "
+                      "size (α_c = ∞)")
+
+
+def _noisy_link(shown: str, expr: sp.Expr, sigma: Any, dps: int) -> LinkAnswer:
+    """Generative exponent 2 with noise σ > 0: α_c by double-precision quadrature."""
+    from fltheory.exact import fraction_str
+
+    value, digits = noisy_alpha_c(expr, sigma)
+    return LinkAnswer(shown, False, value, "1 - 1/m(y), m(y) = E[z²|y] with the noise",
+                      None, False, min(digits, dps), "quadrature",
+                      f"E[z|y] = 0 (generative exponent 2); with noise σ = "
+                      f"{fraction_str(sigma)}, α_c = 1/E[(m(y) − 1)²] = "
+                      f"{mpmath.nstr(value, max(1, min(digits, dps)))} by Gauss–Hermite "
+                      "quadrature over (z, ε) with m(y) = ∫z²φ(z)φ_σ(y − g(z))dz / "
+                      "∫φ(z)φ_σ(y − g(z))dz (composite Gauss–Legendre in z; Mondelli & "
+                      "Montanari 2018)")
+
+
+def _polynomial_link(shown: str, poly: sp.Poly, dps: int) -> LinkAnswer:
+    """A polynomial g of generative exponent 2: α_c at two precisions, their agreement."""
     runs = []
     for extra in (_GUARD, 2 * _GUARD):
         with mpmath.workdps(dps + extra):

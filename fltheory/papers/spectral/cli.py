@@ -267,46 +267,75 @@ def _confirmed(a: float, b: float) -> int:
 
 def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int,
                 noise: Fraction = Fraction(0)) -> Result:
-    import mpmath
-
-    from fltheory.engine.spectral.links import (
-        link_threshold,
-        noisy_preprocessing_law,
-        preprocessing_law,
-    )
-    from fltheory.engine.spectral.luli import luli_overlap
+    """The answer of `fltheory link`: α_c, T* and the Lu–Li overlaps at ``alphas``."""
+    from fltheory.engine.spectral.links import link_threshold
 
     ans = link_threshold(g, dps, noise)
-    if ans.linear or ans.optimal is None:  # E[z²|y] ≡ 1: no spectral signal at linear n
-        alpha_text = "0" if ans.linear else "∞"
-    elif ans.exact:
-        alpha_text = str(ans.alpha_c)
-    else:
-        alpha_text = mpmath.nstr(ans.alpha_c, max(1, min(dps, ans.digits)))
-    curve: list[dict[str, Any]] = []
-    if alphas:
-        t_used = T or "optimal"
-        if noise:
-            fine = noisy_preprocessing_law(g, t_used, noise, panels=600, hermite=48, inner=150)
-            coarse = noisy_preprocessing_law(g, t_used, noise, panels=300, hermite=32, inner=100)
-        else:
-            fine = preprocessing_law(g, t_used, panels=1200)
-            coarse = preprocessing_law(g, t_used, panels=600)
-        for a in alphas:
-            af = float(a)
-            r1, r2 = luli_overlap(fine, 0, af), luli_overlap(coarse, 0, af)
-            digits = _confirmed(r1.rho2, r2.rho2)
-            shown = "0" if r1.rho2 == 0 and r2.rho2 == 0 else (
-                f"{r1.rho2:.{max(1, min(digits, 12))}g}")
-            curve.append({"alpha": fraction_str(a), "rho2": shown,
-                          "outlier": None if r1.outlier is None else f"{r1.outlier:.6g}",
-                          "edge": f"{r1.edge:.6g}", "digits": digits})
+    alpha_text = _alpha_c_text(ans, dps)
+    curve = _link_curve(g, T, alphas, noise) if alphas else []
     summary = [f"y = {ans.g}: α_c = {alpha_text}", ans.reason]
     if ans.optimal is not None:
         summary.append(f"optimal preprocessing T*(y) = {ans.optimal}")
     for c in curve:
         summary.append(f"α = {c['alpha']}: Lu–Li squared overlap {c['rho2']} with T = "
                        f"{T or 'T*'}")
+    table, latex_value = _link_table(ans, g, T, curve, dps)
+    return Result(
+        command="link",
+        inputs={"g": g, "T": T, "alpha": [fraction_str(a) for a in alphas],
+                "noise": fraction_str(noise), "dps": dps},
+        value={"alpha_c": alpha_text, "linear": ans.linear, "optimal": ans.optimal},
+        numeric=alpha_text,
+        conventions=_LINK_CONVENTIONS,
+        summary=summary,
+        details={"alpha_c": alpha_text, "exact": ans.exact,
+                 "digits": ans.digits, "method": ans.method, "reason": ans.reason,
+                 "overlaps": curve},
+        table=table,
+        latex_value=latex_value,
+    )
+
+
+def _alpha_c_text(ans: Any, dps: int) -> str:
+    """α_c as text: 0 (linear), ∞ (E[z²|y] ≡ 1), exact, or to its confirmed digits."""
+    import mpmath
+
+    if ans.linear or ans.optimal is None:  # E[z²|y] ≡ 1: no spectral signal at linear n
+        return "0" if ans.linear else "∞"
+    if ans.exact:
+        return str(ans.alpha_c)
+    return str(mpmath.nstr(ans.alpha_c, max(1, min(dps, ans.digits))))
+
+
+def _link_curve(g: str, T: str | None, alphas: list[Fraction],
+                noise: Fraction) -> list[dict[str, Any]]:
+    """The Lu–Li overlap at each α, digits confirmed by two resolutions of the label law."""
+    from fltheory.engine.spectral.links import noisy_preprocessing_law, preprocessing_law
+    from fltheory.engine.spectral.luli import luli_overlap
+
+    t_used = T or "optimal"
+    if noise:
+        fine = noisy_preprocessing_law(g, t_used, noise, panels=600, hermite=48, inner=150)
+        coarse = noisy_preprocessing_law(g, t_used, noise, panels=300, hermite=32, inner=100)
+    else:
+        fine = preprocessing_law(g, t_used, panels=1200)
+        coarse = preprocessing_law(g, t_used, panels=600)
+    curve: list[dict[str, Any]] = []
+    for a in alphas:
+        af = float(a)
+        r1, r2 = luli_overlap(fine, 0, af), luli_overlap(coarse, 0, af)
+        digits = _confirmed(r1.rho2, r2.rho2)
+        shown = "0" if r1.rho2 == 0 and r2.rho2 == 0 else (
+            f"{r1.rho2:.{max(1, min(digits, 12))}g}")
+        curve.append({"alpha": fraction_str(a), "rho2": shown,
+                      "outlier": None if r1.outlier is None else f"{r1.outlier:.6g}",
+                      "edge": f"{r1.edge:.6g}", "digits": digits})
+    return curve
+
+
+def _link_table(ans: Any, g: str, T: str | None, curve: list[dict[str, Any]],
+                dps: int) -> tuple[Table, str]:
+    """The table (the overlaps, or the threshold as a row of the links table) and α_c in LaTeX."""
     from fltheory.papers.spectral.views import link_cells
     from fltheory.render.latex import latex_code, latex_fraction
 
@@ -332,20 +361,7 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int,
         latex_value = r"\alpha_c = " + latex_fraction(plain[0])
     else:
         latex_value = r"\alpha_c \approx " + plain[0]
-    return Result(
-        command="link",
-        inputs={"g": g, "T": T, "alpha": [fraction_str(a) for a in alphas],
-                "noise": fraction_str(noise), "dps": dps},
-        value={"alpha_c": alpha_text, "linear": ans.linear, "optimal": ans.optimal},
-        numeric=alpha_text,
-        conventions=_LINK_CONVENTIONS,
-        summary=summary,
-        details={"alpha_c": alpha_text, "exact": ans.exact,
-                 "digits": ans.digits, "method": ans.method, "reason": ans.reason,
-                 "overlaps": curve},
-        table=table,
-        latex_value=latex_value,
-    )
+    return table, latex_value
 
 
 @click.command("link")
