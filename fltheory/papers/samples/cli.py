@@ -91,6 +91,7 @@ def _vector_text(u: tuple[Any, ...]) -> str:
 
 
 def leap_result(target: str, generative: bool = True, directions: str | None = None) -> Result:
+    """The answer of `fltheory leap`: the leap, its stages and the generative leap."""
     from fltheory.papers.samples.multiindex import leap
 
     L = leap(target, generative, directions)
@@ -103,18 +104,6 @@ def leap_result(target: str, generative: bool = True, directions: str | None = N
                for a, c in L.coefficients.items() if any(a)]
     name = " (merged staircase)" if L.merged_staircase else ""
     formula = " + ".join(f"({s['c']})·{s['term']}" for s in support)
-    rows = [[str(i + 1), ", ".join(f"z{j}" for j in s.coordinates) + (
-                 "" if U is None else " = " + ", ".join(_vector_text(U[j - 1]) + "·x"
-                                                      for j in s.coordinates)),
-             str(s.increment), f"d^{s.sgd_power}", ", ".join(_alpha_text(a) for a in s.terms)]
-            for i, s in enumerate(L.stages)]
-    coords = ("z1 … zr orthonormal (z = Uᵀx, x ~ N(0, I_d)); the leap is for these coordinates: "
-              "the minimum over rotations is at most it and is NOT computed"
-              if U is None else
-              f"z_i = ⟨u_i, x⟩ for the {len(U)} given directions in R^{len(U[0])}, checked "
-              "orthonormal exactly (so z ~ N(0, I_r)); the leap and its stages are for these "
-              "coordinates (the same for any orthonormal U): the minimum over rotations of the "
-              "coordinates is at most it and is NOT computed")
     bounds = L.generative_bounds
     gen_value: Any = L.generative
     if L.generative is None and bounds is not None:
@@ -124,17 +113,7 @@ def leap_result(target: str, generative: bool = True, directions: str | None = N
         inputs={"target": target} | ({} if directions is None else {"directions": directions}),
         value={"leap": L.value, "online_sgd_power": L.sgd_power,
                "generative_leap": gen_value},
-        conventions={
-            "coordinates": coords,
-            "generative leap": "Damian, Lee & Bruna 2025, rotation invariant; low-degree "
-                               "algorithms need n = Θ(d^{max(1, k*/2)})",
-            "support": "α with c_α ≠ 0 in f = Σ c_α Π_i He_{α_i}(z_i) (monic He), exact",
-            "leap": "min over orderings of the support of the largest new degree (Abbe, "
-                    "Boix-Adserà & Misiakiewicz 2023)",
-            "online SGD": "Θ̃(d^{max(Leap − 1, 1)}) fresh samples: our reading of ABM 2023's "
-                          "time Θ̃(d^{max(Leap, 2)}) (conjectured, proved for a class of "
-                          "targets), one step per sample costing d",
-        },
+        conventions=_leap_conventions(U),
         summary=[f"f = {formula}",
                  f"leap (given coordinates) = {L.value}{name}; online SGD needs "
                  f"Θ̃(d^{L.sgd_power}) samples",
@@ -147,11 +126,42 @@ def leap_result(target: str, generative: bool = True, directions: str | None = N
                  [{"exponent": k, "coordinates": [f"z{j}" for j in c]} for k, c in bounds.steps],
                  "directions": None if U is None else [[str(x) for x in u] for u in U]},
         table=Table(columns=["stage", "new coordinates", "new degree", "online SGD n ≍",
-                             "terms"], rows=rows,
+                             "terms"], rows=_leap_rows(L.stages, U),
                     caption="Saddle-to-saddle order: the coordinates picked up at each stage"),
         notes=["a stage's scale d^{max(ℓ − 1, 1)} is up to log factors; the leap is the "
                "largest new degree ℓ (the bottleneck)"],
     )
+
+
+def _leap_rows(stages: Any, U: Any) -> list[list[str]]:
+    """One table row per stage: its coordinates (with their directions, if given) and terms."""
+    return [[str(i + 1), ", ".join(f"z{j}" for j in s.coordinates) + (
+                 "" if U is None else " = " + ", ".join(_vector_text(U[j - 1]) + "·x"
+                                                      for j in s.coordinates)),
+             str(s.increment), f"d^{s.sgd_power}", ", ".join(_alpha_text(a) for a in s.terms)]
+            for i, s in enumerate(stages)]
+
+
+def _leap_conventions(U: Any) -> dict[str, str]:
+    """The conventions of the leap answer; the coordinates' one names the directions U."""
+    coords = ("z1 … zr orthonormal (z = Uᵀx, x ~ N(0, I_d)); the leap is for these coordinates: "
+              "the minimum over rotations is at most it and is NOT computed"
+              if U is None else
+              f"z_i = ⟨u_i, x⟩ for the {len(U)} given directions in R^{len(U[0])}, checked "
+              "orthonormal exactly (so z ~ N(0, I_r)); the leap and its stages are for these "
+              "coordinates (the same for any orthonormal U): the minimum over rotations of the "
+              "coordinates is at most it and is NOT computed")
+    return {
+        "coordinates": coords,
+        "generative leap": "Damian, Lee & Bruna 2025, rotation invariant; low-degree "
+                           "algorithms need n = Θ(d^{max(1, k*/2)})",
+        "support": "α with c_α ≠ 0 in f = Σ c_α Π_i He_{α_i}(z_i) (monic He), exact",
+        "leap": "min over orderings of the support of the largest new degree (Abbe, "
+                "Boix-Adserà & Misiakiewicz 2023)",
+        "online SGD": "Θ̃(d^{max(Leap − 1, 1)}) fresh samples: our reading of ABM 2023's "
+                      "time Θ̃(d^{max(Leap, 2)}) (conjectured, proved for a class of "
+                      "targets), one step per sample costing d",
+    }
 
 
 @click.command("leap", epilog=_LEAP_EPILOG)

@@ -483,25 +483,11 @@ def generative_leap(poly: Poly, coeffs: dict[tuple[int, ...], Fraction],
     >>> g.lower, g.upper, g.steps
     (2, 2, ((2, (1, 2)),))
     """
-    from itertools import product
-
     r = len(next(iter(coeffs)))
     used = [j for j in range(r) if any(a[j] for a in coeffs)]
-    deg = max(sum(k) for k in poly)
-    # the powers f^m kept within the parser's total-degree and term bounds
-    powers: list[dict[tuple[int, ...], Fraction]] = []
-    fm: Poly = {(0,) * r: Fraction(1)}
-    for m in range(1, max_power + 1):
-        if m * deg > LEAP_LIMITS["total_degree"]:
-            break
-        fm = _poly_mul(fm, poly)
-        if len(fm) > LEAP_LIMITS["terms"]:
-            break
-        powers.append(hermite_support(fm))
+    powers = _label_powers(poly, r, max_power)
     mmax = len(powers)
-    # sign symmetries of f: ε with ε^α = 1 on the whole support
-    group = [e for e in product((1, -1), repeat=r)
-             if all(_sign(e, a) == 1 for a in coeffs)]
+    group = _sign_symmetries(coeffs, r)
     kmax = max(sum(g) for h in powers for g in h)
     known: set[int] = set()
     steps: list[tuple[int, tuple[int, ...]]] = []
@@ -513,20 +499,10 @@ def generative_leap(poly: Poly, coeffs: dict[tuple[int, ...], Fraction],
         if complete:
             certain += 1
         for k in range(1, kmax + 1):
-            columns: dict[tuple[Any, ...], dict[int, Fraction]] = {}
-            for m, h in enumerate(powers, 1):
-                for g, c in h.items():
-                    if sum(g[j] for j in new) != k:
-                        continue
-                    value = c * _factorial_of(g)
-                    for j in new:
-                        if g[j]:
-                            rest = tuple(g[i] - (i == j) for i in range(r))
-                            columns.setdefault((m, rest), {})[j] = value
+            columns = _label_columns(powers, new, k, r)
             if columns:
                 rows = sorted({j for col in columns.values() for j in col})
-                matrix = [[col.get(j, Fraction(0)) for col in columns.values()] for j in rows]
-                if _rank(matrix) != len(rows):
+                if not _spans_axes(columns, rows):
                     steps.append((k, ()))
                     return _bounds(steps, certain, complete, kmax, (
                         f"step {len(steps)}: exponent {k}, but the directions found (exact "
@@ -548,6 +524,50 @@ def generative_leap(poly: Poly, coeffs: dict[tuple[int, ...], Fraction],
                 f"step {len(steps) + 1}: no label test y^m He_β(z_S) (m <= {mmax}) up to "
                 f"degree {kmax} reaches the new coordinates: undecided from there"))
     return _bounds(steps, certain, complete, 0, "every coordinate reached")
+
+
+def _label_powers(poly: Poly, r: int, max_power: int) -> list[dict[tuple[int, ...], Fraction]]:
+    """The Hermite supports of f^m, m <= ``max_power``, kept within the parser's bounds."""
+    powers: list[dict[tuple[int, ...], Fraction]] = []
+    deg = max(sum(k) for k in poly)
+    fm: Poly = {(0,) * r: Fraction(1)}
+    for m in range(1, max_power + 1):
+        if m * deg > LEAP_LIMITS["total_degree"]:
+            break
+        fm = _poly_mul(fm, poly)
+        if len(fm) > LEAP_LIMITS["terms"]:
+            break
+        powers.append(hermite_support(fm))
+    return powers
+
+
+def _sign_symmetries(coeffs: dict[tuple[int, ...], Fraction], r: int) -> list[tuple[int, ...]]:
+    """The sign flips ε of the coordinates that keep f: ε^α = 1 on the whole support."""
+    from itertools import product
+
+    return [e for e in product((1, -1), repeat=r) if all(_sign(e, a) == 1 for a in coeffs)]
+
+
+def _label_columns(powers: list[dict[tuple[int, ...], Fraction]], new: list[int], k: int,
+                   r: int) -> dict[tuple[Any, ...], dict[int, Fraction]]:
+    """The degree-k label tests E[y^m He_β(z_S) He_α]: one column per (m, β), keyed by j."""
+    columns: dict[tuple[Any, ...], dict[int, Fraction]] = {}
+    for m, h in enumerate(powers, 1):
+        for g, c in h.items():
+            if sum(g[j] for j in new) != k:
+                continue
+            value = c * _factorial_of(g)
+            for j in new:
+                if g[j]:
+                    rest = tuple(g[i] - (i == j) for i in range(r))
+                    columns.setdefault((m, rest), {})[j] = value
+    return columns
+
+
+def _spans_axes(columns: dict[tuple[Any, ...], dict[int, Fraction]], rows: list[int]) -> bool:
+    """Whether the label tests' vectors span the coordinate axes ``rows`` (full rank)."""
+    matrix = [[col.get(j, Fraction(0)) for col in columns.values()] for j in rows]
+    return _rank(matrix) == len(rows)
 
 
 def _sign(e: tuple[int, ...], a: tuple[int, ...]) -> int:

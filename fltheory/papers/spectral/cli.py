@@ -121,32 +121,13 @@ def _decimal(x: Any, spike: Any, dps: int) -> str | None:
 
 def spike_result(strengths: list[Fraction], kind: str, bulk: str, gamma: Any, density: Any,
                  support: Any, dps: int, eigenvalues: str | None = None) -> Result:
+    """The answer of `fltheory spike`: one record per strength, on the bulk asked for."""
     from fltheory.papers.spectral.theory import spike_query
 
     model = "additive" if kind == "theta" else "multiplicative"
     values = read_eigenvalues(eigenvalues) if eigenvalues is not None else None
     spikes = spike_query(strengths, bulk, gamma, density, support, model, dps, values)
-    records: list[dict[str, Any]] = []
-    for s in spikes:
-        if s.stderr is not None:  # an estimate from a sample: digits from its standard errors
-            records.append({"strength": str(s.strength), "side": s.side, "phase": s.phase,
-                            "threshold": _sample_num(s.threshold, s, "threshold", dps),
-                            "outlier": _sample_num(s.outlier, s, "outlier", dps),
-                            "overlap": _sample_num(s.overlap, s, "overlap", dps),
-                            "edge": f"{float(s.edge):.6g}", "exact": False,
-                            "stderr": {k: float(f"{v:.3g}") for k, v in s.stderr.items()},
-                            "sample_size": s.sample_size, "reason": s.reason})
-            continue
-        records.append({"strength": str(s.strength), "side": s.side, "phase": s.phase,
-                        "threshold": _num(s.threshold, s, dps),
-                        "threshold_numeric": _decimal(s.threshold, s, dps),
-                        "outlier": _num(s.outlier, s, dps),
-                        "outlier_numeric": _decimal(s.outlier, s, dps),
-                        "overlap": _num(s.overlap, s, dps),
-                        "overlap_numeric": _decimal(s.overlap, s, dps),
-                        "edge": _decimal(s.edge, s, dps),
-                        "exact": s.exact, "digits": None if s.exact else s.digits,
-                        "reason": s.reason})
+    records = [_spike_record(s, dps) for s in spikes]
     symbol = "θ" if kind == "theta" else "ℓ"
     rows = [[r["strength"], r["side"], r["phase"], r["threshold"] or "", r["outlier"] or "—",
              r["overlap"] or "0"] for r in records]
@@ -155,16 +136,6 @@ def spike_result(strengths: list[Fraction], kind: str, bulk: str, gamma: Any, de
              "density": f"bulk of density {density} on [{support[0] if support else ''}, "
                         f"{support[1] if support else ''}]",
              "sample": f"bulk of the {spikes[0].sample_size} eigenvalues of {eigenvalues}"}[bulk]
-    notes = []
-    if bulk == "sample":
-        notes.append(f"estimates from {spikes[0].sample_size} eigenvalues (the empirical "
-                     "Stieltjes transform stands for the bulk's): each value is printed to the "
-                     "decimal place of two standard errors, the errors computed as for "
-                     "independent draws (conservative for one matrix's spectrum); the threshold "
-                     "is extrapolated to the edge and is the least precise number")
-    elif not all(s.exact for s in spikes):
-        notes.append(f"numeric values computed at dps + 10 and dps + 20 working digits; printed "
-                     f"to the digits on which both agree (at most --dps = {dps})")
     return Result(
         command="spike",
         inputs={kind: [fraction_str(q) for q in strengths], "bulk": bulk,
@@ -183,8 +154,45 @@ def spike_result(strengths: list[Fraction], kind: str, bulk: str, gamma: Any, de
                     align="rllrrr",
                     notes=[f"estimates from {spikes[0].sample_size} eigenvalues, each to the "
                            "place of two standard errors"] if bulk == "sample" else []),
-        notes=notes,
+        notes=_spike_notes(spikes, bulk, dps),
     )
+
+
+def _spike_record(s: Any, dps: int) -> dict[str, Any]:
+    """One spike as a record: exact and numeric values, or sample estimates with errors."""
+    if s.stderr is not None:  # an estimate from a sample: digits from its standard errors
+        return {"strength": str(s.strength), "side": s.side, "phase": s.phase,
+                "threshold": _sample_num(s.threshold, s, "threshold", dps),
+                "outlier": _sample_num(s.outlier, s, "outlier", dps),
+                "overlap": _sample_num(s.overlap, s, "overlap", dps),
+                "edge": f"{float(s.edge):.6g}", "exact": False,
+                "stderr": {k: float(f"{v:.3g}") for k, v in s.stderr.items()},
+                "sample_size": s.sample_size, "reason": s.reason}
+    return {"strength": str(s.strength), "side": s.side, "phase": s.phase,
+            "threshold": _num(s.threshold, s, dps),
+            "threshold_numeric": _decimal(s.threshold, s, dps),
+            "outlier": _num(s.outlier, s, dps),
+            "outlier_numeric": _decimal(s.outlier, s, dps),
+            "overlap": _num(s.overlap, s, dps),
+            "overlap_numeric": _decimal(s.overlap, s, dps),
+            "edge": _decimal(s.edge, s, dps),
+            "exact": s.exact, "digits": None if s.exact else s.digits,
+            "reason": s.reason}
+
+
+def _spike_notes(spikes: Any, bulk: str, dps: int) -> list[str]:
+    """The note on how the digits were judged (sample estimates, or two precisions)."""
+    notes = []
+    if bulk == "sample":
+        notes.append(f"estimates from {spikes[0].sample_size} eigenvalues (the empirical "
+                     "Stieltjes transform stands for the bulk's): each value is printed to the "
+                     "decimal place of two standard errors, the errors computed as for "
+                     "independent draws (conservative for one matrix's spectrum); the threshold "
+                     "is extrapolated to the edge and is the least precise number")
+    elif not all(s.exact for s in spikes):
+        notes.append(f"numeric values computed at dps + 10 and dps + 20 working digits; printed "
+                     f"to the digits on which both agree (at most --dps = {dps})")
+    return notes
 
 
 @click.command("spike")
