@@ -182,6 +182,17 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Any, t_grid: A
         Y = _dop853(jit, args, y0, t_grid, rtol, atol, y_max, eta_in)
     else:
         Y = _lsoda(args, y0, t_grid, rtol, atol, y_max, eta_in)
+    return _solution(Y, V, T, t_grid, a, b, float(sigma))
+
+
+def _solution(Y: np.ndarray, V: np.ndarray, T: np.ndarray, t_grid: np.ndarray, a: float,
+              b: float, sigma: float) -> ODESolution:
+    """Q = q I + V S Vᵀ, ρ = V K and the loss on the grid from the reduced states ``Y``."""
+    from fltheory.papers.quadratic import rhs as qode
+
+    p, k = V.shape
+    ps = T.shape[0]
+    m = p - k
     q = Y[:, 0]
     S = Y[:, 1:1 + k * k].reshape(len(Y), k, k)
     S = 0.5 * (S + S.transpose(0, 2, 1))
@@ -192,7 +203,7 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Any, t_grid: A
     # loss from the reduced covariance, the bulk adding m copies of q to the traces
     t1, tr2 = qode.block_traces(qode.block_matrix(S + q[:, None, None] * np.eye(k), K, T), k, m,
                                 a, b, q)
-    loss = 0.5 * (t1**2 + 2 * tr2 + float(sigma) ** 2)
+    loss = 0.5 * (t1**2 + 2 * tr2 + sigma ** 2)
     return ODESolution(t_grid.copy(), Qs, Rs, loss)
 
 
