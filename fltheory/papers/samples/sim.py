@@ -98,6 +98,21 @@ def _chain_step(k: int, m: Array, d: Array, eta: Array, rng: np.random.Generator
     return c1 / np.sqrt(c1 * c1 + c2 * c2 + c3 * c3)
 
 
+def _chain_start(k: int, d: Array, eta: Array, seed: seeding.SeedLike
+                 ) -> tuple[Array, Array, np.random.Generator, Array]:
+    """d and η as float arrays (d >= 3), the chain's generator and its start: the overlap of a
+    uniform point of the sphere (reflected to m >= 0 for odd k >= 3, as in BAGJ)."""
+    d = np.asarray(d, dtype=float)
+    eta = np.asarray(eta, dtype=float)
+    if np.any(d < 3):
+        raise ValueError("d >= 3")
+    rng = np.random.default_rng(seeding.sequence(seed))
+    m = _uniform_overlap(rng, d)
+    if k >= 3 and k % 2:
+        m = np.abs(m)
+    return d, eta, rng, m
+
+
 def online_first_passage(k: int, d: Array, eta: Array, cap: Array, threshold: float,
                          seed: seeding.SeedLike) -> Array:
     """Samples until the overlap first reaches ``threshold``, one row per (d, η) entry of the
@@ -108,15 +123,8 @@ def online_first_passage(k: int, d: Array, eta: Array, cap: Array, threshold: fl
     >>> bool(np.all(n > 0))
     True
     """
-    d = np.asarray(d, dtype=float)
-    eta = np.asarray(eta, dtype=float)
     cap = np.asarray(cap, dtype=np.int64)
-    if np.any(d < 3):
-        raise ValueError("d >= 3")
-    rng = np.random.default_rng(seeding.sequence(seed))
-    m = _uniform_overlap(rng, d)
-    if k >= 3 and k % 2:
-        m = np.abs(m)
+    d, eta, rng, m = _chain_start(k, d, eta, seed)
     hit = np.full(d.shape, -1, dtype=np.int64)
     alive = np.arange(d.size)
     t = 0
@@ -169,14 +177,7 @@ def online_overlap(k: int, d: Array, eta: Array, steps: int, seed: seeding.SeedL
     >>> m.shape, bool(np.all(np.abs(m) < 1))
     ((3,), True)
     """
-    d = np.asarray(d, dtype=float)
-    eta = np.asarray(eta, dtype=float)
-    if np.any(d < 3):
-        raise ValueError("d >= 3")
-    rng = np.random.default_rng(seeding.sequence(seed))
-    m = _uniform_overlap(rng, d)
-    if k >= 3 and k % 2:
-        m = np.abs(m)
+    d, eta, rng, m = _chain_start(k, d, eta, seed)
     for _ in range(steps):
         m = _chain_step(k, m, d, eta, rng)
     return m
