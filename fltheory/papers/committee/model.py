@@ -281,7 +281,8 @@ def rhs(model: CommitteeModel, eta: Any, order: int = 2, engine: str = "auto"
     the η² (and noise) terms. The work of one evaluation is bounded first (a CostError). The
     returned function checks shapes, not positivity (use :func:`check_state` for a start).
     ``engine``: "auto" runs erf and tanh-like (erf-mixture) g through the compiled loops of
-    :func:`flat_rhs` when numba is installed, "numpy" always the batched numpy averages.
+    :func:`flat_rhs` when compiled (C for erf, numba otherwise), "numpy" always the batched
+    numpy averages.
 
     >>> f = rhs(CommitteeModel("erf_ss", 1, 1), "1/2")
     >>> dQ, dR = f(np.eye(1), np.zeros((1, 1)), np.eye(1))
@@ -362,14 +363,15 @@ def _second_order(av: Any, C: np.ndarray, K: int, pairs_ik: np.ndarray, pairs_ce
 
 
 def _compiled_field(model: CommitteeModel, eta: Any, order: int) -> Any:
-    """(loops, args) of the compiled flat right side for erf and erf-mixture g when numba is
-    installed (the numpy path costs ~100× more per evaluation: 4 ms against 5e-5 s at K = 10,
-    M = 5), else None; T is passed at each call."""
+    """(loops, args) of the compiled flat right side for erf and erf-mixture g when one exists
+    (:func:`fltheory.papers.committee._compiled.available`: C for erf, numba), else None; T is
+    passed at each call. The numpy path costs ~100× more per evaluation (4 ms against 5e-5 s
+    at K = 10, M = 5)."""
     if model.averages.kind not in ("erf", "mixture"):
         return None
     from fltheory.papers.committee import _compiled
 
-    if _compiled.integrator() is None:
+    if not _compiled.available(model.averages.kind):
         return None
     f = build_flat(model, eta, np.eye(model.M), order, checked=True)
     return None if f is None else (f.loops, f.args)
@@ -533,7 +535,7 @@ def build_flat(model: Any, eta: Any, T: Any, order: int = 2, checked: bool = Fal
             model.w, eta_f, float(model.noise) ** 2, float(model.weight_decay), order,
             kinds[av.kind], av.scale**2, *tabs, np.ascontiguousarray(nodes),
             np.ascontiguousarray(weights), _flat._mix_params(av))
-    compiled = _compiled.loops() or _flat.loops
+    compiled = _compiled.field(av.kind) or _flat.loops
 
     def f(y: np.ndarray) -> np.ndarray:
         return compiled(y, *args)

@@ -12,12 +12,15 @@ Integrators (``method``):
 * ``dopri`` — Dormand & Prince's explicit 8th-order pair with the 5th/3rd-order error estimate
   of Hairer, Nørsett & Wanner (Solving ODEs I, II.10; coefficients from scipy's DOP853 table),
   written as loops in :func:`fltheory.engine.odes.dop853_loop` (the package's one integrator,
-  shared with the quadratic paper) and compiled with numba when installed (extra
-  ``fast``) on the model's compilable right side ``flat_rhs(model, eta)``. The steps follow
+  shared with the quadratic paper) on the model's compilable right side
+  ``flat_rhs(model, eta)``: for erf in C (the extension :mod:`._native`, built by pip, a
+  statement-for-statement port of the loop and of the right side, label ``dopri (C)``),
+  otherwise compiled with numba when installed (extra ``fast``, label ``dopri (numba)``;
+  numba's own start-up is ~0.5 s). The steps follow
   the error control and land on every grid point (the dense output's error is not controlled:
   at rtol 1e-10 it measured up to 7e-8 on ε_g where the landed steps are within 1e-11).
 * ``dop853`` / ``lsoda`` — scipy's ``solve_ivp`` on the numpy right side (any activation; no
-  numba needed). ``auto``: dopri when numba and a compilable right side exist, else dop853.
+  compiler needed). ``auto``: dopri when a compiled right side exists, else dop853.
 
 A run that leaves the box max|y| <= 1e8 · max(1, max|y0|, max|T|) or whose step size
 underflows is a divergence (:class:`CommitteeDivergence`, with the time it happened), never an
@@ -29,6 +32,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -79,8 +83,8 @@ class FlatSolution:
 class CommitteeTrajectory:
     """The committee ODE's trajectory from :func:`integrate`: times ``t``, overlaps ``Q``
     (len(t), K, K) and ``R`` (len(t), K, M), the teacher ``T``, the generalisation error
-    ``eps_g`` on the grid, the ``method`` used (``dopri (numba)``, ``dop853 (scipy)``, ...) and
-    the number of right-side evaluations ``nfev`` (floats, to the integrator's tolerances)."""
+    ``eps_g`` on the grid, the ``method`` used (``dopri (C)``, ``dopri (numba)``,
+    ``dop853 (scipy)``, ...) and the number of right-side evaluations ``nfev`` (floats, to the integrator's tolerances)."""
 
     t: np.ndarray
     Q: np.ndarray
@@ -216,20 +220,15 @@ def integrate_flat(fun: Callable[[np.ndarray], np.ndarray], y0: Any, t_grid: Any
     check_integer(max_nfev, "max_nfev", 1)
     if method not in METHODS:
         raise DomainError("method", method, ", ".join(METHODS))
-    jit = _compiled.integrator() if method in ("auto", "dopri") and compiled is not None else None
-    if method == "dopri" and jit is None:
-        raise DomainError("method", method, "auto, dop853 or lsoda (dopri needs numba, "
-                          "pip install 'fltheory[fast]', and a compilable right side)")
+    run, label = _compiled_run(method, compiled)
+    if method == "dopri" and run is None:
+        raise DomainError("method", method, "auto, dop853 or lsoda (dopri needs a compiled right "
+                          "side: the C extension, built by pip, for erf, numba — pip install "
+                          "'fltheory[fast]' — for the others)")
     y_max = 1e8 * max(1.0, float(np.abs(y0).max(initial=0.0)), abs(float(y_scale)))
-    if jit is not None:
-        args = getattr(compiled, "args", None)
-        if getattr(compiled, "loops", None) is not None and args is not None:
-            # the model's compiled loops(y, *args): one integrator for every model, disk-cached
-            Y, nfev, status, t_end = jit.dop853_loops(tuple(args), y0, t, rtol, atol,
-                                                      max_nfev // STAGES + 1, y_max, *tableau())
-        else:
-            Y, nfev, status, t_end = jit.dop853(jit.njit_rhs(compiled), y0, t, rtol, atol,
-                                                max_nfev // STAGES + 1, y_max, *tableau())
+    if run is not None:
+        Y, nfev, status, t_end = run(y0, t, rtol, atol, max_nfev // STAGES + 1, y_max,
+                                     *tableau())
         if status == 1:
             raise DomainError("eta", eta, "steps for which the ODE can be integrated",
                               reason=f"needs over {max_nfev} evaluations of the right side "
@@ -237,13 +236,33 @@ def integrate_flat(fun: Callable[[np.ndarray], np.ndarray], y0: Any, t_grid: Any
         if status:
             reached = ~np.isnan(Y).any(axis=1)
             bad = int(np.argmin(reached)) if not reached.all() else len(t) - 1
-            part = FlatSolution(t[:bad], Y[:bad], int(nfev), "dopri (numba)")
+            part = FlatSolution(t[:bad], Y[:bad], int(nfev), label)
             raise CommitteeDivergence(eta, float(t_end), part,
                                       "leaves every bounded region" if status == 3
                                       else "needs a vanishing step size")
-        return FlatSolution(t.copy(), Y, int(nfev), "dopri (numba)")
+        return FlatSolution(t.copy(), Y, int(nfev), label)
     return _scipy(fun, y0, t, rtol, atol, "LSODA" if method == "lsoda" else "DOP853",
                   eta, y_max, max_nfev)
+
+
+def _compiled_run(method: str, compiled: Any) -> tuple[Any, str]:
+    """The compiled integration of ``compiled`` for ``method`` as run(y0, t, rtol, atol,
+    max_steps, y_max, *tableau) -> (states, evaluations, status, time reached), with its method
+    label; (None, "") when there is none (no compiled right side, scipy's method asked, or
+    neither the C extension nor numba serves it)."""
+    if method not in ("auto", "dopri") or compiled is None:
+        return None, ""
+    loops, args = getattr(compiled, "loops", None), getattr(compiled, "args", None)
+    if loops is _compiled.native_loops and args is not None:
+        # the C extension's erf right side: integrated in C, numba never imported
+        return partial(_compiled.native_dop853, tuple(args)), "dopri (C)"
+    jit = _compiled.integrator()
+    if jit is None:
+        return None, ""
+    if loops is not None and args is not None:
+        # the model's compiled loops(y, *args): one integrator for every model, disk-cached
+        return partial(jit.dop853_loops, tuple(args)), "dopri (numba)"
+    return partial(jit.dop853, jit.njit_rhs(compiled)), "dopri (numba)"
 
 
 def _scipy(fun: Callable[[np.ndarray], np.ndarray], y0: np.ndarray, t: np.ndarray, rtol: float,
@@ -314,7 +333,7 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     >>> from fltheory.papers.committee.model import CommitteeModel
     >>> m = CommitteeModel("erf_ss", 2, 2)
     >>> tr = integrate(m, 1, [[0.5, 0], [0, 0.5]], [[1e-3, 0], [0, 1e-3]], np.eye(2), [0, 1],
-    ...                method="dop853")  # "auto": compiled when numba is installed
+    ...                method="dop853")  # "auto": compiled (C for erf, or numba) when built
     >>> tr.Q.shape, bool(tr.eps_g[1] < tr.eps_g[0]), tr.method
     ((2, 2, 2), True, 'dop853 (scipy)')
     """
@@ -326,7 +345,8 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     # the cost bounds on η as read here (compiled: the cheaper bound first)
     _refuse(K, M, span, len(t), *_integration_cost(K, M, eta_f, span, len(t), None))
     compiled = None
-    if method in ("auto", "dopri") and _compiled.integrator() is not None:
+    if method in ("auto", "dopri") and _compiled.available(
+            getattr(getattr(model, "averages", None), "kind", None)):
         compiled = _flat(ce, model, eta_q, T)
     per_eval = _per_evaluation(ce, model, compiled)
     if per_eval is not None:
