@@ -84,7 +84,8 @@ class CommitteeTrajectory:
     """The committee ODE's trajectory from :func:`integrate`: times ``t``, overlaps ``Q``
     (len(t), K, K) and ``R`` (len(t), K, M), the teacher ``T``, the generalisation error
     ``eps_g`` on the grid, the ``method`` used (``dopri (C)``, ``dopri (numba)``,
-    ``dop853 (scipy)``, ...) and the number of right-side evaluations ``nfev`` (floats, to the integrator's tolerances)."""
+    ``dop853 (scipy)``, ...) and the number of right-side evaluations ``nfev`` (floats, to
+    the integrator's tolerances)."""
 
     t: np.ndarray
     Q: np.ndarray
