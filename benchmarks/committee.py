@@ -363,21 +363,13 @@ def cpu():
     return r.ru_utime + r.ru_stime
 marks = [("interpreter start-up", cpu())]
 import numpy
-marks.append(("import numpy", cpu()))
-import numba
-marks.append(("import numba", cpu()))
-import scipy.linalg
-marks.append(("scipy.linalg (numba's BLAS check)", cpu()))
-from numba.core.registry import cpu_target
-cpu_target.target_context.refresh()
-marks.append(("numba's target context", cpu()))
+marks.append(("import numpy (with OpenBLAS's thread start)", cpu()))
 from fltheory.cli import main
 import fltheory.papers.committee.claims, fltheory.papers.committee.ode
 from fltheory.papers.committee import _compiled
-_compiled.integrator()
+assert _compiled.native() is not None, "the C extension is not built"
 marks.append(("fltheory's committee modules", cpu()))
 from fltheory.papers.committee import ode as co, plateau as pl
-from fltheory.papers.committee import claims as cl
 spent = {}
 def timed(mod, name, key):
     f = getattr(mod, name)
@@ -396,28 +388,28 @@ def run():
             main(sys.argv[1:])
         except SystemExit:
             pass
-c = cpu(); run(); first = cpu() - c; first_parts = dict(spent); spent.clear()
-c = cpu(); run(); second = cpu() - c
-print(json.dumps({"marks": marks, "first": first, "first_parts": first_parts,
-                  "second": second, "second_parts": spent}))
+c = cpu(); run(); first = cpu() - c; parts = dict(spent)
+print(json.dumps({"marks": marks, "first": first, "parts": parts,
+                  "numba": "numba" in sys.modules, "scipy": "scipy" in sys.modules}))
 """
 
 
 def split_issue24() -> None:
     """Issue 24 (committee speed): where the CPU time of ``committee ode --g erf_ss --K 10 --M 5
     --eta 1/2 --t-max 1000`` (the reference script's start) goes, in one process: imports
-    (numpy, numba, the scipy.linalg numba's BLAS check imports, numba's target context,
-    fltheory's modules), then the command twice — the first run loads numba's cached machine
-    code, the second shows the integration (``ode.integrate``: right side, grid, ε_g) and the
-    plateau analysis (``plateau.symmetric_plateau``) alone. Run with
-    ``python -c "import benchmarks.committee as b; b.split_issue24()"``.
+    (numpy, fltheory's modules), then the command: the integration (``ode.integrate``: the C
+    extension's right side and Dormand–Prince loop, grid, ε_g), the plateau analysis
+    (``plateau.symmetric_plateau``) and the rest; and whether numba or scipy were imported
+    (neither should be). Run with ``python -c "import benchmarks.committee as b;
+    b.split_issue24()"``.
 
-    Measured 2026-12-05 (non-editable install, shared 2-core machine, load ~1), CPU seconds:
-    interpreter 0.017, numpy 0.105, numba 0.141, scipy.linalg 0.155, numba's target context
-    0.120, fltheory's modules 0.024, cache load 0.042, integration 0.168 (4453 evaluations at
-    ≈ 37 µs, see :func:`rhs_floor`), plateau analysis 0.084. numba's start-up (0.46 s) is over
-    half of the whole process (0.96 s CPU against scipy's 1.99 s: 2.1×); without it (a compiled
-    extension loaded by numpy alone) the same work would take ≈ 0.4 s, ≈ 5×.
+    Measured 2026-12-05 (editable install, .pyc written, 2-core machine, load ~1), CPU
+    seconds: interpreter 0.02, numpy 0.10 (of which ~0.06 is OpenBLAS's threads starting, which
+    the scipy script pays too), fltheory's modules 0.05, integration 0.154 (4453 evaluations
+    at ≈ 35 µs, the arcsin floor of :func:`rhs_floor`), plateau analysis 0.068 (settle ~0.04,
+    Jacobian ~0.026, spectrum 0.005), the rest 0.013; numba and scipy not imported. Before the
+    C extension, numba's start-up alone was 0.46 s (import 0.14, the scipy.linalg its BLAS check imports
+    0.16, its target context 0.12, then 0.04 to load its cached machine code).
     """
     import itertools
     import json
@@ -434,16 +426,14 @@ def split_issue24() -> None:
     out = json.loads(subprocess.run([sys.executable, "-c", _SPLIT_CODE, *argv],
                                     capture_output=True, text=True, check=True).stdout)
     marks = out["marks"]
-    print(f"{marks[0][0]:40s} {marks[0][1]:6.3f} s CPU")
+    print(f"{marks[0][0]:45s} {marks[0][1]:6.3f} s CPU")
     for (_, before), (name, after) in itertools.pairwise(marks):
-        print(f"{name:40s} {after - before:6.3f} s CPU")
-    first, second = out["first"], out["second"]
-    parts = out["second_parts"]
-    print(f"{'first run (loads numba cache)':40s} {first:6.3f} s CPU "
-          f"(numba cache load ≈ {first - second:.3f})")
-    print(f"{'second run':40s} {second:6.3f} s CPU: integrate {parts.get('integrate', 0):.3f}, "
-          f"plateau {parts.get('plateau', 0):.3f}, the rest "
-          f"{second - sum(parts.values()):.3f}")
+        print(f"{name:45s} {after - before:6.3f} s CPU")
+    parts = out["parts"]
+    print(f"{'the command':45s} {out['first']:6.3f} s CPU: integrate "
+          f"{parts.get('integrate', 0):.3f}, plateau {parts.get('plateau', 0):.3f}, the rest "
+          f"{out['first'] - sum(parts.values()):.3f}")
+    print(f"numba imported: {out['numba']}, scipy imported: {out['scipy']}")
 
 
 if __name__ == "__main__":
