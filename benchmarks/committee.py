@@ -408,8 +408,8 @@ def split_issue24() -> None:
     the scipy script pays too), fltheory's modules 0.05, integration 0.154 (4453 evaluations
     at ≈ 35 µs, the arcsin floor of :func:`rhs_floor`), plateau analysis 0.068 (settle ~0.04,
     Jacobian ~0.026, spectrum 0.005), the rest 0.013; numba and scipy not imported. Before the
-    C extension, numba's start-up alone was 0.46 s (import 0.14, the scipy.linalg its BLAS check imports
-    0.16, its target context 0.12, then 0.04 to load its cached machine code).
+    C extension, numba's start-up alone was 0.46 s (import 0.14, the scipy.linalg its BLAS
+    check imports 0.16, its target context 0.12, then 0.04 to load its cached machine code).
     """
     import itertools
     import json
