@@ -7,7 +7,7 @@
  * names a paper: a paper's extension includes this header and passes its right side as a
  * function pointer. Header-only (static functions): one copy per extension that includes it.
  *
- * The coefficient table (A 16 x 16 row-major, B 12, E3 13, E5 13) is the caller's:
+ * The coefficient table (A FL_TABLE_WIDTH x FL_TABLE_WIDTH row-major, B 12, E3 13, E5 13) is the caller's:
  * fltheory.engine.odes.tableau() reads it from scipy's file.
  */
 #ifndef FLTHEORY_DOP853_H
@@ -19,6 +19,8 @@
 
 /* right-side evaluations per step (12 stages; the last one at the new point is reused) */
 #define FL_STAGES 12
+/* the row length of the stage matrix A (16 x 16: rows 12-15 serve scipy's dense output) */
+#define FL_TABLE_WIDTH 16
 /* statuses, as dop853_loop's: 0 ok, 1 over max_steps, 2 step underflow, 3 left the box;
  * -1 interrupted (the caller's check returned nonzero), -2 out of memory */
 #define FL_INTERRUPTED (-1)
@@ -132,7 +134,7 @@ static int fl_dop853(fl_rhs f, void *ctx, int n, const double *y0, const double 
         double hs = fl_min(h, t_grid[j] - t);
         int last = hs >= t_grid[j] - t;
         for (int s = 1; s < ns; s++) {
-            fl_combine(n, A + 16 * s, s, Ks, y, hs, ys);
+            fl_combine(n, A + FL_TABLE_WIDTH * s, s, Ks, y, hs, ys);
             f(ctx, ys, Ks + s * n);
         }
         fl_combine(n, B, ns, Ks, y, hs, yn);

@@ -83,17 +83,18 @@ def native_dop853(args: tuple[Any, ...], y0: np.ndarray, t: np.ndarray, rtol: fl
     return out, nfev, status, t_end
 
 
+def _in_c(kind: str | None) -> bool:
+    """Whether the C extension serves averages of ``kind`` (erf only, and only when built)."""
+    return kind == "erf" and native() is not None
+
+
 def field(kind: str) -> Any:
     """The compiled ``loops(y, *args)`` for averages of ``kind`` ("erf", "relu", ...: the
     averages' ``kind``): C for erf when the extension is built, else numba's, else None."""
-    if kind == "erf" and native() is not None:
-        return native_loops
-    return loops()
+    return native_loops if _in_c(kind) else loops()
 
 
 def available(kind: str | None) -> bool:
     """Whether a compiled right side and integrator exist for averages of ``kind`` (numba is
     imported only when C does not serve it)."""
-    if kind == "erf" and native() is not None:
-        return True
-    return integrator() is not None
+    return _in_c(kind) or integrator() is not None

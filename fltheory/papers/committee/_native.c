@@ -258,7 +258,7 @@ static PyObject *py_erf_dop853(PyObject *self, PyObject *args)
         goto done;
     }
     if (get_doubles(out, (Py_ssize_t)n_grid * dim, 1, &bs[OUT], "out") < 0
-        || get_doubles(A, 16 * 16, 0, &bs[TA], "A") < 0
+        || get_doubles(A, FL_TABLE_WIDTH * FL_TABLE_WIDTH, 0, &bs[TA], "A") < 0
         || get_doubles(B, FL_STAGES, 0, &bs[TB], "B") < 0
         || get_doubles(E3, FL_STAGES + 1, 0, &bs[TE3], "E3") < 0
         || get_doubles(E5, FL_STAGES + 1, 0, &bs[TE5], "E5") < 0)

@@ -202,16 +202,22 @@ def _teacher(T: Any, M: int) -> np.ndarray:
 
 
 def _symmetric(x: np.ndarray, K: int, M: int) -> tuple[np.ndarray, np.ndarray]:
+    """Q = (q − c) I + c 11ᵀ (its diagonal computed as (q − c) + c), R = r 11ᵀ."""
     q, c, r = (x[0], x[1], x[2]) if K > 1 else (x[0], 0.0, x[1])
-    return (q - c) * np.eye(K) + c * np.ones((K, K)), r * np.ones((K, M))
+    Q = np.full((K, K), c)
+    np.fill_diagonal(Q, (q - c) + c)
+    return Q, np.full((K, M), r)
 
 
 def _reduce(dQ: np.ndarray, dR: np.ndarray, K: int) -> np.ndarray:
-    d = float(np.mean(np.diag(dQ)))
+    """(mean diagonal, mean off-diagonal, mean R) of the right side; the means as sums over
+    counts (np.mean's arithmetic, without its overhead: the settle calls this hundreds of
+    times)."""
+    diag = float(np.diag(dQ).sum())
+    d, dr = diag / K, float(dR.sum()) / dR.size
     if K == 1:
-        return np.array([d, float(np.mean(dR))])
-    off = float((np.sum(dQ) - np.trace(dQ)) / (K * (K - 1)))
-    return np.array([d, off, float(np.mean(dR))])
+        return np.array([d, dr])
+    return np.array([d, (float(dQ.sum()) - diag) / (K * (K - 1)), dr])
 
 
 def _check_invariant(field: Field, x: np.ndarray, K: int, M: int, T: np.ndarray) -> None:
@@ -507,23 +513,10 @@ def _compiled_reduced(model: Any, eta: Any, T: np.ndarray, K: int, M: int
 
     per_eval = float(cost(model))
 
-    diag, size = np.arange(K) * (K + 1), K * K + K * M
-
     def reduced(x: np.ndarray) -> np.ndarray:
-        # _reduce(f(_symmetric(x))) on the flat state, the same operations without the
-        # matrices (the settle calls it hundreds of times: its overhead was twice the C call's)
-        q, c, r = (x[0], x[1], x[2]) if K > 1 else (x[0], 0.0, x[1])
-        y = np.empty(size)
-        y[:K * K] = c
-        y[diag] = (q - c) + c
-        y[K * K:] = r
-        dy = f(y)
-        dq = dy[diag]
-        # np.mean is the sum (add.reduce) over the count: the same numbers, less overhead
-        d, dr = float(dq.sum()) / K, float(dy[K * K:].sum()) / (K * M)
-        if K == 1:
-            return np.array([d, dr])
-        return np.array([d, float(dy[:K * K].sum() - dq.sum()) / (K * (K - 1)), dr])
+        Q, R = _symmetric(x, K, M)
+        dy = f(np.concatenate([Q.ravel(), R.ravel()]))
+        return _reduce(dy[:K * K].reshape(K, K), dy[K * K:].reshape(K, M), K)
 
     return reduced, max(per_eval, 2e-5)
 
