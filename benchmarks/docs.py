@@ -4,7 +4,7 @@ from a populated store against from scratch, the report's page weight, the brows
 * docs build: ``sphinx-build -W --keep-going -b html docs OUT`` in a fresh output directory
   (wall time, and CPU time of the build process and its children);
 * link check (offline, every page) and the headless-Chromium check of the pages
-  tests/test_docs.py opens (wall time, pages);
+  tests/framework/test_docs.py opens (wall time, pages);
 * ``fltheory report PAPER`` from scratch (fresh store: the claims are simulated and stored)
   and again from the populated store (nothing recomputed), wall and CPU; and the report of the
   committed CI-size run (``--from docs/verify-small.json``, every claim);

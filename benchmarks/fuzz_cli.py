@@ -38,7 +38,7 @@ Usage: python benchmarks/fuzz_cli.py [--budget 3000] [--seed 0] [--timeout 60] [
 Prints a summary table (invocations per class, per command), the distinct failure signatures
 with one example each, and the throughput; writes every non-ok run (and oracle failures) as JSON
 lines to --out. ``--serve`` reads JSON argv lists on stdin and answers one JSON result per line
-(used by tests/test_fuzz_cli.py).
+(used by tests/framework/test_fuzz_cli.py).
 """
 
 from __future__ import annotations

@@ -517,8 +517,8 @@ def _papers(root: Path) -> list[dict[str, Any]]:
             for p in papers()]
 
 
-PLUGIN = ("files of fltheory edited to add a paper: 0 (tests/test_plugins.py installs one "
-          "from a fixture: 5 new files outside the tree)")
+PLUGIN = ("files of fltheory edited to add a paper: 0 (tests/framework/test_plugins.py installs "
+          "one from a fixture: 5 new files outside the tree)")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -7,7 +7,7 @@ Build (warnings are errors; output outside the source tree)::
 Everything the pages load is local: MathJax 3 is copied from ``sphinx-mathjax-offline``, the
 notebooks (``docs/notebooks`` is a link to ``notebooks/``) are rendered from their committed
 outputs (never executed), and ``tests/pagecheck.py`` checks the built tree offline and in a
-headless browser (``tests/test_docs.py``).
+headless browser (``tests/framework/test_docs.py``).
 """
 
 from __future__ import annotations

@@ -1,21 +1,20 @@
-"""Where things live (issue 25): one package per paper under ``fltheory/papers/<key>/``, the
-shared theory under ``fltheory/engine/``, the shared numpy kit under ``fltheory/simkit/``.
+"""Where things live: one package per paper under ``fltheory/papers/<key>/``, the shared theory
+under ``fltheory/engine/``, the shared numpy kit under ``fltheory/simkit/``.
 
-Inside a paper package: ``sim.py`` is its simulator, ``claims.py`` joins theory and simulator,
-``views.py`` (tables, figures, notebook cells) and ``cli.py`` (its command) present them,
-``__init__.py`` declares the paper and ``sweeps.py`` its sweep tasks (parameters and domains;
-the functions they run are the simulator's or the claims'); every other module is the paper's
-theory. Used by the tests
-that read the tree (the wall, the public API, the docs' API reference)."""
+Inside a paper package the roles are :mod:`fltheory.papers.shape`'s: ``__init__`` (the
+declaration), ``params``, ``theory``, ``sim``, ``runs``, ``claims``, ``views``, ``cli``,
+``sweeps``; every other module is a helper of the paper's theory. Used by the tests that read
+the tree (the wall, the public API, the docs' API reference)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+TESTS_DIR = Path(__file__).resolve().parent
+ROOT = TESTS_DIR.parent
 PKG = ROOT / "fltheory"
-#: the roles of a paper package's modules that are not its theory
-ROLES = ("__init__", "sim", "claims", "views", "cli", "sweeps")
+#: the roles of a paper package's modules that are not its theory (theory.py and its helpers)
+ROLES = ("__init__", "params", "sim", "runs", "claims", "views", "cli", "sweeps")
 
 
 def paper_keys() -> list[str]:
@@ -24,8 +23,7 @@ def paper_keys() -> list[str]:
 
 
 def paper_files(role: str) -> list[Path]:
-    """``role`` = sim / claims / views / cli / sweeps / __init__, or ``theory`` (every other
-    module)."""
+    """``role`` = one of :data:`ROLES`, or ``theory`` (theory.py and every other module)."""
     found = []
     for key in paper_keys():
         for path in sorted((PKG / "papers" / key).glob("*.py")):

@@ -74,7 +74,7 @@ class _LazyRoot(click.Group):
         from fltheory.papers import builtin_command, load
 
         # a built-in name is found without scanning the installed distributions for plugins
-        # (and, for the names in COMMAND_HOMES, without importing every paper's declaration)
+        # (and without importing every paper's declaration: papers.command_homes)
         target = (CORE_COMMANDS.get(cmd_name) or builtin_command(cmd_name)
                   or commands().get(cmd_name))
         if target is None:

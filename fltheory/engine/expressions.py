@@ -33,6 +33,7 @@ from typing import Any
 
 import sympy as sp
 
+from fltheory.args import read_count
 from fltheory.exact import DomainError, did_you_mean, parse_rational
 
 __all__ = ["BOUNDS", "CATALOGUE", "GRAMMAR", "LIMITS", "Z", "hermite_He", "normal_cdf",
@@ -86,9 +87,7 @@ def hermite_He(k: int, x: sp.Expr = Z) -> sp.Expr:
     >>> hermite_He(3)
     z**3 - 3*z
     """
-    from fltheory.engine.hermite.bounds import check_degree
-
-    check_degree(k, "k", 0, LIMITS["degree"])
+    read_count(k, "k", 0, LIMITS["degree"])
     return sp.expand(sp.hermite_prob(k, x))
 
 

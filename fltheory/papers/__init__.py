@@ -34,8 +34,9 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["COMMAND_HOMES", "ENTRY_POINT_GROUP", "Paper", "builtin_command", "builtin_papers",
-           "clear", "contribution", "contributions", "lazy_names", "load", "paper", "papers"]
+__all__ = ["ENTRY_POINT_GROUP", "Paper", "builtin_command", "builtin_papers", "clear",
+           "command_homes", "contribution", "contributions", "lazy_names", "load", "paper",
+           "papers"]
 
 #: entry-point group through which installed distributions contribute papers
 ENTRY_POINT_GROUP = "fltheory.papers"
@@ -120,24 +121,47 @@ def builtin_papers() -> tuple[Paper, ...]:
     return _found["builtin"]
 
 
-#: the built-in paper (its package) that declares each built-in command: a hint that lets one
-#: command import one paper's declaration instead of every paper's (≈ 0.7 ms of a light query's
-#: start-up). Only a hint: the paper's own ``PAPER.commands`` decides, and a command missing
-#: here or declared elsewhere is found by the scan of every built-in paper
-#: (tests/test_plugins.py holds each hint to the scan).
-COMMAND_HOMES: Mapping[str, str] = {
-    "hermite": "hermite", "exponent": "hermite", "lambda": "twostep", "phase": "twostep",
-    "twostep": "twostep", "quadratic": "quadratic", "recovery": "recovery",
-    "threshold": "recovery", "fisher": "rf_spectrum", "committee": "committee",
-    "samples": "samples", "leap": "samples", "spike": "spectral", "link": "spectral"}
+#: how a paper's ``__init__`` declares its commands, read as text by :func:`command_homes`
+_COMMANDS_DECLARED = r"commands\s*=\s*\{([^}]*)\}"
+_COMMAND_NAME = r"[\"']([\w-]+)[\"']\s*:"
+
+
+def command_homes() -> dict[str, str]:
+    """Command name → key of the built-in paper whose declaration names it, read from the text of
+    each ``papers/<key>/__init__.py`` (its ``commands={...}`` literal) without importing any of
+    them: a light query imports one paper's declaration, not every paper's (the import of all
+    of them costs a few milliseconds, the text scan a fraction of one). Derived, never written
+    by hand: a new paper's commands are found the moment its folder exists, and
+    tests/framework/test_plugins.py holds this map to the imported declarations. A declaration
+    this scan cannot read only costs the full scan (:func:`builtin_command`).
+
+    >>> command_homes()["lambda"]
+    'twostep'
+    """
+    import re
+
+    homes: dict[str, str] = {}
+    for folder in __path__:
+        for key in sorted(os.listdir(folder)):
+            if key.startswith(("_", ".")):
+                continue
+            try:
+                with open(os.path.join(folder, key, "__init__.py"), encoding="utf-8") as fh:
+                    text = fh.read()
+            except OSError:  # not a paper package
+                continue
+            declared = re.search(_COMMANDS_DECLARED, text)
+            for name in re.findall(_COMMAND_NAME, declared.group(1)) if declared else ():
+                homes.setdefault(name, key)
+    return homes
 
 
 def builtin_command(name: str) -> str | None:
     """``"module:attribute"`` of the built-in command ``name`` (None if no built-in paper
-    declares it): the paper named in :data:`COMMAND_HOMES` is asked first, every built-in
-    paper only when that one does not declare it."""
-    home = COMMAND_HOMES.get(name)
-    if home is not None and "builtin" not in _found:
+    declares it): the paper :func:`command_homes` names is asked first, every built-in paper
+    only when that one does not declare it."""
+    home = command_homes().get(name) if "builtin" not in _found else None
+    if home is not None:
         target = _declared(f"{__name__}.{home}").commands.get(name)
         if target is not None:
             return target

@@ -1,7 +1,7 @@
 """The report's HTML: one HTML5 page, every text escaped, every id a valid fragment target.
 
 Claim texts are plain unicode (the registry writes no TeX: a ``$`` in a statement would be
-shown as typed; ``tests/test_report.py`` checks that no claim has one).
+shown as typed; ``tests/framework/test_report.py`` checks that no claim has one).
 """
 
 from __future__ import annotations

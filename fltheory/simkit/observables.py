@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from fltheory.args import read_real
 from fltheory.exact import DomainError
-from fltheory.simkit.checks import finite_real
 
 __all__ = ["crossing_time"]
 
@@ -43,7 +43,7 @@ def crossing_time(t: Any, values: Any, level: float, upward: bool = True) -> flo
     if t.ndim != 1 or v.shape != t.shape or len(t) == 0:
         raise DomainError("values", f"arrays of shapes {t.shape}, {v.shape}",
                           "times and values of the same length n >= 1")
-    level = finite_real(level, "level", 0.0, strict=True)
+    level = read_real(level, "level", low=0.0, open_low=True)
     if not np.isfinite(t).all():
         raise DomainError("t", "an array with non-finite entries", "finite times")
     if np.any(v < 0) or np.any(np.isinf(v)):

@@ -8,8 +8,8 @@ import math
 
 import numpy as np
 
+from fltheory.args import check_memory, read_count
 from fltheory.exact import DomainError
-from fltheory.simkit.checks import check_memory, positive_int
 
 __all__ = ["orthonormal_teacher"]
 
@@ -25,8 +25,8 @@ def orthonormal_teacher(N: int, p_star: int, rng: np.random.Generator,
     """
     if not isinstance(rng, np.random.Generator):
         raise DomainError("rng", type(rng).__name__, "a numpy Generator")
-    p_star = positive_int(p_star, "p_star")
-    N = positive_int(N, "N", p_star)
+    p_star = read_count(p_star, "p_star", 1)
+    N = read_count(N, "N", p_star)
     check_memory("N", N, 8.0 * 3 * N * p_star)
     if eigenvalues is not None:
         ev = np.asarray(eigenvalues, dtype=float)

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from fltheory.args import read_count
 from fltheory.engine.functions import Function
-from fltheory.engine.hermite.bounds import KMAX_MAX, check_budget, check_degree
+from fltheory.engine.hermite.bounds import KMAX_MAX, check_budget
 from fltheory.engine.hermite.coefficients import Expansion, expansion
 from fltheory.engine.hermite.exponents import Exponent, generative_exponent, information_exponent
 from fltheory.exact import check_dps
@@ -82,7 +83,7 @@ def analyse(f: str | sp.Expr | Function, kmax: int = 8, dps: int = 30,
     >>> str(analyse("relu", kmax=2, dps=15).generative)
     '1'
     """
-    check_degree(kmax, "kmax", 1, KMAX_MAX)
+    read_count(kmax, "kmax", 1, KMAX_MAX)
     check_dps(dps)
     e = expansion(f, kmax, dps, check_budget(budget))
     return HermiteAnalysis(e, information_exponent(e.function, kmax, dps, e),

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from numbers import Integral
 from typing import Final
 
-from fltheory.exact import DomainError, check_integer, fraction_str, parse_rational
+from fltheory.exact import DomainError, fraction_str, parse_rational
 
-__all__ = ["BUDGET_MAX", "KMAX_MAX", "K_MAX", "check_budget", "check_degree"]
+__all__ = ["BUDGET_MAX", "KMAX_MAX", "K_MAX", "check_budget"]
 
 #: Highest degree k of an expansion (:func:`fltheory.engine.hermite.expansion`, ``parseval``,
 #: ``information_exponent``).
@@ -29,31 +28,6 @@ K_MAX: Final = 60
 KMAX_MAX: Final = 40
 #: Largest sympy time budget, in seconds.
 BUDGET_MAX: Final = 600
-
-
-def check_degree(value: object, param: str, minimum: int, maximum: int) -> int:
-    """An integer parameter (a degree k, ``K`` or ``kmax``) in [``minimum``, ``maximum``].
-
-    Parameters: ``value``, what the caller passed; ``param``, its name in the message.
-    Returns ``value`` as an int; anything else (a bool, a float such as 3.0, a string, an integer
-    out of range) is a :class:`~fltheory.exact.DomainError` naming ``param``.
-
-    >>> check_degree(8, "K", 0, K_MAX)
-    8
-    >>> check_degree(61, "K", 0, K_MAX)
-    Traceback (most recent call last):
-    ...
-    fltheory.exact.DomainError: K = 61 is outside the allowed range integers in [0, 60]
-    >>> check_degree(2.5, "kmax", 1, KMAX_MAX)
-    Traceback (most recent call last):
-    ...
-    fltheory.exact.DomainError: kmax = 2.5 is not an integer; allowed: integers in [1, 40]
-    """
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        shown = value if isinstance(value, int | float | Fraction) else repr(value)[:40]
-        raise DomainError(param, shown, f"integers in [{minimum}, {maximum}]",
-                          reason="is not an integer")
-    return check_integer(int(value), param, minimum, maximum)
 
 
 def check_budget(budget: object) -> float:

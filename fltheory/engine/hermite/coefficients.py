@@ -29,8 +29,9 @@ from typing import Any, Literal
 import mpmath
 import sympy as sp
 
+from fltheory.args import read_count
 from fltheory.engine.functions import Function, Z, hermite_He, parse_function
-from fltheory.engine.hermite.bounds import K_MAX, check_budget, check_degree
+from fltheory.engine.hermite.bounds import K_MAX, check_budget
 from fltheory.engine.hermite.exact import (
     _KINK_ATOMS,
     _clean,
@@ -369,7 +370,7 @@ def coefficient(f: str | sp.Expr | Function, k: int, dps: int = 30,
     >>> c.exact, c.path
     (1/(2*sqrt(pi)), 'exact:piecewise')
     """
-    check_degree(k, "k", 0, K_MAX)
+    read_count(k, "k", 0, K_MAX)
     check_dps(dps)
     engine, scale = _engine(f, dps, check_budget(budget), "EXPR")
     return _coefficient(engine, k, scale)
@@ -395,7 +396,7 @@ def expansion(f: str | sp.Expr | Function, K: int = 8, dps: int = 30,
     ['exact:piecewise', 'exact:piecewise']
     """
     seconds = check_budget(budget)  # first: the order the command line has always used
-    check_degree(K, "K", 0, K_MAX)
+    read_count(K, "K", 0, K_MAX)
     check_dps(dps)
     engine, scale = _engine(f, dps, seconds, param)
     coeffs = tuple(_coefficient(engine, k, scale) for k in range(K + 1))
@@ -446,7 +447,7 @@ def parseval(f: str | sp.Expr | Function, K: int = 12, dps: int = 30,
     >>> str(p.norm2_exact), mpmath.nstr(p.captured, 15)
     ('6', '1.0')
     """
-    check_degree(K, "K", 0, K_MAX)
+    read_count(K, "K", 0, K_MAX)
     check_dps(dps)
     func = parse_function(f)
     exp_ = expansion_ or expansion(func, K, dps)

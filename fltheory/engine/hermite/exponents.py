@@ -45,8 +45,9 @@ from typing import Any
 import mpmath
 import sympy as sp
 
+from fltheory.args import read_count
 from fltheory.engine.functions import Function, Z, hermite_He, parse_function
-from fltheory.engine.hermite.bounds import K_MAX, KMAX_MAX, check_degree
+from fltheory.engine.hermite.bounds import K_MAX, KMAX_MAX
 from fltheory.engine.hermite.coefficients import (
     _GUARD,
     Coefficient,
@@ -120,7 +121,7 @@ def information_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int =
     >>> information_exponent("He3", 4, 15).value, information_exponent("relu", 4, 15).value
     (3, 1)
     """
-    check_degree(kmax, "kmax", 1, K_MAX)
+    read_count(kmax, "kmax", 1, K_MAX)
     check_dps(dps)
     func = parse_function(f)
     given = _of(expansion_, func)
@@ -375,7 +376,7 @@ def generative_exponent(f: str | sp.Expr | Function, kmax: int = 12, dps: int = 
     >>> generative_exponent("He3", 4, 15).value, generative_exponent("abs", 4, 15).value
     (1, 2)
     """
-    check_degree(kmax, "kmax", 1, KMAX_MAX)
+    read_count(kmax, "kmax", 1, KMAX_MAX)
     check_dps(dps)
     func = parse_function(f)
     mu = _Coefficients(func, dps, _of(expansion_, func))

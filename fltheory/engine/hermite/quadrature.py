@@ -14,8 +14,9 @@ from typing import Any
 import mpmath
 import sympy as sp
 
+from fltheory.args import read_count
 from fltheory.engine.expressions import Z
-from fltheory.engine.hermite.bounds import K_MAX, check_degree
+from fltheory.engine.hermite.bounds import K_MAX
 from fltheory.engine.hermite.exact import _KINK_ATOMS, _is_polynomial, _to_poly
 from fltheory.exact import check_dps
 
@@ -100,7 +101,7 @@ def quad_expectation(f: str | sp.Expr, k: int = 0, dps: int = 30) -> tuple[Any, 
     """
     from fltheory.engine.functions import parse_function
 
-    check_degree(k, "k", 0, K_MAX)
+    read_count(k, "k", 0, K_MAX)
     check_dps(dps)
     expr = parse_function(f).expr
     return _quad_expectation(_mp_function(expr), k, kink_points(expr), dps)

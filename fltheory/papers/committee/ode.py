@@ -149,9 +149,9 @@ def integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
     check_integer(K, "K", 1, MAX_UNITS)
     check_integer(M, "M", 1, MAX_UNITS)
     check_integer(n_grid, "n_grid", 1)
-    eta, t_span = read_real(eta, "eta", 0.0), read_real(t_span, "t_span", 0.0)
+    eta, t_span = read_real(eta, "eta", low=0.0), read_real(t_span, "t_span", low=0.0)
     if per_eval is not None:
-        per_eval = read_real(per_eval, "per_eval", 0.0, strict=True)
+        per_eval = read_real(per_eval, "per_eval", low=0.0, open_low=True)
     return _integration_cost(K, M, eta, t_span, n_grid, per_eval)
 
 
@@ -216,8 +216,8 @@ def integrate_flat(fun: Callable[[np.ndarray], np.ndarray], y0: Any, t_grid: Any
     y0 = np.ascontiguousarray(y0, dtype=float)
     if y0.ndim != 1 or not np.isfinite(y0).all():
         raise DomainError("y0", f"an array of shape {y0.shape}", "a finite 1-d state")
-    rtol = read_real(rtol, "rtol", 0.0, strict=True)
-    atol = read_real(atol, "atol", 0.0, strict=True)
+    rtol = read_real(rtol, "rtol", low=0.0, open_low=True)
+    atol = read_real(atol, "atol", low=0.0, open_low=True)
     check_integer(max_nfev, "max_nfev", 1)
     if method not in METHODS:
         raise DomainError("method", method, ", ".join(METHODS))
@@ -478,7 +478,7 @@ def eps_accuracy(model: Any, traj: CommitteeTrajectory, eta: Any,
     i4 = 1e-9 if kind == "relu" else 0.0
     if average_errors:
         i4 = max(i4, *average_errors.values())
-    eta_f = read_real(eta, "eta", 0.0, strict=True)
+    eta_f = read_real(eta, "eta", low=0.0, open_low=True)
     return np.asarray(weight * (10.0 * (atol + rtol * scale) + eta_f**2 * i4), dtype=float)
 
 

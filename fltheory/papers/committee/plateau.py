@@ -791,11 +791,11 @@ def max_learning_rate(model: Any, T: Any = 1) -> MaxLearningRate:
         raise DomainError("K", K, "K = M (the specialised fixed point Q = R = T needs as many "
                           "students as teachers)", reason=f"with M = {M}")
     if K > 1:
-        Tm = (np.eye(M) * read_real(T, "T", 0.0, strict=True) if np.ndim(T) == 0
+        Tm = (np.eye(M) * read_real(T, "T", low=0.0, open_low=True) if np.ndim(T) == 0
               else _teacher(T, M))
         _check_analysis(model, 2 * 24 * (K * (K + 1) // 2 + K * M))
         return eta_max_of_field(lambda e: _model_field(model, e), Tm)
-    T_f = read_real(T, "T", 0.0, strict=True)
+    T_f = read_real(T, "T", low=0.0, open_low=True)
     _check_analysis(model, 0)
     return max_lr_of_field(lambda e: _model_field(model, e), T_f)
 

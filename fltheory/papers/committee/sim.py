@@ -39,8 +39,8 @@ from typing import Any
 
 import numpy as np
 
+from fltheory.args import check_memory, read_count, read_real
 from fltheory.exact import DomainError, did_you_mean
-from fltheory.simkit.checks import check_memory, finite_real, positive_int
 from fltheory.simkit.observables import crossing_time
 from fltheory.simkit.seeding import SeedLike, child, sequence
 from fltheory.simkit.teachers import orthonormal_teacher
@@ -202,9 +202,9 @@ def cold_start(N: int, K: int, M: int, seed: SeedLike, q0: float | Fraction | st
     >>> W0.shape, W_star.shape, bool(np.allclose(W_star @ W_star.T / 50, np.eye(3)))
     ((2, 50), (3, 50), True)
     """
-    q0 = finite_real(q0, "q0", 0.0, strict=True)
-    K, M = positive_int(K, "K"), positive_int(M, "M")
-    N = positive_int(N, "N", M)
+    q0 = read_real(q0, "q0", low=0.0, open_low=True)
+    K, M = read_count(K, "K", 1), read_count(M, "M", 1)
+    N = read_count(N, "N", M)
     check_memory("N", N, 8.0 * (K + 3 * M) * N)
     W_star = orthonormal_teacher(N, M, np.random.default_rng(child(seed, KEY_TEACHER)))
     W0 = math.sqrt(q0) * np.random.default_rng(child(seed, KEY_START)).standard_normal((K, N))
@@ -252,7 +252,7 @@ bool(np.allclose(W @ Ws.T / 20, [[0.2], [0.0]]))
     Qa, Ta = _square(Q, "Q", "K"), _square(T, "T", "M")
     K, M = Qa.shape[0], Ta.shape[0]
     Qa, Ra, Ta = _matrix(Qa, (K, K), "Q"), _matrix(R, (K, M), "R"), _matrix(Ta, (M, M), "T")
-    N = positive_int(N, "N", K + M)
+    N = read_count(N, "N", K + M)
     check_memory("N", N, 8.0 * 3 * (K + M) * N)
     for name, S in (("T", Ta), ("Q", Qa)):
         if not np.allclose(S, S.T, rtol=0, atol=1e-12 * max(1.0, np.abs(S).max())):
@@ -300,11 +300,11 @@ def _layer(value: Any, n: int, param: str, default: float) -> np.ndarray:
     if value is None:
         return np.full(n, default)
     if isinstance(value, str | int | float | Fraction | np.number):
-        return np.full(n, finite_real(value, param, -math.inf, strict=False))
+        return np.full(n, read_real(value, param, low=-math.inf))
     vals = list(value) if isinstance(value, Sequence | np.ndarray) else None
     if vals is None or len(vals) != n:
         raise DomainError(param, repr(value)[:40], f"a number or {n} numbers")
-    return np.array([finite_real(v, param, -math.inf, strict=False) for v in vals])
+    return np.array([read_real(v, param, low=-math.inf) for v in vals])
 
 
 def _numba_available() -> bool:
@@ -336,10 +336,10 @@ def sgd_cost(N: int, K: int, M: int, t_max: float, n_test: int = 0, records: int
     >>> round(sgd_cost(1000, 2, 2, 10.0, engine="numpy"), 3)
     0.404
     """
-    N, K, M = (positive_int(v, n) for v, n in ((N, "N"), (K, "K"), (M, "M")))
-    n_test, records = positive_int(n_test, "n_test", 0), positive_int(records, "records", 0)
-    replicas = positive_int(replicas, "replicas")
-    t_max = finite_real(t_max, "t_max", 0.0, strict=False)
+    N, K, M = (read_count(v, n, 1) for v, n in ((N, "N"), (K, "K"), (M, "M")))
+    n_test, records = read_count(n_test, "n_test", 0), read_count(records, "records", 0)
+    replicas = read_count(replicas, "replicas", 1)
+    t_max = read_real(t_max, "t_max", low=0.0)
     if engine not in ("auto", "numpy", "numba"):
         raise DomainError("engine", engine, "auto, numpy or numba")
     if engine == "auto":
@@ -468,17 +468,17 @@ def sgd_replicas(starts: Sequence[tuple[Any, Any]], g: str | Activation,
     if not isinstance(seeds, Sequence) or len(seeds) != S:
         raise DomainError("seeds", repr(seeds)[:40], f"{S} seeds, one per start")
     seqs = [sequence(s) for s in seeds]
-    eta_f = finite_real(eta, "eta", 0.0, strict=True)
-    sigma = finite_real(noise, "noise", 0.0, strict=False)
-    kappa = finite_real(weight_decay, "weight_decay", 0.0, strict=False)
+    eta_f = read_real(eta, "eta", low=0.0, open_low=True)
+    sigma = read_real(noise, "noise", low=0.0)
+    kappa = read_real(weight_decay, "weight_decay", low=0.0)
     if eta_f * kappa >= N:
         raise DomainError("weight_decay", weight_decay, f"η κ < N = {N}")
     t = _check_grid(t_grid, N)
-    chunk = min(positive_int(chunk, "chunk"), _MAX_CHUNK)
-    n_test = positive_int(n_test, "n_test", 0)
+    chunk = min(read_count(chunk, "chunk", 1), _MAX_CHUNK)
+    n_test = read_count(n_test, "n_test", 0)
     check_memory("n_test", n_test, 8.0 * S * ((n_test + chunk) * N + chunk * chunk
                                               + (K + M) * (N + n_test) + len(t) * K * (K + M)))
-    limit_factor = finite_real(divergence_factor, "divergence_factor", 0.0, strict=True)
+    limit_factor = read_real(divergence_factor, "divergence_factor", low=0.0, open_low=True)
     a_, as_ = _layer(a, K, "a", 1.0), _layer(a_star, M, "a_star", 1.0)
     if engine not in ("auto", "numpy", "numba"):
         raise DomainError("engine", engine, "auto, numpy or numba")

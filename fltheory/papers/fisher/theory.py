@@ -86,7 +86,6 @@ the work before it starts) and raises :class:`fltheory.exact.DomainError`.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -94,7 +93,10 @@ from typing import Any
 
 import mpmath
 
-from fltheory.args import read_dps, read_integral
+from fltheory.args import read_count, read_dps
+from fltheory.engine.spherical import check_dimension
+from fltheory.engine.spherical import legendre_coefficients as _legendre_coefficients
+from fltheory.engine.spherical import multiplicity as _multiplicity
 from fltheory.exact import DomainError, check_cost
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
@@ -154,7 +156,7 @@ def spectrum_work(d: int, lmax: int, dps: int = 30) -> float:
     207936.0
     """
     d = _check_d(d)
-    lmax = read_integral(lmax, "lmax", 0, MAX_L)
+    lmax = read_count(lmax, "lmax", 0, MAX_L)
     precision = read_dps(dps) + _guard(d, lmax)
     return float(max(lmax, 1)) ** 3 * float(precision) ** 2
 
@@ -174,58 +176,27 @@ def _check_work(d: int, lmax: int, dps: int) -> None:
 
 
 def _check_d(d: Any) -> int:
-    if isinstance(d, numbers.Integral) and not isinstance(d, bool) and d == 1:
-        raise DomainError("d", d, "integers d >= 2",
-                          reason="has no sphere of directions (S^0) for Funk–Hecke")
-    return read_integral(d, "d", 2)
+    return check_dimension(d)
 
 
 def multiplicity(d: int, l: int) -> int:
     """N(d, l): dimension of the spherical harmonics of degree l on S^{d−1}, the multiplicity of
-    the eigenvalue λ_l(d).
-
-    ``d``: integer >= 2; ``l``: integer in [0, MAX_L]. Returns the exact int
-    N(d, l) = C(l + d − 1, d − 1) − C(l + d − 3, d − 1) (N(d, 0) = 1, N(d, 1) = d).
+    the eigenvalue λ_l(d) (:func:`fltheory.engine.spherical.multiplicity`, l in [0, MAX_L]).
 
     >>> [multiplicity(3, l) for l in range(5)]
     [1, 3, 5, 7, 9]
-    >>> multiplicity(10, 2) == 10 * 11 // 2 - 1
-    True
     """
-    d = _check_d(d)
-    l = read_integral(l, "l", 0, MAX_L)
-    if l == 0:
-        return 1
-    if l == 1:
-        return d
-    return math.comb(l + d - 1, d - 1) - math.comb(l + d - 3, d - 1)
+    return _multiplicity(d, l, MAX_L)
 
 
 def legendre_coefficients(d: int, l: int) -> list[Fraction]:
-    """Monomial coefficients of the Legendre (Gegenbauer) polynomial P_l of dimension d,
-    normalised by P_l(1) = 1, from the recurrence
-    (l + d − 2) P_{l+1} = (2l + d − 2) t P_l − l P_{l−1}, P_0 = 1, P_1 = t.
-
-    ``d``: integer >= 2; ``l``: integer in [0, MAX_L]. Returns the exact coefficients
-    [c_0, …, c_l] (Fractions) of P_l(t) = Σ c_k t^k.
+    """Monomial coefficients of the Legendre (Gegenbauer) polynomial P_l of dimension d with
+    P_l(1) = 1 (:func:`fltheory.engine.spherical.legendre_coefficients`, l in [0, MAX_L]).
 
     >>> [str(c) for c in legendre_coefficients(3, 2)]
     ['-1/2', '0', '3/2']
     """
-    d = _check_d(d)
-    l = read_integral(l, "l", 0, MAX_L)
-    prev: list[Fraction] = [Fraction(1)]
-    if l == 0:
-        return prev
-    cur: list[Fraction] = [Fraction(0), Fraction(1)]
-    for n in range(1, l):
-        new = [Fraction(0)] * (n + 2)
-        for i, c in enumerate(cur):
-            new[i + 1] += (2 * n + d - 2) * c
-        for i, c in enumerate(prev):
-            new[i] -= n * c
-        prev, cur = cur, [c / (n + d - 2) for c in new]
-    return cur
+    return _legendre_coefficients(d, l, MAX_L)
 
 
 class _Ctx:
@@ -332,7 +303,7 @@ def eigenvalue(d: int, l: int, dps: int = 30, exact: bool | None = None) -> Fish
     Fraction(0, 1)
     """
     d = _check_d(d)
-    l = read_integral(l, "l", 0, MAX_L)
+    l = read_count(l, "l", 0, MAX_L)
     dps = read_dps(dps)
     exact = _check_exact(exact)
     _check_work(d, l, dps)
@@ -381,7 +352,7 @@ def eigenvalue_quadrature(d: int, l: int, dps: int = 30) -> Any:
     '0.5625'
     """
     d = _check_d(d)
-    l = read_integral(l, "l", 0, MAX_L)
+    l = read_count(l, "l", 0, MAX_L)
     dps = read_dps(dps)
     _check_work(d, l, dps)
     coeffs = legendre_coefficients(d, l)
@@ -413,7 +384,7 @@ def paper_approximation(d: int, l: int, dps: int = 30) -> Any | None:
     ('0.5570423', None)
     """
     d = _check_d(d)
-    l = read_integral(l, "l", 0, MAX_L)
+    l = read_count(l, "l", 0, MAX_L)
     dps = read_dps(dps)
     with mpmath.workdps(dps + 5):
         if l == 0:
@@ -585,7 +556,7 @@ def spectrum(d: int, lmax: int = 4, dps: int = 30, exact: bool | None = None
     ['2', '5', '9/256', '0.03515625', '0.0318309886184', '-0.0946', '0.9921875']
     """
     d = _check_d(d)
-    lmax = read_integral(lmax, "lmax", 0, MAX_L)
+    lmax = read_count(lmax, "lmax", 0, MAX_L)
     dps = read_dps(dps)
     exact = _check_exact(exact)
     _check_work(d, lmax, dps)
@@ -684,7 +655,7 @@ def eigenfunction_basis(x: Any, l: int) -> Any:
     """
     import numpy as np
 
-    l = read_integral(l, "l", 0, 2)
+    l = read_count(l, "l", 0, 2)
     x = _inputs(x)
     d = x.shape[1]
     need = 8 * x.shape[0] * multiplicity(d, l)

@@ -66,7 +66,7 @@ def implicit_bias_drift(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: floa
     >>> d["drift"] < 1e-8
     True
     """
-    t_max = read_real(t_max, "t_max", 0.0, strict=True)
+    t_max = read_real(t_max, "t_max", low=0.0, open_low=True)
     t = np.linspace(0.0, t_max, 401)
     polar_factor(np.asarray(R0, dtype=float))  # ρ(0) of full rank, else S is undefined
     sol = integrate(Q0, R0, T, eta, t)
@@ -123,7 +123,7 @@ def cold_start_drift(p: int, p_star: int, etas: Sequence[Any], q0: Any = 0.25,
     if p < p_star:
         raise DomainError("p", p, f"p >= p* = {p_star}")
     read_count(mc, "mc", 2, 10**7)
-    q0 = read_real(q0, "q0", 0.0, strict=True)
+    q0 = read_real(q0, "q0", low=0.0, open_low=True)
     if isinstance(etas, str | bytes) or not isinstance(etas, Sequence) or not etas:
         raise DomainError("etas", str(etas)[:40], "a non-empty sequence of steps")
     steps = sorted({read_step(e) for e in etas})

@@ -66,7 +66,7 @@ def plateau_noise_rate(q: Any, p: int, p_star: int, eta: float, sigma: float = 0
     read_count(p, "p", 1)
     read_count(p_star, "p_star", 1)
     q, eta = read_finite(q, "q"), read_finite(eta, "eta")
-    sigma = read_real(sigma, "sigma", 0.0)
+    sigma = read_real(sigma, "sigma", low=0.0)
     return 4 * eta**2 * plateau_noise_moment(q, p, p_star, 1 / p, 1 / p_star, sigma)
 
 
@@ -82,7 +82,7 @@ def plateau_overlap_variance(p: int, p_star: int, eta: Fraction, t: float,
     0.115368
     """
     pl = plateau(p, p_star, read_step(eta))
-    t, sigma = read_real(t, "t", 0.0), read_real(sigma, "sigma", 0.0)
+    t, sigma = read_real(t, "t", low=0.0), read_real(sigma, "sigma", low=0.0)
     D = plateau_noise_rate(pl.q, p, p_star, float(pl.eta), sigma)
     r = pl.escape_rate
     try:
@@ -138,8 +138,9 @@ def plateau_noise_integral(p: int, p_star: int, eta: Any, q0: Any = 0.25, sigma:
     read_count(p, "p", 1)
     read_count(p_star, "p_star", 1)
     eta_q, sigma_q = read_step(eta), read_noise(sigma)
-    q0 = read_real(q0, "q0", 0.0, strict=True)
-    t_max, dt = read_real(t_max, "t_max", 0.0, strict=True), read_real(dt, "dt", 0.0, strict=True)
+    q0 = read_real(q0, "q0", low=0.0, open_low=True)
+    t_max = read_real(t_max, "t_max", low=0.0, open_low=True)
+    dt = read_real(dt, "dt", low=0.0, open_low=True)
     steps = t_max / dt  # finite over finite; capped so that a tiny dt is an estimate, not inf
     check_ode_request(p, p_star, float(eta_q), t_max, int(min(steps, 1e15)) + 1, k=0)
     return _noise_integral(p, p_star, float(eta_q), q0, float(sigma_q),
@@ -254,13 +255,13 @@ def _escape_arguments(p: int, p_star: int, eta: Any, q0: float, threshold: float
     sigma_q = read_noise(sigma)
     if sigma_q > 1000:
         raise DomainError("noise", fraction_text(sigma_q), "0 <= noise <= 1000")
-    q0 = read_real(q0, "q0", 0.0, strict=True)
+    q0 = read_real(q0, "q0", low=0.0, open_low=True)
     if q0 > 1000:
         raise DomainError("q0", q0, "0 < q0 <= 1000")
     threshold = read_real(threshold, "threshold")
     if not 1e-6 <= threshold < 1:
         raise DomainError("threshold", threshold, "1e-6 <= threshold < 1")
-    dt = read_real(dt, "dt", 0.0, strict=True)
+    dt = read_real(dt, "dt", low=0.0, open_low=True)
     rate = plateau(p, p_star, eta_q, sigma_q).escape_rate
     if rate <= 0:
         raise DomainError("eta", fraction_text(eta_q), "steps with a positive escape rate")
@@ -317,7 +318,7 @@ def escape_cost(p: int, p_star: int, n_grid: float, samples: int) -> tuple[float
     """
     read_count(p, "p", 1)
     read_count(p_star, "p_star", 1)
-    n_grid = read_real(n_grid, "n_grid", 0.0, strict=True)
+    n_grid = read_real(n_grid, "n_grid", low=0.0, open_low=True)
     read_count(samples, "samples", 2)
     k = min(p, p_star)
     n = k + p_star

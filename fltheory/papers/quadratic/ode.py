@@ -45,7 +45,7 @@ def check_ode_request(p: int, p_star: int, eta: float, t_span: float, n_grid: in
     read_count(p_star, "p_star", 1)
     read_count(n_grid, "n_grid", 1)
     read_count(count, "count", 1)
-    eta, t_span = read_real(eta, "eta", 0.0), read_real(t_span, "t_span", 0.0)
+    eta, t_span = read_real(eta, "eta", low=0.0), read_real(t_span, "t_span", low=0.0)
     k = min(p, p_star) if k is None else k
     read_count(k, "k", 0, p)
     _check_cost(k, p, p_star, eta, t_span, n_grid, count)
@@ -88,7 +88,7 @@ def ode_cost(k: int, p: int, p_star: int, eta: float, t_span: float, n_grid: int
     read_count(p_star, "p_star", 1)
     read_count(k, "k", 0, p)
     read_count(n_grid, "n_grid", 1)
-    eta, t_span = read_real(eta, "eta", 0.0), read_real(t_span, "t_span", 0.0)
+    eta, t_span = read_real(eta, "eta", low=0.0), read_real(t_span, "t_span", low=0.0)
     return _cost(k, p, p_star, eta, t_span, n_grid)
 
 
@@ -157,13 +157,13 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Any, t_grid: A
     Q0, R0, T = _read_state(Q0, R0, T)
     p, ps = R0.shape
     eta_in = eta
-    eta = read_real(eta, "eta", 0.0, strict=True)
-    sigma = read_real(sigma, "sigma", 0.0)
+    eta = read_real(eta, "eta", low=0.0, open_low=True)
+    sigma = read_real(sigma, "sigma", low=0.0)
     a = 1.0 / p if a is None else read_real(a, "a")
     b = 1.0 / ps if b is None else read_real(b, "b")
     eta_w = p * eta if eta_w is None else read_real(eta_w, "eta_w")
-    rtol = read_real(rtol, "rtol", 0.0, strict=True)
-    atol = read_real(atol, "atol", 0.0, strict=True)
+    rtol = read_real(rtol, "rtol", low=0.0, open_low=True)
+    atol = read_real(atol, "atol", low=0.0, open_low=True)
     t_grid = read_grid(t_grid)
     if method not in ("auto", "dopri", "lsoda"):
         raise DomainError("method", method, "auto, dopri or lsoda")

@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from fltheory.args import check_memory, read_count, read_real
 from fltheory.exact import DomainError
-from fltheory.simkit.checks import check_memory, finite_real, positive_int
 from fltheory.simkit.observables import crossing_time
 from fltheory.simkit.seeding import SeedLike, child, sequence
 from fltheory.simkit.teachers import orthonormal_teacher
@@ -55,9 +55,9 @@ def sgd_cost(N: int, p: int, p_star: int, t_max: float, n_test: int = 0, records
     >>> round(sgd_cost(1000, 4, 2, 40.0), 2)
     1.52
     """
-    N, p, p_star = (positive_int(v, n) for v, n in ((N, "N"), (p, "p"), (p_star, "p_star")))
-    n_test, records = positive_int(n_test, "n_test", 0), positive_int(records, "records", 0)
-    t_max = finite_real(t_max, "t_max", 0.0, strict=False)
+    N, p, p_star = (read_count(v, n, 1) for v, n in ((N, "N"), (p, "p"), (p_star, "p_star")))
+    n_test, records = read_count(n_test, "n_test", 0), read_count(records, "records", 0)
+    t_max = read_real(t_max, "t_max", low=0.0)
     steps = t_max * N
     return steps * (1e-5 + 2e-9 * N * (p + p_star + 8)) + 2e-9 * n_test * N * p * records
 
@@ -72,10 +72,10 @@ def cold_start(N: int, p: int, p_star: int, seed: SeedLike, q0: float = 0.25,
     >>> W0.shape, W_star.shape
     ((2, 50), (1, 50))
     """
-    q0 = finite_real(q0, "q0", 0.0, strict=True)
+    q0 = read_real(q0, "q0", low=0.0, open_low=True)
     W_star = orthonormal_teacher(N, p_star, np.random.default_rng(child(seed, KEY_TEACHER)),
                                  eigenvalues)
-    p = positive_int(p, "p")
+    p = read_count(p, "p", 1)
     check_memory("N", N, 8.0 * p * N)
     W0 = math.sqrt(q0) * np.random.default_rng(child(seed, KEY_START)).standard_normal((p, N))
     return W0, W_star
@@ -147,16 +147,16 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction | str, t_grid:
     seed = sequence(seed)
     W0, W_star = _check_weights(W0, W_star)
     (p, N), ps = W0.shape, W_star.shape[0]
-    eta = finite_real(eta, "eta", 0.0, strict=True)
-    sigma = finite_real(sigma, "sigma", 0.0, strict=False)
+    eta = read_real(eta, "eta", low=0.0, open_low=True)
+    sigma = read_real(sigma, "sigma", low=0.0)
     t_grid = _check_times(t_grid, N)
-    chunk = positive_int(chunk, "chunk")
-    n_test = positive_int(n_test, "n_test", 0)
+    chunk = read_count(chunk, "chunk", 1)
+    n_test = read_count(n_test, "n_test", 0)
     check_memory("n_test", n_test, 8.0 * (n_test + chunk) * N * 2)
-    divergence_factor = finite_real(divergence_factor, "divergence_factor", 0.0, strict=True)
-    a = 1.0 / p if a is None else finite_real(a, "a", 0.0, strict=True)
-    b = 1.0 / ps if b is None else finite_real(b, "b", 0.0, strict=False)
-    eta_w = p * eta if eta_w is None else finite_real(eta_w, "eta_w", 0.0, strict=True)
+    divergence_factor = read_real(divergence_factor, "divergence_factor", low=0.0, open_low=True)
+    a = 1.0 / p if a is None else read_real(a, "a", low=0.0, open_low=True)
+    b = 1.0 / ps if b is None else read_real(b, "b", low=0.0)
+    eta_w = p * eta if eta_w is None else read_real(eta_w, "eta_w", low=0.0, open_low=True)
     scale = max(1.0, float(np.max(np.sum(W0 * W0, axis=1))) / N,
                 float(np.max(np.sum(W_star * W_star, axis=1))) / N)
     # SFC64: the N normals per step are most of the cost; it draws them ~25 % faster than PCG64
@@ -285,13 +285,13 @@ def hessian_counts_at_solution(p: int, p_star: int, N: int, seed: SeedLike, n_sa
     >>> hessian_counts_at_solution(2, 1, 6, 0)
     (0, 6, 6)
     """
-    p, p_star, N = (positive_int(v, name) for v, name in ((p, "p"), (p_star, "p_star"),
+    p, p_star, N = (read_count(v, name, 1) for v, name in ((p, "p"), (p_star, "p_star"),
                                                           (N, "N")))
     if p < p_star or p_star > N:
         raise DomainError("p", p, f"p >= p* = {p_star} and N >= p*")
-    a = 1.0 / p if a is None else finite_real(a, "a", 0.0, strict=True)
-    b = 1.0 / p_star if b is None else finite_real(b, "b", 0.0, strict=True)
-    n = positive_int(n_samples, "n_samples", 0) or 4 * p * N
+    a = 1.0 / p if a is None else read_real(a, "a", low=0.0, open_low=True)
+    b = 1.0 / p_star if b is None else read_real(b, "b", low=0.0, open_low=True)
+    n = read_count(n_samples, "n_samples", 0) or 4 * p * N
     check_memory("N", N, 8.0 * (n * p * N * 2 + (p * N) ** 2 * 2 + n * N))
     W_star = orthonormal_teacher(N, p_star, np.random.default_rng(child(seed, KEY_TEACHER)))
     rng = np.random.default_rng(child(seed, KEY_HESSIAN))
@@ -324,8 +324,9 @@ def population_hessian_counts(W: np.ndarray, W_star: np.ndarray, a: float, b: fl
             or W_star.size == 0 or not (np.isfinite(W).all() and np.isfinite(W_star).all()):
         raise DomainError("W", f"arrays of shapes {W.shape}, {W_star.shape}",
                           "finite p × N and p* × N matrices")
-    a, b = finite_real(a, "a", 0.0, strict=True), finite_real(b, "b", 0.0, strict=False)
-    h, rel_tol = finite_real(h, "h", 0.0, strict=True), finite_real(rel_tol, "rel_tol", 0.0, True)
+    a, b = read_real(a, "a", low=0.0, open_low=True), read_real(b, "b", low=0.0)
+    h = read_real(h, "h", low=0.0, open_low=True)
+    rel_tol = read_real(rel_tol, "rel_tol", low=0.0, open_low=True)
     p, N = W.shape
     check_memory("N", N, 8.0 * 3 * (p * N) ** 2)
 
@@ -354,9 +355,9 @@ def plateau_point(p: int, p_star: int, N: int, q: float, seed: SeedLike
     >>> np.allclose(W @ W.T / 10, 0.5 * np.eye(2)), np.allclose(W @ W_star.T, 0)
     (True, True)
     """
-    p = positive_int(p, "p")
-    N = positive_int(N, "N", p + positive_int(p_star, "p_star"))
-    q = finite_real(q, "q", 0.0, strict=False)
+    p = read_count(p, "p", 1)
+    N = read_count(N, "N", p + read_count(p_star, "p_star", 1))
+    q = read_real(q, "q", low=0.0)
     check_memory("N", N, 8.0 * 4 * N * (p + p_star))
     W_star = orthonormal_teacher(N, p_star, np.random.default_rng(child(seed, KEY_TEACHER)))
     G = np.random.default_rng(child(seed, KEY_START)).standard_normal((p, N))

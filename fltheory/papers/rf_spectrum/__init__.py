@@ -32,7 +32,8 @@ _NAMES = {
     "piecewise": (
         "Piecewise", "gamma_symbol", "piecewise_parts"),
     "theory": (
-        "FLOAT_MAX_DPS", "MAX_D", "MAX_JMAX", "MAX_WORK", "RFApproach", "RFLevel", "RFSpectrum",
+        "FLOAT_MAX_DPS", "MAX_D", "MAX_JMAX", "MAX_L", "MAX_WORK", "RFApproach", "RFLevel",
+        "RFSpectrum",
         "kernel_trace", "large_d_approach", "multiplicity", "spectrum"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)

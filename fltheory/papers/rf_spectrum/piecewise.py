@@ -49,7 +49,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from fltheory.papers.fisher.theory import legendre_coefficients
+from fltheory.engine.spherical import legendre_coefficients
 
 __all__ = ["Piecewise", "gamma_symbol", "piecewise_parts"]
 

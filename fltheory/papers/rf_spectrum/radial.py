@@ -59,7 +59,7 @@ from typing import Any
 
 import mpmath
 
-from fltheory.papers.fisher.theory import legendre_coefficients
+from fltheory.engine.spherical import legendre_coefficients
 
 __all__ = ["NystromResult", "abs_t_moment_mp", "funk_hecke", "laguerre_rule", "log_rule", "nystrom",
            "nystrom_float", "t_moment"]

@@ -107,9 +107,9 @@ from typing import Any
 
 import mpmath
 
-from fltheory.args import read_dps, read_integral
+from fltheory.args import read_count, read_dps
+from fltheory.engine.spherical import multiplicity as _multiplicity
 from fltheory.exact import DomainError, as_rational, check_cost
-from fltheory.papers.fisher.theory import MAX_L, multiplicity
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
@@ -117,6 +117,7 @@ __all__ = [
     "FLOAT_MAX_DPS",
     "MAX_D",
     "MAX_JMAX",
+    "MAX_L",
     "MAX_WORK",
     "RFApproach",
     "RFLevel",
@@ -126,6 +127,20 @@ __all__ = [
     "multiplicity",
     "spectrum",
 ]
+
+#: the one range of the harmonic degree l and of lmax, [0, MAX_L] (the work grows as lmax³)
+MAX_L = 60
+
+
+def multiplicity(d: int, l: int) -> int:
+    """N(d, l), the multiplicity of the level λ_{l,j}, l in [0, MAX_L]
+    (:func:`fltheory.engine.spherical.multiplicity`).
+
+    >>> multiplicity(5, 2)
+    14
+    """
+    return _multiplicity(d, l, MAX_L)
+
 
 #: Largest d (N(d, l) and the log-Gamma ratios stay cheap far beyond 10^6).
 MAX_D = 10**12
@@ -148,7 +163,7 @@ def _check_d(d: Any) -> int:
     if isinstance(d, numbers.Integral) and not isinstance(d, bool) and d < 2:
         raise DomainError("d", d, f"integers in [2, {MAX_D}]",
                           reason="has no sphere of directions for Funk–Hecke (d >= 2)")
-    return read_integral(d, "d", 2, MAX_D)
+    return read_count(d, "d", 2, MAX_D)
 
 
 def _scale(scale: Any) -> Any:
@@ -289,8 +304,8 @@ class RFSpectrum(ShowsTable):
 
     def level(self, l: int, j: int) -> RFLevel:
         """The :class:`RFLevel` of (l, j) (DomainError outside l <= lmax, j <= jmax)."""
-        l = read_integral(l, "l", 0, self.lmax)
-        j = read_integral(j, "j", 0, self.jmax)
+        l = read_count(l, "l", 0, self.lmax)
+        j = read_count(j, "j", 0, self.jmax)
         return self.levels[l * (self.jmax + 1) + j]
 
     def eigenvalue(self, l: int, j: int = 0) -> Any:
@@ -418,8 +433,8 @@ def _spectrum(sigma: Any, d: int, scale: Any, lmax: int, jmax: int, dps: int,
     """:func:`spectrum` at ``dps``; ``strict``: a value short of ``dps`` digits is a
     DomainError (else it keeps its own ``digits`` and a note says so)."""
     d = _check_d(d)
-    lmax = read_integral(lmax, "lmax", 0, MAX_L)
-    jmax = read_integral(jmax, "jmax", 0, MAX_JMAX)
+    lmax = read_count(lmax, "lmax", 0, MAX_L)
+    jmax = read_count(jmax, "jmax", 0, MAX_JMAX)
     dps = read_dps(dps)
     s = _scale(scale)
     func = _sympy_function(sigma)
@@ -1194,7 +1209,7 @@ def large_d_approach(sigma: Any, l: int, d_values: Sequence[int], scale: Any = 1
     from fltheory.engine.hermite import coefficient
     from fltheory.papers.rf_spectrum.radial import funk_hecke
 
-    l = read_integral(l, "l", 0, MAX_L)
+    l = read_count(l, "l", 0, MAX_L)
     values = list(d_values)
     if not 1 <= len(values) <= 20:
         raise DomainError("d_values", len(values), "1 to 20 dimensions")

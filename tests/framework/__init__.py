@@ -1,0 +1,2 @@
+"""Tests of fltheory below the papers: exact numbers, the CLI, claims, render, report, sweep,
+packaging."""

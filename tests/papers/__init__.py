@@ -1,0 +1,1 @@
+"""Tests of each paper, one folder per package of fltheory/papers."""

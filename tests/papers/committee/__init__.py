@@ -1,0 +1,1 @@
+"""Tests of papers.committee (the folder mirrors fltheory/papers/committee)."""

@@ -1,0 +1,1 @@
+"""Tests of papers.fisher (the folder mirrors fltheory/papers/fisher)."""

@@ -1,0 +1,1 @@
+"""Tests of papers.hermite (the folder mirrors fltheory/papers/hermite)."""

@@ -1,0 +1,1 @@
+"""Tests of papers.quadratic (the folder mirrors fltheory/papers/quadratic)."""

@@ -1,0 +1,1 @@
+"""Tests of papers.recovery (the folder mirrors fltheory/papers/recovery)."""

@@ -1,0 +1,1 @@
+"""Tests of papers.rf_spectrum (the folder mirrors fltheory/papers/rf_spectrum)."""

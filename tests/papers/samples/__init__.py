@@ -1,0 +1,1 @@
+"""Tests of papers.samples (the folder mirrors fltheory/papers/samples)."""

@@ -1,0 +1,1 @@
+"""Tests of papers.spectral (the folder mirrors fltheory/papers/spectral)."""

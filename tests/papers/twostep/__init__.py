@@ -1,0 +1,1 @@
+"""Tests of papers.twostep (the folder mirrors fltheory/papers/twostep)."""
