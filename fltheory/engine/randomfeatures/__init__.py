@@ -109,6 +109,7 @@ dps 5: 3 s); at small d the truncation bound limits the digits (tanh: d = 5 abou
 """
 
 
+from fltheory.engine.randomfeatures.assembly import kernel_trace, spectrum
 from fltheory.engine.randomfeatures.levels import (
     AUTO_DPS,
     FLOAT_MAX_DPS,
@@ -121,7 +122,6 @@ from fltheory.engine.randomfeatures.levels import (
     multiplicity,
 )
 from fltheory.engine.randomfeatures.model import RFModel, numpy_face
-from fltheory.engine.randomfeatures.assembly import kernel_trace, spectrum
 
 __all__ = ["AUTO_DPS", "FLOAT_MAX_DPS", "MAX_D", "MAX_JMAX", "MAX_L", "MAX_WORK", "RFLevel",
            "RFModel", "RFSpectrum", "kernel_trace", "multiplicity", "numpy_face", "spectrum"]
