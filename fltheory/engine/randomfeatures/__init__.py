@@ -35,7 +35,7 @@ and every eigenvalue λ_{l,0} >= λ_{l,1} >= … of R_l is an eigenvalue of T of
 N(d, l) (dimension of the degree-l harmonics). c_{k,l} >= 0, and c_{k,l} = 0 unless k >= l and
 k ≡ l (mod 2).
 
-*Exact routes* (:mod:`.piecewise`, :mod:`.route_exact`). A σ that is a polynomial on each
+*Exact routes* (:mod:`.piecewise`, ``_route_exact``). A σ that is a polynomial on each
 half-line is a
 finite sum of positively homogeneous parts; then K_l is of finite rank and R_l's non-zero
 eigenvalues are those of a small matrix of Gamma ratios (chi moments and moments of t):
@@ -51,7 +51,7 @@ which at σ = relu, s² = d is the ReLU Fisher paper's λ_l = d E_t[κ(t) P_l(t)
 different way (sphere factorisation x = ‖x‖ξ instead of the arc-cosine kernel). Every λ_{l,j}
 with j beyond the rank is exactly 0.
 
-*Numeric route* (:mod:`.radial`, :mod:`.route_nystrom`): Nyström on the radial law (generalised
+*Numeric route* (:mod:`.radial`, ``_route_nystrom``): Nyström on the radial law (generalised
 Gauss–Laguerre in u = d r²/(2s²) ~ Gamma(d/2)) with μ_k(r_i) by the trapezoidal rule in z,
 Mehler series truncated at K with a rigorous bound (c_{k,l} <= E|t|^k, Parseval tail
 E σ(rz)² − Σ_{k<=K} μ_k(r)²). Each eigenvalue is computed twice (more radial nodes, a finer z
@@ -59,13 +59,13 @@ step, ten more working digits); its reported digits are those on which the two a
 the truncation bound guarantees. Fewer than the asked ``dps`` is a DomainError naming the
 eigenvalue and the digits reached.
 
-*Gram route* (:mod:`.gram`, :mod:`.route_gram`, d < :data:`~.route_gram.GRAM_MAX_D`): the sphere
+*Gram route* (:mod:`.gram`, ``_route_gram``, d < ``GRAM_MAX_D``): the sphere
 factorisation x = ‖x‖ξ gives K_l(r, r') = E_ρ[β_l(rρ) β_l(r'ρ)], β_l(a) = E_t[σ(at) P_l(t)],
 with no series to truncate (the Mehler series converges slowly at small d). float64 (β
 summed compensated), two orders compared (12–14 digits, measured); used for dps <=
-:data:`~.route_gram.GRAM_FLOAT_MAX_DPS`, tried first up to
-:data:`~.route_gram.GRAM_FLOAT_TRY_DPS` (then the mpmath Gram route, up to
-:data:`~.route_gram.GRAM_MP_MAX_DPS`) and, without a dps, for every value (each keeps the digits
+``GRAM_FLOAT_MAX_DPS``, tried first up to
+``GRAM_FLOAT_TRY_DPS`` (then the mpmath Gram route, up to
+``GRAM_MP_MAX_DPS``) and, without a dps, for every value (each keeps the digits
 it is confirmed to).
 
 *Trace identity.* Σ_l N(d, l) Σ_j λ_{l,j} = Σ_l N(d, l) tr R_l = E_w K(w, w) = E_r E_z σ(rz)²
@@ -104,7 +104,7 @@ dps 5: 3 s); at small d the truncation bound limits the digits (tanh: d = 5 abou
 :func:`kernel_trace` is E_w K(w, w). The modules: :mod:`~fltheory.engine.randomfeatures.levels`
 (records, ranges), :mod:`~fltheory.engine.randomfeatures.model`,
 :mod:`~fltheory.engine.randomfeatures.assembly` (the split by parity and the merge), the routes
-``route_exact``, ``route_gram``, ``route_nystrom`` and their numerics ``piecewise``, ``gram``,
+``_route_exact``, ``_route_gram``, ``_route_nystrom`` and their numerics ``piecewise``, ``gram``,
 ``radial``.
 """
 

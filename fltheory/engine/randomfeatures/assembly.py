@@ -9,6 +9,16 @@ from typing import Any
 
 import mpmath
 
+from fltheory.engine.randomfeatures._route_exact import exact_part
+from fltheory.engine.randomfeatures._route_gram import (
+    GRAM_FLOAT_MAX_DPS,
+    GRAM_FLOAT_TRY_DPS,
+    GRAM_MAX_D,
+    GRAM_MP_MAX_DPS,
+    gram_mp_part,
+    gram_part,
+)
+from fltheory.engine.randomfeatures._route_nystrom import numeric_part
 from fltheory.engine.randomfeatures.levels import (
     AUTO_DPS,
     GUARD,
@@ -19,16 +29,6 @@ from fltheory.engine.randomfeatures.levels import (
     multiplicity,
 )
 from fltheory.engine.randomfeatures.model import RFModel
-from fltheory.engine.randomfeatures.route_exact import exact_part
-from fltheory.engine.randomfeatures.route_gram import (
-    GRAM_FLOAT_MAX_DPS,
-    GRAM_FLOAT_TRY_DPS,
-    GRAM_MAX_D,
-    GRAM_MP_MAX_DPS,
-    gram_mp_part,
-    gram_part,
-)
-from fltheory.engine.randomfeatures.route_nystrom import numeric_part
 from fltheory.exact import DomainError
 
 __all__ = ["kernel_trace", "spectrum"]

@@ -82,6 +82,11 @@ class RFLevel:
 
 
 def parity_reason(parity: int) -> str:
+    """Why a σ of this parity (1 even, −1 odd) has no spectrum at the other parity of l.
+
+    >>> parity_reason(1)[:40]
+    'σ is even: μ_k(r) = 0 for odd k and c_(k'
+    """
     kind = "even" if parity == 1 else "odd"
     other = "odd" if parity == 1 else "even"
     return (f"σ is {kind}: μ_k(r) = 0 for {other} k and c_(k,l) = 0 unless k ≡ l (mod 2), so "
@@ -195,6 +200,11 @@ class RFSpectrum(ShowsTable):
 
 
 def level_zero(l: int, j: int, N: int, dps: int, method: str, reason: str) -> RFLevel:
+    """The level (l, j) that is exactly 0, with the route and the reason that make it so.
+
+    >>> level_zero(3, 0, 7, 30, "exact", "parity").value
+    mpf('0.0')
+    """
     return RFLevel(l, j, mpmath.mpf(0), N, True, dps, method, 0, reason)
 
 
@@ -221,7 +231,11 @@ class Partial:
 
 def agreement(a: Any, b: Any, bound: Any, dps: int) -> int:
     """Significant digits of ``b`` confirmed by a second value ``a`` and an error ``bound``
-    (at most ``dps``; 0 when the error reaches |b|)."""
+    (at most ``dps``; 0 when the error reaches |b|).
+
+    >>> agreement(mpmath.mpf("1.2345"), mpmath.mpf("1.2346"), 0, 30)
+    4
+    """
     err = abs(a - b) + bound
     if err == 0:
         return dps

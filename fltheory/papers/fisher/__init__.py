@@ -23,10 +23,11 @@ PAPER = Paper(
 # The paper's public names, each imported from its module on first use: importing this
 # package (as paper discovery does) costs no more than the declaration above.
 _NAMES = {
-    "params": ("Levels", "Sample"),
+    "params": ("MAX_BYTES", "Levels", "Sample"),
     "runs": (
-        "ClusterComparison", "RFComparison", "compare_clusters", "compare_rf", "residuals_vs_m",
-        "spectrum_sample"),
+        "GRAM", "MAX_FLOPS", "MIN_SHARE", "RUNS", "TEST", "ClusterComparison", "RFComparison",
+        "clear_cache", "cluster_sizes", "compare_clusters", "compare_rf", "draws", "numpy_sigma",
+        "residuals", "residuals_vs_m", "spectrum_sample"),
     "theory": (
         "CLOSED_FORMS", "FisherLevel", "FisherSpectrum", "MAX_L", "MAX_SPECTRUM_WORK",
         "TraceShare", "eigenfunction_basis", "eigenfunction_gram", "eigenvalue",

@@ -117,8 +117,13 @@ def sample(d: int, m: int, seed: SeedLike) -> FisherSample:
 
 
 def draw(p: Sample) -> FisherSample:
-    """:func:`sample` of parameters already read (:class:`~fltheory.papers.fisher.params.
-    Sample`)."""
+    """:func:`sample` of parameters already read (a
+    :class:`~fltheory.papers.fisher.params.Sample`): W and the spectrum of its exact J.
+
+    >>> from fltheory.papers.fisher.params import Sample
+    >>> draw(Sample(3, 50, 0)).eigenvalues.shape
+    (50,)
+    """
     W = seeding.rng(p.seed).standard_normal((p.d, p.m)) / np.sqrt(p.m)
     vals, vecs = np.linalg.eigh(fisher_matrix(W))
     return FisherSample(p.d, p.m, p.seed, W, vals[::-1], vecs[:, ::-1])  # views, no copies

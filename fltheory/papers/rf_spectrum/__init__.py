@@ -20,19 +20,13 @@ PAPER = Paper(
     order=5,
 )
 
-# The paper's public names, each imported from its module on first use: importing this
+# The paper's public names (the shared numerics of the spectrum, Gram and Nyström routes, are
+# the engine's: fltheory.engine.randomfeatures), each imported from its module on first use: importing this
 # package (as paper discovery does) costs no more than the declaration above.
 _NAMES = {
-    "fltheory.engine.randomfeatures.gram": (
-        "GramMpResult", "GramResult", "gegenbauer_rows", "gram_float", "gram_mp", "jacobi_rule",
-        "log_grid"),
-    "fltheory.engine.randomfeatures.radial": (
-        "NystromResult", "abs_t_moment_mp", "funk_hecke", "laguerre_rule", "log_rule", "nystrom",
-        "nystrom_float", "t_moment"),
-    "fltheory.engine.randomfeatures.piecewise": (
-        "Piecewise", "gamma_symbol", "piecewise_parts"),
     "params": ("Approach", "Run"),
-    "runs": ("RFRecord", "record", "sigma_function", "spectrum_sample"),
+    "runs": ("RUNS", "RFRecord", "clear_cache", "record", "records", "sigma_function",
+             "spectrum_sample"),
     "theory": (
         "FLOAT_MAX_DPS", "MAX_D", "MAX_JMAX", "MAX_L", "MAX_WORK", "RFApproach", "RFLevel",
         "RFSpectrum",

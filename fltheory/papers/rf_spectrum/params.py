@@ -17,7 +17,7 @@ from typing import Any
 
 from fltheory.args import read_count, read_dps, read_rational, settle
 
-__all__ = ["MAX_D", "MAX_L", "Approach", "Run"]
+__all__ = ["Approach", "Run"]
 
 #: the engine's ranges of d and l (:mod:`fltheory.engine.randomfeatures.levels`; a test holds
 #: them equal)

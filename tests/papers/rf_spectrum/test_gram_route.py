@@ -17,8 +17,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from fltheory.engine.randomfeatures import _route_gram as route_gram
+from fltheory.engine.randomfeatures import _route_nystrom as route_nystrom
 from fltheory.engine.randomfeatures import assembly as engine_spectrum
-from fltheory.engine.randomfeatures import route_gram, route_nystrom
 from fltheory.engine.randomfeatures.gram import _compensated_rows, gram_float, gram_mp, jacobi_rule
 from fltheory.engine.randomfeatures.model import RFModel
 from fltheory.papers.fisher import theory as fisher
