@@ -126,7 +126,7 @@ class PriorNumerics:
             return s / (1 + qh * s)
         if qh == 0:
             return self.rho - self.mean ** 2
-        return self._expect(lambda B: self.posterior_variance(B, qh), qh, level)
+        return float(self._expect(lambda B: self.posterior_variance(B, qh), qh, level))
 
     def overlap(self, qh: float, level: int = 1) -> float:
         """q = ρ − mmse(q̂)."""
@@ -138,13 +138,14 @@ class PriorNumerics:
         if self.gaussian:
             s, mu = self.s[0], self.mu[0]
             v = s / (1 + qh * s)
-            return self.rho - v if qh * s >= 0.5 else mu * mu + qh * s * s / (1 + qh * s), v
+            q = self.rho - v if qh * s >= 0.5 else mu * mu + qh * s * s / (1 + qh * s)
+            return float(q), float(v)
         if qh * self.rho < 0.5:
             q = (self.mean ** 2 if qh == 0 else
                  self._expect(lambda B: self.posterior_mean(B, qh) ** 2, qh, level))
-            return q, self.rho - q
+            return float(q), float(self.rho - q)
         v = self.mmse(qh, level)
-        return self.rho - v, v
+        return float(self.rho - v), float(v)
 
     def psi(self, qh: float, level: int = 1) -> float:
         """ψ₀(q̂) = E ln Z₀(q̂ w* + √q̂ ξ, q̂)."""
