@@ -228,7 +228,7 @@ class _PhaseRetrieval(ChannelNumerics):
         V = self.V1(q, V)
         if q == 0:
             return 0.0
-        r, s, u, w = self._grid(q, level, V)
+        r, s, _u, w = self._grid(q, level, V)
         rs = r * s
         one_minus_t = 2.0 * special.expit(-2.0 * rs)
         one_plus_t = 2.0 * special.expit(2.0 * rs)
@@ -239,7 +239,7 @@ class _PhaseRetrieval(ChannelNumerics):
         V = self.V1(q, V)
         if q == 0:
             return 0.0
-        r, s, u, w = self._grid(q, level, V)
+        r, s, _u, w = self._grid(q, level, V)
         soft = np.logaddexp(0.0, -2.0 * r * s)
         return -0.5 * math.log(V / self.rho1) - math.log(2.0) + float(np.sum(w * soft))
 

@@ -25,7 +25,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special
 
 from fltheory.papers.glm._quad import lse, normal_weight_integral
 from fltheory.papers.glm.params import Prior

@@ -23,9 +23,11 @@ largest f (the sup–inf of the replica formula is reached at a fixed point).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 from scipy import optimize
@@ -34,7 +36,7 @@ from fltheory.papers.glm._channels import ChannelNumerics, channel_numerics
 from fltheory.papers.glm._priors import PriorNumerics
 from fltheory.papers.glm.params import Channel, Prior
 
-__all__ = ["Branch", "Curve", "FixedPoint", "NotConverged", "SE"]
+__all__ = ["SE", "Branch", "Curve", "FixedPoint", "NotConverged"]
 
 #: the smallest q̂ of the curve (q ~ ρ² q̂: far below every digit printed)
 _QH_MIN = 1e-7
@@ -192,7 +194,7 @@ class Curve:
         if se.uninformative and math.isfinite(se.alpha_wr()):
             ends[0] = (1e-30, se.alpha_wr())   # the curve leaves q = 0 at A(0⁺) = α_WR
         self.branches = [Branch(a, b, Aa, Ab, Ab > Aa)
-                         for (a, Aa), (b, Ab) in zip(ends[:-1], ends[1:], strict=True)]
+                         for (a, Aa), (b, Ab) in itertools.pairwise(ends)]
 
     def _refine(self, lo: float, hi: float, kind: str) -> tuple[float, float, str]:
         """The extremum of A in [lo, hi] (bounded Brent in ln q̂)."""
@@ -316,7 +318,7 @@ def transitions(curve: Curve) -> list[Transition]:
             out.append(Transition("WR", a_wr, kind, 0.0,
                                   0.0 if first.stable else curve.amp(a_wr * (1 + 1e-9)).q))
     # spinodals along AMP's path: the first local maximum of A reached from q̂ = 0
-    for x, a, kind in curve.extrema:
+    for _x, a, kind in curve.extrema:
         if kind == "max":
             below = curve.amp(a * (1 - 1e-9)).q
             above = curve.amp(a * (1 + 1e-9)).q
@@ -361,7 +363,8 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]]) \
             a_lo = lo * (1 + eps) if lo > 0 else 1e-9
             a_hi = hi * (1 - eps) if math.isfinite(hi) else max(4 * lo, 4.0)
 
-            def diff(al: float) -> float:
+            def diff(al: float, ki: str = ki, bi: Branch | None = bi, kj: str = kj,
+                     bj: Branch | None = bj) -> float:
                 return _f_on(curve, kj, bj, al)[0] - _f_on(curve, ki, bi, al)[0]
 
             d_lo, d_hi = diff(a_lo), diff(a_hi)
@@ -398,10 +401,9 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]]) \
     return kept
 
 
-def _fraction(a: object, b: float) -> str:
-    from fractions import Fraction
-
+def _fraction(a: Fraction, b: float) -> str:
+    """a/b exactly (b a float such as 1/2), as text."""
     try:
-        return str(Fraction(a) / Fraction(b).limit_denominator(1000))  # type: ignore[arg-type]
+        return str(Fraction(a) / Fraction(b).limit_denominator(1000))
     except (TypeError, ValueError, ZeroDivisionError):
         return ""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from fltheory.cli.options import RATIONAL, emit, format_option
@@ -71,12 +73,12 @@ def _read_lam(text: str) -> float | str:
     return "opt" if text.strip() == "opt" else read_real(text, "ridge", 0, 1e6, open_low=True)
 
 
-def _result(p: object, ch: object, alphas: tuple, run: object, lam: object) -> Result:
+def _result(p: Any, ch: Any, alphas: tuple[Any, ...], run: Any, lam: Any) -> Result:
     from fltheory.args import fraction_text
     from fltheory.papers.glm.erm import ridge, ridge_optimal
 
-    th = run.thresholds  # type: ignore[attr-defined]
-    summary = [f"prior {p} (ρ = {fraction_text(p.rho)}), channel {ch}"]  # type: ignore
+    th = run.thresholds
+    summary = [f"prior {p} (ρ = {fraction_text(p.rho)}), channel {ch}"]
     value: dict[str, object] = {}
     for name, val, kind, qb, qa, exact in th.items:
         shown = val.text() if not exact or exact == val.text() else f"{exact} = {val.text()}"
@@ -90,17 +92,17 @@ def _result(p: object, ch: object, alphas: tuple, run: object, lam: object) -> R
     if alphas:
         cols = ["α", "q Bayes", "MMSE", "error Bayes", "q AMP", "error AMP"]
         rows = []
-        for a, pt in zip(alphas, run.points, strict=True):  # type: ignore[attr-defined]
+        for a, pt in zip(alphas, run.points, strict=True):
             row = [fraction_text(a), pt.bayes_q.text(), pt.bayes_mmse.text(),
                    pt.bayes_error.text(), pt.amp_q.text(), pt.amp_error.text()]
             if lam is not None:
                 r = ridge_optimal(p, ch, float(a)) if lam == "opt" else \
-                    ridge(p, ch, float(a), float(lam))  # type: ignore[arg-type]
+                    ridge(p, ch, float(a), float(lam))
                 row += [f"{r.error:.6g}", f"{r.lam:.4g}"]
             rows.append(row)
         if lam is not None:
             cols += ["error ridge", "λ"]
-        kind = run.points[0].error_kind  # type: ignore[attr-defined]
+        kind = run.points[0].error_kind
         table = Table(columns=cols, rows=rows,
                       caption=f"Bayes-optimal and AMP fixed points ({kind} error)")
         value["points"] = [dict(zip(cols, r, strict=True)) for r in rows]

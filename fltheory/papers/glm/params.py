@@ -65,7 +65,7 @@ class Prior:
     (Fraction(1, 1), Fraction(0, 1), True)
     >>> Prior(((Fraction(1, 2), 1, 0), (Fraction(1, 3), -1, 0)))
     Traceback (most recent call last):
-    fltheory.exact.DomainError: prior weights = 1/2, 1/3 do not sum to one; allowed: weights >= 0 summing to 1
+    fltheory.exact.DomainError: prior weights = 1/2, 1/3 do not sum to one; ...
     """
 
     components: Any
@@ -156,7 +156,8 @@ def gauss_bernoulli(rho: Any) -> Prior:
     """0 with probability 1 − ρ, N(0, 1) with probability ρ (E w² = ρ), 0 < ρ <= 1.
 
     >>> gauss_bernoulli("1/10").components
-    ((Fraction(9, 10), Fraction(0, 1), Fraction(0, 1)), (Fraction(1, 10), Fraction(0, 1), Fraction(1, 1)))
+    ((Fraction(9, 10), Fraction(0, 1), Fraction(0, 1)),
+     (Fraction(1, 10), Fraction(0, 1), Fraction(1, 1)))
     """
     r = read_rational(rho, "rho", 0, 1, open_low=True)
     comps = ((1 - r, 0, 0), (r, 0, 1)) if r < 1 else ((1, 0, 1),)
@@ -204,7 +205,7 @@ def read_prior(value: Any) -> Prior:
     Fraction(1, 1)
     >>> read_prior("laplace")
     Traceback (most recent call last):
-    fltheory.exact.DomainError: prior = laplace is not a known prior; allowed: gaussian, gaussian(RHO), rademacher, gauss-bernoulli(RHO), sparse-rademacher(RHO) or mixture(W*delta(M) + W*normal(M,S) + ...)
+    fltheory.exact.DomainError: prior = laplace is not a known prior; allowed: gaussian, ...
     """
     if isinstance(value, Prior):
         return value
@@ -310,11 +311,12 @@ def read_channel(value: Any, probit: Any = 0, noise: Any = 0) -> Channel:
     ``door(K)``, or an expression g(z) in the shared grammar, recognised exactly when it is one
     of the catalogue's.
 
-    >>> read_channel("sign(Abs(z) - 1/2)")
-    Channel(kind='door', K=Fraction(1, 2), probit=Fraction(0, 1), noise=Fraction(0, 1), expression=None)
+    >>> c = read_channel("sign(Abs(z) - 1/2)")
+    >>> c.kind, c.K
+    ('door', Fraction(1, 2))
     >>> read_channel("tanh(z)")
     Traceback (most recent call last):
-    fltheory.exact.DomainError: noise = 0 leaves the likelihood undefined (not a density); allowed: noise > 0 for an expression channel g(z) that is not sign, abs, square, relu, linear or a door
+    fltheory.exact.DomainError: noise = 0 leaves the likelihood undefined (not a density); ...
     """
     if isinstance(value, Channel):
         return value
@@ -334,23 +336,21 @@ def read_channel(value: Any, probit: Any = 0, noise: Any = 0) -> Channel:
 
 
 def _recognise(text: str) -> tuple[str, Any, str]:
-    """(kind, K, text) of an expression: a catalogue channel when sympy proves it equal."""
-    import sympy as sp
-
-    from fltheory.engine.expressions import Z, parse_expression
+    """(kind, K, text) of an expression: a catalogue channel when sympy proves it equal (the
+    grammar's own expressions are compared; params imports no sympy)."""
+    from fltheory.engine.expressions import parse_expression
 
     expr = parse_expression(text, "channel")
     if not expr.free_symbols:
         raise DomainError("channel", text, "a function of z", reason="does not depend on z")
-    z = Z
-    for kind, ref in (("sign", sp.sign(z)), ("abs", sp.Abs(z)), ("square", z ** 2),
-                      ("relu", sp.Max(0, z)), ("linear", z)):
-        if sp.simplify(expr - ref) == 0:
+    for kind, ref in (("sign", "sign(z)"), ("abs", "Abs(z)"), ("square", "z**2"),
+                      ("relu", "Max(0, z)"), ("linear", "z")):
+        if (expr - parse_expression(ref)).simplify() == 0:
             return kind, None, text
-    k = sp.Wild("k", exclude=[z])
-    m = expr.match(sp.sign(sp.Abs(z) - k))
-    if m and m[k].is_Rational and m[k] > 0:
-        return "door", Fraction(int(m[k].p), int(m[k].q)), text
+    if expr.func.__name__ == "sign" and len(expr.args) == 1:
+        k = (parse_expression("Abs(z)") - expr.args[0]).simplify()
+        if not k.free_symbols and k.is_Rational and k > 0:
+            return "door", Fraction(int(k.p), int(k.q)), text
     return "expr", None, str(expr)
 
 

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
-from fltheory.papers.glm._se import SE, Curve, FixedPoint, NotConverged, Transition, transitions
+from fltheory.papers.glm._se import SE, Curve, FixedPoint, NotConverged, transitions
 from fltheory.papers.glm.params import Channel, Prior
 
 __all__ = ["NotConverged", "PointAnswer", "ThresholdAnswer", "Value", "alpha_wr_exact",
@@ -46,7 +46,7 @@ def digits(a: float, b: float) -> int:
     scale = max(abs(a), abs(b))
     if scale == 0:
         return MAX_DIGITS
-    return max(0, min(MAX_DIGITS, int(math.floor(-math.log10(abs(a - b) / scale)))))
+    return max(0, min(MAX_DIGITS, math.floor(-math.log10(abs(a - b) / scale))))
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,7 @@ def _mixture_reference(comps, qh):
         tot = mp.mpf(0)
         for p, m, s in comps:
             sd = mp.sqrt(qh + qh * qh * s)
-            tot += p * mp.quad(lambda B: mp.npdf(B, qh * m, sd) * f(B),
+            tot += p * mp.quad(lambda B, m=m, sd=sd: mp.npdf(B, qh * m, sd) * f(B),
                                [-mp.inf, qh * m - 4 * sd, qh * m, qh * m + 4 * sd, mp.inf])
         return tot
 
@@ -225,8 +225,9 @@ def test_binary_perceptron_fixed_point_and_free_entropy():
         q = mp.mpf("0.5")
         for _ in range(60):
             s = mp.sqrt(q / (1 - q))
-            qh = alpha * 2 * _D(lambda t: mp.npdf(s * t) ** 2 / ((1 - q) * mp.ncdf(s * t)))
-            q = _D(lambda t: mp.tanh(qh + mp.sqrt(qh) * t) ** 2)
+            qh = alpha * 2 * _D(lambda t, s=s, q=q: mp.npdf(s * t) ** 2 / ((1 - q)
+                                                                          * mp.ncdf(s * t)))
+            q = _D(lambda t, qh=qh: mp.tanh(qh + mp.sqrt(qh) * t) ** 2)
         s = mp.sqrt(q / (1 - q))
         f = (_D(lambda t: mp.log(mp.cosh(qh + mp.sqrt(qh) * t))) - qh / 2
              + alpha * (2 * _D(lambda t: mp.ncdf(s * t) * mp.log(mp.ncdf(s * t))) + mp.log(2))
@@ -265,8 +266,9 @@ def test_binary_perceptron_it_crossing_independent():
         q = mp.mpf("0.69")
         for _ in range(300):
             s = mp.sqrt(q / (1 - q))
-            qh = alpha * 2 * _D(lambda t: mp.npdf(s * t) ** 2 / ((1 - q) * mp.ncdf(s * t)))
-            qn = _D(lambda t: mp.tanh(qh + mp.sqrt(qh) * t) ** 2)
+            qh = alpha * 2 * _D(lambda t, s=s, q=q: mp.npdf(s * t) ** 2 / ((1 - q)
+                                                                          * mp.ncdf(s * t)))
+            qn = _D(lambda t, qh=qh: mp.tanh(qh + mp.sqrt(qh) * t) ** 2)
             if abs(qn - q) < mp.mpf("1e-13"):
                 break
             q = qn
