@@ -226,7 +226,7 @@ class Curve:
                 out.append(FixedPoint(qh, se.q_of(qh), alpha, se.free_entropy(qh, alpha),
                                       br.stable, "interior"))
         last = self.branches[-1]
-        if not se.perfect and last.stable and alpha >= last.Ab:
+        if last.stable and last.Ab <= alpha < se.alpha_perfect():
             qh = self._extend(alpha)
             out.append(FixedPoint(qh, se.q_of(qh), alpha, se.free_entropy(qh, alpha), True,
                                   "interior"))
@@ -345,12 +345,17 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]]) \
             ki, lo_i, hi_i, bi = branches[i]
             kj, lo_j, hi_j, bj = branches[j]
             lo, hi = max(lo_i, lo_j), min(hi_i, hi_j)
-            if not lo < hi:
+            if not lo < hi and not (kj == "perfect" and not se.prior.discrete):
                 continue
             if kj == "perfect" and not se.prior.discrete:
                 # f_perfect jumps from −∞ to +∞ at A(∞) = c_w/c_y (exact)
-                if lo_j >= lo_i and lo_j < hi_i:
-                    _, qb = _f_on(curve, ki, bi, lo_j * (1 - 1e-12))
+                runs_in = (bi is not None and bi is curve.branches[-1] and bi.stable
+                           and 0 <= lo_j - hi_i < 1e-3 * lo_j)  # A(q̂) → A(∞) from below
+                if lo_i < lo_j <= hi_i * (1 + 1e-6) or runs_in:
+                    if bi is not None and lo_j * (1 - 1e-12) >= hi_i:
+                        qb = se.q_of(bi.b)      # the branch runs into q = ρ as α → A(∞)
+                    else:
+                        _, qb = _f_on(curve, ki, bi, lo_j * (1 - 1e-12))
                     kind = "continuous" if se.P.rho - qb < 1e-6 else "first order"
                     out.append(Transition("IT", lo_j, kind, qb, se.P.rho,
                                           _fraction(se.prior.continuous_weight,
@@ -391,7 +396,7 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]]) \
     # keep the crossings where the global maximum changes
     kept = []
     for t in out:
-        if t.alpha == 0.0:
+        if t.alpha == 0.0 or t.kind == "continuous":
             kept.append(t)
             continue
         below = curve.bayes(t.alpha * (1 - 1e-7)).q if t.alpha > 0 else 0.0
