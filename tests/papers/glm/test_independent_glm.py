@@ -326,3 +326,59 @@ def test_door_weak_recovery_closed_form_against_the_curve():
 def test_nonconvergence_names_alpha_and_iterations():
     with pytest.raises(NotConverged, match=r"alpha = 1\.49 did not converge in 5 iterations"):
         state_evolution(rademacher(), Channel("sign"), 1.49, iterations=5)
+
+
+# ---------------------------------------------------------------------------- ridge beside Bayes
+
+
+def _mp_moments(alpha, lam):
+    """∫ s/(s+λ), ∫ s²/(s+λ)², ∫ s/(s+λ)² over the spectrum of S = XᵀX/d (X n × d, n = αd,
+    α > 1): S = α W with W = XᵀX/n of Marchenko–Pastur law, ratio γ = 1/α, density
+    √((b − x)(x − a))/(2πγx) on [a, b] = [(1 ∓ √γ)²] (mpmath quadrature)."""
+    g = mp.mpf(1) / alpha
+    a, b = (1 - mp.sqrt(g)) ** 2, (1 + mp.sqrt(g)) ** 2
+
+    def E(f):
+        return mp.quad(lambda x: mp.sqrt((b - x) * (x - a)) / (2 * mp.pi * g * x) * f(alpha * x),
+                       [a, b])
+
+    return (E(lambda s: s / (s + lam)), E(lambda s: s * s / (s + lam) ** 2),
+            E(lambda s: s / (s + lam) ** 2))
+
+
+def test_ridge_against_the_marchenko_pastur_integrals():
+    """m = μ₁ρ E[s/(s+λ)], q = μ₁²ρ E[s²/(s+λ)²] + Δ E[s/(s+λ)²] over the spectrum of XᵀX/d
+    (direct spectral calculus of ŵ = (S + λ)⁻¹Xᵀy/√d), at generic α, λ and a relu teacher
+    (μ₁ = 1/2, E y² = 1/2, Δ = 1/4)."""
+    from fltheory.papers.glm.erm import ridge
+
+    alpha, lam = mp.mpf("2.3"), mp.mpf("0.37")
+    e1, e2, e3 = _mp_moments(alpha, lam)
+    mu1, delta = mp.mpf(1) / 2, mp.mpf(1) / 4
+    r = ridge(gaussian(), Channel("relu"), float(alpha), float(lam))
+    assert r.m == pytest.approx(float(mu1 * e1), rel=1e-10)
+    assert r.q == pytest.approx(float(mu1 ** 2 * e2 + delta * e3), rel=1e-10)
+    assert r.error == pytest.approx(float(mp.mpf(1) / 2 - 2 * mu1 * mu1 * e1 + mu1 ** 2 * e2
+                                          + delta * e3), rel=1e-10)
+
+
+def test_ridge_at_lambda_delta_is_the_bayes_estimator():
+    """Gaussian prior and linear channel: ridge at λ = Δ/ρ is the posterior mean, so its m and
+    q equal the Bayes overlap of the state evolution (a second, independent route)."""
+    from fltheory.papers.glm.erm import ridge
+
+    ch = Channel("linear", noise="1/2")
+    r = ridge(gaussian(), ch, 1.7, 0.25)
+    q = point(gaussian(), ch, 1.7).bayes_q.value
+    assert r.m == pytest.approx(q, rel=1e-12)
+    assert r.q == pytest.approx(q, rel=1e-12)
+
+
+def test_optimal_ridge_on_sign_labels():
+    """On sign labels of a Gaussian teacher the best λ is Δ/(μ₁²ρ) = π/2 − 1 at every α (the
+    linear part μ₁ = √(2/π), noise Δ = 1 − 2/π): the Bayes linear estimator."""
+    from fltheory.papers.glm.erm import ridge_optimal
+
+    for a in (0.8, 3.0):
+        assert ridge_optimal(gaussian(), Channel("sign"), a).lam == pytest.approx(
+            math.pi / 2 - 1, rel=1e-4)
