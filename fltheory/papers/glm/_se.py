@@ -181,7 +181,7 @@ class Curve:
     def __post_init__(self) -> None:
         se = self.se
         hi = se.qh_max()
-        self.grid = np.geomspace(_QH_MIN, hi, int(6 * math.log10(hi / _QH_MIN)) + 1)
+        self.grid = np.geomspace(_QH_MIN, hi, int(4 * math.log10(hi / _QH_MIN)) + 1)
         self.values = np.array([se.A(float(x)) for x in self.grid])
         d = np.sign(np.diff(self.values))
         self.extrema = []
@@ -215,6 +215,12 @@ class Curve:
 
     def fixed_points(self, alpha: float) -> list[FixedPoint]:
         """Every fixed point at α, in increasing q."""
+        memo = self.__dict__.setdefault("_memo", {})
+        if alpha not in memo:
+            memo[alpha] = self._fixed_points(alpha)
+        return list(memo[alpha])
+
+    def _fixed_points(self, alpha: float) -> list[FixedPoint]:
         se = self.se
         out = []
         if se.uninformative:

@@ -388,7 +388,8 @@ class AmpRun:
         n = int(alpha * d)
         if n < 1:
             raise DomainError("alpha", fraction_text(alpha), "alpha·d >= 1")
-        check_memory("d", d, 8.0 * n * d * 2)
+        # X in float32 and a test set of 4000 samples in float64
+        check_memory("d", d, 4.0 * n * d + 8.0 * 4000 * d)
         settle(self, d=d, alpha=alpha, iterations=read_count(self.iterations, "iterations", 1,
                                                              500),
                seed=read_count(self.seed, "seed", 0))
