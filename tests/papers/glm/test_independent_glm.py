@@ -232,8 +232,8 @@ def test_binary_perceptron_fixed_point_and_free_entropy():
     E ln cosh − q̂/2 + 2α E Φ ln Φ − q q̂/2 (+ α ln 2, our normalisation)."""
     p = point(rademacher(), Channel("sign"), 0.9)
     alpha = mp.mpf("0.9")
-    q = mp.mpf(p.bayes_q.value) + mp.mpf("1e-4")   # a start near it; the map must contract
-    for _ in range(12):
+    q = mp.mpf(p.bayes_q.value) + mp.mpf("1e-6")   # a start near it; the map must contract
+    for _ in range(25):
         s = mp.sqrt(q / (1 - q))
         qh = alpha * 2 * _D(lambda t, s=s, q=q: mp.npdf(s * t) ** 2 / ((1 - q)
                                                                       * mp.ncdf(s * t)))
