@@ -433,9 +433,11 @@ MUTATIONS: list[Mutation] = [
     M("glm: phase retrieval Q = (1 + E excess)/V", "fltheory/papers/glm/_channels.py",
       "return (1.0 + float(np.sum(w * excess))) / V",
       "return (1.0 - float(np.sum(w * excess))) / V", INDEPENDENT_GLM, "-k", "phase_retrieval"),
-    M("glm: relu Q, the y > 0 term Φ(x) − xφ(x)", "fltheory/papers/glm/_channels.py",
+    # (the term −xφ(x) of relu's Q averages to 0 over the symmetric x: a sign flip there is
+    # an equivalent mutation, so the y = 0 term is mutated instead)
+    M("glm: relu Q, the y = 0 term φ²/Φ(−x)", "fltheory/papers/glm/_channels.py",
       "return phi(x) * mills(x) + special.ndtr(x) - x * phi(x)",
-      "return phi(x) * mills(x) + special.ndtr(x) + x * phi(x)", INDEPENDENT_GLM, "-k",
+      "return phi(x) * phi(x) + special.ndtr(x) - x * phi(x)", INDEPENDENT_GLM, "-k",
       "relu_channel"),
     M("glm: α_WR = ρ'⁴/(ρ² spread)", "fltheory/papers/glm/_se.py",
       "return self.C.rho1 ** 4 / (self.P.rho ** 2 * spread)",

@@ -330,6 +330,7 @@ def test_door_weak_recovery_closed_form_against_the_curve():
     exact = float(mp.mpf(__import__("sympy").N(alpha_wr_exact(prior, ch), 20)))
     se = _se.SE(prior, ch, 1)
     assert se.A(1e-7) == pytest.approx(exact, rel=1e-6)
+    assert se.alpha_wr() == pytest.approx(exact, rel=1e-12)   # the linearisation's formula
 
 
 def test_nonconvergence_names_alpha_and_iterations():
