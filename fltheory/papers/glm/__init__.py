@@ -16,12 +16,11 @@ PAPER = Paper(
     order=10,
 )
 
+# the public names of the theory modules (the parameter objects: fltheory.papers.glm.params)
 _NAMES = {
-    "params": ("Alphas", "AmpRun", "Channel", "Prior", "gauss_bernoulli", "gaussian", "mixture",
-               "rademacher", "read_channel", "read_prior", "sparse_rademacher"),
-    "theory": ("alpha_wr_exact", "point", "state_evolution", "thresholds"),
-    "erm": ("ridge", "ridge_optimal"),
-    "runs": ("amp_side", "glm_run", "ridge_side"),
+    "theory": ("NotConverged", "PointAnswer", "ThresholdAnswer", "Value", "alpha_wr_exact",
+               "curve_points", "digits", "point", "state_evolution", "thresholds"),
+    "erm": ("RidgeAnswer", "ridge", "ridge_optimal"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

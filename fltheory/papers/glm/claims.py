@@ -15,6 +15,8 @@ from fltheory.papers.glm.params import AmpRun, Channel, gaussian, rademacher
 from fltheory.papers.glm.runs import amp_side, ridge_side
 from fltheory.papers.glm.theory import point, thresholds
 
+__all__ = ["CLAIMS"]
+
 _K = 4.0   # standard errors of the mean over seeds allowed
 
 

@@ -4,22 +4,26 @@ presents; the numbers come from :mod:`fltheory.papers.glm.theory` and the runs."
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from fltheory.papers.glm.params import Channel, gauss_bernoulli, gaussian, rademacher
+from fltheory.render.params import ViewParam, progress, view_params
 from fltheory.results import Table
 
-__all__ = ["CATALOGUE", "NOTEBOOK", "error_figure", "thresholds_table"]
+__all__ = ["NOTEBOOK", "catalogue", "error_figure", "thresholds_table"]
 
-#: the priors × channels of the table (names as the command takes them)
-CATALOGUE = (
-    ("rademacher", rademacher, Channel("sign")),
-    ("rademacher", rademacher, Channel("door", K="0.674")),
-    ("gaussian", gaussian, Channel("square")),
-    ("gaussian", gaussian, Channel("relu")),
-    ("gaussian", gaussian, Channel("door", K="0.674")),
-    ("gauss-bernoulli(1/2)", lambda: gauss_bernoulli("1/2"), Channel("linear")),
-)
+def catalogue(K: Fraction) -> tuple[tuple[str, Any, Channel], ...]:
+    """The priors × channels of the table (names as the command takes them), the doors of half
+    width K."""
+    return (
+        ("rademacher", rademacher, Channel("sign")),
+        ("rademacher", rademacher, Channel("door", K=K)),
+        ("gaussian", gaussian, Channel("square")),
+        ("gaussian", gaussian, Channel("relu")),
+        ("gaussian", gaussian, Channel("door", K=K)),
+        ("gauss-bernoulli(1/2)", lambda: gauss_bernoulli("1/2"), Channel("linear")),
+    )
 
 
 def _cell(ans: Any, name: str) -> tuple[str, str]:
@@ -31,13 +35,23 @@ def _cell(ans: Any, name: str) -> tuple[str, str]:
     return "—", ""
 
 
-def thresholds_table() -> Table:
-    """α_WR, α_IT and α_alg of the catalogue, each with its kind; digits confirmed by two
-    quadrature resolutions (exact values where a closed form exists)."""
+@view_params(K=ViewParam("rational", "Half width K of the door channels (0.674: balanced "
+                            "labels).", 0, 100, low_open=True))
+def thresholds_table(K: Fraction = Fraction(337, 500)) -> Table:
+    """α_WR, α_IT and α_alg of a catalogue of priors × channels, each with its kind; digits
+    confirmed by two quadrature resolutions (exact values where a closed form exists).
+
+    Parameters
+    ----------
+    K
+        Half width of the door channels sign(|z| − K) (default 337/500 = 0.674).
+    """
     from fltheory.papers.glm.theory import thresholds
 
     rows, latex = [], []
-    for name, make, ch in CATALOGUE:
+    cat = catalogue(Fraction(K))
+    for i, (name, make, ch) in enumerate(cat):
+        progress(f"{name} × {ch} ({i + 1}/{len(cat)})")
         ans = thresholds(make(), ch)
         cells = [_cell(ans, n) for n in ("WR", "IT", "alg")]
         rows.append([name, str(ch)] + [f"{v} ({k})" if k else v for v, k in cells])
@@ -54,10 +68,23 @@ def thresholds_table() -> Table:
                         "printed are those two quadrature resolutions agree on"])
 
 
+@view_params(d=ViewParam("int", "Dimension of the GAMP runs.", 50, 4000),
+             seeds=ViewParam("int", "Instances per α.", 1, 20),
+             seed=ViewParam("int", "Seed of the simulations.", 0, 2**63 - 1))
 def error_figure(d: int = 600, seeds: int = 2, seed: int = 0) -> Any:
     """The binary perceptron (Rademacher prior, sign channel): the Bayes-optimal and AMP
     generalisation errors against α, GAMP's test errors at d (mean of ``seeds`` instances)
-    and the thresholds α_IT and α_alg marked."""
+    and the thresholds α_IT and α_alg marked.
+
+    Parameters
+    ----------
+    d
+        Dimension of the GAMP runs (default 600, at most 4000).
+    seeds
+        Instances per α (default 2).
+    seed
+        Seed of the simulations (default 0).
+    """
     import numpy as np
 
     from fltheory.papers.glm.params import AmpRun
@@ -74,7 +101,10 @@ def error_figure(d: int = 600, seeds: int = 2, seed: int = 0) -> Any:
     ax.plot(grid, [p.bayes_error.value for p in pts], label="Bayes-optimal")
     ax.plot(grid, [p.amp_error.value for p in pts], "--", label="AMP (state evolution)")
     sim_a = (0.5, 1.0, 1.3, 1.8)
-    sims = [amp_side(prior, ch, AmpRun(d, a, 80, 1000 * seed), seeds) for a in sim_a]
+    sims = []
+    for i, a in enumerate(sim_a):
+        progress(f"GAMP α = {a} ({i + 1}/{len(sim_a)}), d = {d}")
+        sims.append(amp_side(prior, ch, AmpRun(d, a, 80, 1000 * seed), seeds))
     ax.errorbar(sim_a, [np.mean(s.errors) for s in sims],
                 yerr=[np.std(s.errors, ddof=1) / np.sqrt(seeds) if seeds > 1 else 0.0
                       for s in sims], fmt="o", label=f"GAMP, d = {d}")
@@ -99,8 +129,8 @@ samples: the replica formula of Barbier, Krzakala, Macris, Miolane & Zdeborová 
 gives the Bayes-optimal errors, and its state evolution the performance of AMP. fltheory
 locates the thresholds on the curve of fixed points $\\alpha = A(\\hat q)$ by root finding and
 prints only the digits that two quadrature resolutions confirm."""),
-    ("code", """from fltheory.papers.glm import (Channel, gaussian, rademacher, thresholds, point,
-                                 ridge_optimal)
+    ("code", """from fltheory.papers.glm import thresholds, point, ridge_optimal
+from fltheory.papers.glm.params import Channel, gaussian, rademacher
 
 t = thresholds(rademacher(), Channel("sign"))
 for name, value, kind, q_below, q_above, exact in t.items:
