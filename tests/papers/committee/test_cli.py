@@ -100,9 +100,9 @@ def test_mode_amplitude_is_the_left_eigenvector_projection():
     Q = R = T = 1, in both modes) the leading mode's amplitude is exactly e^{λt}: its log-slope
     equals λ to 1e-3 relative. Perturbation tried: projecting with the right eigenvectors (V.T
     for V⁻¹) mixes the two modes (λ = −0.245, −0.745): slope −0.273, the test fails."""
-    from fltheory.papers.committee.claims import mode_amplitudes
-    from fltheory.papers.committee.model import CommitteeModel
     from fltheory.papers.committee.ode import integrate
+    from fltheory.papers.committee.params import CommitteeModel
+    from fltheory.papers.committee.runs import mode_amplitudes
 
     model, T = CommitteeModel("erf_ss", 1, 1), np.eye(1)
     t = np.linspace(2, 10, 9)
@@ -117,15 +117,13 @@ def test_mode_amplitude_is_the_left_eigenvector_projection():
 def test_long_integration_is_announced_on_stderr_only(capsys):
     """An integration estimated at 5 s or more says so on stderr before the work (relu, whose
     I4 is a 1-D integral, to t = 2000: estimated well above 5 s); a short one says nothing."""
-    from fractions import Fraction
-
     from fltheory.papers.committee.cli import _announce
-    from fltheory.papers.committee.model import CommitteeModel
+    from fltheory.papers.committee.params import CommitteeModel, ODESettings
 
-    long = _announce(CommitteeModel("relu", 2, 2), Fraction(1, 2), Fraction(2000))
+    long = _announce(CommitteeModel("relu", 2, 2), ODESettings("1/2", t_max=2000))
     out = capsys.readouterr()
     assert long >= 5 and out.out == ""
     assert out.err.startswith("fltheory committee ode: integrating to t = 2000 (estimated ")
-    short = _announce(CommitteeModel("erf_ss", 2, 2), Fraction(1, 2), Fraction(10))
+    short = _announce(CommitteeModel("erf_ss", 2, 2), ODESettings("1/2", t_max=10))
     out = capsys.readouterr()
     assert short < 5 and out.out == "" and out.err == ""
