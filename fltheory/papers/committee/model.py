@@ -167,7 +167,7 @@ def rhs_seconds(model: CommitteeModel, av: GaussianAverages | None = None) -> fl
     measured seconds per average above.
 
     >>> f"{rhs_seconds(CommitteeModel('erf_ss', 2, 2)):.1e}"
-    '2.3e-05'
+    '3.4e-05'
     """
     av = averages(model.g) if av is None else av
     K, n = model.K, model.K + model.M

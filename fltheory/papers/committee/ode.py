@@ -339,7 +339,7 @@ def evaluation_seconds(model: CommitteeModel, compiled: bool) -> float:
 
     >>> m = CommitteeModel("erf_ss", 2, 2)
     >>> f"{evaluation_seconds(m, True):.1e}", f"{evaluation_seconds(m, False):.1e}"
-    ('3.3e-06', '7.3e-05')
+    ('3.3e-06', '8.4e-05')
     """
     if compiled:
         from fltheory.papers.committee._flat import cost

@@ -178,7 +178,7 @@ def analysis_seconds(model: CommitteeModel, extra: int, refine: bool = False) ->
     evaluation). The theory's one estimate of an analysis.
 
     >>> round(analysis_seconds(CommitteeModel("erf_ss", 2, 2), 200), 4)
-    0.0344
+    0.0368
     """
     K, M = model.K, model.M
     n = K * (K + 1) // 2 + K * M
@@ -862,7 +862,7 @@ def closed_form_eta_max(model: CommitteeModel) -> tuple[float, str] | None:
     a = a* = 1, σ = κ = 0 (T = 1): (π√(5/3), "π√(5/3)"); None for every other model.
 
     >>> closed_form_eta_max(CommitteeModel("erf_ss", 1, 1))
-    (4.05577876075..., 'π√(5/3)')
+    (4.0557786759..., 'π√(5/3)')
     >>> closed_form_eta_max(CommitteeModel("erf_ss", 2, 2)) is None
     True
     """

@@ -111,9 +111,9 @@ def ode_start(model: CommitteeModel, settings: ODESettings
     """The start (Q0, R0, T) of the integration ``settings``: its Q0, R0 and T when given, else
     Q = q0 I, R = rho0 × a Gaussian K × M pattern drawn from child 0 of its seed and T = I.
 
-    >>> Q0, R0, T = ode_start(CommitteeModel("erf_ss", 2, 1), ODESettings(1, rho0=0))
-    >>> Q0.tolist(), R0.tolist(), T.tolist()
-    ([[0.25, 0.0], [0.0, 0.25]], [[0.0], [0.0]], [[1.0]])
+    >>> Q0, R0, T = ode_start(CommitteeModel("erf_ss", 2, 1), ODESettings(1, t_max=1))
+    >>> Q0.tolist(), T.tolist(), R0.shape, bool(abs(R0).max() < 0.01)
+    ([[0.25, 0.0], [0.0, 0.25]], [[1.0]], (2, 1), True)
     """
     K, M = model.K, model.M
     T = np.eye(M) if settings.T is None else settings.T
