@@ -77,7 +77,7 @@ def test_grid_states_honour_the_stated_accuracy(method):
     are step ends; a different method from scipy's paths): within the accuracy the trajectory
     states (:func:`eps_accuracy`). Before the steps landed on the grid, DOP853's dense output
     (not error-controlled) missed it by 9× (7.5e-8 against 8.1e-9), scipy's by 5×."""
-    from fltheory.papers.committee.model import CommitteeModel
+    from fltheory.papers.committee.params import CommitteeModel, ODESettings
 
     m = CommitteeModel("erf_ss", 2, 2)
     rng = np.random.default_rng(0)
@@ -85,7 +85,7 @@ def test_grid_states_honour_the_stated_accuracy(method):
     t = np.linspace(0.0, 200.0, 2001)
     ref = co.integrate(m, 0.5, Q0, R0, T, t, rtol=1e-13, atol=1e-15)
     run = co.integrate(m, 0.5, Q0, R0, T, t, method=method)
-    assert (np.abs(run.eps_g - ref.eps_g) <= co.eps_accuracy(m, run, 0.5)).all()
+    assert (np.abs(run.eps_g - ref.eps_g) <= co.eps_accuracy(m, run, ODESettings(0.5))).all()
 
 
 def sq(y):

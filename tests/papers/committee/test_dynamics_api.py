@@ -1,7 +1,7 @@
 """committee_ode.integrate and committee_plateau on the committee model itself
 (committee_equations' right side): methods against each other, the quadratic module reproduced
 at g = x², a = 1/p (its own integrator and formulas), erf against a right side typed from
-Saad–Solla's closed forms (tests/papers/committee/test_committee_plateau.py), bad input."""
+Saad–Solla's closed forms (tests/papers/committee/test_plateau.py), bad input."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def test_quadratic_plateau_reproduced_through_the_model():
 
 
 def test_erf_through_the_model_matches_the_typed_saad_solla_field():
-    from papers.committee.test_committee_plateau import _erf_plateau
+    from papers.committee.test_plateau import _erf_plateau
 
     for eta in ("1/10", "1"):
         mine, ref = cp.symmetric_plateau(ERF22, eta), _erf_plateau(2, float(Fraction(eta)))

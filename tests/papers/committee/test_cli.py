@@ -1,11 +1,13 @@
 """The committee commands as a user meets them: numbers against formulas typed here (Saad & Solla's
 arcsin ε_g for erf(x/√2), the small-step plateau Q = C = 1/(2K − 1), R = 1/√(K(2K − 1))), SGD
-against the ODE, and bad input (one line on stderr, exit 2)."""
+against the ODE, bad input (one line on stderr, exit 2), ε_g printed with its accuracy, the
+runaway far above η_max, the plateau with and without a guess and the second layers' range."""
 
 from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -100,9 +102,9 @@ def test_mode_amplitude_is_the_left_eigenvector_projection():
     Q = R = T = 1, in both modes) the leading mode's amplitude is exactly e^{λt}: its log-slope
     equals λ to 1e-3 relative. Perturbation tried: projecting with the right eigenvectors (V.T
     for V⁻¹) mixes the two modes (λ = −0.245, −0.745): slope −0.273, the test fails."""
-    from fltheory.papers.committee.claims import mode_amplitudes
-    from fltheory.papers.committee.model import CommitteeModel
     from fltheory.papers.committee.ode import integrate
+    from fltheory.papers.committee.params import CommitteeModel
+    from fltheory.papers.committee.runs import mode_amplitudes
 
     model, T = CommitteeModel("erf_ss", 1, 1), np.eye(1)
     t = np.linspace(2, 10, 9)
@@ -117,15 +119,66 @@ def test_mode_amplitude_is_the_left_eigenvector_projection():
 def test_long_integration_is_announced_on_stderr_only(capsys):
     """An integration estimated at 5 s or more says so on stderr before the work (relu, whose
     I4 is a 1-D integral, to t = 2000: estimated well above 5 s); a short one says nothing."""
-    from fractions import Fraction
-
     from fltheory.papers.committee.cli import _announce
-    from fltheory.papers.committee.model import CommitteeModel
+    from fltheory.papers.committee.params import CommitteeModel, ODESettings
 
-    long = _announce(CommitteeModel("relu", 2, 2), Fraction(1, 2), Fraction(2000))
+    long = _announce(CommitteeModel("relu", 2, 2), ODESettings("1/2", t_max=2000))
     out = capsys.readouterr()
     assert long >= 5 and out.out == ""
     assert out.err.startswith("fltheory committee ode: integrating to t = 2000 (estimated ")
-    short = _announce(CommitteeModel("erf_ss", 2, 2), Fraction(1, 2), Fraction(10))
+    short = _announce(CommitteeModel("erf_ss", 2, 2), ODESettings("1/2", t_max=10))
     out = capsys.readouterr()
     assert short < 5 and out.out == "" and out.err == ""
+
+
+# ----------------------------------------------- accuracy, runaway, guess, second layers (issue 24)
+
+
+def test_ode_eps_g_is_never_negative_and_carries_its_accuracy(invoke):
+    d = _json(invoke, "ode", "--eta", "1/2", "--t-max", "1000")
+    eps, acc = d["details"]["eps_g"], d["details"]["eps_g_accuracy"]
+    assert min(eps) >= 0 and len(acc) == len(eps) and all(a > 0 for a in acc)
+    assert eps[-1] <= acc[-1]  # converged: below the stated accuracy
+    r = invoke("committee", "ode", "--eta", "1/2", "--t-max", "1000")
+    assert r.exit_code == 0 and "ε_g at t = 1000: < " in r.stdout and "e-14" not in r.stdout
+
+
+def test_ode_far_above_eta_max_says_it_runs_away(invoke):
+    d = _json(invoke, "ode", "--eta", "20")
+    run = d["details"]["runaway"]
+    # tr Q/K of erf at η = 20 grows like t^(2/3) to ~1000 by t = 200 (issue 24)
+    assert run is not None and run["trQ_over_K"] > 100 and run["t"] < 200
+    assert d["details"]["t"][-1] == run["t"]
+    r = invoke("committee", "ode", "--eta", "20")
+    assert "runs away" in r.stdout
+    assert _json(invoke, "ode", "--eta", "1/2", "--t-max", "50")["details"]["runaway"] is None
+
+
+def test_relu_plateau_without_a_guess_and_with_one(invoke):
+    d = _json(invoke, "plateau", "--g", "relu", "--eta", "1/2")
+    v = d["value"]
+    g = _json(invoke, "plateau", "--g", "relu", "--eta", "1/2", "--guess",
+              f"{v['q'] + 0.01},{v['c'] - 0.01},{v['r']}")["value"]
+    for k in ("q", "c", "r", "eps_g", "escape_rate"):
+        assert g[k] == pytest.approx(v[k], abs=1e-8)
+    r = invoke("committee", "plateau", "--eta", "1/2", "--guess", "1,2")
+    assert r.exit_code == 2 and "guess" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("a", ["1e-100", "1e-9", "1e-3", "1/100", "1/3", "4", "5", "1e3",
+                               "1e100", "-1e100"])
+def test_second_layer_fuzz_gives_a_result_or_one_domain_line(invoke, a):
+    for args in (("ode", "--K", "2", "--M", "2", "--eta", "1/2", "--t-max", "20"),
+                 ("plateau", "--eta", "1/2")):
+        for opt in ("--a", "--a-star"):
+            r = invoke("committee", *args, opt, a)
+            out = r.stdout + r.stderr
+            assert r.exit_code in (0, 2), out
+            assert "Traceback" not in out and "internal error" not in out
+            assert not re.search(r"\bnan\b", out, re.IGNORECASE)
+            if r.exit_code == 2:
+                assert r.stderr.startswith("fltheory: error:") and r.stderr.count("\n") == 1
+            from fractions import Fraction
+            v = abs(Fraction(a) if "e" not in a else Fraction(float(a)))
+            if not Fraction(1, 100) <= v <= 4:  # outside the range: refused up front, named
+                assert r.exit_code == 2 and opt.lstrip("-").replace("-", "_") in r.stderr

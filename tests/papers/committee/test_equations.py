@@ -19,6 +19,7 @@ from fltheory.papers.committee.model import (
     equations,
     flat_rhs,
     generalisation_error,
+    model_averages,
     rhs,
 )
 from fltheory.papers.quadratic.equations import loss_matrix, rhs_matrix
@@ -225,8 +226,10 @@ def test_model_and_rhs_refusals():
         CommitteeModel("erf_ss", 2, 1, a=[1, 2, 3])
     with pytest.raises(DomainError, match="noise"):
         CommitteeModel("erf_ss", 1, 1, noise=-1)
-    with pytest.raises(DomainError, match="g = "):
-        CommitteeModel("exp(z**2)", 1, 1)
+    with pytest.raises(DomainError, match="g = import os is not a valid expression"):
+        CommitteeModel("import os", 1, 1)  # the grammar: at construction
+    with pytest.raises(DomainError, match="g = "):  # infinite averages: the theory refuses
+        rhs(CommitteeModel("exp(z**2)", 1, 1), 1)
     with pytest.raises(DomainError, match="eta"):
         rhs(CommitteeModel("erf_ss", 1, 1), 0)
     with pytest.raises(DomainError, match="K \\+ M"):
@@ -283,7 +286,7 @@ def test_teacher_state_is_a_fixed_point_and_noise_enters_as_i2(g):
     assert generalisation_error(m0, T, T, T) == pytest.approx(0.0, abs=1e-12)
     m = CommitteeModel(g, 2, 2, noise="1/2")
     dQ, dR = rhs(m, "1/2")(T, T, T)
-    I2 = m.averages.i2(np.array([[[[T[i, i], T[i, k]], [T[i, k], T[k, k]]] for k in range(2)]
+    I2 = model_averages(m).i2(np.array([[[[T[i, i], T[i, k]], [T[i, k], T[k, k]]] for k in range(2)]
                                  for i in range(2)]))
     assert np.allclose(dQ, 0.25 * 0.25 * I2, rtol=1e-12) and np.abs(dR).max() < 1e-12
     f = flat_rhs(m, "1/2", T, order=1)

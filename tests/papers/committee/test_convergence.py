@@ -36,7 +36,7 @@ def test_bisection_reproduces_the_k1_closed_form():
 def test_quadratic_eta_max_is_the_solution_bound(p):
     """g = x², K = M = p, a = 1/K: the quadratic module's right side (its own implementation)
     loses stability at η_sol = p*/(2(p* + 2)) (quadratic.stability_bounds); the committee model
-    (η_model = p·η_quad: the quadratic module's step convention, as in test_committee_plateau)
+    (η_model = p·η_quad: the quadratic module's step convention, as in test_plateau)
     gives p·η_sol. The rotations of x² networks are zero modes at every η: p(p − 1)/2."""
     from fltheory.papers.quadratic.equations import rhs_matrix
     from fltheory.papers.quadratic.theory import stability_bounds
