@@ -374,7 +374,7 @@ def _polar(R: np.ndarray) -> np.ndarray:
     return out
 
 
-def _s_drift_sgd(N: int, p: int, ps: int, eta: Any, taus: np.ndarray, t_max: float,
+def _s_drift_sgd(N: int, p: int, ps: int, eta: Fraction, taus: np.ndarray, t_max: float,
                  seed: SeedLike) -> tuple[float, float]:
     """(drift of S along SGD, drift along the ODE from the same initial overlaps), measured as
     ‖S(t_max) − S(0)‖_F with S = ρ(ρᵀρ)^{−1/2} computed by the simulator's own numpy."""
@@ -472,7 +472,7 @@ def _compare_aniso(pred: float, rows: np.ndarray) -> Verdict:
                    points=points)
 
 
-def _cold_run(N: int, p: int, ps: int, eta: Any, t_end: float, seed: SeedLike
+def _cold_run(N: int, p: int, ps: int, eta: Fraction | float, t_end: float, seed: SeedLike
               ) -> tuple[float, float, float]:
     """One cold start W0 ~ N(0, 1/4) (the escape claims' start), orthonormal teacher: (drift of
     S along SGD, drift along the ODE from the same sampled overlaps, ‖ρ_SGD(t_end)‖_F), drifts

@@ -131,8 +131,8 @@ class ODESolution:
         return crossing_time(self.t, self.overlap_norm, level)
 
 
-def integrate(Q0: Any, R0: Any, T: Any, eta: Fraction | float | str, t_grid: Any,
-              sigma: float | Fraction | str = 0.0, a: float | None = None,
+def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Fraction | float | str,
+              t_grid: Any, sigma: float | Fraction | str = 0.0, a: float | None = None,
               b: float | None = None, eta_w: float | None = None, method: str = "auto",
               rtol: float = 1e-9, atol: float = 1e-12, reduce: bool = True) -> ODESolution:
     """Integrate the matrix-form ODEs and return Q, ρ and the loss on ``t_grid``.
@@ -237,7 +237,7 @@ def _compiled_integrator(method: str) -> Any:
 
 
 def _dop853(jit: Any, args: tuple[Any, ...], y0: np.ndarray, t_grid: np.ndarray, rtol: float,
-            atol: float, y_max: float, eta_in: Any) -> np.ndarray:
+            atol: float, y_max: float, eta_in: object) -> np.ndarray:
     """The states on the grid by the compiled DOP853 loop; its failures as domain errors."""
     k, ps = args[0], args[1]
     # a step costs 12 evaluations: cap the steps at 3 × the time bound, each evaluation at
@@ -255,7 +255,7 @@ def _dop853(jit: Any, args: tuple[Any, ...], y0: np.ndarray, t_grid: np.ndarray,
 
 
 def _lsoda(args: tuple[Any, ...], y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: float,
-           y_max: float, eta_in: Any) -> np.ndarray:
+           y_max: float, eta_in: object) -> np.ndarray:
     """The states on the grid by scipy's LSODA on the numpy right side (steps no longer than
     the grid spacing, :func:`fltheory.engine.odes.grid_spacing`)."""
     from scipy.integrate import solve_ivp
