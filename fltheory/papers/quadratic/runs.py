@@ -86,7 +86,8 @@ def ode_run(model: Model, start: ODEStart) -> ODERun:
     R0 = float(start.rho0) * np.random.default_rng(start.seed).standard_normal((p, p_star))
     Q0 = float(start.q0) * np.eye(p)
     try:
-        sol = theory.integrate(Q0, R0, T, float(eta), t, float(noise))
+        sol = theory.solve(Overlaps(Q0, R0, T), model.coefficients(start.eta), Integration(t),
+                           float(eta))
     except theory.ODEDivergence as exc:
         raise DomainError("eta", fraction_text(start.eta),
                           (theory.stability_text(p, p_star, noise) if isotropic_mean else "")
