@@ -48,9 +48,9 @@ SGD_SECONDS_LIMIT = 30.0
 class ODERun:
     """The ODE from Q(0) = q0 I and ρ(0) = rho0 × a Gaussian pattern (:func:`ode_run`): the
     trajectory ``sol``, the mean-field step ``eta`` (exact), the plateau (None for a teacher
-    whose mean eigenvalue is not 1), the escape time (:func:`~fltheory.papers.quadratic.theory.
-    crossing_time` at ‖ρ‖_F = 1/2; None if not reached), the drift of S (None for ρ(0) = 0) and
-    whether the zero-loss solutions are unstable at this step."""
+    whose mean eigenvalue is not 1), the escape time (the theory's ``crossing_time`` at
+    ‖ρ‖_F = 1/2; None if not reached), the drift of S (None for ρ(0) = 0) and whether the
+    zero-loss solutions are unstable at this step."""
 
     sol: theory.ODESolution
     eta: Fraction
