@@ -38,8 +38,9 @@ _NAMES = {
         "ESCAPE_LEVEL", "ODESolution", "check_ode_request", "crossing_time", "integrate",
         "ode_cost", "solve"),
     "params": (
-        "Coefficients", "Comparison", "CurvatureRequest", "EscapeRequest", "Integration",
-        "Model", "ODEStart", "Overlaps", "mean_field_step"),
+        "INTEGRATORS", "MAX_ENTRY", "SCALE_MAX", "SCALINGS", "Coefficients", "Comparison",
+        "CurvatureRequest", "EscapeRequest", "Integration", "Model", "ODEStart", "Overlaps",
+        "mean_field_step"),
     "rhs": (
         "block_matrix", "block_rhs", "block_rhs_loops", "block_traces", "bulk_dq",
         "reduce_start"),
@@ -47,8 +48,9 @@ _NAMES = {
         "PlateauResult", "linear_rate", "plateau", "plateau_at", "stability_bounds",
         "stability_text"),
     "runs": (
-        "ODERun", "SGDvsODE", "check_comparison", "compare_sgd_ode", "curvature_counts",
-        "escape_laws", "escape_vs_p", "loss_curves", "ode_run"),
+        "SGD_SECONDS_LIMIT", "ODERun", "SGDvsODE", "check_comparison", "compare_sgd_ode",
+        "curvature_counts", "escape_laws", "escape_pair", "escape_vs_p", "loss_curves",
+        "ode_from_sample", "ode_run"),
     "theory": (
         "ESCAPE_SECONDS_LIMIT", "MEMORY_LIMIT_BYTES", "ODEDivergence", "ODE_SECONDS_LIMIT"),
 }
