@@ -32,13 +32,11 @@ from fltheory.papers.quadratic.params import (
     Model,
     Overlaps,
 )
-from fltheory.papers.quadratic.stability import linear_rate, plateau, plateau_at
+from fltheory.papers.quadratic.stability import _rate, plateau, plateau_at
 
 __all__ = ["EscapeLaw", "check_escape", "check_escape_request", "escape_cost", "escape_law",
            "escape_time_law", "noise_integral", "plateau_noise_integral", "plateau_noise_moment",
            "plateau_noise_rate", "plateau_overlap_variance"]
-
-_rate = linear_rate
 
 def plateau_noise_moment(q: Any, p: int, p_star: int, a: Any, b: Any, sigma: Any = 0) -> Any:
     """E[(f − y)² λ_1² ν_1²] at ρ = 0, Q = q I, T = I (q a number or an array; Isserlis; the
@@ -70,7 +68,11 @@ def plateau_noise_rate(q: Any, p: int, p_star: int, eta: float, sigma: float = 0
     read_count(p, "p", 1)
     read_count(p_star, "p_star", 1)
     q, eta = read_finite(q, "q"), read_finite(eta, "eta")
-    sigma = read_real(sigma, "sigma", low=0.0)
+    return _noise_rate(q, p, p_star, eta, read_real(sigma, "sigma", low=0.0))
+
+
+def _noise_rate(q: Any, p: int, p_star: int, eta: float, sigma: float) -> Any:
+    """:func:`plateau_noise_rate` on arguments already read."""
     return 4 * eta**2 * plateau_noise_moment(q, p, p_star, 1 / p, 1 / p_star, sigma)
 
 
@@ -169,7 +171,7 @@ def _noise_integral(model: Model, eta: float, q0: float, t: np.ndarray) -> float
     q = solve(start, coef, Integration(t), eta).Q[:, 0, 0]
     rq = _rate(q, p, p_star, eta)
     R = np.concatenate([[0.0], np.cumsum(0.5 * (rq[1:] + rq[:-1]) * np.diff(t))])
-    integrand = plateau_noise_rate(q, p, p_star, eta, sigma) * np.exp(-2 * R)
+    integrand = _noise_rate(q, p, p_star, eta, sigma) * np.exp(-2 * R)
     return float(np.sum(0.5 * (integrand[1:] + integrand[:-1]) * np.diff(t)))
 
 

@@ -94,13 +94,15 @@ def linear_rate(q: Any, p: int, p_star: int, eta: Any, tau: Any = 1) -> Any:
     """
     read_count(p, "p", 1)
     read_count(p_star, "p_star", 1)
-    q, eta, tau = read_finite(q, "q"), read_finite(eta, "eta"), read_finite(tau, "tau")
+    return _rate(read_finite(q, "q"), p, p_star, read_finite(eta, "eta"), read_finite(tau, "tau"))
+
+
+def _rate(q: Any, p: int, p_star: int, eta: Any, tau: Any = 1) -> Any:
+    """:func:`linear_rate` on arguments already read (the plateau's rates, the escape law's
+    rate along q(t))."""
     exact = all(isinstance(x, int | Fraction) for x in (q, eta, tau))  # exact in, exact out
     inv_p, inv_ps = (Fraction(1, p), Fraction(1, p_star)) if exact else (1 / p, 1 / p_star)
     return 2 * eta * (1 - q - 2 * q * inv_p + 2 * tau * inv_ps)
-
-
-_rate = linear_rate
 
 
 @dataclass(frozen=True)
