@@ -36,6 +36,7 @@ INDEPENDENT_SPECTRAL = "tests/papers/spectral/test_independent_spectral.py"
 INDEPENDENT_SPECTRAL_BBP = "tests/papers/spectral/test_independent_spectral_bbp.py"
 INDEPENDENT_SPECTRAL_NOISE = "tests/papers/spectral/test_independent_spectral_noise.py"
 INDEPENDENT_SPECTRAL_SAMPLE = "tests/papers/spectral/test_independent_spectral_sample.py"
+INDEPENDENT_GLM = "tests/papers/glm/test_independent_glm.py"
 INDEPENDENT_TWOSTEP = "tests/papers/twostep/test_independent_twostep.py"
 QUADRATIC = "tests/papers/quadratic/test_theory.py"
 QUADRATIC_ESCAPE = "tests/papers/quadratic/test_escape.py"
@@ -422,6 +423,31 @@ MUTATIONS: list[Mutation] = [
       "least = min(_new_degree(a, known) for a in remaining)",
       "least = max(_new_degree(a, known) for a in remaining)",
       SAMPLES, "-k", "brute_force"),
+    # ---------------------------------------------------------------- glm (issue 36)
+    M("glm: posterior variance, between-component term squared",
+      "fltheory/papers/glm/_priors.py", "out = out + r[j] * r[k] * (m[j] - m[k]) ** 2",
+      "out = out + r[j] * r[k] * (m[j] - m[k])", INDEPENDENT_GLM, "-k", "mixture_prior"),
+    M("glm: interval channels Q = E Z g²", "fltheory/papers/glm/_channels.py",
+      "tot = tot + np.exp(lz) * g * g", "tot = tot + np.exp(lz) * g", INDEPENDENT_GLM, "-k",
+      "sign_channel"),
+    M("glm: phase retrieval Q = (1 + E excess)/V", "fltheory/papers/glm/_channels.py",
+      "return (1.0 + float(np.sum(w * excess))) / V",
+      "return (1.0 - float(np.sum(w * excess))) / V", INDEPENDENT_GLM, "-k", "phase_retrieval"),
+    # (the term −xφ(x) of relu's Q averages to 0 over the symmetric x: a sign flip there is
+    # an equivalent mutation, so the y = 0 term is mutated instead)
+    M("glm: relu Q, the y = 0 term φ²/Φ(−x)", "fltheory/papers/glm/_channels.py",
+      "return phi(x) * mills(x) + special.ndtr(x) - x * phi(x)",
+      "return phi(x) * phi(x) + special.ndtr(x) - x * phi(x)", INDEPENDENT_GLM, "-k",
+      "relu_channel"),
+    M("glm: α_WR = ρ'⁴/(ρ² spread)", "fltheory/papers/glm/_se.py",
+      "return self.C.rho1 ** 4 / (self.P.rho ** 2 * spread)",
+      "return self.C.rho1 ** 4 / (self.P.rho * spread)", INDEPENDENT_GLM, "-k", "door_weak"),
+    M("glm: free entropy −q q̂/2", "fltheory/papers/glm/_se.py",
+      "                - q * qh / 2)", "                - q * qh / 3)", INDEPENDENT_GLM, "-k",
+      "fixed_point_and_free_entropy"),
+    M("glm: ridge m = μ₁ρ(1 − λg)", "fltheory/papers/glm/erm.py",
+      "m = mu1 * rho * (1 - lam * g)", "m = mu1 * rho * (1 - lam * g * g)", INDEPENDENT_GLM,
+      "-k", "marchenko"),
     # ---------------------------------------------------------------- spectral (issue 27)
     M("spectral: semicircle overlap 1 − 1/θ²", "fltheory/engine/spectral/spikes.py",
       "outlier, overlap = th + 1 / th, 1 - 1 / th ** 2",

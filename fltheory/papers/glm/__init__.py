@@ -1,0 +1,26 @@
+"""Bayes-optimal learning of generalised linear models — the replica free entropy and state
+evolution for any prior and channel (Barbier, Krzakala, Macris, Miolane & Zdeborová, PNAS 2019),
+the thresholds α_WR, α_IT and α_alg located to confirmed digits, GAMP as the witness, and ridge
+regression beside it (:mod:`fltheory.papers.glm.theory`, :mod:`fltheory.papers.glm.erm`)."""
+
+from fltheory.papers import Paper, lazy_names
+
+PAPER = Paper(
+    key="glm",
+    title="Bayes-optimal GLMs: replica free entropy, state evolution, α_WR/α_IT/α_alg, GAMP",
+    claims="fltheory.papers.glm.claims",
+    commands={"glm": "fltheory.papers.glm.cli:glm_command"},
+    tables={"glm_thresholds": "fltheory.papers.glm.views:thresholds_table"},
+    figures={"glm": "fltheory.papers.glm.views:error_figure"},
+    notebook="fltheory.papers.glm.views:NOTEBOOK",
+    order=10,
+)
+
+# the public names of the theory modules (the parameter objects: fltheory.papers.glm.params)
+_NAMES = {
+    "theory": ("NotConverged", "PointAnswer", "ThresholdAnswer", "Value", "alpha_wr_exact",
+               "curve_points", "digits", "point", "state_evolution", "thresholds"),
+    "erm": ("RidgeAnswer", "ridge", "ridge_optimal"),
+}
+__getattr__, __dir__ = lazy_names(__name__, _NAMES)
+__all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

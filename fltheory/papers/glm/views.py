@@ -1,0 +1,160 @@
+"""What the GLM paper shows: the table of thresholds for a catalogue of priors × channels, the
+figure of the error against α with GAMP's points and the thresholds, the notebook's cells. It
+presents; the numbers come from :mod:`fltheory.papers.glm.theory` and the runs."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from fltheory.papers.glm.params import Channel, gauss_bernoulli, gaussian, rademacher
+from fltheory.render.params import ViewParam, progress, view_params
+from fltheory.results import Table
+
+__all__ = ["NOTEBOOK", "catalogue", "error_figure", "thresholds_table"]
+
+def catalogue(K: Fraction) -> tuple[tuple[str, Any, Channel], ...]:
+    """The priors × channels of the table (names as the command takes them), the doors of half
+    width K."""
+    return (
+        ("rademacher", rademacher, Channel("sign")),
+        ("rademacher", rademacher, Channel("door", K=K)),
+        ("gaussian", gaussian, Channel("square")),
+        ("gaussian", gaussian, Channel("relu")),
+        ("gaussian", gaussian, Channel("door", K=K)),
+        ("gauss-bernoulli(1/2)", lambda: gauss_bernoulli("1/2"), Channel("linear")),
+    )
+
+
+def _cell(ans: Any, name: str) -> tuple[str, str]:
+    for n, val, kind, _qb, _qa, exact in ans.items:
+        if n == name:
+            text = val.text() if not exact or exact == val.text() else \
+                (exact if len(exact) <= 6 else val.text())
+            return text, kind
+    return "—", ""
+
+
+@view_params(K=ViewParam("rational", "Half width K of the door channels (0.674: balanced "
+                            "labels).", 0, 100, low_open=True))
+def thresholds_table(K: Fraction = Fraction(337, 500)) -> Table:
+    """α_WR, α_IT and α_alg of a catalogue of priors × channels, each with its kind; digits
+    confirmed by two quadrature resolutions (exact values where a closed form exists).
+
+    Parameters
+    ----------
+    K
+        Half width of the door channels sign(|z| − K) (default 337/500 = 0.674).
+    """
+    from fltheory.papers.glm.theory import thresholds
+
+    rows, latex = [], []
+    cat = catalogue(Fraction(K))
+    for i, (name, make, ch) in enumerate(cat):
+        progress(f"{name} × {ch} ({i + 1}/{len(cat)})")
+        ans = thresholds(make(), ch)
+        cells = [_cell(ans, n) for n in ("WR", "IT", "alg")]
+        rows.append([name, str(ch)] + [f"{v} ({k})" if k else v for v, k in cells])
+        latex.append([name, str(ch).replace("_", r"\_")]
+                     + [f"${v}$ ({k})" if k else v for v, k in cells])
+    return Table(columns=["prior", "channel", "α_WR", "α_IT", "α_alg"], rows=rows,
+                 caption="Thresholds of Bayes-optimal GLMs (Barbier et al. 2019): weak "
+                         "recovery, information-theoretic and algorithmic (AMP spinodal)",
+                 label="tab:glm-thresholds",
+                 latex_columns=["prior", "channel", r"$\alpha_{WR}$", r"$\alpha_{IT}$",
+                                r"$\alpha_{alg}$"],
+                 latex_rows=latex,
+                 notes=["— : the threshold does not exist (α_WR = 0 when E[z|y] ≠ 0); digits "
+                        "printed are those two quadrature resolutions agree on"])
+
+
+@view_params(d=ViewParam("int", "Dimension of the GAMP runs.", 50, 4000),
+             seeds=ViewParam("int", "Instances per α.", 1, 20),
+             seed=ViewParam("int", "Seed of the simulations.", 0, 2**63 - 1))
+def error_figure(d: int = 600, seeds: int = 2, seed: int = 0) -> Any:
+    """The binary perceptron (Rademacher prior, sign channel): the Bayes-optimal and AMP
+    generalisation errors against α, GAMP's test errors at d (mean of ``seeds`` instances)
+    and the thresholds α_IT and α_alg marked.
+
+    Parameters
+    ----------
+    d
+        Dimension of the GAMP runs (default 600, at most 4000).
+    seeds
+        Instances per α (default 2).
+    seed
+        Seed of the simulations (default 0).
+    """
+    import numpy as np
+
+    from fltheory.papers.glm.params import AmpRun
+    from fltheory.papers.glm.runs import amp_side
+    from fltheory.papers.glm.theory import point, thresholds
+    from fltheory.render.plots import pyplot
+
+    prior, ch = rademacher(), Channel("sign")
+    grid = np.linspace(0.1, 2.0, 40)
+    pts = [point(prior, ch, float(a)) for a in grid]
+    th = thresholds(prior, ch)
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(5.2, 3.4))
+    ax.plot(grid, [p.bayes_error.value for p in pts], label="Bayes-optimal")
+    ax.plot(grid, [p.amp_error.value for p in pts], "--", label="AMP (state evolution)")
+    sim_a = (0.5, 1.0, 1.3, 1.8)
+    sims = []
+    for i, a in enumerate(sim_a):
+        progress(f"GAMP α = {a} ({i + 1}/{len(sim_a)}), d = {d}")
+        sims.append(amp_side(prior, ch, AmpRun(d, a, 80, 1000 * seed), seeds))
+    ax.errorbar(sim_a, [np.mean(s.errors) for s in sims],
+                yerr=[np.std(s.errors, ddof=1) / np.sqrt(seeds) if seeds > 1 else 0.0
+                      for s in sims], fmt="o", label=f"GAMP, d = {d}")
+    for name, ls in (("IT", ":"), ("alg", "-.")):
+        v = th.get(name)
+        if v is not None:
+            ax.axvline(v.value, ls=ls, c="grey")
+            ax.text(v.value, 0.45, f" α_{name}", fontsize=8)
+    ax.set_xlabel("α = n/d")
+    ax.set_ylabel("generalisation error")
+    ax.set_title("binary perceptron: Rademacher teacher, sign labels")
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+NOTEBOOK: list[tuple[str, str]] = [
+    ("markdown", """# Bayes-optimal generalised linear models
+
+A teacher $y = \\varphi(w^*\\cdot x/\\sqrt d)$ with $w^*$ drawn from a prior, $n = \\alpha d$
+samples: the replica formula of Barbier, Krzakala, Macris, Miolane & Zdeborová (PNAS 2019)
+gives the Bayes-optimal errors, and its state evolution the performance of AMP. fltheory
+locates the thresholds on the curve of fixed points $\\alpha = A(\\hat q)$ by root finding and
+prints only the digits that two quadrature resolutions confirm."""),
+    ("code", """from fltheory.papers.glm import thresholds, point, ridge_optimal
+from fltheory.papers.glm.params import Channel, gaussian, rademacher
+
+t = thresholds(rademacher(), Channel("sign"))
+for name, value, kind, q_below, q_above, exact in t.items:
+    print(name, value.text(), kind, round(q_below, 4), "->", round(q_above, 4))"""),
+    ("markdown", """## Phase retrieval with a Gaussian prior
+
+Weak recovery at $\\alpha_{WR} = 1/2$ (the spectral threshold of Mondelli & Montanari),
+perfect recovery information-theoretically at $\\alpha_{IT} = 1$, and by AMP only beyond the
+spinodal $\\alpha_{alg} \\approx 1.128$."""),
+    ("code", """t = thresholds(gaussian(), Channel("square"))
+for name, value, kind, q_below, q_above, exact in t.items:
+    print(name, exact or value.text(), kind)
+p = point(gaussian(), Channel("square"), 1.05)
+print("at alpha = 1.05: Bayes q =", p.bayes_q.text(), " AMP q =", p.amp_q.text())"""),
+    ("markdown", """## Ridge regression beside Bayes
+
+How far is the best ridge estimator from the Bayes-optimal error on sign labels of a
+Gaussian teacher?"""),
+    ("code", """for a in (0.5, 1.0, 2.0, 4.0):
+    r = ridge_optimal(gaussian(), Channel("sign"), a)
+    b = point(gaussian(), Channel("sign"), a)
+    print(a, "ridge", round(r.error, 5), "(lambda", round(r.lam, 4), ") Bayes", b.bayes_error.text())"""),
+    ("markdown", """## The figure: errors along α with GAMP's points"""),
+    ("code", """from fltheory.papers.glm.views import error_figure
+
+fig = error_figure(d=600, seeds=2)"""),
+]

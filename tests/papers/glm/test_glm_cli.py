@@ -1,0 +1,78 @@
+"""The ``fltheory glm`` command: formats, bad input (one line, exit 2, before any work), and
+the parameter objects refusing what the command refuses."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from fltheory.cli import cli
+from fltheory.exact import DomainError
+from fltheory.papers.glm.params import Channel, Prior, gauss_bernoulli, read_channel, read_prior
+
+
+def _run(*args):
+    return CliRunner().invoke(cli, ["glm", *args])
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--prior", "mixture(1/2*delta(1) + 1/3*delta(-1))"], "do not sum to one"),
+    (["--prior", "mixture(-1/2*delta(1) + 3/2*delta(-1))"], "prior weight"),
+    (["--prior", "gauss-bernoulli(0)"], "rho = 0"),
+    (["--prior", "laplace"], "not a known prior"),
+    (["--channel", "door(0)"], "K = 0"),
+    (["--channel", "tanh(z)"], "likelihood undefined"),
+    (["--channel", "log(z)"], "channel"),
+    (["--noise", "-1"], "noise"),
+    (["--alpha", "0"], "alpha = 0"),
+    (["--alpha", "1,x"], "alpha"),
+    (["--channel", "sign", "--noise", "1/10"], "not implemented"),
+    (["--channel", "tanh(z)", "--noise", "1/10"], "not implemented"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, needle):
+    r = _run(*args)
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and needle in lines[0], r.output
+
+
+def test_the_objects_refuse_what_the_command_refuses():
+    with pytest.raises(DomainError, match="sum to one"):
+        Prior(((0.5, 1, 0), (0.25, -1, 0)))
+    with pytest.raises(DomainError, match="rho"):
+        gauss_bernoulli(2)
+    with pytest.raises(DomainError, match="K"):
+        Channel("door", K=-1)
+    with pytest.raises(DomainError, match="point mass"):
+        read_prior("mixture(1*delta(2))")
+
+
+def test_expression_channels_are_recognised():
+    assert read_channel("sign(Abs(z) - 1/2)").kind == "door"
+    assert read_channel("z**2").kind == "square"
+    assert read_channel("Max(z, 0)").kind == "relu"
+
+
+def test_thresholds_text_json_latex():
+    r = _run("--prior", "rademacher", "--channel", "sign")
+    assert r.exit_code == 0, r.output
+    assert "α_IT = 1.2446839898" in r.output and "α_alg = 1.4926318182" in r.output
+    j = json.loads(_run("--prior", "rademacher", "--channel", "sign", "--format", "json").output)
+    assert j["value"]["alpha_alg"]["kind"] == "spinodal"
+    assert j["value"]["alpha_IT"]["digits"] >= 10
+    assert _run("--prior", "rademacher", "--format", "latex").exit_code == 0
+
+
+def test_door_expression_and_alphas():
+    r = _run("--prior", "gaussian", "--channel", "sign(Abs(z) - 1/2)", "--alpha", "1,2,5")
+    assert r.exit_code == 0, r.output
+    assert "α_WR = 2*pi*" in r.output
+    assert "0.382924922548" in r.output      # α = 1 < α_WR: q = 0, error min(p₊, p₋)
+
+
+def test_ridge_column():
+    r = _run("--prior", "gaussian", "--channel", "sign", "--alpha", "2", "--ridge", "opt")
+    assert r.exit_code == 0, r.output
+    assert "error ridge" in r.output
