@@ -286,15 +286,14 @@ def test_escape_passes_the_exact_step(invoke, monkeypatch):
     eta = Fraction(1234567890123, 10**13)
     assert Fraction(float(eta)).limit_denominator(10**12) != eta  # the old path changed it
     seen = []
-    law = th.escape_time_law
-    from fltheory.papers.quadratic import report as quadratic_report
+    law = th.escape_law
 
-    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
-        seen.append(args[2])
-        return law(*args, **kwargs)
+    def spy(model, request, N):  # type: ignore[no-untyped-def]
+        seen.append(request.eta)
+        return law(model, request, N)
 
-    # the command's one call, theory.quadratic_report.escape_laws, looks the law up there
-    monkeypatch.setattr(quadratic_report, "escape_time_law", spy)
+    # the command's one call, runs.escape_laws, looks the law up on the theory's face
+    monkeypatch.setattr(th, "escape_law", spy)
     res = invoke("quadratic", "escape", "--eta", "0.1234567890123", "--N", "300", "--samples",
                  "10", "--format", "json")
     assert res.exit_code == 0, res.stderr

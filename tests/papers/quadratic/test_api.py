@@ -1,7 +1,8 @@
 """The public API of the quadratic-network paper (issue 14): every public theory and sim function
 refuses bad arguments with DomainError (never ZeroDivisionError, ValueError, TypeError,
 IndexError…), exact steps survive every path from the CLI to the theory, and the split theory
-modules still answer under their old names."""
+modules still answer under their old names. The command's runs (:mod:`runs`) take the
+parameter objects, which refuse what the functions refuse."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fltheory.exact import DomainError, as_rational
-from fltheory.papers.quadratic import sim
+from fltheory.papers.quadratic import runs, sim
 from fltheory.papers.quadratic import theory as th
+from fltheory.papers.quadratic.params import CurvatureRequest, EscapeRequest, Model, ODEStart
 
 SETTINGS = settings(max_examples=50, deadline=None)
 
@@ -72,7 +74,7 @@ def test_exact_step_functions_refuse_bad_steps(eta):
     _refuses(th.plateau_noise_integral, 4, 2, eta)
     _refuses(th.ode_jacobian_counts, 2, 1, eta)
     _refuses(th.mean_field_step, eta, 4)
-    _refuses(th.ode_run, 2, 2, eta, t_max=1)
+    _refuses(lambda: runs.ode_run(Model(2, 2), ODEStart(eta, t_max=1)))
     _refuses(th.cold_start_drift, 4, 2, [eta], mc=10)
 
 
@@ -86,7 +88,7 @@ def test_plateau_refuses_a_step_above_its_bound():
 def test_hessian_counts_refuse_bad_N(bad):
     _refuses(th.hessian_plateau_counts, 2, 2, bad)
     _refuses(th.hessian_solution_counts, 2, 2, bad)
-    _refuses(th.curvature_counts, 2, 2, bad)
+    _refuses(lambda: runs.curvature_counts(Model(2, 2), CurvatureRequest(bad)))
 
 
 @SETTINGS
@@ -112,7 +114,8 @@ def test_escape_law_refuses_bad_arguments(q0, threshold, samples):
     _refuses(th.escape_time_law, 4, 2, Fraction(1, 10), 1000, threshold=threshold, samples=2)
     _refuses(th.escape_time_law, 4, 2, Fraction(1, 10), 1000, samples=samples)
     _refuses(th.check_escape_request, 4, 2, Fraction(1, 10), [1000], q0=q0)
-    _refuses(th.escape_laws, 4, 2, Fraction(1, 10), [1000], threshold=threshold, samples=2)
+    _refuses(lambda: runs.escape_laws(Model(4, 2), EscapeRequest(Fraction(1, 10), [1000],
+                                                                threshold=threshold, samples=2)))
 
 
 @SETTINGS
@@ -153,7 +156,7 @@ def test_other_theory_arguments_are_checked(bad):
     _refuses(th.ode_jacobian_counts, 2, 1, Fraction(1, 10), seed=bad)
     _refuses(th.ode_jacobian_counts, 2, 1, Fraction(1, 10), at=bad)
     _refuses(th.wick_expectation, [0, 5], [[1, 0], [0, 1]])
-    _refuses(th.ode_run, 2, 2, Fraction(1, 10), seed=bad, t_max=1)
+    _refuses(lambda: runs.ode_run(Model(2, 2), ODEStart(Fraction(1, 10), seed=bad, t_max=1)))
     _refuses(th.mean_field_step, Fraction(1, 10), 4, scaling=bad)
 
 
@@ -217,7 +220,7 @@ def test_an_exact_step_survives_every_theory_path():
     assert th.plateau(4, 2, ETA).eta == ETA
     assert th.mean_field_step(ETA, 4) == ETA
     assert th.mean_field_step(4 * ETA, 4, "fixed") == ETA
-    assert th.ode_run(4, 2, ETA, t_max=1).eta == ETA
+    assert runs.ode_run(Model(4, 2), ODEStart(ETA, t_max=1)).eta == ETA
     # at q = p/(p + 2) the rate is 2η(1 − q(1 + 2/p) + 2/p*) = 2η exactly
     assert th.linear_rate(Fraction(2, 3), 4, 2, ETA) == 2 * ETA
 
@@ -251,3 +254,113 @@ def test_every_name_is_still_importable_from_theory_quadratic():
     module = importlib.import_module("fltheory.papers.quadratic.theory")
     assert all(hasattr(module, n) for n in names)
     assert set(names) <= set(module.__all__)
+
+
+# --- one reading of numbers, bounded work, DomainError never NaN (the review of issue 14) -------
+
+NAN = float("nan")
+
+
+def _refused(fn, *args, param: str | None = None, text: str | None = None, **kwargs) -> str:
+    with pytest.raises(DomainError) as info:
+        fn(*args, **kwargs)
+    message = str(info.value)
+    if param is not None:
+        assert message.startswith(f"{param} = "), message
+    if text is not None:
+        assert text in message, message
+    return message
+
+
+def test_quadratic_takes_text_steps():
+    assert th.plateau(4, 2, "1/10") == th.plateau(4, 2, Fraction(1, 10)) == th.plateau(4, 2, 0.1)
+    assert th.linear_rate("2/3", 4, 2, "1/10") == Fraction(1, 5)
+
+
+def test_sim_takes_text_where_it_takes_floats():
+    W0, W_star = sim.cold_start(50, 2, 1, 0)
+    a = sim.sgd(W0, W_star, 0.1, [0.0, 0.5], 0)
+    b = sim.sgd(W0, W_star, "1/10", [0.0, 0.5], 0, sigma="0")
+    assert np.array_equal(a.Q, b.Q) and np.array_equal(a.R, b.R)
+
+
+def test_wick_bounded_before_work():
+    assert th.wick_expectation([0] * 4, [[1]]) == 3
+    message = _refused(th.wick_expectation, [0] * 40, [[1]], param="indices")
+    assert "matchings" in message and "e+23" in message
+    _refused(th.wick_expectation, [0] * 10**6, [[1]], param="indices")
+    _refused(th.wick_expectation, [0.5, 0], [[1]], param="indices")
+
+
+@pytest.mark.parametrize("call", [
+    lambda: th.linear_rate("a", 4, 2, Fraction(1, 10)),
+    lambda: th.linear_rate(NAN, 4, 2, Fraction(1, 10)),
+    lambda: th.linear_rate(0.5, 4, 2, math.inf),
+    lambda: th.plateau_noise_rate(0.5, 1, 1, NAN),
+    lambda: th.plateau_noise_rate(0.5, 1, 1, 0.1, NAN),
+    lambda: th.escape_cost(4, 2, NAN, 10),
+    lambda: th.escape_cost(4, 2, 100, 0),
+    lambda: th.escape_cost(4, 2, 100, 1.5),
+    lambda: th.ode_cost(-1, 4, 2, 0.1, 10.0, 11),
+    lambda: th.ode_cost(5, 4, 2, 0.1, 10.0, 11),
+    lambda: th.ode_cost(2, 4, 2, NAN, 10.0, 11),
+    lambda: th.crossing_time([0, 1], [-0.1, 0.2], 0.1),
+    lambda: th.crossing_time([0, NAN], [0.1, 0.2], 0.1),
+])
+def test_listed_calls_refused(call):
+    with pytest.raises(DomainError):
+        call()
+
+
+def test_k_zero_is_a_start_on_the_plateau():
+    """ode_cost(k = 0) is the reduced ODE of a start with ρ(0) = 0 (integrate passes it)."""
+    seconds, memory = th.ode_cost(0, 4, 2, 0.1, 10.0, 11)
+    assert seconds > 0 and memory > 0
+
+
+BAD_REALS = st.one_of(st.just(NAN), st.just(math.inf), st.just(-math.inf), st.text(max_size=3),
+                      st.none(), st.booleans(), st.lists(st.integers(), max_size=2))
+
+
+@settings(max_examples=50, deadline=None)
+@given(BAD_REALS)
+def test_bad_reals_refused(bad):
+    for call in (lambda: th.linear_rate(bad, 4, 2, Fraction(1, 10)),
+                 lambda: th.plateau_noise_rate(0.5, 1, 1, 0.1, bad),
+                 lambda: th.escape_cost(4, 2, bad, 10),
+                 lambda: th.plateau(4, 2, bad)):
+        try:
+            call()
+        except DomainError:
+            continue
+        # text such as "1" or a list such as [] may be a valid number or array: then no NaN
+        result = call()
+        assert not (isinstance(result, float) and math.isnan(result))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.one_of(st.integers(max_value=-1), st.floats(allow_nan=True), st.text(max_size=3),
+                 st.booleans()))
+def test_bad_sample_counts_refused(bad):
+    with pytest.raises(DomainError):
+        th.escape_cost(4, 2, 100, bad)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True), min_size=2, max_size=5))
+def test_crossing_time_negative_or_infinite_norms(norms):
+    t = list(range(len(norms)))
+    if any(x < 0 or math.isinf(x) for x in norms):
+        with pytest.raises(DomainError):
+            th.crossing_time(t, norms, 0.5)
+    else:
+        th.crossing_time(t, norms, 0.5)
+
+
+def test_messages():
+    _refused(th.stability_text, 4, 2, noise=NAN, param="noise", text="noise >= 0")
+    message = _refused(th.plateau, 4, 2, NAN, param="eta", text="eta >= 0")
+    assert "steps > 0" not in message
+    _refused(th.plateau, 4, 2, 1.5, param="eta")
+    _refused(sim.sgd, *sim.cold_start(20, 2, 1, 0), NAN, [0.0], 0, param="eta",
+             text="is not a finite number; allowed: eta > 0")
