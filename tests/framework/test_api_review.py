@@ -19,7 +19,6 @@ from fltheory.exact import DomainError
 from fltheory.papers.hermite.sim import hermite_orthonormal
 from fltheory.papers.quadratic import sim as sq
 from fltheory.papers.quadratic import theory as qd
-from fltheory.papers.recovery import theory as rc
 from fltheory.papers.twostep import phases as tw
 from fltheory.papers.twostep import sim as stw
 from fltheory.simkit import seeding
@@ -51,11 +50,6 @@ def test_float_alphas_read_as_typed():
 @given(st.integers(0, 49), st.integers(0, 49))
 def test_lambda_count_float_equals_fraction(a: int, b: int):
     assert tw.lambda_count(a / 100, b / 100) == tw.lambda_count(Fraction(a, 100), Fraction(b, 100))
-
-
-def test_recovery_reads_floats_as_typed():
-    assert rc.recovered_count(930, 30, 2, 0.1) == rc.recovered_count(930, 30, 2, Fraction(1, 10))
-    assert rc.recovered_count(930, 30, 2, "1/10") == rc.recovered_count(930, 30, 2, Fraction(1, 10))
 
 
 def test_quadratic_takes_text_steps():
@@ -140,7 +134,6 @@ def test_bad_reals_refused(bad):
                  lambda: qd.plateau_noise_rate(0.5, 1, 1, 0.1, bad),
                  lambda: qd.escape_cost(4, 2, bad, 10),
                  lambda: tw.lambda_count(bad, Fraction(3, 10)),
-                 lambda: rc.recovered_count(930, 30, 2, bad),
                  lambda: qd.plateau(4, 2, bad)):
         try:
             call()
@@ -197,11 +190,6 @@ def test_messages():
     _refused(qd.stability_text, 4, 2, noise=NAN, param="noise", text="noise >= 0")
     message = _refused(qd.plateau, 4, 2, NAN, param="eta", text="eta >= 0")
     assert "steps > 0" not in message
-    _refused(rc.mse_law, Fraction(3, 2), 0, param="a1_squared")
-    # γ = 1e-9 at d1 = 8: the scaling count is capped at d1, so it is answered (issue 24)
-    assert rc.recovery_at(30, 2, 1e-9, 10**6).recovered_scaling == 8
-    message = _refused(rc.recovered_count, 1e300, 30, 2, Fraction(1, 10))
-    assert "1e300" in message and len(message) < 250, message
     _refused(qd.plateau, 4, 2, 1.5, param="eta")
     _refused(sq.sgd, *sq.cold_start(20, 2, 1, 0), NAN, [0.0], 0, param="eta",
              text="is not a finite number; allowed: eta > 0")
