@@ -40,11 +40,6 @@ def _digits(x: int) -> int:
     return len(str(x)) if x.bit_length() < _TEXT_BITS else int(x.bit_length() * 0.30103) + 1
 
 
-def _positive(value: object, param: str) -> Fraction:
-    """An exact number > 0 of any size (:func:`fltheory.args.read_exact`)."""
-    return read_exact(value, param, 0, open_low=True)
-
-
 def feature_dimension(d: int, q: int) -> int:
     """D = C(d + q − 1, q), the dimension of the degree-q symmetric Hermite space (exact int).
 
@@ -166,9 +161,10 @@ def threshold(d: int, q: int, k: int, gamma: Fraction, C: Fraction = Fraction(1)
     >>> threshold(100, 2, 2, Fraction(1), dps=15, d1=2)  # 5050·(5/4)·2²
     mpf('25250.0')
     """
-    k, dps, C = read_count(k, "k", 1), read_dps(dps), _positive(C, "C")
+    k, dps = read_count(k, "k", 1), read_dps(dps)
+    C = read_exact(C, "C", 0, open_low=True)
     if strength is not None:
-        strength = _positive(strength, "strengths")
+        strength = read_exact(strength, "strengths", 0, open_low=True)
         return _threshold(dimension(Features(d, q, dim)), k, C, dps, strength=strength)
     s = Strengths(gamma, d1)
     if s.d1 is not None and k > s.d1:
@@ -218,7 +214,8 @@ def power_strength(k: int, gamma: Fraction, dps: int = 30) -> Any:
     >>> mpmath.nstr(power_strength(2, Fraction(10**6), dps=8), 8)
     '1.0100341e-301030'
     """
-    return _power_strength(read_count(k, "k", 1), _positive(gamma, "gamma"), read_dps(dps))
+    k, dps = read_count(k, "k", 1), read_dps(dps)
+    return _power_strength(k, read_exact(gamma, "gamma", 0, open_low=True), dps)
 
 
 def _power_strength(k: int, gamma: Fraction, dps: int) -> Any:
@@ -242,10 +239,11 @@ def threshold_exact(d: int, q: int, k: int, gamma: Fraction, C: Fraction = Fract
     >>> threshold_exact(100, 2, 3, Fraction(1, 3)) is None
     True
     """
-    k, C = read_count(k, "k", 1), _positive(C, "C")
+    k, C = read_count(k, "k", 1), read_exact(C, "C", 0, open_low=True)
     size = dimension(Features(d, q, dim))
     if strength is not None:
-        return _threshold_exact(size, k, C, strength=_positive(strength, "strengths"))
+        strength = read_exact(strength, "strengths", 0, open_low=True)
+        return _threshold_exact(size, k, C, strength=strength)
     s = Strengths(gamma, d1)
     return _threshold_exact(size, k, C, s.gamma, s.d1)
 
@@ -408,9 +406,9 @@ def recovered_count(n: Fraction | int | float | str, d: int, q: int,
     >>> recovered_count(Fraction(10**6), 100, 2, Fraction(1), d1=math.inf)  # √(10⁶/(5050·π²/6))
     10
     """
-    n = _positive(n, "n")
+    n = read_exact(n, "n", 0, open_low=True)
     s = Strengths(gamma, d1)
-    C = _positive(C, "C")
+    C = read_exact(C, "C", 0, open_low=True)
     cap = None if cap is None else read_count(cap, "cap", 0)
     return _recovered_count(n, dimension(Features(d, q, dim)), s.gamma, s.d1, C, cap)
 
@@ -560,9 +558,9 @@ def continuum_count(n: Fraction, d: int, q: int, gamma: Fraction, C: Fraction = 
     >>> print(continuum_count(Fraction(10**6), 100, 2, Fraction(1), dps=10))
     14.0719508946058
     """
-    n = _positive(n, "n")
+    n = read_exact(n, "n", 0, open_low=True)
     s = Strengths(gamma, d1)
-    C = _positive(C, "C")
+    C = read_exact(C, "C", 0, open_low=True)
     dps = read_dps(dps)
     return _continuum_count(n, dimension(Features(d, q, dim)), s.gamma, s.d1, C, dps)
 
