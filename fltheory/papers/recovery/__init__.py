@@ -32,10 +32,7 @@ _NAMES = {
     "luli": (
         "LabelLaw", "Overlap", "RecoveryModel", "ruben_work"),
     "params": (
-        "Features", "LawQuery", "Model", "RecoveryQuery", "Simulation", "SpectralRun",
-        "Strengths", "ThresholdQuery"),
-    "runs": (
-        "SimulationComparison", "cascade_data", "compare", "compare_simulation"),
+        "Features", "LawQuery", "Model", "RecoveryQuery", "Strengths", "ThresholdQuery"),
     "theory": (
         "DirectionAt", "RecoveryAt", "recovery", "recovery_at"),
 }

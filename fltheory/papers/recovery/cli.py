@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import sys
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -22,6 +22,9 @@ from fltheory.papers.recovery.params import (
     ThresholdQuery,
 )
 from fltheory.results import Result
+
+if TYPE_CHECKING:
+    from fltheory.papers.recovery.theory import RecoveryAt
 
 _SOURCE = "Dandi, Krzakala, Loureiro, Tabanelli, Wortsman-Zurich (2026), arXiv 2605.14567"
 _CONVENTIONS = {
@@ -123,7 +126,7 @@ def threshold_command(d: int, q: int, gamma: Fraction, strengths: str | None, d1
 # --------------------------------------------------------------------------- recovery
 
 
-def _recovery_lines(r: Any) -> tuple[list[str], list[str], dict[str, Any]]:
+def _recovery_lines(r: RecoveryAt) -> tuple[list[str], list[str], dict[str, Any]]:
     """Summary lines, notes and law details of a
     :class:`~fltheory.papers.recovery.theory.RecoveryAt`."""
     import mpmath

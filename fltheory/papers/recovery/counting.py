@@ -16,7 +16,6 @@ from fltheory.exact import DomainError, check_cost, fraction_str, short_rational
 from fltheory.papers.recovery.params import (
     MAX_DIGITS,
     MAX_Q,
-    MAX_THRESHOLD_ROWS,
     Features,
     Strengths,
     ThresholdQuery,
@@ -25,10 +24,9 @@ from fltheory.papers.recovery.params import (
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
-__all__ = ["MAX_DEPTH_ROWS", "MAX_DIGITS", "MAX_Q", "MAX_THRESHOLD_ROWS", "ThresholdRow",
-           "Thresholds", "continuum_count", "depth_rows", "dimension", "feature_dimension",
-           "k_text", "power_strength", "recovered_count", "sample_ratio", "strength_norm2",
-           "threshold", "threshold_exact", "threshold_table", "thresholds"]
+__all__ = ["ThresholdRow", "Thresholds", "continuum_count", "depth_rows", "dimension",
+           "feature_dimension", "k_text", "power_strength", "recovered_count", "sample_ratio",
+           "strength_norm2", "threshold", "threshold_exact", "threshold_table", "thresholds"]
 
 #: integers of more bits than this are not converted to text (Python refuses beyond 4300 digits)
 _TEXT_BITS = 14_000
@@ -68,7 +66,15 @@ def dimension(features: Features) -> int:
 
 
 def sample_ratio(n: Fraction, size: int, dim: str) -> float:
-    """δ = n/D as a double, refused (naming n) when a double cannot hold it."""
+    """δ = n/D as a double (``size`` = D, ``dim`` its name in the message), refused (naming n)
+    when a double cannot hold it.
+
+    >>> sample_ratio(Fraction(10**6), 5050, "D")
+    198.01980198019803
+    >>> sample_ratio(Fraction(10**400), 5050, "D")
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: n = 1e400 (about) is beyond double precision; ...
+    """
     try:
         return to_float(n / size, "delta", positive=True)
     except DomainError:

@@ -22,7 +22,11 @@ def law_exponent(gamma: Fraction) -> Fraction:
     >>> law_exponent(Fraction(3, 2))
     Fraction(-2, 3)
     """
-    gamma = read_exact(gamma, "gamma")
+    return _exponent(read_exact(gamma, "gamma"))
+
+
+def _exponent(gamma: Fraction) -> Fraction:
+    """:func:`law_exponent` of an exact γ (the domain γ > 1/2 is the law's)."""
     if gamma <= Fraction(1, 2):
         raise DomainError("gamma", short_rational(gamma), "γ > 1/2",
                           reason="for γ <= 1/2 Σ k^{-2γ} diverges: the target has infinite "
@@ -39,7 +43,7 @@ def law_a1_squared(gamma: Fraction, C: float, dps: int = 30) -> Any:
     '0.6079271019'
     """
     gamma = read_exact(gamma, "gamma")
-    law_exponent(gamma)
+    _exponent(gamma)
     return _a1_squared_of(gamma, read_real(C, "C", 0, open_low=True), read_dps(dps))
 
 
@@ -75,7 +79,7 @@ def law_prefactor(gamma: Fraction, a1_squared: Any, dps: int = 30) -> Any:
     import mpmath
 
     gamma = read_exact(gamma, "gamma")
-    law_exponent(gamma)
+    _exponent(gamma)
     dps = read_dps(dps)
     with mpmath.workdps(dps + 10):
         return _prefactor(gamma, _a1_squared(a1_squared), dps)
@@ -151,7 +155,7 @@ def _law(gamma: Fraction, a1_squared: Any, dps: int) -> MSELaw:
     """:func:`mse_law` on read arguments (γ exact, a_1² rational or mpmath, both > 0)."""
     import mpmath
 
-    expo = law_exponent(gamma)
+    expo = _exponent(gamma)
     with mpmath.workdps(dps):
         a1 = _a1_squared(a1_squared)
         P = _prefactor(gamma, a1, dps)
@@ -171,7 +175,7 @@ def mse_law_for(query: LawQuery) -> MSELaw:
     import mpmath
 
     gamma, C, dps = query.gamma, query.C, query.dps
-    law_exponent(gamma)
+    _exponent(gamma)
     with mpmath.workdps(dps + 10):
         s = mpmath.mpf(2 * gamma.numerator) / gamma.denominator
         a1 = 1 / (mpmath.zeta(s) * mpmath.mpf(C.numerator) / C.denominator)

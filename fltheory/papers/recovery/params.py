@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -40,7 +40,7 @@ from fltheory.args import (
     read_real,
     settle,
 )
-from fltheory.exact import DomainError, Infinity, check_cost, short_rational
+from fltheory.exact import DomainError, Infinity, check_cost, short_rational, to_float
 
 __all__ = ["DIMS", "FEATURES", "LATENTS", "MAX_D1", "MAX_DIGITS", "MAX_Q", "MAX_SIM_BYTES",
            "MAX_THRESHOLD_ROWS", "SIM_MAX_D", "SIM_MAX_D1", "SIM_MAX_D_OTHER",
@@ -369,8 +369,8 @@ class Simulation:
     1 <= ``d1`` <= min(64, D) directions of strengths k^(−γ) (γ > 0, exact), a feature mode and
     a label transform (``identity`` has no prediction). Bounds: seconds of work.
 
-    >>> Simulation(6, 2000, d1=2).D
-    21
+    >>> Simulation(6, 2000, d1=2).D, Simulation(6, 2000, transform="identity").model
+    (21, None)
     >>> Simulation(61, 1000)
     Traceback (most recent call last):
     fltheory.exact.DomainError: d = 61 is outside the allowed range integers in [2, 60]
@@ -385,10 +385,12 @@ class Simulation:
     seed: Any = 0
     seeds: Any = 1
     q: Any = 2
+    #: the model the theory predicts for (None for the identity transform)
+    model: Model | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         gamma = read_exact(self.gamma, "gamma", 0, open_low=True)
-        read_real(gamma, "gamma", 0, open_low=True)  # the simulator takes γ as a double
+        to_float(gamma, "gamma")  # the simulator takes γ as a double
         # in the order the command has always checked them
         q = read_count(self.q, "q", 1, SIM_MAX_Q)
         features = read_choice(self.features, "features", FEATURES)
@@ -403,17 +405,12 @@ class Simulation:
         n = read_count(self.n, "n", *SIM_N)
         if d1 > D:
             raise DomainError("d1", d1, f"d1 <= D = {D}")
+        transform = read_choice(self.transform, "transform", SIM_TRANSFORMS)
         settle(self, d=d, n=n, d1=d1, gamma=gamma, features=features, q=q, seeds=seeds,
-               transform=read_choice(self.transform, "transform", SIM_TRANSFORMS),
-               seed=read_count(self.seed, "seed", 0))
+               transform=transform, seed=read_count(self.seed, "seed", 0),
+               model=None if transform == "identity" else Model(d1, gamma, transform))
 
     @property
     def D(self) -> int:
         """The number of features, C(d + q − 1, q)."""
         return feature_count(self.d, self.q)
-
-    def model(self) -> Model | None:
-        """The model the theory predicts for (None for the identity transform)."""
-        if self.transform == "identity":
-            return None
-        return Model(self.d1, self.gamma, self.transform)

@@ -140,7 +140,7 @@ def compare(setting: Simulation, progress: Callable[[int, int], None] | None = N
             ) -> SimulationComparison:
     """The runs of ``setting`` (read once) against the prediction for its model."""
     D, n = setting.D, setting.n
-    model = setting.model()
+    model = setting.model
     # the theory's model before the runs: its cost is checked up front
     predicted = None if model is None else theory.RecoveryModel.of(model)
     spec = SpectralRun(setting.d, n, setting.q, setting.d1, float(setting.gamma),

@@ -329,7 +329,12 @@ def simulate(spec: SpectralRun, seed: SeedLike, prefetch: bool = True) -> Recove
     chunk's features are drawn in a helper thread while BLAS multiplies the current one (numpy's
     generators and the feature products release the GIL). Chunks have their own seeds, so the
     result does not depend on the thread timing. ``prefetch=False`` keeps the run on one thread
-    (sweeps run one task per core)."""
+    (sweeps run one task per core).
+
+    >>> r = simulate(SpectralRun(6, 2000, d1=2, n_test=2000), 0)
+    >>> r.D, bool(r.best_overlaps[0] > 0.8)
+    (21, True)
+    """
     d, n, q, chunk = spec.d, spec.n, spec.q, spec.chunk
     rng = np.random.default_rng(child(seed, _LATENTS))
     lam_arr = (np.arange(1, spec.d1 + 1, dtype=float) ** (-spec.gamma) if spec.lam is None

@@ -81,12 +81,9 @@ from typing import Any
 
 from fltheory.engine.spectral.spikes import semicircle_overlap_ratio
 from fltheory.exact import DomainError, fraction_str
-from fltheory.papers.recovery.chi2 import MAX_RUBEN_TERMS, ruben_terms
-from fltheory.papers.recovery.counting import (
+from fltheory.papers.recovery.chi2 import MAX_RUBEN_TERMS, ruben_terms  # noqa: F401
+from fltheory.papers.recovery.counting import (  # noqa: F401
     MAX_DEPTH_ROWS,
-    MAX_DIGITS,
-    MAX_Q,
-    MAX_THRESHOLD_ROWS,
     ThresholdRow,
     Thresholds,
     _continuum_count,
@@ -109,6 +106,7 @@ from fltheory.papers.recovery.counting import (
 from fltheory.papers.recovery.law import (
     MSELaw,
     _a1_squared_of,
+    _exponent,
     _prefactor,
     law_a1_squared,
     law_exponent,
@@ -116,7 +114,7 @@ from fltheory.papers.recovery.law import (
     mse_law,
     mse_law_for,
 )
-from fltheory.papers.recovery.luli import (
+from fltheory.papers.recovery.luli import (  # noqa: F401
     LAWS,
     MAX_FOURIER_WORK,
     MAX_RUBEN_WORK,
@@ -127,8 +125,11 @@ from fltheory.papers.recovery.luli import (
     law_method,
     ruben_work,
 )
-from fltheory.papers.recovery.params import (
+from fltheory.papers.recovery.params import (  # noqa: F401
     MAX_D1,
+    MAX_DIGITS,
+    MAX_Q,
+    MAX_THRESHOLD_ROWS,
     Features,
     LawQuery,
     Model,
@@ -139,15 +140,13 @@ from fltheory.papers.recovery.params import (
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
-__all__ = ["LAWS", "MAX_D1", "MAX_DEPTH_ROWS", "MAX_DIGITS", "MAX_FOURIER_WORK", "MAX_Q",
-           "MAX_RUBEN_TERMS", "MAX_RUBEN_WORK", "MAX_THRESHOLD_ROWS", "DirectionAt",
-           "Features", "LabelLaw", "LawQuery", "MSELaw", "Model", "Overlap", "RecoveryAt",
-           "RecoveryModel", "RecoveryQuery", "Strengths", "ThresholdQuery", "ThresholdRow",
-           "Thresholds", "continuum_count", "depth_rows", "dimension", "feature_dimension",
-           "fourier_work", "k_text", "law_a1_squared", "law_exponent", "law_method",
-           "law_prefactor", "mse_law", "mse_law_for", "power_strength", "recovered_count",
-           "recovery", "recovery_at", "ruben_terms", "ruben_work", "sample_ratio",
-           "strength_norm2", "threshold", "threshold_exact", "threshold_table", "thresholds"]
+__all__ = ["DirectionAt", "Features", "LabelLaw", "LawQuery", "MSELaw", "Model", "Overlap",
+           "RecoveryAt", "RecoveryModel", "RecoveryQuery", "Strengths", "ThresholdQuery",
+           "ThresholdRow", "Thresholds", "continuum_count", "depth_rows", "dimension",
+           "feature_dimension", "k_text", "law_a1_squared", "law_exponent", "law_prefactor",
+           "mse_law", "mse_law_for", "power_strength", "recovered_count", "recovery",
+           "recovery_at", "ruben_terms", "ruben_work", "sample_ratio", "strength_norm2",
+           "threshold", "threshold_exact", "threshold_table", "thresholds"]
 
 
 @dataclass(frozen=True)
@@ -284,7 +283,12 @@ def recovery_at(d: int, q: int, gamma: Fraction, n: Fraction, d1: int = 8,
 
 def recovery(query: RecoveryQuery) -> RecoveryAt:
     """:func:`recovery_at` for a query read once
-    (:class:`~fltheory.papers.recovery.params.RecoveryQuery`: features, model, n, dps)."""
+    (:class:`~fltheory.papers.recovery.params.RecoveryQuery`: features, model, n, dps).
+
+    >>> r = recovery(RecoveryQuery(Features(100), Model(2, 1), 10**5))
+    >>> r.recovered_luli, round(r.mse, 4)
+    (2, 0.1733)
+    """
     import mpmath
 
     f, m, n, dps = query.features, query.model, query.n, query.dps
@@ -313,7 +317,7 @@ def recovery(query: RecoveryQuery) -> RecoveryAt:
     law = law_mse = cont = None
     if C is not None and C_frac is not None and gamma > Fraction(1, 2):
         with mpmath.workdps(dps):
-            law = MSELaw(gamma, None, law_exponent(gamma),
+            law = MSELaw(gamma, None, _exponent(gamma),
                          _prefactor(gamma, _a1_squared_of(gamma, C, dps), dps), dps)
             law_mse = law.value(delta)
             cont = _continuum_count(n, size, gamma, d1, C_frac, dps)

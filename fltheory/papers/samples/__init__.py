@@ -24,9 +24,8 @@ _NAMES = {
                    "rows_for", "sample_table"),
     "multiindex": ("GEN_MAX_POWER", "GenerativeLeap", "Leap", "Stage", "generative_leap",
                    "hermite_support", "leap", "leap_of", "leap_of_support"),
-    "params": ("DIRECTION_LIMITS", "LEAP_LIMITS", "Link", "ReuseSizes", "SlopeSizes",
-               "StageSizes", "Target", "parse_directions", "parse_polynomial"),
-    "runs": ("medians", "reuse_runs", "slope_runs"),
+    "params": ("DIRECTION_LIMITS", "LEAP_LIMITS", "Link", "Target", "parse_directions",
+               "parse_polynomial"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

@@ -3,13 +3,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from fltheory.cli.options import CountType, RationalType, emit, format_option
 from fltheory.papers.samples.params import KMAX, Link, Target
 from fltheory.results import Result, Table
+
+if TYPE_CHECKING:
+    from fltheory.papers.samples.multiindex import Stage
+
+#: the directions u_1 … u_r of z = Uᵀx, exact
+Directions = tuple[tuple[Fraction, ...], ...]
 
 _SAMPLES_EPILOG = (
     "G is a catalogue name (relu, tanh, sigmoid, softplus, gelu, erf, erf_ss, abs, sign, "
@@ -135,7 +142,7 @@ def leap_result(target: Target) -> Result:
     )
 
 
-def _leap_rows(stages: Any, U: Any) -> list[list[str]]:
+def _leap_rows(stages: tuple[Stage, ...], U: Directions | None) -> list[list[str]]:
     """One table row per stage: its coordinates (with their directions, if given) and terms."""
     return [[str(i + 1), ", ".join(f"z{j}" for j in s.coordinates) + (
                  "" if U is None else " = " + ", ".join(_vector_text(U[j - 1]) + "·x"
@@ -144,7 +151,7 @@ def _leap_rows(stages: Any, U: Any) -> list[list[str]]:
             for i, s in enumerate(stages)]
 
 
-def _leap_conventions(U: Any) -> dict[str, str]:
+def _leap_conventions(U: Directions | None) -> dict[str, str]:
     """The conventions of the leap answer; the coordinates' one names the directions U."""
     coords = ("z1 … zr orthonormal (z = Uᵀx, x ~ N(0, I_d)); the leap is for these coordinates: "
               "the minimum over rotations is at most it and is NOT computed"

@@ -315,7 +315,12 @@ def sample_table(g: str, noise: Fraction | int = 0, kmax: int = 8, dps: int = 20
 def link_table(link: Link) -> SampleTable:
     """The sample-complexity table of a link read once
     (:class:`~fltheory.papers.samples.params.Link`): its two exponents from the Hermite engine
-    and one row per algorithm."""
+    and one row per algorithm.
+
+    >>> t = link_table(Link("He4", kmax=4, dps=15))
+    >>> t.row("online SGD").scale.text(), t.row("SQ / low-degree bound").scale.text()
+    ('d^3', 'd')
+    """
     from fltheory.engine.hermite import expansion, generative_exponent, information_exponent
 
     g, noise, kmax, dps = link.g, link.noise, link.kmax, link.dps

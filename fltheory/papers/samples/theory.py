@@ -4,7 +4,6 @@ and generative exponents of the Hermite engine) and the leap of a multi-index po
 (:mod:`fltheory.papers.samples.multiindex`, from its exact Hermite support). The parameters are
 :class:`~fltheory.papers.samples.params.Link` and :class:`~fltheory.papers.samples.params.Target`.
 
->>> from fltheory.papers.samples.params import Link, Target
 >>> link_table(Link("He3", kmax=4, dps=15)).row("online SGD").scale.text()
 'd^2'
 >>> leap_of(Target("z1 + z1*z2 + z1*z2*z3", generative=False)).value
@@ -40,8 +39,10 @@ from fltheory.papers.samples.multiindex import (
     parse_directions,
     parse_polynomial,
 )
+from fltheory.papers.samples.params import Link, Target
 
 __all__ = ["ALGORITHMS", "DIRECTION_LIMITS", "GEN_MAX_POWER", "LEAP_LIMITS", "GenerativeLeap",
-           "Leap", "Row", "SampleTable", "Scale", "Stage", "generative_leap", "hermite_support",
-           "leap", "leap_of", "leap_of_support", "link_table", "online_sgd_scale",
-           "parse_directions", "parse_polynomial", "rows_for", "sample_table"]
+           "Leap", "Link", "Row", "SampleTable", "Scale", "Stage", "Target", "generative_leap",
+           "hermite_support", "leap", "leap_of", "leap_of_support", "link_table",
+           "online_sgd_scale", "parse_directions", "parse_polynomial", "rows_for",
+           "sample_table"]

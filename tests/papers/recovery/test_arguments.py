@@ -408,5 +408,5 @@ def test_parameters_are_read_once_and_trusted():
     _refused("d", params.Simulation, 61, 1000)
     _refused("q", params.Simulation, 10, 1000, q=3, features="hermite")
     s = params.Simulation(6, 2000, d1=2, gamma="3/2")
-    assert s.gamma == Fraction(3, 2) and s.D == 21 and s.model() == params.Model(2, "3/2")
-    assert params.Simulation(6, 2000, transform="identity").model() is None
+    assert s.gamma == Fraction(3, 2) and s.D == 21 and s.model == params.Model(2, "3/2")
+    assert params.Simulation(6, 2000, transform="identity").model is None
