@@ -432,6 +432,51 @@ def api_coverage(tree: Tree) -> dict[str, int]:
 
 # -- the report -----------------------------------------------------------------------------------
 
+#: names of argument readers that do not say so in their prefix (the private readers issue 34
+#: found: a count, an integer, a rational, a matrix, second-layer weights …)
+_READER_NAMES = {"_count", "_integer", "_rational", "_rationals", "_positive_float", "_matrix",
+                 "_array", "_weights", "_real_fraction", "_support", "positive_int",
+                 "finite_real", "_units", "_teacher"}
+
+
+def _is_reader(name: str) -> bool:
+    bare = name.lstrip("_")
+    return (bare.startswith(("read_", "check_", "parse_")) and bare != "check_cost") \
+        or name in _READER_NAMES
+
+
+def readers(tree: Tree) -> dict[str, Any]:
+    """Argument readers: functions named ``read_*``, ``check_*`` or ``parse_*`` (leading ``_``
+    allowed; ``check_cost`` is a cost rule, not a reader) or one of :data:`_READER_NAMES`, per
+    file; parameters annotated ``Any`` whose name is a model or parameter object (``model``,
+    ``params``, ``setting``, ``run``, ``bulk``); ``getattr`` calls with a default (three
+    arguments)."""
+    per_file: dict[str, int] = {}
+    loose, defaults = 0, 0
+    for module in tree.files:
+        body = tree.parse(module)
+        for node in ast.walk(body):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                if _is_reader(node.name):
+                    per_file[tree.rel(module)] = per_file.get(tree.rel(module), 0) + 1
+                for a in [*node.args.args, *node.args.kwonlyargs]:
+                    if (a.arg in ("model", "params", "setting", "run", "bulk")
+                            and a.annotation is not None
+                            and ast.unparse(a.annotation) == "Any"):
+                        loose += 1
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                  and node.func.id == "getattr" and len(node.args) == 3):
+                defaults += 1
+    return {"readers": sum(per_file.values()), "files": len(per_file),
+            "by_file": dict(sorted(per_file.items(), key=lambda kv: -kv[1])),
+            "loose_parameters": loose, "getattr_defaults": defaults}
+
+
+def largest_modules(tree: Tree) -> list[tuple[int, str]]:
+    return sorted(((len(p.read_text(encoding="utf-8").splitlines()), tree.rel(m))
+                   for m, p in tree.files.items()), reverse=True)
+
+
 def measure(root: Path, top: int) -> dict[str, Any]:
     tree = Tree(root)
     folders = paper_folders(tree)
@@ -453,6 +498,8 @@ def measure(root: Path, top: int) -> dict[str, Any]:
         "longest_cli_functions": [[n, f] for n, f in function_lengths(tree, "cli/")[:top]],
         "repeated_blocks": blocks,
         "public_api": api_coverage(tree),
+        "readers": readers(tree),
+        "largest_modules": [[n, f] for n, f in largest_modules(tree)[:top]],
     }
 
 
@@ -501,6 +548,12 @@ def _print_text(r: dict[str, Any], top: int) -> None:
               f"windows in 2+ files, {rb['file_pairs']} file pairs")
         for a, b, n in rb["top_pairs"]:
             print(f"  {n:4d}  {a} ~ {b}")
+    rd = r["readers"]
+    print(f"argument readers: {rd['readers']} functions in {rd['files']} files (most: "
+          + ", ".join(f"{f} {n}" for f, n in list(rd["by_file"].items())[:top]) + ")")
+    print(f"model/parameter arguments typed Any: {rd['loose_parameters']}; getattr with a "
+          f"default: {rd['getattr_defaults']}")
+    print("largest modules: " + ", ".join(f"{f} {n}" for n, f in r["largest_modules"]))
     api = r["public_api"]
     print(f"public API: {api['with_all']}/{api['modules']} public modules declare __all__; "
           f"{api['with_example']}/{api['functions']} public functions have a doctest example")

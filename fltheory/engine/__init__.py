@@ -8,6 +8,8 @@
 * :mod:`fltheory.engine.integrability` -- square integrability under N(0, 1), decided first;
 * :mod:`fltheory.engine.odes` -- the one ODE integrator (Dormand–Prince 8(5,3), compiled by
   numba around a paper's right side) of the committee and quadratic ODEs;
+* :mod:`fltheory.engine.randomfeatures` -- the m → ∞ spectrum of random features for any
+  activation (Mehler + Funk–Hecke radial operators);
 * :mod:`fltheory.engine.spherical` -- spherical harmonics: N(d, l), Legendre/Gegenbauer P_l;
 * :mod:`fltheory.engine.spectral` -- BBP outliers and overlaps for any bulk, the weak-recovery
   threshold and optimal preprocessing of a link, the Lu–Li equations;
@@ -23,8 +25,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["expressions", "functions", "hermite", "integrability", "odes", "spectral",
-           "spherical", "timer"]
+__all__ = ["expressions", "functions", "hermite", "integrability", "odes", "randomfeatures",
+           "spectral", "spherical", "timer"]
 
 
 def __getattr__(name: str) -> Any:

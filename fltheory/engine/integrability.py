@@ -18,6 +18,11 @@ not increase along t = 10^{−4}, 10^{−8}, 10^{−14}; at ±∞, the maximum o
 windows [2^i, 2^{i+1}], i = 5, 6, 7 (64 samples each), must decrease strictly or be below
 10^{−30}. Anything else is refused with the reason. This is a sufficient test, not a necessary one:
 a few L² functions on the boundary (f² ~ c·e^{z²/2}/z², decided by sympy) pass only exactly.
+
+**Polynomial growth** (:func:`check_polynomial_growth`). E_r E f(rz)² over a radius r of
+unbounded law (random features with Gaussian weights) is finite only for f of at most
+polynomial growth: sympy's limits of f/z^201 at ±∞ decide (within 1 s), else the growth
+exponent log2 |f(2v)/f(v)| at |v| = 400 (mpmath, 30 digits) must stay below 210.
 """
 
 from __future__ import annotations
@@ -32,7 +37,8 @@ from fltheory.engine.expressions import Z, _show
 from fltheory.engine.timer import Timeout, time_limit
 from fltheory.exact import DomainError
 
-__all__ = ["NotSquareIntegrable", "check_square_integrable", "singular_points"]
+__all__ = ["NotSquareIntegrable", "check_polynomial_growth", "check_square_integrable",
+           "singular_points"]
 
 _T = sp.Symbol("t", positive=True)
 
@@ -236,3 +242,37 @@ def _infinite_end(expr: sp.Expr, side: int) -> bool:
     shown = ", ".join(mpmath.nstr(m, 3) for m in maxima)
     raise NotSquareIntegrable(f"f(z)² e^(−z²/2) z² does not decrease towards {where} (numeric: "
                               f"window maxima {shown} on [32, 256])")
+
+
+def check_polynomial_growth(expr: sp.Expr, shown: str, param: str = "sigma") -> None:
+    """Refuse (:class:`DomainError` naming ``param`` = ``shown``) a function of ``z`` that grows
+    faster than any polynomial: E_r E f(rz)² is then infinite for a radius r of unbounded law
+    (the module docstring says how it is decided).
+
+    >>> check_polynomial_growth(sp.tanh(Z), "tanh")
+    >>> check_polynomial_growth(sp.exp(Z), "exp(z)")
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: sigma = exp(z) grows faster than any polynomial: ...
+    """
+    if expr.is_polynomial(Z):
+        return
+    verdict = None
+    try:
+        with time_limit(1.0):  # gelu's limit takes > 5 s; the numeric test decides then
+            verdict = all(sp.limit(expr / Z**201, Z, side) == 0 for side in (sp.oo, -sp.oo))
+    except (Timeout, NotImplementedError, ValueError, TypeError):
+        verdict = None
+    if verdict is None:  # numeric fallback: the growth exponent from |z| = 400 to 800
+        import mpmath
+
+        fn = sp.lambdify(Z, expr, modules="mpmath")
+        with mpmath.workdps(30):
+            def exponent(v: int) -> Any:
+                a, b = abs(fn(mpmath.mpf(v))) + 1, abs(fn(mpmath.mpf(2 * v))) + 1
+                return mpmath.log(b / a, 2)
+
+            verdict = all(exponent(v) <= 210 for v in (400, -400))
+    if not verdict:
+        raise DomainError(param, shown, "activations of at most polynomial growth",
+                          reason="grows faster than any polynomial: E_w K(w, w) = "
+                                 "E_r E σ(rz)² is infinite for the unbounded law of r = ‖w‖")

@@ -2,8 +2,9 @@
 (:mod:`fltheory.simkit.seeding`), the activation catalogue's numpy face
 (:mod:`fltheory.simkit.activations`, tested equal to the sympy face of
 :mod:`fltheory.engine.expressions`), the orthonormal teacher of the online-SGD papers
-(:mod:`fltheory.simkit.teachers`) and the crossing rule by which both sides read a curve
-(:mod:`fltheory.simkit.observables`).
+(:mod:`fltheory.simkit.teachers`), the random-feature sampler of the papers on Fisher/Gram
+spectra (:mod:`fltheory.simkit.randomfeatures`) and the crossing rule by which both sides read a
+curve (:mod:`fltheory.simkit.observables`).
 
 Nothing here imports sympy, mpmath, the engine or a paper's theory: a simulation that shared a
 formula with the prediction it checks could share its mistake
@@ -17,7 +18,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["activations", "observables", "seeding", "teachers"]
+__all__ = ["activations", "observables", "randomfeatures", "seeding", "teachers"]
 
 
 def __getattr__(name: str) -> Any:

@@ -17,9 +17,11 @@ from layout import PKG, module_name, paper_files, paper_keys
 
 
 def _theory_modules(key: str) -> list[str]:
+    """The modules whose public names a paper's face shows: its theory (and helpers), its
+    parameters and its runs."""
     if key == "hermite":  # the Hermite paper shows the shared engine
         return ["fltheory.engine.hermite"]
-    return [module_name(p) for p in paper_files("theory")
+    return [module_name(p) for role in ("theory", "params", "runs") for p in paper_files(role)
             if p.parent.name == key and not p.name.startswith("_")]
 
 

@@ -64,10 +64,10 @@ def test_notebook_imports_only_public_names(name):
 
 def test_the_check_sees_a_private_import():
     """The checker itself: a leading underscore or a name missing from __all__ is refused."""
-    cells = [("code", "%matplotlib inline\nfrom fltheory.papers.fisher.claims import _sample, "
+    cells = [("code", "%matplotlib inline\nfrom fltheory.papers.fisher.runs import _sample, "
                       "residuals_vs_m\nfrom fltheory.papers.fisher.views import np")]
     bad = [f"{m}:{n}" for m, n in _imports(cells) if not _is_public(m, n)]
-    assert bad == ["fltheory.papers.fisher.claims:_sample", "fltheory.papers.fisher.views:np"]
+    assert bad == ["fltheory.papers.fisher.runs:_sample", "fltheory.papers.fisher.views:np"]
 
 
 @pytest.mark.parametrize("name", VIEWS + CLAIMS)
@@ -94,7 +94,7 @@ def test_claims_seed_keys_are_disjoint_from_the_simulators():
 def test_draw_fisher_takes_the_theory_spectrum():
     """draw_fisher's exact levels: triples (spectrum_sample), a FisherSpectrum in the mapping, or
     a FisherSpectrum as ``exact`` — the same drawing."""
-    from fltheory.papers.fisher.claims import residuals_vs_m, spectrum_sample
+    from fltheory.papers.fisher.runs import residuals_vs_m, spectrum_sample
     from fltheory.papers.fisher.theory import spectrum
     from fltheory.papers.fisher.views import draw_fisher
 

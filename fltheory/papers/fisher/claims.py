@@ -9,9 +9,8 @@ the 1/m correction b is reported (measured, not assumed).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -20,45 +19,20 @@ from fltheory.claims.registry import Claim, Point, Status, Verdict
 from fltheory.claims.stats import fit_points
 from fltheory.claims.stats import linear_fit as _fit
 from fltheory.claims.stats import z_crit as _z_crit
-from fltheory.exact import DomainError
-from fltheory.papers.fisher import sim, theory
-from fltheory.render.shows import ShowsTable
-from fltheory.results import Table
+from fltheory.papers.fisher import runs, sim, theory
+from fltheory.papers.fisher.runs import GRAM
 from fltheory.simkit import seeding
-from fltheory.sweep.tasks import run_cost
 
-__all__ = ["CLAIMS", "GRAM", "MAX_FLOPS", "RUNS", "TEST", "ClusterComparison",
-           "check_clusters_task", "clear_cache", "compare_clusters", "residuals_vs_m",
-           "spectrum_sample"]
-
-#: Seeding keys (fltheory.simkit.seeding): the children of a claim's seed. Repetition s at width m
-#: draws its weights from child(seed, RUNS, m, s), so widths and repetitions are independent;
-#: the test inputs of the eigenfunction claims from child(seed, TEST); the Monte-Carlo inputs of
-#: the Gram claim from child(seed, GRAM).
-RUNS, TEST, GRAM = 0, 1, 2
-
-
-@lru_cache(maxsize=48)
-def _cached(d: int, m: int, seed: int, s: int) -> sim.FisherSample:
-    return sim.sample(d, m, seeding.child(seed, RUNS, m, s))
-
+__all__ = ["CLAIMS", "clear_cache"]
 
 def clear_cache() -> None:
     """Forget cached simulations (tests use it to check reproducibility for real)."""
-    _cached.cache_clear()
-
-
-def _sample(d: int, m: int, seed: seeding.SeedLike, s: int) -> sim.FisherSample:
-    """Repetition s at width m (cached for an integer seed: the claims share their runs)."""
-    if isinstance(seed, int):
-        return _cached(d, m, seed, s)
-    return sim.sample(d, m, seeding.child(seed, RUNS, m, s))
+    runs.clear_cache()
 
 
 def _runs(params: Mapping[str, Any], seed: seeding.SeedLike
           ) -> list[tuple[int, sim.FisherSample]]:
-    return [(m, _sample(params["d"], m, seed, s))
-            for m in params["m"] for s in range(params["seeds"])]
+    return runs.draws(params["d"], params["m"], params["seeds"], seed)
 
 
 def _levels(params: Mapping[str, Any]) -> list[float]:
@@ -143,27 +117,8 @@ def _compare_share(pred: float, meas: dict[str, Any]) -> Verdict:
 # --------------------------------------------------------------------------- eigenfunctions
 
 
-def _x_test(params: Mapping[str, Any], seed: int) -> np.ndarray:
-    return seeding.rng(seed, TEST).standard_normal((params["n_test"], params["d"]))
-
-
 def _sim_residuals(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
-    x = _x_test(params, seed)
-    bases = [theory.eigenfunction_basis(x, l) for l in range(3)]
-    log_m, rel, mae = [], [], []
-    for m, s in _runs(params, seed):
-        sizes = sim.cluster_summary(s.eigenvalues, 3).sizes
-        start, row_rel, row_mae = 0, [], []
-        for l, size in enumerate(sizes):
-            e_mae, e_rel = sim.project_outputs(s, slice(start, start + size), bases[l], x)
-            start += size
-            row_rel.append(e_rel)
-            row_mae.append(e_mae)
-        log_m.append(math.log(m))
-        rel.append(row_rel)
-        mae.append(row_mae)
-    return {"log_m": np.array(log_m), "rel": np.array(rel), "mae": np.array(mae),
-            "m": params["m"]}
+    return runs.residuals(params["d"], params["m"], params["seeds"], params["n_test"], seed)
 
 
 def _compare_rate(pred: float, meas: dict[str, Any]) -> Verdict:
@@ -253,84 +208,6 @@ def _compare_gram(pred: list[list[float]], meas: dict[str, Any]) -> Verdict:
                    points=points)
 
 
-def residuals_vs_m(d: int, widths: tuple[int, ...], seeds: int = 2, n_test: int = 2000,
-                   seed: int = 0) -> dict[str, Any]:
-    """Relative L2 residual and MAE of the cluster-l network outputs (l = 0, 1, 2) against
-    the predicted function spaces, for each width and seed (public API for figures/notebooks)."""
-    return _sim_residuals({"d": d, "m": widths, "seeds": seeds, "n_test": n_test}, seed)
-
-
-def spectrum_sample(d: int, m: int, seed: seeding.SeedLike = 0) -> dict[str, Any]:
-    """A simulated spectrum (:func:`fltheory.papers.fisher.sim.sample` at ``seed``) with the
-    predicted
-    levels and multiplicities l = 0..4, for figures."""
-    s = sim.sample(d, m, seed)
-    levels = theory.spectrum(d, 4, 20)
-    return {"d": d, "m": m, "eigenvalues": s.eigenvalues,
-            "levels": [(lev.l, float(lev.value), lev.multiplicity) for lev in levels]}
-
-
-# --------------------------------------------------------------------------- one simulation
-
-
-#: Bound of :func:`compare_clusters`: W'W (2·d·m²) and eigh with vectors (~8·m³) flops; 6e11 is
-#: ~1 minute on the 2-core machine unloaded at ~10 GFlop/s (m = 4000 at small d, the claims'
-#: largest width, is accepted).
-MAX_FLOPS = 6e11
-
-
-@dataclass(frozen=True)
-class ClusterComparison(ShowsTable):
-    """One simulated Fisher spectrum against the m → ∞ prediction: for each of the three leading
-    clusters (split by gaps, no predicted sizes used) its size and mean next to N(d, l) and
-    λ_l(d), the relative difference, and the share of the trace the clusters carry."""
-
-    d: int
-    m: int
-    seed: seeding.SeedLike
-    levels: tuple[theory.FisherLevel, ...]  # predicted, l = 0, 1, 2
-    clusters: sim.ClusterSummary
-
-    @property
-    def relative_errors(self) -> tuple[float, ...]:
-        """(cluster mean − λ_l)/λ_l for each cluster found (at most three)."""
-        return tuple((mean - float(lev.value)) / float(lev.value)
-                     for lev, mean in zip(self.levels, self.clusters.means, strict=False))
-
-    def table(self) -> Table:
-        """Per cluster: l, size, N(d, l), mean, λ_l (m → ∞), relative difference."""
-        rows = [[str(lev.l), str(size), str(lev.multiplicity), f"{mean:.6g}",
-                 f"{float(lev.value):.6g}", f"{rel:+.3%}"]
-                for lev, size, mean, rel in zip(self.levels, self.clusters.sizes,
-                                                self.clusters.means, self.relative_errors,
-                                                strict=False)]
-        return Table(columns=["l", "size", "N(d,l)", "mean", "λ_l (m → ∞)", "rel. diff."],
-                     rows=rows, caption=f"Simulated clusters, d = {self.d}, m = {self.m}, "
-                                        f"seed {self.seed}",
-                     label="tab:fltheory-fisher-sim", align="rrrrrr")
-
-
-def compare_clusters(d: int, m: int, seed: seeding.SeedLike = 0,
-                     progress: Callable[[str], None] | None = None) -> ClusterComparison:
-    """Sample W (d × m) at ``seed``, build J exactly, split its spectrum into the three leading
-    clusters and set them against the exact m → ∞ levels l = 0, 1, 2 (``fltheory fisher
-    simulate``). ``d`` >= 2, ``m`` >= 2 with memory and 2·d·m² + 8·m³ <= MAX_FLOPS checked
-    before anything is sampled (DomainError/CostError); ``progress`` receives one line before
-    the work starts.
-    """
-    from fltheory.exact import check_cost
-
-    theory.multiplicity(d, 0)  # domain of d
-    sim.check_sample(d, m, seed)
-    check_cost(f"m = {m}", 2.0 * d * m * m + 8.0 * m**3, MAX_FLOPS, "floating-point operations",
-               "lower m (or d): the cost is 2·d·m² + 8·m³")
-    if progress is not None:
-        progress(f"sampling W ({d}×{m}), building J, eigendecomposing ...")
-    s = sim.sample(d, m, seed)
-    return ClusterComparison(d, m, seed, tuple(theory.spectrum(d, 2, 20)),
-                             sim.cluster_summary(s.eigenvalues, 3))
-
-
 _FIT_WHY = ("finite-size scaling: y(m) = a + b/m fitted over the width grid and seeds; the "
             "extrapolated a is compared with the m → ∞ value, |z| = |a − pred|/SE(a), with a "
             "Bonferroni bound for a family-wise false alarm of 1e-3")
@@ -390,22 +267,3 @@ CLAIMS = [
           "of −1/2, so about half the seeds cannot exclude 0 — measured over seeds 0–5)",
           {"small": _SMALL, "large": _LARGE}, source=_SOURCE),
 ]
-
-
-# -- the sweep task's check ------------------------------------------------------------------
-
-
-def check_clusters_task(v: dict[str, Any]) -> None:
-    """The check of the sweep task ``fisher.clusters`` (:func:`sim.clusters_task
-    <fltheory.papers.fisher.sim.clusters_task>`): m at least the number of eigenvalues of the
-    three leading clusters (the theory's multiplicities), and the run's cost against the
-    sweep's bound."""
-    d, m = int(v["d"]), int(v["m"])
-    # the three leading clusters' eigenvalues
-    need = sum(theory.multiplicity(d, l) for l in range(3))
-    if m < need:  # fewer features than the three clusters' eigenvalues: the clusters are not there
-        raise DomainError("m", m, f"m >= 1 + d + N(d, 2) = {need} at d = {d}",
-                          reason="is fewer than the three leading clusters' eigenvalues")
-    # m × m eigendecomposition: measured 0.43 s at m = 1000, 3.4 s at 2000, 35 s at 4000 (∝ m³);
-    # J from W (d × m): d·m² multiply-adds
-    run_cost(f"m = {m}", 6e-10 * m**3 + 1e-9 * d * m**2, "lower m (or d)")

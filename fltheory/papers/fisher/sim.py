@@ -1,8 +1,10 @@
 """Random ReLU features at finite width m: the Fisher matrix, its spectrum, network outputs.
 
 numpy only; independent of :mod:`fltheory.papers.fisher.theory`. J is built from the arc-cosine
-formula
-(exact expectation over x for the sampled W), or by Monte Carlo over x as a second check.
+formula (exact expectation over x for the sampled W; the random-feature kit's ReLU closed form,
+:func:`fltheory.simkit.randomfeatures.arc_cosine_matrix`), or by Monte Carlo over x as a second
+check. The any-σ sampler of ``fisher simulate --sigma`` is the kit's
+(:mod:`fltheory.simkit.randomfeatures`).
 """
 
 from __future__ import annotations
@@ -13,32 +15,16 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.exact import DomainError, as_rational, to_float
+from fltheory.args import read_count, read_real
+from fltheory.exact import DomainError
+from fltheory.papers.fisher.params import MAX_BYTES, Sample
 from fltheory.simkit import seeding
+from fltheory.simkit.randomfeatures import arc_cosine_matrix
 from fltheory.simkit.seeding import SeedLike
 
 __all__ = ["MAX_BYTES", "ClusterSummary", "FisherSample", "check_sample", "cluster_summary",
-           "clusters_task", "fisher_matrix", "fisher_matrix_monte_carlo", "gap_clusters",
+           "clusters_task", "draw", "fisher_matrix", "fisher_matrix_monte_carlo", "gap_clusters",
            "paper_functions", "project_outputs", "sample", "sample_bytes"]
-
-#: Memory of one sample: W (d × m), J and its eigenvectors (m × m each) and eigh's workspace
-#: (about one more m × m): 8·(d·m + 3·m²) bytes. 2 GiB keeps a sample on a small machine. The
-#: same bound holds for every array a function here allocates.
-MAX_BYTES = 2 * 1024**3
-
-
-def _gib(nbytes: int) -> str:
-    """Bytes as GiB for a message (no float overflow for absurd sizes)."""
-    if nbytes.bit_length() < 1000:
-        return f"{nbytes / 1024**3:.3g} GiB"
-    return f"about 2^{nbytes.bit_length() - 30} GiB"
-
-
-def _count(value: Any, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-        raise DomainError(name, value, f"integers >= {low}")
-    return int(value)
-
 
 def _matrix(value: Any, name: str, ndim: int) -> np.ndarray:
     """A finite float array of ``ndim`` dimensions, none empty (else DomainError)."""
@@ -61,66 +47,23 @@ def sample_bytes(d: int, m: int) -> int:
     >>> sample_bytes(5, 1000)
     24040000
     """
-    return 8 * (_count(d, "d", 1) * _count(m, "m", 2) + 3 * m * m)
+    return 8 * (read_count(d, "d", 1) * read_count(m, "m", 2) + 3 * m * m)
 
 
 def check_sample(d: int, m: int, seed: SeedLike) -> None:
-    """Refuse sizes and seeds :func:`sample` cannot honour, before allocating anything.
-
-    ``d``: integer >= 1; ``m``: integer >= 2; 8·(d·m + 3·m²) bytes <= MAX_BYTES; ``seed``: an
-    integer >= 0 or a numpy SeedSequence. Raises DomainError, returns None.
+    """Refuse sizes and seeds :func:`sample` cannot honour, before allocating anything: the
+    reading of :class:`~fltheory.papers.fisher.params.Sample` (``d``: integer >= 1; ``m``:
+    integer >= 2; 8·(d·m + 3·m²) bytes <= MAX_BYTES; ``seed``: an integer >= 0 or a numpy
+    SeedSequence). Raises DomainError, returns None.
 
     >>> check_sample(5, 1000, 0)
-    >>> check_sample(5, 10**6, 0)
-    Traceback (most recent call last):
-    fltheory.exact.DomainError: m = 1000000 is outside the allowed range 8·(d·m + 3·m²) ...
     """
-    _count(d, "d", 1)
-    _count(m, "m", 2)
-    if not isinstance(seed, np.random.SeedSequence):
-        _count(seed, "seed", 0)
-    need = sample_bytes(d, m)
-    if need > MAX_BYTES:
-        name, value = ("d", d) if d > 3 * m else ("m", m)
-        shown = value if int(value).bit_length() < 64 else f"about 2^{int(value).bit_length()}"
-        raise DomainError(name, shown, f"8·(d·m + 3·m²) bytes <= {MAX_BYTES >> 30} GiB (here "
-                        f"{_gib(need)})")
+    Sample(d, m, seed)
 
 
-def fisher_matrix(W: np.ndarray) -> np.ndarray:
-    """J_ij = E_x[relu(w_i·x) relu(w_j·x)] = ‖w_i‖‖w_j‖(sin θ + (π − θ) cos θ)/(2π),
-    x ~ N(0, I_d), w_i the columns of W (Cho & Saul's degree-1 arc-cosine kernel).
-
-    ``W``: finite d × m array with nonzero columns; 16·m² bytes <= MAX_BYTES. Returns the
-    m × m float64 matrix, built in place around one BLAS product, with a single m × m
-    temporary.
-
-    >>> fisher_matrix(np.array([[1.0, 0.0], [0.0, 1.0]])).round(6).tolist()
-    [[0.5, 0.159155], [0.159155, 0.5]]
-    """
-    W = _matrix(W, "W", 2)
-    m = W.shape[1]
-    if 16 * m * m > MAX_BYTES:
-        raise DomainError("W", f"an array of shape {W.shape}",
-                          f"16·m² bytes <= {MAX_BYTES >> 30} GiB (here {_gib(16 * m * m)})")
-    norms = np.linalg.norm(W, axis=0)
-    if not np.all(norms > 0):
-        raise DomainError("W", "an array with a zero column", "nonzero columns w_i")
-    C = W.T @ W
-    C /= norms[:, None]
-    C /= norms[None, :]
-    np.clip(C, -1.0, 1.0, out=C)  # cos θ
-    T = np.arccos(C)
-    np.subtract(np.pi, T, out=T)
-    T *= C  # (π − θ) cos θ
-    np.multiply(C, C, out=C)
-    np.subtract(1.0, C, out=C)
-    np.sqrt(C, out=C)  # sin θ
-    C += T
-    del T
-    C *= norms[:, None] / (2 * np.pi)
-    C *= norms[None, :]
-    return C
+#: J_ij = E_x[relu(w_i·x) relu(w_j·x)], the degree-1 arc-cosine kernel of the columns of W
+#: (the random-feature kit's ReLU closed form, shared with the any-σ simulator)
+fisher_matrix = arc_cosine_matrix
 
 
 def fisher_matrix_monte_carlo(W: np.ndarray, n: int, rng: np.random.Generator | SeedLike
@@ -135,11 +78,11 @@ def fisher_matrix_monte_carlo(W: np.ndarray, n: int, rng: np.random.Generator | 
     True
     """
     W = _matrix(W, "W", 2)
-    n = _count(n, "n", 1)
+    n = read_count(n, "n", 1)
     need = 8 * n * sum(W.shape)
     if need > MAX_BYTES:
         raise DomainError("n", n, f"8·n·(d + m) bytes <= {MAX_BYTES >> 30} GiB (here "
-                          f"{_gib(need)})")
+                          f"{need / 1024**3:.3g} GiB)")
     gen = rng if isinstance(rng, np.random.Generator) else seeding.rng(rng)
     X = np.maximum(gen.standard_normal((n, W.shape[0])) @ W, 0.0)
     return X.T @ X / n
@@ -170,21 +113,20 @@ def sample(d: int, m: int, seed: SeedLike) -> FisherSample:
     >>> s.eigenvalues.shape, bool(s.eigenvalues[0] >= s.eigenvalues[-1])
     ((50,), True)
     """
-    check_sample(d, m, seed)
-    W = seeding.rng(seed).standard_normal((d, m)) / np.sqrt(m)
+    return draw(Sample(d, m, seed))
+
+
+def draw(p: Sample) -> FisherSample:
+    """:func:`sample` of parameters already read (a
+    :class:`~fltheory.papers.fisher.params.Sample`): W and the spectrum of its exact J.
+
+    >>> from fltheory.papers.fisher.params import Sample
+    >>> draw(Sample(3, 50, 0)).eigenvalues.shape
+    (50,)
+    """
+    W = seeding.rng(p.seed).standard_normal((p.d, p.m)) / np.sqrt(p.m)
     vals, vecs = np.linalg.eigh(fisher_matrix(W))
-    return FisherSample(d, m, seed, W, vals[::-1], vecs[:, ::-1])  # views, no copies
-
-
-def _ratio(ratio: Any) -> float:
-    """A gap factor > 1, read as every number of the API is (fltheory.exact.as_rational)."""
-    try:
-        value = as_rational(ratio, "ratio")
-    except DomainError:
-        raise DomainError("ratio", str(ratio)[:40], "finite numbers > 1") from None
-    if not value > 1:
-        raise DomainError("ratio", str(ratio)[:40], "finite numbers > 1")
-    return to_float(value, "ratio")
+    return FisherSample(p.d, p.m, p.seed, W, vals[::-1], vecs[:, ::-1])  # views, no copies
 
 
 def gap_clusters(eigenvalues: np.ndarray, count: int, ratio: float = 1.3) -> list[np.ndarray]:
@@ -201,8 +143,8 @@ def gap_clusters(eigenvalues: np.ndarray, count: int, ratio: float = 1.3) -> lis
     [[2.0], [1.0, 0.99]]
     """
     eigenvalues = _matrix(eigenvalues, "eigenvalues", 1)
-    count = _count(count, "count", 1)
-    ratio = _ratio(ratio)
+    count = read_count(count, "count", 1)
+    ratio = read_real(ratio, "ratio", 1, open_low=True)
     lam = eigenvalues[eigenvalues > 0]
     cuts = np.flatnonzero(lam[:-1] > ratio * lam[1:]) + 1
     bounds = np.r_[0, cuts, len(lam)][: count + 1]

@@ -93,11 +93,11 @@ from typing import Any
 
 import mpmath
 
-from fltheory.args import read_count, read_dps
-from fltheory.engine.spherical import check_dimension
+from fltheory.args import read_count
 from fltheory.engine.spherical import legendre_coefficients as _legendre_coefficients
 from fltheory.engine.spherical import multiplicity as _multiplicity
 from fltheory.exact import DomainError, check_cost
+from fltheory.papers.fisher.params import MAX_L, Levels
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
@@ -117,6 +117,7 @@ __all__ = [
     "paper_approximation",
     "paper_top3_limit",
     "spectrum",
+    "spectrum_of",
     "spectrum_work",
     "trace",
     "trace_share",
@@ -131,10 +132,6 @@ CLOSED_FORMS = {
 
 _EXACT_MAX_D = 1000  # above this, exact Gamma ratios are huge: mpmath evaluates the same sum
 
-#: The one range of the degree l and of lmax, [0, MAX_L], for every function here and the CLI's
-#: --lmax. Work grows as lmax³ (see MAX_SPECTRUM_WORK); at d = 2, dps = 30 the spectrum up to
-#: l = 60 takes a few seconds, and the trace identity is checked to 1e-4·d there.
-MAX_L = 60
 #: digits of the multiplicity N(d, l) ≈ d^{l−1}: Python prints at most 4300, and beyond 1000 no
 #: count is meaningful.
 MAX_MULTIPLICITY_DIGITS = 1000
@@ -155,10 +152,12 @@ def spectrum_work(d: int, lmax: int, dps: int = 30) -> float:
     >>> spectrum_work(10, 4, 30)
     207936.0
     """
-    d = _check_d(d)
-    lmax = read_count(lmax, "lmax", 0, MAX_L)
-    precision = read_dps(dps) + _guard(d, lmax)
-    return float(max(lmax, 1)) ** 3 * float(precision) ** 2
+    p = Levels(d, lmax, dps)
+    return _work(p.d, p.lmax, p.dps)
+
+
+def _work(d: int, lmax: int, dps: int) -> float:
+    return float(max(lmax, 1)) ** 3 * float(dps + _guard(d, lmax)) ** 2
 
 
 def _check_work(d: int, lmax: int, dps: int) -> None:
@@ -170,13 +169,9 @@ def _check_work(d: int, lmax: int, dps: int) -> None:
                           reason=f"gives multiplicities of about {digits:.0f} digits at "
                                  f"lmax = {lmax}")
     check_cost(f"lmax = {lmax} (d = {d if d.bit_length() < 64 else f'1e{math.log10(d):.0f}'}, "
-               f"dps = {dps})", spectrum_work(d, lmax, dps), MAX_SPECTRUM_WORK,
+               f"dps = {dps})", _work(d, lmax, dps), MAX_SPECTRUM_WORK,
                "operations (lmax³ × precision²)",
                "lower lmax or --dps: the sum loses about lmax·log10(d) digits to cancellation")
-
-
-def _check_d(d: Any) -> int:
-    return check_dimension(d)
 
 
 def multiplicity(d: int, l: int) -> int:
@@ -280,12 +275,6 @@ def _guard(d: int, l: int) -> int:
     return 15 + l * (digits + 1)
 
 
-def _check_exact(exact: Any) -> bool | None:
-    if exact is not None and not isinstance(exact, bool):
-        raise DomainError("exact", exact, "True, False or None (default: d <= 1000)")
-    return exact
-
-
 def eigenvalue(d: int, l: int, dps: int = 30, exact: bool | None = None) -> FisherLevel:
     """λ_l(d), the exact m → ∞ eigenvalue of degree l, with multiplicity N(d, l).
 
@@ -302,13 +291,17 @@ def eigenvalue(d: int, l: int, dps: int = 30, exact: bool | None = None) -> Fish
     >>> eigenvalue(10**6, 3).exact
     Fraction(0, 1)
     """
-    d = _check_d(d)
+    p = Levels(d, 0, dps, exact)
     l = read_count(l, "l", 0, MAX_L)
-    dps = read_dps(dps)
-    exact = _check_exact(exact)
-    _check_work(d, l, dps)
-    N = multiplicity(d, l)
-    approx = paper_approximation(d, l, dps)
+    _check_work(p.d, l, p.dps)
+    return _level(p, l)
+
+
+def _level(p: Levels, l: int) -> FisherLevel:
+    """λ_l of :func:`eigenvalue`, the arguments read and the work checked."""
+    d, dps, exact = p.d, p.dps, p.exact
+    N = _multiplicity(d, l, MAX_L)
+    approx = _paper_value(d, l, dps)
     # Exact rationals (no sympy needed) where the docstring proves the value for every d.
     if l % 2 == 1 and l >= 3:
         return FisherLevel(d, l, N, Fraction(0), mpmath.mpf(0), approx,
@@ -351,9 +344,9 @@ def eigenvalue_quadrature(d: int, l: int, dps: int = 30) -> Any:
     >>> mpmath.nstr(eigenvalue_quadrature(3, 0, 20), 10)
     '0.5625'
     """
-    d = _check_d(d)
+    p = Levels(d, 0, dps)
     l = read_count(l, "l", 0, MAX_L)
-    dps = read_dps(dps)
+    d, dps = p.d, p.dps
     _check_work(d, l, dps)
     coeffs = legendre_coefficients(d, l)
     with mpmath.workdps(dps + _guard(d, l)):
@@ -383,9 +376,11 @@ def paper_approximation(d: int, l: int, dps: int = 30) -> Any | None:
     >>> mpmath.nstr(paper_approximation(3, 0, 20), 8), paper_approximation(3, 3)
     ('0.5570423', None)
     """
-    d = _check_d(d)
-    l = read_count(l, "l", 0, MAX_L)
-    dps = read_dps(dps)
+    p = Levels(d, 0, dps)
+    return _paper_value(p.d, read_count(l, "l", 0, MAX_L), p.dps)
+
+
+def _paper_value(d: int, l: int, dps: int) -> Any | None:
     with mpmath.workdps(dps + 5):
         if l == 0:
             return (2 * mpmath.mpf(d) + 1) / (4 * mpmath.pi)
@@ -403,7 +398,7 @@ def paper_top3_limit(dps: int = 30) -> Any:
     >>> mpmath.nstr(paper_top3_limit(), 10)
     '0.9774648293'
     """
-    dps = read_dps(dps)
+    dps = Levels(2, 0, dps).dps
     with mpmath.workdps(dps + 5):
         return mpmath.mpf(1) / 2 + 3 / (2 * mpmath.pi)
 
@@ -414,7 +409,7 @@ def trace(d: int) -> Fraction:
     >>> trace(3)
     Fraction(3, 2)
     """
-    return Fraction(_check_d(d), 2)
+    return Fraction(Levels(d).d, 2)
 
 
 @dataclass(frozen=True)
@@ -555,14 +550,20 @@ def spectrum(d: int, lmax: int = 4, dps: int = 30, exact: bool | None = None
     >>> print(spec.table().rows[2])
     ['2', '5', '9/256', '0.03515625', '0.0318309886184', '-0.0946', '0.9921875']
     """
-    d = _check_d(d)
-    lmax = read_count(lmax, "lmax", 0, MAX_L)
-    dps = read_dps(dps)
-    exact = _check_exact(exact)
-    _check_work(d, lmax, dps)
-    levels = tuple(eigenvalue(d, l, dps, exact) for l in range(lmax + 1))
-    return FisherSpectrum(d, dps, levels, tuple(_paper_error(lev, dps) for lev in levels),
-                          _trace_share(d, levels, dps))
+    return spectrum_of(Levels(d, lmax, dps, exact))
+
+
+def spectrum_of(p: Levels) -> FisherSpectrum:
+    """:func:`spectrum` of parameters read once (:class:`~fltheory.papers.fisher.params.Levels`):
+    the work checked first, then every level.
+
+    >>> spectrum_of(Levels(3, 1))
+    FisherSpectrum(d=3, lmax=1, dps=30: λ = 9/16, 1/4)
+    """
+    _check_work(p.d, p.lmax, p.dps)
+    levels = tuple(_level(p, l) for l in range(p.lmax + 1))
+    return FisherSpectrum(p.d, p.dps, levels, tuple(_paper_error(lev, p.dps) for lev in levels),
+                          _trace_share(p.d, levels, p.dps))
 
 
 def trace_share(d: int, lmax: int = 2, dps: int = 30) -> TraceShare:
@@ -594,7 +595,7 @@ def eigenfunction_gram(d: int) -> tuple[list[str], list[list[Fraction]]]:
     """
     from fltheory.engine.hermite import gauss_moment
 
-    d = _check_d(d)
+    d = Levels(d).d
 
     def sphere_moment(powers: tuple[int, ...]) -> Fraction:
         total = sum(powers)

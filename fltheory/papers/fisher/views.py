@@ -1,6 +1,6 @@
 """Views of the ReLU Fisher information paper: its tables, figures and notebook.
 
-Each builder asks the theory, the claims or the simulator for its numbers and hands them to
+Each builder asks the theory or the runs for its numbers and hands them to
 :mod:`fltheory.render`; nothing is computed here. Declared in :mod:`fltheory.papers.fisher`.
 """
 
@@ -88,13 +88,13 @@ def draw_fisher(spectrum: Mapping[str, Any], residuals: Mapping[str, Any],
     """(a) a simulated Fisher spectrum (log scale) with the exact m → ∞ levels and their
     multiplicities; (b) the eigenfunction residual against m with the m^(−1/2) law.
 
-    ``spectrum`` is what :func:`fltheory.papers.fisher.claims.spectrum_sample` returns, a mapping with
+    ``spectrum`` is what :func:`fltheory.papers.fisher.runs.spectrum_sample` returns, a mapping with
     ``"d"`` and ``"m"`` (ints), ``"eigenvalues"`` (the simulated eigenvalues of J, a numpy array,
     e.g. ``fltheory.papers.fisher.sim.sample(d, m, seed).eigenvalues``) and ``"levels"`` (the exact
     levels: ``(l, λ_l, N(d, l))`` triples or a FisherSpectrum, see :func:`fisher_levels`).
     ``exact``, a :class:`~fltheory.papers.fisher.theory.FisherSpectrum` (``theory.spectrum(d, 4)``),
     replaces ``spectrum["levels"]`` when given (the mapping may then leave it out).
-    ``residuals`` is what :func:`fltheory.papers.fisher.claims.residuals_vs_m` returns: ``"log_m"``
+    ``residuals`` is what :func:`fltheory.papers.fisher.runs.residuals_vs_m` returns: ``"log_m"``
     (log of each run's width, shape (runs,)) and ``"rel"`` (relative residual per run and
     cluster l = 0, 1, 2, shape (runs, 3)). Returns the matplotlib figure.
     """
@@ -163,11 +163,8 @@ def fisher_figure(d: int = 5, m: int = 2000, widths: Sequence[int] = (250, 500, 
     seed
         Seed of every simulation (default 0).
     """
-    from fltheory.papers.fisher.claims import (
-        check_clusters_task,
-        residuals_vs_m,
-        spectrum_sample,
-    )
+    from fltheory.papers.fisher.runs import residuals_vs_m, spectrum_sample
+    from fltheory.papers.fisher.sweeps import check_clusters_task
 
     for width in (m, *widths):  # each size's clusters must exist, each run be affordable
         check_clusters_task({"d": d, "m": width})
@@ -190,7 +187,7 @@ derives (Funk–Hecke), against the paper's approximations."""),
     ("code", """import numpy as np
 import mpmath
 from fltheory.papers.fisher import theory
-from fltheory.papers.fisher.claims import compare_clusters, residuals_vs_m, spectrum_sample
+from fltheory.papers.fisher.runs import compare_clusters, residuals_vs_m, spectrum_sample
 from fltheory.papers.fisher.views import draw_fisher
 
 theory.spectrum(d=5)  # exact levels l = 0..4, the paper's values, shares of the trace d/2"""),

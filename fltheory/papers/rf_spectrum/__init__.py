@@ -3,9 +3,10 @@ Fisher paper) — for each harmonic degree l
 a radial operator whose eigenvalues λ_{l,j} (multiplicity N(d, l)) are the m → ∞ eigenvalues of
 J = (1/m)[E_x σ(w_i·x)σ(w_j·x)] (:mod:`fltheory.papers.rf_spectrum.theory`).
 
-The command ``fltheory fisher`` (:mod:`fltheory.papers.rf_spectrum.cli`) is declared here: it
-serves both papers, the ReLU closed forms of :mod:`fltheory.papers.fisher` and ``--sigma`` for any
-activation, and this paper is the one built on the other."""
+The radial-operator spectrum for any σ is shared theory (:mod:`fltheory.engine.randomfeatures`)
+and the sampler a shared simulator (:mod:`fltheory.simkit.randomfeatures`): the ReLU Fisher
+paper's command ``fltheory fisher --sigma`` uses both. Its names that lived here are still
+reachable from this face."""
 
 from fltheory.papers import Paper, lazy_names
 
@@ -13,24 +14,19 @@ PAPER = Paper(
     key="rf_spectrum",
     title="Random-feature spectrum for any activation (Mehler + Funk–Hecke)",
     claims="fltheory.papers.rf_spectrum.claims",
-    commands={"fisher": "fltheory.papers.rf_spectrum.cli:fisher_command"},
     tables={"rf_spectrum": "fltheory.papers.rf_spectrum.views:rf_levels_table",
             "rf_spectrum_large_d": "fltheory.papers.rf_spectrum.views:rf_large_d_table"},
     figures={"rf_spectrum": "fltheory.papers.rf_spectrum.views:rf_spectrum_figure"},
     order=5,
 )
 
-# The paper's public names, each imported from its module on first use: importing this
+# The paper's public names (the shared numerics of the spectrum, Gram and Nyström routes, are
+# the engine's: fltheory.engine.randomfeatures), each imported from its module on first use: importing this
 # package (as paper discovery does) costs no more than the declaration above.
 _NAMES = {
-    "gram": (
-        "GramMpResult", "GramResult", "gegenbauer_rows", "gram_float", "gram_mp", "jacobi_rule",
-        "log_grid"),
-    "radial": (
-        "NystromResult", "abs_t_moment_mp", "funk_hecke", "laguerre_rule", "log_rule", "nystrom",
-        "nystrom_float", "t_moment"),
-    "piecewise": (
-        "Piecewise", "gamma_symbol", "piecewise_parts"),
+    "params": ("Approach", "Run"),
+    "runs": ("RUNS", "RFRecord", "clear_cache", "record", "records", "sigma_function",
+             "spectrum_sample"),
     "theory": (
         "FLOAT_MAX_DPS", "MAX_D", "MAX_JMAX", "MAX_L", "MAX_WORK", "RFApproach", "RFLevel",
         "RFSpectrum",

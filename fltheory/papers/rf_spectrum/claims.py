@@ -16,8 +16,8 @@ unbiased mean of i.i.d. terms at every m.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -26,17 +26,12 @@ import numpy as np
 from fltheory.claims.registry import Claim, Point, Status, Verdict
 from fltheory.claims.stats import FAMILY_ALARM, fit_points
 from fltheory.claims.stats import linear_fit as _fit
-from fltheory.papers.rf_spectrum import sim
-from fltheory.render.shows import ShowsTable
-from fltheory.results import Table
+from fltheory.papers.rf_spectrum import runs, sim
+from fltheory.papers.rf_spectrum.params import Run
+from fltheory.papers.rf_spectrum.runs import RFRecord
 from fltheory.simkit import seeding
 
-__all__ = ["CLAIMS", "LEVELS", "RUNS", "RFComparison", "RFRecord", "clear_cache", "compare_rf",
-           "record", "sigma_function", "spectrum_sample"]
-
-#: Seeding key: repetition s at width m of activation σ draws W from child(seed, RUNS, m, s)
-#: (the same W for every σ: the activations are compared on common draws).
-RUNS = 0
+__all__ = ["CLAIMS", "LEVELS", "MIN_SHARE", "clear_cache"]
 
 #: The levels (l, j) each claim checks, per activation: the leading ones of the predicted
 #: spectrum at d = 4, 5, s = 1 (homogeneous σ: one radial level per degree; odd σ: odd l only).
@@ -51,62 +46,9 @@ LEVELS: dict[str, tuple[tuple[int, int], ...]] = {
 MIN_SHARE = 0.5
 
 
-def sigma_function(sigma: str) -> str | Callable[..., Any]:
-    """What the simulator takes for the activation ``sigma`` (EXPR as in ``fltheory hermite``):
-    the simulator's own definition when ``sigma`` is a name it knows (closed forms for relu,
-    abs, erf, quadratic), else the parsed expression as a numpy function (scipy's erf etc.).
-    Not square-integrable under N(0, 1): DomainError naming sigma."""
-    from fltheory.engine.functions import Z, parse_function
-
-    f = parse_function(sigma, "sigma")
-    if f.name in sim.ACTIVATIONS:
-        return f.name
-    import sympy as sp
-
-    fn = sp.lambdify(Z, f.expr, modules=["numpy", "scipy"])
-    return lambda z: np.broadcast_to(np.asarray(fn(z), dtype=float), np.shape(z))
-
-
-@dataclass(frozen=True)
-class RFRecord:
-    """What a claim keeps of one simulated J: m, the leading eigenvalues, the harmonic shares of
-    their eigenvectors (rows: eigenvectors, columns: l = 0..lmax), and the diagonal K(w_i, w_i)
-    summed and squared-summed (for the trace)."""
-
-    m: int
-    eigenvalues: np.ndarray
-    content: np.ndarray
-    diag_sum: float
-    diag_sq_sum: float
-
-    @property
-    def trace(self) -> float:
-        """trace J = (1/m) Σ_i K(w_i, w_i)."""
-        return self.diag_sum / self.m
-
-
-def record(sigma: str, d: int, m: int, seed: seeding.SeedLike, scale: Any, lmax: int,
-           top: int, radial: int = 1) -> RFRecord:
-    """Sample J (:func:`fltheory.papers.rf_spectrum.sim.sample`) and keep an :class:`RFRecord` of
-    its
-    ``top`` leading eigenpairs (harmonic shares up to degree ``lmax``, radial polynomials of
-    degree ``radial``)."""
-    s = sim.sample(sigma_function(sigma), d, m, seed, scale)
-    top = min(top, m)
-    content = sim.harmonic_content(s.W, s.eigenvectors[:, :top], lmax, radial)
-    return RFRecord(m, s.eigenvalues[:top].copy(), content, float(s.diagonal.sum()),
-                    float((s.diagonal**2).sum()))
-
-
-@lru_cache(maxsize=96)
-def _cached(sigma: str, d: int, m: int, seed: int, s: int, scale: str, lmax: int, top: int,
-            radial: int) -> RFRecord:
-    return record(sigma, d, m, seeding.child(seed, RUNS, m, s), scale, lmax, top, radial)
-
-
 def clear_cache() -> None:
     """Forget cached simulations (tests use it to check reproducibility for real)."""
-    _cached.cache_clear()
+    runs.clear_cache()
 
 
 def _top(params: Mapping[str, Any], sigma: str) -> int:
@@ -115,17 +57,7 @@ def _top(params: Mapping[str, Any], sigma: str) -> int:
 
 
 def _runs(params: Mapping[str, Any], sigma: str, seed: seeding.SeedLike) -> list[RFRecord]:
-    out = []
-    for m in params["m"]:
-        for s in range(params["seeds"]):
-            args = (sigma, params["d"], m)
-            if isinstance(seed, int):
-                out.append(_cached(*args, seed, s, str(params["scale"]), params["lmax"],
-                                   _top(params, sigma), params["radial"]))
-            else:
-                out.append(record(*args, seeding.child(seed, RUNS, m, s), params["scale"],
-                                  params["lmax"], _top(params, sigma), params["radial"]))
-    return out
+    return runs.records(Run.of(params), sigma, _top(params, sigma), seed)
 
 
 def _spectrum(params: Mapping[str, Any], sigma: str) -> Any:
@@ -329,83 +261,6 @@ def _compare_trace(pred: dict[str, Any], meas: dict[str, Any]) -> Verdict:
                    "; ".join(parts),
                    f"trace |z| <= {z_crit(tests):.2f}, share |t| <= Student-t Bonferroni bound",
                    points=tuple(points))
-
-
-# --------------------------------------------------------------------------- one simulation
-
-
-@dataclass(frozen=True)
-class RFComparison(ShowsTable):
-    """One simulated J against the predicted levels: for each level (l, j) predicted, the
-    simulated cluster (eigenvectors of harmonic degree l, block j) mean and size."""
-
-    sigma: str
-    d: int
-    m: int
-    seed: seeding.SeedLike
-    scale: Any
-    method: str
-    bound: float
-    trace: float
-    predicted: tuple[tuple[int, int, float, int], ...]  # (l, j, λ, N(d, l))
-    simulated: dict[tuple[int, int], tuple[float, int, float]]  # (mean, size, purity)
-
-    def table(self) -> Table:
-        """Per predicted level: l, j, N(d, l), simulated mean, size, purity, λ (m → ∞)."""
-        rows = []
-        for l, j, value, mult in self.predicted:
-            got = self.simulated.get((l, j))
-            rows.append([str(l), str(j), str(mult),
-                         "—" if got is None else f"{got[0]:.6g}",
-                         "—" if got is None else str(got[1]),
-                         "—" if got is None else f"{got[2]:.2f}", f"{value:.6g}",
-                         "—" if got is None or value == 0 else f"{got[0] / value - 1:+.2%}"])
-        return Table(columns=["l", "j", "N(d,l)", "mean", "size", "purity", "λ (m → ∞)",
-                              "rel. diff."], rows=rows,
-                     caption=f"Simulated levels of J, σ = {self.sigma}, d = {self.d}, "
-                             f"m = {self.m}, s = {self.scale}, seed {self.seed}",
-                     label="tab:fltheory-rf-sim", align="rrrrrrrr")
-
-
-def compare_rf(sigma: str, d: int, m: int, seed: seeding.SeedLike = 0, scale: Any = 1,
-               lmax: int = 3, jmax: int = 1,
-               progress: Callable[[str], None] | None = None) -> RFComparison:
-    """Sample W (d × m) at ``seed`` and scale s, build J for ``sigma`` (EXPR), identify its levels
-    by harmonic degree (l <= lmax, j <= jmax; only the degrees whose harmonic basis m can
-    resolve, 2·C(d+l−1, l) <= m/4) and set them against the predicted levels (``fltheory
-    fisher simulate --sigma``). Sizes and cost are checked before anything is sampled
-    (DomainError/CostError); ``progress`` receives one line before the work starts."""
-    f = sigma_function(sigma)
-    sim.check_rf_sample(d, m, seed, scale)
-    from fltheory.papers.rf_spectrum import theory
-
-    spec = theory.spectrum(sigma, d, scale, lmax, jmax, 5)  # 5 digits: ≫ the 1/√m statistics
-    if progress is not None:
-        progress(f"sampling W ({d}×{m}), building J for σ = {sigma}, eigendecomposing ...")
-    s = sim.sample(f, d, m, seed, scale)
-    n = sum(lev.multiplicity for lev in spec.levels if float(lev.value) > 0)
-    top = min(m, 2 * n + 10, m // 2)
-    # the degrees the m features can resolve: C(d+l−1, l)·2 columns <= m/4 (radial degree 1)
-    shown = max([0] + [l for l in range(lmax + 1) if 8 * math.comb(d + l - 1, l) <= m])
-    content = sim.harmonic_content(s.W, s.eigenvectors[:, :top], shown, 1)
-    found = {(c.l, c.j): (c.mean, len(c.eigenvalues), c.purity) for c in
-             sim.degree_clusters(s.eigenvalues[:top], content, d, jmax, MIN_SHARE)}
-    predicted = tuple((lev.l, lev.j, float(lev.value), int(lev.multiplicity))
-                      for lev in spec.levels)
-    return RFComparison(sigma, d, m, seed, scale, s.method, s.bound, s.trace, predicted, found)
-
-
-def spectrum_sample(sigma: str, d: int, m: int, seed: seeding.SeedLike = 0, scale: Any = 1,
-                    lmax: int = 4, jmax: int = 2) -> dict[str, Any]:
-    """A simulated spectrum of J for ``sigma`` with the predicted levels (l, j, λ, N(d, l)), for
-    figures."""
-    from fltheory.papers.rf_spectrum import theory
-
-    s = sim.sample(sigma_function(sigma), d, m, seed, scale)
-    spec = theory.spectrum(sigma, d, scale, lmax, jmax, 5)
-    return {"sigma": sigma, "d": d, "m": m, "scale": scale, "eigenvalues": s.eigenvalues,
-            "levels": [(lev.l, lev.j, float(lev.value), int(lev.multiplicity))
-                       for lev in spec.levels]}
 
 
 # --------------------------------------------------------------------------- the claims

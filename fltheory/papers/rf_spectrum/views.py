@@ -2,7 +2,7 @@
 λ_{l,j}(d) for a catalogue of activations, the large-d approach table, and the figure of a
 predicted spectrum against a simulation for a non-homogeneous σ.
 
-Each builder asks the theory (:mod:`fltheory.papers.rf_spectrum.theory`) or the claims module for its
+Each builder asks the theory (:mod:`fltheory.papers.rf_spectrum.theory`) or the runs for its
 numbers and hands them to :mod:`fltheory.render`; nothing is computed here. Declared in
 :mod:`fltheory.papers.rf_spectrum`.
 """
@@ -153,7 +153,7 @@ def draw_rf_spectrum(samples: list[Mapping[str, Any]]) -> Any:
     10⁻³ of the largest eigenvalue are not drawn: at the sizes drawn they lie in the finite-m
     bulk, among levels of degree l > lmax that were not computed.
 
-    Each sample is what :func:`fltheory.papers.rf_spectrum.claims.spectrum_sample` returns: ``sigma``,
+    Each sample is what :func:`fltheory.papers.rf_spectrum.runs.spectrum_sample` returns: ``sigma``,
     ``d``, ``m``, ``scale``, ``eigenvalues`` (a numpy array, descending) and ``levels``
     ((l, j, λ, N(d, l)) tuples). Returns the matplotlib figure.
     """
@@ -205,7 +205,7 @@ def rf_spectrum_figure(sigma: Sequence[str] = ("tanh", "tanh(z + 1/2)"), d: int 
     seed
         Seed of the simulations (default 0).
     """
-    from fltheory.papers.rf_spectrum.claims import spectrum_sample
+    from fltheory.papers.rf_spectrum.runs import spectrum_sample
 
     samples: list[Mapping[str, Any]] = []
     for i, name in enumerate(sigma):

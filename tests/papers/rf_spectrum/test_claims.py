@@ -86,3 +86,13 @@ def test_levels_table_cells_against_hand_derived_values():
         lambda r: 2 / math.pi * math.asin(2 * r * r / (1 + 2 * r * r)) * chi.pdf(r), 0, 10,
         epsabs=1e-13)
     assert float(rows[("erf", "10")][6]) == pytest.approx(erf_trace, rel=1e-6)
+
+
+def test_the_parameters_ranges_are_the_engines():
+    """rf_spectrum's parameter objects may not import the engine (parameters stay light), so
+    they repeat its ranges of d and l: held equal here, so the API refuses exactly what the
+    engine would."""
+    from fltheory.engine.randomfeatures import levels
+    from fltheory.papers.rf_spectrum import params
+
+    assert (params.MAX_D, params.MAX_L) == (levels.MAX_D, levels.MAX_L)

@@ -274,6 +274,8 @@ def test_bad_input_is_a_domain_error(kwargs, param):
 
 def test_unreachable_digits_say_which_eigenvalue(monkeypatch):
     """With the Mehler series cut at k = 5 the truncation bound leaves too few digits."""
-    monkeypatch.setattr(rf, "_KMAX", 5)
+    from fltheory.engine.randomfeatures import route_nystrom
+
+    monkeypatch.setattr(route_nystrom, "KMAX", 5)
     with pytest.raises(DomainError, match=r"λ_\(1,\d\) is confirmed to \d+ digits"):
         rf.spectrum("tanh", 500, 1, lmax=1, jmax=1, dps=20)

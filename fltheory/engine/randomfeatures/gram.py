@@ -1,5 +1,5 @@
 r"""Random-feature radial operators without the Mehler series: the sphere factorisation of the
-input (helper of :mod:`fltheory.papers.rf_spectrum.theory` for small d).
+input (helper of :mod:`fltheory.engine.randomfeatures` for small d).
 
 .. rubric:: Derivation
 
@@ -24,7 +24,7 @@ a^p b_l) is the same factorisation.
 
 *Radial laws.* u = d r²/(2s²) and v = ρ²/2 are both Gamma(d/2, 1). Both use the trapezoidal rule
 in log u (log v) with one step h on one grid x_i = log(d/2) + i h (:func:`log_grid`, as
-:func:`fltheory.papers.rf_spectrum.radial.log_rule`), weights ∝ exp((d/2) x − e^x), exponentially
+:func:`fltheory.engine.randomfeatures.radial.log_rule`), weights ∝ exp((d/2) x − e^x), exponentially
 convergent for integrands analytic in a strip. On a common grid the products
 r_i ρ_a = (2s/√d) e^{x_i/2 + x_a/2} depend on i + a only, so β_l is needed at 2n − 1 points
 instead of n², and the discretised A is the symmetric matrix

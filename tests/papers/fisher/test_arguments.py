@@ -251,7 +251,7 @@ def test_trace_share_exact_for_huge_d():
 
 
 def test_cluster_comparison_shows_a_table():
-    from fltheory.papers.fisher.claims import compare_clusters
+    from fltheory.papers.fisher.runs import compare_clusters
 
     cmp = compare_clusters(4, 300, 0)
     assert cmp.clusters.sizes == (1, 4, 9)
@@ -259,68 +259,3 @@ def test_cluster_comparison_shows_a_table():
     assert [r[0] for r in rows] == ["0", "1", "2"] and "<table" in cmp._repr_html_()
     rel = (cmp.clusters.means[0] - float(cmp.levels[0].value)) / float(cmp.levels[0].value)
     assert cmp.relative_errors[0] == rel
-
-
-# --------------------------------------------------------------------------- sim.rf_spectrum
-
-
-def _rf():
-    from fltheory.papers.rf_spectrum import sim as rf_spectrum
-
-    return rf_spectrum
-
-
-BAD_SCALE = st.one_of(st.integers(max_value=0), st.fractions(max_value=0), st.just("abc"),
-                      st.just(float("nan")), st.just(float("inf")), st.just("-1/2"))
-BAD_ARRAY = st.one_of(st.just([]), st.just("abc"), st.just([[1.0, float("nan")]]),
-                      st.just(np.zeros((2, 3, 4))), st.just([[float("inf"), 1.0]]))
-
-
-@SETTINGS
-@given(d=BAD_D)
-def test_rf_sim_bad_d(d):
-    rf = _rf()
-    for call, args in ((rf.check_rf_sample, (d, 10, 0)), (rf.draw_weights, (d, 10, 0)),
-                       (rf.sample, ("tanh", d, 10, 0)), (rf.multiplicity, (d, 1)),
-                       (rf.rf_flops, (d, 10))):
-        _refused(call, *args)
-
-
-@SETTINGS
-@given(m=st.one_of(st.integers(max_value=1), st.integers(min_value=20_000), NOT_INTEGERS),
-       seed=BAD_SEED, scale=BAD_SCALE)
-def test_rf_sim_bad_sizes_refused_before_work(m, seed, scale):
-    rf = _rf()
-    _refused(rf.check_rf_sample, 4, m, 0)
-    _refused(rf.sample, "tanh", 4, m, 0)
-    _refused(rf.check_rf_sample, 4, 10, seed)
-    _refused(rf.check_rf_sample, 4, 10, 0, scale)
-    _refused(rf.draw_weights, 4, 10, 0, scale)
-
-
-@SETTINGS
-@given(W=BAD_ARRAY, sigma=st.one_of(st.just("nope"), st.none(), st.integers()))
-def test_rf_sim_bad_arrays_and_activations(W, sigma):
-    rf = _rf()
-    _refused(rf.kernel_matrix, "tanh", W)
-    _refused(rf.kernel_matrix, sigma, np.eye(2))
-    _refused(rf.kernel_cubature, "tanh", W, np.array([0]), np.array([0]))
-    _refused(rf.hermite_coefficients, "tanh", W, 3)
-    _refused(rf.harmonic_content, np.ones((2, 40)), W, 1)
-    _refused(rf.degree_clusters, W, np.ones((1, 2)), 3, 0)
-
-
-@SETTINGS
-@given(i=st.one_of(st.just(np.array([5])), st.just(np.array([-1])), st.just(np.array([0.5])),
-                   st.just("abc"), st.just(np.zeros((2, 2), dtype=int))),
-       tol=st.one_of(st.floats(max_value=1e-15), st.floats(min_value=1e-5), st.just("x"),
-                     st.none()),
-       k=st.one_of(st.integers(max_value=-1), st.integers(min_value=1001), NOT_INTEGERS))
-def test_rf_sim_bad_indices_tolerances_orders(i, tol, k):
-    rf = _rf()
-    W = np.eye(2)
-    _refused(rf.kernel_cubature, "tanh", W, i, np.array([0]))
-    _refused(rf.kernel_matrix, "tanh", W, tol)
-    _refused(rf.kernel_cubature, "tanh", W, np.array([0]), np.array([1]), k)
-    _refused(rf.hermite_coefficients, "tanh", np.ones(2), k)
-    _refused(rf.multiplicity, 3, k)

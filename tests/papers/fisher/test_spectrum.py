@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 
 import mpmath
@@ -117,17 +116,3 @@ def test_arc_cosine_matrix_against_monte_carlo():
 def test_gap_clusters_uses_no_sizes():
     eig = np.array([2.0, 1.0, 0.99, 0.98, 0.1, 0.095, 0.001])
     assert [len(c) for c in sim.gap_clusters(eig, 3)] == [1, 3, 2]
-
-
-def test_cli_fisher(invoke):
-    r = invoke("fisher", "--d", "3", "--format", "json")
-    assert r.exit_code == 0
-    data = json.loads(r.stdout)
-    assert data["value"][:3] == ["9/16", "1/4", "9/256"]
-    assert data["details"]["trace"] == "3/2"
-    r = invoke("fisher", "simulate", "--d", "4", "--m", "300", "--format", "json")
-    assert r.exit_code == 0 and len(json.loads(r.stdout)["details"]["clusters"]) == 3
-    for bad in (["--d", "0"], ["--d", "1.5"], ["--d", "5", "--lmax", "-1"], ["--d", "1"],
-                ["simulate", "--d", "3", "--m", "0"], []):
-        r = invoke("fisher", *bad)
-        assert r.exit_code == 2 and r.stderr.count("\n") == 1, bad

@@ -1,16 +1,23 @@
 """``fltheory fisher`` and ``fisher simulate``: the random-feature spectrum, exact for ReLU
-(the Fisher-information paper, :mod:`fltheory.papers.fisher`) and for any σ with ``--sigma``
-(this paper). It lives here, in the paper built on the other, so that imports run one way."""
+(this paper's closed forms) and for any σ with ``--sigma`` (the shared random-feature theory,
+:mod:`fltheory.engine.randomfeatures`, which the any-σ paper :mod:`fltheory.papers.rf_spectrum`
+uses too). The command parses, builds the parameters once, calls the theory or the runs
+(:mod:`fltheory.papers.fisher.runs`) and renders."""
 
 from __future__ import annotations
 
 import sys
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from fltheory.cli.options import RATIONAL, CountType, dps_option, emit, format_option
 from fltheory.results import Result
+
+if TYPE_CHECKING:
+    from fltheory.engine.randomfeatures import RFSpectrum
+    from fltheory.papers.fisher.theory import FisherSpectrum
 
 _CONVENTIONS = {
     "model": "x ~ N(0, I_d), X(x) = relu(xᵀW), W ∈ R^{d×m} i.i.d. N(0, 1/m), J = E_x[X Xᵀ]",
@@ -21,7 +28,7 @@ _CONVENTIONS = {
 }
 
 
-def _levels_json(spec: Any) -> list[dict[str, Any]]:
+def _levels_json(spec: FisherSpectrum) -> list[dict[str, Any]]:
     import mpmath
 
     dps = spec.dps
@@ -36,7 +43,7 @@ def _levels_json(spec: Any) -> list[dict[str, Any]]:
                                        strict=True)]
 
 
-def _summary(spec: Any, th: Any) -> list[str]:
+def _summary(spec: FisherSpectrum, th: ModuleType) -> list[str]:
     import mpmath
 
     summary = [f"Fisher spectrum of random ReLU features, d = {spec.d}, m → ∞ (trace = d/2 = "
@@ -54,8 +61,9 @@ def fisher_result(d: int, lmax: int, dps: int) -> Result:
     import mpmath
 
     from fltheory.papers.fisher import theory as th
+    from fltheory.papers.fisher.params import Levels
 
-    spec = th.spectrum(d, lmax, dps)
+    spec = th.spectrum_of(Levels(d, lmax, dps))
     levels, top3 = _levels_json(spec), spec.share.top3
     notes = ["eigenfunctions (m → ∞): ‖x‖ (l = 0); x_a (l = 1); x_a x_b/‖x‖ (a < b) and "
              "x_c²/‖x‖ − ‖x‖/d (l = 2)"]
@@ -87,23 +95,21 @@ _RF_CONVENTIONS = {
 }
 
 
-def _rf_levels(spec: Any) -> list[dict[str, Any]]:
-    from fltheory.papers.rf_spectrum.theory import _shown
-
+def _rf_levels(spec: RFSpectrum) -> list[dict[str, Any]]:
     return [{"l": lev.l, "j": lev.j, "multiplicity": lev.multiplicity,
              "exact": None if lev.closed is None else str(lev.closed),
-             "numeric": _shown(lev, spec.dps),
+             "numeric": lev.text(spec.dps),
              "digits": lev.digits, "method": lev.method, "reason": lev.reason}
             for lev in spec.levels]
 
 
 def rf_result(sigma: str, d: int, scale: Any, lmax: int, jmax: int, dps: int | None) -> Result:
-    """``dps=None``: the precision chosen by theory.rf_spectrum (each value with its digits)."""
+    """``dps=None``: the precision chosen by the theory (each value with its digits)."""
     import mpmath
 
-    from fltheory.papers.rf_spectrum import theory as th
+    from fltheory.engine import randomfeatures as rf
 
-    spec = th.spectrum(sigma, d, scale, lmax, jmax, dps)
+    spec = rf.spectrum(rf.RFModel(sigma, d, scale, lmax, jmax, dps))
     dps = spec.dps
     levels = _rf_levels(spec)
     tdig, cdig = spec.confirmed_trace_digits  # never a digit that is not confirmed
@@ -162,7 +168,7 @@ def fisher_command(ctx: click.Context, d: int | None, sigma: str | None, scale: 
 
 
 def simulate_result(d: int, m: int, seed: int, progress: bool) -> Result:
-    from fltheory.papers.fisher.claims import compare_clusters
+    from fltheory.papers.fisher.runs import compare_clusters
 
     cmp = compare_clusters(d, m, seed, (lambda line: click.echo(line, err=True))
                            if progress else None)
@@ -189,7 +195,7 @@ def simulate_result(d: int, m: int, seed: int, progress: bool) -> Result:
 
 def rf_simulate_result(sigma: str, d: int, m: int, seed: int, scale: Any, progress: bool
                        ) -> Result:
-    from fltheory.papers.rf_spectrum.claims import compare_rf
+    from fltheory.papers.fisher.runs import compare_rf
 
     cmp = compare_rf(sigma, d, m, seed, scale, 3, 1,
                      (lambda line: click.echo(line, err=True)) if progress else None)

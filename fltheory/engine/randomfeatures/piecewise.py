@@ -1,5 +1,5 @@
 r"""Exact radial operators of random features for piecewise-polynomial activations (helper of
-:mod:`fltheory.papers.rf_spectrum.theory`).
+:mod:`fltheory.engine.randomfeatures`).
 
 An activation that is a polynomial on each half-line, σ(z) = Σ_n (A_n z₊^n + B_n z₋^n)
 (z₊ = max(z, 0), z₋ = max(−z, 0); polynomials, relu, abs, sign, Heaviside, leaky relu, relu²,

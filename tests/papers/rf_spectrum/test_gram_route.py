@@ -1,4 +1,4 @@
-"""The Gram route of the random-feature spectrum (fltheory.papers.rf_spectrum.gram: sphere
+"""The Gram route of the random-feature spectrum (fltheory.engine.randomfeatures.gram: sphere
 factorisation, no Mehler series) against independent computations at small d:
 
 * polynomial σ (z³ − z): the exact route (rf_exact: Gamma-ratio matrices, closed forms);
@@ -17,9 +17,13 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from fltheory.engine.randomfeatures import _route_gram as route_gram
+from fltheory.engine.randomfeatures import _route_nystrom as route_nystrom
+from fltheory.engine.randomfeatures import assembly as engine_spectrum
+from fltheory.engine.randomfeatures.gram import _compensated_rows, gram_float, gram_mp, jacobi_rule
+from fltheory.engine.randomfeatures.model import RFModel
 from fltheory.papers.fisher import theory as fisher
 from fltheory.papers.rf_spectrum import theory as rf_spectrum
-from fltheory.papers.rf_spectrum.gram import _compensated_rows, gram_float, gram_mp, jacobi_rule
 
 
 @pytest.mark.parametrize("d", [3, 5, 10])
@@ -57,10 +61,10 @@ def test_gram_tanh_against_mehler_nystrom(d):
     to the digits the latter confirms (at least 4 here), and the Gram digits >= 10."""
     gram = rf_spectrum.spectrum("tanh", d, lmax=3, jmax=2, dps=10)
     assert gram.method == "gram"
-    func = rf_spectrum._sympy_function("tanh")
-    expr, parity = rf_spectrum._parity_parts(func.expr)[1]
-    other = rf_spectrum._numeric_part(func, expr, parity, d, sp.Integer(1), [1, 3], 2, 10,
-                                      strict=False)
+    func = RFModel("tanh", d).sigma
+    expr, parity = engine_spectrum._parity_parts(func.expr)[1]
+    other = route_nystrom.numeric_part(func, expr, parity, d, sp.Integer(1), [1, 3], 2, 10,
+                                       strict=False)
     for l in (1, 3):
         for j in range(3):
             mine, ref = gram.level(l, j), other.levels[l][j]
@@ -101,7 +105,7 @@ def test_trace_printed_to_confirmed_digits_only(invoke):
 def _mp_route(fn, d, s2, ls, jmax, dps):
     """gram_mp run as _gram_mp_part plans it (steps from _gram_mp_plan, 12 guard digits)."""
     wp = dps + 12
-    h, ht, _ = rf_spectrum._gram_mp_plan(d, float(s2), wp)
+    h, ht, _ = route_gram._gram_mp_plan(d, float(s2), wp)
     with mpmath.workdps(wp + 10):
         return gram_mp(fn, d, mpmath.mpf(s2), ls, jmax, mpmath.mpf(h), mpmath.mpf(ht), wp)
 

@@ -1,5 +1,5 @@
 r"""Nyström discretisation of the radial operators of random features for a general activation
-(helper of :mod:`fltheory.papers.rf_spectrum.theory`).
+(helper of :mod:`fltheory.engine.randomfeatures`).
 
 Mehler: K(w, w') = Σ_k μ_k(r) μ_k(r') t^k, μ_k(r) = E[σ(rz) h_k(z)], so the degree-l radial kernel
 is
