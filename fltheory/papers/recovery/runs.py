@@ -20,8 +20,8 @@ from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 from fltheory.simkit import seeding
 
-__all__ = ["SimulationComparison", "cascade_data", "clear_cache", "compare", "compare_simulation",
-           "model_of", "spectral_point"]
+__all__ = ["SimulationComparison", "cascade_data", "compare", "compare_simulation", "model_of",
+           "spectral_point"]
 
 
 @lru_cache(maxsize=512)

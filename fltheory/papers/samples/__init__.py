@@ -24,8 +24,10 @@ _NAMES = {
                    "rows_for", "sample_table"),
     "multiindex": ("GEN_MAX_POWER", "GenerativeLeap", "Leap", "Stage", "generative_leap",
                    "hermite_support", "leap", "leap_of", "leap_of_support"),
-    "params": ("DIRECTION_LIMITS", "LEAP_LIMITS", "Link", "Target", "parse_directions",
-               "parse_polynomial"),
+    "params": ("DIRECTION_LIMITS", "KMAX", "LEAP_LIMITS", "Link", "Poly", "REUSE_SIZES",
+               "ReuseSizes", "SLOPE_SIZES", "STAGE_SIZES", "SlopeSizes", "StageSizes", "Target",
+               "parse_directions", "parse_polynomial"),
+    "runs": ("BOOT", "THRESHOLD", "medians", "reuse_runs", "slope_runs", "step_power"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

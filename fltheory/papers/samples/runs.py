@@ -17,8 +17,7 @@ from fltheory.papers.samples import sim
 from fltheory.papers.samples.params import ReuseSizes, SlopeSizes
 from fltheory.simkit import seeding
 
-__all__ = ["BOOT", "THRESHOLD", "clear_cache", "medians", "reuse_runs", "slope_runs",
-           "step_power"]
+__all__ = ["BOOT", "THRESHOLD", "medians", "reuse_runs", "slope_runs", "step_power"]
 
 #: the overlap whose first passage counts the samples
 THRESHOLD = 0.5
