@@ -12,6 +12,7 @@ reader                    returns
 ========================  ===============================================================
 :func:`read_count`        an ``int`` in [low, high] (Python or numpy integer; not a bool or 3.0)
 :func:`read_rational`     an exact ``Fraction`` in an interval (a float read as typed: 0.1 is 1/10)
+:func:`read_exact`        the same of any size (no double range: γ = 10^-5000, n = 10^900)
 :func:`read_real`         a finite ``float`` in an interval (read exactly, then rounded once)
 :func:`read_finite`       a finite number or array, kept as it is
 :func:`read_rationals`    a tuple of Fractions ("1,2,5" or a sequence), each in the interval
@@ -58,8 +59,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["MEMORY_LIMIT_BYTES", "check_memory", "fraction_text", "read_choice", "read_count",
-           "read_dps", "read_finite", "read_grid", "read_matrix", "read_noise", "read_rational",
-           "read_rationals", "read_real", "read_step", "settle"]
+           "read_dps", "read_exact", "read_finite", "read_grid", "read_matrix", "read_noise",
+           "read_rational", "read_rationals", "read_real", "read_step", "settle"]
 
 #: memory one simulation or one table of numbers may allocate (dense Hessians are (pN)² doubles)
 MEMORY_LIMIT_BYTES: Final = 2**30
@@ -143,6 +144,32 @@ def read_rational(value: Any, param: str, low: Any = None, high: Any = None, *,
         raise DomainError(param, exc.value, f"rational numbers with {allowed} (int, Fraction, "
                           "float or text such as 1/10)", reason=exc.reason) from None
     to_float(q, param)
+    if _outside(q, low, high, open_low, open_high):
+        raise DomainError(param, short_rational(q), allowed)
+    return q
+
+
+def read_exact(value: Any, param: str, low: Any = None, high: Any = None, *,
+               open_low: bool = False, open_high: bool = False) -> Fraction:
+    """A number as an exact rational of any size: :func:`read_rational` without the double
+    range, for exact computations that never round it (a threshold of a thousand digits, an
+    exponent γ far below 1e-300).
+
+    >>> read_exact("1e-400", "gamma", low=0, open_low=True) == Fraction(1, 10**400)
+    True
+    >>> read_exact(-1, "C", low=0, open_low=True)
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: C = -1 is outside the allowed range C > 0
+    """
+    allowed = _allowed(param, low, high, open_low, open_high)
+    if _is_float(value) and not math.isfinite(float(value)):
+        raise DomainError(param, float(value), f"finite numbers with {allowed}",
+                          reason="is not a finite number")
+    try:
+        q = as_rational(value, param)
+    except DomainError as exc:
+        raise DomainError(param, exc.value, f"rational numbers with {allowed} (int, Fraction, "
+                          "float or text such as 1/10)", reason=exc.reason) from None
     if _outside(q, low, high, open_low, open_high):
         raise DomainError(param, short_rational(q), allowed)
     return q

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from fltheory.engine.hermite.exact import MAX_MOMENT, gauss_moment
 from fltheory.exact import DomainError
 from fltheory.papers.hermite.sim import hermite_orthonormal
-from fltheory.papers.recovery import theory as rc
 from fltheory.papers.twostep import phases as tw
 from fltheory.papers.twostep import sim as stw
 from fltheory.simkit import seeding
@@ -51,9 +50,6 @@ def test_lambda_count_float_equals_fraction(a: int, b: int):
     assert tw.lambda_count(a / 100, b / 100) == tw.lambda_count(Fraction(a, 100), Fraction(b, 100))
 
 
-def test_recovery_reads_floats_as_typed():
-    assert rc.recovered_count(930, 30, 2, 0.1) == rc.recovered_count(930, 30, 2, Fraction(1, 10))
-    assert rc.recovered_count(930, 30, 2, "1/10") == rc.recovered_count(930, 30, 2, Fraction(1, 10))
 
 
 def test_sims_take_text_where_they_take_floats():
@@ -98,8 +94,7 @@ BAD_REALS = st.one_of(st.just(NAN), st.just(math.inf), st.just(-math.inf), st.te
 @settings(max_examples=50, deadline=None)
 @given(BAD_REALS)
 def test_bad_reals_refused(bad):
-    for call in (lambda: tw.lambda_count(bad, Fraction(3, 10)),
-                 lambda: rc.recovered_count(930, 30, 2, bad)):
+    for call in (lambda: tw.lambda_count(bad, Fraction(3, 10)),):
         try:
             call()
         except DomainError:
@@ -139,9 +134,3 @@ def test_messages():
              text="is not an integer")
     _refused(tw.lambda_count, Fraction(2, 5), Fraction(3, 10), L="3", param="L",
              text="is not an integer")
-    _refused(rc.mse_law, Fraction(3, 2), 0, param="a1_squared")
-    # γ = 1e-9 at d1 = 8: the scaling count is capped at d1, so it is answered (issue 24)
-    assert rc.recovery_at(30, 2, 1e-9, 10**6).recovered_scaling == 8
-    message = _refused(rc.recovered_count, 1e300, 30, 2, Fraction(1, 10))
-    assert "1e300" in message and len(message) < 250, message
-

@@ -1,13 +1,9 @@
-"""The points behind the verdicts of the recovery claims (issue 17; the committee's are in
-tests/papers/committee/test_claim_verdicts.py, the quadratic's in
-tests/papers/quadratic/test_claims.py).
-
-Every compare function of these papers is called on synthetic measurements of the shape its
-simulation returns (cheap: no SGD, no spectral runs), built to pass, to fail and, where the rule
-has a third outcome, to be inconclusive. For each verdict the points must be present, labelled,
-finite Python floats, and consistent with the verdict: a passing interval rule has every banded
-point within its band, a failing one (the synthetic failures break an interval rule) has one
-outside; a one-sided rule (an ordering, a decrease) is read off measured/se.
+"""The points behind the verdicts of the recovery claims: every compare function is called on
+synthetic measurements of the shape its simulation returns (cheap: no spectral runs), built to
+pass and to fail. For each verdict the points must be present, labelled, finite Python floats,
+and consistent with the verdict: a passing interval rule has every banded point within its band,
+a failing one has one outside; a one-sided rule (an ordering, a decrease) is read off
+measured/se.
 """
 
 from __future__ import annotations
@@ -73,7 +69,7 @@ def _series(v: Verdict, name: str) -> list[Point]:
     return out
 
 
-# ----------------------------------------------------------------------------- recovery
+# --------------------------------------------------------------------------- the claims
 
 
 def _fss(truth: np.ndarray, D: np.ndarray, seeds: int, noise: float, offset: float
@@ -85,6 +81,8 @@ def _fss(truth: np.ndarray, D: np.ndarray, seeds: int, noise: float, offset: flo
 
 
 D3 = np.array([136.0, 231.0, 406.0])
+
+
 DELTAS = np.array([2.5, 5, 10, 20, 40, 80])
 
 

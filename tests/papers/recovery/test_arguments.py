@@ -1,8 +1,9 @@
-"""The recovery paper's Python API validates its own arguments: every public function of
-fltheory.papers.recovery.theory, fltheory.papers.recovery.sim and the claims-side comparison,
-called with a
-bad argument (negative, zero, huge, NaN/inf, a non-integer for an integer, a wrong type a user
-might pass), raises DomainError (with the parameter's name) and never another exception."""
+"""The recovery paper's Python API validates its own arguments: every parameter object of
+fltheory.papers.recovery.params and every public function of fltheory.papers.recovery.theory,
+fltheory.papers.recovery.sim and fltheory.papers.recovery.runs, called with a bad argument
+(negative, zero, huge, NaN/inf, a non-integer for an integer, a wrong type a user might pass),
+raises DomainError (with the parameter's name) and never another exception; numbers are read as
+typed (a float as the decimal it was typed as)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fltheory.exact import DomainError
-from fltheory.papers.recovery import claims, sim
+from fltheory.exact import CostError, DomainError
+from fltheory.papers.recovery import params, runs, sim
 from fltheory.papers.recovery import theory as th
 
 SETTINGS = settings(max_examples=50, deadline=None)
@@ -305,25 +306,107 @@ def test_sim_accepts_a_seed_sequence():
     assert np.array_equal(a.overlaps, b.overlaps) and not np.array_equal(a.overlaps, c.overlaps)
 
 
-# --------------------------------------------------------------------------- the comparison
+# --------------------------------------------------------------------------- the runs
 
 
 @SETTINGS
 @given(count=BAD_COUNT, gamma=st.one_of(NON_POSITIVE, st.just(math.nan), st.just("abc")))
 def test_compare_simulation_refuses(count, gamma):
-    _refused("gamma", claims.compare_simulation, 10, 1000, gamma=gamma)
-    _refused("d", claims.compare_simulation, count, 1000)
-    _refused("n", claims.compare_simulation, 10, count)
-    _refused("seeds", claims.compare_simulation, 10, 1000, seeds=count)
-    _refused("q", claims.compare_simulation, 10, 1000, q=count)
+    _refused("gamma", runs.compare_simulation, 10, 1000, gamma=gamma)
+    _refused("d", runs.compare_simulation, count, 1000)
+    _refused("n", runs.compare_simulation, 10, count)
+    _refused("seeds", runs.compare_simulation, 10, 1000, seeds=count)
+    _refused("q", runs.compare_simulation, 10, 1000, q=count)
 
 
 def test_compare_simulation_bounds():
-    _refused("d", claims.compare_simulation, 61, 1000)
-    _refused("d", claims.compare_simulation, 25, 1000, q=3)
-    _refused("n", claims.compare_simulation, 10, 3 * 10**6)
-    _refused("q", claims.compare_simulation, 10, 1000, q=3, features="hermite")
-    _refused("d1", claims.compare_simulation, 3, 1000, d1=7)
-    _refused("seeds", claims.compare_simulation, 10, 1000, seeds=101)
-    _refused("gamma", claims.compare_simulation, 10, 1000, gamma=Fraction(10**400))
-    _refused("transform", claims.compare_simulation, 10, 1000, transform="log")
+    _refused("d", runs.compare_simulation, 61, 1000)
+    _refused("d", runs.compare_simulation, 25, 1000, q=3)
+    _refused("n", runs.compare_simulation, 10, 3 * 10**6)
+    _refused("q", runs.compare_simulation, 10, 1000, q=3, features="hermite")
+    _refused("d1", runs.compare_simulation, 3, 1000, d1=7)
+    _refused("seeds", runs.compare_simulation, 10, 1000, seeds=101)
+    _refused("gamma", runs.compare_simulation, 10, 1000, gamma=Fraction(10**400))
+    _refused("transform", runs.compare_simulation, 10, 1000, transform="log")
+
+
+# --------------------------------------------------------------------------- bounds and messages
+
+
+def test_recovery_api_validates():
+    with pytest.raises(DomainError, match="C = -3"):
+        th.threshold(10, 2, 1, Fraction(1), Fraction(-3))
+    with pytest.raises(DomainError, match="C = -3"):
+        th.threshold_exact(10, 2, 1, Fraction(1), Fraction(-3))
+    with pytest.raises(DomainError, match="gamma = 0"):
+        th.recovered_count(Fraction(10**6), 100, 2, Fraction(0))
+    with pytest.raises(DomainError, match="n = 0"):
+        th.recovered_count(Fraction(0), 100, 2, Fraction(1))
+    with pytest.raises(DomainError, match="k = 0"):
+        th.threshold(10, 2, 0, Fraction(1))
+    with pytest.raises(DomainError, match="q = 65"):
+        th.feature_dimension(10, 65)
+    with pytest.raises(CostError, match="gamma = 5"):
+        th.RecoveryModel.power_law(8, Fraction(5))
+    with pytest.raises(CostError, match="strengths"):
+        th.RecoveryModel([1.0, 1e-6])
+    with pytest.raises(DomainError, match="d1 = 1"):
+        th.RecoveryModel.power_law(1, 1.0).weak_constant()
+
+
+def test_sim_sizes_validated_at_the_api():
+    with pytest.raises(DomainError, match="d = 10000"):
+        sim.run(10**4, 100, 0)
+    with pytest.raises(DomainError, match="n = 1"):
+        sim.run(10, 1, 0)
+
+
+def test_reads_floats_as_typed():
+    assert th.recovered_count(930, 30, 2, 0.1) == th.recovered_count(930, 30, 2, Fraction(1, 10))
+    assert th.recovered_count(930, 30, 2, "1/10") == th.recovered_count(930, 30, 2,
+                                                                        Fraction(1, 10))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.one_of(st.just(math.nan), st.just(math.inf), st.just(-math.inf), st.text(max_size=3),
+                 st.none(), st.booleans(), st.lists(st.integers(), max_size=2)))
+def test_bad_reals_refused(bad):
+    try:
+        th.recovered_count(930, 30, 2, bad)
+    except DomainError:
+        return
+    # text such as "1" may be a valid number: then no NaN
+    result = th.recovered_count(930, 30, 2, bad)
+    assert not (isinstance(result, float) and math.isnan(result))
+
+
+def test_messages():
+    with pytest.raises(DomainError) as info:
+        th.mse_law(Fraction(3, 2), 0)
+    assert str(info.value).startswith("a1_squared = ")
+    # γ = 1e-9 at d1 = 8: the scaling count is capped at d1, so it is answered
+    assert th.recovery_at(30, 2, 1e-9, 10**6).recovered_scaling == 8
+    with pytest.raises(DomainError) as info:
+        th.recovered_count(1e300, 30, 2, Fraction(1, 10))
+    message = str(info.value)
+    assert "1e300" in message and len(message) < 250, message
+
+
+# --------------------------------------------------------------------------- the parameters
+
+
+def test_parameters_are_read_once_and_trusted():
+    """The objects hold what was read (exact rationals, ints, choices); the API and the
+    command refuse the same values, naming the same parameter."""
+    q = params.ThresholdQuery(params.Features(100, 2), params.Strengths(0.5, 4), [1, 2], "1/2")
+    assert (q.features.d, q.strengths.gamma, q.strengths.d1, q.ks, q.C) == (
+        100, Fraction(1, 2), 4, (1, 2), Fraction(1, 2))
+    _refused("k", params.ThresholdQuery, params.Features(10), params.Strengths(1, 3), [4])
+    _refused("C", params.LawQuery, 1, 0)
+    _refused("dim", params.Features, 10, 2, "d")
+    _refused("transform", params.Model, 2, 1, "identity")
+    _refused("d", params.Simulation, 61, 1000)
+    _refused("q", params.Simulation, 10, 1000, q=3, features="hermite")
+    s = params.Simulation(6, 2000, d1=2, gamma="3/2")
+    assert s.gamma == Fraction(3, 2) and s.D == 21 and s.model == params.Model(2, "3/2")
+    assert params.Simulation(6, 2000, transform="identity").model is None
