@@ -69,7 +69,7 @@ def _decimal(x: Any, spike: Spike, dps: int) -> str | None:
 
 def spike_result(spikes: Spikes, bulk: SpikeBulk, dps: int) -> Result:
     """The answer of `fltheory spike`: one record per strength, on the bulk asked for."""
-    from fltheory.engine.spectral.bulks import Density, MarchenkoPastur, Sample
+    from fltheory.engine.spectral.bulks import Sample
     from fltheory.papers.spectral.theory import spike_query
 
     answers = spike_query(spikes, bulk, dps)
@@ -77,26 +77,12 @@ def spike_result(spikes: Spikes, bulk: SpikeBulk, dps: int) -> Result:
     symbol = "θ" if spikes.param == "theta" else "ℓ"
     rows = [[r["strength"], r["side"], r["phase"], r["threshold"] or "", r["outlier"] or "—",
              r["overlap"] or "0"] for r in records]
-    gamma = bulk.gamma if isinstance(bulk, MarchenkoPastur) else None
-    density = bulk if isinstance(bulk, Density) else None
-    source = bulk.source if isinstance(bulk, Sample) else None
-    if gamma is not None:
-        where = f"Marchenko–Pastur bulk, γ = {fraction_str(gamma)}"
-    elif density is not None:
-        where = f"bulk of density {density.expr} on [{density.support[0]}, {density.support[1]}]"
-    elif isinstance(bulk, Sample):
-        where = f"bulk of the {answers[0].sample_size} eigenvalues of {source}"
-    else:
-        where = "semicircle bulk [−2, 2]"
+    inputs, where = _bulk_inputs(bulk, answers[0].sample_size)
     sample = isinstance(bulk, Sample)
     return Result(
         command="spike",
-        inputs={spikes.param: [fraction_str(q) for q in spikes.strengths], "bulk": bulk.name,
-                "gamma": None if gamma is None else fraction_str(gamma),
-                "density": None if density is None else density.expr,
-                "support": None if density is None else [fraction_str(v)
-                                                         for v in density.support],
-                "eigenvalues": source, "model": spikes.model, "dps": dps},
+        inputs={spikes.param: [fraction_str(q) for q in spikes.strengths], **inputs,
+                "model": spikes.model, "dps": dps},
         value=records,
         numeric=records[0].get("overlap_numeric", records[0]["overlap"]),
         conventions=_SPIKE_CONVENTIONS,
@@ -110,6 +96,25 @@ def spike_result(spikes: Spikes, bulk: SpikeBulk, dps: int) -> Result:
                            "place of two standard errors"] if sample else []),
         notes=_spike_notes(answers, sample, dps),
     )
+
+
+def _bulk_inputs(bulk: SpikeBulk, sample_size: int | None) -> tuple[dict[str, Any], str]:
+    """The bulk as the answer's inputs (each bulk's own fields, None for the others) and as the
+    words that name it."""
+    from fltheory.engine.spectral.bulks import Density, MarchenkoPastur, Sample
+
+    inputs: dict[str, Any] = {"bulk": bulk.name, "gamma": None, "density": None,
+                              "support": None, "eigenvalues": None}
+    if isinstance(bulk, MarchenkoPastur):
+        inputs["gamma"] = fraction_str(bulk.gamma)
+        return inputs, f"Marchenko–Pastur bulk, γ = {fraction_str(bulk.gamma)}"
+    if isinstance(bulk, Density):
+        inputs.update(density=bulk.expr, support=[fraction_str(v) for v in bulk.support])
+        return inputs, f"bulk of density {bulk.expr} on [{bulk.support[0]}, {bulk.support[1]}]"
+    if isinstance(bulk, Sample):
+        inputs["eigenvalues"] = bulk.source
+        return inputs, f"bulk of the {sample_size} eigenvalues of {bulk.source}"
+    return inputs, "semicircle bulk [−2, 2]"
 
 
 def _spike_record(s: Spike, dps: int) -> dict[str, Any]:
