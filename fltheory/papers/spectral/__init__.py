@@ -27,7 +27,7 @@ _NAMES = {
         "BULKS", "Density", "MarchenkoPastur", "Sample", "Semicircle", "read_bulk"),
     "theory": (
         "LINK_CATALOGUE", "LinkOverlap", "link_answer", "link_overlaps", "link_rows",
-        "spike_query"),
+        "semicircle_overlap_curve", "spike_query"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

@@ -16,11 +16,13 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from fltheory.engine.spectral.bulks import (
+    BULKS,
     Density,
     MarchenkoPastur,
     Sample,
     Semicircle,
     SpikeBulk,
+    read_bulk,
 )
 from fltheory.engine.spectral.spikes import (
     Spike,
@@ -38,8 +40,10 @@ if TYPE_CHECKING:  # the link engine imports sympy: a spike query does not need 
 
     from fltheory.engine.spectral.links import LinkAnswer
 
-__all__ = ["LINK_CATALOGUE", "LinkOverlap", "link_answer", "link_overlaps", "link_rows",
-           "semicircle_overlap_curve", "spike_query"]
+# the questions' parameters are shown with them: the paper's (Spikes, Link) and the kit's bulks
+__all__ = ["BULKS", "LINK_CATALOGUE", "Density", "Link", "LinkOverlap", "MarchenkoPastur",
+           "Sample", "Semicircle", "Spikes", "link_answer", "link_overlaps", "link_rows",
+           "read_bulk", "semicircle_overlap_curve", "spike_query"]
 
 #: Links of the table (``fltheory table spectral_links``): even links whose y determines |z|
 #: (α_c = 1/2 exactly), even polynomial links that do not (α_c by quadrature), and links with
