@@ -16,12 +16,9 @@ from hypothesis import strategies as st
 
 from fltheory.engine.hermite.exact import MAX_MOMENT, gauss_moment
 from fltheory.exact import DomainError
-from fltheory.papers.hermite.sim import hermite_orthonormal
 from fltheory.papers.quadratic import sim as sq
 from fltheory.papers.quadratic import theory as qd
 from fltheory.papers.recovery import theory as rc
-from fltheory.papers.twostep import phases as tw
-from fltheory.papers.twostep import sim as stw
 from fltheory.simkit import seeding
 
 NAN = float("nan")
@@ -40,19 +37,6 @@ def _refused(fn, *args, param: str | None = None, text: str | None = None, **kwa
 
 # ------------------------------------------------------------------ 1, 4: one reading of numbers
 
-def test_float_alphas_read_as_typed():
-    assert tw.lambda_details(.4, .3).boundary_k == 3
-    assert tw.lambda_details(.4, .3) == tw.lambda_details(Fraction(2, 5), Fraction(3, 10))
-    assert tw.lambda_count(0.01, 0.49) == tw.lambda_count("1/100", "49/100") == 1
-    assert tw.check_alpha(0.4) == tw.check_alpha(".4") == Fraction(2, 5)
-
-
-@settings(max_examples=50, deadline=None)
-@given(st.integers(0, 49), st.integers(0, 49))
-def test_lambda_count_float_equals_fraction(a: int, b: int):
-    assert tw.lambda_count(a / 100, b / 100) == tw.lambda_count(Fraction(a, 100), Fraction(b, 100))
-
-
 def test_recovery_reads_floats_as_typed():
     assert rc.recovered_count(930, 30, 2, 0.1) == rc.recovered_count(930, 30, 2, Fraction(1, 10))
     assert rc.recovered_count(930, 30, 2, "1/10") == rc.recovered_count(930, 30, 2, Fraction(1, 10))
@@ -68,9 +52,6 @@ def test_sims_take_text_where_they_take_floats():
     a = sq.sgd(W0, W_star, 0.1, [0.0, 0.5], 0)
     b = sq.sgd(W0, W_star, "1/10", [0.0, 0.5], 0, sigma="0")
     assert np.array_equal(a.Q, b.Q) and np.array_equal(a.R, b.R)
-    x = stw.singular_values(20, 0, 0.4, 0.3)
-    y = stw.singular_values(20, 0, "2/5", "3/10")
-    assert all(np.array_equal(x[k], y[k]) for k in ("W0", "W1", "W2"))
 
 
 # ------------------------------------------------------------------ 2: bounded work
@@ -106,14 +87,6 @@ def test_wick_bounded_before_work():
     lambda: qd.ode_cost(2, 4, 2, NAN, 10.0, 11),
     lambda: qd.crossing_time([0, 1], [-0.1, 0.2], 0.1),
     lambda: qd.crossing_time([0, NAN], [0.1, 0.2], 0.1),
-    lambda: stw.top_right_singular_vector(np.ones(3)),
-    lambda: stw.top_right_singular_vector(np.ones((1, 3))),
-    lambda: stw.top_right_singular_vector("M"),
-    lambda: stw.bounded_odd_tau3("a"),
-    lambda: stw.hermite_sigma([]),
-    lambda: stw.hermite_sigma([NAN]),
-    lambda: hermite_orthonormal([NAN], 3),
-    lambda: hermite_orthonormal("z", 3),
     lambda: seeding.children(0, "3"),
     lambda: seeding.children(0, -1),
     lambda: seeding.children(0, 2.0),
@@ -139,7 +112,6 @@ def test_bad_reals_refused(bad):
     for call in (lambda: qd.linear_rate(bad, 4, 2, Fraction(1, 10)),
                  lambda: qd.plateau_noise_rate(0.5, 1, 1, 0.1, bad),
                  lambda: qd.escape_cost(4, 2, bad, 10),
-                 lambda: tw.lambda_count(bad, Fraction(3, 10)),
                  lambda: rc.recovered_count(930, 30, 2, bad),
                  lambda: qd.plateau(4, 2, bad)):
         try:
@@ -190,10 +162,6 @@ def test_expansion_of_another_function_refused():
 # ------------------------------------------------------------------ messages
 
 def test_messages():
-    _refused(tw.term_exponent, Fraction(2, 5), Fraction(3, 10), 1.5, param="k",
-             text="is not an integer")
-    _refused(tw.lambda_count, Fraction(2, 5), Fraction(3, 10), L="3", param="L",
-             text="is not an integer")
     _refused(qd.stability_text, 4, 2, noise=NAN, param="noise", text="noise >= 0")
     message = _refused(qd.plateau, 4, 2, NAN, param="eta", text="eta >= 0")
     assert "steps > 0" not in message

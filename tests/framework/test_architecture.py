@@ -75,8 +75,8 @@ def _is_params(name: str) -> bool:
 
 #: papers still being moved into the shape (issue 34); a paper leaves this set when its package
 #: is in shape (strict xfail: a paper in shape that is still listed fails)
-NOT_YET_IN_SHAPE = {"committee", "fisher", "hermite", "quadratic", "recovery", "rf_spectrum",
-                    "samples", "spectral", "twostep"}
+NOT_YET_IN_SHAPE = {"committee", "fisher", "quadratic", "recovery", "rf_spectrum",
+                    "samples", "spectral"}
 
 
 @pytest.mark.parametrize("key", [

@@ -1,7 +1,7 @@
 """Issue 13, "claims that say more than they show": the narrowed claims state their start, sizes
-and times; the cold-start drift of S is its own claim with a derived prediction; the one-step
-claim tests a quantitative law. The comparison rules are checked on synthetic measurements (each
-must be able to fail) and the issue's example is run."""
+and times; the cold-start drift of S is its own claim with a derived prediction. The comparison
+rules are checked on synthetic measurements (each must be able to fail) and the issue's example
+is run. (The two-step one-step claim's law and statement: tests/papers/twostep/test_claims.py.)"""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ import pytest
 from fltheory.claims.registry import select
 from fltheory.papers.quadratic import claims as cq
 from fltheory.papers.quadratic.theory import polar_stack
-from fltheory.papers.twostep import claims as ct
 
 COLD = {"p": 4, "p_star": 2, "eta": Fraction(1, 10), "N_grid": (250, 500, 1000), "N_eta": 500,
         "eta_grid": (Fraction(1, 20), Fraction(1, 5)), "t_eta": 5, "seeds": 12, "mc": 20000}
@@ -32,8 +31,6 @@ def test_statements_say_what_is_tested():
     assert "warm start" in bias and "t ≤ 20" in bias and "quadratic.cold_start_drift" in bias
     ode = _claim("quadratic.ode_matches_sgd").statement
     assert "warm start" in ode and "t ≤ 10" in ode and "cold starts" in ode
-    one = _claim("twostep.below_half_is_one_step").statement
-    assert "N = 250…1000" in one and "Frobenius" in one and "σ =" in one
     cold = _claim("quadratic.cold_start_drift")
     for size in ("small", "large"):  # the N range of each size, as "first…last"
         grid = cold.sizes[size]["N_grid"]
@@ -110,41 +107,6 @@ def test_issue_example_cold_start_sgd_does_not_keep_S():
     assert rho > 1.5
     assert ode < 0.1
     assert sgd > 5 * ode and sgd > 0.3
-
-
-def _synthetic_one_step(h_slope, seeds=8):
-    rng = np.random.default_rng(3)
-    rows = []
-    for N in (250, 500, 1000):
-        for _ in range(seeds):
-            g0 = 4.3 * rng.lognormal(0, 0.02)
-            h1 = 300 * (N / 500) ** h_slope * rng.lognormal(0, 0.05)
-            h2 = 1.3e4 * rng.lognormal(0, 0.3)
-            r = ct._one_step_ratio(0.1, 0.2, N, h1, h2)
-            rows.append((math.log(N), r, r, g0, h1 * g0, h2 * g0))
-    return np.array(rows)
-
-
-def test_one_step_comparison_detects_a_deviation_that_does_not_decay():
-    pred = {"alpha1": Fraction(1, 10), "alpha2": Fraction(1, 5), "exponent": Fraction(-2, 5)}
-    assert ct._compare_one_step(pred, _synthetic_one_step(0.0)).status == "pass"
-    # h1 ∝ N^(1 − 2α1) would keep the relative deviation constant: the claim must fail
-    assert ct._compare_one_step(pred, _synthetic_one_step(0.8)).status == "fail"
-
-
-def test_one_step_ratio_law():
-    """r_F = η2/(η1+η2)√(ε²h1 + ε⁴h2): at α1 = 1/10, α2 = 1/5 its local exponent tends to
-    α1 − 1/2 = −2/5 (η2/(η1+η2) → 1 and the ε⁴ term dies)."""
-    def slope(N):
-        return (math.log(ct._one_step_ratio(0.1, 0.2, 2 * N, 300, 1.3e4))
-                - math.log(ct._one_step_ratio(0.1, 0.2, N, 300, 1.3e4))) / math.log(2)
-
-    assert slope(1e12) == pytest.approx(-0.4, abs=0.01)
-    assert slope(1e3) < -0.4  # the ε⁴h2 term still decays faster at feasible N
-    # ε = η1/√N, hand value at N = 10^4: η1 = 10^0.4, η2 = 10^0.8
-    eps = 10**0.4 / 100
-    assert ct._one_step_ratio(0.1, 0.2, 1e4, 300, 1.3e4) == pytest.approx(
-        10**0.8 / (10**0.4 + 10**0.8) * math.sqrt(eps**2 * 300 + eps**4 * 1.3e4), rel=1e-12)
 
 
 def test_verify_cold_claim_is_listed(invoke):

@@ -1,5 +1,7 @@
 """The shared Hermite engine: expansions of any activation or target, information and generative
-exponents (:mod:`fltheory.engine.hermite`)."""
+exponents (:mod:`fltheory.engine.hermite`; its face here is
+:mod:`fltheory.papers.hermite.theory`), checked against Monte Carlo
+(:mod:`fltheory.papers.hermite.runs`)."""
 
 from fltheory.papers import Paper, lazy_names
 
@@ -14,12 +16,17 @@ PAPER = Paper(
 )
 
 # The paper's public names, each imported from its module on first use: importing this
-# package (as paper discovery does) costs no more than the declaration above.
+# package (as paper discovery does) costs no more than the declaration above. The predictions
+# are the engine's (``theory`` is their face).
 _NAMES = {
-    "fltheory.engine.hermite": (
+    "theory": (
         "Basis", "Coefficient", "Expansion", "Exponent", "HermiteAnalysis", "KMAX_MAX", "K_MAX",
         "Parseval", "analyse", "coefficient", "expansion", "gauss_moment", "generative_exponent",
         "information_exponent", "parseval", "quad_expectation"),
+    "params": ("BASES", "CatalogueTable", "ExpansionQuery", "ExponentQuery", "Sample"),
+    "sim": ("MonteCarloCoefficients", "hermite_orthonormal", "sample", "sample_coefficients"),
+    "runs": ("CoefficientCheck", "coefficient_check", "predicted_coefficients",
+             "sampled_coefficients"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]
