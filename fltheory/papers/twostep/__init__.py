@@ -32,8 +32,9 @@ _NAMES = {
         "check_alpha", "target_texts"),
     "phases": (
         "GENERIC_CONDITION", "LambdaResult", "MAX_ROWS", "PhaseRegion", "TWO_STEP_SIGMA",
-        "TWO_STEP_SIGMA_NAME", "TermExponent", "lambda_count", "lambda_details", "lambda_of",
-        "phase_line", "phase_of", "phase_region_count", "region_count_of", "term_exponent"),
+        "TWO_STEP_SIGMA_NAME", "TermExponent", "exponent_of", "lambda_count", "lambda_details",
+        "lambda_of", "phase_line", "phase_of", "phase_region_count", "region_count_of",
+        "term_exponent"),
     "terms": (
         "DirectionLearning", "TermPrediction", "TwoStepModel", "batch_model", "batch_psi",
         "learnability", "learnability_of", "one_step_overlap", "one_step_ratio",

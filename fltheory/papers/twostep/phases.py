@@ -38,9 +38,9 @@ from fltheory.render.shows import ShowsTable
 from fltheory.results import FrozenRecord, Table
 
 __all__ = ["GENERIC_CONDITION", "HALF", "MAX_ROWS", "TWO_STEP_SIGMA", "TWO_STEP_SIGMA_NAME",
-           "LambdaResult", "PhaseRegion", "TermExponent", "check_alpha", "lambda_count",
-           "lambda_details", "lambda_of", "phase_line", "phase_of", "phase_region_count",
-           "region_count_of", "term_exponent"]
+           "LambdaResult", "PhaseRegion", "TermExponent", "check_alpha", "exponent_of",
+           "lambda_count", "lambda_details", "lambda_of", "phase_line", "phase_of",
+           "phase_region_count", "region_count_of", "term_exponent"]
 
 #: The activation of the paper's examples, σ = (h1 + h2 + h3)/√3 with h_k = He_k/√(k!), as an
 #: expression in z (the theory's one definition: tables, claims, CLI default and notebook use
@@ -218,7 +218,15 @@ def term_exponent(alpha1: Fraction | int | float | str, alpha2: Fraction | int |
     >>> term_exponent(Fraction(2, 5), Fraction(3, 10), 2)
     Fraction(1, 10)
     """
-    setting = TwoStepSetting(alpha1, alpha2)
+    return exponent_of(TwoStepSetting(alpha1, alpha2), k)
+
+
+def exponent_of(setting: TwoStepSetting, k: int) -> Fraction:
+    """:func:`term_exponent` at a setting's α1, α2: the N-exponent α2 + k(α1 − 1/2) of term k.
+
+    >>> exponent_of(TwoStepSetting("2/5", "3/10"), 3)
+    Fraction(0, 1)
+    """
     return _exponent(setting.alpha1, _alpha2_of(setting), read_count(k, "k", 0))
 
 

@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from fltheory.papers.twostep import sim
-from fltheory.papers.twostep.params import Simulation
-from fltheory.papers.twostep.phases import term_exponent
+from fltheory.papers.twostep.params import Simulation, TwoStepSetting
+from fltheory.papers.twostep.phases import exponent_of
 from fltheory.papers.twostep.sweeps import check_term_constants_task
 from fltheory.papers.twostep.terms import TwoStepModel, batch_model, term_prediction
 from fltheory.simkit.seeding import child
@@ -107,7 +107,7 @@ class SimulateRun:
 def simulate_run(run: Simulation, sigma: str = "h1+h2+h3", targets: Sequence[str] = (),
                  on_start: Callable[[], None] | None = None) -> SimulateRun:
     """:func:`fltheory.papers.twostep.sim.measure` of the run, with the exponent of each
-    measured term (:func:`fltheory.papers.twostep.phases.term_exponent`).
+    measured term (:func:`fltheory.papers.twostep.phases.exponent_of`).
 
     >>> r = simulate_run(Simulation(40))
     >>> len(r.report.C_hat), [str(e) for e in r.exponents]
@@ -115,8 +115,8 @@ def simulate_run(run: Simulation, sigma: str = "h1+h2+h3", targets: Sequence[str
     """
     report = sim.measure(run, sigma, targets, on_start)
     terms = 0 if report.C_hat is None else len(report.C_hat)
-    return SimulateRun(run, report, tuple(term_exponent(run.alpha1, run.alpha2, k)
-                                          for k in range(terms)))
+    steps = TwoStepSetting(run.alpha1, run.alpha2)  # the run's step exponents, for the theory
+    return SimulateRun(run, report, tuple(exponent_of(steps, k) for k in range(terms)))
 
 
 def clear_cache() -> None:

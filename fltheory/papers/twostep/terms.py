@@ -74,8 +74,8 @@ from fltheory.papers.twostep.params import (
 from fltheory.papers.twostep.phases import (
     TWO_STEP_SIGMA,
     TWO_STEP_SIGMA_NAME,
+    exponent_of,
     lambda_of,
-    term_exponent,
 )
 
 __all__ = ["TWO_STEP_SIGMA", "TWO_STEP_SIGMA_NAME", "DirectionLearning", "TermPrediction",
@@ -372,7 +372,7 @@ def learnability_of(model: TwoStepModel, setting: TwoStepSetting
     """:func:`learnability` of the model (σ, targets, ψ, dps) at the setting's step exponents
     α1, α2 and batch mode."""
     lam = lambda_of(setting, model.degree)
-    alpha1, alpha2, batch = setting.alpha1, lam.alpha2, str(setting.batch)
+    batch = str(setting.batch)
     mu_sigma = _expect(sp.diff(model.sigma.expr, Z), model, *_symbols(model))
     out = []
     for i, g in enumerate(model.targets):
@@ -388,7 +388,7 @@ def learnability_of(model: TwoStepModel, setting: TwoStepSetting
             reason = (f"μ_1(g) = {_short(mu1)} ≠ 0: in the one-step spike (rank one along "
                       "Σ μ_1(g_k) β_k)")
         elif via is not None:
-            reason = _via_reason(via, term_exponent(alpha1, alpha2, via), batch,
+            reason = _via_reason(via, exponent_of(setting, via), batch,
                                  _step1_clause(mu1, model.dps, sigma_spike))
         elif batch == "fresh" and not _nonzero(mu1, model.dps):
             reason = ("μ_1(g) = 0: with a fresh batch y enters every term linearly, so C_k(β) = 0 "
@@ -396,7 +396,7 @@ def learnability_of(model: TwoStepModel, setting: TwoStepSetting
         else:
             reason = (f"{_step1_clause(mu1, model.dps, sigma_spike)} and C_k(β) = 0 for every "
                       f"outlier term 1 <= k <= Λ = {lam.value}")
-        on_boundary = not step1 and via is not None and term_exponent(alpha1, alpha2, via) == 0
+        on_boundary = not step1 and via is not None and exponent_of(setting, via) == 0
         out.append(DirectionLearning(g.text, mu1, step1, step1 or (via is not None
                                                                  and not on_boundary),
                                      via, reason, on_boundary))
