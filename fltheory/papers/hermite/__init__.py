@@ -15,18 +15,15 @@ PAPER = Paper(
     order=0,
 )
 
-# The paper's public names, each imported from its module on first use: importing this
-# package (as paper discovery does) costs no more than the declaration above. The predictions
-# are the engine's (``theory`` is their face).
+# The paper's public names (the engine's, whose face is ``theory``), each imported from its
+# module on first use: importing this package (as paper discovery does) costs no more than the
+# declaration above. The parameters, the simulator and the runs are at their homes
+# (``fltheory.papers.hermite.params``, ``.sim``, ``.runs``).
 _NAMES = {
     "theory": (
         "Basis", "Coefficient", "Expansion", "Exponent", "HermiteAnalysis", "KMAX_MAX", "K_MAX",
         "Parseval", "analyse", "coefficient", "expansion", "gauss_moment", "generative_exponent",
         "information_exponent", "parseval", "quad_expectation"),
-    "params": ("BASES", "CatalogueTable", "ExpansionQuery", "ExponentQuery", "Sample"),
-    "sim": ("MonteCarloCoefficients", "hermite_orthonormal", "sample", "sample_coefficients"),
-    "runs": ("CoefficientCheck", "coefficient_check", "predicted_coefficients",
-             "sampled_coefficients"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

@@ -22,19 +22,20 @@ PAPER = Paper(
     order=1,
 )
 
-# The paper's public names, each imported from its module on first use: importing this
-# package (as paper discovery does) costs no more than the declaration above. The predictions
-# are gathered in ``theory`` (their face); each name is fetched from its own module, so that
-# ``from fltheory.papers.twostep import lambda_count`` stays as light as ``phases``.
+# The paper's public names (those of its theory: the predictions and the setting they take),
+# each imported from its module on first use: importing this package (as paper discovery does)
+# costs no more than the declaration above. ``theory`` gathers them; each is fetched from its
+# own module, so that ``from fltheory.papers.twostep import lambda_count`` stays as light as
+# ``phases``. The simulator's parameters and the runs are at their homes
+# (``fltheory.papers.twostep.params``, ``.runs``).
 _NAMES = {
     "params": (
-        "BATCHES", "BATCH_PSI", "HALF", "Simulation", "StepPairs", "TwoStepSetting",
-        "check_alpha", "target_texts"),
+        "TwoStepSetting",),
     "phases": (
-        "GENERIC_CONDITION", "LambdaResult", "MAX_ROWS", "PhaseRegion", "TWO_STEP_SIGMA",
-        "TWO_STEP_SIGMA_NAME", "TermExponent", "exponent_of", "lambda_count", "lambda_details",
-        "lambda_of", "phase_line", "phase_of", "phase_region_count", "region_count_of",
-        "term_exponent"),
+        "GENERIC_CONDITION", "HALF", "LambdaResult", "MAX_ROWS", "PhaseRegion", "TWO_STEP_SIGMA",
+        "TWO_STEP_SIGMA_NAME", "TermExponent", "check_alpha", "exponent_of", "lambda_count",
+        "lambda_details", "lambda_of", "phase_line", "phase_of", "phase_region_count",
+        "region_count_of", "term_exponent"),
     "terms": (
         "DirectionLearning", "TermPrediction", "TwoStepModel", "batch_model", "batch_psi",
         "learnability", "learnability_of", "one_step_overlap", "one_step_ratio",
@@ -45,9 +46,6 @@ _NAMES = {
         "outliers_of", "spike_presence", "term_constants"),
     "learning": (
         "LearnReport", "learn", "learn_of"),
-    "runs": (
-        "SimulateRun", "constants_vs_N", "figure_runs", "model_summary", "paper_model",
-        "predicted_constants", "simulate_run"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

@@ -370,7 +370,13 @@ def learnability(model: TwoStepModel, alpha1: Fraction, alpha2: Fraction, batch:
 def learnability_of(model: TwoStepModel, setting: TwoStepSetting
                     ) -> tuple[int, list[DirectionLearning]]:
     """:func:`learnability` of the model (σ, targets, ψ, dps) at the setting's step exponents
-    α1, α2 and batch mode."""
+    α1, α2 and batch mode (the setting's σ and targets are the model's own).
+
+    >>> setting = TwoStepSetting("9/20", "3/10", sigma=TWO_STEP_SIGMA, targets=["He1", "He3"])
+    >>> lam, dirs = learnability_of(batch_model(["He1", "He3"], "reused"), setting)
+    >>> lam, [d.via_k for d in dirs]
+    (2, [2, 2])
+    """
     lam = lambda_of(setting, model.degree)
     batch = str(setting.batch)
     mu_sigma = _expect(sp.diff(model.sigma.expr, Z), model, *_symbols(model))

@@ -363,8 +363,8 @@ spike. This notebook draws the phase diagram, asks which directions each batch m
 checks the leading-order spike constants $C_k$ of the terms against simulation."""),
     ("code", """%matplotlib inline
 from fractions import Fraction
-from fltheory.papers.twostep import (TWO_STEP_SIGMA, TwoStepSetting, figure_runs, lambda_of,
-                                     learn_of)
+from fltheory.papers.twostep import TWO_STEP_SIGMA, TwoStepSetting, lambda_of, learn_of
+from fltheory.papers.twostep.runs import figure_runs
 from fltheory.papers.twostep.views import draw_twostep, lambda_figure
 
 lambda_of(TwoStepSetting(Fraction(2, 5), Fraction(3, 10)))"""),
