@@ -37,7 +37,7 @@ INDEPENDENT_SPECTRAL_BBP = "tests/papers/spectral/test_independent_spectral_bbp.
 INDEPENDENT_SPECTRAL_NOISE = "tests/papers/spectral/test_independent_spectral_noise.py"
 INDEPENDENT_SPECTRAL_SAMPLE = "tests/papers/spectral/test_independent_spectral_sample.py"
 INDEPENDENT_GLM = "tests/papers/glm/test_independent_glm.py"
-INDEPENDENT_TWOSTEP = "tests/papers/twostep/test_independent_twostep.py"
+INDEPENDENT_TWOSTEP = "tests/papers/twostep/test_independent.py"
 QUADRATIC = "tests/papers/quadratic/test_theory.py"
 QUADRATIC_ESCAPE = "tests/papers/quadratic/test_escape.py"
 QUADRATIC_ODE = "tests/papers/quadratic/test_ode.py"
@@ -45,9 +45,9 @@ RECOVERY = "tests/papers/recovery"  # -k picks the test in its file
 RF_GRAM = "tests/papers/rf_spectrum/test_gram_route.py"
 SAMPLES = "tests/papers/samples"  # -k picks the test in its file
 TABLES = "tests/framework/test_tables.py"
-TWOSTEP = "tests/papers/twostep/test_twostep.py"
-TWOSTEP_LAMBDA = "tests/papers/twostep/test_twostep_lambda.py"
-TWOSTEP_SIGMA = "tests/papers/twostep/test_twostep_sigma.py"
+TWOSTEP = "tests/papers/twostep/test_terms.py"
+TWOSTEP_LAMBDA = "tests/papers/twostep/test_lambda.py"
+TWOSTEP_SIGMA = "tests/papers/twostep/test_sigma.py"
 
 ROOT = Path(__file__).resolve().parent.parent
 TH = "fltheory/"
@@ -117,7 +117,7 @@ MUTATIONS: list[Mutation] = [
       "    return alpha2 + k * (HALF - alpha1)", TWOSTEP_LAMBDA, "-k",
       "boundary_flag"),
     M("twostep: phase boundaries k(1/2 − α1)", TS, "high = (k + 1) * gap",
-      "high = (k + 2) * gap", TWOSTEP, "-k", "phase_regions"),
+      "high = (k + 2) * gap", TWOSTEP_LAMBDA, "-k", "phase_regions"),
     # ---------------------------------------------------------------- twostep spike constants
     M("twostep: reused term ψ2 σ'(z) y", TT, "sp.sympify(model.psi2) * d1 * y",
       "sp.sympify(model.psi2) ** 2 * d1 * y", INDEPENDENT_TWOSTEP, "-k",

@@ -1,14 +1,11 @@
-"""Verdict.points of the hermite and twostep claims (issue #17; the fisher and rf_spectrum ones
-are in tests/papers/<key>/test_claims.py): every
-compare function returns the numbers its verdict rests on, finite, labelled, and consistent with
-the verdict (a point with a band passes iff |measured − predicted| <= band; the verdict's
-"max |z|" or "max |t|" is the largest |measured − predicted|/se of its points).
+"""The two-step paper's claims: every compare function returns the numbers its verdict rests on
+(Verdict.points: finite, labelled, consistent with the verdict: a point with a band passes iff
+|measured − predicted| <= band; the verdict's "max |z|" is the largest |measured −
+predicted|/se of its points), each rule can fail (a shifted prediction or measurement), and the
+one-step claim tests a quantitative law and says what it tests.
 
-The comparisons run on cheap measurements: real simulations at reduced sizes where they take
-well under a second (hermite, fisher, rf_spectrum at d = 4) and synthetic measurements of the
-simulators' shape for twostep (its smallest real runs take 10 s; test_claims runs them). Each
-rule is also made to fail (a shifted prediction or measurement) and the points must show it.
-"""
+The comparisons run on synthetic measurements of the simulator's shape (its smallest real runs
+take 10 s; tests/framework/test_claims.py runs them)."""
 
 from __future__ import annotations
 
@@ -18,17 +15,17 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+import pytest
 
-from fltheory.claims.registry import Point, Verdict
+from fltheory.claims.registry import Point, Verdict, select
 from fltheory.claims.stats import z_crit
-from fltheory.papers.hermite import claims as H
 from fltheory.papers.twostep import claims as T
 from fltheory.papers.twostep import sim as twostep_sim
 
 #: the claims whose compare functions the tests below exercise
-COVERED = {"hermite.coefficient", "twostep.lambda", "twostep.taylor_identity",
-           "twostep.term_constants", "twostep.term_exponents", "twostep.reused_learns_tau3",
-           "twostep.fresh_does_not", "twostep.one_step_overlap", "twostep.below_half_is_one_step",
+COVERED = {"twostep.lambda", "twostep.taylor_identity", "twostep.term_constants",
+           "twostep.term_exponents", "twostep.reused_learns_tau3", "twostep.fresh_does_not",
+           "twostep.one_step_overlap", "twostep.below_half_is_one_step",
            "twostep.terms_present_for_sigma", "twostep.outliers_for_sigma",
            "twostep.reused_products_for_sigma"}
 
@@ -81,23 +78,7 @@ def _both_ways(compare: Any, pred: Any, meas: Any, wrong_pred: Any) -> None:
     _check_interval(wrong)
 
 
-# --------------------------------------------------------------------------- hermite
-
-
-def test_hermite_points_are_the_coefficients():
-    params = {"activations": ("relu", "sign", "He3"), "K": 4, "n": 20_000}
-    pred, meas = H._predict(params), H._simulate(params, 0)
-    wrong = {f: [c + 0.1 if (f, k) == ("sign", 1) else c for k, c in enumerate(cs)]
-             for f, cs in pred.items()}
-    _both_ways(H._compare, pred, meas, wrong)
-    v = H._compare(pred, meas)
-    assert len(v.points) == 3 * 5
-    p = next(p for p in v.points if p.label == "relu μ_1")
-    assert (p.x, p.x_label, p.series) == (1.0, "k", "relu")
-    assert p.measured == float(meas["relu"].mean[1]) and p.predicted == 0.5
-
-
-# --------------------------------------------------------------------------- twostep
+# --------------------------------------------------------------------------- points
 
 
 def _synthetic_C(seeds: int = 12, shift: float = 0.0, seed: int = 1
@@ -241,7 +222,51 @@ def test_twostep_reported_counts_have_points():
     assert v.status == "inconclusive" and all(p.band is None for p in v.points)
 
 
-def test_every_claim_of_the_two_papers_is_covered():
-    """A claim added to one of the two papers needs its points tested here."""
-    ids = {c.id for mod in (H, T) for c in mod.CLAIMS}
-    assert ids == COVERED
+def test_every_claim_is_covered():
+    """A claim added to the paper needs its points tested here."""
+    assert {c.id for c in T.CLAIMS} == COVERED
+
+
+# --------------------------------------------------------------------------- the one-step law
+
+
+def test_one_step_statement_says_what_is_tested():
+    """The narrowed claim names its start, its sizes and its norm."""
+    (claim,) = [c for c in select("twostep") if c.id == "twostep.below_half_is_one_step"]
+    assert "N = 250…1000" in claim.statement and "Frobenius" in claim.statement
+    assert "σ =" in claim.statement
+
+
+def _synthetic_one_step(h_slope, seeds=8):
+    rng = np.random.default_rng(3)
+    rows = []
+    for N in (250, 500, 1000):
+        for _ in range(seeds):
+            g0 = 4.3 * rng.lognormal(0, 0.02)
+            h1 = 300 * (N / 500) ** h_slope * rng.lognormal(0, 0.05)
+            h2 = 1.3e4 * rng.lognormal(0, 0.3)
+            r = T._one_step_ratio(0.1, 0.2, N, h1, h2)
+            rows.append((math.log(N), r, r, g0, h1 * g0, h2 * g0))
+    return np.array(rows)
+
+
+def test_one_step_comparison_detects_a_deviation_that_does_not_decay():
+    pred = {"alpha1": Fraction(1, 10), "alpha2": Fraction(1, 5), "exponent": Fraction(-2, 5)}
+    assert T._compare_one_step(pred, _synthetic_one_step(0.0)).status == "pass"
+    # h1 ∝ N^(1 − 2α1) would keep the relative deviation constant: the claim must fail
+    assert T._compare_one_step(pred, _synthetic_one_step(0.8)).status == "fail"
+
+
+def test_one_step_ratio_law():
+    """r_F = η2/(η1+η2)√(ε²h1 + ε⁴h2): at α1 = 1/10, α2 = 1/5 its local exponent tends to
+    α1 − 1/2 = −2/5 (η2/(η1+η2) → 1 and the ε⁴ term dies)."""
+    def slope(N):
+        return (math.log(T._one_step_ratio(0.1, 0.2, 2 * N, 300, 1.3e4))
+                - math.log(T._one_step_ratio(0.1, 0.2, N, 300, 1.3e4))) / math.log(2)
+
+    assert slope(1e12) == pytest.approx(-0.4, abs=0.01)
+    assert slope(1e3) < -0.4  # the ε⁴h2 term still decays faster at feasible N
+    # ε = η1/√N, hand value at N = 10^4: η1 = 10^0.4, η2 = 10^0.8
+    eps = 10**0.4 / 100
+    assert T._one_step_ratio(0.1, 0.2, 1e4, 300, 1.3e4) == pytest.approx(
+        10**0.8 / (10**0.4 + 10**0.8) * math.sqrt(eps**2 * 300 + eps**4 * 1.3e4), rel=1e-12)

@@ -1,5 +1,5 @@
-"""Two-step paper beyond Λ: phase regions, the exact second-step expansion, spike constants,
-learnability, and the CLI."""
+"""Two-step paper beyond Λ: the exact second-step expansion (simulator and theory), spike
+constants, learnability, the one-step overlap, and the commands."""
 
 from __future__ import annotations
 
@@ -13,27 +13,18 @@ import sympy as sp
 
 from fltheory.engine.functions import Z
 from fltheory.papers.twostep import sim
-from fltheory.papers.twostep.phases import TWO_STEP_SIGMA, lambda_count, phase_line
+from fltheory.papers.twostep.params import Simulation
+from fltheory.papers.twostep.phases import TWO_STEP_SIGMA
 from fltheory.papers.twostep.terms import TwoStepModel, learnability, term_prediction
 
 SIGMA = TWO_STEP_SIGMA  # the theory's one definition of the paper's σ
 
 
-@pytest.mark.parametrize("a1", [Fraction(0), Fraction(1, 5), Fraction(2, 5), Fraction(9, 20)])
-def test_phase_regions_agree_with_lambda(a1):
-    for r in phase_line(a1):
-        high = r.alpha2_high if r.alpha2_high is not None else Fraction(1, 2)
-        mid = (r.alpha2_low + high) / 2
-        assert lambda_count(a1, mid) == r.value
-        assert lambda_count(a1, r.alpha2_low) == r.value  # the boundary belongs to the region
-    assert phase_line(Fraction(2, 5), L=3)[-1].value == 2  # capped at L − 1
-
-
 @pytest.mark.parametrize("batch", ["reused", "fresh"])
 @pytest.mark.parametrize("sigma", ["h1+h2+h3", "h1+h3"])
 def test_taylor_identity_in_the_simulator(batch, sigma):
-    run = sim.simulate(300, 300, 300, 0.45, 0.3, sim.SIGMAS[sigma],
-                       [sim.TARGETS["He1"], sim.TARGETS["He3"]], seed=1, batch=batch)
+    run = sim.simulate(Simulation(300, alpha1=0.45, alpha2=0.3, batch=batch, seed=1),
+                       sim.SIGMAS[sigma], [sim.TARGETS["He1"], sim.TARGETS["He3"]])
     assert len(run.H) == 3
     assert run.taylor_residual() < 1e-12
 
@@ -109,7 +100,7 @@ def test_cli(invoke):
     assert r.exit_code == 0 and json.loads(r.stdout)["details"]["taylor_residual"] < 1e-12
     for args in (["phase", "--a1", ".5"], ["twostep", "learn", "--target", "He1", "--a1", ".1",
                                             "--a2", ".6"],
-                 # tanh is accepted since the σ-aware terms (test_twostep_sigma.py);
+                 # tanh is accepted since the σ-aware terms (test_sigma.py);
                  # relu with a reused batch is not covered (σ' jumps): refused
                  ["twostep", "learn", "--sigma", "relu", "--target", "He1", "--a1", ".4",
                   "--a2", ".3"], ["twostep", "learn", "--target", "y", "--a1", ".1", "--a2", ".2"],
@@ -133,7 +124,7 @@ def test_one_step_overlap_formula():
 
 
 def test_non_polynomial_sigma_in_the_simulator(invoke):
-    run = sim.simulate(300, 300, 300, 0.3, 0.2, "tanh", [sim.TARGETS["He1"]], seed=0)
+    run = sim.simulate(Simulation(300, alpha1=0.3, alpha2=0.2), "tanh", [sim.TARGETS["He1"]])
     assert run.H == [] and run.W2.shape == (300, 300)
     r = invoke("twostep", "simulate", "--N", "200", "--sigma", "relu", "--format", "json")
     assert r.exit_code == 0

@@ -1,8 +1,8 @@
-"""The public API of the two-step paper checks its own arguments: every public function of
-fltheory.papers.twostep.phases, fltheory.papers.twostep.terms and fltheory.papers.twostep.sim
-refuses a bad
-argument with DomainError (the CLI's one-line message), never another exception. Plus: the
-theory's σ expression and the simulator's σ coefficients are the same function."""
+"""The domains of the two-step paper: its parameter objects (fltheory.papers.twostep.params) read
+every argument once and refuse a bad one with DomainError (the CLI's one-line message), never
+another exception; every public function of the theory (phases, terms, sigma, learning) and of
+the simulator refuses through them or through fltheory.args. Plus: the theory's σ expression and
+the simulator's σ coefficients are the same function."""
 
 from __future__ import annotations
 
@@ -20,6 +20,9 @@ from fltheory.papers.twostep import learning as tl
 from fltheory.papers.twostep import phases as th
 from fltheory.papers.twostep import sim
 from fltheory.papers.twostep import terms as tt
+from fltheory.papers.twostep.params import Simulation, StepPairs, TwoStepSetting
+
+NAN = float("nan")
 
 FEW = settings(max_examples=50, deadline=None)
 FEWER = settings(max_examples=15, deadline=None)
@@ -67,7 +70,7 @@ def _model() -> tt.TwoStepModel:
     return tt.batch_model(["He1", "He3"], "reused")
 
 
-# --------------------------------------------------------------------------- theory.twostep
+# --------------------------------------------------------------------------- Λ and the phase line
 
 
 @FEW
@@ -115,7 +118,88 @@ def test_term_exponent_is_the_rule_of_lambda():
             assert all(t.exponent == th.term_exponent(a1, a2, t.k) for t in r.exponents)
 
 
-# --------------------------------------------------------------------------- twostep_terms
+def test_messages_name_the_parameter_and_the_reason():
+    assert str(_refused(th.term_exponent, Fraction(2, 5), Fraction(3, 10), 1.5)).startswith(
+        "k = 1.5 is not an integer")
+    assert str(_refused(th.lambda_count, Fraction(2, 5), Fraction(3, 10), L="3")).startswith(
+        "L = '3' is not an integer")
+
+
+BAD_REALS = st.one_of(st.just(NAN), st.just(math.inf), st.just(-math.inf), st.text(max_size=3),
+                      st.none(), st.booleans(), st.lists(st.integers(), max_size=2))
+
+
+@FEW
+@given(BAD_REALS)
+def test_bad_reals_refused(bad):
+    try:
+        th.lambda_count(bad, Fraction(3, 10))
+    except DomainError:
+        return
+    # text such as "0" may be a valid number: then an integer count
+    assert isinstance(th.lambda_count(bad, Fraction(3, 10)), int)
+
+
+# --------------------------------------------------------------------------- the parameters
+
+
+def test_setting_reads_each_field_once_and_is_frozen():
+    s = TwoStepSetting(".4", "7/20", sigma="tanh", targets="He1", dps=20)
+    assert (s.alpha1, s.alpha2, s.L, s.sigma, s.targets, s.batch, s.psi, s.dps) == (
+        Fraction(2, 5), Fraction(7, 20), None, "tanh", ("He1",), "reused", Fraction(1), 20)
+    assert TwoStepSetting(".4", sigma="relu", batch="fresh").psi == 2  # fresh halves
+    assert TwoStepSetting(".4", sigma="relu", batch="fresh", psi="1/2").psi == Fraction(1, 2)
+    assert TwoStepSetting(".4", L=3).L == 3 and TwoStepSetting(".4").L is INF
+    assert TwoStepSetting(".4", sigma="z**3", L=INF).L is None  # ∞ with σ: σ's own degree
+    with pytest.raises(AttributeError):
+        s.alpha1 = Fraction(0)  # type: ignore[misc]
+    assert s == s.replace(dps=20) and hash(s) == hash(s.replace(dps=20))
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"targets": ["He1"]}, "target = He1 needs --sigma"),
+    ({"batch": "fresh"}, "batch = fresh needs --sigma"),
+    ({"L": None}, "L = None is not an integer"),
+    ({"L": 0}, "L = 0 is outside the allowed range integers in [1, inf]"),
+    ({"dps": 4}, "dps = 4 is outside the allowed range integers in [5, 100]"),
+    ({"sigma": 3}, "sigma = 3 is not an expression"),
+    ({"sigma": "tanh", "batch": "reuse"}, "batch = reuse is not one of the choices"),
+    ({"sigma": "tanh", "psi": 0}, "psi = 0 is outside the allowed range psi > 0"),
+    ({"sigma": "tanh", "targets": [1]}, "target = [1] is outside the allowed range"),
+])
+def test_setting_refuses(kwargs, message):
+    assert str(_refused(TwoStepSetting, ".4", ".3", **kwargs)).startswith(message)
+
+
+def test_simulation_defaults_are_the_papers_model():
+    r = Simulation(30)
+    assert (r.N, r.n, r.d, r.alpha1, r.alpha2, r.batch, r.noise, r.seed) == (
+        30, 30, 30, Fraction(2, 5), Fraction(3, 10), "reused", 0, 0)
+    assert Simulation(30, n=60, d=10, noise="1/10").noise == Fraction(1, 10)
+
+
+def test_table_points_pair_up():
+    assert StepPairs([Fraction(1, 10)], [Fraction(1, 5)]).points == (
+        (Fraction(1, 10), Fraction(1, 5)),)
+    assert str(_refused(StepPairs, [Fraction(1, 10)], [Fraction(1, 5), Fraction(1, 4)])) == (
+        "alpha2 = 0.2,0.25 does not pair with alpha1; allowed: as many values as alpha1 (1)")
+    _refused(StepPairs, [Fraction(1, 10)], [Fraction(1)])
+
+
+def test_params_stay_light():
+    """The parameters build no dataclass and import no numpy: ``fltheory lambda`` reads them."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nimport fltheory.papers.twostep.params as p\n"
+            "p.TwoStepSetting('.4', '.3'); p.Simulation(10)\n"
+            "print(sorted(m for m in ('numpy', 'sympy', 'dataclasses') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
+
+
+# --------------------------------------------------------------------------- terms and learning
 
 
 @FEWER
@@ -201,24 +285,31 @@ def test_model_argument_must_be_a_model():
         _refused(fn, "model")
 
 
-# --------------------------------------------------------------------------- sim.twostep
+# --------------------------------------------------------------------------- the simulator
+
+_RUN = ("N", "n", "d", "alpha1", "alpha2", "batch", "noise", "seed")
 
 
 def _sim(**kw):
-    args = {"N": 20, "n": 20, "d": 20, "alpha1": 0.4, "alpha2": 0.3,
-            "sigma": sim.TWO_STEP_SIGMA, "targets": [sim.TARGETS["He1"]], "seed": 0}
-    return sim.simulate(**(args | kw))
+    """A small simulation; the keywords of the run go to Simulation, the others to simulate."""
+    run = {"N": 20, "alpha1": 0.4, "alpha2": 0.3} | {k: v for k, v in kw.items() if k in _RUN}
+    args = {"sigma": sim.TWO_STEP_SIGMA, "targets": [sim.TARGETS["He1"]]} | {
+        k: v for k, v in kw.items() if k not in _RUN}
+    return sim.simulate(Simulation(**run), **args)
 
 
 @FEW
 @given(bad_size)
 def test_simulate_refuses_bad_sizes(value):
     for name in ("N", "n", "d"):
+        if value is None and name != "N":
+            assert _sim(**{name: value}).W2.shape == (20, 20)  # n, d default to N
+            continue
         _refused(_sim, **{name: value})
-    _refused(sim.model_run, value, "reused", 0)
-    _refused(sim.spike_summary, value, "reused", 0)
-    _refused(sim.singular_values, value)
-    _refused(sim.measure, value, GOOD, GOOD)
+    _refused(lambda v: sim.model_run(Simulation(v)), value)
+    _refused(lambda v: sim.spike_summary(Simulation(v)), value)
+    _refused(lambda v: sim.singular_values(Simulation(v)), value)
+    _refused(lambda v: sim.measure(Simulation(v, alpha1=GOOD, alpha2=GOOD)), value)
 
 
 @FEW
@@ -226,24 +317,22 @@ def test_simulate_refuses_bad_sizes(value):
 def test_simulate_refuses_bad_alphas(alpha):
     _refused(_sim, alpha1=alpha)
     _refused(_sim, alpha2=alpha)
-    _refused(sim.model_run, 20, "reused", 0, alpha)
-    _refused(sim.measure, 20, alpha, GOOD)
+    _refused(Simulation, 20, alpha1=alpha)
+    _refused(Simulation, 20, alpha2=alpha)
 
 
 @FEW
 @given(bad_seed)
 def test_simulate_refuses_bad_seeds(seed):
     _refused(_sim, seed=seed)
-    _refused(sim.directions, 10, 2, seed)
-    _refused(sim.measure, 20, GOOD, GOOD, seed=seed)
+    _refused(Simulation, 10, seed=seed)
 
 
 @FEW
 @given(bad_batch)
 def test_simulate_refuses_bad_batch(batch):
     _refused(_sim, batch=batch)
-    _refused(sim.model_run, 20, batch, 0)
-    _refused(sim.measure, 20, GOOD, GOOD, batch)
+    _refused(Simulation, 20, batch=batch)
 
 
 @FEW
@@ -254,8 +343,14 @@ def test_simulate_refuses_bad_noise(noise):
 
 
 def test_simulate_reads_text_noise_as_typed():
-    """Text is read as on the command line (fltheory.exact.as_rational): "0" is 0."""
+    """Text is read as on the command line (fltheory.args): "0" is 0."""
     assert np.array_equal(_sim(noise="0").W2, _sim(noise=0.0).W2)
+
+
+def test_simulations_take_text_where_they_take_floats():
+    x = sim.singular_values(Simulation(20, alpha1=0.4, alpha2=0.3))
+    y = sim.singular_values(Simulation(20, alpha1="2/5", alpha2="3/10"))
+    assert all(np.array_equal(x[k], y[k]) for k in ("W0", "W1", "W2"))
 
 
 @pytest.mark.parametrize("sigma", ["softsign", None, 3, [], [1.0], [[0.0, 1.0]],
@@ -277,8 +372,13 @@ def test_simulate_refuses_bad_targets(targets):
     ({"N": 3500}, "N = 3500 would need about 6e+11 floating-point operations"),
 ])
 def test_measure_messages_are_the_cli_messages(kwargs, message):
-    args = {"N": 20, "alpha1": GOOD, "alpha2": GOOD} | kwargs
-    assert str(_refused(sim.measure, **args)).startswith(message)
+    run = Simulation(kwargs.pop("N", 20), alpha1=GOOD, alpha2=GOOD)
+    assert str(_refused(sim.measure, run, **kwargs)).startswith(message)
+
+
+def test_measure_is_the_commands_model():
+    """``twostep simulate`` measures N = n = d: another shape is refused, not reinterpreted."""
+    _refused(sim.measure, Simulation(20, n=40))
 
 
 @FEW
@@ -286,7 +386,7 @@ def test_measure_messages_are_the_cli_messages(kwargs, message):
                  st.sampled_from([1.0, "1", None, True])))
 def test_measurements_refuse_bad_counts(value):
     run = _small_run()
-    _refused(sim.directions, 10, value, 0)
+    _refused(sim.directions, Simulation(10), value)
     # the run has d = 20 inputs and 3 terms: 10..20 targets are allowed, k = 10 is not
     too_many = 21 if isinstance(value, int) and 0 <= value <= 20 else value
     _refused(sim.target_overlaps, run, too_many)
@@ -295,9 +395,16 @@ def test_measurements_refuse_bad_counts(value):
 
 @FEW
 @given(st.one_of(st.floats(allow_nan=True).filter(lambda x: not 0 < x < math.inf),
-                 st.sampled_from(["1", None, True])))
+                 st.sampled_from(["x", "0", "1/0", None, True])))
 def test_count_outliers_refuses_bad_factor(factor):
     _refused(sim.count_outliers, _small_run(), factor)
+
+
+def test_count_outliers_reads_text_as_typed():
+    """The one reading of a real (fltheory.args.read_real): "1" is 1, "11/10" is 1.1."""
+    run = _small_run()
+    assert sim.count_outliers(run, "1") == sim.count_outliers(run, 1.0)
+    assert sim.count_outliers(run, "11/10") == sim.count_outliers(run, 1.1)
 
 
 @lru_cache(maxsize=1)
@@ -309,10 +416,44 @@ def test_seed_sequences_are_accepted_and_keyed():
     """A SeedSequence is a seed; the run and the random direction draw from different keys."""
     from fltheory.simkit.seeding import child
 
-    a = sim.spike_summary(20, "reused", child(0, 3))
-    b = sim.spike_summary(20, "reused", child(0, 3))
-    c = sim.spike_summary(20, "reused", child(0, 4))
+    a = sim.spike_summary(Simulation(20, seed=child(0, 3)))
+    b = sim.spike_summary(Simulation(20, seed=child(0, 3)))
+    c = sim.spike_summary(Simulation(20, seed=child(0, 4)))
     assert np.array_equal(a.C, b.C) and not np.array_equal(a.C, c.C)
+
+
+def test_sim_sizes_validated_at_the_api():
+    with pytest.raises(DomainError, match="N = 100000"):
+        sim.simulate(Simulation(10**5), sim.SIGMAS["He1"], [sim.TARGETS["He1"]])
+    with pytest.raises(ValueError, match="seed = -1"):
+        Simulation(20, seed=-1)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: sim.top_right_singular_vector(np.ones(3)),
+    lambda: sim.top_right_singular_vector(np.ones((1, 3))),
+    lambda: sim.top_right_singular_vector("M"),
+    lambda: sim.bounded_odd_tau3("a"),
+    lambda: sim.hermite_sigma([]),
+    lambda: sim.hermite_sigma([NAN]),
+])
+def test_listed_calls_refused(call):
+    with pytest.raises(DomainError):
+        call()
+
+
+@pytest.mark.parametrize(("args", "param"), [
+    (["twostep", "simulate", "--N", "6000"], "N"),
+    (["twostep", "simulate", "--N", "1e9"], "N"),
+    (["twostep", "simulate", "--N", "1e400"], "N"),
+    (["twostep", "simulate", "--N", "3500"], "N"),
+])
+def test_twostep_simulate_refusals(invoke, args, param):
+    """Exit 2, exactly one line on stderr, naming the parameter, no traceback."""
+    r = invoke(*args)
+    assert r.exit_code == 2, (r.exit_code, r.stderr)
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("fltheory: error: "), r.stderr
+    assert f"{param} = " in r.stderr and "Traceback" not in r.stderr
 
 
 # --------------------------------------------------------------------------- one σ

@@ -20,6 +20,7 @@ from numpy.polynomial import polynomial as P
 from fltheory.exact import DomainError
 from fltheory.papers.twostep import sigma as ts
 from fltheory.papers.twostep import sim
+from fltheory.papers.twostep.params import Simulation
 from fltheory.papers.twostep.terms import TWO_STEP_SIGMA, batch_model, term_prediction
 
 # ----------------------------------------------------------------------------- independent M_{k,p}
@@ -196,11 +197,10 @@ def test_term_presence_separates_at_moderate_N():
     """tanh(z+1/2) (both present) vs tanh (k = 1 absent by symmetry), reused, N = 1000, one
     seed. Threshold 3.3 (one-test bound at 1e-3): over 12 seeds at this N the present terms
     had z in [4.4, 18] and tanh's k = 1 z in [-0.7, 2.0] (claims' calibration run)."""
-    kw = dict(terms=False, batch="reused")
-    gen = sim.term_presence(sim.simulate(1000, 1000, 1000, 0.4, 0.35, "tanh(z+1/2)",
-                                         [sim.TARGETS["He1"]], 0, **kw), 2)
-    odd = sim.term_presence(sim.simulate(1000, 1000, 1000, 0.4, 0.35, "tanh",
-                                         [sim.TARGETS["He1"]], 0, **kw), 2)
+    run = Simulation(1000, alpha1=0.4, alpha2=0.35, batch="reused")
+    gen = sim.term_presence(sim.simulate(run, "tanh(z+1/2)", [sim.TARGETS["He1"]], terms=False),
+                            2)
+    odd = sim.term_presence(sim.simulate(run, "tanh", [sim.TARGETS["He1"]], terms=False), 2)
     assert gen.z[0] > 3.3 and gen.z[1] > 3.3
     assert odd.z[0] < 3.3 and odd.z[1] > 3.3
 
@@ -218,7 +218,8 @@ def test_flip_null_moments_by_enumeration():
 
 
 def test_term_presence_bad_input():
-    run = sim.simulate(20, 20, 20, 0.4, 0.3, "tanh", [sim.TARGETS["He1"]], 0, terms=False)
+    run = sim.simulate(Simulation(20, alpha1=0.4, alpha2=0.3), "tanh", [sim.TARGETS["He1"]],
+                       terms=False)
     with pytest.raises(DomainError, match=r"^kmax = "):
         sim.term_presence(run, 0)
     with pytest.raises(DomainError, match=r"^run = "):
