@@ -22,12 +22,13 @@ PAPER = Paper(
 # The paper's public names, each imported from its module on first use: importing this
 # package (as paper discovery does) costs no more than the declaration above.
 _NAMES = {
-    "params": ("Link", "Spikes"),
+    "params": ("Link", "MAX_ALPHAS", "Spikes"),
     "fltheory.engine.spectral.bulks": (
         "BULKS", "Density", "MarchenkoPastur", "Sample", "Semicircle", "read_bulk"),
     "theory": (
         "LINK_CATALOGUE", "LinkOverlap", "link_answer", "link_overlaps", "link_rows",
         "semicircle_overlap_curve", "spike_query"),
+    "runs": ("fit_quantity", "measure", "wigner_overlap"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

@@ -30,22 +30,24 @@ PAPER = Paper(
 # (``fltheory.papers.twostep.params``, ``.runs``).
 _NAMES = {
     "params": (
-        "TwoStepSetting",),
+        "BATCHES", "BATCH_PSI", "HALF", "Simulation", "StepPairs", "TwoStepSetting", "check_alpha",
+        "target_texts"),
     "phases": (
-        "GENERIC_CONDITION", "HALF", "LambdaResult", "MAX_ROWS", "PhaseRegion", "TWO_STEP_SIGMA",
-        "TWO_STEP_SIGMA_NAME", "TermExponent", "check_alpha", "exponent_of", "lambda_count",
-        "lambda_details", "lambda_of", "phase_line", "phase_of", "phase_region_count",
-        "region_count_of", "term_exponent"),
+        "GENERIC_CONDITION", "LambdaResult", "MAX_ROWS", "PhaseRegion", "TWO_STEP_SIGMA",
+        "TWO_STEP_SIGMA_NAME", "TermExponent", "exponent_of", "lambda_count", "lambda_details",
+        "lambda_of", "phase_line", "phase_of", "phase_region_count", "region_count_of",
+        "term_exponent"),
     "terms": (
         "DirectionLearning", "TermPrediction", "TwoStepModel", "batch_model", "batch_psi",
-        "learnability", "learnability_of", "one_step_overlap", "one_step_ratio",
-        "term_prediction"),
+        "learnability", "learnability_of", "one_step_overlap", "one_step_ratio", "term_prediction"),
     "sigma": (
         "EffectiveOutliers", "EffectivePhase", "KMAX", "SpikePresence", "TermOutlier",
         "derivative_moment", "effective_outliers", "effective_phase", "effective_phase_of",
         "outliers_of", "spike_presence", "term_constants"),
-    "learning": (
-        "LearnReport", "learn", "learn_of"),
+    "learning": ("LearnReport", "learn", "learn_of"),
+    "runs": (
+        "SimulateRun", "constants_vs_N", "figure_runs", "model_summary", "paper_model",
+        "predicted_constants", "simulate_run"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

@@ -29,7 +29,7 @@ from fltheory.papers.twostep.sweeps import check_term_constants_task
 from fltheory.papers.twostep.terms import TwoStepModel, batch_model, term_prediction
 from fltheory.simkit.seeding import child
 
-__all__ = ["SimulateRun", "clear_cache", "constants_vs_N", "figure_runs", "model_summary",
+__all__ = ["SimulateRun", "constants_vs_N", "figure_runs", "model_summary",
            "paper_model", "predicted_constants", "simulate_run"]
 
 @lru_cache(maxsize=512)
