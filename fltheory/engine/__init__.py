@@ -9,6 +9,9 @@
 * :mod:`fltheory.engine.odes` -- the one ODE integrator (Dormand–Prince 8(5,3), compiled by
   numba around a paper's right side) of the committee and quadratic ODEs;
 * :mod:`fltheory.engine.spherical` -- spherical harmonics: N(d, l), Legendre/Gegenbauer P_l;
+* :mod:`fltheory.engine.kernels` -- dot-product kernels on the sphere: Gegenbauer moments,
+  Funk–Hecke eigenvalues of power series with bounds, arc-cosine closed forms, NNGP/NTK
+  recursions for any activation and depth;
 * :mod:`fltheory.engine.spectral` -- BBP outliers and overlaps for any bulk, the weak-recovery
   threshold and optimal preprocessing of a link, the Lu–Li equations;
 * :mod:`fltheory.engine.timer` -- a wall-clock bound on a block of sympy work.
@@ -23,8 +26,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["expressions", "functions", "hermite", "integrability", "odes", "spectral",
-           "spherical", "timer"]
+__all__ = ["expressions", "functions", "hermite", "integrability", "kernels", "odes",
+           "spectral", "spherical", "timer"]
 
 
 def __getattr__(name: str) -> Any:
