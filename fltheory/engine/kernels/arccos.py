@@ -71,7 +71,8 @@ class ArcEigen:
             out = [mpmath.mpf(q.numerator) / q.denominator * c
                    + mpmath.mpf(r.numerator) / r.denominator for q, r in zip(self.q, self.r,
                                                                              strict=True)]
-        return [+v for v in out]
+        with mpmath.workdps(dps):
+            return [+v for v in out]
 
     def exact(self, k: int) -> Any:
         """μ_k as a sympy number (d <= :data:`EXACT_MAX_D`), else None."""
@@ -97,7 +98,8 @@ def constant(d: int, dps: int) -> Any:
         h = mpmath.mpf(d) / 2
         value = mpmath.exp(2 * (mpmath.loggamma(h) - mpmath.loggamma(h + mpmath.mpf(1) / 2))
                            ) / mpmath.pi
-    return +value
+    with mpmath.workdps(dps):
+        return +value
 
 
 def constant_exact(d: int) -> Any:

@@ -289,16 +289,50 @@ def _norms(fn: Callable[[Any], Any], dps: int) -> tuple[Any, Any, Any]:
 
 
 def _hermite_count(kmax: int, dps: int) -> int:
-    return min(kmax + 2 * dps + 80, 800)
+    return min(kmax + 2 * dps + 80, HERMITE_MAX)
 
 
-def _smooth_depth2(net: Network, d: int, kmax: int, dps: int,
-                   progress: Callable[[str], None] | None) -> Eigen:
+#: the most Hermite coefficients one smooth σ is given (two trapezoidal rules of ~J·√J nodes)
+HERMITE_MAX = 800
+
+
+def parity(expr: Any) -> int | None:
+    """+1 for an even σ, −1 for an odd one (proved by sympy), None otherwise: the dual then
+    has only even (odd) powers and the other parity's eigenvalues are exactly zero."""
     import sympy as sp
 
     from fltheory.engine.expressions import Z
 
+    flipped = expr.subs(Z, -Z)
+    if sp.simplify(flipped - expr) == 0:
+        return 1
+    if sp.simplify(flipped + expr) == 0:
+        return -1
+    return None
+
+
+def _smooth_depth2(net: Network, d: int, kmax: int, dps: int,
+                   progress: Callable[[str], None] | None) -> Eigen:
+    """Depth 2 without bias: b_j = c μ_j² (NNGP) or (j + 1) c μ_j² (NTK: tκ'(t) + κ(t)), the
+    masses beyond the last coefficient by parity; J doubles (to HERMITE_MAX) until every μ_k
+    is confirmed to dps digits."""
     J = _hermite_count(kmax, dps)
+    sym = parity(net.form.expr)
+    while True:
+        eig = _smooth_depth2_at(net, d, kmax, dps, J, sym, progress)
+        settled = all(v == 0 or b <= abs(v) * mpmath.mpf(10) ** (-dps - 1)
+                      for v, b in zip(eig.values, eig.bounds, strict=True))
+        if settled or J >= HERMITE_MAX:
+            return eig
+        J = min(2 * J, HERMITE_MAX)
+
+
+def _smooth_depth2_at(net: Network, d: int, kmax: int, dps: int, J: int, sym: int | None,
+                      progress: Callable[[str], None] | None) -> Eigen:
+    import sympy as sp
+
+    from fltheory.engine.expressions import Z
+
     if progress is not None:
         progress(f"Hermite coefficients μ_0 … μ_{J} of σ (trapezoidal rule)")
     fn = _mp_of(net.form.expr)
@@ -319,13 +353,27 @@ def _smooth_depth2(net: Network, d: int, kmax: int, dps: int,
             one = 1 + c * n2
             minus = minus - c * refl
             slack += c * nerr + dc * (n2 + abs(refl))
+        if sym is not None:  # an even (odd) σ: only even (odd) powers in the dual and the NTK
+            keep = 0 if sym == 1 else 1
+            b = [v if j % 2 == keep else mpmath.mpf(0) for j, v in enumerate(b)]
+            err = [v if j % 2 == keep else mpmath.mpf(0) for j, v in enumerate(err)]
+            minus = one if sym == 1 else -one
         tail = _parity_tail(b, err, one, minus, slack)
+        if sym is not None:
+            tail = (tail[0], mpmath.mpf(0)) if sym == 1 else (mpmath.mpf(0), tail[1])
     spec = funk_hecke(d, kmax, b, dps, errors=err, tail=tail)
-    return Eigen(d, spec.values, spec.bounds, None, +one, +minus, None,
+    values, bounds = list(spec.values), list(spec.bounds)
+    if sym is not None:  # the other parity's eigenvalues vanish exactly
+        for k in range(kmax + 1):
+            if k % 2 != (0 if sym == 1 else 1):
+                values[k], bounds[k] = mpmath.mpf(0), mpmath.mpf(0)
+    return Eigen(d, tuple(values), tuple(bounds), None, one, minus, None,
                  f"Hermite coefficients μ_0 … μ_{J} (trapezoidal rule, step "
                  f"{mpmath.nstr(bulk.step, 3)}, confirmed by a second step); dual "
                  "c_σ Σ μ_j² ρ^j; masses beyond degree J by parity from E[σ²], E[σ(z)σ(−z)]"
-                 + (", E[σ'²], E[σ'(z)σ'(−z)]" if net.kind == "ntk" else ""), dps)
+                 + (", E[σ'²], E[σ'(z)σ'(−z)]" if net.kind == "ntk" else "")
+                 + ("" if sym is None else f"; σ {'even' if sym == 1 else 'odd'} (exact zeros)"),
+                 dps)
 
 
 def _parity_tail(b: list[Any], err: list[Any], one: Any, minus: Any, slack: Any
@@ -390,9 +438,16 @@ def _smooth_deep(net: Network, d: int, kmax: int, dps: int,
     with mpmath.workdps(dps + 10):
         found = mpmath.fsum(t.coefficients)
         missing = max(at_one - found, mpmath.mpf(0)) + mpmath.fsum(t.errors)
+        minus = kernel(mpmath.mpf(-1))
     spec = funk_hecke(d, kmax, t.coefficients, dps, errors=t.errors, tail=(missing, missing),
                       anywhere=missing)
-    return Eigen(d, spec.values, spec.bounds, None, +at_one, kernel(mpmath.mpf(-1)), None,
+    values, bounds = list(spec.values), list(spec.bounds)
+    sym = parity(net.form.expr) if net.bias == 0 else None
+    if sym is not None:  # odd (even) σ without bias: every layer keeps the parity exactly
+        for k in range(kmax + 1):
+            if k % 2 != (0 if sym == 1 else 1):
+                values[k], bounds[k] = mpmath.mpf(0), mpmath.mpf(0)
+    return Eigen(d, tuple(values), tuple(bounds), None, at_one, minus, None,
                  f"Hermite coefficients μ_0 … μ_{J} per layer (lower bounds), composed and "
                  f"expanded to degree {K}; the mass missing from κ(1) = "
                  f"{mpmath.nstr(at_one, 10)} bounds every μ_k", dps,

@@ -1,0 +1,23 @@
+"""Kernel spectra and learning curves on the sphere: exact eigenvalues of dot-product kernels
+(any κ(t); the NNGP and NTK of any activation and depth), the eigenlearning curves of kernel
+ridge regression on them, ridge regression in the proportional regime and the n ≍ d^ℓ
+staircase, checked against real kernel regression (:mod:`fltheory.papers.kernel.theory`)."""
+
+from fltheory.papers import Paper, lazy_names
+
+PAPER = Paper(
+    key="kernel",
+    title="Kernel spectra and learning curves on the sphere (NNGP/NTK, eigenlearning, ridge)",
+    claims="fltheory.papers.kernel.claims",
+    commands={"kernel": "fltheory.papers.kernel.cli:kernel_group"},
+    order=10,
+)
+
+# The paper's public names, each imported from its module on first use.
+_NAMES = {
+    "params": ("Curve", "Experiment", "KernelSpec", "Levels", "Ridge", "Target"),
+    "theory": ("CurveAnswer", "KernelSpectrum", "Level", "RidgeAnswer", "StaircaseLevel",
+               "curve", "ridge", "spectrum", "staircase"),
+}
+__getattr__, __dir__ = lazy_names(__name__, _NAMES)
+__all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]
