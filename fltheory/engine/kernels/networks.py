@@ -51,8 +51,8 @@ from fltheory.engine.kernels.activations import ActivationForm, hermite_bulk
 from fltheory.engine.kernels.moments import funk_hecke, gegenbauer_moment, moment_ratio
 from fltheory.engine.kernels.series import series_eigenvalues, taylor
 
-__all__ = ["MAX_POLY_DEGREE", "Eigen", "Network", "network_eigenvalues", "poly_eigenvalues",
-           "polynomial_kernel"]
+__all__ = ["HERMITE_MAX", "MAX_POLY_DEGREE", "Eigen", "Network", "network_eigenvalues", "parity",
+           "poly_eigenvalues", "polynomial_degree", "polynomial_kernel", "taylor_coefficients"]
 
 #: the largest degree of an exact polynomial kernel (σ polynomial of degree p: p^(L−1) for the
 #: NNGP); Fraction arithmetic on it costs about a second at this degree
@@ -506,3 +506,42 @@ def network_eigenvalues(net: Network, d: int, kmax: int, dps: int,
             return _smooth_depth2(net, d, kmax, dps, progress)
         return _smooth_deep(net, d, kmax, dps, progress)
     raise ValueError(f"no kernel route for the family {family!r}")
+
+
+def taylor_coefficients(net: Network, J: int, dps: int) -> tuple[list[Any], Any]:
+    """b_0 … b_J of the network's kernel (its Taylor series in t) and κ(1): exact for a
+    polynomial σ, from the closed-form recursion (Cauchy integral) for the arc-cosine family,
+    c μ_j² (NNGP) or (j + 1) c μ_j² (NTK) for a smooth σ at depth 2 without bias.
+
+    >>> from fltheory.engine.kernels.activations import activation_form
+    >>> from fltheory.engine.expressions import parse_expression
+    >>> b, one = taylor_coefficients(Network(activation_form(parse_expression("relu")), "ntk", 2),
+    ...                              2, 15)
+    >>> [mpmath.nstr(v, 10) for v in b], one
+    (['0.3183098862', '1.0', '0.4774648293'], mpf('2.0'))
+    """
+    family = net.form.family
+    with mpmath.workdps(dps + 10):
+        if family == "polynomial":
+            coeffs = polynomial_kernel(net)
+            out = [mpmath.mpf(c.numerator) / c.denominator for c in coeffs[: J + 1]]
+            out += [mpmath.mpf(0)] * (J + 1 - len(out))
+            return out, mpmath.mpf(sum(coeffs, Fraction(0)).numerator) / sum(
+                coeffs, Fraction(0)).denominator
+        if family in ("linear", "step"):
+            kernel = _pointwise(net)
+            one = kernel(mpmath.mpf(1))
+            return list(taylor(kernel, J, dps, one).coefficients), one
+        if family == "smooth" and net.depth == 2 and net.bias == 0:
+            bulk = hermite_bulk(_mp_of(net.form.expr), J, dps)
+            c = 1 / bulk.norm2
+            b = [c * m * m for m in bulk.mu]
+            if net.kind == "nngp":
+                return b, mpmath.mpf(1)
+            import sympy as sp
+
+            from fltheory.engine.expressions import Z
+
+            n2, _, _ = _norms(_mp_of(sp.diff(net.form.expr, Z)), dps)
+            return [(j + 1) * v for j, v in enumerate(b)], 1 + c * n2
+    raise ValueError(f"no Taylor route for {family} at depth {net.depth} with bias {net.bias}")

@@ -30,9 +30,6 @@ import sympy as sp
 
 __all__ = ["RidgeRisk", "ridge_risk", "ridgeless_risk", "stieltjes_mp"]
 
-_Z = sp.Symbol("z")
-
-
 def _q(x: Fraction | int) -> sp.Rational:
     x = Fraction(x)
     return sp.Rational(x.numerator, x.denominator)
@@ -50,12 +47,13 @@ def stieltjes_mp(gamma: Fraction, z: Any) -> sp.Expr:
 
 
 def _dm(gamma: Fraction, lam: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
-    """m(−λ) and m'(−λ) (exact)."""
+    """m(−λ) and m'(−λ) (exact): m solves γ z m² + (z + γ − 1) m + 1 = 0, so
+    m' = −(γ m² + m)/(2γ z m + z + γ − 1)."""
     g = _q(gamma)
-    m = (1 - g - _Z - sp.sqrt((1 - g - _Z) ** 2 - 4 * g * _Z)) / (2 * g * _Z)
-    dm = sp.diff(m, _Z)
-    return (sp.radsimp(sp.simplify(m.subs(_Z, -lam))), sp.radsimp(sp.simplify(dm.subs(_Z,
-                                                                                   -lam))))
+    z = -lam
+    m = sp.radsimp((1 - g - z - sp.sqrt(sp.expand((1 - g - z) ** 2 - 4 * g * z))) / (2 * g * z))
+    dm = sp.radsimp(sp.expand(-(g * m**2 + m)) / sp.expand(2 * g * z * m + z + g - 1))
+    return m, dm
 
 
 @dataclass(frozen=True)
@@ -86,7 +84,7 @@ def ridge_risk(gamma: Fraction, signal: Fraction, noise: Fraction, lam: Fraction
     m, dm = _dm(gamma, lam_e)
     bias = sp.radsimp(r2 * lam_e**2 * dm)
     variance = sp.radsimp(s2 * g * (m - lam_e * dm))
-    risk = sp.radsimp(sp.simplify(bias + variance))
+    risk = sp.radsimp(sp.expand(bias + variance))
     return RidgeRisk(lam_e, risk, bias, variance, sp.radsimp(risk + s2))
 
 

@@ -10,6 +10,11 @@ PAPER = Paper(
     title="Kernel spectra and learning curves on the sphere (NNGP/NTK, eigenlearning, ridge)",
     claims="fltheory.papers.kernel.claims",
     commands={"kernel": "fltheory.papers.kernel.cli:kernel_group"},
+    tables={"kernel": "fltheory.papers.kernel.views:kernel_table",
+            "kernel_ridge": "fltheory.papers.kernel.views:kernel_ridge_table"},
+    figures={"kernel_spectrum": "fltheory.papers.kernel.views:kernel_spectrum_figure",
+             "kernel_curve": "fltheory.papers.kernel.views:kernel_curve_figure"},
+    notebook="fltheory.papers.kernel.views:NOTEBOOK",
     order=10,
 )
 
@@ -17,7 +22,8 @@ PAPER = Paper(
 _NAMES = {
     "params": ("Curve", "Experiment", "KernelSpec", "Levels", "Ridge", "Target"),
     "theory": ("CurveAnswer", "KernelSpectrum", "Level", "RidgeAnswer", "StaircaseLevel",
-               "curve", "ridge", "spectrum", "staircase"),
+               "curve", "ridge", "spectrum", "staircase", "taylor"),
+    "runs": ("GramRun", "KrrRun", "RidgeRun", "gram_run", "krr_run", "ridge_run"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

@@ -39,7 +39,7 @@ from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
 __all__ = ["CONVENTIONS", "CurveAnswer", "KernelSpectrum", "Level", "RidgeAnswer",
-           "StaircaseLevel", "curve", "ridge", "spectrum", "staircase"]
+           "StaircaseLevel", "curve", "eigen", "ridge", "spectrum", "staircase", "taylor"]
 
 CONVENTIONS = {
     "sphere": "x, y uniform on S^{d−1}, t = x·y",
@@ -272,8 +272,9 @@ class CurveAnswer(ShowsTable):
                  "trace R/κ_eff; largest μ_kmax/κ_eff over the curve: "
                  f"{_g(max(r.tail_ratio for r in self.rows))}"]
         return Table(columns=cols, rows=rows,
-                     caption=f"Learning curve of kernel ridge regression, {self.spectrum.spec.name},"
-                             f" d = {self.spectrum.d}", label="tab:fltheory-kernel-curve",
+                     caption="Learning curve of kernel ridge regression, "
+                             f"{self.spectrum.spec.name}, d = {self.spectrum.d}",
+                     label="tab:fltheory-kernel-curve",
                      align="r" * len(cols), notes=notes)
 
 
@@ -392,23 +393,67 @@ class StaircaseLevel:
     error: tuple[float, ...]
 
 
-def staircase(coefficients: list[float], at_one: float, ell: int, psis: list[float],
-              ridge_: float, energies: dict[int, float], noise2: float) -> StaircaseLevel:
-    """The limit of the eigenlearning equations at n = ψ d^ℓ (:func:`~fltheory.engine.kernels.
-    curves.limit_point`): degrees below ℓ learned, above ℓ not, degree ℓ a ridge problem with
-    n/N(d, ℓ) → α = ψ ℓ! and effective ridge ρ = (λ + R_ℓ)/b_ℓ, R_ℓ = κ(1) − Σ_{k <= ℓ} b_k.
-    This is the shape of the test-error limit proved by Misiakiewicz (2022) and Hu & Lu (2022)
-    for n/d^ℓ → ψ (a ridge problem at level ℓ whose extra ridge and noise are the higher
-    degrees); the constants here come from the eigenlearning equations.
+def taylor(spec: KernelSpec, J: int, dps: int = 20) -> tuple[list[Any], Any]:
+    """b_0 … b_J of κ(t) = Σ_j b_j t^j and κ(1) (exact for polynomials; Cauchy integral or
+    Hermite coefficients otherwise, :func:`fltheory.engine.kernels.networks.taylor_coefficients`).
 
-    >>> lev = staircase([0, 1/2, 1/2], 1.0, 1, [0.5, 2.0], 0.0, {1: 1.0}, 0.0)
+    >>> b, one = taylor(KernelSpec(kernel="exp(2*t - 2)"), 2)
+    >>> [round(float(v), 10) for v in b], float(one)
+    ([0.1353352832, 0.2706705665, 0.2706705665], 1.0)
+    """
+    if spec.kernel is not None:
+        from fltheory.engine.kernels.expression import rational_polynomial
+        from fltheory.engine.kernels.series import taylor as cauchy
+
+        coeffs = rational_polynomial(spec.expr)
+        with mpmath.workdps(dps + 10):
+            if coeffs is not None:
+                out = [mpmath.mpf(c.numerator) / c.denominator for c in coeffs[: J + 1]]
+                total = sum(coeffs, Fraction(0))
+                return (out + [mpmath.mpf(0)] * (J + 1 - len(out)),
+                        mpmath.mpf(total.numerator) / total.denominator)
+            import sympy as sp
+
+            from fltheory.engine.expressions import Z
+
+            fn = sp.lambdify(Z, spec.expr, modules="mpmath")
+            one = mpmath.mpf(fn(mpmath.mpf(1)))
+            return list(cauchy(fn, J, dps, one).coefficients), one
+    from fltheory.engine.kernels.networks import Network, taylor_coefficients
+
+    net = Network(_form(spec), str(spec.kind), int(spec.depth), Fraction(spec.bias))
+    try:
+        return taylor_coefficients(net, J, dps)
+    except ValueError:
+        raise DomainError("activation", spec.activation, "the arc-cosine family, a polynomial, "
+                          "or a smooth σ at depth 2 without bias (the Taylor coefficients of "
+                          "this kernel are not offered)") from None
+
+
+def staircase(spec: KernelSpec, ell: int, psis: list[float], ridge_: float,
+              energies: dict[int, float], noise2: float) -> StaircaseLevel:
+    """The limit of the eigenlearning equations at n = ψ d^ℓ, d → ∞
+    (:func:`~fltheory.engine.kernels.curves.limit_point`): degrees below ℓ learned, above ℓ
+    not, degree ℓ a ridge problem with n/N(d, ℓ) → α = ψ ℓ! and effective ridge
+    ρ = (λ + R_ℓ)/b_ℓ, where b_ℓ = lim N(d, ℓ) μ_ℓ is the Taylor coefficient of κ and
+    R_ℓ = κ(1) − Σ_{k <= ℓ} b_k the mass of the higher degrees. This is the shape of the
+    test-error limit of Misiakiewicz (2022, abstract: "double descent … depending on the
+    effective regularization and signal-to-noise ratio at level κ") and Hu & Lu (2022) for
+    n/d^ℓ → ψ; its constants here come from the eigenlearning equations (the claim
+    kernel.staircase checks them against kernel regression).
+
+    >>> lev = staircase(KernelSpec(kernel="t/2 + t**2/2"), 1, [0.5, 2.0], 0.0, {1: 1.0}, 0.0)
     >>> [round(e, 6) for e in lev.error]
     [0.674437, 0.207107]
     """
     from fltheory.engine.kernels.curves import limit_point
 
+    coefficients, at_one = taylor(spec, ell + 1)
     b = float(coefficients[ell])
-    rest = max(at_one - sum(coefficients[: ell + 1]), 0.0)
+    if b <= 0:
+        raise DomainError("ell", ell, "a degree with b_ℓ > 0 (the kernel's Taylor coefficient)",
+                          reason=f"has b_{ell} = 0: degree {ell} is never learned")
+    rest = max(float(at_one) - float(sum(coefficients[: ell + 1])), 0.0)
     rho = (ridge_ + rest) / b
     higher = sum(e for k, e in energies.items() if k > ell)
     level = energies.get(ell, 0.0)
