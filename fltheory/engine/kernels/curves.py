@@ -94,7 +94,7 @@ def _solve(spec: Spectrum, n: float, ridge: float) -> float:
     extra = spec.rest + ridge
 
     def F(lk: float) -> float:
-        return _modes_sum(spec, lk, 1) + extra * math.exp(-lk) - n
+        return _modes_sum(spec, lk, 1) + (extra * math.exp(min(-lk, 700.0)) if extra else 0.0) - n
 
     finite = spec.log_mu[np.isfinite(spec.log_mu)]
     top = float(np.max(finite)) if finite.size else 0.0

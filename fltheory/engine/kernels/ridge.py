@@ -77,10 +77,7 @@ def ridge_risk(gamma: Fraction, signal: Fraction, noise: Fraction, lam: Fraction
     (1/2, -1 + sqrt(2))
     """
     g, r2, s2 = _q(gamma), _q(signal), _q(noise) ** 2
-    if lam is None:
-        lam_e = g * s2 / r2
-    else:
-        lam_e = _q(lam)
+    lam_e = g * s2 / r2 if lam is None else _q(lam)
     m, dm = _dm(gamma, lam_e)
     bias = sp.radsimp(r2 * lam_e**2 * dm)
     variance = sp.radsimp(s2 * g * (m - lam_e * dm))

@@ -5,6 +5,7 @@ calls the theory or a run, and renders."""
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -47,7 +48,7 @@ def _spec(kernel: str | None, activation: str | None, kind: str, depth: int, bia
     if kernel is None and activation is None:
         raise click.UsageError("Give --kernel EXPR (in t) or --activation NAME.")
     if kernel is not None:
-        return KernelSpec(kernel=kernel)
+        return KernelSpec(kernel=kernel, activation=activation)
     return KernelSpec(activation=activation, kind=kind, depth=depth, bias=bias)
 
 
@@ -245,7 +246,8 @@ def ridge_result(question: Any) -> Result:
                                 "Stieltjes transform (Hastie et al. 2022, Thm. 2; Dobriban & "
                                 "Wager 2018, Thm. 2.1); exact (algebraic)"},
         summary=summary,
-        details={"lambda": str(a.lam), "risk": str(a.risk), "risk_numeric": num(a.risk),
+        details={"lambda": str(a.lam), "risk": str(a.risk),
+                 "risk_numeric": None if a.risk == sp.oo else num(a.risk),
                  "bias": None if a.bias is None else str(a.bias),
                  "variance": None if a.variance is None else str(a.variance),
                  "noisy_test_error": None if a.noisy is None else str(a.noisy),
@@ -274,3 +276,135 @@ def ridge_command(gamma: Any, signal: Any, noise: Any, ridge: str, fmt: str) -> 
     from fltheory.papers.kernel.params import Ridge
 
     emit(ridge_result(Ridge(gamma, signal, noise, ridge)), fmt)
+
+
+def simulate_result(spec: Any, d: int, n: int, ridge: Any, noise: Any, target: Any,
+                    seeds: int, n_test: int, seed: int) -> Result:
+    from fltheory.papers.kernel.runs import krr_run
+
+    r = krr_run(spec, d, n, ridge, noise, dict(target.energies), seeds, seed=seed,
+                n_test=n_test)
+    return Result(
+        command="kernel simulate",
+        inputs={"kernel": spec.kernel, "activation": spec.activation,
+                "kind": spec.kind if spec.activation else None,
+                "depth": spec.depth if spec.activation else None, "d": d, "n": n,
+                "ridge": str(r.ridge), "noise": str(r.noise),
+                "target": {str(k): str(e) for k, e in r.energies.items()}, "seeds": seeds,
+                "n_test": n_test, "seed": seed},
+        value={"predicted": r.predicted, "measured": r.measured, "se": r.measured_se},
+        numeric=f"{r.measured:.6g}",
+        conventions={"simulation": "n points uniform on S^{d−1}, f̂ = k(x)ᵀ(K + λI)⁻¹y, target "
+                                   "√N(d, k)·P_k(x·u) per degree (unit norm, random u), labels "
+                                   "+ N(0, σ²); error on fresh test points; mean ± SE over "
+                                   "independent regressions",
+                     "prediction": "eigenlearning curve on the exact spectrum (kernel curve)"},
+        summary=[f"{spec.name}, d = {d}, n = {n}, λ = {r.ridge}, σ = {r.noise}",
+                 f"kernel regression: error {r.measured:.6g} ± {r.measured_se:.2g} "
+                 f"({seeds} regressions); curve {r.predicted:.6g}; ratio {r.ratio:.4g}",
+                 f"noisy-label test error: curve {r.predicted_noisy:.6g}"],
+        details={"draws": list(r.draws), "predicted_noisy": r.predicted_noisy})
+
+
+@kernel_group.command("simulate")
+@kernel_options
+@click.option("--d", "d", type=CountType(minimum=1), required=True,
+              help="Dimension d of the sphere, 2 to 1000.")
+@click.option("--n", "n", type=CountType(minimum=1), default=200, show_default=True,
+              help="Training points, 1 to 10^4 (an n × n Gram matrix per regression).")
+@click.option("--ridge", type=RATIONAL, default="0", show_default=True, help="Ridge λ >= 0.")
+@click.option("--noise", type=RATIONAL, default="0", show_default=True,
+              help="Label noise standard deviation σ >= 0.")
+@click.option("--target-degree", type=CountType(minimum=0), default=None,
+              help="Target of unit norm in one degree k.")
+@click.option("--target-energies", default=None, help="Target energies 'k:e,k:e'.")
+@click.option("--seeds", type=CountType(minimum=2, maximum=1000), default=8, show_default=True,
+              help="Independent regressions averaged.")
+@click.option("--n-test", type=CountType(minimum=10), default=2000, show_default=True,
+              help="Fresh test points per regression.")
+@click.option("--seed", type=CountType(minimum=0), default=0, show_default=True)
+@format_option
+def simulate_command(kernel: str | None, activation: str | None, kind: str, depth: int,
+                     bias: Any, d: int, n: int, ridge: Any, noise: Any,
+                     target_degree: int | None, target_energies: str | None, seeds: int,
+                     n_test: int, seed: int, fmt: str) -> None:
+    """Real kernel ridge regression (numpy) beside the learning curve at one n.
+
+    Example: fltheory kernel simulate --activation relu --kind ntk --d 10 --n 200
+    --noise 1/2 --target-degree 1
+    """
+    from fltheory.papers.kernel.params import Experiment
+
+    spec = _spec(kernel, activation, kind, depth, bias)
+    target = _target(target_degree, target_energies)
+    Experiment(d, n, ridge, noise, target.top, n_test, seed)  # the simulator's domain
+    emit(simulate_result(spec, d, n, ridge, noise, target, seeds, n_test, seed), fmt)
+
+
+def staircase_result(spec: Any, ell: int, psi: Any, ridge: Any, noise: Any, target: Any
+                     ) -> Result:
+    from fltheory.papers.kernel.theory import staircase
+
+    psis = [float(p) for p in psi]
+    lev = staircase(spec, ell, psis, float(ridge), {k: float(e) for k, e in
+                                                    target.energies.items()},
+                    float(noise) ** 2)
+    rows = [{"psi": str(p), "theta": t, "learnability": L, "error": e}
+            for p, t, L, e in zip(psi, lev.theta, lev.learnability, lev.error, strict=True)]
+    from fltheory.results import Table
+
+    table = Table(columns=["ψ", "α = ψ ℓ!", "θ = κ_eff/μ_ℓ", f"L_{ell}", "error (clean)"],
+                  rows=[[str(p), f"{float(p) * math.factorial(ell):.6g}",
+                         f"{t:.6g}", f"{L:.6g}", f"{e:.6g}"]
+                        for p, t, L, e in zip(psi, lev.theta, lev.learnability, lev.error,
+                                              strict=True)],
+                  caption=f"Polynomial-regime limit at level ℓ = {ell}, {spec.name}",
+                  label="tab:fltheory-kernel-staircase", align="rrrrr",
+                  notes=[f"b_{ell} = {lev.b:.10g} (Taylor coefficient = lim N(d, ℓ) μ_ℓ), "
+                         f"R_{ell} = {lev.rest:.10g} (higher degrees' mass, acting as ridge)"])
+    return Result(
+        command="kernel staircase",
+        inputs={"kernel": spec.kernel, "activation": spec.activation, "ell": ell,
+                "psi": [str(p) for p in psi], "ridge": str(ridge), "noise": str(noise),
+                "target": {str(k): str(e) for k, e in target.energies.items()}},
+        value=[r["error"] for r in rows], numeric=f"{lev.error[-1]:.10g}",
+        conventions={"regime": "n = ψ d^ℓ, d → ∞ (the limit of the eigenlearning equations): "
+                               "degrees < ℓ learned, > ℓ not, degree ℓ a ridge problem with "
+                               "n/N(d, ℓ) → ψ ℓ! and effective ridge (λ + R_ℓ)/b_ℓ",
+                     "sources": "the shape of Misiakiewicz 2022 and Hu & Lu 2022 (n/d^ℓ → ψ); "
+                                "constants from the eigenlearning equations"},
+        summary=[f"{spec.name}: level ℓ = {ell}, b_ℓ = {lev.b:.6g}, R_ℓ = {lev.rest:.6g}",
+                 f"plateau beyond this level (ψ → ∞): "
+                 f"{sum(e for k, e in target.energies.items() if k > ell)} + noise part"],
+        details={"rows": rows, "b": lev.b, "rest": lev.rest}, table=table)
+
+
+@kernel_group.command("staircase")
+@kernel_options
+@click.option("--ell", type=CountType(minimum=0, maximum=20), default=1, show_default=True,
+              help="Level ℓ of n = ψ d^ℓ.")
+@click.option("--psi", default="1/4,1,4,16,64", show_default=True,
+              help="Values of ψ = n/d^ℓ (comma list, > 0).")
+@click.option("--ridge", type=RATIONAL, default="0", show_default=True, help="Ridge λ >= 0.")
+@click.option("--noise", type=RATIONAL, default="0", show_default=True,
+              help="Label noise standard deviation σ >= 0.")
+@click.option("--target-degree", type=CountType(minimum=0), default=None,
+              help="Target of unit norm in one degree k.")
+@click.option("--target-energies", default=None, help="Target energies 'k:e,k:e'.")
+@format_option
+def staircase_command(kernel: str | None, activation: str | None, kind: str, depth: int,
+                      bias: Any, ell: int, psi: str, ridge: Any, noise: Any,
+                      target_degree: int | None, target_energies: str | None,
+                      fmt: str) -> None:
+    """The n ≍ d^ℓ staircase: the limiting error at n = ψ d^ℓ as d → ∞ (one level).
+
+    Example: fltheory kernel staircase --activation relu --kind ntk --ell 1
+    --target-energies 1:1/2,2:1/2
+    """
+    from fltheory.args import read_noise, read_rational, read_rationals
+
+    spec = _spec(kernel, activation, kind, depth, bias)
+    target = _target(target_degree, target_energies)
+    psis = read_rationals(psi, "psi", 0, 10**9, open_low=True, most=200)
+    emit(staircase_result(spec, ell, psis, read_rational(ridge, "ridge", 0, 10**6),
+                          read_noise(noise), target), fmt)

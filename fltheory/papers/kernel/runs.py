@@ -84,9 +84,9 @@ def krr_run(spec: KernelSpec, d: int, n: int, ridge_: Any, noise: Any,
     target = Target(energies={k: Fraction(e) for k, e in energies.items()})
     top = target.top + 40 if kmax is None else kmax
     question = Curve(n, ridge_, noise, target)
+    kernel = numpy_kernel(spec)  # refuses a kernel the simulator cannot evaluate, first
     answer = curve(spec, Levels(d, min(top, 400), 20), question)
     row = answer.rows[0]
-    kernel = numpy_kernel(spec)
     draws = []
     for s in range(seeds):
         exp = Experiment(d, n, question.ridge, question.noise, target.top, n_test,

@@ -168,10 +168,11 @@ def _form(spec: KernelSpec) -> ActivationForm:
     """The activation's family, refused here when no route of the recursions takes it."""
     if spec.activation in FAST_ACTIVATIONS:
         family, a, c = FAST_ACTIVATIONS[spec.activation]
-        return ActivationForm(family, None, Fraction(a), Fraction(c))
-    from fltheory.engine.kernels.activations import activation_form
+        form = ActivationForm(family, None, Fraction(a), Fraction(c))
+    else:
+        from fltheory.engine.kernels.activations import activation_form
 
-    form = activation_form(spec.expr)
+        form = activation_form(spec.expr)
     shown = str(spec.activation)
     if form.family == "kinked":
         raise DomainError("activation", shown, "a·relu(z) + c·relu(−z), a step, a polynomial "
