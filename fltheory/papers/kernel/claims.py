@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.claims.registry import Claim, Point, Verdict
+from fltheory.claims.registry import Claim, Point, Status, Verdict
 from fltheory.claims.stats import linear_fit, z_crit
 from fltheory.papers.kernel.params import KernelSpec, Ridge
 from fltheory.papers.kernel.runs import gram_run, krr_run, ridge_run
@@ -131,7 +131,7 @@ def _small_d_compare(_: Any, runs: list[Any]) -> Verdict:
     missed = [m > z * s for m, s in stats]
     # the registered miss is refuted where the ratio is confidently below 5/4
     refuted = [m + z * s < np.log(1.25) for m, s in stats]
-    status = "pass" if all(missed) else "fail" if any(refuted) else "inconclusive"
+    status: Status = "pass" if all(missed) else "fail" if any(refuted) else "inconclusive"
     points = tuple(Point(f"n = {r.n}", m, 0.0, s, None, float(r.n), "n", "d = 3, noiseless",
                          "log(KRR error / curve)") for r, (m, s) in zip(runs, stats,
                                                                         strict=True))

@@ -121,7 +121,7 @@ def _blocks(levels: Sequence[tuple[int, int, float]], count: int, gap: float
     """The first ``count`` levels (k, N, μ) in decreasing μ, each separated from the next by a
     factor >= ``gap`` (so that the Gram eigenvalues fall into blocks in this order)."""
     ordered = sorted((lev for lev in levels if lev[2] > 0), key=lambda lev: -lev[2])
-    kept = []
+    kept: list[tuple[int, int, float]] = []
     for i, lev in enumerate(ordered[:-1]):
         if len(kept) == count:
             break

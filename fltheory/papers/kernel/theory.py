@@ -47,6 +47,9 @@ CONVENTIONS = {
                    "multiplicity N(d, k); Σ_k N(d, k) μ_k = κ(1)",
     "digits": "each μ_k to the digits its error bound confirms (all --dps digits when exact)",
 }
+#: bounds of the composed route (smooth σ deeper than 2 or with bias): kmax·depth and dps
+SMOOTH_DEEP_WORK = 200
+SMOOTH_DEEP_DPS = 40
 NETWORK = ("depth L weight layers; first layer w ~ N(0, I_d) (w·x ~ N(0, 1)), later layers "
            "N(0, c_σ/width) with c_σ = 1/E[σ(z)²] (ReLU: 2, He), bias N(0, β²); "
            "NNGP Σ^(L−1), NTK Θ^(L) (Jacot et al. 2018; Arora et al. 2019, eq. 4)")
@@ -179,6 +182,16 @@ def _form(spec: KernelSpec) -> ActivationForm:
                           "or a smooth σ (no Abs/sign/Max/Min/Heaviside otherwise)",
                           reason="has a kink the recursions do not take (its Hermite "
                                  "coefficients need a quadrature each: fltheory hermite)")
+    if form.family == "smooth":
+        import sympy as sp
+
+        from fltheory.engine.expressions import Z
+        from fltheory.engine.integrability import check_square_integrable
+
+        check_square_integrable(spec.expr, "activation", shown)  # E[σ²] < ∞: a dual exists
+        if spec.kind == "ntk":
+            check_square_integrable(sp.diff(spec.expr, Z), "activation",
+                                    f"σ' of {shown}")  # E[σ'²] < ∞: the NTK is finite
     if form.family == "step" and spec.kind == "ntk":
         raise DomainError("kind", "ntk", "nngp for a step activation (σ' is a Dirac mass: "
                           "the NTK is infinite at t = 1)")
@@ -205,6 +218,15 @@ def eigen(spec: KernelSpec, levels: Levels,
     from fltheory.engine.kernels.networks import Network, network_eigenvalues
 
     net = Network(_form(spec), str(spec.kind), int(spec.depth), Fraction(spec.bias))
+    # the composed route (smooth σ deeper than 2 or with bias) evaluates depth truncated duals
+    # of ~kmax + 2 dps terms at ~8 kmax points, at 4/3 of dps + 5 digits: bounded before it
+    # starts
+    if net.form.family == "smooth" and (net.depth > 2 or net.bias) and (
+            kmax * net.depth > SMOOTH_DEEP_WORK or dps > SMOOTH_DEEP_DPS):
+        raise DomainError("kmax", kmax, f"kmax·depth <= {SMOOTH_DEEP_WORK} and --dps <= "
+                          f"{SMOOTH_DEEP_DPS} for a smooth σ deeper than 2 or with bias",
+                          reason=f"(with depth {net.depth}, dps {dps}) would compose series "
+                                 "of several hundred terms at thousands of points")
     return network_eigenvalues(net, d, kmax, dps, progress=progress)
 
 

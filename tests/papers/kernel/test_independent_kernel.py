@@ -321,3 +321,17 @@ def test_staircase_limit_is_the_large_d_limit_of_the_curve():
     lev = staircase(spec, 1, [psi], 0.0, {1: 0.5, 2: 0.5}, 0.0)
     a = curve(spec, Levels(d, 20, 20), Curve(psi * d, 0, 0, Target(energies="1:1/2,2:1/2")))
     assert a.rows[0].error == pytest.approx(lev.error[0], rel=1e-3)
+
+
+def test_staircase_level_two_uses_alpha_psi_times_two():
+    """At ℓ = 2, n/N(d, 2) → ψ·2! (N(d, 2) ≈ d²/2): the limit against the finite-d curve of an
+    RBF kernel at d = 3000, n = ψ d², to 1e-2 (corrections O(1/d))."""
+    from fltheory.papers.kernel.params import Curve, KernelSpec, Levels, Target
+    from fltheory.papers.kernel.theory import curve, staircase
+
+    spec = KernelSpec(kernel="exp(2*t - 2)")
+    d, psi = 3000, Fraction(1, 4)
+    lev = staircase(spec, 2, [float(psi)], 0.0, {2: 0.5, 3: 0.5}, 0.0)
+    n = int(psi * d * d)
+    a = curve(spec, Levels(d, 20, 20), Curve(n, 0, 0, Target(energies="2:1/2,3:1/2")))
+    assert a.rows[0].error == pytest.approx(lev.error[0], rel=1e-2)
