@@ -335,3 +335,30 @@ def test_staircase_level_two_uses_alpha_psi_times_two():
     n = int(psi * d * d)
     a = curve(spec, Levels(d, 20, 20), Curve(n, 0, 0, Target(energies="2:1/2,3:1/2")))
     assert a.rows[0].error == pytest.approx(lev.error[0], rel=1e-2)
+
+
+def test_staircase_level_three_uses_alpha_psi_times_six():
+    """At ℓ = 3, n/N(d, 3) → ψ·3! = 6ψ (N(d, 3) ≈ d³/6; ℓ! and ℓ differ first here): the limit
+    against the finite-d curve of an RBF kernel at d = 3000, n = ψ d³, to 1e-2."""
+    from fltheory.papers.kernel.params import Curve, KernelSpec, Levels, Target
+    from fltheory.papers.kernel.theory import curve, staircase
+
+    spec = KernelSpec(kernel="exp(2*t - 2)")
+    d, psi = 3000, Fraction(1, 10)
+    lev = staircase(spec, 3, [float(psi)], 0.0, {3: 0.5, 4: 0.5}, 0.0)
+    a = curve(spec, Levels(d, 20, 20), Curve(int(psi * d**3), 0, 0,
+                                             Target(energies="3:1/2,4:1/2")))
+    assert a.rows[0].error == pytest.approx(lev.error[0], rel=1e-2)
+
+
+@pytest.mark.parametrize("d", [2, 3, 4, 7, 30])
+def test_moment_peak_is_the_argmax_of_the_exact_moments(d):
+    """peak(d, k) (the closed-form turning point of j ↦ a_{j,k}) against the argmax of the
+    exact rational moments over j = k, k + 2, …, k + 1200 (brute force)."""
+    for k in range(0, 16):
+        a, best, arg = moments.gegenbauer_moment(d, k, k), Fraction(-1), -1
+        for j in range(k, k + 1200, 2):
+            if a > best:
+                best, arg = a, j
+            a *= moments.moment_ratio(d, k, j)
+        assert moments.peak(d, k) == arg, (d, k)
