@@ -47,8 +47,9 @@ import mpmath
 from fltheory.args import read_count
 from fltheory.engine.spherical import check_dimension
 
-__all__ = ["EXACT_MAX_D", "ArcEigen", "add", "arccos_eigenvalues", "constant", "constant_exact",
-           "kappa0", "kappa1", "reflect", "scale", "times_t"]
+__all__ = ["EXACT_MAX_D", "ArcEigen", "ArcExact", "add", "arccos_eigenvalues", "constant",
+           "constant_exact", "constant_rational", "kappa0", "kappa1", "reflect", "scale",
+           "times_t"]
 
 #: up to this d the constant C(d) is given as an exact sympy number (its rational has about
 #: d·log10(d) digits beyond)
@@ -74,15 +75,95 @@ class ArcEigen:
         with mpmath.workdps(dps):
             return [+v for v in out]
 
-    def exact(self, k: int) -> Any:
-        """μ_k as a sympy number (d <= :data:`EXACT_MAX_D`), else None."""
+    def exact(self, k: int) -> ArcExact | None:
+        """μ_k exactly (d <= :data:`EXACT_MAX_D`), else None: an :class:`ArcExact`, printed
+        without sympy (``str``), with ``.sympy()`` for the symbolic value."""
         if self.d > EXACT_MAX_D:
             return None
+        return ArcExact(self.d, self.q[k], self.r[k])
+
+
+@dataclass(frozen=True)
+class ArcExact:
+    """An exact eigenvalue q·C(d) + r (rationals q, r): C(d) is rational for odd d and
+    c/π² (c rational) for even d. ``str`` writes it as sympy would print the simple cases
+    ('3/8', '360448/(99225*pi**2)', '1/2 + 4/pi**2'), without importing sympy.
+
+    >>> str(ArcExact(2, Fraction(1, 2), Fraction(0))), str(ArcExact(3, Fraction(1), Fraction(1)))
+    ('2/pi**2', '5/4')
+    """
+
+    d: int
+    q: Fraction
+    r: Fraction
+
+    def _parts(self) -> tuple[Fraction, Fraction]:
+        """(coefficient of 1/π², rational part)."""
+        c, over_pi2 = constant_rational(self.d)
+        if over_pi2:
+            return self.q * c, self.r
+        return Fraction(0), self.q * c + self.r
+
+    def __str__(self) -> str:
+        a, b = self._parts()
+        if a == 0:
+            return _fraction(b)
+        sign = "-" if a < 0 else ""
+        a = abs(a)
+        pi_part = (f"{sign}{a.numerator}/pi**2" if a.denominator == 1
+                   else f"{sign}{a.numerator}/({a.denominator}*pi**2)")
+        if b == 0:
+            return pi_part
+        return f"{_fraction(b)} {'-' if sign else '+'} {pi_part.lstrip('-')}"
+
+    def latex(self) -> str:
+        """The value in LaTeX, as sympy's ``latex`` writes the simple cases, without sympy.
+
+        >>> ArcExact(4, Fraction(1, 2), Fraction(1, 8)).latex()
+        '\\\\frac{1}{8} + \\\\frac{8}{9 \\\\pi^{2}}'
+        """
+        a, b = self._parts()
+
+        def frac(x: Fraction, pi: bool) -> str:
+            den = "" if x.denominator == 1 else str(x.denominator)
+            if pi:
+                den = f"{den} \\pi^{{2}}".strip()
+            return f"\\frac{{{abs(x.numerator)}}}{{{den}}}" if den else str(abs(x.numerator))
+
+        if a == 0:
+            return ("- " if b < 0 else "") + frac(b, False) if b else "0"
+        pi_part = frac(a, True)
+        if b == 0:
+            return ("- " if a < 0 else "") + pi_part
+        return (("- " if b < 0 else "") + frac(b, False)
+                + (" - " if a < 0 else " + ") + pi_part)
+
+    def sympy(self) -> Any:
+        """The value as a sympy number."""
         import sympy as sp
 
-        q, r = self.q[k], self.r[k]
-        return sp.nsimplify(0) + sp.Rational(q.numerator, q.denominator) * constant_exact(
-            self.d) + sp.Rational(r.numerator, r.denominator)
+        a, b = self._parts()
+        return sp.Rational(a.numerator, a.denominator) / sp.pi**2 + sp.Rational(b.numerator,
+                                                                             b.denominator)
+
+
+def _fraction(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def constant_rational(d: int) -> tuple[Fraction, bool]:
+    """C(d) as (c, over_pi2): C(d) = c/π² for even d, = c for odd d (exact, d <= EXACT_MAX_D).
+
+    >>> constant_rational(3), constant_rational(2)
+    ((Fraction(1, 4), False), (Fraction(4, 1), True))
+    """
+    d = read_count(check_dimension(d), "d", 2, EXACT_MAX_D)
+    if d % 2 == 0:  # Γ(d/2) = (d/2 − 1)!, Γ((d+1)/2) = (d − 1)!! √π / 2^{d/2}
+        return Fraction(math.factorial(d // 2 - 1) ** 2 * 2**d,
+                        _double_factorial(d - 1) ** 2), True
+    # Γ(d/2) = (d − 2)!! √π / 2^{(d−1)/2}, Γ((d+1)/2) = ((d − 1)/2)!
+    return Fraction(_double_factorial(d - 2) ** 2,
+                    2 ** (d - 1) * math.factorial((d - 1) // 2) ** 2), False
 
 
 def constant(d: int, dps: int) -> Any:
@@ -110,15 +191,9 @@ def constant_exact(d: int) -> Any:
     """
     import sympy as sp
 
-    d = read_count(check_dimension(d), "d", 2, EXACT_MAX_D)
-    if d % 2 == 0:  # Γ(d/2) = (d/2 − 1)!, Γ((d+1)/2) = (d − 1)!! √π / 2^{d/2}
-        num = math.factorial(d // 2 - 1) ** 2 * 2**d
-        den = _double_factorial(d - 1) ** 2
-        return sp.Rational(num, den) / sp.pi**2
-    # Γ(d/2) = (d − 2)!! √π / 2^{(d−1)/2}, Γ((d+1)/2) = ((d − 1)/2)!
-    num = _double_factorial(d - 2) ** 2
-    den = 2 ** (d - 1) * math.factorial((d - 1) // 2) ** 2
-    return sp.Rational(num, den)
+    c, over_pi2 = constant_rational(d)
+    value = sp.Rational(c.numerator, c.denominator)
+    return value / sp.pi**2 if over_pi2 else value
 
 
 def _double_factorial(n: int) -> int:
@@ -178,18 +253,31 @@ def times_t(e: ArcEigen) -> ArcEigen:
 
 
 def reflect(e: ArcEigen) -> ArcEigen:
-    """Eigenvalues of κ(−t): (−1)^k μ_k."""
+    """Eigenvalues of κ(−t) from those of κ(t): (−1)^k μ_k (P_k has the parity of k).
+
+    >>> [str(reflect(arccos_eigenvalues(1, 3, 2)).exact(k)) for k in range(3)]
+    ['3/8', '-1/6', '3/128']
+    """
     return ArcEigen(e.d, tuple(v if k % 2 == 0 else -v for k, v in enumerate(e.q)),
                     tuple(v if k % 2 == 0 else -v for k, v in enumerate(e.r)))
 
 
 def scale(e: ArcEigen, c: Fraction) -> ArcEigen:
-    """Eigenvalues of c·κ."""
+    """Eigenvalues of c·κ from those of κ: every q_k and r_k times the rational c.
+
+    >>> str(scale(arccos_eigenvalues(1, 3, 1), Fraction(2)).exact(1))
+    '1/3'
+    """
     return ArcEigen(e.d, tuple(c * v for v in e.q), tuple(c * v for v in e.r))
 
 
 def add(parts: Sequence[ArcEigen]) -> ArcEigen:
-    """Eigenvalues of a sum of kernels (truncated to the shortest)."""
+    """Eigenvalues of a sum of kernels on the same sphere (truncated to the shortest list).
+
+    >>> e = arccos_eigenvalues(1, 3, 1)
+    >>> str(add([e, e]).exact(0))
+    '3/4'
+    """
     n = min(len(p.q) for p in parts)
     return ArcEigen(parts[0].d, tuple(sum((p.q[k] for p in parts), Fraction(0))
                                       for k in range(n)),
@@ -198,10 +286,19 @@ def add(parts: Sequence[ArcEigen]) -> ArcEigen:
 
 def kappa0(rho: Any) -> Any:
     """κ_0(ρ) = 1 − arccos(ρ)/π at a real or complex ρ (principal branch: analytic for
-    |ρ| < 1)."""
+    |ρ| < 1).
+
+    >>> kappa0(mpmath.mpf(0))
+    mpf('0.5')
+    """
     return 1 - mpmath.acos(rho) / mpmath.pi
 
 
 def kappa1(rho: Any) -> Any:
-    """κ_1(ρ) = (√(1 − ρ²) + ρ(π − arccos ρ))/π at a real or complex ρ."""
+    """κ_1(ρ) = (√(1 − ρ²) + ρ(π − arccos ρ))/π at a real or complex ρ (analytic for
+    |ρ| < 1, κ_1(1) = 1).
+
+    >>> kappa1(mpmath.mpf(1))
+    mpf('1.0')
+    """
     return (mpmath.sqrt(1 - rho * rho) + rho * (mpmath.pi - mpmath.acos(rho))) / mpmath.pi

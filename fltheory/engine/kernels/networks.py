@@ -95,7 +95,11 @@ class Eigen:
 def poly_eigenvalues(coeffs: list[Fraction], d: int, kmax: int, dps: int) -> tuple[
         list[Fraction] | None, list[Any]]:
     """μ_0 … μ_kmax of the polynomial Σ b_j t^j (rationals): exact Fractions (None beyond
-    d = :data:`~fltheory.engine.kernels.arccos.EXACT_MAX_D`) and mpmath values."""
+    d = :data:`~fltheory.engine.kernels.arccos.EXACT_MAX_D`) and mpmath values.
+
+    >>> poly_eigenvalues([Fraction(0), Fraction(0), Fraction(1)], 3, 2, 15)[0]
+    [Fraction(1, 3), Fraction(0, 1), Fraction(2, 15)]
+    """
     J = len(coeffs) - 1
     exact_ok = d <= arccos.EXACT_MAX_D
     exact: list[Fraction] = []
@@ -201,7 +205,14 @@ def polynomial_kernel(net: Network) -> list[Fraction]:
 
 
 def polynomial_degree(net: Network) -> int:
-    """The degree of :func:`polynomial_kernel`'s result, from the degree p of σ (cost bound)."""
+    """The degree of :func:`polynomial_kernel`'s result, p^(L − 1) from the degree p of σ
+    (the cost bound checked before the kernel is built).
+
+    >>> from fltheory.engine.expressions import parse_expression
+    >>> from fltheory.engine.kernels.activations import activation_form
+    >>> polynomial_degree(Network(activation_form(parse_expression("z**3")), "nngp", 4))
+    27
+    """
     p = len(net.form.coefficients) - 1
     return p ** (net.depth - 1) if p > 0 else 0
 
@@ -298,7 +309,12 @@ HERMITE_MAX = 800
 
 def parity(expr: Any) -> int | None:
     """+1 for an even σ, −1 for an odd one (proved by sympy), None otherwise: the dual then
-    has only even (odd) powers and the other parity's eigenvalues are exactly zero."""
+    has only even (odd) powers and the other parity's eigenvalues are exactly zero.
+
+    >>> from fltheory.engine.expressions import parse_expression
+    >>> parity(parse_expression("tanh")), parity(parse_expression("gelu"))
+    (-1, None)
+    """
     import sympy as sp
 
     from fltheory.engine.expressions import Z

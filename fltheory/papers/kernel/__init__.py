@@ -18,12 +18,11 @@ PAPER = Paper(
     order=10,
 )
 
-# The paper's public names, each imported from its module on first use.
+# The paper's public names (its theory's), each imported from its module on first use; the
+# parameter objects are in fltheory.papers.kernel.params, the runs in .runs.
 _NAMES = {
-    "params": ("Curve", "Experiment", "KernelSpec", "Levels", "Ridge", "Target"),
-    "theory": ("CurveAnswer", "KernelSpectrum", "Level", "RidgeAnswer", "StaircaseLevel",
-               "curve", "ridge", "spectrum", "staircase", "taylor"),
-    "runs": ("GramRun", "KrrRun", "RidgeRun", "gram_run", "krr_run", "ridge_run"),
+    "theory": ("CONVENTIONS", "CurveAnswer", "KernelSpectrum", "Level", "RidgeAnswer",
+               "StaircaseLevel", "curve", "eigen", "ridge", "spectrum", "staircase", "taylor"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

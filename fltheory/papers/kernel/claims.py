@@ -23,6 +23,8 @@ from fltheory.papers.kernel.params import KernelSpec, Ridge
 from fltheory.papers.kernel.runs import gram_run, krr_run, ridge_run
 from fltheory.papers.kernel.theory import staircase
 
+__all__ = ["CLAIMS", "clear_cache"]
+
 _SOURCE = ("Bordelon, Canatar & Pehlevan 2020; Simon, Dickens, Karkada & DeWeese 2023; "
            "Bach 2017; Bietti & Mairal 2019")
 

@@ -15,6 +15,10 @@ import click
 from fltheory.cli.options import RATIONAL, CountType, dps_option, emit, format_option
 from fltheory.results import Result
 
+__all__ = ["curve_command", "curve_result", "kernel_group", "kernel_options", "ridge_command",
+           "ridge_result", "simulate_command", "simulate_result", "spectrum_command",
+           "spectrum_result", "staircase_command", "staircase_result"]
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 

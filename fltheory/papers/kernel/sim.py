@@ -42,7 +42,12 @@ TRAIN, DIRECTION, NOISE, TEST = 0, 1, 2, 3
 
 
 def sphere(n: int, d: int, rng: np.random.Generator) -> np.ndarray:
-    """n points uniform on S^{d−1} (normalised Gaussians), as rows."""
+    """n points uniform on S^{d−1} (normalised Gaussians), as rows.
+
+    >>> x = sphere(5, 3, np.random.default_rng(0))
+    >>> x.shape, bool(np.allclose(np.linalg.norm(x, axis=1), 1))
+    ((5, 3), True)
+    """
     x = rng.standard_normal((n, d))
     return x / np.linalg.norm(x, axis=1, keepdims=True)
 
@@ -118,7 +123,11 @@ def _interp(rho: np.ndarray, grid: np.ndarray, values: np.ndarray) -> np.ndarray
 
 def table_error(activation: str) -> float:
     """The interpolation error of the dual table of ``activation`` at unit variance: the cubic
-    spline on every other grid point against the points left out (an upper estimate)."""
+    spline on every other grid point against the points left out (an upper estimate).
+
+    >>> table_error("erf") < 1e-9
+    True
+    """
     grid, dual, _ = _dual_table(activation, 1.0)
     half = _interp(grid[1::2], grid[::2], dual[::2])
     return float(np.max(np.abs(half - dual[1::2])))
@@ -236,7 +245,13 @@ def krr(kernel: Kernel, exp: Experiment, energies: Mapping[int, float] | None = 
 
 
 def gram_eigenvalues(kernel: Kernel, d: int, n: int, seed: seeding.SeedLike) -> np.ndarray:
-    """The eigenvalues of K/n (descending) for n points uniform on S^{d−1}."""
+    """The eigenvalues of K/n (descending) for n points uniform on S^{d−1}; their trace is
+    κ(1) exactly.
+
+    >>> eig = gram_eigenvalues(network_kernel("relu"), 3, 50, 0)
+    >>> round(float(eig.sum()), 12)
+    1.0
+    """
     x = sphere(n, d, seeding.rng(seed, TRAIN))
     K = kernel(np.clip(x @ x.T, -1.0, 1.0))
     return np.linalg.eigvalsh(K / n)[::-1]
@@ -247,7 +262,11 @@ def ridge_risk_sample(p: int, n: int, signal: float, noise: float, lam: float,
     """One draw of ridge regression with isotropic Gaussian features: x ~ N(0, I_p), β uniform
     on the sphere of radius √signal, y = xᵀβ + N(0, noise²); β̂ = (XᵀX/n + λI)⁻¹Xᵀy/n (the
     minimum-norm least-squares solution at λ = 0); returns the risk ‖β̂ − β‖² (= E_x(xᵀβ̂ −
-    xᵀβ)² for isotropic x)."""
+    xᵀβ)² for isotropic x).
+
+    >>> ridge_risk_sample(50, 100, 1.0, 0.0, 0.0, 0) < 1e-20   # noiseless, p < n: exact
+    True
+    """
     rng = seeding.rng(seed, TRAIN)
     X = rng.standard_normal((n, p))
     beta = rng.standard_normal(p)

@@ -33,7 +33,7 @@ from fltheory.engine.kernels.activations import ActivationForm
 from fltheory.engine.kernels.moments import confirmed_digits
 from fltheory.engine.kernels.networks import Eigen
 from fltheory.engine.spherical import multiplicity
-from fltheory.exact import DomainError, fraction_str
+from fltheory.exact import DomainError
 from fltheory.papers.kernel.params import FAST_ACTIVATIONS, Curve, KernelSpec, Levels, Ridge
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
@@ -162,6 +162,8 @@ class KernelSpectrum(ShowsTable):
 def _latex_exact(lev: Level) -> str:
     if not lev.exact_text():
         return "--"
+    if hasattr(lev.exact, "latex"):  # the arc-cosine family: LaTeX without sympy
+        return f"${lev.exact.latex()}$"
     import sympy as sp
 
     return f"${sp.latex(lev.exact)}$"
@@ -209,7 +211,13 @@ def _form(spec: KernelSpec) -> ActivationForm:
 
 def eigen(spec: KernelSpec, levels: Levels,
           progress: Callable[[str], None] | None = None) -> Eigen:
-    """The engine's answer for this kernel (:class:`~fltheory.engine.kernels.networks.Eigen`)."""
+    """The engine's answer for this kernel (:class:`~fltheory.engine.kernels.networks.Eigen`):
+    values, bounds, exact values where known, κ(±1) and the method; refusals (an activation no
+    route takes, a composed route beyond its cost bound) come first.
+
+    >>> eigen(KernelSpec(activation="abs"), Levels(3, 2)).method
+    'closed form (arc-cosine kernels, Gamma ratios)'
+    """
     d, kmax, dps = int(levels.d), int(levels.kmax), int(levels.dps)
     if spec.kernel is not None:
         from fltheory.engine.kernels.expression import expression_eigenvalues
@@ -488,8 +496,3 @@ def staircase(spec: KernelSpec, ell: int, psis: list[float], ridge_: float,
         Ls.append(L)
         errors.append(err)
     return StaircaseLevel(ell, b, rest, tuple(psis), tuple(thetas), tuple(Ls), tuple(errors))
-
-
-def fraction_text(x: Fraction) -> str:
-    """A rational as the command line writes it."""
-    return fraction_str(x)

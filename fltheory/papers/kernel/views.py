@@ -129,7 +129,7 @@ def kernel_ridge_table(gamma: Sequence[Any] = (Fraction(1, 4), Fraction(1, 2), F
 
 @view_params(d=ViewParam("ints", "Dimensions, one panel each.", 2, 10**6),
              kmax=ViewParam("int", "Highest degree.", 1, 60))
-def kernel_spectrum_figure(d: Sequence[int] = (3, 30), kmax: int = 30) -> Any:
+def kernel_spectrum_figure(d: Sequence[int] = (3, 30), kmax: int = 20) -> Any:
     """μ_k against k (log scale) for the kernels of :data:`SPECTRA` (ReLU NNGP/NTK, depth 3,
     erf, tanh NTK, the RBF exp(2t − 2)), one panel per d; exact zeros (parity) are left out,
     values with fewer than 3 confirmed digits drawn hollow.
@@ -139,7 +139,7 @@ def kernel_spectrum_figure(d: Sequence[int] = (3, 30), kmax: int = 30) -> Any:
     d
         Dimensions, one panel each (default 3, 30).
     kmax
-        Highest degree (default 30).
+        Highest degree (default 20).
     """
     import mpmath
 
@@ -222,7 +222,8 @@ multiplicity $N(d, k)$. fltheory computes $\\mu_k$ exactly where a closed form e
 family at depth 2, polynomials) and otherwise with a bound on every value, at any $d$ up to
 $10^9$ — then runs the eigenlearning equations on that spectrum and checks them against real
 kernel ridge regression."""),
-    ("code", """from fltheory.papers.kernel import KernelSpec, Levels, Curve, Target, spectrum, curve
+    ("code", """from fltheory.papers.kernel import spectrum, curve
+from fltheory.papers.kernel.params import KernelSpec, Levels, Curve, Target, Ridge
 
 spectrum(KernelSpec(activation="relu", kind="ntk"), Levels(3, 8))  # exact: rationals"""),
     ("code", """s = spectrum(KernelSpec(activation="relu", kind="ntk"), Levels(10**6, 200))
@@ -243,7 +244,7 @@ kernel_curve_figure(d=10, seeds=4);"""),
 The linear kernel with isotropic features is ridge regression in the proportional regime
 (Hastie et al. 2022), exact; at $n = \\psi d^\\ell$ the eigenlearning equations tend to a ridge
 problem at level $\\ell$ (the staircase)."""),
-    ("code", """from fltheory.papers.kernel import Ridge, ridge, staircase
+    ("code", """from fltheory.papers.kernel import ridge, staircase
 r = ridge(Ridge("1/2", 1, 1, "optimal"))
 r.lam, r.risk, r.ridgeless"""),
     ("code", """lev = staircase(KernelSpec(activation="relu", kind="ntk"), 1, [1, 4, 16, 64], 0.0,
