@@ -21,8 +21,13 @@ PAPER = Paper(
 # The paper's public names (its theory's), each imported from its module on first use; the
 # parameter objects are in fltheory.papers.kernel.params, the runs in .runs.
 _NAMES = {
-    "theory": ("CONVENTIONS", "CurveAnswer", "KernelSpectrum", "Level", "RidgeAnswer",
-               "StaircaseLevel", "curve", "eigen", "ridge", "spectrum", "staircase", "taylor"),
+    "theory": (
+        "CONVENTIONS", "CurveAnswer", "KernelSpectrum", "Level", "RidgeAnswer", "StaircaseLevel",
+        "curve", "eigen", "ridge", "spectrum", "staircase", "taylor"),
+    "params": (
+        "Curve", "Experiment", "FAST_ACTIVATIONS", "KINDS", "KernelSpec", "Levels", "MAX_D",
+        "MAX_DEPTH", "MAX_KMAX", "MAX_N", "MAX_N_VALUES", "MAX_SIM_N", "MAX_TEST", "Ridge", "Target"),
+    "runs": ("GramRun", "KrrRun", "RidgeRun", "gram_run", "krr_run", "numpy_kernel", "ridge_run"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]
