@@ -26,7 +26,8 @@ _NAMES = {
         "curve", "eigen", "ridge", "spectrum", "staircase", "taylor"),
     "params": (
         "Curve", "Experiment", "FAST_ACTIVATIONS", "KINDS", "KernelSpec", "Levels", "MAX_D",
-        "MAX_DEPTH", "MAX_KMAX", "MAX_N", "MAX_N_VALUES", "MAX_SIM_N", "MAX_TEST", "Ridge", "Target"),
+        "MAX_DEPTH", "MAX_KMAX", "MAX_N", "MAX_N_VALUES", "MAX_SIM_N", "MAX_TEST", "Ridge",
+        "Target"),
     "runs": ("GramRun", "KrrRun", "RidgeRun", "gram_run", "krr_run", "numpy_kernel", "ridge_run"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
