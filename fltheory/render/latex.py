@@ -38,10 +38,11 @@ _SYMBOLS = {
     "⁾": "^)", "ⁱ": "^i", "ʲ": "^j", "₀": "_0", "₁": "_1", "₂": "_2", "ₖ": "_k", "₊": "_+",
     "₋": "_-", "½": r"\tfrac{1}{2}", "¼": r"\tfrac{1}{4}", "Ĉ": r"\hat{C}",
     "Â": r"\hat{A}", "ŵ": r"\hat{w}", "ĝ": r"\hat{g}", "ĥ": r"\hat{h}", "û": r"\hat{u}",
-    "ũ": r"\tilde{u}", "ṽ": r"\tilde{v}", "ȳ": r"\bar{y}",
+    "ũ": r"\tilde{u}", "ṽ": r"\tilde{v}", "ȳ": r"\bar{y}", "ŷ": r"\hat{y}", "∮": r"\oint",
 }
 #: combining accents (after the letter they sit on), as maths accents
-_COMBINING = {"\u0302": r"\hat", "\u0303": r"\tilde", "\u0304": r"\bar"}
+_COMBINING = {"\u0300": r"\grave", "\u0301": r"\acute", "\u0302": r"\hat", "\u0303": r"\tilde",
+              "\u0304": r"\bar", "\u0307": r"\dot", "\u0308": r"\ddot", "\u030c": r"\check"}
 #: text symbols with a text command of their own
 _TEXT = {"−": "-", "…": r"\dots{}", "–": "--", "—": "---", "§": r"\S{}"}
 #: text symbols as written outside maths
@@ -81,7 +82,7 @@ def _group(arg: str) -> str:
 def _accents(text: str) -> str:
     """A letter followed by a combining accent (x̃, ŷ written as y + U+0302) as one maths
     accent ($\\tilde{x}$), escaped."""
-    return re.sub("(.)([\u0302\u0303\u0304])",
+    return re.sub("(.)([" + "".join(_COMBINING) + "])",
                   lambda m: f"${_COMBINING[m.group(2)]}{{{_math(m.group(1))}}}$", text)
 
 

@@ -289,6 +289,21 @@ def simulate_command(d: int, q: int, n: int, d1: int, gamma: Fraction, features:
                          sys.stderr.isatty()), fmt)
 
 
+def _law_latex(gamma: Fraction, C: Fraction, exponent: Fraction, numeric: str) -> str:
+    """The law as display maths: MSE ≈ P δ^e with P's exact form and its value."""
+    from fltheory.render.latex import latex_fraction
+
+    def par(q: Fraction) -> str:
+        text = latex_fraction(q)
+        return text if q.denominator == 1 and q >= 0 else rf"\left({text}\right)"
+
+    g, z = par(gamma), rf"\zeta\left({latex_fraction(2 * gamma)}\right)"
+    c = "" if C == 1 else rf"\,{par(C)}"
+    return (rf"\mathrm{{MSE}} \approx P\,\delta^{{{latex_fraction(exponent)}}},\quad "
+            rf"P = \frac{{8\,{g}^2}}{{\left(4\,{g}^2 - 1\right){z}}}\,"
+            rf"\left({z}{c}\right)^{{{latex_fraction(-exponent)}}} \approx {numeric}")
+
+
 @recovery_group.command("law")
 @click.option("--gamma", type=RATIONAL, required=True, help="λ_k = k^(−γ); the law needs γ > 1/2.")
 @click.option("--C", "C", type=RATIONAL, default="1", show_default=True,
@@ -314,11 +329,12 @@ def law_command(gamma: Fraction, C: Fraction, dps: int, fmt: str) -> None:
     text, expo_text = mpmath.nstr(law.prefactor, dps), fraction_str(expo)
     g, c = fraction_str(gamma), fraction_str(C)
     exact = (f"8·({g})²/((4·({g})² − 1)·ζ({fraction_str(2 * gamma)}))·"
-             f"(ζ({fraction_str(2 * gamma)})·{c})^({fraction_str(1 + expo)})")
+             f"(ζ({fraction_str(2 * gamma)})·{c})^({fraction_str(-expo)})")
     emit(Result(command="recovery law",
                 inputs={"gamma": g, "C": c, "dps": dps},
                 value={"exponent": expo_text, "prefactor": exact},
                 numeric=text, conventions=_CONVENTIONS,
+                latex_value=_law_latex(gamma, C, expo, text),
                 summary=[f"MSE ≈ P·δ^({expo_text}), δ = n/D, at d1 = ∞ with C = {c}: "
                          f"P = {exact} = {text}"],
                 details={"exponent": expo_text, "prefactor": text,

@@ -223,3 +223,27 @@ def test_threshold_gamma_beyond_float_range_is_refused(invoke):
     r = invoke("threshold", "--d", "10", "--gamma", "1e309", "--k", "1..3", "--format", "json")
     assert r.exit_code == 2
     assert r.stderr.count("\n") == 1 and "gamma = 1e309" in r.stderr
+
+
+@pytest.mark.parametrize("gamma, C", [("3/2", "1"), ("5/3", "3/7")])
+def test_law_exact_form_evaluates_to_the_printed_value(invoke, gamma, C):
+    """The law's exact prefactor string (text and JSON) and its LaTeX form must be the number
+    printed beside them: the string is evaluated here with mpmath (ζ → zeta), independently of
+    the code that computed the number (before the fix the string carried the exponent 1 + e
+    instead of −e = 1 − 1/(2γ), and evaluated to 1.990 where 2.116 was printed at γ = 3/2)."""
+    import re
+
+    from fltheory.render.latex import latex_fraction
+
+    out = json.loads(invoke("recovery", "law", "--gamma", gamma, "--C", C,
+                              "--format", "json").stdout)
+    expr = (out["value"]["prefactor"].replace("·", "*").replace("²", "**2").replace("−", "-")
+            .replace("^", "**").replace("ζ", "zeta"))
+    expr = re.sub(r"(\d+)/(\d+)", r"mpf(\1)/\2", expr)
+    with mpmath.workdps(40):
+        value = eval(expr, {"zeta": mpmath.zeta, "mpf": mpmath.mpf})
+        assert abs(value - mpmath.mpf(out["numeric"])) < mpmath.mpf(10) ** -25
+    latex = invoke("recovery", "law", "--gamma", gamma, "--C", C, "--format", "latex").stdout
+    gamma_q = Fraction(gamma)
+    e = -1 + 1 / (2 * gamma_q)
+    assert f"\\right)^{{{latex_fraction(-e)}}}" in latex
