@@ -81,7 +81,7 @@ activation, not both
         depth = read_count(self.depth, "depth", 2, MAX_DEPTH)
         bias = read_rational(self.bias, "bias", 0, 100)
         if self.kernel is not None:
-            from fltheory.engine.expressions import parse_kernel
+            from fltheory.engine.kernels.parse import parse_kernel
 
             settle(self, kernel=str(self.kernel).strip(), kind=kind, depth=depth, bias=bias,
                    expr=parse_kernel(str(self.kernel)))
