@@ -41,12 +41,19 @@ _CONVENTIONS = {
 @click.option("--alpha", default=None,
               help="Sample ratios α = n/d > 0, comma-separated (at most 200): the overlap, "
                    "MMSE and errors at each.")
+@click.option("--erm", "erm_losses", default=None,
+              help="Empirical risk minimisation beside Bayes (with --alpha): losses among "
+                   "ridge, logistic, hinge, comma-separated, ℓ2 penalty λ (--lambda). "
+                   "Logistic and hinge need the sign channel.")
+@click.option("--lambda", "lam", default=None,
+              help="The penalty λ > 0 of --erm, or 'opt' (default): the λ minimising the "
+                   "error, located by Brent's method.")
 @click.option("--ridge", "ridge_lam", default=None,
-              help="Also ridge regression at this λ > 0, or 'opt' for the best λ (with "
-                   "--alpha).")
+              help="Shorthand for --erm ridge --lambda VALUE (VALUE > 0 or 'opt').")
 @format_option
 def glm_command(prior: str, channel: str, probit: object, noise: object, alpha: str | None,
-                ridge_lam: str | None, fmt: str) -> None:
+                erm_losses: str | None, lam: str | None, ridge_lam: str | None,
+                fmt: str) -> None:
     """Bayes-optimal errors and thresholds of a generalised linear model.
 
     Examples:
@@ -54,28 +61,38 @@ def glm_command(prior: str, channel: str, probit: object, noise: object, alpha: 
       fltheory glm --prior gaussian --channel 'sign(Abs(z) - 1/2)' --alpha 1,2,5
       fltheory glm --prior gaussian --channel square --alpha 1/2,1,2 --format json
       fltheory glm --prior gaussian --channel sign --alpha 2 --ridge opt
+      fltheory glm --prior gaussian --channel sign --alpha 1,2,5 --erm logistic,hinge,ridge
+      fltheory glm --prior rademacher --channel sign --probit 1/2 --alpha 3 --erm logistic --lambda 1/10
     """
-    from fltheory.papers.glm.params import Alphas, read_channel, read_prior
+    from fltheory.exact import DomainError
+    from fltheory.papers.glm.params import Alphas, Erm, check_erm, read_channel, read_prior
 
     p = read_prior(prior)
     ch = read_channel(channel, probit=probit, noise=noise)
     alphas = Alphas(alpha).values if alpha is not None else ()
-    lam = _read_lam(ridge_lam) if ridge_lam is not None else None
+    erm = None
+    if ridge_lam is not None:
+        if erm_losses is not None or lam is not None:
+            raise DomainError("ridge", ridge_lam, "--ridge alone, or --erm with --lambda",
+                              reason="is given with --erm/--lambda")
+        erm = Erm("ridge", ridge_lam.strip())
+    elif erm_losses is not None:
+        erm = Erm(erm_losses, "opt" if lam is None else lam.strip())
+    elif lam is not None:
+        raise DomainError("lambda", lam, "--lambda with --erm", reason="is given without --erm")
+    if erm is not None:
+        if not alphas:
+            raise DomainError("erm", ",".join(erm.losses), "--erm with --alpha",
+                              reason="needs the sample ratios --alpha")
+        check_erm(ch, erm.losses)
     from fltheory.papers.glm.runs import glm_run
 
-    run = glm_run(p, ch, tuple(float(a) for a in alphas), progress=True)
-    emit(_result(p, ch, alphas, run, lam), fmt)
+    run = glm_run(p, ch, tuple(float(a) for a in alphas), progress=True, erm=erm)
+    emit(_result(p, ch, alphas, run, erm), fmt)
 
 
-def _read_lam(text: str) -> float | str:
-    from fltheory.args import read_real
-
-    return "opt" if text.strip() == "opt" else read_real(text, "ridge", 0, 1e6, open_low=True)
-
-
-def _result(p: Any, ch: Any, alphas: tuple[Any, ...], run: Any, lam: Any) -> Result:
+def _result(p: Any, ch: Any, alphas: tuple[Any, ...], run: Any, erm: Any) -> Result:
     from fltheory.args import fraction_text
-    from fltheory.papers.glm.erm import ridge, ridge_optimal
 
     th = run.thresholds
     summary = [f"prior {p} (ρ = {fraction_text(p.rho)}), channel {ch}"]
@@ -92,28 +109,47 @@ def _result(p: Any, ch: Any, alphas: tuple[Any, ...], run: Any, lam: Any) -> Res
     if alphas:
         cols = ["α", "q Bayes", "MMSE", "error Bayes", "q AMP", "error AMP"]
         rows = []
-        for a, pt in zip(alphas, run.points, strict=True):
+        erm_json = []
+        lam_notes: dict[str, str] = {}
+        for i, (a, pt) in enumerate(zip(alphas, run.points, strict=True)):
             row = [fraction_text(a), pt.bayes_q.text(), pt.bayes_mmse.text(),
                    pt.bayes_error.text(), pt.amp_q.text(), pt.amp_error.text()]
-            if lam is not None:
-                r = ridge_optimal(p, ch, float(a)) if lam == "opt" else \
-                    ridge(p, ch, float(a), float(lam))
-                row += [f"{r.error:.6g}", f"{r.lam:.4g}"]
+            for r in (run.erm[i] if erm is not None else ()):
+                row += [r.error.text(), r.lam.text()]
+                erm_json.append({"loss": r.loss, "alpha": fraction_text(a),
+                                 "lambda": r.lam.text(), "lambda_digits": r.lam.digits,
+                                 "m": r.m.text(), "q": r.q.text(), "Sigma": r.sigma.text(),
+                                 "error": r.error.text(), "error_digits": r.error.digits,
+                                 "error_kind": r.error_kind, "lambda_note": r.note})
+                if r.note not in ("given", "optimal λ (located minimum of the error)"):
+                    lam_notes[f"{r.loss} at α = {fraction_text(a)}"] = r.note
             rows.append(row)
-        if lam is not None:
-            cols += ["error ridge", "λ"]
+        if erm is not None:
+            for loss in erm.losses:
+                cols += [f"error {loss}", f"λ {loss}"]
         kind = run.points[0].error_kind
         table = Table(columns=cols, rows=rows,
-                      caption=f"Bayes-optimal and AMP fixed points ({kind} error)")
+                      caption=f"Bayes-optimal and AMP fixed points ({kind} error)"
+                      + ("" if erm is None else ", and empirical risk minimisation"))
         value["points"] = [dict(zip(cols, r, strict=True)) for r in rows]
+        if erm is not None:
+            value["erm"] = erm_json
+            summary.extend(f"{k}: {v}" for k, v in lam_notes.items())
     conventions = dict(_CONVENTIONS)
-    if lam is not None:
-        conventions["ridge"] = ("ŵ = argmin Σ½(y − x·w/√d)² + ½λ|w|², proportional limit "
-                                "(Aubin, Krzakala, Lu & Zdeborová 2020); error of sign(ŷ) for "
-                                "±1 labels, E(y − ŷ)² otherwise")
+    if erm is not None:
+        conventions["erm"] = (
+            "ŵ = argmin Σ ℓ(y, x·w/√d) + ½λ|w|², proportional limit (Aubin, Krzakala, Lu & "
+            "Zdeborová 2020): ridge ℓ = ½(y − ŷ)², logistic ℓ = ln(1 + e^{−yŷ}), hinge "
+            "ℓ = max(0, 1 − yŷ); error of sign(ŷ) for ±1 labels, E(y − ŷ)² otherwise; "
+            + ("λ as given" if erm.lam != "opt" else
+               "λ minimising the error (bounded Brent in ln λ on [1e-6, 1e4] after a "
+               "bracket; its digits: those two resolutions and the flatness of the minimum "
+               "confirm)"))
     return Result(command="glm",
                   inputs={"prior": str(p), "channel": str(ch),
                           "alpha": [fraction_text(a) for a in alphas],
-                          "ridge": None if lam is None else str(lam)},
+                          "erm": None if erm is None else list(erm.losses),
+                          "lambda": None if erm is None else (
+                              erm.lam if erm.lam == "opt" else fraction_text(erm.lam))},
                   value=value, conventions=conventions, summary=summary, table=table,
                   notes=[f"thresholds in {th.seconds:.2f} s (both resolutions)"])

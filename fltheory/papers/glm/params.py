@@ -36,8 +36,8 @@ from fltheory.args import (
 )
 from fltheory.exact import DomainError
 
-__all__ = ["CHANNEL_KINDS", "MAX_ALPHA", "MAX_D", "PRIOR_NAMES", "Alphas", "AmpRun", "Channel",
-           "Prior", "gauss_bernoulli", "gaussian", "mixture", "rademacher", "read_channel",
+__all__ = ["CHANNEL_KINDS", "ERM_LOSSES", "MAX_ALPHA", "MAX_D", "PRIOR_NAMES", "Alphas", "AmpRun",
+           "Channel", "Erm", "ErmRun", "Prior", "check_erm", "gauss_bernoulli", "gaussian", "mixture", "rademacher", "read_channel",
            "read_prior", "sparse_rademacher"]
 
 #: the largest sample ratio (the theory's integrals are checked up to here)
@@ -48,6 +48,8 @@ MAX_D = 8000
 MAX_COMPONENTS = 12
 #: catalogue channels (``door`` takes K, ``expr`` any g(z) with noise > 0)
 CHANNEL_KINDS = ("sign", "door", "abs", "square", "relu", "linear", "expr")
+#: the losses of empirical risk minimisation beside Bayes (ℓ2 penalty λ)
+ERM_LOSSES = ("ridge", "logistic", "hinge")
 PRIOR_NAMES = ("gaussian", "rademacher", "gauss-bernoulli", "sparse-rademacher", "mixture")
 
 _PRIOR_ALLOWED = ("gaussian, gaussian(RHO), rademacher, gauss-bernoulli(RHO), "
@@ -393,6 +395,86 @@ class AmpRun:
         settle(self, d=d, alpha=alpha, iterations=read_count(self.iterations, "iterations", 1,
                                                              500),
                seed=read_count(self.seed, "seed", 0))
+
+    @property
+    def n(self) -> int:
+        """The number of samples ⌊α d⌋."""
+        return int(self.alpha * self.d)
+
+
+def check_erm(channel: Channel, losses: Any) -> None:
+    """Refuse, in one line, a loss the channel does not support: logistic and hinge need ±1
+    labels of the sign teacher (``--probit`` allowed, no additive ``--noise``); ridge needs a
+    catalogue channel (its moments E[φ(z')z'], E φ² in closed form).
+
+    >>> check_erm(Channel("abs"), ("logistic",))
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: channel = abs is not supported by logistic; allowed: ...
+    """
+    for loss in losses:
+        if loss in ("logistic", "hinge") and (channel.kind != "sign" or channel.noise != 0):
+            raise DomainError("channel", str(channel), "the sign channel (with --probit, "
+                              "without --noise) for logistic and hinge",
+                              reason=f"is not supported by {loss}")
+        if loss == "ridge" and channel.kind == "expr":
+            raise DomainError("channel", str(channel), "sign, door, abs, square, relu or "
+                              "linear for ridge", reason="is not supported by ridge")
+
+
+@dataclass(frozen=True)
+class Erm:
+    """Empirical risk minimisation beside Bayes: ``losses`` (a subset of :data:`ERM_LOSSES`,
+    comma-separated text or a sequence) at penalty ``lam`` > 0, or ``"opt"`` (the λ that
+    minimises the error).
+
+    >>> Erm("logistic,hinge", "opt").losses
+    ('logistic', 'hinge')
+    >>> Erm("ridge", "1/2").lam
+    Fraction(1, 2)
+    >>> Erm("lasso", 1)
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: erm = lasso is not one of the choices; allowed: one of ridge, ...
+    """
+
+    losses: Any
+    lam: Any = "opt"
+
+    def __post_init__(self) -> None:
+        items = self.losses.split(",") if isinstance(self.losses, str) else list(self.losses)
+        losses = tuple(dict.fromkeys(read_choice(x.strip() if isinstance(x, str) else x, "erm",
+                                                 ERM_LOSSES) for x in items))
+        if not losses:
+            raise DomainError("erm", "''", ", ".join(ERM_LOSSES))
+        lam: Any = self.lam
+        if not (isinstance(lam, str) and lam.strip() == "opt"):
+            lam = read_rational(lam, "lambda", 0, 10 ** 4, open_low=True)
+        else:
+            lam = "opt"
+        settle(self, losses=losses, lam=lam)
+
+
+@dataclass(frozen=True)
+class ErmRun:
+    """One empirical-risk-minimisation fit of the simulator: d, α, λ > 0, seed.
+
+    >>> ErmRun(500, 2, "1/10").n
+    1000
+    """
+
+    d: Any
+    alpha: Any
+    lam: Any
+    seed: Any = 0
+
+    def __post_init__(self) -> None:
+        d = read_count(self.d, "d", 50, 4000)
+        alpha = read_rational(self.alpha, "alpha", 0, 8, open_low=True)
+        lam = read_rational(self.lam, "lambda", 0, 10 ** 4, open_low=True)
+        n = int(alpha * d)
+        if n < 1:
+            raise DomainError("alpha", fraction_text(alpha), "alpha·d >= 1")
+        check_memory("d", d, 8.0 * n * d + 8.0 * 4000 * d)
+        settle(self, d=d, alpha=alpha, lam=lam, seed=read_count(self.seed, "seed", 0))
 
     @property
     def n(self) -> int:

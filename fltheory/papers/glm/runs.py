@@ -9,33 +9,47 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fltheory.papers.glm.params import AmpRun, Channel, Prior
-from fltheory.papers.glm.sim import amp_overlap, ridge_fit
+from fltheory.papers.glm.params import AmpRun, Channel, Erm, ErmRun, Prior
+from fltheory.papers.glm.sim import amp_overlap, erm_fit, ridge_fit
 from fltheory.papers.glm.theory import PointAnswer, ThresholdAnswer, point, thresholds
 
-__all__ = ["AmpSide", "GlmRun", "RidgeSide", "amp_side", "glm_run", "ridge_side"]
+__all__ = ["AmpSide", "ErmSide", "GlmRun", "RidgeSide", "amp_side", "erm_side", "glm_run",
+           "ridge_side"]
 
 
 @dataclass(frozen=True)
 class GlmRun:
-    """The thresholds and, per α, the Bayes-optimal and AMP fixed points."""
+    """The thresholds and, per α, the Bayes-optimal and AMP fixed points; with ``erm``, per α
+    the answers of each loss (:class:`fltheory.papers.glm.erm.ErmAnswer`, in the order of
+    the losses asked)."""
 
     thresholds: ThresholdAnswer
     points: tuple[PointAnswer, ...]
+    erm: tuple[tuple[object, ...], ...] = ()
 
 
 def glm_run(prior: Prior, channel: Channel, alphas: tuple[float, ...] = (),
-            progress: bool = False) -> GlmRun:
-    """Theory only: thresholds, then each α (progress on stderr past 20 of them)."""
+            progress: bool = False, erm: Erm | None = None) -> GlmRun:
+    """Theory only: thresholds, then each α (progress on stderr past 20 of them, or at each α
+    when losses are minimised over λ)."""
     import sys
 
     th = thresholds(prior, channel)
     pts = []
+    ermed: list[tuple[object, ...]] = []
+    slow = erm is not None and erm.lam == "opt" and any(x != "ridge" for x in erm.losses)
     for i, a in enumerate(alphas):
-        if progress and len(alphas) > 20 and i % 10 == 0:
+        if progress and ((len(alphas) > 20 and i % 10 == 0) or slow):
             print(f"glm: α {i + 1}/{len(alphas)}", file=sys.stderr)
         pts.append(point(prior, channel, a))
-    return GlmRun(th, tuple(pts))
+        if erm is not None:
+            from fltheory.papers.glm.erm import erm as erm_at
+            from fltheory.papers.glm.erm import erm_optimal
+
+            ermed.append(tuple(erm_optimal(prior, channel, a, loss) if erm.lam == "opt"
+                               else erm_at(prior, channel, a, loss, float(erm.lam))
+                               for loss in erm.losses))
+    return GlmRun(th, tuple(pts), tuple(ermed))
 
 
 @dataclass(frozen=True)
@@ -92,3 +106,25 @@ def ridge_side(prior: Prior, channel: Channel, run: AmpRun, lam: float,
     meas = tuple(ridge_fit(prior, channel, AmpRun(run.d, run.alpha, 1, run.seed + s), lam)
                  for s in range(seeds))
     return RidgeSide(lam, float(run.alpha), (r.m, r.q, r.error), meas)
+
+
+@dataclass(frozen=True)
+class ErmSide:
+    """One loss at (α, λ): the theory's (m, q, classification error) and the fits' over
+    seeds."""
+
+    loss: str
+    lam: float
+    alpha: float
+    predicted: tuple[float, float, float]
+    measured: tuple[tuple[float, float, float], ...]
+
+
+def erm_side(prior: Prior, channel: Channel, loss: str, run: ErmRun, seeds: int) -> ErmSide:
+    from fltheory.papers.glm.erm import erm
+
+    r = erm(prior, channel, float(run.alpha), loss, float(run.lam))
+    meas = tuple(erm_fit(prior, channel, loss, ErmRun(run.d, run.alpha, run.lam, run.seed + s))
+                 for s in range(seeds))
+    return ErmSide(loss, float(run.lam), float(run.alpha),
+                   (r.m.value, r.q.value, r.error.value), meas)
