@@ -30,24 +30,27 @@ FISHER = "tests/papers/fisher/test_fisher.py"
 HERMITE = "tests/engine/test_hermite.py"
 INDEPENDENT_FISHER = "tests/papers/fisher/test_independent_fisher.py"
 INDEPENDENT_HERMITE = "tests/engine/test_independent_hermite.py"
-INDEPENDENT_QUADRATIC = "tests/papers/quadratic/test_independent_quadratic.py"
+INDEPENDENT_KERNEL = "tests/papers/kernel/test_independent_kernel.py"
+KERNEL_CLI = "tests/papers/kernel/test_kernel_cli.py"
+KERNEL_SIM = "tests/papers/kernel/test_kernel_sim.py"
+INDEPENDENT_QUADRATIC = "tests/papers/quadratic/test_independent.py"
 INDEPENDENT_RECOVERY = "tests/papers/recovery/test_independent_recovery.py"
 INDEPENDENT_SPECTRAL = "tests/papers/spectral/test_independent_spectral.py"
 INDEPENDENT_SPECTRAL_BBP = "tests/papers/spectral/test_independent_spectral_bbp.py"
 INDEPENDENT_SPECTRAL_NOISE = "tests/papers/spectral/test_independent_spectral_noise.py"
 INDEPENDENT_SPECTRAL_SAMPLE = "tests/papers/spectral/test_independent_spectral_sample.py"
 INDEPENDENT_GLM = "tests/papers/glm/test_independent_glm.py"
-INDEPENDENT_TWOSTEP = "tests/papers/twostep/test_independent_twostep.py"
-QUADRATIC = "tests/papers/quadratic/test_quadratic.py"
-QUADRATIC_ESCAPE = "tests/papers/quadratic/test_quadratic_escape.py"
-QUADRATIC_ODE = "tests/papers/quadratic/test_quadratic_ode.py"
-RECOVERY = "tests/papers/recovery/test_recovery.py"
+INDEPENDENT_TWOSTEP = "tests/papers/twostep/test_independent.py"
+QUADRATIC = "tests/papers/quadratic/test_theory.py"
+QUADRATIC_ESCAPE = "tests/papers/quadratic/test_escape.py"
+QUADRATIC_ODE = "tests/papers/quadratic/test_ode.py"
+RECOVERY = "tests/papers/recovery"  # -k picks the test in its file
 RF_GRAM = "tests/papers/rf_spectrum/test_gram_route.py"
-SAMPLES = "tests/papers/samples/test_samples.py"
+SAMPLES = "tests/papers/samples"  # -k picks the test in its file
 TABLES = "tests/framework/test_tables.py"
-TWOSTEP = "tests/papers/twostep/test_twostep.py"
-TWOSTEP_LAMBDA = "tests/papers/twostep/test_twostep_lambda.py"
-TWOSTEP_SIGMA = "tests/papers/twostep/test_twostep_sigma.py"
+TWOSTEP = "tests/papers/twostep/test_terms.py"
+TWOSTEP_LAMBDA = "tests/papers/twostep/test_lambda.py"
+TWOSTEP_SIGMA = "tests/papers/twostep/test_sigma.py"
 
 ROOT = Path(__file__).resolve().parent.parent
 TH = "fltheory/"
@@ -73,6 +76,12 @@ H, TS, TT, R, Q, QO, F = ("fltheory/engine/hermite/__init__.py",
                           "fltheory/papers/twostep/terms.py", "fltheory/papers/recovery/theory.py",
                           "fltheory/papers/quadratic/theory.py", "fltheory/papers/quadratic/rhs.py",
                           "fltheory/papers/fisher/theory.py")
+
+KM, KA, KS, KN, KH, KC, KT, KR = (
+    "fltheory/engine/kernels/moments.py", "fltheory/engine/kernels/arccos.py",
+    "fltheory/engine/kernels/series.py", "fltheory/engine/kernels/networks.py",
+    "fltheory/engine/kernels/activations.py", "fltheory/engine/kernels/curves.py",
+    "fltheory/papers/kernel/theory.py", "fltheory/engine/kernels/ridge.py")
 
 MUTATIONS: list[Mutation] = [
     # ---------------------------------------------------------------- hermite
@@ -117,7 +126,7 @@ MUTATIONS: list[Mutation] = [
       "    return alpha2 + k * (HALF - alpha1)", TWOSTEP_LAMBDA, "-k",
       "boundary_flag"),
     M("twostep: phase boundaries k(1/2 − α1)", TS, "high = (k + 1) * gap",
-      "high = (k + 2) * gap", TWOSTEP, "-k", "phase_regions"),
+      "high = (k + 2) * gap", TWOSTEP_LAMBDA, "-k", "phase_regions"),
     # ---------------------------------------------------------------- twostep spike constants
     M("twostep: reused term ψ2 σ'(z) y", TT, "sp.sympify(model.psi2) * d1 * y",
       "sp.sympify(model.psi2) ** 2 * d1 * y", INDEPENDENT_TWOSTEP, "-k",
@@ -493,6 +502,57 @@ MUTATIONS: list[Mutation] = [
       "expo = -((block - gi[None, :]) ** 2) / (2 * sigma * sigma)",
       "expo = -((block - gi[None, :]) ** 2) / (sigma * sigma)", INDEPENDENT_SPECTRAL_NOISE, "-k",
       "y_space"),
+    # ---------------------------------------------------------------- kernel (issue 35)
+    M("kernel: moment ratio a_{j+2,k}/a_{j,k} = (j+1)(j+2)/((j−k+2)(j+k+d))", KM,
+      "return Fraction((j + 1) * (j + 2), (j - k + 2) * (j + k + d))",
+      "return Fraction((j + 1) * (j + 3), (j - k + 2) * (j + k + d))", INDEPENDENT_KERNEL,
+      "-k", "gegenbauer_moment"),
+    M("kernel: moment peak threshold k² + (d − 2)k − 2d + 2", KM,
+      "threshold = k * k + (d - 2) * k - 2 * d + 2", "threshold = k * k + (d - 2) * k - 2 * d",
+      INDEPENDENT_KERNEL, "-k", "peak"),
+    M("kernel: κ_1 eigenvalue ratio ((2p − 3)/(2p − 1 + d))²", KA,
+      "value *= Fraction(2 * p - 3, 2 * p - 1 + d) ** 2",
+      "value *= Fraction(2 * p - 3, 2 * p + 1 + d) ** 2", INDEPENDENT_KERNEL, "-k",
+      "arccos_eigenvalues"),
+    M("kernel: κ_0 eigenvalue ratio ((2p − 1)/(2p − 1 + d))²", KA,
+      "value *= Fraction(2 * p - 1, 2 * p - 1 + d) ** 2",
+      "value *= Fraction(2 * p - 1, 2 * p + d) ** 2", INDEPENDENT_KERNEL, "-k",
+      "arccos_eigenvalues"),
+    M("kernel: C(d) = Γ(d/2)²/(πΓ((d+1)/2)²) for large d", KA,
+      "value = mpmath.exp(2 * (mpmath.loggamma(h) - mpmath.loggamma(h + mpmath.mpf(1) / 2))",
+      "value = mpmath.exp(2 * (mpmath.loggamma(h) - mpmath.loggamma(h + mpmath.mpf(1) / 3))",
+      INDEPENDENT_KERNEL, "-k", "arccos_eigenvalues or fisher"),
+    M("kernel: t·P_k = α_k P_{k+1} + β_k P_{k−1}, α_k = (k + d − 2)/(2k + d − 2)", KA,
+      "alpha = Fraction(k + d - 2, 2 * k + d - 2)", "alpha = Fraction(k + d - 1, 2 * k + d - 2)",
+      KERNEL_CLI, "-k", "relu_ntk_exact"),
+    M("kernel: Cauchy aliasing radius r^N = ε", KS, "r = eps ** (mpmath.mpf(1) / n)",
+      "r = eps ** (mpmath.mpf(1) / (2 * n))", INDEPENDENT_KERNEL, "-k", "series_route"),
+    M("kernel: NTK coefficients (j + 1) b_j at depth 2", KN,
+      "            b = [(j + 1) * v for j, v in enumerate(b)]\n            err",
+      "            b = [(j + 2) * v for j, v in enumerate(b)]\n            err",
+      INDEPENDENT_KERNEL, "-k", "erf_nngp_and_ntk"),
+    M("kernel: polynomial dual C(a, j) = a!/(2^i i! j!)", KN,
+      "terms = [(a, coeffs[a] * math.factorial(a) / (2 ** ((a - j) // 2)",
+      "terms = [(a, coeffs[a] * math.factorial(a) / (3 ** ((a - j) // 2)",
+      INDEPENDENT_KERNEL, "-k", "wick"),
+    M("kernel: Hermite-function recursion ψ_{j+1} = (zψ_j − √j ψ_{j−1})/√(j+1)", KH,
+      "nxt = ((zi * cur >> P) - (sqrt[j] * prev >> P)) * inv[j + 1] >> P",
+      "nxt = ((zi * cur >> P) - (sqrt[j + 1] * prev >> P)) * inv[j + 1] >> P",
+      INDEPENDENT_KERNEL, "-k", "hermite_bulk"),
+    M("kernel: eigenlearning E_0 = n/(n − Σ N L²)", KC, "E0 = n / (n - sum2) if n > sum2",
+      "E0 = n / (n - sum2 / 2) if n > sum2", INDEPENDENT_KERNEL, "-k", "brute_force"),
+    M("kernel: staircase α = ψ ℓ!", KT, "alpha = psi * math.factorial(ell)",
+      "alpha = psi * ell", INDEPENDENT_KERNEL, "-k", "staircase_level"),
+    M("kernel: Marchenko–Pastur m' = −(γm² + m)/(2γzm + z + γ − 1)", KR,
+      "dm = sp.radsimp(sp.expand(-(g * m**2 + m)) / sp.expand(2 * g * z * m + z + g - 1))",
+      "dm = sp.radsimp(sp.expand(-(g * m**2 - m)) / sp.expand(2 * g * z * m + z + g - 1))",
+      INDEPENDENT_KERNEL, "-k", "marchenko"),
+    M("kernel: optimal ridge λ* = γσ²/r²", KR, "lam_e = g * s2 / r2 if lam is None",
+      "lam_e = g * s2 / r2 / 2 if lam is None", INDEPENDENT_KERNEL, "-k", "optimal_ridge"),
+    M("kernel: simulator's Gegenbauer recursion (sim.py)", "fltheory/papers/kernel/sim.py",
+      "prev, cur = cur, ((2 * j + d - 2) * t * cur - j * prev) / (j + d - 2)",
+      "prev, cur = cur, ((2 * j + d - 2) * t * cur - j * prev) / (j + d - 1)", KERNEL_SIM,
+      "-k", "gegenbauer"),
 ]
 
 

@@ -13,6 +13,8 @@ gives its public names (``dir(committee)``), ``fltheory.papers.papers()`` lists 
 * ``committee`` -- Saad & Solla (1995), Goldt et al. (2019): soft committee machines;
 * ``samples`` -- from exponents to sample complexity: online SGD, CSQ/SQ, batch reuse, leaps;
 * ``spectral`` -- spectral thresholds: BBP spikes for any bulk, weak recovery of links;
+* ``kernel`` -- kernel spectra on the sphere (NNGP/NTK of any activation) and kernel-ridge
+  learning curves: eigenlearning, proportional ridge, the n ≍ d^ℓ staircase.
 * ``glm`` -- Barbier et al. (2019): Bayes-optimal GLMs, state evolution, α_WR/α_IT/α_alg.
 
 Every paper has the same shape (``docs/adding-a-paper.md``): ``params`` (its parameters as

@@ -12,6 +12,7 @@ reader                    returns
 ========================  ===============================================================
 :func:`read_count`        an ``int`` in [low, high] (Python or numpy integer; not a bool or 3.0)
 :func:`read_rational`     an exact ``Fraction`` in an interval (a float read as typed: 0.1 is 1/10)
+:func:`read_exact`        the same of any size (no double range: γ = 10^-5000, n = 10^900)
 :func:`read_real`         a finite ``float`` in an interval (read exactly, then rounded once)
 :func:`read_finite`       a finite number or array, kept as it is
 :func:`read_rationals`    a tuple of Fractions ("1,2,5" or a sequence), each in the interval
@@ -19,6 +20,7 @@ reader                    returns
 :func:`read_matrix`       a finite float matrix (array-like, or text "1,1/2;1/2,1"), of a shape
 :func:`read_grid`         a non-decreasing, finite 1-d grid of times
 :func:`read_dps`          a working precision in digits, in [MIN_DPS, MAX_DPS]
+:func:`read_number_file`  a float array from a text file of numbers (a regular file, bounded size)
 :func:`check_memory`      refuses, before allocation, more than :data:`MEMORY_LIMIT_BYTES`
 ========================  ===============================================================
 
@@ -58,8 +60,9 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["MEMORY_LIMIT_BYTES", "check_memory", "fraction_text", "read_choice", "read_count",
-           "read_dps", "read_finite", "read_grid", "read_matrix", "read_noise", "read_rational",
-           "read_rationals", "read_real", "read_step", "settle"]
+           "read_dps", "read_exact", "read_finite", "read_grid", "read_matrix", "read_noise",
+           "read_number_file", "read_rational", "read_rationals", "read_real", "read_step",
+           "settle"]
 
 #: memory one simulation or one table of numbers may allocate (dense Hessians are (pN)² doubles)
 MEMORY_LIMIT_BYTES: Final = 2**30
@@ -143,6 +146,32 @@ def read_rational(value: Any, param: str, low: Any = None, high: Any = None, *,
         raise DomainError(param, exc.value, f"rational numbers with {allowed} (int, Fraction, "
                           "float or text such as 1/10)", reason=exc.reason) from None
     to_float(q, param)
+    if _outside(q, low, high, open_low, open_high):
+        raise DomainError(param, short_rational(q), allowed)
+    return q
+
+
+def read_exact(value: Any, param: str, low: Any = None, high: Any = None, *,
+               open_low: bool = False, open_high: bool = False) -> Fraction:
+    """A number as an exact rational of any size: :func:`read_rational` without the double
+    range, for exact computations that never round it (a threshold of a thousand digits, an
+    exponent γ far below 1e-300).
+
+    >>> read_exact("1e-400", "gamma", low=0, open_low=True) == Fraction(1, 10**400)
+    True
+    >>> read_exact(-1, "C", low=0, open_low=True)
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: C = -1 is outside the allowed range C > 0
+    """
+    allowed = _allowed(param, low, high, open_low, open_high)
+    if _is_float(value) and not math.isfinite(float(value)):
+        raise DomainError(param, float(value), f"finite numbers with {allowed}",
+                          reason="is not a finite number")
+    try:
+        q = as_rational(value, param)
+    except DomainError as exc:
+        raise DomainError(param, exc.value, f"rational numbers with {allowed} (int, Fraction, "
+                          "float or text such as 1/10)", reason=exc.reason) from None
     if _outside(q, low, high, open_low, open_high):
         raise DomainError(param, short_rational(q), allowed)
     return q
@@ -349,6 +378,57 @@ def read_dps(dps: Any) -> int:
     fltheory.exact.DomainError: dps = 1000 is outside the allowed range integers in [5, 100]
     """
     return read_count(dps, "dps", MIN_DPS, MAX_DPS)
+
+
+def read_number_file(path: Any, param: str, max_bytes: int) -> np.ndarray:
+    """The numbers in the text file ``path`` as a float array: numbers separated by white space
+    or commas, lines starting with ``#`` are comments. A file that is not a regular file (a
+    directory, a device such as /dev/zero that never ends), one over ``max_bytes``, an unreadable
+    one or a word that is not a number is a DomainError naming ``param``. What the numbers must
+    be (finite, how many) is the caller's domain.
+
+    >>> import os, tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as fh:
+    ...     _ = fh.write("# a spectrum\\n1, 2.5\\n-3\\n")
+    >>> read_number_file(fh.name, "eigenvalues", 1000).tolist()
+    [1.0, 2.5, -3.0]
+    >>> os.remove(fh.name)
+    >>> read_number_file(os.curdir, "eigenvalues", 1000)
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: eigenvalues = . is not a regular file; allowed: a regular text \
+file of numbers
+    """
+    import os
+    import stat
+
+    import numpy as np
+
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise DomainError(param, path, "a regular text file of numbers",
+                              reason="is not a regular file")
+        if info.st_size > max_bytes:
+            raise DomainError(param, path, f"a text file of at most {max_bytes} bytes",
+                              reason="is too large")
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read(max_bytes + 1)
+    except DomainError:
+        raise
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise DomainError(param, path, "a readable text file of numbers",
+                          reason=f"cannot be read ({exc.__class__.__name__})") from None
+    words = [w for line in text.splitlines() if not line.lstrip().startswith("#")
+             for w in line.replace(",", " ").split()]
+    values = []
+    for i, w in enumerate(words):
+        try:
+            values.append(float(w))
+        except ValueError:
+            raise DomainError(param, f"{path}: word #{i + 1} {w[:20]!r}",
+                              "numbers separated by white space or commas",
+                              reason="is not a number") from None
+    return np.array(values, dtype=float)
 
 
 def check_memory(param: str, value: object, nbytes: float) -> None:

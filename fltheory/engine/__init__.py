@@ -11,6 +11,9 @@
 * :mod:`fltheory.engine.randomfeatures` -- the m → ∞ spectrum of random features for any
   activation (Mehler + Funk–Hecke radial operators);
 * :mod:`fltheory.engine.spherical` -- spherical harmonics: N(d, l), Legendre/Gegenbauer P_l;
+* :mod:`fltheory.engine.kernels` -- dot-product kernels on the sphere: Gegenbauer moments,
+  Funk–Hecke eigenvalues of power series with bounds, arc-cosine closed forms, NNGP/NTK
+  recursions for any activation and depth;
 * :mod:`fltheory.engine.spectral` -- BBP outliers and overlaps for any bulk, the weak-recovery
   threshold and optimal preprocessing of a link, the Lu–Li equations;
 * :mod:`fltheory.engine.timer` -- a wall-clock bound on a block of sympy work.
@@ -25,8 +28,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["expressions", "functions", "hermite", "integrability", "odes", "randomfeatures",
-           "spectral", "spherical", "timer"]
+__all__ = ["expressions", "functions", "hermite", "integrability", "kernels", "odes",
+           "randomfeatures", "spectral", "spherical", "timer"]
 
 
 def __getattr__(name: str) -> Any:

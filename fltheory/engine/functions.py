@@ -12,7 +12,7 @@ names it re-exports (``from fltheory.engine.functions import …`` keeps working
 * :mod:`fltheory.engine.integrability`: the decision E[f(z)²] < ∞
   (:func:`check_square_integrable`: sympy limits at the singular points and at ±∞, a numeric
   criterion when sympy cannot decide);
-* :mod:`fltheory.engine.timer`: :func:`time_limit`, the SIGALRM bound on sympy's work.
+* :mod:`fltheory.engine.timer`: :func:`time_limit`, the CPU-time bound on sympy's work.
 """
 
 from __future__ import annotations

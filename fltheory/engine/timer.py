@@ -1,6 +1,12 @@
-"""A wall-clock time limit for a block of sympy work (SIGALRM), used by the Hermite engine and the
+"""A time limit for a block of sympy work, used by the Hermite engine and the
 square-integrability check to bound sympy's ``integrate``, ``limit``, ``solveset`` and
 ``simplify``, which can run for minutes on an innocent-looking input.
+
+The time is the process's CPU time (``ITIMER_PROF``, signal SIGPROF), not the wall clock: a
+budget of 5 s is the same amount of sympy work on a quiet machine and on a loaded one, so the
+same command gives the same answer (an exact coefficient on a loaded machine does not become a
+numeric one because other processes took the processor), and a caller's own wall-clock alarm
+(SIGALRM, e.g. a test timeout) is left alone.
 
 The limit is a context manager, :func:`time_limit`; it raises :class:`Timeout` inside its block
 when the time is up. It works only on the main thread (where CPython runs signal handlers) and
@@ -44,7 +50,7 @@ def time_limit(seconds: float) -> Iterator[bool]:
     """Yield True and raise :class:`Timeout` inside the block after ``seconds``; yield False
     (no limit) off the main thread, without ``setitimer``, or for ``seconds <= 0``.
 
-    Parameters: ``seconds``, a wall-clock time in seconds (float).
+    Parameters: ``seconds``, CPU seconds of this process (float).
 
     Safe by construction: the alarm is armed only from the main thread (where CPython runs
     signal handlers), the handler raises only while its own block is active, the timer is
@@ -74,21 +80,22 @@ def time_limit(seconds: float) -> Iterator[bool]:
     def _raise(signum: int, frame: Any) -> None:
         if state["active"]:
             if _unraisable(frame):  # an exception there is lost: try again in a millisecond
-                signal.setitimer(signal.ITIMER_REAL, 1e-3)
+                signal.setitimer(signal.ITIMER_PROF, 1e-3)
                 return
             state["active"] = False
             raise Timeout
 
-    start = time.monotonic()
-    previous = signal.signal(signal.SIGALRM, _raise)
-    outer, _ = signal.getitimer(signal.ITIMER_REAL)
-    signal.setitimer(signal.ITIMER_REAL, min(seconds, outer) if outer > 0 else seconds)
+    start = time.process_time()
+    previous = signal.signal(signal.SIGPROF, _raise)
+    outer, _ = signal.getitimer(signal.ITIMER_PROF)
+    signal.setitimer(signal.ITIMER_PROF, min(seconds, outer) if outer > 0 else seconds)
     try:
         yield True
     finally:
         state["active"] = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
         _pending_signals()
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGPROF, previous)
         if outer > 0:
-            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - start), 1e-3))
+            signal.setitimer(signal.ITIMER_PROF,
+                             max(outer - (time.process_time() - start), 1e-3))

@@ -22,7 +22,7 @@ the same name (a claim id, table, figure, sweep task or command): that is an err
 
 >>> [p.key for p in builtin_papers()]
 ['hermite', 'twostep', 'fisher', 'quadratic', 'recovery', 'rf_spectrum', 'committee',
- 'samples', 'spectral', 'glm']
+ 'samples', 'spectral', 'kernel', 'glm']
 >>> paper("fisher").tables
 {'fisher': 'fltheory.papers.fisher.views:fisher_table'}
 """

@@ -12,26 +12,45 @@ __all__ = ["latex_code", "latex_escape", "latex_fraction", "render_latex", "tabu
 _ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
             "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
             "^": r"\textasciicircum{}"}
-_UNICODE = {"α": r"$\alpha$", "β": r"$\beta$", "γ": r"$\gamma$", "δ": r"$\delta$",
-            "η": r"$\eta$", "λ": r"$\lambda$", "Λ": r"$\Lambda$", "μ": r"$\mu$", "ρ": r"$\rho$",
-            "σ": r"$\sigma$", "θ": r"$\theta$", "−": "-", "≥": r"$\geq$", "≤": r"$\leq$",
-            "≍": r"$\asymp$", "√": r"$\surd$", "∞": r"$\infty$", "×": r"$\times$",
-            "…": r"\dots{}", "²": r"$^2$", "·": r"$\cdot$", "ₖ": r"$_k$", "₁": r"$_1$",
-            "₂": r"$_2$", "→": r"$\to$", "‖": r"$\|$", "≠": r"$\neq$", "≈": r"$\approx$",
-            "Σ": r"$\Sigma$", "ζ": r"$\zeta$", "φ": r"$\phi$", "ψ": r"$\psi$",
-            "π": r"$\pi$", "ε": r"$\varepsilon$", "κ": r"$\kappa$", "τ": r"$\tau$",
-            "χ": r"$\chi$", "∈": r"$\in$", "±": r"$\pm$", "⟨": r"$\langle$",
-            "⟩": r"$\rangle$", "³": r"$^3$", "⁴": r"$^4$", "₀": r"$_0$"}
+#: symbols written as maths (text: each in its own $…$; inside maths: the bare command); all of
+#: them typeset with amsmath alone (no amssymb: ℝ is \mathbf{R})
+_SYMBOLS = {
+    "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ε": r"\varepsilon",
+    "ζ": r"\zeta", "η": r"\eta", "θ": r"\theta", "ι": r"\iota", "κ": r"\kappa",
+    "λ": r"\lambda", "μ": r"\mu", "µ": r"\mu", "ν": r"\nu", "ξ": r"\xi", "π": r"\pi",
+    "ρ": r"\rho", "σ": r"\sigma", "τ": r"\tau", "υ": r"\upsilon", "φ": r"\phi",
+    "χ": r"\chi", "ψ": r"\psi", "ω": r"\omega", "Γ": r"\Gamma", "Δ": r"\Delta",
+    "Θ": r"\Theta", "Λ": r"\Lambda", "Ξ": r"\Xi", "Π": r"\Pi", "Σ": r"\Sigma",
+    "Φ": r"\Phi", "Ψ": r"\Psi", "Ω": r"\Omega", "ℓ": r"\ell", "ℝ": r"\mathbf{R}",
+    "𝒜": r"\mathcal{A}", "≥": r"\geq", "≤": r"\leq", "≍": r"\asymp", "√": r"\surd",
+    "∞": r"\infty", "×": r"\times", "·": r"\cdot", "→": r"\to", "←": r"\leftarrow",
+    "↦": r"\mapsto", "⟺": r"\iff", "‖": r"\|", "≠": r"\neq", "≈": r"\approx",
+    "≃": r"\simeq", "≡": r"\equiv", "≢": r"\not\equiv", "∝": r"\propto",
+    # ≳, ≲ without amssymb (a paper's preamble may have only amsmath)
+    "≳": r"\mathrel{\substack{>\\ \sim}}", "≲": r"\mathrel{\substack{<\\ \sim}}",
+    "≫": r"\gg", "≪": r"\ll", "∈": r"\in",
+    "∉": r"\notin", "±": r"\pm", "∓": r"\mp", "⟨": r"\langle", "⟩": r"\rangle",
+    "∫": r"\int", "∂": r"\partial", "∇": r"\nabla", "⊥": r"\perp", "⟂": r"\perp",
+    "⊙": r"\odot", "⊕": r"\oplus", "⊗": r"\otimes", "∘": r"\circ", "∨": r"\vee",
+    "∧": r"\wedge", "⌊": r"\lfloor", "⌋": r"\rfloor", "⌈": r"\lceil", "⌉": r"\rceil",
+    "⋯": r"\cdots", "∑": r"\sum", "∏": r"\prod", "ᵀ": r"^{\top}", "²": "^2", "³": "^3",
+    "⁴": "^4", "⁵": "^5", "⁶": "^6", "¹": "^1", "⁰": "^0", "⁺": "^+", "⁻": "^-", "⁽": "^(",
+    "⁾": "^)", "ⁱ": "^i", "ʲ": "^j", "₀": "_0", "₁": "_1", "₂": "_2", "ₖ": "_k", "₊": "_+",
+    "₋": "_-", "½": r"\tfrac{1}{2}", "¼": r"\tfrac{1}{4}", "Ĉ": r"\hat{C}",
+    "Â": r"\hat{A}", "ŵ": r"\hat{w}", "ĝ": r"\hat{g}", "ĥ": r"\hat{h}", "û": r"\hat{u}",
+    "ũ": r"\tilde{u}", "ṽ": r"\tilde{v}", "ȳ": r"\bar{y}",
+}
+#: combining accents (after the letter they sit on), as maths accents
+_COMBINING = {"\u0302": r"\hat", "\u0303": r"\tilde", "\u0304": r"\bar"}
+#: text symbols with a text command of their own
+_TEXT = {"−": "-", "…": r"\dots{}", "–": "--", "—": "---", "§": r"\S{}"}
+#: text symbols as written outside maths
+_UNICODE = {**{ch: f"${cmd}$" for ch, cmd in _SYMBOLS.items()}, **_TEXT}
 
 
 # Inside maths: the Greek letters and symbols as commands (no $ of their own).
-_MATH = {"α": r"\alpha ", "β": r"\beta ", "γ": r"\gamma ", "δ": r"\delta ", "η": r"\eta ",
-         "λ": r"\lambda ", "Λ": r"\Lambda ", "μ": r"\mu ", "ρ": r"\rho ", "σ": r"\sigma ",
-         "θ": r"\theta ", "−": "-", "≥": r"\geq ", "≤": r"\leq ", "·": r"\cdot ",
-         "×": r"\times ", "∞": r"\infty ", "√": r"\surd ", "→": r"\to ", "²": "^2",
-         "Σ": r"\Sigma ", "ζ": r"\zeta ", "φ": r"\phi ", "ψ": r"\psi ", "π": r"\pi ",
-         "ε": r"\varepsilon ", "κ": r"\kappa ", "τ": r"\tau ", "χ": r"\chi ", "‖": r"\| ",
-         "≠": r"\neq ", "≈": r"\approx "}
+_MATH = {**{ch: cmd + (" " if cmd[-1].isalpha() else "") for ch, cmd in _SYMBOLS.items()},
+         "−": "-"}
 _BASE = r"[A-Za-z\u0391-\u03a9\u03b1-\u03c9]"
 _ARG = r"(?:\([^()]*\)|[A-Za-z0-9.'\u0391-\u03a9\u03b1-\u03c9]+)"
 # plain-text mathematics in messages: μ_3, λ_(l,j), 10^-15, r^n, sqrt(6), E[σ^(2)]
@@ -59,8 +78,16 @@ def _group(arg: str) -> str:
     return "{" + _math(inner) + "}"
 
 
+def _accents(text: str) -> str:
+    """A letter followed by a combining accent (x̃, ŷ written as y + U+0302) as one maths
+    accent ($\\tilde{x}$), escaped."""
+    return re.sub("(.)([\u0302\u0303\u0304])",
+                  lambda m: f"${_COMBINING[m.group(2)]}{{{_math(m.group(1))}}}$", text)
+
+
 def _escape_plain(text: str) -> str:
-    return "".join(_UNICODE.get(ch, _ESCAPES.get(ch, ch)) for ch in text)
+    out = "".join(_UNICODE.get(ch, _ESCAPES.get(ch, ch)) for ch in text)
+    return _accents(out) if any(ch in text for ch in _COMBINING) else out
 
 
 def _math_run(m: re.Match[str]) -> str:
@@ -98,7 +125,8 @@ def latex_escape(text: str) -> str:
         out.append(_math_run(m))
         last = m.end()
     out.append(_escape_plain(text[last:]))
-    return "".join(out)
+    # two maths runs that touch are one ($\\hat{w}$$^{\\top}$ → $\\hat{w}^{\\top}$): never a $$
+    return re.sub(r"(?<!\\)\$\$", "", "".join(out))
 
 
 def latex_fraction(value: object) -> str:

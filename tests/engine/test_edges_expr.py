@@ -282,30 +282,45 @@ def test_every_printed_coefficient_is_finite_and_real(invoke):
 
 # --------------------------------------------------------------------------- the alarm
 
+def _spin(seconds: float) -> None:
+    """Busy for ``seconds`` of this process's CPU time (what the limit counts)."""
+    import time
+
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
 def test_time_limit_leaves_no_alarm_and_restores_handler():
-    before = signal.getsignal(signal.SIGALRM)
+    before = signal.getsignal(signal.SIGPROF)
     with time_limit(5) as limited:
         assert limited
-        assert signal.getitimer(signal.ITIMER_REAL)[0] > 0
-    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
-    assert signal.getsignal(signal.SIGALRM) is before
+        assert signal.getitimer(signal.ITIMER_PROF)[0] > 0
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGPROF) is before
 
 
-def test_time_limit_interrupts_and_keeps_an_outer_timer():
+def test_time_limit_counts_cpu_time_not_the_wall_clock():
+    """A budget is CPU seconds of this process: a block that waits (as it would while other
+    processes hold the machine) is not cut short, one that computes is; and a caller's own
+    wall-clock alarm (SIGALRM) is neither touched nor consumed."""
     import time
 
     from fltheory.engine.functions import Timeout
 
+    with time_limit(0.05) as limited:
+        assert limited
+        time.sleep(0.3)  # waiting spends no CPU time
     with pytest.raises(Timeout), time_limit(0.05):
-        time.sleep(2)
-    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+        _spin(5)
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
     fired = []
     previous = signal.signal(signal.SIGALRM, lambda *_: fired.append(1))
     try:
         signal.setitimer(signal.ITIMER_REAL, 0.3)
         with time_limit(5):
             pass
-        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 0.3  # the outer one, re-armed
+        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 0.3
         time.sleep(0.6)
         assert fired == [1]
     finally:
@@ -313,12 +328,24 @@ def test_time_limit_interrupts_and_keeps_an_outer_timer():
         signal.signal(signal.SIGALRM, previous)
 
 
+def test_time_limit_keeps_an_outer_limit():
+    """A limit inside another gives the outer one back, re-armed with what it had left."""
+    from fltheory.engine.functions import Timeout
+
+    with pytest.raises(Timeout), time_limit(0.3):
+        with time_limit(5):
+            _spin(0.05)
+        assert 0 < signal.getitimer(signal.ITIMER_PROF)[0] <= 0.3  # the outer one, re-armed
+        _spin(5)
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+
+
 def test_time_limit_off_main_thread_arms_nothing():
     seen = []
 
     def worker():
         with time_limit(5) as limited:
-            seen.append((limited, signal.getitimer(signal.ITIMER_REAL)[0]))
+            seen.append((limited, signal.getitimer(signal.ITIMER_PROF)[0]))
 
     t = threading.Thread(target=worker)
     t.start()
@@ -336,19 +363,14 @@ def test_time_limit_is_not_lost_in_a_gc_callback():
     from fltheory.engine.timer import Timeout, time_limit
 
     def busy(phase, info):
-        end = time.monotonic() + 0.03
-        while time.monotonic() < end:
-            pass
-
-    def spin(seconds):
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
+        end = time.process_time() + 0.03
+        while time.process_time() < end:
             pass
 
     gc.callbacks.append(busy)
     try:
         with pytest.raises(Timeout), time_limit(0.01):
             gc.collect()  # the alarm (10 ms) lands in the callback (busy for 2 × 30 ms)
-            spin(5)
+            _spin(5)
     finally:
         gc.callbacks.remove(busy)

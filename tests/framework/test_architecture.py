@@ -73,15 +73,7 @@ def _is_params(name: str) -> bool:
     return len(parts) >= 4 and parts[:2] == ["fltheory", "papers"] and parts[3] == "params"
 
 
-#: papers still being moved into the shape (issue 34); a paper leaves this set when its package
-#: is in shape (strict xfail: a paper in shape that is still listed fails)
-NOT_YET_IN_SHAPE = {"committee", "hermite", "quadratic", "recovery", "samples", "spectral",
-                    "twostep"}
-
-
-@pytest.mark.parametrize("key", [
-    pytest.param(k, marks=pytest.mark.xfail(strict=True, reason="not yet in shape (issue 34)"))
-    if k in NOT_YET_IN_SHAPE else k for k in paper_keys()])
+@pytest.mark.parametrize("key", paper_keys())
 def test_every_paper_has_the_shape(key):
     """Every paper package has the same modules in the same roles, and the walls between them
     hold (fltheory.papers.shape: no paper imports another, the simulator sees no theory, only the

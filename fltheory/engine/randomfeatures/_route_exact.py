@@ -24,9 +24,10 @@ __all__ = ["exact_part"]
 def exact_part(parts: Any, parity: int, d: int, s: Any, ls: list[int], jmax: int,
                 dps: int, label: str = "σ") -> Partial:
     """The levels of the degrees ``ls`` of a σ polynomial on each half-line (``parts``):
-    for each l the radial matrices P, Q (:func:`~fltheory.engine.randomfeatures.piecewise.
-    radial_matrices`), their eigenvalues in closed form or confirmed by two precisions
-    (:func:`_exact_levels`), and the trace of the kernel in closed form."""
+    for each l the radial matrices P, Q
+    (:func:`~fltheory.engine.randomfeatures.piecewise.radial_matrices`), their eigenvalues in
+    closed form or confirmed by two precisions (:func:`_exact_levels`), and the trace of the
+    kernel in closed form."""
     import sympy as sp
 
     from fltheory.engine.randomfeatures.piecewise import GAMMA_D, kernel_trace_exact

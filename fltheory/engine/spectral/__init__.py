@@ -1,4 +1,5 @@
-"""Spectral thresholds shared by every paper: BBP outliers and overlaps of spiked random
+"""Spectral thresholds shared by every paper: the bulks as parameter objects
+(:mod:`~fltheory.engine.spectral.bulks`), BBP outliers and overlaps of spiked random
 matrices for any bulk (:mod:`~fltheory.engine.spectral.spikes`), the weak-recovery threshold and
 the optimal preprocessing of a single-index link (:mod:`~fltheory.engine.spectral.links`), and
 the Lu–Li equations of a spectral estimator (:mod:`~fltheory.engine.spectral.luli`, also used by
@@ -13,7 +14,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-__all__ = ["links", "luli", "spikes"]
+__all__ = ["bulks", "links", "luli", "spikes"]
 
 
 def __getattr__(name: str) -> Any:

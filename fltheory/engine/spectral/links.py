@@ -44,6 +44,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from fltheory.args import read_rational, read_real
 from fltheory.engine.spectral.luli import DiscreteLaw, LuLiOverlap, luli_overlap
 from fltheory.exact import DomainError, check_dps
 
@@ -53,10 +54,10 @@ __all__ = ["MAX_NOISE", "LinkAnswer", "Y", "link_overlap", "link_threshold", "no
 #: The label variable of a preprocessing expression T(y).
 Y = sp.Symbol("y", real=True)
 _GUARD = 10
-_TIME = 10.0
+_TIME = 10.0  # seconds of sympy work for the parity/monotonicity/inverse questions
 #: Largest noise level σ of y = g(z) + σε (α_c grows without bound with σ; beyond, the
 #: quadrature's relative accuracy on E[(m − 1)²] → 0 is the limit).
-MAX_NOISE = 100  # seconds of sympy work for the parity/monotonicity/inverse questions
+MAX_NOISE = 100
 
 
 @dataclass(frozen=True)
@@ -137,12 +138,10 @@ def link_threshold(g: str | sp.Expr, dps: int = 30, noise: Any = 0) -> LinkAnswe
     """
     from fltheory.engine.functions import Z, parse_function
     from fltheory.engine.hermite import generative_exponent
-    from fltheory.exact import as_rational, fraction_str
+    from fltheory.exact import fraction_str
 
     dps = check_dps(dps)
-    sigma = as_rational(noise, "noise")
-    if not 0 <= sigma <= MAX_NOISE:
-        raise DomainError("noise", fraction_str(sigma), f"0 <= σ <= {MAX_NOISE}")
+    sigma = read_rational(noise, "noise", 0, MAX_NOISE)
     func = parse_function(g, "g")
     expr = func.expr
     shown = str(g) if sigma == 0 else f"{g} + {fraction_str(sigma)}·ε"
@@ -278,11 +277,9 @@ def noisy_alpha_c(g: str | sp.Expr, noise: Any) -> tuple[Any, int]:
     (0.557933, True)
     """
     from fltheory.engine.functions import Z, parse_function
-    from fltheory.exact import as_rational, fraction_str
+    from fltheory.exact import fraction_str
 
-    sigma_q = as_rational(noise, "noise")
-    if not 0 < sigma_q <= MAX_NOISE:
-        raise DomainError("noise", fraction_str(sigma_q), f"0 < σ <= {MAX_NOISE}")
+    sigma_q = read_rational(noise, "noise", 0, MAX_NOISE, open_low=True)
     expr = parse_function(g, "g").expr
     g_num = sp.lambdify(Z, expr, modules="numpy")
     sigma = float(sigma_q)
@@ -408,11 +405,8 @@ def noisy_preprocessing_law(g: str | sp.Expr, T: str | sp.Expr, noise: Any, pane
     """
     from fltheory.engine.expressions import parse_expression
     from fltheory.engine.functions import Z, parse_function
-    from fltheory.exact import as_rational, fraction_str
 
-    sigma_q = as_rational(noise, "noise")
-    if not 0 < sigma_q <= MAX_NOISE:
-        raise DomainError("noise", fraction_str(sigma_q), f"0 < σ <= {MAX_NOISE}")
+    sigma_q = read_rational(noise, "noise", 0, MAX_NOISE, open_low=True)
     func = parse_function(g, "g")
     g_num = sp.lambdify(Z, func.expr, modules="numpy")
     sigma = float(sigma_q)
@@ -505,8 +499,6 @@ def link_overlap(g: str | sp.Expr, T: str | sp.Expr, alpha: float) -> LuLiOverla
     ...       2.0).rho2 > 0.5
     (0.0, True)
     """
-    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not (
-            0 < alpha < float("inf")):
-        raise DomainError("alpha", alpha, "α = n/d > 0 (finite)")
-    return luli_overlap(preprocessing_law(g, T), 0, float(alpha))
+    delta = read_real(alpha, "alpha", low=0, open_low=True)
+    return luli_overlap(preprocessing_law(g, T), 0, delta)
 

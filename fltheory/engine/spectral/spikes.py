@@ -46,14 +46,22 @@ eigenspace and the overlap is then that of the projection onto it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import mpmath
 
-from fltheory.exact import DomainError, as_rational, check_dps, fraction_str, to_float
+from fltheory.args import read_rationals
+from fltheory.engine.spectral.bulks import (
+    MAX_SAMPLE,
+    MIN_SAMPLE,
+    Density,
+    MarchenkoPastur,
+    Sample,
+)
+from fltheory.exact import DomainError, check_dps, fraction_str
 
 __all__ = ["MAX_SAMPLE", "MAX_SPIKES", "MIN_SAMPLE", "Bulk", "RectangularSpike", "SampleBulk",
            "Spike", "Surd", "bulk_spikes", "density_bulk", "mp_bulk", "mp_spikes",
@@ -89,19 +97,6 @@ class Spike:
     stderr: dict[str, float] | None = None
     #: the number of eigenvalues of that sample (None otherwise)
     sample_size: int | None = None
-
-
-def _strengths(values: Any, name: str) -> list[Fraction]:
-    if isinstance(values, str | bytes) or not isinstance(values, Sequence):
-        values = [values]
-    if not 1 <= len(values) <= MAX_SPIKES:
-        raise DomainError(name, f"{len(values)} values", f"1 to {MAX_SPIKES} spikes")
-    out = []
-    for v in values:
-        q = as_rational(v, name)
-        to_float(q, name)
-        out.append(q)
-    return out
 
 
 def _phase(beyond: bool, critical: bool) -> str:
@@ -176,7 +171,7 @@ def semicircle_spikes(thetas: Any) -> tuple[Spike, ...]:
     [('outlier', '13/6', '5/9'), ('no outlier', 'None', '0')]
     """
     out = []
-    for th in _strengths(thetas, "theta"):
+    for th in read_rationals(thetas, "theta", most=MAX_SPIKES):
         if th == 0:
             raise DomainError("theta", 0, "θ ≠ 0 (a spike of strength 0 is no spike)")
         side = "upper" if th > 0 else "lower"
@@ -199,33 +194,26 @@ def semicircle_spikes(thetas: Any) -> tuple[Spike, ...]:
     return tuple(out)
 
 
-def _gamma(gamma: Any) -> Fraction:
-    q = as_rational(gamma, "gamma")
-    to_float(q, "gamma")
-    if not q > 0:
-        raise DomainError("gamma", fraction_str(q), "γ = p/n > 0")
-    return q
-
-
 def _surd(a: Fraction, b: Fraction, c: Fraction) -> Fraction | Surd:
     root = _root_of(c)
     return a + b * root if root is not None else Surd(a, b, c)
 
 
-def mp_spikes(ells: Any, gamma: Any) -> tuple[Spike, ...]:
+def mp_spikes(ells: Any, gamma: MarchenkoPastur | Any) -> tuple[Spike, ...]:
     """Exact BBP answers of the spiked sample covariance S = Σ^{1/2} X Σ^{1/2}, X
     Marchenko–Pastur of ratio γ = p/n > 0, population eigenvalues ℓ_i > 0 (module docstring):
     outlier ℓ(1 + γ/(ℓ − 1)) and squared overlap (1 − γ/(ℓ − 1)²)/(1 + γ/(ℓ − 1)) when
     ℓ > 1 + √γ (or, for γ < 1, ℓ < 1 − √γ below the bulk). Thresholds and edges are
-    :class:`Surd` (or Fraction when √γ is rational), the rest Fraction.
+    :class:`Surd` (or Fraction when √γ is rational), the rest Fraction. ``gamma``: a
+    :class:`~fltheory.engine.spectral.bulks.MarchenkoPastur` bulk, or its γ.
 
     >>> s = mp_spikes(["5/2", 2], "1/3")
     >>> [(x.phase, str(x.outlier), str(x.overlap), str(x.threshold)) for x in s]
     [('outlier', '55/18', '23/33', '1 + sqrt(1/3)'), ('outlier', '8/3', '1/2', '1 + sqrt(1/3)')]
     """
-    g = _gamma(gamma)
+    g = (gamma if isinstance(gamma, MarchenkoPastur) else MarchenkoPastur(gamma)).gamma
     out = []
-    for ell in _strengths(ells, "ell"):
+    for ell in read_rationals(ells, "ell", most=MAX_SPIKES):
         if not ell > 0:
             raise DomainError("ell", fraction_str(ell), "ℓ > 0 (a population variance)")
         upper = ell >= 1
@@ -398,15 +386,16 @@ def semicircle_bulk() -> Bulk:
                 lambda side: mpmath.mpf(1) if side == "upper" else mpmath.mpf(-1), False)
 
 
-def mp_bulk(gamma: Any) -> Bulk:
+def mp_bulk(gamma: MarchenkoPastur | Any) -> Bulk:
     """The Marchenko–Pastur law of ratio γ = p/n (0 < γ <= 1: no atom), on [(1 − √γ)²,
-    (1 + √γ)²]: G(z) = (z − (1 − γ) − √((z − 1 − γ)² − 4γ))/(2γz) above the bulk.
+    (1 + √γ)²]: G(z) = (z − (1 − γ) − √((z − 1 − γ)² − 4γ))/(2γz) above the bulk. ``gamma``:
+    a :class:`~fltheory.engine.spectral.bulks.MarchenkoPastur` bulk, or its γ.
 
     >>> b = mp_bulk("1/4")
     >>> mpmath.nstr(b.upper, 10), mpmath.nstr(b.edge_value("upper"), 10)
     ('2.25', '1.333333333')
     """
-    g = _gamma(gamma)
+    g = (gamma if isinstance(gamma, MarchenkoPastur) else MarchenkoPastur(gamma)).gamma
     if g > 1:
         raise DomainError("gamma", g, "0 < γ <= 1 for the MP bulk of the numeric route",
                           reason="puts an atom at 0 (use the exact route for γ > 1)")
@@ -427,12 +416,13 @@ def mp_bulk(gamma: Any) -> Bulk:
     return Bulk(f"Marchenko–Pastur γ = {g}", a, b, G, dG, edge, True)
 
 
-def density_bulk(density: Any, support: tuple[Any, Any], dps: int = 30) -> Bulk:
-    """The bulk of a density ρ(x) on [a, b] (an expression in x or z of the
-    :mod:`fltheory.engine.expressions` grammar, e.g. ``sqrt(Max(4 - x**2, 0))/(2*pi)``; a and
-    b exact rationals, a < b). Checked before use, at ``dps`` + 10 digits: ρ is finite and
-    >= 0 at 401 points of [a, b] and ∫ρ = 1 to 10^{−(dps − 5)} (each failure a DomainError
-    naming ``density`` with the value found). G and G' are tanh-sinh quadratures.
+def density_bulk(density: Density | Any, support: Any = None, dps: int = 30) -> Bulk:
+    """The bulk of a density ρ(x) on [a, b]: a :class:`~fltheory.engine.spectral.bulks.Density`
+    (parsed and with its support read), or its expression in x or z of the
+    :mod:`fltheory.engine.expressions` grammar (e.g. ``sqrt(Max(4 - x**2, 0))/(2*pi)``) with the
+    ``support`` a, b (exact rationals, a < b). Checked before use, at ``dps`` + 10 digits: ρ is
+    finite and >= 0 at 401 points of [a, b] and ∫ρ = 1 to 10^{−(dps − 5)} (each failure a
+    DomainError naming ``density`` with the value found). G and G' are tanh-sinh quadratures.
 
     >>> b = density_bulk("sqrt(Max(4 - x**2, 0))/(2*pi)", (-2, 2), dps=15)
     >>> mpmath.nstr(b.G(mpmath.mpf(3)), 10)
@@ -440,17 +430,16 @@ def density_bulk(density: Any, support: tuple[Any, Any], dps: int = 30) -> Bulk:
     """
     import sympy as sp
 
-    from fltheory.engine.expressions import Z, parse_expression
+    from fltheory.engine.expressions import Z
 
     dps = check_dps(dps)
-    expr = parse_expression(density, "density")
-    lo, hi = (as_rational(s, "support") for s in support)
-    if not lo < hi:
-        raise DomainError("support", f"{fraction_str(lo)},{fraction_str(hi)}", "a < b")
-    fn = sp.lambdify(Z, expr, modules="mpmath")
+    if not isinstance(density, Density):
+        density = Density(density, support)
+    lo, hi = density.support
+    fn = sp.lambdify(Z, density.parsed, modules="mpmath")
     with mpmath.workdps(dps + _GUARD):
         a, b = mpmath.mpf(lo.numerator) / lo.denominator, mpmath.mpf(hi.numerator) / hi.denominator
-        _check_density(fn, a, b, dps, str(density))
+        _check_density(fn, a, b, dps, density.expr)
 
     def G(z: Any) -> Any:
         return mpmath.quad(lambda x: fn(x) / (z - x), [a, b])
@@ -469,8 +458,8 @@ def density_bulk(density: Any, support: tuple[Any, Any], dps: int = 30) -> Bulk:
             value = mpmath.quad(lambda x: fn(x) / (z - x), [a, b])
         return +value
 
-    return Bulk(f"density {density} on [{fraction_str(lo)}, {fraction_str(hi)}]", a, b, G, dG,
-                edge, lo >= 0)
+    return Bulk(f"density {density.expr} on [{fraction_str(lo)}, {fraction_str(hi)}]", a, b, G,
+                dG, edge, lo >= 0)
 
 
 def _check_density(fn: Callable[[Any], Any], a: Any, b: Any, dps: int, shown: str) -> None:
@@ -585,13 +574,13 @@ def bulk_spikes(bulk: Bulk | Callable[[], Bulk], strengths: Any, model: str = "a
     dps = check_dps(dps)
     if model not in ("additive", "multiplicative"):
         raise DomainError("model", model, "additive or multiplicative")
-    qs = _strengths(strengths, "theta" if model == "additive" else "ell")
+    qs = read_rationals(strengths, "theta" if model == "additive" else "ell", most=MAX_SPIKES)
     runs = [_bulk_run(bulk, qs, model, dps + extra) for extra in (_GUARD, 2 * _GUARD)]
     return tuple(_bulk_spike(q, r1, r2, model, dps)
                  for q, r1, r2 in zip(qs, runs[0], runs[1], strict=True))
 
 
-def _bulk_run(bulk: Bulk | Callable[[], Bulk], qs: list[Fraction], model: str,
+def _bulk_run(bulk: Bulk | Callable[[], Bulk], qs: tuple[Fraction, ...], model: str,
               work: int) -> list[tuple[Any, Any, Any, Any, str, str]]:
     """The numeric answers for every strength at ``work`` digits (the bulk rebuilt there)."""
     with mpmath.workdps(work):
@@ -602,16 +591,20 @@ def _bulk_run(bulk: Bulk | Callable[[], Bulk], qs: list[Fraction], model: str,
                               reason="needs a bulk on [0, ∞) (X is a covariance)")
         row = []
         for q in qs:
-            if model == "additive" and q == 0:
-                raise DomainError("theta", 0, "θ ≠ 0")
-            if model == "multiplicative" and not q > 0:
-                raise DomainError("ell", fraction_str(q), "ℓ > 0")
-            if model == "multiplicative" and q == 1:
-                raise DomainError("ell", 1, "ℓ ≠ 1 (ℓ = 1 is no spike)")
-            theta = mpmath.mpf(q.numerator) / q.denominator
-            row.append(_spike_numeric(b, theta - 1 if model == "multiplicative" else theta,
+            theta = _numeric_theta(q, model)
+            row.append(_spike_numeric(b, mpmath.mpf(theta.numerator) / theta.denominator,
                                       model))
     return row
+
+
+def _numeric_theta(q: Fraction, model: str) -> Fraction:
+    """θ of one strength for the numeric routes (ℓ − 1 when multiplicative): θ = 0 and ℓ = 1 are
+    no spike, and ℓ is a population variance (> 0)."""
+    if model == "additive" and q == 0:
+        raise DomainError("theta", 0, "θ ≠ 0")
+    if model == "multiplicative" and (not q > 0 or q == 1):
+        raise DomainError("ell", fraction_str(q), "ℓ > 0, ℓ ≠ 1 (ℓ = 1 is no spike)")
+    return q - 1 if model == "multiplicative" else q
 
 
 def _bulk_spike(q: Fraction, r1: tuple[Any, ...], r2: tuple[Any, ...], model: str,
@@ -641,63 +634,20 @@ def _bulk_spike(q: Fraction, r1: tuple[Any, ...], r2: tuple[Any, ...], model: st
 
 # ------------------------------------------------------------------- a sample of eigenvalues
 
-#: Fewest eigenvalues a sample bulk accepts: below, the standard errors below are not a
-#: reliable guide (and one eigenvalue is a sizeable share of the transform).
-MIN_SAMPLE = 100
-#: Most eigenvalues a sample bulk accepts (each root costs ~100 passes over the sample).
-MAX_SAMPLE = 10**6
+#: The bulk of :func:`sample_spikes` (its former name; the parameter object of
+#: :mod:`fltheory.engine.spectral.bulks`).
+SampleBulk = Sample
 
 
-@dataclass(frozen=True)
-class SampleBulk:
-    """A bulk given by n eigenvalues λ_1 <= … <= λ_n (a spectrum or a sample of μ): its
-    empirical Stieltjes transform G_n(z) = (1/n) Σ 1/(z − λ_i) stands for G. Built by
-    :func:`sample_bulk`; used by :func:`sample_spikes`."""
-
-    eigenvalues: Any  # numpy float64 array, sorted
-
-    @property
-    def n(self) -> int:
-        return int(self.eigenvalues.size)
-
-    @property
-    def lower(self) -> float:
-        return float(self.eigenvalues[0])
-
-    @property
-    def upper(self) -> float:
-        return float(self.eigenvalues[-1])
-
-
-def sample_bulk(eigenvalues: Any) -> SampleBulk:
-    """A :class:`SampleBulk` from eigenvalues (any sequence of real numbers, or a numpy array):
-    MIN_SAMPLE to MAX_SAMPLE finite values, not all equal (a DomainError naming
-    ``eigenvalues`` otherwise).
+def sample_bulk(eigenvalues: Any) -> Sample:
+    """A :class:`~fltheory.engine.spectral.bulks.Sample` from eigenvalues (any sequence of real
+    numbers, or a numpy array): MIN_SAMPLE to MAX_SAMPLE finite values, not all equal (a
+    DomainError naming ``eigenvalues`` otherwise).
 
     >>> sample_bulk([k / 100 for k in range(-100, 101)]).n
     201
     """
-    import numpy as np
-
-    try:
-        arr = np.asarray(eigenvalues, dtype=float).ravel()
-    except (TypeError, ValueError):
-        raise DomainError("eigenvalues", "this input", "real numbers",
-                          reason="is not a list of real numbers") from None
-    if not MIN_SAMPLE <= arr.size <= MAX_SAMPLE:
-        raise DomainError("eigenvalues", f"{arr.size} values",
-                          f"{MIN_SAMPLE} to {MAX_SAMPLE} eigenvalues",
-                          reason="are too few to estimate a transform" if arr.size < MIN_SAMPLE
-                          else "are too many")
-    bad = np.flatnonzero(~np.isfinite(arr))
-    if bad.size:
-        raise DomainError("eigenvalues", f"value #{bad[0] + 1} ({arr[bad[0]]})",
-                          "finite real numbers", reason="is not finite")
-    arr = np.sort(arr)
-    if arr[0] == arr[-1]:
-        raise DomainError("eigenvalues", f"{arr.size} copies of {arr[0]}",
-                          "eigenvalues that are not all equal", reason="are a point mass")
-    return SampleBulk(arr)
+    return Sample(eigenvalues)
 
 
 def stat_digits(value: float, stderr: float, cap: int = 15) -> int:
@@ -775,7 +725,7 @@ def _sample_root(lam: Any, target: float, model: str, side: str) -> float:
     return (lo + hi) / 2
 
 
-def _edge_scale(bulk: SampleBulk) -> float:
+def _edge_scale(bulk: Sample) -> float:
     """ε = (λ_n − λ_1)·n^{−2/3}: the spacing of the extreme eigenvalues at a square-root edge,
     below which the empirical transform is a few eigenvalues' terms, not an average."""
     return (bulk.upper - bulk.lower) * bulk.n ** (-2 / 3)
@@ -796,7 +746,7 @@ def _edge_value(lam: Any, model: str, side: str, eps: float) -> tuple[float, flo
     return near, abs(near - far)
 
 
-def sample_spikes(sample: SampleBulk | Any, strengths: Any, model: str = "additive",
+def sample_spikes(sample: Sample | Any, strengths: Any, model: str = "additive",
                   dps: int = 30) -> tuple[Spike, ...]:
     """BBP answers (module docstring) for a bulk known only through n eigenvalues: the
     empirical transform G_n(z) = (1/n) Σ 1/(z − λ_i) (T_n(z) = (1/n) Σ λ_i/(z − λ_i) for the
@@ -822,8 +772,8 @@ def sample_spikes(sample: SampleBulk | Any, strengths: Any, model: str = "additi
     The threshold is the least precise number here (its error falls slowly with n: the
     edge's discreteness error is of order 1/(nε), i.e. n^{−1/3}, before any cancellation).
 
-    ``sample``: a :class:`SampleBulk` or anything :func:`sample_bulk` accepts; ``strengths``: θ
-    (additive, non-zero) or ℓ (multiplicative, > 0, ≠ 1, eigenvalues >= 0).
+    ``sample``: a :class:`~fltheory.engine.spectral.bulks.Sample` or the eigenvalues it reads;
+    ``strengths``: θ (additive, non-zero) or ℓ (multiplicative, > 0, ≠ 1, eigenvalues >= 0).
 
     >>> import numpy as np
     >>> lam = 2 * np.cos(np.pi * (np.arange(4000) + 0.5) / 4000)  # the arcsine law on [−2, 2]
@@ -834,11 +784,11 @@ def sample_spikes(sample: SampleBulk | Any, strengths: Any, model: str = "additi
     dps = check_dps(dps)
     if model not in ("additive", "multiplicative"):
         raise DomainError("model", model, "additive or multiplicative")
-    bulk = sample if isinstance(sample, SampleBulk) else sample_bulk(sample)
+    bulk = sample if isinstance(sample, Sample) else Sample(sample)
     if model == "multiplicative" and bulk.lower < 0:
         raise DomainError("eigenvalues", f"minimum {bulk.lower:.6g}", "eigenvalues >= 0 for the "
                           "multiplicative model", reason="is negative (X is a covariance)")
-    qs = _strengths(strengths, "theta" if model == "additive" else "ell")
+    qs = read_rationals(strengths, "theta" if model == "additive" else "ell", most=MAX_SPIKES)
     cap = min(dps, 15)
     return tuple(_sample_spike(bulk, q, model, cap) for q in qs)
 
@@ -854,16 +804,7 @@ class _SampleEdge:
     se: float  # the threshold's standard error
 
 
-def _sample_theta(q: Fraction, model: str) -> float:
-    """θ of one strength as a float (ℓ − 1 when multiplicative), refusing θ = 0 and ℓ <= 0, 1."""
-    if model == "additive" and q == 0:
-        raise DomainError("theta", 0, "θ ≠ 0")
-    if model == "multiplicative" and (not q > 0 or q == 1):
-        raise DomainError("ell", fraction_str(q), "ℓ > 0, ℓ ≠ 1")
-    return float(q - 1 if model == "multiplicative" else q)
-
-
-def _sample_edge(bulk: SampleBulk, q: Fraction, theta: float, model: str) -> _SampleEdge:
+def _sample_edge(bulk: Sample, q: Fraction, theta: float, model: str) -> _SampleEdge:
     """The edge θ looks at and the threshold 1/F(edge) there, by Richardson extrapolation."""
     import numpy as np
 
@@ -882,9 +823,9 @@ def _sample_edge(bulk: SampleBulk, q: Fraction, theta: float, model: str) -> _Sa
     return _SampleEdge(side, edge, eps, threshold, se_thr)
 
 
-def _sample_spike(bulk: SampleBulk, q: Fraction, model: str, cap: int) -> Spike:
+def _sample_spike(bulk: Sample, q: Fraction, model: str, cap: int) -> Spike:
     """The answer for one strength: no outlier or unresolved at the edge, else the outlier."""
-    theta = _sample_theta(q, model)
+    theta = float(_numeric_theta(q, model))
     e = _sample_edge(bulk, q, theta, model)
     rho = _sample_root(bulk.eigenvalues, 1 / theta, model, e.side)
     if abs(rho - e.edge) < e.eps:  # the root sits among the extreme eigenvalues' terms
@@ -892,7 +833,7 @@ def _sample_spike(bulk: SampleBulk, q: Fraction, model: str, cap: int) -> Spike:
     return _sample_outlier(bulk, q, theta, rho, e, model, cap)
 
 
-def _sample_at_edge(bulk: SampleBulk, q: Fraction, theta: float, e: _SampleEdge, model: str,
+def _sample_at_edge(bulk: Sample, q: Fraction, theta: float, e: _SampleEdge, model: str,
                     cap: int) -> Spike:
     """A root within the edge scale: no outlier if θ is inside the threshold by two standard
     errors, else unresolved; overlap 0 either way."""
@@ -914,7 +855,7 @@ def _sample_at_edge(bulk: SampleBulk, q: Fraction, theta: float, e: _SampleEdge,
                  {"threshold": e.se, "outlier": 0.0, "overlap": 0.0}, bulk.n)
 
 
-def _sample_outlier(bulk: SampleBulk, q: Fraction, theta: float, rho: float, e: _SampleEdge,
+def _sample_outlier(bulk: Sample, q: Fraction, theta: float, rho: float, e: _SampleEdge,
                     model: str, cap: int) -> Spike:
     """An outlier at the root ρ: the overlap from F_n'(ρ), the standard errors propagated."""
     import numpy as np

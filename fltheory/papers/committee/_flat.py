@@ -11,9 +11,13 @@ mixture's tilted closed forms of :mod:`fltheory.papers.committee._mixture`)."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from fltheory.papers.committee.gaussian import GaussianAverages
+    from fltheory.papers.committee.params import CommitteeModel
 
 KIND_ERF, KIND_RELU, KIND_POLY, KIND_MIX = 0, 1, 2, 3
 _TWO_PI = 2.0 * math.pi
@@ -436,10 +440,14 @@ def loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.nda
     return out
 
 
-def cost(model: Any) -> float:
+def cost(model: CommitteeModel, av: GaussianAverages | None = None) -> float:
     """Estimated seconds of one compiled evaluation (K(K+1)/2 · n(n+1)/2 I4 and K n² I3, n =
-    K + M) of an erf, relu or polynomial ``model`` (``inf`` for other g)."""
-    av = model.averages
+    K + M) of an erf, relu, polynomial or erf-mixture ``model`` (``inf`` for other g), with
+    the averages ``av`` (default the model's own)."""
+    if av is None:
+        from fltheory.papers.committee.gaussian import averages
+
+        av = averages(model.g)
     # compiled seconds per I4 (this machine, loaded): erf 5e-9 (hoisted loops; 3e-6 fixed),
     # relu 3e-5–8e-5 (80 nodes), polynomials 1e-8 per term; I3 at most as much; a margin of 2
     # (relu, polynomials); the erf mixture measured 4e-9 per arcsin term (tanh, K = M = 2:
@@ -456,9 +464,9 @@ def cost(model: Any) -> float:
                  + (3e-6 if av.kind in ("erf", "mixture") else 0.0))
 
 
-def _mix_params(av: Any) -> np.ndarray:
+def _mix_params(av: GaussianAverages) -> np.ndarray:
     """(A, B, c_1..c_J, s_1..s_J) of an erf mixture (kind "mixture"), else empty."""
-    m = getattr(av, "mixture", None)
+    m = av.mixture
     if m is None:
         return np.zeros(0)
     return np.ascontiguousarray(np.concatenate([[m.A, m.B], m.c, m.s]), dtype=float)

@@ -12,6 +12,8 @@ from typing import Any
 import sympy as sp
 
 from fltheory.exact import check_cost
+from fltheory.papers.committee.gaussian import GaussianAverages, averages
+from fltheory.papers.committee.params import CommitteeModel
 
 #: measured seconds per I4 term substitution and expansion for polynomial g (this machine,
 #: 2 shared cores); the derivation is refused above SYMBOLIC_SECONDS_LIMIT
@@ -30,9 +32,9 @@ def symbols(K: int, M: int) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix, sp.Symbol]
     return Q, R, T, sp.Symbol("eta", positive=True)
 
 
-def derive(model: Any, order: int) -> dict[str, Any]:
+def derive(model: CommitteeModel, order: int) -> dict[str, Any]:
     """dQ, dR, eps_g, symbols and terms for :class:`CommitteeEquations`."""
-    av = model.averages
+    av = averages(model.g)
     K, M = model.K, model.M
     n = K + M
     pairs = n * (n + 1) // 2 * K * (K + 1) // 2
@@ -159,7 +161,7 @@ class _Averages:
     monomials in the overlap symbols (each covariance entry is one overlap symbol, so a
     monomial in the entries is a monomial in the overlaps)."""
 
-    def __init__(self, av: Any, C: sp.Matrix, n: int):
+    def __init__(self, av: GaussianAverages, C: sp.Matrix, n: int):
         self.av = av
         self.C = C
         self.cache: dict[tuple[str, tuple[int, ...]], Any] = {}
@@ -210,7 +212,7 @@ def _tidy(expr: sp.Expr, kind: str) -> sp.Expr:
     return sp.expand(expr) if kind == "polynomial" else expr
 
 
-def timed_derivation(model: Any, order: int = 2) -> float:
+def timed_derivation(model: CommitteeModel, order: int = 2) -> float:
     """Seconds :func:`derive` takes (for the measurement the issue asks for)."""
     start = time.perf_counter()
     derive(model, order)

@@ -16,56 +16,40 @@ with eigenvalue λ is a(t) = U (y(t) − y*), U the left eigenvectors of the Jac
 linear regime a(t) = a(0) e^{λt} whatever the other modes do. SGD's overlaps give a(t); its
 log-slope is compared with λ. A wrong eigenvector would mix modes and bend the fit.
 
-Besides the claims, public functions put SGD and the ODE side by side for the CLI, the figure
-and the notebook (:func:`compare_sgd_ode`, :func:`loss_curves`), and :func:`ode_run` gathers
-the ODE and its plateau for ``committee ode``.
+The SGD-vs-ODE runs the commands and the figure show live in
+:mod:`fltheory.papers.committee.runs` (:func:`~fltheory.papers.committee.runs.mode_amplitudes`
+is the rates' measurement); this module holds the claim records only.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from fltheory.claims.registry import Claim, Point, Verdict
 from fltheory.claims.stats import linear_fit, mean_se, z_crit
-from fltheory.exact import DomainError, fraction_str
+from fltheory.exact import DomainError
 from fltheory.papers.committee import sim
+from fltheory.papers.committee.params import CommitteeModel, SGDSettings
 from fltheory.simkit.seeding import SeedLike, child, children
-from fltheory.sweep.tasks import run_cost
 
-__all__ = ["CLAIMS", "SGD_SECONDS_LIMIT", "ODERun", "SGDvsODE", "check_comparison_request",
-           "check_ode_task", "check_sgd_task", "compare_sgd_ode", "loss_curves",
-           "mode_amplitudes", "ode_run", "ode_task"]
+if TYPE_CHECKING:
+    from fltheory.papers.committee.ode import CommitteeTrajectory
+    from fltheory.papers.committee.plateau import Plateau
 
-#: bound on the SGD run of :func:`compare_sgd_ode` (estimated by sim.sgd_cost)
-SGD_SECONDS_LIMIT = 30.0
+__all__ = ["CLAIMS"]
 
 
-def _theory() -> Any:
-    from fltheory.papers.committee import model as committee_equations
-
-    return committee_equations
-
-
-def _model(g: str, K: int, M: int, **kw: Any) -> Any:
-    return _theory().CommitteeModel(g, K, M, **kw)
-
-
-def _layers(model: Any) -> tuple[list[float], list[float]]:
-    return [float(v) for v in model.a], [float(v) for v in model.a_star]
-
-
-def _sgd(model: Any, eta: Any, W0: np.ndarray, Ws: np.ndarray, t: np.ndarray, seed: SeedLike,
-         n_test: int = 0) -> sim.CommitteeRun:
-    a, a_star = _layers(model)
-    return sim.sgd(W0, Ws, model.g, float(eta), t, seed, a=a, a_star=a_star,
-                   noise=float(model.noise), weight_decay=float(model.weight_decay),
-                   n_test=n_test)
+def _sgd(model: CommitteeModel, eta: Any, W0: np.ndarray, Ws: np.ndarray, t: np.ndarray,
+         seed: SeedLike, n_test: int = 0) -> sim.CommitteeRun:
+    """One SGD run of the model at step η on the records ``t`` (the simulator's
+    :func:`~fltheory.papers.committee.sim.model_sgd`: the model whole, nothing unpacked)."""
+    run = SGDSettings(eta, W0.shape[1], float(t[-1]), n_test=n_test)
+    return sim.model_sgd(model, run, W0, Ws, t, seed)
 
 
 def _overlaps(W0: np.ndarray, Ws: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -73,47 +57,22 @@ def _overlaps(W0: np.ndarray, Ws: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     return W0 @ W0.T / N, W0 @ Ws.T / N, Ws @ Ws.T / N
 
 
-def _ode(model: Any, eta: Any, Q0: np.ndarray, R0: np.ndarray, T: np.ndarray,
-         t: np.ndarray) -> Any:
+def _ode(model: CommitteeModel, eta: Any, Q0: np.ndarray, R0: np.ndarray, T: np.ndarray,
+         t: np.ndarray) -> CommitteeTrajectory:
     from fltheory.papers.committee.ode import integrate
 
     return integrate(model, eta, Q0, R0, T, t)
 
 
-# ----------------------------------------------------------------------------- mode amplitudes
+# ----------------------------------------------------------------------------- rates
 
 
-def _coords(Q: np.ndarray, R: np.ndarray) -> np.ndarray:
-    """Overlaps in the Jacobian's coordinates: Q_ij (i <= j, row-major), then R row-major;
-    leading axes kept."""
-    K = Q.shape[-1]
-    iu = np.triu_indices(K)
-    return np.concatenate([Q[..., iu[0], iu[1]], R.reshape(*R.shape[:-2], -1)], axis=-1)
+def _mode_amplitudes(model: CommitteeModel, eta: Any, *overlaps: Any) -> tuple[float, np.ndarray]:
+    """(λ, ‖a(t)‖) of :func:`fltheory.papers.committee.runs.mode_amplitudes` (the slowest
+    eigenspace's amplitude along the overlaps: how a rate is measured)."""
+    from fltheory.papers.committee.runs import mode_amplitudes
 
-
-def mode_amplitudes(model: Any, eta: Any, Q_star: Any, R_star: Any, T: Any, Q: Any, R: Any,
-                    which: str = "slowest") -> tuple[float, np.ndarray]:
-    """(λ, ‖a(t)‖): the eigenvalue λ of the Jacobian at the fixed point (Q*, R*) with the
-    largest real part (``which`` = "slowest": the slowest decay, or the fastest growth) and the
-    norm of the amplitude of its eigenspace (every eigenvalue within 1e-6 relative of λ, a
-    degenerate or complex pair together) along the overlaps Q (n × K × K), R (n × K × M):
-    a = U(y − y*), U the rows of V⁻¹ (V the right eigenvectors) for those eigenvalues.
-    Eigenvalues at 0 (|λ| <= 1e-7·max|λ|: symmetries) are skipped."""
-    from fltheory.papers.committee.plateau import jacobian
-
-    if which != "slowest":
-        raise DomainError("which", which, "slowest")
-    Qs, Rs = np.asarray(Q_star, dtype=float), np.asarray(R_star, dtype=float)
-    J = jacobian(model, eta, Qs, Rs, T)
-    w, V = np.linalg.eig(J)
-    scale = float(np.abs(w).max())
-    live = np.flatnonzero(np.abs(w) > 1e-7 * scale)
-    lead = float(w[live].real.max())
-    sel = live[np.abs(w[live].real - lead) <= 1e-6 * scale]
-    U = np.linalg.inv(V)[sel]
-    y = _coords(np.asarray(Q, dtype=float), np.asarray(R, dtype=float)) - _coords(Qs, Rs)
-    amp = np.abs(y @ U.T)
-    return lead, np.sqrt(np.sum(amp * amp, axis=-1))
+    return mode_amplitudes(model, eta, *overlaps)
 
 
 def _log_slope(t: np.ndarray, values: np.ndarray) -> float:
@@ -143,8 +102,8 @@ def _run_points(rows: np.ndarray, x: Callable[[np.ndarray], float],
 
 
 #: y-axis label of the rate claims' figures
-RATE = "rate: log-slope in time"
-EPS_G = "generalisation error ε_g on the plateau"
+_RATE = "rate: log-slope in time"
+_EPS_G = "generalisation error ε_g on the plateau"
 
 
 def _rate_points(lam: float, ode_fit: float, rows: np.ndarray, zc: float, state: str,
@@ -153,18 +112,18 @@ def _rate_points(lam: float, ode_fit: float, rows: np.ndarray, zc: float, state:
     linear-regime check (the ODE's fit within 5 % of λ) and, when the fit was made, its
     intercept against the ODE's fit (tested) and against λ (reported)."""
     points = _run_points(rows, lambda r: r[0], lambda r: r[1], "1/N", prefix + "log-slope per run",
-                         RATE)
+                         _RATE)
     if math.isfinite(ode_fit) and math.isfinite(lam):
         points.append(Point(prefix + "the ODE's log-slope over the window against λ (linear "
                             "regime: within 5 %)", ode_fit, lam, band=0.05 * abs(lam),
-                            series=prefix + "linear-regime check", quantity=RATE))
+                            series=prefix + "linear-regime check", quantity=_RATE))
     if state not in ("nonfinite", "nonlinear"):
         a, se, _, _ = _rate_fit(rows)
         points += [Point(prefix + "N → ∞ intercept of a + c/N against the ODE's fit", a, ode_fit,
-                         se, zc * se, 0.0, "1/N", prefix + "fit at 1/N = 0", quantity=RATE),
+                         se, zc * se, 0.0, "1/N", prefix + "fit at 1/N = 0", quantity=_RATE),
                    Point(prefix + "the intercept against λ (reported; power |λ|/SE must reach "
                          f"{zc:.2f})", a, lam, se, None, 0.0, "1/N",
-                         prefix + "fit at 1/N = 0, against λ", quantity=RATE)]
+                         prefix + "fit at 1/N = 0, against λ", quantity=_RATE)]
     return points
 
 
@@ -234,7 +193,7 @@ def _sim_deviation(params: Mapping[str, Any], seed: int) -> dict[str, dict[str, 
     t = np.linspace(0, params["t_max"], params["records"])
     out = {}
     for case, (g, eta) in enumerate(params["cases"]):
-        model = _model(g, K, M)
+        model = CommitteeModel(g, K, M)
         rows, eps, eps_se = [], [], []
         for N in params["N_grid"]:
             diffs, ses = [], []
@@ -305,7 +264,7 @@ def _predict_plateau(params: Mapping[str, Any]) -> dict[str, float]:
     measurement, which must lie within 2 % of ε_g* (the trajectory is on the plateau)."""
     from fltheory.papers.committee.plateau import symmetric_plateau
 
-    model = _model(params["g"], params["K"], params["M"])
+    model = CommitteeModel(params["g"], params["K"], params["M"])
     p = symmetric_plateau(model, params["eta"])
     p0 = symmetric_plateau(model, Fraction(1, 1000))
     K, M = params["K"], params["M"]
@@ -326,7 +285,7 @@ def _sim_plateau(params: Mapping[str, Any], seed: int) -> np.ndarray:
     """Per seed (cold start): (mean test ε_g over the window's records, max specialisation
     ‖R − mean R‖_F in the window)."""
     K, M = params["K"], params["M"]
-    model = _model(params["g"], K, M)
+    model = CommitteeModel(params["g"], K, M)
     t, inside = _plateau_grid(params)
     out = []
     for rep in children(seed, params["seeds"]):
@@ -354,13 +313,13 @@ def _compare_plateau(pred: dict[str, float], meas: np.ndarray) -> Verdict:
     tolerance = f"|z| <= {zc:.2f}, with power against ε_g*(η → 0)"
     eps, eps0 = float(pred["eps"]), float(pred["eps_small_eta"])
     points = (Point("SGD's window mean of ε_g against the ODE's", mean, float(target), se,
-                    zc * se, series="window mean of ε_g (tested)", quantity=EPS_G),
+                    zc * se, series="window mean of ε_g (tested)", quantity=_EPS_G),
               Point("the same against the plateau's ε_g*(η) (reported)", mean, eps, se,
-                    series="against ε_g*(η)", quantity=EPS_G),
+                    series="against ε_g*(η)", quantity=_EPS_G),
               Point("the same against ε_g*(η → 0) (power: must be told apart)", mean, eps0, se,
-                    series="against ε_g*(η → 0)", quantity=EPS_G),
+                    series="against ε_g*(η → 0)", quantity=_EPS_G),
               Point("the ODE's window mean against ε_g*(η) (on the plateau: within 2 %)",
-                    float(target), eps, band=0.02 * eps, series="plateau check", quantity=EPS_G),
+                    float(target), eps, band=0.02 * eps, series="plateau check", quantity=_EPS_G),
               Point("largest specialisation ‖R − mean R‖_F in the window (on the plateau: "
                     "<= 1/4)", spec, series="plateau check",
                     quantity="specialisation ‖R − mean R‖_F"))
@@ -387,7 +346,7 @@ def _predict_duration(params: Mapping[str, Any]) -> float:
     SGD's noise adds O(N^(−1/2))) and grow as e^{λt} to an O(1) level."""
     from fltheory.papers.committee.plateau import symmetric_plateau
 
-    p = symmetric_plateau(_model(params["g"], params["K"], params["M"]), params["eta"])
+    p = symmetric_plateau(CommitteeModel(params["g"], params["K"], params["M"]), params["eta"])
     return 1 / (2 * p.escape_rate)
 
 
@@ -395,7 +354,7 @@ def _sim_duration(params: Mapping[str, Any], seed: int) -> np.ndarray:
     """Rows (ln N, escape time): first time ‖R − mean R‖_F >= 1/2 (log-interpolated; NaN if
     not reached by t_max), cold start."""
     K, M = params["K"], params["M"]
-    model = _model(params["g"], K, M)
+    model = CommitteeModel(params["g"], K, M)
     t = np.linspace(0, params["t_max"], params["t_max"] + 1)
     rows = []
     for N in params["N_grid"]:
@@ -434,12 +393,13 @@ def _compare_duration(pred: float, rows: np.ndarray) -> Verdict:
 # ----------------------------------------------------------------------------- escape rate
 
 
-def _plateau_start(params: Mapping[str, Any]) -> tuple[Any, Any, np.ndarray, np.ndarray]:
+def _plateau_start(params: Mapping[str, Any]
+                   ) -> tuple[CommitteeModel, Plateau, np.ndarray, np.ndarray]:
     """(model, plateau, Q0, R0): the plateau overlaps with R displaced by δ along the unstable
     direction (normalised to ‖dR‖_F = 1)."""
     from fltheory.papers.committee.plateau import symmetric_plateau
 
-    model = _model(params["g"], params["K"], params["M"])
+    model = CommitteeModel(params["g"], params["K"], params["M"])
     p = symmetric_plateau(model, params["eta"])
     if len(p.unstable) != 1:
         raise DomainError("eta", params["eta"], "a step where the plateau has one unstable "
@@ -455,7 +415,7 @@ def _predict_escape(params: Mapping[str, Any]) -> dict[str, Any]:
     model, p, Q0, R0 = _plateau_start(params)
     t = np.linspace(0, params["window"], int(params["window"]) + 1)
     ode = _ode(model, params["eta"], Q0, R0, p.T, t)
-    lam, amp = mode_amplitudes(model, params["eta"], p.Q, p.R, p.T, ode.Q, ode.R)
+    lam, amp = _mode_amplitudes(model, params["eta"], p.Q, p.R, p.T, ode.Q, ode.R)
     return {"rate": lam, "ode_fit": _log_slope(t, amp), "escape": p.escape_rate}
 
 
@@ -469,7 +429,7 @@ def _sim_escape(params: Mapping[str, Any], seed: int) -> np.ndarray:
         for rep in children(seed, params["seeds"]):
             W0, Ws = sim.start_from_overlaps(Q0, R0, p.T, N, rep)
             run = _sgd(model, params["eta"], W0, Ws, t, rep)
-            _, amp = mode_amplitudes(model, params["eta"], p.Q, p.R, p.T, run.Q, run.R)
+            _, amp = _mode_amplitudes(model, params["eta"], p.Q, p.R, p.T, run.Q, run.R)
             rows.append((1 / N, _log_slope(t, amp)))
     return np.array(rows)
 
@@ -489,13 +449,13 @@ def _near_solution(K: int, M: int, spread: float, orth: float) -> tuple[np.ndarr
 def _predict_convergence(params: Mapping[str, Any]) -> dict[str, Any]:
     from fltheory.papers.committee.plateau import specialised_fixed_point
 
-    model = _model(params["g"], params["K"], params["M"])
+    model = CommitteeModel(params["g"], params["K"], params["M"])
     fp = specialised_fixed_point(model, params["eta"])
     Q0, R0 = _near_solution(params["K"], params["M"], params["spread"], params["orth"])
     lo, hi = params["window"]
     t = np.linspace(lo, hi, int(hi - lo) + 1)
     ode = _ode(model, params["eta"], Q0, R0, fp.T, np.concatenate([[0.0], t]))
-    lam, amp = mode_amplitudes(model, params["eta"], fp.Q, fp.R, fp.T, ode.Q[1:], ode.R[1:])
+    lam, amp = _mode_amplitudes(model, params["eta"], fp.Q, fp.R, fp.T, ode.Q[1:], ode.R[1:])
     fit = _log_slope(t, amp)
     return {"rate": lam, "convergence_rate": fp.convergence_rate, "ode_fit": fit,
             "note": f" (= −convergence rate {fp.convergence_rate:.5f})"}
@@ -506,7 +466,7 @@ def _sim_convergence(params: Mapping[str, Any], seed: int) -> np.ndarray:
     fixed start near the solution (exact overlaps)."""
     from fltheory.papers.committee.plateau import specialised_fixed_point
 
-    model = _model(params["g"], params["K"], params["M"])
+    model = CommitteeModel(params["g"], params["K"], params["M"])
     fp = specialised_fixed_point(model, params["eta"])
     Q0, R0 = _near_solution(params["K"], params["M"], params["spread"], params["orth"])
     lo, hi = params["window"]
@@ -517,7 +477,7 @@ def _sim_convergence(params: Mapping[str, Any], seed: int) -> np.ndarray:
         for rep in children(seed, params["seeds"]):
             W0, Ws = sim.start_from_overlaps(Q0, R0, fp.T, N, rep)
             run = _sgd(model, params["eta"], W0, Ws, grid, rep)
-            _, amp = mode_amplitudes(model, params["eta"], fp.Q, fp.R, fp.T, run.Q[1:],
+            _, amp = _mode_amplitudes(model, params["eta"], fp.Q, fp.R, fp.T, run.Q[1:],
                                      run.R[1:])
             rows.append((1 / N, _log_slope(t, amp)))
     return np.array(rows)
@@ -538,7 +498,7 @@ def _predict_max_lr(params: Mapping[str, Any]) -> dict[str, Any]:
     mode's amplitude over the window from the fixed start."""
     from fltheory.papers.committee.plateau import max_learning_rate
 
-    model = _model(params["g"], 1, 1)
+    model = CommitteeModel(params["g"], 1, 1)
     eta_max = max_learning_rate(model).eta_max
     Q0, R0 = _near_solution(1, 1, params["spread"], params["orth"])
     t, grid = _max_lr_grid(params)
@@ -547,7 +507,7 @@ def _predict_max_lr(params: Mapping[str, Any]) -> dict[str, Any]:
     for f in params["factors"]:
         eta = float(f) * eta_max
         ode = _ode(model, eta, Q0, R0, T, grid)
-        lam, amp = mode_amplitudes(model, eta, T, T, T, ode.Q[1:], ode.R[1:])
+        lam, amp = _mode_amplitudes(model, eta, T, T, T, ode.Q[1:], ode.R[1:])
         out[f] = (lam, _log_slope(t, amp))
     return {"eta_max": eta_max, "rates": out}
 
@@ -557,7 +517,7 @@ def _sim_max_lr(params: Mapping[str, Any], seed: int) -> dict[Any, np.ndarray]:
     η = factor·η_max from a fixed start near W = W* (K = M = 1, exact overlaps)."""
     from fltheory.papers.committee.plateau import max_learning_rate
 
-    model = _model(params["g"], 1, 1)
+    model = CommitteeModel(params["g"], 1, 1)
     eta_max = max_learning_rate(model).eta_max
     Q0, R0 = _near_solution(1, 1, params["spread"], params["orth"])
     T = np.eye(1)
@@ -570,7 +530,7 @@ def _sim_max_lr(params: Mapping[str, Any], seed: int) -> dict[Any, np.ndarray]:
             for rep in children(child(seed, case), params["seeds"]):
                 W0, Ws = sim.start_from_overlaps(Q0, R0, T, N, rep)
                 run = _sgd(model, eta, W0, Ws, grid, rep)
-                _, amp = mode_amplitudes(model, eta, T, T, T, run.Q[1:], run.R[1:])
+                _, amp = _mode_amplitudes(model, eta, T, T, T, run.Q[1:], run.R[1:])
                 rows.append((1 / N, _log_slope(t, amp)))
         out[f] = np.array(rows)
     return out
@@ -590,178 +550,6 @@ def _compare_max_lr(pred: dict[str, Any], meas: dict[Any, np.ndarray]) -> Verdic
                              for f in pred["rates"]))
     return _verdict(states, predicted, "; ".join(parts),
                     f"|z| <= {zc:.2f} per step (Bonferroni), each rate told from 0", points)
-
-
-# ----------------------------------------------------------------------------- public API
-
-
-@dataclass(frozen=True)
-class SGDvsODE:
-    """One-pass SGD from a cold start against the ODE from the same sampled overlaps
-    (:func:`compare_sgd_ode`): the grid ``t``; SGD's test ε_g and its SE, its specialisation
-    ‖R − mean R‖_F and mean diagonal of Q; the ODE's ε_g and specialisation (NaN where it
-    diverged); the divergence times (None if bounded); the ODE's integration method."""
-
-    g: str
-    K: int
-    M: int
-    N: int
-    t: np.ndarray
-    sgd_eps: np.ndarray
-    sgd_eps_se: np.ndarray
-    sgd_spec: np.ndarray
-    sgd_q: np.ndarray
-    ode_eps: np.ndarray
-    ode_spec: np.ndarray
-    sgd_diverged_at: float | None
-    ode_diverged_by: float | None
-    ode_method: str
-
-
-def check_comparison_request(model: Any, eta: Any, N: int, t_max: Any, n_test: int = 2000,
-                             records: int = 41) -> None:
-    """Refuse, before any work, a :func:`compare_sgd_ode` outside its domain: 10 <= N <= 20000,
-    η > 0, 0 < t_max <= 1000, a g the simulator has
-    (:func:`fltheory.papers.committee.sim.activation`:
-    erf, relu, tanh, sigmoid, polynomials), the SGD run within an estimated 30 s and the ODE
-    within its bounds."""
-    from fltheory.exact import as_rational, check_cost, check_integer, fraction_str
-    from fltheory.papers.committee.ode import check_integration_request
-
-    check_integer(N, "N", 10, 20000)
-    eta_q = as_rational(eta, "eta")
-    if eta_q <= 0:
-        raise DomainError("eta", fraction_str(eta_q), "steps η > 0")
-    t_q = as_rational(t_max, "t_max")
-    if not 0 < t_q <= 1000:
-        raise DomainError("t_max", fraction_str(t_q), "0 < t-max <= 1000")
-    sim.activation(model.g)
-    check_cost(f"N = {N}, t-max = {float(t_q):g}, K = {model.K}, M = {model.M}",
-               sim.sgd_cost(N, model.K, model.M, float(t_q), n_test=n_test, records=records),
-               SGD_SECONDS_LIMIT, "seconds (estimated)", "a smaller N or t-max")
-    check_integration_request(model.K, model.M, float(eta_q), float(t_q), records)
-
-
-def compare_sgd_ode(model: Any, eta: Any, N: int, t_max: Any, seed: SeedLike = 0,
-                    q0: Any = Fraction(1, 4), n_test: int = 2000, records: int = 41
-                    ) -> SGDvsODE:
-    """One-pass SGD of ``model`` (a CommitteeModel: g, K, M, a, a*, σ, κ) at N from a cold start
-    (W0 ~ N(0, q0), orthonormal teacher: sim.cold_start) against the ODE from the same sampled
-    overlaps, on ``records`` times in [0, t_max]; checked first by
-    :func:`check_comparison_request`. A run that blows up is reported by its divergence time,
-    never as numbers."""
-    from fltheory.exact import as_rational
-    from fltheory.papers.committee.ode import CommitteeDivergence
-
-    check_comparison_request(model, eta, N, t_max, n_test, records)
-    t = np.linspace(0, float(as_rational(t_max, "t_max")), records)
-    W0, Ws = sim.cold_start(N, model.K, model.M, seed, q0=q0)
-    run = _sgd(model, eta, W0, Ws, t, seed, n_test=n_test)
-    assert run.eps_g is not None and run.eps_g_se is not None
-    try:
-        ode = _ode(model, eta, *_overlaps(W0, Ws), t)
-        ode_eps, ode_spec, div, method = (ode.eps_g, sim.specialisation(ode.R), None,
-                                          ode.method)
-    except CommitteeDivergence as exc:
-        ode_eps = ode_spec = np.full(len(t), np.nan)
-        div, method = getattr(exc, "t", None), "diverged"
-    q = np.einsum("nkk->n", run.Q) / model.K
-    return SGDvsODE(model.g, model.K, model.M, N, t, run.eps_g, run.eps_g_se,
-                    sim.specialisation(run.R), q, ode_eps, ode_spec, run.diverged_at, div,
-                    method)
-
-
-def loss_curves(cases: Sequence[tuple[str, Any]], K: int = 2, M: int = 2,
-                Ns: Sequence[int] = (500, 2000), t_max: float = 100, seed: SeedLike = 0,
-                n_test: int = 2000) -> dict[str, Any]:
-    """ε_g(t) of SGD (test set) at each N and of the ODE from the same sampled start, for each
-    (g, η) of ``cases``, with the plateau's ε_g (None where the plateau analysis refuses)
-    (public API for the figure and notebook)."""
-    from fltheory.papers.committee.plateau import symmetric_plateau
-
-    out = []
-    for g, eta in cases:
-        model = _model(g, K, M)
-        curves = [compare_sgd_ode(model, eta, N, t_max, seed, n_test=n_test, records=101)
-                  for N in Ns]
-        try:
-            plateau: float | None = symmetric_plateau(model, eta).eps_g
-        except DomainError:  # no plateau found by the analysis: the curves alone
-            plateau = None
-        out.append({"g": g, "eta": eta, "curves": curves, "plateau_eps": plateau})
-    return {"K": K, "M": M, "cases": out}
-
-
-@dataclass(frozen=True)
-class ODERun:
-    """The ODE from a generic start near the symmetric subspace (:func:`ode_run`): the model,
-    η, the trajectory (t, Q, R, ε_g, method), the symmetric plateau (None when the model has
-    none: unequal second layers or a failed search, with the reason), the specialisation
-    ‖R − mean R‖_F on the grid and the escape time (first specialisation >= 1/2, None if not
-    reached). Numeric averages (trapezoid rule) only: ``average_errors``, the largest
-    estimated error of each kind of average over the covariances of the right side at the
-    start, the middle and the end of the trajectory."""
-
-    model: Any
-    eta: Any
-    trajectory: Any
-    plateau: Any
-    plateau_note: str
-    specialisation: np.ndarray
-    escape_time: float | None
-    average_errors: dict[str, float] | None = None
-
-
-def ode_run(model: Any, eta: Any, t_max: Any = 200, q0: Any = Fraction(1, 4),
-            rho0: Any = Fraction(1, 1000), seed: int = 0, records: int = 201, T: Any = None,
-            Q0: Any = None, R0: Any = None) -> ODERun:
-    """Integrate the ODE of ``model`` at step η and analyse its symmetric plateau
-    (:func:`~fltheory.papers.committee.plateau.symmetric_plateau`). Start: Q0, R0 when given
-    (checked with T: [[Q0, R0], [R0ᵀ, T]] PSD), else Q = q0 I and R = rho0 × a seeded Gaussian
-    K × M pattern (a generic start: an exactly symmetric one never leaves the plateau);
-    T = I unless given. 0 < t_max <= 10^5, 0 < q0 <= 1000, 0 <= rho0 <= 1000, checked first."""
-    from fltheory.exact import as_rational, fraction_str
-    from fltheory.papers.committee.model import check_state
-    from fltheory.papers.committee.plateau import symmetric_plateau
-
-    t_q = as_rational(t_max, "t_max")
-    if not 0 < t_q <= 10**5:
-        raise DomainError("t_max", fraction_str(t_q), "0 < t-max <= 10^5")
-    q0_f, rho_f = float(as_rational(q0, "q0")), float(as_rational(rho0, "rho0"))
-    if not 0 < q0_f <= 1000:
-        raise DomainError("q0", fraction_str(as_rational(q0, "q0")), "0 < q0 <= 1000")
-    if not 0 <= rho_f <= 1000:
-        raise DomainError("rho0", fraction_str(as_rational(rho0, "rho0")), "0 <= rho0 <= 1000")
-    K, M = model.K, model.M
-    T = np.eye(M) if T is None else T
-    Q0 = q0_f * np.eye(K) if Q0 is None else Q0
-    if R0 is None:
-        R0 = rho_f * np.random.default_rng(child(seed, 0)).standard_normal((K, M))
-    Q0, R0, T = check_state(Q0, R0, T, model)
-    t = np.linspace(0, float(t_q), records)
-    traj = _ode(model, eta, Q0, R0, T, t)
-    try:
-        plateau, note = symmetric_plateau(model, eta, T), ""
-    except DomainError as exc:
-        plateau, note = None, str(exc)
-    spec = sim.specialisation(traj.R)
-    esc = sim.crossing_time(t, spec, 0.5)
-    return ODERun(model, eta, traj, plateau, note, spec, None if math.isnan(esc) else esc,
-                  _trajectory_errors(model, traj))
-
-
-def _trajectory_errors(model: Any, traj: Any) -> dict[str, float] | None:
-    """Numeric averages: the largest estimated error of each kind at three states of the
-    trajectory (start, middle, end); None for closed forms and polynomials."""
-    from fltheory.papers.committee.model import average_errors
-
-    if getattr(model.averages, "kind", None) not in ("cubature", "mixture"):
-        return None
-    out: dict[str, float] = {}
-    for i in sorted({0, len(traj.t) // 2, len(traj.t) - 1}):
-        for k, v in average_errors(model, traj.Q[i], traj.R[i], traj.T).items():
-            out[k] = max(out.get(k, 0.0), v)
-    return out
 
 
 # ----------------------------------------------------------------------------- the claims
@@ -888,132 +676,3 @@ CLAIMS: list[Claim] = [
                      "N_grid": (1000, 2000, 4000, 8000, 16000), "seeds": 8}},
           source=_SOURCE),
 ]
-
-
-# -- the sweep tasks' bodies (declared in fltheory.papers.committee.sweeps) ------------------
-# committee.sgd runs the simulator alone (sim.sgd_task); committee.ode (below) integrates the
-# ODE from the overlaps of the very start that committee.sgd samples at the same grid point and
-# seed, and locates the symmetric plateau. The checks bound each run before any starts.
-
-
-def _check_teacher(v: dict[str, Any]) -> None:
-    """The orthonormal teacher needs N >= M (sim.cold_start)."""
-    if v["N"] < v["M"]:
-        raise DomainError("N", v["N"], f"N >= M = {v['M']} (an orthonormal teacher)",
-                          reason="is smaller than M")
-
-
-def check_sgd_task(v: dict[str, Any]) -> None:
-    """The check of the sweep task ``committee.sgd`` (:func:`sim.sgd_task
-    <fltheory.papers.committee.sim.sgd_task>`): N >= M, and the simulator's cost model
-    (``sim.sgd_cost``) against the sweep's bound per run."""
-    _check_teacher(v)
-    N, K, M, t_max = v["N"], v["K"], v["M"], v["t_max"]
-    # the simulator's cost model (engine auto: numba when installed) for the run above
-    # (SWEEP_N_TEST test inputs, SWEEP_RECORDS records); measured on this machine, numba,
-    # after its one-off ~1 s start-up: erf K = M = 2, N = 4000, t_max = 50: 14.0 s (estimate
-    # 16.3); sigmoid K = M = 3, N = 10⁴, t_max = 10: 20.9 s (25.3)
-    run_cost(f"N = {N}, K = {K}, M = {M}, t_max = {fraction_str(t_max)}",
-             sim.sgd_cost(N, K, M, float(t_max), n_test=sim.SWEEP_N_TEST,
-                          records=sim.SWEEP_RECORDS),
-             "lower t_max, N or K (SGD runs t_max·N steps)")
-
-
-def _sgd_start_seed(p: dict[str, Any], seed: int) -> Any:
-    """The simulation seed committee.sgd uses at this grid point and user seed."""
-    from fltheory.papers.committee.sweeps import SGD_TASK
-    from fltheory.sweep.runner import derived_seed
-    from fltheory.sweep.tasks import canonical
-
-    return derived_seed(SGD_TASK.id, canonical(SGD_TASK, p), seed)
-
-
-def _committee_model(p: dict[str, Any]) -> Any:
-    return _theory().CommitteeModel(str(p["g"]), int(p["K"]), int(p["M"]))
-
-
-#: g whose plateau a committee.ode run locates (closed-form or exact averages, compiled)
-_PLATEAU_KINDS = ("erf", "polynomial")
-
-
-def ode_task(p: dict[str, Any], seed: int) -> dict[str, float]:
-    """The sweep task ``committee.ode``: the committee ODE (deterministic given its start)
-    from the overlaps of the start committee.sgd samples at the same point and ``seed`` (the
-    user's seed: the task derives committee.sgd's), records at ``sim.sweep_times``: ε_g at
-    t_max, the escape time, the final specialisation, diverged (0/1); and for erf and
-    polynomial g the symmetric plateau's ε_g* and escape rate (NaN where it is not located,
-    and for other g)."""
-    from fltheory.papers.committee.ode import CommitteeDivergence, integrate
-    from fltheory.papers.committee.plateau import symmetric_plateau
-
-    N, K, M = int(p["N"]), int(p["K"]), int(p["M"])
-    W0, W_star = sim.cold_start(N, K, M, _sgd_start_seed(p, seed), q0=p["q0"])
-    Q0, R0, T = W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N
-    model, t = _committee_model(p), sim.sweep_times(p["t_max"])
-    out = {"eps_g": math.nan, "escape_time": math.nan, "specialisation": math.nan,
-           "diverged": 0.0, "plateau_eps_g": math.nan, "escape_rate": math.nan}
-    try:
-        tr = integrate(model, p["eta"], Q0, R0, T, t)
-    except CommitteeDivergence:
-        out["diverged"] = 1.0
-    else:
-        spec = sim.specialisation(tr.R)
-        out.update(eps_g=float(tr.eps_g[-1]), escape_time=sim.crossing_time(t, spec, 0.5),
-                   specialisation=float(spec[-1]))
-    if model.averages.kind in _PLATEAU_KINDS:
-        try:
-            plateau = symmetric_plateau(model, p["eta"])
-        except DomainError:  # not located (e.g. η too large: no plateau): NaN
-            pass
-        else:
-            out.update(plateau_eps_g=plateau.eps_g, escape_rate=plateau.escape_rate)
-    return out
-
-
-def _ode_per_eval(model: Any, measured: bool = False) -> float:
-    """Seconds per right-side evaluation as :func:`fltheory.papers.committee.ode.integrate`
-    estimates them; ``measured``: ReLU's compiled evaluation from the measurement below instead."""
-    from fltheory.papers.committee._compiled import integrator as _jit
-
-    ce = _theory()
-    K, M = model.K, model.M
-    kind = model.averages.kind
-    if _jit() is not None and kind in ("erf", "relu", "polynomial"):
-        from fltheory.papers.committee._flat import cost
-
-        floor = 2e-6 + 1.5e-7 * K * K * (K + M) ** 2
-        if measured and kind == "relu":
-            # compiled ReLU (80-node I4): measured 3.1e-5 and 4.1e-5 s per I4-sized average
-            # (K = M = 2, t_max = 100 and 10, loaded 2-core machine, ε_g grid included);
-            # committee.ode's figure is 1.6e-4 (its 3e-5–8e-5 with a margin of 2): 8e-5 here
-            n = K + M
-            return max(floor, 8e-5 * (K * (K + 1) / 2 * n * (n + 1) / 2 + K * n * n))
-        return max(floor, cost(model))
-    return float(ce._rhs_cost(model)) + 5e-5
-
-
-def check_ode_task(v: dict[str, Any]) -> None:
-    """The check of the sweep task ``committee.ode`` (:func:`ode_task`): N >= M, the
-    integrator's own bound, then the task's estimated seconds (the integration, and for erf
-    and polynomial g the plateau analysis) against the sweep's bound per run."""
-    from fltheory.papers.committee.ode import check_integration_request, integration_cost
-
-    ce = _theory()
-    _check_teacher(v)
-    K, M, eta, t_max = v["K"], v["M"], float(v["eta"]), float(v["t_max"])
-    model = _committee_model(v)
-    # integrate's own bound (60 s by its figures), then this task's 30 s by the measured ones
-    check_integration_request(K, M, eta, t_max, sim.SWEEP_RECORDS, _ode_per_eval(model))
-    seconds, _ = integration_cost(K, M, eta, t_max, sim.SWEEP_RECORDS,
-                                  _ode_per_eval(model, measured=True))
-    if model.averages.kind in _PLATEAU_KINDS:
-        # the analysis' Jacobian and Newton steps (committee.plateau's estimate: 24 n + 200
-        # numpy right sides, n = K(K+1)/2 + KM) and the compiled settling of the reduced
-        # flow, measured at most 1.5 s (erf K = M = 2 at η = 1/100; 0.16 s at K = M = 5,
-        # 0.8 s at K = M = 8): counted as 5 s
-        n = K * (K + 1) // 2 + K * M
-        seconds += max(1e-4, float(ce._rhs_cost(model))) * (24 * n + 200) + 5.0
-    # the cold start (N × (K + M) normals and a QR of the teacher): well under a second
-    run_cost(f"g = {v['g']}, K = {K}, M = {M}, t_max = {fraction_str(v['t_max'])}", seconds,
-             "lower t_max or K, M (the ODE's cost grows as K²(K + M)²; tanh and sigmoid use "
-             "numeric averages, ~100× slower)")

@@ -6,13 +6,18 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from fltheory.cli.options import RATIONAL, CountType, emit, format_option
-from fltheory.exact import DomainError, fraction_str
+from fltheory.exact import fraction_str
 from fltheory.results import Result, Table
+
+if TYPE_CHECKING:
+    from fltheory.papers.committee.params import CommitteeModel, ODESettings
+    from fltheory.papers.committee.plateau import Convergence, MaxLearningRate, Plateau
+    from fltheory.papers.committee.runs import ODERun, SGDvsODE
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -39,64 +44,34 @@ def _model_options(func: F) -> F:
         click.option("--M", "M", type=CountType(minimum=1, maximum=50), default=2,
                      show_default=True, help="Teacher units M, 1 <= M <= 50."),
         click.option("--a", "a", default="1", show_default=True,
-                     help="Student second layer: a number for every unit, or 1/K."),
+                     help="Student second layer: a number for every unit, or 1/K (each 0 or "
+                          "1/100 <= |a| <= 4)."),
         click.option("--a-star", "a_star", default="1", show_default=True,
-                     help="Teacher second layer: a number for every unit, or 1/M."),
-        click.option("--noise", type=RATIONAL, default="0", show_default=True,
+                     help="Teacher second layer: a number for every unit, or 1/M (each 0 or "
+                          "1/100 <= |a*| <= 4)."),
+        click.option("--noise", metavar="RATIONAL", default="0", show_default=True,
                      help="Label-noise standard deviation σ >= 0."),
-        click.option("--weight-decay", "weight_decay", type=RATIONAL, default="0",
+        click.option("--weight-decay", "weight_decay", metavar="RATIONAL", default="0",
                      show_default=True, help="Weight decay κ >= 0 (the step −(ηκ/N) w)."),
     ]):
         func = decorate(func)
     return func
 
 
-#: the second-layer weights the ODE commands accept: 0 or 1/100 <= |a| <= 4. The ODE with
-#: (a, a*, η) is the ODE with (a/c, a*/c, c²η) (ε_g times c²), so |a| = 100 is η × 10^4 (a
-#: runaway far above η_max) and a student with |a| = 1e-3 must grow to |w|² ~ 10^6 |a*|²
-#: before it fits (measured: --a 1e-3 … 1e-9 ended in a non-finite I3 or LinAlgError,
-#: --a 1e4 … 1e100 in a "vanishing step size at t ≈ 0"/nan)
-A_RANGE = (Fraction(1, 100), Fraction(4))
+def _model(g: str, K: int, M: int, a: str, a_star: str, noise: str,
+           weight_decay: str) -> CommitteeModel:
+    """The typed model of the options (every field read there, the second layers' range
+    :data:`~fltheory.papers.committee.params.A_RANGE` included)."""
+    from fltheory.papers.committee.params import CommitteeModel
+
+    return CommitteeModel(g, K, M, a=a, a_star=a_star, noise=noise, weight_decay=weight_decay)
 
 
-def _model(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
-           weight_decay: Fraction) -> Any:
-    """The typed model of the options (parsing: the theory checks every field; the second
-    layers also against :data:`A_RANGE`)."""
-    from fltheory.papers.committee.model import CommitteeModel
-
-    model = CommitteeModel(g, K, M, a=a, a_star=a_star, noise=noise, weight_decay=weight_decay)
-    lo, hi = A_RANGE
-    for param, values in (("a", model.a), ("a_star", model.a_star)):
-        for v in values:
-            if v and not lo <= abs(v) <= hi:
-                raise DomainError(param, fraction_str(v), f"0 or {fraction_str(lo)} <= |{param}|"
-                                  f" <= {fraction_str(hi)} (the ODE of a second layer c·a is "
-                                  "the ODE at step c²η: outside this range it is stiff or "
-                                  "runs away)")
-    return model
-
-
-def _model_inputs(model: Any) -> dict[str, Any]:
+def _model_inputs(model: CommitteeModel) -> dict[str, Any]:
     return {"g": model.g, "K": model.K, "M": model.M,
             "a": [fraction_str(v) for v in model.a],
             "a_star": [fraction_str(v) for v in model.a_star],
             "noise": fraction_str(model.noise), "weight_decay": fraction_str(model.weight_decay)}
-
-
-def _matrix(text: str | None, param: str) -> list[list[Fraction]] | None:
-    """A matrix typed as rows separated by ';', entries by ',' (e.g. 1,1/2;1/2,1)."""
-    from fltheory.exact import parse_rational
-
-    if text is None:
-        return None
-    if len(text) > 10000:
-        raise DomainError(param, text[:40] + "…", "a matrix of at most 10000 characters")
-    rows = [[parse_rational(v.strip(), param) for v in row.split(",")]
-            for row in text.split(";")]
-    if len({len(r) for r in rows}) != 1:
-        raise DomainError(param, text, "rows of equal length (rows ';', entries ',')")
-    return rows
 
 
 def _num(x: float, spec: str = ".6g") -> str:
@@ -111,13 +86,13 @@ def committee_group() -> None:
 
 @committee_group.command("ode")
 @_model_options
-@click.option("--eta", type=RATIONAL, required=True, help="Step η > 0.")
-@click.option("--t-max", "t_max", type=RATIONAL, default="200", show_default=True,
+@click.option("--eta", metavar="RATIONAL", required=True, help="Step η > 0.")
+@click.option("--t-max", "t_max", metavar="RATIONAL", default="200", show_default=True,
               help="Integration time, 0 < t-max <= 10^5 (the integration's cost is bounded "
                    "with K, M before it starts).")
-@click.option("--q0", type=RATIONAL, default="1/4", show_default=True,
+@click.option("--q0", metavar="RATIONAL", default="1/4", show_default=True,
               help="Initial Q = q0 I, 0 < q0 <= 1000 (unless --Q0).")
-@click.option("--rho0", type=RATIONAL, default="1/1000", show_default=True,
+@click.option("--rho0", metavar="RATIONAL", default="1/1000", show_default=True,
               help="Initial R = rho0 × a seeded Gaussian K × M pattern (unless --R0).")
 @click.option("--seed", type=CountType(minimum=0), default=0, show_default=True)
 @click.option("--T", "T", default=None, help="Teacher overlaps (rows ';', entries ','); "
@@ -125,26 +100,22 @@ def committee_group() -> None:
 @click.option("--Q0", "Q0", default=None, help="Initial Q (rows ';'), with --R0.")
 @click.option("--R0", "R0", default=None, help="Initial R (K × M, rows ';').")
 @format_option
-def ode_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
-                weight_decay: Fraction, eta: Fraction, t_max: Fraction, q0: Fraction,
-                rho0: Fraction, seed: int, T: str | None, Q0: str | None, R0: str | None,
-                fmt: str) -> None:
+def ode_command(g: str, K: int, M: int, a: str, a_star: str, noise: str, weight_decay: str,
+                eta: str, t_max: str, q0: str, rho0: str, seed: int, T: str | None,
+                Q0: str | None, R0: str | None, fmt: str) -> None:
     """Integrate the derived ODEs from a generic start: ε_g(t), the plateau and the escape.
 
     Example: fltheory committee ode --g erf --K 2 --M 2 --eta .5
     """
-    from fltheory.papers.committee.claims import ode_run
+    from fltheory.papers.committee.params import ODESettings
+    from fltheory.papers.committee.runs import ode_run
 
     model = _model(g, K, M, a, a_star, noise, weight_decay)
-    _announce(model, eta, t_max)
-    run = ode_run(model, eta, t_max, q0, rho0, seed, T=_matrix(T, "T"), Q0=_matrix(Q0, "Q0"),
-                  R0=_matrix(R0, "R0"))
-    from fltheory.papers.committee.ode import eps_accuracy, runaway
-
-    tr, spec = run.trajectory, run.specialisation
-    stop = runaway(tr, model)
+    settings = ODESettings(eta, t_max=t_max, q0=q0, rho0=rho0, seed=seed, T=T, Q0=Q0, R0=R0)
+    _announce(model, settings)
+    run = ode_run(model, settings)
+    tr, spec, stop, acc = run.trajectory, run.specialisation, run.runaway, run.accuracy
     end = len(tr.t) if stop is None else stop[0] + 1
-    acc = eps_accuracy(model, tr, eta, run.average_errors)
     eps = [max(float(v), 0.0) for v in tr.eps_g[:end]]
     rows = [[f"{tr.t[i]:.4g}", _eps_text(eps[i], float(acc[i])), f"{spec[i]:.4f}",
              f"{float(tr.Q[i].trace()) / K:.4f}"] for i in range(0, end, 20)]
@@ -158,36 +129,33 @@ def ode_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
                "runaway": None if stop is None else {"t": stop[1], "trQ_over_K": stop[2],
                                                      "scale": stop[3]}}
     emit(Result(command="committee ode",
-                inputs=_model_inputs(model) | {"eta": fraction_str(eta),
-                                               "t_max": fraction_str(t_max), "q0": fraction_str(q0),
-                                               "rho0": fraction_str(rho0), "seed": seed,
+                inputs=_model_inputs(model) | {"eta": fraction_str(settings.eta),
+                                               "t_max": fraction_str(settings.t_max),
+                                               "q0": fraction_str(settings.q0),
+                                               "rho0": fraction_str(settings.rho0), "seed": seed,
                                                "T": T, "Q0": Q0, "R0": R0},
                 value=eps[-1], conventions=_CONVENTIONS,
-                summary=_ode_summary(run, eta, t_max, stop, eps[-1], float(acc[end - 1])),
+                summary=_ode_summary(run, stop, eps[-1], float(acc[end - 1])),
                 details=details,
                 table=Table(columns=["t", "ε_g", "‖R − mean R‖_F", "tr Q/K"], rows=rows,
                             caption="ODE trajectory (every 20th grid point)",
                             label="tab:fltheory-committee-ode", align="rrrr")), fmt)
 
 
-def _announce(model: Any, eta: Fraction, t_max: Fraction, grid: int = 201) -> float:
+def _announce(model: CommitteeModel, settings: ODESettings) -> float:
     """One line on stderr (never stdout or JSON) before an integration whose estimated time
-    (the integrator's own cost estimate) is 5 s or more; returns the estimate in seconds."""
-    from fltheory.papers.committee._flat import cost
-    from fltheory.papers.committee.ode import compiled_erf_cost, integration_cost
+    is 5 s or more (the theory's estimate on the compiled right side,
+    :func:`~fltheory.papers.committee.ode.integration_seconds`); returns the estimate."""
+    from fltheory.papers.committee.ode import integration_seconds
 
-    per_eval = max(compiled_erf_cost(model.K, model.M), cost(model))
-    if not math.isfinite(per_eval):
-        return math.nan
-    seconds, _ = integration_cost(model.K, model.M, abs(float(eta)), float(t_max), grid,
-                                  per_eval)
+    seconds = integration_seconds(model, settings, compiled=True)
     if seconds >= 5:
-        click.echo(f"fltheory committee ode: integrating to t = {fraction_str(t_max)} "
+        click.echo(f"fltheory committee ode: integrating to t = {fraction_str(settings.t_max)} "
                    f"(estimated {seconds:.0f} s) ...", err=True)
     return seconds
 
 
-def _plateau_json(run: Any) -> dict[str, Any] | None:
+def _plateau_json(run: ODERun) -> dict[str, Any] | None:
     p = run.plateau
     if p is None:
         return None
@@ -207,10 +175,12 @@ def _eps_text(value: float, acc: float) -> str:
     return f"{value:.{digits}g}"
 
 
-def _ode_summary(run: Any, eta: Fraction, t_max: Fraction, stop: Any = None,
+def _ode_summary(run: ODERun, stop: tuple[int, float, float, float] | None = None,
                  final: float = 0.0, acc: float = 0.0) -> list[str]:
+    from fltheory.papers.committee.model import model_averages
+
     tr = run.trajectory
-    out = [f"{run.model}, η = {fraction_str(eta)}; integrated by {tr.method} "
+    out = [f"{run.model}, η = {fraction_str(run.eta)}; integrated by {tr.method} "
            f"({tr.nfev} right-side evaluations)"]
     p = run.plateau
     if p is not None:
@@ -225,14 +195,15 @@ def _ode_summary(run: Any, eta: Fraction, t_max: Fraction, stop: Any = None,
                    f"the largest stable step); the output stops there")
     out.append(f"escape (‖R − mean R‖_F >= 1/2) at t ≈ {run.escape_time:.4g}"
                if run.escape_time is not None else "no escape before t-max")
-    when = float(t_max) if stop is None else float(tr.t[stop[0]])
+    when = float(run.settings.t_max) if stop is None else float(tr.t[stop[0]])
     out.append(f"ε_g at t = {when:g}: {_eps_text(final, acc)} (stated absolute accuracy "
                f"{acc:.1e}: integration tolerances and the averages' error)")
     if run.average_errors is not None:
         kinds = ", ".join(f"{k.upper()} {v:.1e}" for k, v in sorted(run.average_errors.items()))
-        out += [f"averages: {run.model.averages.method}",
+        av = model_averages(run.model)
+        out += [f"averages: {av.method}",
                 f"their estimated error along this trajectory (start, middle, end; "
-                f"{run.model.averages.error_how}): {kinds}"]
+                f"{av.error_how}): {kinds}"]
         if p is not None and p.average_errors is not None:
             out += _error_lines(run.model, p)[1:]
     return out
@@ -243,13 +214,13 @@ def _ode_summary(run: Any, eta: Fraction, t_max: Fraction, stop: Any = None,
 @click.option("--order", type=CountType(minimum=1, maximum=2), default=2, show_default=True,
               help="1: first order in η; 2: with the η² (and noise) terms.")
 @format_option
-def equations_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
-                      weight_decay: Fraction, order: int, fmt: str) -> None:
+def equations_command(g: str, K: int, M: int, a: str, a_star: str, noise: str,
+                      weight_decay: str, order: int, fmt: str) -> None:
     """The ODEs dQ/dt, dR/dt derived for g (sympy; K + M <= 6, bounded before work).
 
     Example: fltheory committee equations --g relu --K 2 --M 1 --format latex
     """
-    from fltheory.papers.committee.model import equations
+    from fltheory.papers.committee.model import equations, model_averages
 
     model = _model(g, K, M, a, a_star, noise, weight_decay)
     eq = equations(model, order)
@@ -258,7 +229,7 @@ def equations_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fracti
     lines += [f"dR_{i + 1}{m + 1}/dt = {eq.dR[i, m]}" for i in range(K) for m in range(M)]
     emit(Result(command="committee equations", inputs=_model_inputs(model) | {"order": order},
                 value=lines, conventions=_CONVENTIONS | {
-                    "averages": model.averages.method,
+                    "averages": model_averages(model).method,
                     "symbols": "Q_ij, R_in, T_nm overlaps, eta the step"},
                 summary=[str(model), *lines, f"eps_g = {eq.eps_g}"],
                 details={"latex": latex, "eps_g": str(eq.eps_g)}), fmt)
@@ -272,31 +243,24 @@ def equations_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fracti
 @click.option("--guess", default=None, help="A start q,c,r for Newton's method (q,r when "
               "K = 1) instead of the settling integration, e.g. 0.78,0.35,0.52.")
 @format_option
-def plateau_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
-                    weight_decay: Fraction, eta: Fraction, guess: str | None, fmt: str) -> None:
+def plateau_command(g: str, K: int, M: int, a: str, a_star: str, noise: str,
+                    weight_decay: str, eta: Fraction, guess: str | None, fmt: str) -> None:
     """The unspecialised plateau Q_kk = q, Q_kl = c, R = r (T = I): its ε_g, the Jacobian's
     eigenvalues there, the unstable directions and the escape rate.
 
     Example: fltheory committee plateau --g erf --K 2 --M 2 --eta 1/2
     """
+    from fltheory.papers.committee.model import model_averages
     from fltheory.papers.committee.plateau import symmetric_plateau
 
     model = _model(g, K, M, a, a_star, noise, weight_decay)
-    start = None
-    if guess is not None:
-        rows_ = _matrix(guess, "guess")
-        n = 3 if K > 1 else 2
-        if rows_ is None or len(rows_) != 1 or len(rows_[0]) != n:
-            raise DomainError("guess", guess, f"{n} numbers separated by ',' "
-                              f"({'q,c,r' if K > 1 else 'q,r'})")
-        start = [float(v) for v in rows_[0]]
-    p = symmetric_plateau(model, eta, guess=start)
+    p = symmetric_plateau(model, eta, guess=guess)
     rows = [[str(i + 1), f"{v.real:+.6g}", f"{v.imag:+.3g}"]
             for i, v in enumerate(p.eigenvalues)]
     value = {"q": p.q, "c": p.c, "r": p.r, "eps_g": p.eps_g, "escape_rate": p.escape_rate}
     numeric = p.average_errors is not None
     extra = {"average_errors": p.average_errors, "refined_change": p.refined_change,
-             "averages": model.averages.method} if numeric else {}
+             "averages": model_averages(model).method} if numeric else {}
     emit(Result(command="committee plateau",
                 inputs=_model_inputs(model) | {"eta": fraction_str(eta), "guess": guess},
                 value=value,
@@ -312,11 +276,14 @@ def plateau_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction
                             label="tab:fltheory-committee-plateau", align="rrr")), fmt)
 
 
-def _error_lines(model: Any, p: Any) -> list[str]:
+def _error_lines(model: CommitteeModel, p: Plateau) -> list[str]:
     """For numeric averages: the method, their estimated errors at this plateau and the
     changes when the final Newton and Jacobian are redone with the finer rule."""
+    from fltheory.papers.committee.model import model_averages
+
     if p.average_errors is None:
         return []
+    av = model_averages(model)
     err, ch = p.average_errors, p.refined_change
     kinds = ", ".join(f"{k.upper()} {v:.1e}" for k, v in sorted(err.items()))
     redo = ("the redo with the finer rule failed (its Newton left the admissible states)"
@@ -324,26 +291,26 @@ def _error_lines(model: Any, p: Any) -> list[str]:
             f"redone with the finer rule: q, c, r change by {max(ch['q'], ch['c'], ch['r']):.1e},"
             f" ε_g by {ch['eps_g']:.1e}, the escape rate by {ch['escape_rate']:.1e}, the "
             f"eigenvalues by {ch['eigenvalues']:.1e} (digits below these are not meaningful)")
-    return [f"averages: {model.averages.method}",
+    return [f"averages: {av.method}",
             f"their estimated error at this plateau's covariances "
-            f"({model.averages.error_how}): {kinds}", redo]
+            f"({av.error_how}): {kinds}", redo]
 
 
 @committee_group.command("simulate")
 @_model_options
-@click.option("--eta", type=RATIONAL, required=True, help="Step η > 0.")
+@click.option("--eta", metavar="RATIONAL", required=True, help="Step η > 0.")
 @click.option("--N", "N", type=CountType(minimum=10, maximum=20000), default=1000,
               show_default=True, help="Input dimension, in [10, 20000]; with t-max, K and M "
               "the SGD run must fit an estimated 30 s (fltheory.papers.committee.sim.sgd_cost).")
-@click.option("--t-max", "t_max", type=RATIONAL, default="50", show_default=True,
+@click.option("--t-max", "t_max", metavar="RATIONAL", default="50", show_default=True,
               help="Simulated time (steps/N), 0 < t-max <= 1000, bounded with N.")
-@click.option("--q0", type=RATIONAL, default="1/4", show_default=True,
+@click.option("--q0", metavar="RATIONAL", default="1/4", show_default=True,
               help="Cold start W0 ~ N(0, q0), q0 > 0.")
 @click.option("--seed", type=CountType(minimum=0), default=0, show_default=True)
 @format_option
-def simulate_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
-                     weight_decay: Fraction, eta: Fraction, N: int, t_max: Fraction,
-                     q0: Fraction, seed: int, fmt: str) -> None:
+def simulate_command(g: str, K: int, M: int, a: str, a_star: str, noise: str,
+                     weight_decay: str, eta: str, N: int, t_max: str, q0: str, seed: int,
+                     fmt: str) -> None:
     """One-pass SGD from a cold start against the ODE from the same sampled overlaps: test ε_g
     (± its SE) and the specialisation ‖R − mean R‖_F on a time grid.
 
@@ -351,22 +318,22 @@ def simulate_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fractio
     """
     import sys
 
-    from fltheory.papers.committee.claims import compare_sgd_ode
-    from fltheory.papers.committee.sim import activation
+    from fltheory.papers.committee.params import SGDSettings
+    from fltheory.papers.committee.runs import compare_sgd_ode
 
-    activation(g)  # the simulator's activations (parsing: refused before the theory's work)
     model = _model(g, K, M, a, a_star, noise, weight_decay)
+    settings = SGDSettings(eta, N, t_max, seed=seed, q0=q0, records=21)
     if sys.stderr.isatty():
-        click.echo(f"SGD: {int(float(t_max) * N)} steps at N = {N} ...", err=True)
-    c = compare_sgd_ode(model, eta, N, t_max, seed, q0=q0, records=21)
+        click.echo(f"SGD: {int(float(settings.t_max) * N)} steps at N = {N} ...", err=True)
+    c = compare_sgd_ode(model, settings)
     rows = [[f"{c.t[i]:g}", f"{_num(float(c.sgd_eps[i]), '.4g')} ± {c.sgd_eps_se[i]:.1g}",
              _num(float(c.ode_eps[i]), ".4g"), _num(float(c.sgd_spec[i]), ".3f"),
              _num(float(c.ode_spec[i]), ".3f")] for i in range(len(c.t))]
     final = float(c.sgd_eps[-1])
     emit(Result(command="committee simulate",
-                inputs=_model_inputs(model) | {"eta": fraction_str(eta), "N": N,
-                                               "t_max": fraction_str(t_max),
-                                               "q0": fraction_str(q0), "seed": seed},
+                inputs=_model_inputs(model) | {"eta": fraction_str(settings.eta), "N": N,
+                                               "t_max": fraction_str(settings.t_max),
+                                               "q0": fraction_str(settings.q0), "seed": seed},
                 value=final if math.isfinite(final) else None, conventions=_CONVENTIONS,
                 summary=_simulate_summary(c), details=_simulate_details(c),
                 table=Table(columns=["t", "SGD test ε_g", "ODE ε_g", "spec. SGD", "spec. ODE"],
@@ -379,7 +346,7 @@ def _finite(xs: Any) -> list[float | None]:
     return [float(x) if math.isfinite(x) else None for x in xs]
 
 
-def _simulate_details(c: Any) -> dict[str, Any]:
+def _simulate_details(c: SGDvsODE) -> dict[str, Any]:
     return {"t": c.t.tolist(), "sgd_eps_g": _finite(c.sgd_eps),
             "sgd_eps_g_se": _finite(c.sgd_eps_se), "ode_eps_g": _finite(c.ode_eps),
             "sgd_specialisation": _finite(c.sgd_spec), "ode_specialisation": _finite(c.ode_spec),
@@ -387,7 +354,7 @@ def _simulate_details(c: Any) -> dict[str, Any]:
             "ode_method": c.ode_method}
 
 
-def _simulate_summary(c: Any) -> list[str]:
+def _simulate_summary(c: SGDvsODE) -> list[str]:
     out = [f"SGD at N = {c.N} (g = {c.g}, K = {c.K}, M = {c.M}) against the ODE from the same "
            f"initial overlaps ({c.ode_method}); test ε_g on 2000 fresh inputs"]
     if c.sgd_diverged_at is not None:
@@ -416,59 +383,38 @@ def _sig(value: float, digits: int) -> str:
     return f"{value:.{digits}g}" if digits > 0 else f"~{value:.1g} (no digit confirmed)"
 
 
-def _closed_form_eta_max(model: Any) -> tuple[float, str] | None:
-    """The K = M = 1 closed form (module docstring of committee.plateau): g = erf(x/√2),
-    a = a* = 1, σ = κ = 0, T = 1: η_max = π√(5/3)."""
-    av = model.averages
-    if (model.K, model.M) != (1, 1) or getattr(av, "kind", None) != "erf" \
-            or float(getattr(av, "scale", 0)) != 1.0 or model.noise or model.weight_decay \
-            or model.a != (1,) or model.a_star != (1,):
-        return None
-    return math.pi * math.sqrt(5 / 3), "π√(5/3)"
-
-
 @committee_group.command("converge")
 @_model_options
 @click.option("--eta", type=RATIONAL, required=True, help="Step η > 0 (for the Jacobian and "
               "the convergence rate; η_max does not depend on it).")
 @format_option
-def converge_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fraction,
-                     weight_decay: Fraction, eta: Fraction, fmt: str) -> None:
+def converge_command(g: str, K: int, M: int, a: str, a_star: str, noise: str,
+                     weight_decay: str, eta: Fraction, fmt: str) -> None:
     """The specialised fixed point (Q = R = T, T = I, for a realisable K = M teacher), the
     Jacobian's spectrum there, the asymptotic convergence rate and η_max, the largest step at
     which that point is linearly stable.
 
     Example: fltheory committee converge --g erf --K 2 --M 2 --eta 1/2
     """
-    import numpy as np
+    from fltheory.papers.committee.plateau import convergence_analysis
 
-    from fltheory.papers.committee import plateau as cp
-
-    if K != M:
-        raise DomainError("K", K, "K = M (the specialised fixed point Q = R = T needs as many "
-                          "students as teachers)", reason=f"with M = {M}")
     model = _model(g, K, M, a, a_star, noise, weight_decay)
-    T = np.eye(M)
+    c = convergence_analysis(model, eta)
     summary = [f"{model}, η = {fraction_str(eta)}; T = I"]
     details: dict[str, Any] = {"eta": fraction_str(eta)}
     value: dict[str, Any] = {"eps_g": None, "convergence_rate": None, "eta_max": None}
     rows: list[list[str]] = []
-    try:
-        fp = cp.specialised_fixed_point(model, eta)
-    except DomainError as exc:
-        if exc.param != "state":
-            raise
-        fp = None
-        lines, found = _no_jacobian(model, eta, T, exc)
+    if c.fixed_point is None:
+        lines, found = _no_jacobian(c)
         summary += lines
         value["eps_g"] = 0.0
         details |= found
-    if fp is not None:
-        rows, lines, values, found = _fixed_point_report(model, eta, fp, T)
+    else:
+        rows, lines, values, found = _fixed_point_report(c)
         summary += lines
         value |= values
         details |= found
-        lines, values, found = _eta_max_report(model, eta)
+        lines, values, found = _eta_max_report(c, eta)
         summary += lines
         value |= values
         details |= found
@@ -481,15 +427,10 @@ def converge_command(g: str, K: int, M: int, a: str, a_star: str, noise: Fractio
                 if rows else None), fmt)
 
 
-def _no_jacobian(model: Any, eta: Fraction, T: Any, exc: DomainError
-                 ) -> tuple[list[str], dict[str, Any]]:
+def _no_jacobian(c: Convergence) -> tuple[list[str], dict[str, Any]]:
     """Summary lines and details of ``committee converge`` when the right side has no
-    Jacobian at Q = R = T (``exc``, from ``specialised_fixed_point``, says why)."""
-    from fltheory.papers.committee import plateau as cp
-    from fltheory.papers.committee.model import rhs
-
-    res = cp._full_residual(rhs(model, eta), T, T, T)
-    reason = str(exc.reason or exc)
+    Jacobian at Q = R = T (the analysis says why)."""
+    res, reason, T = c.residual, c.no_jacobian, c.T
     lines = [f"specialised fixed point Q = R = T (each student on its teacher): ε_g = 0, "
              f"max|rhs| there {res:.1e}",
              f"no Jacobian at this point, so no convergence rate and no η_max: the right "
@@ -499,30 +440,19 @@ def _no_jacobian(model: Any, eta: Fraction, T: Any, exc: DomainError
                    "eigenvalues_imag": None, "jacobian": None, "jacobian_refused": reason}
 
 
-def _fixed_point_report(model: Any, eta: Fraction, fp: Any, T: Any
+def _fixed_point_report(c: Convergence
                         ) -> tuple[list[list[str]], list[str], dict[str, Any], dict[str, Any]]:
     """The table rows (Jacobian eigenvalues), summary lines, values and details of
-    ``committee converge`` at the specialised fixed point ``fp``: its eigenvalues and
-    convergence rate checked against a second Jacobian with twice the difference step."""
-    import numpy as np
-
-    from fltheory.papers.committee import plateau as cp
-    from fltheory.papers.committee.model import rhs
-
-    field = rhs(model, eta)
-    other = np.linalg.eigvals(cp._jacobian(field, fp.Q, fp.R, fp.T, 2e-4))
-    other = other[np.argsort(-other.real, kind="stable")]
-    lam_err = max(float(np.abs(fp.eigenvalues - other).max(initial=0.0)), 1e-15)
-    tol = cp.ZERO_TOL * max(1.0, float(np.abs(other).max(initial=0.0)))
-    nz = other[np.abs(other) > tol]
-    rate_other = -float(nz.real.max()) if len(nz) else 0.0
-    rate_err = max(abs(rate_other - fp.convergence_rate), 1e-15)
+    ``committee converge`` at the specialised fixed point: its eigenvalues and convergence
+    rate with the digits their error estimates (a second Jacobian with twice the difference
+    step) confirm."""
+    fp, lam_err, rate_err = c.fixed_point, c.eigenvalue_error, c.rate_error
+    assert fp is not None and lam_err is not None and rate_err is not None
     rate_digits = _confirmed(fp.convergence_rate, rate_err)
     decimals = max(1, min(_MAX_DIGITS, math.floor(-math.log10(lam_err)) - 1))
     rows = [[str(i + 1), f"{v.real:+.{decimals}f}", f"{v.imag:+.{decimals}f}"]
             for i, v in enumerate(fp.eigenvalues)]
-    where = ("Q = R = T (each student on its teacher)"
-             if np.allclose(fp.Q, T, atol=1e-12) and np.allclose(fp.R, T, atol=1e-12)
+    where = ("Q = R = T (each student on its teacher)" if c.at_teacher
              else "from Newton started at Q = R = T (not Q = R = T: the model is not "
                   "realisable noiselessly)")
     eps_g = max(fp.eps_g, 0.0)
@@ -549,31 +479,28 @@ def _fixed_point_report(model: Any, eta: Fraction, fp: Any, T: Any
     return rows, lines, {"eps_g": eps_g, "convergence_rate": fp.convergence_rate}, details
 
 
-def _eta_max_report(model: Any, eta: Fraction
+def _eta_max_report(c: Convergence, eta: Fraction
                     ) -> tuple[list[str], dict[str, Any], dict[str, Any]]:
     """Summary lines, values and details of ``committee converge`` about η_max (or why it was
     not computed)."""
-    from fltheory.papers.committee import plateau as cp
-
-    try:
-        m = cp.max_learning_rate(model)
-    except DomainError as exc:
-        return [f"η_max not computed: {exc}"], {}, {"eta_max_refused": str(exc)}
-    lines = _eta_max_lines(model, m, float(eta))
+    m = c.eta_max
+    if m is None:
+        return [f"η_max not computed: {c.eta_max_refused}"], {}, {
+            "eta_max_refused": c.eta_max_refused}
+    lines = _eta_max_lines(c, m, float(eta))
     details: dict[str, Any] = {"eta_max_kind": m.kind, "eta_max_method": m.method,
                                "eta_max_error": m.rel_error}
-    closed = _closed_form_eta_max(model)
-    if closed is not None:
-        details["eta_max_closed_form"] = closed[1]
+    if c.closed_form is not None:
+        details["eta_max_closed_form"] = c.closed_form[1]
     return lines, {"eta_max": m.eta_max}, details
 
 
-def _eta_max_lines(model: Any, m: Any, eta: float) -> list[str]:
+def _eta_max_lines(c: Convergence, m: MaxLearningRate, eta: float) -> list[str]:
     """η_max: closed form where there is one (erf, K = M = 1), else numeric with the digits
     its error estimate confirms; and whether the given η is below it."""
     how = ("a real eigenvalue through 0" if m.kind == "real"
            else "a complex pair through the imaginary axis")
-    closed = _closed_form_eta_max(model)
+    closed = c.closed_form
     if m.method == "quadratic":
         method = "the K = M = 1 quadratic det(J1 + ηJ2) = 0 / trace condition on a numeric J1, J2"
     else:

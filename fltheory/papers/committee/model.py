@@ -59,132 +59,33 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from fltheory.args import fraction_text, read_count, read_noise, read_step
+from fltheory.args import read_choice, read_count, read_matrix, read_step
 from fltheory.exact import DomainError, check_cost
 from fltheory.papers.committee.gaussian import GaussianAverages, averages
+from fltheory.papers.committee.params import MAX_FIELDS, CommitteeModel
 
 __all__ = ["MAX_FIELDS", "MAX_SYMBOLIC_FIELDS", "CommitteeEquations", "CommitteeModel",
-           "average_errors", "check_state", "equations", "flat_rhs", "generalisation_error", "rhs"]
+           "average_errors", "check_state", "equations", "flat_rhs", "generalisation_error",
+           "model_averages", "rhs", "rhs_seconds"]
 
-#: bound on K and on M for numeric right sides (the state has K² + KM numbers)
-MAX_FIELDS = 50
 #: bound on K + M for the symbolic derivation (:func:`equations`)
 MAX_SYMBOLIC_FIELDS = 6
 #: the estimated seconds one numeric evaluation of the right side may take
 RHS_SECONDS_LIMIT = 10.0
 
 
-def _weights(value: Any, n: int, param: str, count: str) -> tuple[Fraction, ...]:
-    """Second-layer weights: None (all 1), a number (all equal), the text "1/K" / "1/M"
-    (all 1/n) or a sequence of n numbers; exact rationals."""
-    if value is None:
-        return (Fraction(1),) * n
-    if isinstance(value, str) and value.replace(" ", "").upper() == f"1/{count}":
-        return (Fraction(1, n),) * n
-    if isinstance(value, str | int | float | Fraction) and not isinstance(value, bool):
-        v = _real_fraction(value, param)
-        return (v,) * n
-    try:
-        values = [_real_fraction(v, param) for v in value]
-    except TypeError:
-        raise DomainError(param, str(value)[:40], f"a number, '1/{count}' or {n} numbers") \
-            from None
-    if len(values) != n:
-        raise DomainError(param, f"{len(values)} numbers", f"{n} numbers ({count} = {n})")
-    return tuple(values)
+def model_averages(model: CommitteeModel) -> GaussianAverages:
+    """The Gaussian averages of the model's g (:func:`~fltheory.papers.committee.gaussian.
+    averages`, built once per g and kept): the theory's face of the model.
 
-
-def _real_fraction(v: Any, param: str) -> Fraction:
-    from fltheory.exact import as_rational
-
-    if isinstance(v, float) and not math.isfinite(v):
-        raise DomainError(param, v, "finite numbers", reason="is not a finite number")
-    return as_rational(v, param)
-
-
-@dataclass(frozen=True)
-class CommitteeModel:
-    """A soft committee machine learned by online SGD (model in the module docstring):
-    activation ``g`` (see :func:`~fltheory.papers.committee.gaussian.averages`), K students,
-    M teachers, second layers ``a`` and ``a_star`` (None: all 1; a number; "1/K"; or one
-    number per unit), output noise σ = ``noise`` >= 0 and weight decay κ = ``weight_decay``
-    >= 0, all kept as exact Fractions. 1 <= K, M <= :data:`MAX_FIELDS`.
-
-    >>> m = CommitteeModel("erf_ss", 2, 1, a="1/K")
-    >>> m.a, m.a_star, m.noise
-    ((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 1),), Fraction(0, 1))
+    >>> model_averages(CommitteeModel("erf_ss", 1, 1)).method
+    'closed form (Saad–Solla arcsin)'
     """
-
-    g: str
-    K: int
-    M: int
-    a: Any = None
-    a_star: Any = None
-    noise: Any = 0
-    weight_decay: Any = 0
-
-    def __post_init__(self) -> None:
-        K = read_count(self.K, "K", 1, MAX_FIELDS)
-        M = read_count(self.M, "M", 1, MAX_FIELDS)
-        set_ = object.__setattr__
-        set_(self, "K", K)
-        set_(self, "M", M)
-        set_(self, "a", _weights(self.a, K, "a", "K"))
-        set_(self, "a_star", _weights(self.a_star, M, "a_star", "M"))
-        set_(self, "noise", read_noise(self.noise, "noise"))
-        set_(self, "weight_decay", read_step(self.weight_decay, "weight_decay", allow_zero=True))
-        if not isinstance(self.g, str):
-            raise DomainError("g", str(self.g)[:40], "an activation name or expression")
-        averages(self.g)  # refuses a bad g now
-
-    def with_averages(self, averages: GaussianAverages) -> CommitteeModel:
-        """The same model computed with other averages of the same g (e.g. ``averages.
-        refined()``, to see how a result moves with the numeric rule).
-
-        >>> m = CommitteeModel("erf_ss", 1, 1)
-        >>> m.with_averages(m.averages.refined()).averages is m.averages
-        True
-        """
-        import dataclasses
-
-        other = dataclasses.replace(self)
-        other.__dict__["averages"] = averages  # the cached property's slot
-        return other
-
-    @cached_property
-    def averages(self) -> GaussianAverages:
-        """The Gaussian averages of g (:func:`~fltheory.papers.committee.gaussian.averages`)."""
-        return averages(self.g)
-
-    @property
-    def w(self) -> np.ndarray:
-        """δ = Σ_c w_c g(ρ_c) + σξ over the K + M fields: w = (−a, a*) (float64)."""
-        return np.array([-float(v) for v in self.a] + [float(v) for v in self.a_star])
-
-    def __str__(self) -> str:
-        parts = [f"g = {self.g}", f"K = {self.K}", f"M = {self.M}"]
-        if self.noise:
-            parts.append(f"σ = {fraction_text(self.noise)}")
-        if self.weight_decay:
-            parts.append(f"κ = {fraction_text(self.weight_decay)}")
-        return ", ".join(parts)
-
-
-def _array(M: Any, param: str) -> np.ndarray:
-    try:
-        A = np.asarray(M, dtype=float)
-    except (TypeError, ValueError):
-        raise DomainError(param, str(M)[:40], "a real matrix") from None
-    if A.ndim != 2:
-        raise DomainError(param, f"an array of shape {A.shape}", "a matrix")
-    if not np.isfinite(A).all():
-        raise DomainError(param, "a matrix with non-finite entries", "finite entries")
-    return A
+    return averages(model.g)
 
 
 def check_state(Q: Any, R: Any, T: Any, model: CommitteeModel | None = None,
@@ -203,7 +104,7 @@ def check_state(Q: Any, R: Any, T: Any, model: CommitteeModel | None = None,
     ...
     fltheory.exact.DomainError: R = a state whose joint matrix ... has eigenvalue -1 is ...
     """
-    Q, R, T = _array(Q, "Q"), _array(R, "R"), _array(T, "T")
+    Q, R, T = read_matrix(Q, "Q"), read_matrix(R, "R"), read_matrix(T, "T")
     K, M = R.shape
     read_count(K, "K", 1, MAX_FIELDS)
     read_count(M, "M", 1, MAX_FIELDS)
@@ -230,7 +131,7 @@ def check_state(Q: Any, R: Any, T: Any, model: CommitteeModel | None = None,
         raise DomainError("R", f"a state whose joint matrix [[Q, R], [Rᵀ, T]] has eigenvalue "
                           f"{lam:.3g}", "states with [[Q, R], [Rᵀ, T]] positive semi-definite "
                           "(a Gram matrix of student and teacher weights)")
-    if model is not None and model.averages.kind == "relu":
+    if model is not None and averages(model.g).kind == "relu":
         for name, S in (("Q", Q), ("T", T)):
             if not (np.diag(S) > 0).all():
                 raise DomainError(name, "a state with a zero diagonal entry",
@@ -260,8 +161,15 @@ _SECONDS_PER_AVERAGE = {"erf": (6e-7, 5e-7), "relu": (1.8e-4, 2e-6), "polynomial
 _CUBATURE_I4_DISTINCT = 0.02
 
 
-def _rhs_cost(model: CommitteeModel) -> float:
-    av = model.averages
+def rhs_seconds(model: CommitteeModel, av: GaussianAverages | None = None) -> float:
+    """Estimated seconds of one evaluation of the numpy right side (:func:`rhs`) of ``model``
+    (with the averages ``av``, default the model's own): the theory's estimate, from the
+    measured seconds per average above.
+
+    >>> f"{rhs_seconds(CommitteeModel('erf_ss', 2, 2)):.1e}"
+    '3.4e-05'
+    """
+    av = averages(model.g) if av is None else av
     K, n = model.K, model.K + model.M
     t4, t3 = _SECONDS_PER_AVERAGE[av.kind]
     if av.kind == "polynomial":
@@ -272,6 +180,10 @@ def _rhs_cost(model: CommitteeModel) -> float:
         distinct = K * (K - 1) / 2 * (n - 2) * (n - 3) / 2
         return distinct * _CUBATURE_I4_DISTINCT + (n4 - distinct) * t4 + K * n * n * t3
     return n4 * t4 + K * n * n * t3
+
+
+#: the right side's engines (:func:`rhs`)
+ENGINES = ("auto", "numpy")
 
 
 def rhs(model: CommitteeModel, eta: Any, order: int = 2, engine: str = "auto"
@@ -289,18 +201,23 @@ def rhs(model: CommitteeModel, eta: Any, order: int = 2, engine: str = "auto"
     >>> round(float(dQ[0, 0]), 6), round(float(dR[0, 0]), 6)  # dR = η E[g'(λ) ν g(ν)] = η/π
     (-0.138366, 0.159155)
     """
-    return _rhs_read(model, read_step(eta, "eta"), order, engine)
-
-
-def _rhs_read(model: CommitteeModel, eta: Any, order: int = 2, engine: str = "auto"
-             ) -> Callable[[Any, Any, Any], tuple[np.ndarray, np.ndarray]]:
-    """:func:`rhs` at a step the caller has already read (a Fraction or float > 0): η is read
-    once per call path, by the public function the user called."""
-    eta_f = float(eta)
+    eta_q = read_step(eta, "eta")
     order = read_count(order, "order", 1, 2)
-    check_cost(f"K = {model.K}, M = {model.M}, g = {model.g}", _rhs_cost(model),
+    engine = read_choice(engine, "engine", ENGINES)
+    check_cost(f"K = {model.K}, M = {model.M}, g = {model.g}", rhs_seconds(model),
                RHS_SECONDS_LIMIT, "seconds per evaluation (estimated)", "fewer units")
-    av = model.averages
+    return right_side(model, eta_q, order, engine)
+
+
+def right_side(model: CommitteeModel, eta: Fraction | float, order: int = 2, engine: str = "auto",
+          av: GaussianAverages | None = None
+          ) -> Callable[[Any, Any, Any], tuple[np.ndarray, np.ndarray]]:
+    """:func:`rhs` on arguments already read — a step η > 0 (a Fraction or float), ``order``
+    1 or 2, ``engine`` "auto" or "numpy" — whose work the caller has bounded (an integration or
+    an analysis of known cost): nothing is read or bounded again. ``av``: other averages of the
+    same g (a finer or coarser rule of a numeric g), default the model's own."""
+    eta_f = float(eta)
+    av = averages(model.g) if av is None else av
     K, M = model.K, model.M
     n = K + M
     a = np.array([float(v) for v in model.a])
@@ -315,9 +232,7 @@ def _rhs_read(model: CommitteeModel, eta: Any, order: int = 2, engine: str = "au
     mult_ce = np.where(pairs_ce[:, 0] == pairs_ce[:, 1], 1.0, 2.0) * w[pairs_ce[:, 0]] \
         * w[pairs_ce[:, 1]]
     chunk = max(1, 200_000 // len(pairs_ce))
-    if engine not in ("auto", "numpy"):
-        raise DomainError("engine", engine, "auto or numpy")
-    compiled = _compiled_field(model, eta_f, order) if engine == "auto" else None
+    compiled = _compiled_field(model, eta_f, order, av) if engine == "auto" else None
 
     def f(Q: Any, R: Any, T: Any) -> tuple[np.ndarray, np.ndarray]:
         Q, R, T = (np.asarray(x, dtype=float) for x in (Q, R, T))
@@ -342,8 +257,9 @@ def _rhs_read(model: CommitteeModel, eta: Any, order: int = 2, engine: str = "au
     return f
 
 
-def _second_order(av: Any, C: np.ndarray, K: int, pairs_ik: np.ndarray, pairs_ce: np.ndarray,
-                  mult_ce: np.ndarray, chunk: int, sigma2: float) -> np.ndarray:
+def _second_order(av: GaussianAverages, C: np.ndarray, K: int, pairs_ik: np.ndarray,
+                  pairs_ce: np.ndarray, mult_ce: np.ndarray, chunk: int, sigma2: float
+                  ) -> np.ndarray:
     """The η² term's K × K matrix of :func:`rhs` before the factor η² a aᵀ: for each student
     pair (i, k), Σ_(c<=e) mult_ce I4(i, k; c, e) (the averages of ``av`` over the joint
     covariance ``C``, ``chunk`` pairs at a time) plus σ² I2(i, k)."""
@@ -362,18 +278,19 @@ def _second_order(av: Any, C: np.ndarray, K: int, pairs_ik: np.ndarray, pairs_ce
     return second
 
 
-def _compiled_field(model: CommitteeModel, eta: Any, order: int) -> Any:
+def _compiled_field(model: CommitteeModel, eta: float, order: int, av: GaussianAverages
+                    ) -> tuple[Any, tuple[Any, ...]] | None:
     """(loops, args) of the compiled flat right side for erf and erf-mixture g when one exists
     (:func:`fltheory.papers.committee._compiled.available`: C for erf, numba), else None; T is
     passed at each call. The numpy path costs ~100× more per evaluation (4 ms against 5e-5 s
     at K = 10, M = 5)."""
-    if model.averages.kind not in ("erf", "mixture"):
+    if av.kind not in ("erf", "mixture"):
         return None
     from fltheory.papers.committee import _compiled
 
-    if not _compiled.available(model.averages.kind):
+    if not _compiled.available(av.kind):
         return None
-    f = build_flat(model, eta, np.eye(model.M), order, checked=True)
+    f = build_flat(model, eta, np.eye(model.M), order, checked=True, av=av)
     return None if f is None else (f.loops, f.args)
 
 
@@ -388,9 +305,9 @@ def average_errors(model: CommitteeModel, Q: Any, R: Any, T: Any) -> dict[str, f
     0.0
     """
     Q, R, T = check_state(Q, R, T, model)
-    check_cost(f"K = {model.K}, M = {model.M}, g = {model.g}", 8 * _rhs_cost(model),
+    check_cost(f"K = {model.K}, M = {model.M}, g = {model.g}", 8 * rhs_seconds(model),
                8 * RHS_SECONDS_LIMIT, "seconds (estimated)", "fewer units")
-    av = model.averages
+    av = averages(model.g)
     K, n = model.K, model.K + model.M
     C = _joint(Q, R, T)
     i3 = np.stack(np.meshgrid(np.arange(K), np.arange(n), np.arange(n), indexing="ij"), axis=-1)
@@ -414,11 +331,17 @@ def generalisation_error(model: CommitteeModel, Q: Any, R: Any, T: Any) -> float
     >>> round(generalisation_error(m, np.eye(1), np.zeros((1, 1)), np.eye(1)), 6)  # 2·(1/π)·π/6
     0.333333
     """
-    Q, R, T = check_state(Q, R, T, model)
+    return eps_g_at(model, *check_state(Q, R, T, model))
+
+
+def eps_g_at(model: CommitteeModel, Q: np.ndarray, R: np.ndarray, T: np.ndarray,
+          av: GaussianAverages | None = None) -> float:
+    """:func:`generalisation_error` at a state already checked (float64 arrays, the joint
+    matrix positive semi-definite), with the averages ``av`` (default the model's own)."""
     C = _joint(Q, R, T)
     n = C.shape[0]
     idx = np.stack(np.meshgrid(np.arange(n), np.arange(n), indexing="ij"), axis=-1)
-    E2 = model.averages.e2(_gather(C, idx))
+    E2 = (averages(model.g) if av is None else av).e2(_gather(C, idx))
     w = model.w
     value = 0.5 * float(w @ E2 @ w)
     if not math.isfinite(value):
@@ -502,25 +425,27 @@ def flat_rhs(model: CommitteeModel, eta: Any, T: Any, order: int = 2
     return build_flat(model, eta, T, read_count(order, "order", 1, 2))
 
 
-def build_flat(model: Any, eta: Any, T: Any, order: int = 2, checked: bool = False) -> Any:
+def build_flat(model: CommitteeModel, eta: Any, T: Any, order: int = 2, checked: bool = False,
+               av: GaussianAverages | None = None) -> Any:
     """The flat right side of ``model`` at step ``eta`` and teacher overlaps ``T`` (None for g
-    other than erf, relu or a polynomial); ``checked``: the caller has read η (a Fraction or
-    float > 0) and T is a float array already accepted by ``check_state`` (neither is read
-    again)."""
-    from fltheory.exact import check_cost
+    other than erf, relu, a polynomial or an erf mixture); ``checked``: the caller has read η
+    (a Fraction or float > 0), T is a float array already accepted by ``check_state`` and the
+    work is bounded by the caller's own estimate (nothing is read or bounded again). ``av``:
+    other averages of the same g, default the model's own."""
     from fltheory.papers.committee import _compiled, _flat
     from fltheory.papers.committee.gaussian import RELU_NODES, _legendre
 
-    av = model.averages
+    av = averages(model.g) if av is None else av
     kinds = {"erf": _flat.KIND_ERF, "relu": _flat.KIND_RELU, "polynomial": _flat.KIND_POLY,
              "mixture": _flat.KIND_MIX}
     if av.kind not in kinds:
         return None
     eta_f = float(eta) if checked else float(read_step(eta, "eta"))
     K, M = model.K, model.M
-    check_cost(f"K = {K}, M = {M}, g = {model.g} (compiled right side)", _flat.cost(model), 10.0,
-               "seconds per evaluation (estimated)", "fewer units")
     if not checked:
+        check_cost(f"K = {K}, M = {M}, g = {model.g} (compiled right side)",
+                   _flat.cost(model, av), 10.0, "seconds per evaluation (estimated)",
+                   "fewer units")
         _, _, T = check_state(np.eye(K), np.zeros((K, M)), T, model)
     empty_i, empty_f = np.zeros((0, 0), dtype=np.int64), np.zeros(0)
     tabs = []
@@ -531,10 +456,11 @@ def build_flat(model: Any, eta: Any, T: Any, order: int = 2, checked: bool = Fal
         else:
             tabs += [empty_i, empty_f]
     nodes, weights = _legendre(RELU_NODES) if av.kind == "relu" else (empty_f, empty_f)
-    args = (K, M, np.ascontiguousarray(T, dtype=float), np.array([float(v) for v in model.a]),
-            model.w, eta_f, float(model.noise) ** 2, float(model.weight_decay), order,
-            kinds[av.kind], av.scale**2, *tabs, np.ascontiguousarray(nodes),
-            np.ascontiguousarray(weights), _flat._mix_params(av))
+    args: tuple[Any, ...] = (
+        K, M, np.ascontiguousarray(T, dtype=float), np.array([float(v) for v in model.a]),
+        model.w, eta_f, float(model.noise) ** 2, float(model.weight_decay), order,
+        kinds[av.kind], av.scale**2, *tabs, np.ascontiguousarray(nodes),
+        np.ascontiguousarray(weights), _flat._mix_params(av))
     compiled = _compiled.field(av.kind) or _flat.loops
 
     def f(y: np.ndarray) -> np.ndarray:

@@ -32,27 +32,35 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from fltheory.args import read_grid, read_real, read_step
+from fltheory.args import read_choice, read_count, read_grid, read_real
 from fltheory.engine.odes import STAGES, grid_spacing, tableau
-from fltheory.exact import DomainError, check_cost, check_integer
+from fltheory.exact import DomainError, check_cost
 from fltheory.papers.committee import _compiled
+from fltheory.papers.committee.gaussian import averages
+from fltheory.papers.committee.model import build_flat, check_state, rhs_seconds, right_side
+from fltheory.papers.committee.params import (
+    MAX_FIELDS,
+    METHODS,
+    CommitteeModel,
+    ODESettings,
+    SGDSettings,
+)
 
 __all__ = ["MEMORY_LIMIT_BYTES", "ODE_SECONDS_LIMIT", "CommitteeDivergence", "CommitteeTrajectory",
-           "FlatSolution", "check_integration_request", "compiled_erf_cost",
-           "eps_accuracy", "expected_nfev", "integrate", "integrate_flat", "integration_cost",
-           "runaway"]
+           "FlatSolution", "check_integration_request", "check_trajectory_cost",
+           "compiled_erf_cost", "eps_accuracy", "evaluation_seconds", "expected_nfev",
+           "integrate", "integrate_flat", "integration_cost", "integration_seconds", "runaway",
+           "trajectory"]
 
 #: bounds on one call (estimated before any work): well under a minute on a 2-core machine
 ODE_SECONDS_LIMIT = 60.0
 MEMORY_LIMIT_BYTES = 2**30
-#: largest K and M accepted (the ODE is K² + K M numbers; each evaluation ~K²(K + M)² averages)
-MAX_UNITS = 50
-METHODS = ("auto", "dopri", "dop853", "lsoda")
 
 
 class CommitteeDivergence(DomainError):
@@ -146,9 +154,8 @@ def integration_cost(K: int, M: int, eta: float, t_span: float, n_grid: int,
     Integers 1 <= K, M <= 50 and n_grid >= 1; η, t_span finite reals >= 0; per_eval a finite
     real > 0 (else DomainError).
     """
-    check_integer(K, "K", 1, MAX_UNITS)
-    check_integer(M, "M", 1, MAX_UNITS)
-    check_integer(n_grid, "n_grid", 1)
+    K, M = read_count(K, "K", 1, MAX_FIELDS), read_count(M, "M", 1, MAX_FIELDS)
+    n_grid = read_count(n_grid, "n_grid", 1)
     eta, t_span = read_real(eta, "eta", low=0.0), read_real(t_span, "t_span", low=0.0)
     if per_eval is not None:
         per_eval = read_real(per_eval, "per_eval", low=0.0, open_low=True)
@@ -218,9 +225,16 @@ def integrate_flat(fun: Callable[[np.ndarray], np.ndarray], y0: Any, t_grid: Any
         raise DomainError("y0", f"an array of shape {y0.shape}", "a finite 1-d state")
     rtol = read_real(rtol, "rtol", low=0.0, open_low=True)
     atol = read_real(atol, "atol", low=0.0, open_low=True)
-    check_integer(max_nfev, "max_nfev", 1)
-    if method not in METHODS:
-        raise DomainError("method", method, ", ".join(METHODS))
+    max_nfev = read_count(max_nfev, "max_nfev", 1)
+    method = read_choice(method, "method", METHODS)
+    return _solve_flat(fun, y0, t, rtol, atol, method, compiled, eta, y_scale, max_nfev)
+
+
+def _solve_flat(fun: Callable[[np.ndarray], np.ndarray], y0: np.ndarray, t: np.ndarray,
+                rtol: float, atol: float, method: str, compiled: Any, eta: Any, y_scale: float,
+                max_nfev: int) -> FlatSolution:
+    """:func:`integrate_flat` on arguments already read (a finite 1-d float state, a grid,
+    tolerances > 0, one of :data:`METHODS`, a count)."""
     run, label = _compiled_run(method, compiled)
     if method == "dopri" and run is None:
         raise DomainError("method", method, "auto, dop853 or lsoda (dopri needs a compiled right "
@@ -312,14 +326,63 @@ def _scipy(fun: Callable[[np.ndarray], np.ndarray], y0: np.ndarray, t: np.ndarra
 #: (measured K = M = 2, η = 1/2, t = 2000: 107602 evaluations at 1e-12, 12730 at 1e-10)
 ATOL = 1e-12
 RELU_ATOL = 1e-10
+#: the kinds of averages with a flat (compilable) right side (:func:`~.model.build_flat`)
+_FLAT_KINDS = ("erf", "relu", "polynomial", "mixture")
 
 
-def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
+def evaluation_seconds(model: CommitteeModel, compiled: bool) -> float:
+    """The theory's one estimate of the seconds of one right-side evaluation of ``model``:
+    ``compiled``, the flat right side's (:func:`compiled_erf_cost`, or the model's own
+    :func:`fltheory.papers.committee._flat.cost` when larger: relu's compiled I4 costs ~100×
+    erf's; ``inf`` for g without one); else the numpy right side's
+    (:func:`~fltheory.papers.committee.model.rhs_seconds`, plus 5e-5 s of call overhead).
+
+    >>> m = CommitteeModel("erf_ss", 2, 2)
+    >>> f"{evaluation_seconds(m, True):.1e}", f"{evaluation_seconds(m, False):.1e}"
+    ('3.3e-06', '8.4e-05')
+    """
+    if compiled:
+        from fltheory.papers.committee._flat import cost
+
+        return max(compiled_erf_cost(model.K, model.M), cost(model))
+    return rhs_seconds(model) + 5e-5
+
+
+def _compiles(model: CommitteeModel, method: str) -> bool:
+    """Whether an integration with ``method`` runs on the compiled flat right side."""
+    kind = averages(model.g).kind
+    return method in ("auto", "dopri") and kind in _FLAT_KINDS and _compiled.available(kind)
+
+
+def integration_seconds(model: CommitteeModel, run: ODESettings | SGDSettings,
+                        compiled: bool | None = None) -> float:
+    """The estimated seconds of the integration ``run`` of ``model`` (:func:`integration_cost`
+    with :func:`evaluation_seconds`): on the compiled right side or the numpy one
+    (``compiled``; None: the one :func:`trajectory` takes); NaN when the evaluation has no
+    estimate (no compiled right side for this g).
+
+    >>> m = CommitteeModel("relu", 2, 2)
+    >>> integration_seconds(m, ODESettings("1/2", t_max=2000), compiled=True) > 5
+    True
+    """
+    grid = run.grid
+    per_eval = evaluation_seconds(model, _compiles(model, run.method) if compiled is None
+                                  else compiled)
+    if not math.isfinite(per_eval):
+        return math.nan
+    span = float(grid[-1] - grid[0])
+    return _integration_cost(model.K, model.M, abs(float(run.eta)), span, len(grid),
+                             per_eval)[0]
+
+
+def integrate(model: CommitteeModel, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
               rtol: float = 1e-10, atol: float | None = None, method: str = "auto"
               ) -> CommitteeTrajectory:
     """Integrate the committee-machine ODEs of ``model`` (a
-    :class:`~fltheory.papers.committee.model.CommitteeModel`) at step ``eta`` from
-    (Q0, R0) with teacher T, and return Q, R and ε_g on ``t_grid``.
+    :class:`~fltheory.papers.committee.params.CommitteeModel`) at step ``eta`` from
+    (Q0, R0) with teacher T, and return Q, R and ε_g on ``t_grid``: :func:`trajectory` of
+    the :class:`~fltheory.papers.committee.params.ODESettings` these arguments make (each read
+    once, there).
 
     The right side is :func:`fltheory.papers.committee.model.rhs`; with numba and a compilable
     ``flat_rhs(model, eta)`` it runs compiled (method ``dopri``), else through scipy
@@ -331,89 +394,95 @@ def integrate(model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
     :class:`CommitteeTrajectory`; raises :class:`CommitteeDivergence` (with the time) when the
     overlaps blow up, DomainError on bad input.
 
-    >>> from fltheory.papers.committee.model import CommitteeModel
     >>> m = CommitteeModel("erf_ss", 2, 2)
     >>> tr = integrate(m, 1, [[0.5, 0], [0, 0.5]], [[1e-3, 0], [0, 1e-3]], np.eye(2), [0, 1],
     ...                method="dop853")  # "auto": compiled (C for erf, or numba) when built
     >>> tr.Q.shape, bool(tr.eps_g[1] < tr.eps_g[0]), tr.method
     ((2, 2, 2), True, 'dop853 (scipy)')
     """
-    from fltheory.papers.committee import model as ce
+    run = ODESettings(eta, T=T, Q0=Q0, R0=R0, rtol=rtol, atol=atol, method=method,
+                      t_grid=t_grid)
+    return trajectory(model, run, (run.Q0, run.R0, run.T))
 
-    K, M = _units(model)
-    eta_q, Q0, R0, T, t, atol = _read_request(ce, model, eta, Q0, R0, T, t_grid, atol, method)
-    eta_f, span = float(eta_q), float(t[-1] - t[0])
-    # the cost bounds on η as read here (compiled: the cheaper bound first)
-    _refuse(K, M, span, len(t), *_integration_cost(K, M, eta_f, span, len(t), None))
-    compiled = None
-    if method in ("auto", "dopri") and _compiled.available(
-            getattr(getattr(model, "averages", None), "kind", None)):
-        compiled = _flat(ce, model, eta_q, T)
-    per_eval = _per_evaluation(ce, model, compiled)
-    if per_eval is not None:
-        _refuse(K, M, span, len(t), *_integration_cost(K, M, eta_f, span, len(t), per_eval))
+
+def check_trajectory_cost(model: CommitteeModel, run: ODESettings | SGDSettings) -> float:
+    """Refuse (CostError, before any work) the integration ``run`` of ``model`` when its
+    estimated time or memory exceeds :data:`ODE_SECONDS_LIMIT` or :data:`MEMORY_LIMIT_BYTES`
+    (:func:`integration_cost` at :func:`evaluation_seconds` on the right side
+    :func:`trajectory` takes); return those seconds per evaluation.
+
+    >>> check_trajectory_cost(CommitteeModel("erf_ss", 50, 50), ODESettings(1, t_max=1000))
+    Traceback (most recent call last):
+    fltheory.exact.CostError: ...
+    """
+    t = run.grid
+    K, M, span = model.K, model.M, float(t[-1] - t[0])
+    per_eval = evaluation_seconds(model, _compiles(model, run.method))
+    _refuse(K, M, span, len(t), *_integration_cost(K, M, float(run.eta), span, len(t),
+                                                   per_eval))
+    return per_eval
+
+
+def trajectory(model: CommitteeModel, run: ODESettings | SGDSettings,
+               start: tuple[Any, Any, Any]) -> CommitteeTrajectory:
+    """The ODE of ``model`` integrated as ``run`` says (its step η, grid, tolerances and
+    method) from ``start`` = (Q0, R0, T): matrices as the run's settings read them
+    (:func:`~fltheory.papers.committee.params.read_overlaps`) or as computed from a sampled
+    start. The start is checked once — shapes K × K, K × M, M × M, then
+    :func:`~fltheory.papers.committee.model.check_state` — and the cost once
+    (:func:`check_trajectory_cost`), before any work. Returns a :class:`CommitteeTrajectory`;
+    raises :class:`CommitteeDivergence`.
+
+    >>> m = CommitteeModel("erf_ss", 1, 1)
+    >>> I = np.eye(1)
+    >>> trajectory(m, ODESettings(1, t_grid=[0, 1]), (I / 2, 0 * I, I)).eps_g.shape
+    (2,)
+    """
+    K, M = model.K, model.M
+    shapes = {"Q0": (K, K), "R0": (K, M), "T": (M, M)}
+    Q0, R0, T = (np.asarray(A, dtype=float) for A in start)
+    for (name, shape), A in zip(shapes.items(), (Q0, R0, T), strict=True):
+        if A.shape != shape:
+            raise DomainError(name, f"an array of shape {A.shape}", f"shape {shape}")
+    check_state(Q0, R0, T, model)
+    kind = averages(model.g).kind
+    atol = run.atol if run.atol is not None else RELU_ATOL if kind == "relu" else ATOL
+    t = run.grid
+    per_eval = check_trajectory_cost(model, run)
+    # T has been checked: the flat right side reads and bounds nothing again
+    flat = build_flat(model, run.eta, T, checked=True) if _compiles(model, run.method) else None
     y0 = np.concatenate([Q0.ravel(), R0.ravel()])
-    sol = _bounded(_numpy_field(ce, model, eta_q, T), y0, t, rtol, atol, method, compiled, eta,
-                   T, K, M, per_eval)
-    return _trajectory(ce, model, sol, t, T, eta)
+    sol = _bounded(_numpy_field(model, run.eta, T), y0, t, run.rtol, atol, run.method, flat,
+                   run.eta, T, K, M, per_eval)
+    return _trajectory(model, sol, t, T, run.eta)
 
 
-def _read_request(ce: Any, model: Any, eta: Any, Q0: Any, R0: Any, T: Any, t_grid: Any,
-                  atol: float | None, method: str) -> tuple[Any, ...]:
-    """η (read once: the right sides take it as read), the state checked, the grid, atol (the
-    activation's default when None) and the method, for :func:`integrate`."""
-    K, M = _units(model)
-    if atol is None:
-        relu = getattr(getattr(model, "averages", None), "kind", None) == "relu"
-        atol = RELU_ATOL if relu else ATOL
-    eta_q = read_step(eta, "eta")
-    Q0 = _matrix(Q0, "Q0", (K, K))
-    R0 = _matrix(R0, "R0", (K, M))
-    T = _matrix(T, "T", (M, M))
-    ce.check_state(Q0, R0, T, model)
-    t = read_grid(t_grid)
-    if method not in METHODS:
-        raise DomainError("method", method, ", ".join(METHODS))
-    return eta_q, Q0, R0, T, t, atol
-
-
-def _per_evaluation(ce: Any, model: Any, compiled: Any) -> float | None:
-    """The cost of one right-side evaluation in seconds (None: no estimate). relu's compiled I4
-    costs ~100× erf's, so the compiled estimate is the model's own when larger."""
-    if compiled is None:
-        return _numpy_cost(ce, model)
-    from fltheory.papers.committee._flat import cost
-
-    K, M = _units(model)
-    return max(compiled_erf_cost(K, M), cost(model))
-
-
-def _numpy_field(ce: Any, model: Any, eta_q: Any, T: np.ndarray
+def _numpy_field(model: CommitteeModel, eta: Fraction, T: np.ndarray
                  ) -> Callable[[np.ndarray], np.ndarray]:
     """The numpy right side on the flat state (Q then R), built on first use (the compiled
     path never builds it)."""
-    K, M = _units(model)
-    field: list[Any] = []
+    K, M = model.K, model.M
+    built: list[Any] = []
 
     def fun(y: np.ndarray) -> np.ndarray:
-        if not field:
-            field.append(ce.rhs(model, eta_q))
-        dQ, dR = field[0](y[:K * K].reshape(K, K), y[K * K:].reshape(K, M), T)
+        if not built:
+            built.append(right_side(model, eta))
+        dQ, dR = built[0](y[:K * K].reshape(K, K), y[K * K:].reshape(K, M), T)
         return np.concatenate([np.ravel(dQ), np.ravel(dR)])
 
     return fun
 
 
-def _trajectory(ce: Any, model: Any, sol: Any, t: np.ndarray, T: np.ndarray, eta: Any
-                ) -> CommitteeTrajectory:
+def _trajectory(model: CommitteeModel, sol: FlatSolution, t: np.ndarray, T: np.ndarray,
+                eta: Fraction) -> CommitteeTrajectory:
     """Q (symmetrised), R and ε_g on the grid from the integrator's states; a non-finite ε_g is
     a divergence."""
-    K, M = _units(model)
+    K, M = model.K, model.M
     Y = sol.Y
     Q = Y[:, :K * K].reshape(len(t), K, K)
     Q = 0.5 * (Q + Q.transpose(0, 2, 1))
     R = Y[:, K * K:].reshape(len(t), K, M)
-    eps = _eps_grid(ce, model, Q, R, T)
+    eps = _eps_grid(model, Q, R, T)
     if not np.isfinite(eps).all():
         raise CommitteeDivergence(eta, float(t[int(np.argmin(np.isfinite(eps)))]), None,
                                   "reaches overlaps with a non-finite generalisation error")
@@ -424,7 +493,8 @@ def _trajectory(ce: Any, model: Any, sol: Any, t: np.ndarray, T: np.ndarray, eta
 RUNAWAY_FACTOR = 100.0
 
 
-def runaway(traj: CommitteeTrajectory, model: Any) -> tuple[int, float, float, float] | None:
+def runaway(traj: CommitteeTrajectory, model: CommitteeModel
+            ) -> tuple[int, float, float, float] | None:
     """The first grid point where tr Q/K exceeds RUNAWAY_FACTOR × its natural scale
     max(1, tr Q0/K, (tr T/M) · max a*² / min a²) (the students' norms a fit needs) and still
     grows to the end (η far above η_max: the norms grow without bound, e.g. erf at η = 20
@@ -434,12 +504,12 @@ def runaway(traj: CommitteeTrajectory, model: Any) -> tuple[int, float, float, f
     >>> Q = np.array([[[1.0]], [[50.0]], [[200.0]]])
     >>> traj = SimpleNamespace(t=np.array([0.0, 1.0, 2.0]), Q=Q, R=np.zeros((3, 1, 1)),
     ...                        T=np.eye(1))
-    >>> runaway(traj, SimpleNamespace(a=(1.0,), a_star=(1.0,)))
+    >>> runaway(traj, CommitteeModel("erf_ss", 1, 1))
     (2, 2.0, 200.0, 1.0)
     """
     K, M = traj.R.shape[1], traj.R.shape[2]
-    a = [abs(float(v)) for v in getattr(model, "a", (1.0,)) if v] or [1.0]
-    a_star = [abs(float(v)) for v in getattr(model, "a_star", (1.0,))] or [1.0]
+    a = [abs(float(v)) for v in model.a if v] or [1.0]
+    a_star = [abs(float(v)) for v in model.a_star] or [1.0]
     trq = np.trace(traj.Q, axis1=1, axis2=2) / K
     scale = max(1.0, float(trq[0]),
                 float(np.trace(traj.T)) / M * max(a_star) ** 2 / min(a) ** 2)
@@ -450,46 +520,40 @@ def runaway(traj: CommitteeTrajectory, model: Any) -> tuple[int, float, float, f
     return i, float(traj.t[i]), float(trq[i]), scale
 
 
-def eps_accuracy(model: Any, traj: CommitteeTrajectory, eta: Any,
-                 average_errors: dict[str, float] | None = None,
-                 rtol: float = 1e-10, atol: float | None = None) -> np.ndarray:
-    """A stated absolute accuracy of ε_g on the grid (floats): ε_g = ½ Σ w_c w_e E2(C_ce)
-    with |∂E2/∂C| <= O(1) per entry, so ½ Σ |w_c w_e| times 10 × the local tolerance
-    (atol + rtol · max|C|) of the integration, plus η² times the I4 error (relu: 1e-9, its
-    rule's stated error; numeric averages: the measured ``average_errors``) over the slowest
-    scale 1 — a stated bound for printing, not a proof. Values of ε_g below it are
-    indistinguishable from 0.
+def eps_accuracy(model: CommitteeModel, traj: CommitteeTrajectory,
+                 run: ODESettings | SGDSettings,
+                 average_errors: dict[str, float] | None = None) -> np.ndarray:
+    """A stated absolute accuracy of ε_g on the grid (floats) of the trajectory ``traj`` that
+    the integration ``run`` gave: ε_g = ½ Σ w_c w_e E2(C_ce) with |∂E2/∂C| <= O(1) per entry,
+    so ½ Σ |w_c w_e| times 10 × the local tolerance (atol + rtol · max|C|) of the integration,
+    plus η² times the I4 error (relu: 1e-9, its rule's stated error; numeric averages: the
+    measured ``average_errors``) over the slowest scale 1 — a stated bound for printing, not
+    a proof. Values of ε_g below it are indistinguishable from 0.
 
     >>> from types import SimpleNamespace
     >>> traj = SimpleNamespace(Q=np.eye(2)[None], R=np.eye(2)[None], T=np.eye(2))
-    >>> model = SimpleNamespace(w=np.ones(4), averages=SimpleNamespace(kind="erf"))
-    >>> acc = eps_accuracy(model, traj, "1/2")
+    >>> acc = eps_accuracy(CommitteeModel("erf_ss", 2, 2), traj, ODESettings("1/2"))
     >>> acc.shape, bool(0 < acc[0] < 1e-8)
     ((1,), True)
     """
-    if atol is None:
-        relu = getattr(getattr(model, "averages", None), "kind", None) == "relu"
-        atol = RELU_ATOL if relu else ATOL
-    w = np.abs(np.asarray(getattr(model, "w", np.ones(2)), dtype=float))
+    kind = averages(model.g).kind
+    atol = run.atol if run.atol is not None else RELU_ATOL if kind == "relu" else ATOL
+    w = np.abs(model.w)
     weight = 0.5 * float(w.sum()) ** 2
     scale = np.maximum(np.abs(traj.Q).max(axis=(1, 2)), np.abs(traj.T).max(initial=1.0))
     scale = np.maximum(scale, np.abs(traj.R).max(axis=(1, 2), initial=0.0))
-    kind = getattr(getattr(model, "averages", None), "kind", None)
     i4 = 1e-9 if kind == "relu" else 0.0
     if average_errors:
         i4 = max(i4, *average_errors.values())
-    eta_f = read_real(eta, "eta", low=0.0, open_low=True)
-    return np.asarray(weight * (10.0 * (atol + rtol * scale) + eta_f**2 * i4), dtype=float)
+    eta_f = float(run.eta)
+    return np.asarray(weight * (10.0 * (atol + run.rtol * scale) + eta_f**2 * i4), dtype=float)
 
 
-def _eps_grid(ce: Any, model: Any, Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> np.ndarray:
+def _eps_grid(model: CommitteeModel, Q: np.ndarray, R: np.ndarray, T: np.ndarray
+              ) -> np.ndarray:
     """ε_g = ½ Σ_{c,e} w_c w_e E[g(z_c) g(z_e)] on every grid point in one batch (the formula
-    of ``generalisation_error``, checked against it in the tests); point by point through
-    ``generalisation_error`` when the model does not expose ``averages``/``w``."""
-    av, w = getattr(model, "averages", None), getattr(model, "w", None)
-    if av is None or w is None:
-        return np.array([ce.generalisation_error(model, Q[i], R[i], T) for i in range(len(Q))],
-                        dtype=float)
+    of ``generalisation_error``, checked against it in the tests)."""
+    av, w = averages(model.g), model.w
     n_t, K, M = R.shape
     n = K + M
     C = np.empty((n_t, n, n))
@@ -508,57 +572,10 @@ def _eps_grid(ce: Any, model: Any, Q: np.ndarray, R: np.ndarray, T: np.ndarray) 
         return np.asarray(0.5 * np.einsum("c,tce,e->t", w, E2, w), dtype=float)
 
 
-def _numpy_cost(ce: Any, model: Any) -> float | None:
-    """Seconds per evaluation of the numpy right side, from the estimate of
-    :mod:`fltheory.papers.committee.model`."""
-    cost = getattr(ce, "_rhs_cost", None)
-    try:
-        return float(cost(model)) + 5e-5 if cost is not None else None
-    except (TypeError, ValueError, AttributeError, KeyError):
-        return None
-
-
 def _bounded(fun: Callable[[np.ndarray], np.ndarray], y0: np.ndarray, t: np.ndarray,
-             rtol: float, atol: float, method: str, compiled: Any, eta: Any, T: np.ndarray,
-             K: int, M: int, per_eval: float | None) -> FlatSolution:
+             rtol: float, atol: float, method: str, compiled: Any, eta: Fraction, T: np.ndarray,
+             K: int, M: int, per_eval: float) -> FlatSolution:
     """integrate_flat with the evaluations capped at 3 × the time bound's worth."""
-    if per_eval is None:
-        per_eval = compiled_erf_cost(K, M)
     max_nfev = int(min(3 * ODE_SECONDS_LIMIT / per_eval, 10**8))
-    return integrate_flat(fun, y0, t, rtol, atol, method, compiled, eta,
-                          float(np.abs(T).max(initial=1.0)), max(max_nfev, 100))
-
-
-def _flat(ce: Any, model: Any, eta: Any, T: np.ndarray) -> Any:
-    """The model's compilable flat right side, or None (no ``flat_rhs``, or it returns None)."""
-    flat_rhs = getattr(ce, "flat_rhs", None)
-    if flat_rhs is None:
-        return None
-    # T has been checked (check_state) by the caller: skip the second check
-    from fltheory.papers.committee.model import build_flat
-
-    return build_flat(model, eta, T, checked=True)
-
-
-def _units(model: Any) -> tuple[int, int]:
-    K: Any = getattr(model, "K", None)
-    M: Any = getattr(model, "M", None)
-    check_integer(K, "K", 1, MAX_UNITS)
-    check_integer(M, "M", 1, MAX_UNITS)
-    assert isinstance(K, int) and isinstance(M, int)
-    return K, M
-
-
-def _matrix(A: Any, param: str, shape: tuple[int, int]) -> np.ndarray:
-    try:
-        out = np.array(A, dtype=float)
-    except (TypeError, ValueError):
-        raise DomainError(param, str(A)[:40], f"a real matrix of shape {shape}") from None
-    if out.shape != shape:
-        raise DomainError(param, f"an array of shape {out.shape}", f"shape {shape}")
-    if not np.isfinite(out).all():
-        raise DomainError(param, "a matrix with non-finite entries", "finite entries")
-    if np.abs(out).max(initial=0.0) > 1e6:
-        raise DomainError(param, f"a matrix with entries up to {np.abs(out).max():.3g}",
-                          "entries of magnitude <= 1e6")
-    return out
+    return _solve_flat(fun, np.ascontiguousarray(y0, dtype=float), t, rtol, atol, method,
+                       compiled, eta, float(np.abs(T).max(initial=1.0)), max(max_nfev, 100))

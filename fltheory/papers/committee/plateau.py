@@ -48,18 +48,31 @@ tests check.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from fltheory.args import read_real, read_step
+from fltheory.args import read_count, read_rationals, read_real, read_step
 from fltheory.exact import DomainError, check_cost
+from fltheory.papers.committee.gaussian import averages
+from fltheory.papers.committee.model import (
+    check_state,
+    eps_g_at,
+    generalisation_error,
+    rhs_seconds,
+    right_side,
+)
+from fltheory.papers.committee.params import CommitteeModel, read_overlaps
 
-__all__ = ["FixedPoint", "MaxLearningRate", "Plateau", "convergence_rate", "eta_max_of_field",
-           "fixed_point_of_field", "jacobian", "max_learning_rate", "max_lr_of_field",
-           "plateau_digits", "plateau_of_field", "specialised_fixed_point", "symmetric_plateau"]
+__all__ = ["Convergence", "FixedPoint", "MaxLearningRate", "Plateau", "analysis_seconds",
+           "closed_form_eta_max", "convergence_analysis", "convergence_rate",
+           "eta_max_of_field", "fixed_point_of_field", "jacobian", "max_learning_rate",
+           "max_lr_of_field", "plateau_digits", "plateau_of_field", "specialised_fixed_point",
+           "symmetric_plateau"]
 
 #: largest K + M for which :func:`plateau_digits` derives the symbolic equations
 MAX_SYMBOLIC_FIELDS = 6
@@ -148,57 +161,52 @@ class MaxLearningRate:
 # the model's right side (committee.model) and the generic engine on a field
 
 
-def _model_field(model: Any, eta: Any) -> Field:
-    """The model's numpy right side at a step already read (a Fraction or float > 0)."""
-    from fltheory.papers.committee import model as ce
-
-    return ce._rhs_read(model, eta)
+def _model_eps(model: CommitteeModel, Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> float:
+    return float(generalisation_error(model, Q, R, T))
 
 
-def _model_eps(model: Any, Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> float:
-    from fltheory.papers.committee import model as ce
-
-    return float(ce.generalisation_error(model, Q, R, T))
-
-
-def _eval_cost(model: Any) -> float:
+def _eval_cost(model: CommitteeModel) -> float:
     """Seconds per evaluation of the numpy right side (committee.model's estimate, with a
     floor for the call's overhead)."""
-    from fltheory.papers.committee import model as ce
-
-    cost = getattr(ce, "_rhs_cost", None)
-    return max(1e-4, float(cost(model)) if cost is not None else 1e-4)
+    return max(1e-4, float(rhs_seconds(model)))
 
 
-def _check_analysis(model: Any, extra: int, refine: bool = False) -> float:
-    """Refuse (CostError) an analysis whose Jacobian and Newton steps (~24 n + ``extra``
-    evaluations of the right side, n = K(K+1)/2 + KM; with ``refine`` 4 (4 n + 30) more: the
-    finer rule's Newton from the root and Jacobian, at ~4× the cost per evaluation) would
-    take longer than ANALYSIS_SECONDS_LIMIT; return the seconds per evaluation."""
-    K, M = _units(model)
-    per_eval = _eval_cost(model)
+def analysis_seconds(model: CommitteeModel, extra: int, refine: bool = False) -> float:
+    """The estimated seconds of an analysis of ``model`` whose Jacobian and Newton steps take
+    ~24 n + ``extra`` evaluations of the numpy right side (n = K(K+1)/2 + KM); with ``refine``
+    4 (4 n + 30) more (the finer rule's Newton from the root and Jacobian, at ~4× the cost per
+    evaluation). The theory's one estimate of an analysis.
+
+    >>> round(analysis_seconds(CommitteeModel("erf_ss", 2, 2), 200), 4)
+    0.0368
+    """
+    K, M = model.K, model.M
     n = K * (K + 1) // 2 + K * M
-    evals = 24 * n + extra + (4 * (4 * n + 30) if refine else 0)
-    check_cost(f"K = {K}, M = {M}, g = {getattr(model, 'g', '?')} (fixed-point analysis)",
-               per_eval * evals, ANALYSIS_SECONDS_LIMIT, "seconds (estimated)",
-               "fewer units or an activation with closed-form averages")
-    return per_eval
+    return _eval_cost(model) * (24 * n + extra + (4 * (4 * n + 30) if refine else 0))
 
 
-def _units(model: Any) -> tuple[int, int]:
-    from fltheory.papers.committee.ode import _units as units
-
-    return units(model)
+def _check_analysis(model: CommitteeModel, extra: int, refine: bool = False) -> float:
+    """Refuse (CostError) an analysis whose estimated seconds (:func:`analysis_seconds`)
+    exceed ANALYSIS_SECONDS_LIMIT; return the seconds per evaluation."""
+    check_cost(f"K = {model.K}, M = {model.M}, g = {model.g} (fixed-point analysis)",
+               analysis_seconds(model, extra, refine), ANALYSIS_SECONDS_LIMIT,
+               "seconds (estimated)", "fewer units or an activation with closed-form averages")
+    return _eval_cost(model)
 
 
 def _teacher(T: Any, M: int) -> np.ndarray:
-    from fltheory.papers.committee.ode import _matrix
-
-    T = np.eye(M) if T is None else _matrix(T, "T", (M, M))
+    T = np.eye(M) if T is None else read_overlaps(T, "T", (M, M))
     if not np.allclose(T, T.T, rtol=0, atol=1e-12) or np.linalg.eigvalsh(T).min() < -1e-12:
         raise DomainError("T", "a matrix that is not symmetric positive semi-definite",
                           "a symmetric PSD teacher overlap T")
     return T
+
+
+def _need_square(model: CommitteeModel) -> None:
+    """The specialised point Q = R = T needs K = M (a DomainError naming K otherwise)."""
+    if model.K != model.M:
+        raise DomainError("K", model.K, "K = M (the specialised fixed point Q = R = T needs as "
+                          "many students as teachers)", reason=f"with M = {model.M}")
 
 
 def _symmetric(x: np.ndarray, K: int, M: int) -> tuple[np.ndarray, np.ndarray]:
@@ -418,7 +426,8 @@ def plateau_of_field(field: Field, K: int, M: int, T: np.ndarray, eta: float,
                    w, unstable, max(0.0, float(w[0].real)) if len(unstable) else 0.0)
 
 
-def symmetric_plateau(model: Any, eta: Any, T: Any = None, guess: Any = None) -> Plateau:
+def symmetric_plateau(model: CommitteeModel, eta: Any, T: Any = None, guess: Any = None
+                      ) -> Plateau:
     """The unspecialised plateau of ``model`` at step η: the fixed point of the full ODE with
     Q_kk = q, Q_kl = c, R_km = r, its ε_g, the Jacobian's eigenvalues there, the unstable
     directions and the escape rate (module docstring: root of the reduced equations from a
@@ -426,19 +435,21 @@ def symmetric_plateau(model: Any, eta: Any, T: Any = None, guess: Any = None) ->
     full right side's residual <= 1e-10 checked).
 
     Parameters: η > 0; T (M × M, default I) of the form τI + τ'(11ᵀ − I); the model's
-    second-layer weights equal within students and within teachers. Returns a
-    :class:`Plateau` (floats). DomainError on bad input or when no plateau is reached.
+    second-layer weights equal within students and within teachers; ``guess`` (q, c, r) as
+    numbers or text "q,c,r" ((q, r) when K = 1). Returns a :class:`Plateau` (floats).
+    DomainError on bad input or when no plateau is reached.
 
-    >>> from fltheory.papers.committee.model import CommitteeModel
     >>> p = symmetric_plateau(CommitteeModel("erf_ss", 2, 2), "1/10")
     >>> round(p.r, 4), len(p.unstable), round(p.escape_rate, 5)
     (0.4092, 1, 0.00653)
     """
-    K, M = _units(model)
+    K, M = model.K, model.M
     eta_q = read_step(eta, "eta")  # read once: every right side below takes it as read
     eta_f = float(eta_q)
     T = _teacher(T, M)
-    kind = getattr(getattr(model, "averages", None), "kind", None)
+    if isinstance(guess, str):
+        guess = [float(v) for v in read_rationals(guess, "guess", most=3)]
+    kind = averages(model.g).kind
     numeric = kind in ("cubature", "mixture")  # approximate averages: errors stated
     # a numeric-average model also redoes Newton and the Jacobian with the finer rule
     # (measured ~4× the cost per evaluation): ~4 (4 n + 30) more evaluations' worth
@@ -449,27 +460,28 @@ def symmetric_plateau(model: Any, eta: Any, T: Any = None, guess: Any = None) ->
     per_settle = per_eval if reduced is None else settle_cost
     # settling: all spans together within half the analysis time bound (then a DomainError)
     budget = int(max(200, min(10**6, 0.5 * ANALYSIS_SECONDS_LIMIT / per_settle)))
-    p = plateau_of_field(_model_field(model, eta_q), K, M, T, eta_f,
+    p = plateau_of_field(right_side(model, eta_q), K, M, T, eta_f,
                          lambda Q, R: _model_eps(model, Q, R, T), guess, budget,
                          reduced, per_settle)
     return _refine(model, eta_q, p) if numeric else p
 
 
-def _refine(model: Any, eta: Any, p: Plateau) -> Plateau:
+def _refine(model: CommitteeModel, eta: Fraction, p: Plateau) -> Plateau:
     """The plateau of a numeric-average model with its error stated: the estimated error of
     each kind of average at the plateau's covariances, and the changes of the results when
     the final Newton and Jacobian are redone with the finer rule (a perturbation estimate of
     the digits that the averages' error leaves meaningful)."""
     import dataclasses
 
-    from fltheory.papers.committee import model as ce
+    from fltheory.papers.committee.model import average_errors
 
-    errors = ce.average_errors(model, p.Q, p.R, p.T)
-    fine = model.with_averages(model.averages.refined())
+    errors = average_errors(model, p.Q, p.R, p.T)
+    fine = averages(model.g).refined()
     guess = (p.q, p.c, p.r) if p.K > 1 else (p.q, p.r)
     try:
-        f = plateau_of_field(ce._rhs_read(fine, eta), p.K, p.M, p.T, p.eta,
-                             lambda Q, R: ce.generalisation_error(fine, Q, R, p.T), guess)
+        f = plateau_of_field(right_side(model, eta, av=fine), p.K, p.M, p.T, p.eta,
+                             lambda Q, R: eps_g_at(model, *check_state(Q, R, p.T, model),
+                                                   av=fine), guess)
     except DomainError:  # e.g. a Newton step off the PSD cone: the change stays unknown
         return dataclasses.replace(p, average_errors=errors)
     n = min(len(f.eigenvalues), len(p.eigenvalues))
@@ -479,14 +491,13 @@ def _refine(model: Any, eta: Any, p: Plateau) -> Plateau:
     return dataclasses.replace(p, average_errors=errors, refined_change=change)
 
 
-def _coarse_reduced(model: Any, eta: Any, T: np.ndarray, K: int, M: int
+def _coarse_reduced(model: CommitteeModel, eta: Fraction, T: np.ndarray, K: int, M: int
                     ) -> Callable[[np.ndarray], np.ndarray]:
     """The reduced right side with the averages' coarse trapezoid rule (numeric averages;
     measured ~6× cheaper than the standard rule at K = M = 2): its root starts Newton."""
     from fltheory.papers.committee import _trapezoid as trap
-    from fltheory.papers.committee import model as ce
 
-    field = ce._rhs_read(model.with_averages(model.averages.with_rule(trap.COARSE)), eta)
+    field = right_side(model, eta, av=averages(model.g).with_rule(trap.COARSE))
 
     def reduced(x: np.ndarray) -> np.ndarray:
         return _reduce(*field(*_symmetric(x, K, M), T), K)
@@ -494,21 +505,21 @@ def _coarse_reduced(model: Any, eta: Any, T: np.ndarray, K: int, M: int
     return reduced
 
 
-def _compiled_reduced(model: Any, eta: Any, T: np.ndarray, K: int, M: int
+def _compiled_reduced(model: CommitteeModel, eta: Fraction, T: np.ndarray, K: int, M: int
                       ) -> tuple[Callable[[np.ndarray], np.ndarray] | None, float]:
     """The reduced right side (q, c, r) -> (dq, dc, dr) through the model's compiled flat
     right side (g erf, relu, a polynomial or an erf mixture, compiled: C for erf, else numba),
     and its estimated seconds per evaluation; (None, 0) otherwise (the numpy right side
     settles then)."""
-    from fltheory.papers.committee import model as ce
     from fltheory.papers.committee._compiled import available
+    from fltheory.papers.committee.model import build_flat
 
-    if not available(getattr(getattr(model, "averages", None), "kind", None)):
+    if not available(averages(model.g).kind):
         return None, 0.0
-    f = ce.build_flat(model, eta, T, checked=True)  # η as read by the caller
+    f = build_flat(model, eta, T, checked=True)  # η as read by the caller
     if f is None:
         return None, 0.0
-    ce.check_state(np.eye(K), np.zeros((K, M)), T, model)  # T as the model accepts it
+    check_state(np.eye(K), np.zeros((K, M)), T, model)  # T as the model accepts it
     from fltheory.papers.committee._flat import cost
 
     per_eval = float(cost(model))
@@ -521,29 +532,20 @@ def _compiled_reduced(model: Any, eta: Any, T: np.ndarray, K: int, M: int
     return reduced, max(per_eval, 2e-5)
 
 
-def jacobian(model: Any, eta: Any, Q: Any, R: Any, T: Any = None) -> np.ndarray:
+def jacobian(model: CommitteeModel, eta: Any, Q: Any, R: Any, T: Any = None) -> np.ndarray:
     """The Jacobian of the full ODE at (Q, R) in the coordinates (Q_ij for i <= j, row-major;
     then R row-major): K(K+1)/2 + K M square, central differences with one Richardson step
     (module docstring; about 1e-10 absolute for O(1) overlaps). Floats.
 
-    >>> from fltheory.papers.committee.model import CommitteeModel
     >>> jacobian(CommitteeModel("erf_ss", 1, 1), 1, [[1.0]], [[1.0]]).shape
     (2, 2)
     """
-    from fltheory.papers.committee.ode import _matrix
-
-    K, M = _units(model)
+    K, M = model.K, model.M
     T = _teacher(T, M)
-    Q, R = _matrix(Q, "Q", (K, K)), _matrix(R, "R", (K, M))
-    _check_state(Q, R, T)
+    Q, R = read_overlaps(Q, "Q", (K, K)), read_overlaps(R, "R", (K, M))
+    check_state(Q, R, T)
     _check_analysis(model, 0)
-    return _jacobian(_model_field(model, read_step(eta, "eta")), Q, R, T)
-
-
-def _check_state(Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> None:
-    from fltheory.papers.committee import model as ce
-
-    ce.check_state(Q, R, T)
+    return _jacobian(right_side(model, read_step(eta, "eta")), Q, R, T)
 
 
 def fixed_point_of_field(field: Field, Q0: np.ndarray, R0: np.ndarray, T: np.ndarray,
@@ -579,7 +581,7 @@ def fixed_point_of_field(field: Field, Q0: np.ndarray, R0: np.ndarray, T: np.nda
                       int(np.sum(w.real > tol)), rate)
 
 
-def specialised_fixed_point(model: Any, eta: Any, T: Any = None, guess: Any = None
+def specialised_fixed_point(model: CommitteeModel, eta: Any, T: Any = None, guess: Any = None
                             ) -> FixedPoint:
     """The specialised fixed point of ``model`` at step η and its convergence rate: Newton on
     the full state from ``guess`` = (Q, R) — default Q = R = T (each student on its teacher;
@@ -589,14 +591,16 @@ def specialised_fixed_point(model: Any, eta: Any, T: Any = None, guess: Any = No
     Parameters: η > 0; T (M × M, default I) PSD; ``guess`` a pair (Q0, R0) forming a PSD state
     with T. Returns a :class:`FixedPoint` (floats; residual <= 1e-10 checked).
 
-    >>> from fltheory.papers.committee.model import CommitteeModel
     >>> fp = specialised_fixed_point(CommitteeModel("erf_ss", 2, 2), 1)
     >>> fp.eps_g, fp.unstable, round(fp.convergence_rate, 5)
     (0.0, 0, 0.04418)
     """
-    from fltheory.papers.committee.ode import _matrix
+    return _specialised(model, read_step(eta, "eta"), T, guess)
 
-    K, M = _units(model)
+
+def _specialised(model: CommitteeModel, eta: Fraction, T: Any, guess: Any) -> FixedPoint:
+    """:func:`specialised_fixed_point` at a step already read."""
+    K, M = model.K, model.M
     T = _teacher(T, M)
     if guess is None:
         if K != M:
@@ -608,20 +612,20 @@ def specialised_fixed_point(model: Any, eta: Any, T: Any = None, guess: Any = No
             Qg, Rg = guess
         except (TypeError, ValueError):
             raise DomainError("guess", str(guess)[:40], "a pair (Q0, R0)") from None
-        Q0, R0 = _matrix(Qg, "Q0", (K, K)), _matrix(Rg, "R0", (K, M))
-    _check_state(Q0, R0, T)
+        Q0, R0 = read_overlaps(Qg, "Q0", (K, K)), read_overlaps(Rg, "R0", (K, M))
+    check_state(Q0, R0, T)
     _check_analysis(model, 0)
-    field = _model_field(model, read_step(eta, "eta"))
+    field = right_side(model, eta)
     return fixed_point_of_field(field, Q0, R0, T,
                                 lambda Q, R: _model_eps(model, Q, R, T))
 
 
-def convergence_rate(model: Any, eta: Any, T: Any = None, guess: Any = None) -> float:
+def convergence_rate(model: CommitteeModel, eta: Any, T: Any = None, guess: Any = None
+                     ) -> float:
     """The asymptotic convergence rate at the specialised fixed point (−max Re λ over the
     Jacobian's non-zero eigenvalues, per unit t = steps/N; :func:`specialised_fixed_point`).
     A float; negative when the point repels.
 
-    >>> from fltheory.papers.committee.model import CommitteeModel
     >>> round(convergence_rate(CommitteeModel("erf_ss", 1, 1), 1), 6)
     0.122518
     """
@@ -769,7 +773,7 @@ def eta_max_of_field(field_at: Callable[[float], Field], T: np.ndarray) -> MaxLe
     return MaxLearningRate(eta_max, kind, J1, J2, "bisection", rel, zero)
 
 
-def max_learning_rate(model: Any, T: Any = 1) -> MaxLearningRate:
+def max_learning_rate(model: CommitteeModel, T: Any = 1) -> MaxLearningRate:
     """The largest step η for which the fixed point Q = R = T is linearly stable (module
     docstring): for g = erf(x/√2), K = M = 1, T = 1 it is π√(5/3) ≈ 4.0558 (derived there).
     K = M = 1: J1, J2 by central differences, η_max from the quadratic det(J1 + ηJ2) = 0 (or
@@ -781,27 +785,23 @@ def max_learning_rate(model: Any, T: Any = 1) -> MaxLearningRate:
     T > 0 (a number: T·I; or an M × M PSD matrix when K >= 2). Returns a
     :class:`MaxLearningRate`.
 
-    >>> from fltheory.papers.committee.model import CommitteeModel
     >>> round(max_learning_rate(CommitteeModel("erf_ss", 1, 1)).eta_max, 6)
     4.055779
     """
-
-    K, M = _units(model)
-    if K != M:
-        raise DomainError("K", K, "K = M (the specialised fixed point Q = R = T needs as many "
-                          "students as teachers)", reason=f"with M = {M}")
+    _need_square(model)
+    K, M = model.K, model.M
     if K > 1:
         Tm = (np.eye(M) * read_real(T, "T", low=0.0, open_low=True) if np.ndim(T) == 0
               else _teacher(T, M))
         _check_analysis(model, 2 * 24 * (K * (K + 1) // 2 + K * M))
-        return eta_max_of_field(lambda e: _model_field(model, e), Tm)
+        return eta_max_of_field(lambda e: right_side(model, e), Tm)
     T_f = read_real(T, "T", low=0.0, open_low=True)
     _check_analysis(model, 0)
-    return max_lr_of_field(lambda e: _model_field(model, e), T_f)
+    return max_lr_of_field(lambda e: right_side(model, e), T_f)
 
 
 
-def plateau_digits(model: Any, eta: Any, dps: int = 30) -> tuple[Any, ...]:
+def plateau_digits(model: CommitteeModel, eta: Any, dps: int = 30) -> tuple[Any, ...]:
     """The symmetric plateau (q, c, r) to ``dps`` digits (T = I): the sympy equations of
     ``model.equations(model)`` restricted to the symmetric subspace (Q_kk = q,
     Q_kl = c, R = r, T = I, η exact), evaluated by mpmath and solved by ``mpmath.findroot``
@@ -812,7 +812,6 @@ def plateau_digits(model: Any, eta: Any, dps: int = 30) -> tuple[Any, ...]:
     Parameters: η > 0 (read exactly), 15 <= dps <= 100, K + M <= 6 (the symbolic equations
     grow as K²(K + M)² terms). Returns mpmath numbers (q, c, r); c = 0 when K = 1.
 
-    >>> from fltheory.papers.committee.model import CommitteeModel
     >>> m = CommitteeModel("x**2", 2, 1, a="1/K", a_star="1/M")  # the quadratic module's p = 2
     >>> import mpmath
     >>> q, c, r = plateau_digits(m, "1/5", dps=20)
@@ -822,17 +821,14 @@ def plateau_digits(model: Any, eta: Any, dps: int = 30) -> tuple[Any, ...]:
     import mpmath
     import sympy as sp
 
-    from fltheory.exact import as_rational, check_dps, check_integer
-    from fltheory.papers.committee import model as ce
+    from fltheory.papers.committee.model import equations
 
-    K, M = _units(model)
-    check_integer(K + M, "K", 2, MAX_SYMBOLIC_FIELDS)
-    dps = check_dps(dps)
-    if not 15 <= dps <= 100:
-        raise DomainError("dps", dps, "15 <= dps <= 100")
-    eta_q = as_rational(eta, "eta")
-    start = symmetric_plateau(model, eta)
-    eqs = ce.equations(model)
+    K, M = model.K, model.M
+    read_count(K + M, "K", 2, MAX_SYMBOLIC_FIELDS)
+    dps = read_count(dps, "dps", 15, 100)
+    eta_q = read_step(eta, "eta")
+    start = symmetric_plateau(model, eta_q)
+    eqs = equations(model)
     sym = eqs.symbols
     q, c, r = sp.symbols("q c r")
     subs: dict[Any, Any] = {sym["eta"]: sp.Rational(eta_q.numerator, eta_q.denominator)}
@@ -859,3 +855,80 @@ def plateau_digits(model: Any, eta: Any, dps: int = 30) -> tuple[Any, ...]:
     with mpmath.workdps(dps):
         out = [+v for v in values]
     return (out[0], mpmath.mpf(0), out[1]) if K == 1 else tuple(out)
+
+
+def closed_form_eta_max(model: CommitteeModel) -> tuple[float, str] | None:
+    """η_max in closed form where there is one (module docstring): g = erf(x/√2), K = M = 1,
+    a = a* = 1, σ = κ = 0 (T = 1): (π√(5/3), "π√(5/3)"); None for every other model.
+
+    >>> closed_form_eta_max(CommitteeModel("erf_ss", 1, 1))
+    (4.0557786759..., 'π√(5/3)')
+    >>> closed_form_eta_max(CommitteeModel("erf_ss", 2, 2)) is None
+    True
+    """
+    av = averages(model.g)
+    if (model.K, model.M) != (1, 1) or av.kind != "erf" or float(av.scale) != 1.0 \
+            or model.noise or model.weight_decay or model.a != (1,) or model.a_star != (1,):
+        return None
+    return math.pi * math.sqrt(5 / 3), "π√(5/3)"
+
+
+@dataclass(frozen=True)
+class Convergence:
+    """The specialised fixed point's analysis at step ``eta`` (T = I, :func:`convergence_
+    analysis`): the :class:`FixedPoint` (None when the right side has no Jacobian there, with
+    the reason ``no_jacobian`` and the right side's residual at Q = R = T); the changes of the
+    eigenvalues and of the convergence rate when the Jacobian is redone with twice the
+    difference step (their error estimates); whether the point is Q = R = T itself
+    (``at_teacher``: a realisable model); η_max (a :class:`MaxLearningRate`, or the reason it
+    was refused) and its closed form where there is one."""
+
+    eta: Fraction
+    T: np.ndarray
+    fixed_point: FixedPoint | None
+    no_jacobian: str | None = None
+    residual: float | None = None
+    eigenvalue_error: float | None = None
+    rate_error: float | None = None
+    at_teacher: bool = False
+    eta_max: MaxLearningRate | None = None
+    eta_max_refused: str | None = None
+    closed_form: tuple[float, str] | None = None
+
+
+def convergence_analysis(model: CommitteeModel, eta: Any) -> Convergence:
+    """The specialised fixed point Q = R = T of a K = M ``model`` (T = I) at step η > 0, the
+    Jacobian's spectrum there with its error estimate (the same Jacobian at twice the
+    difference step), the asymptotic convergence rate and η_max (:func:`max_learning_rate`,
+    with :func:`closed_form_eta_max`). Where the right side has no Jacobian at that point
+    (a non-smooth g, e.g. ReLU at Q = R = T) the analysis says why instead.
+
+    >>> c = convergence_analysis(CommitteeModel("erf_ss", 1, 1), 1)
+    >>> round(c.fixed_point.convergence_rate, 6), round(c.eta_max.eta_max, 6), c.closed_form[1]
+    (0.122518, 4.055779, 'π√(5/3)')
+    """
+    _need_square(model)
+    eta_q = read_step(eta, "eta")
+    T = np.eye(model.M)
+    try:
+        fp = _specialised(model, eta_q, None, None)
+    except DomainError as exc:
+        if exc.param != "state":
+            raise
+        res = _full_residual(right_side(model, eta_q), T, T, T)
+        return Convergence(eta_q, T, None, str(exc.reason or exc), res)
+    other = np.linalg.eigvals(_jacobian(right_side(model, eta_q), fp.Q, fp.R, fp.T, 2e-4))
+    other = other[np.argsort(-other.real, kind="stable")]
+    lam_err = max(float(np.abs(fp.eigenvalues - other).max(initial=0.0)), 1e-15)
+    tol = ZERO_TOL * max(1.0, float(np.abs(other).max(initial=0.0)))
+    nz = other[np.abs(other) > tol]
+    rate_other = -float(nz.real.max()) if len(nz) else 0.0
+    rate_err = max(abs(rate_other - fp.convergence_rate), 1e-15)
+    at_teacher = bool(np.allclose(fp.Q, T, atol=1e-12) and np.allclose(fp.R, T, atol=1e-12))
+    try:
+        m: MaxLearningRate | None = max_learning_rate(model)
+        refused = None
+    except DomainError as exc:
+        m, refused = None, str(exc)
+    return Convergence(eta_q, T, fp, None, None, lam_err, rate_err, at_teacher, m, refused,
+                       closed_form_eta_max(model) if m is not None else None)

@@ -39,16 +39,16 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.args import check_memory, read_count, read_real
+from fltheory.args import check_memory, read_count, read_grid, read_matrix, read_real
 from fltheory.exact import DomainError, did_you_mean
+from fltheory.papers.committee.params import CommitteeModel, SGDSettings, read_layer
 from fltheory.simkit.observables import crossing_time
 from fltheory.simkit.seeding import SeedLike, child, sequence
 from fltheory.simkit.teachers import orthonormal_teacher
 
 __all__ = ["ACTIVATIONS", "KEY_SAMPLES", "KEY_START", "KEY_TEACHER", "KEY_TEST", "SWEEP_N_TEST",
-           "SWEEP_RECORDS", "Activation",
-           "CommitteeRun", "activation", "cold_start", "crossing_time", "held_out_error", "sgd",
-           "sgd_cost",
+           "SWEEP_RECORDS", "Activation", "CommitteeRun", "activation", "cold_start",
+           "crossing_time", "held_out_error", "model_cold_start", "model_sgd", "sgd", "sgd_cost",
            "sgd_replicas", "sgd_task", "specialisation", "start_from_overlaps", "sweep_times"]
 
 #: seeding keys (children of a run's seed) of the independent parts of a simulation
@@ -205,33 +205,29 @@ def cold_start(N: int, K: int, M: int, seed: SeedLike, q0: float | Fraction | st
     q0 = read_real(q0, "q0", low=0.0, open_low=True)
     K, M = read_count(K, "K", 1), read_count(M, "M", 1)
     N = read_count(N, "N", M)
+    return _cold_start(N, K, M, seed, q0)
+
+
+def _cold_start(N: int, K: int, M: int, seed: SeedLike, q0: float
+                ) -> tuple[np.ndarray, np.ndarray]:
     check_memory("N", N, 8.0 * (K + 3 * M) * N)
     W_star = orthonormal_teacher(N, M, np.random.default_rng(child(seed, KEY_TEACHER)))
     W0 = math.sqrt(q0) * np.random.default_rng(child(seed, KEY_START)).standard_normal((K, N))
     return W0, W_star
 
 
-def _matrix(value: Any, shape: tuple[int, int], param: str) -> np.ndarray:
-    try:
-        arr = np.array(value, dtype=float)
-    except (TypeError, ValueError):
-        raise DomainError(param, repr(value)[:40], f"a finite {shape[0]} × {shape[1]} matrix"
-                          ) from None
-    if arr.shape != shape or not np.isfinite(arr).all():
-        raise DomainError(param, f"an array of shape {arr.shape}",
-                          f"a finite {shape[0]} × {shape[1]} matrix")
-    return arr
+def model_cold_start(model: CommitteeModel, run: SGDSettings) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`cold_start` of the run's N, seed and q0 for the model's K and M (both read at
+    their construction: nothing is read again).
 
-
-def _square(value: Any, param: str, size: str) -> np.ndarray:
-    try:
-        arr = np.array(value, dtype=float)
-    except (TypeError, ValueError):
-        raise DomainError(param, repr(value)[:40], f"a square {size} × {size} matrix") from None
-    if arr.ndim != 2 or arr.shape[0] != arr.shape[1] or arr.shape[0] < 1:
-        raise DomainError(param, f"an array of shape {arr.shape}",
-                          f"a square {size} × {size} matrix")
-    return arr
+    >>> W0, W_star = model_cold_start(CommitteeModel("erf_ss", 2, 1), SGDSettings(1, 50, 1))
+    >>> W0.shape, W_star.shape
+    ((2, 50), (1, 50))
+    """
+    if run.N < model.M:
+        raise DomainError("N", run.N, f"N >= M = {model.M} (an orthonormal teacher)",
+                          reason="is smaller than M")
+    return _cold_start(run.N, model.K, model.M, run.seed, float(run.q0))
 
 
 def start_from_overlaps(Q: Any, R: Any, T: Any, N: int, seed: SeedLike
@@ -249,9 +245,12 @@ def start_from_overlaps(Q: Any, R: Any, T: Any, N: int, seed: SeedLike
 bool(np.allclose(W @ Ws.T / 20, [[0.2], [0.0]]))
     (True, True)
     """
-    Qa, Ta = _square(Q, "Q", "K"), _square(T, "T", "M")
+    Qa, Ta = read_matrix(Q, "Q"), read_matrix(T, "T")
+    for name, S in (("Q", Qa), ("T", Ta)):
+        if S.shape[0] != S.shape[1]:
+            raise DomainError(name, f"an array of shape {S.shape}", "a square matrix")
     K, M = Qa.shape[0], Ta.shape[0]
-    Qa, Ra, Ta = _matrix(Qa, (K, K), "Q"), _matrix(R, (K, M), "R"), _matrix(Ta, (M, M), "T")
+    Ra = read_matrix(R, "R", (K, M))
     N = read_count(N, "N", K + M)
     check_memory("N", N, 8.0 * 3 * (K + M) * N)
     for name, S in (("T", Ta), ("Q", Qa)):
@@ -295,16 +294,8 @@ class CommitteeRun:
     diverged_at: float | None = None
 
 
-def _layer(value: Any, n: int, param: str, default: float) -> np.ndarray:
-    """A second layer: None (``default`` for every unit), a number, or n numbers."""
-    if value is None:
-        return np.full(n, default)
-    if isinstance(value, str | int | float | Fraction | np.number):
-        return np.full(n, read_real(value, param, low=-math.inf))
-    vals = list(value) if isinstance(value, Sequence | np.ndarray) else None
-    if vals is None or len(vals) != n:
-        raise DomainError(param, repr(value)[:40], f"a number or {n} numbers")
-    return np.array([read_real(v, param, low=-math.inf) for v in vals])
+def _floats(layer: tuple[Fraction, ...]) -> np.ndarray:
+    return np.array([float(v) for v in layer])
 
 
 def _numba_available() -> bool:
@@ -365,8 +356,8 @@ def held_out_error(W: np.ndarray, W_star: np.ndarray, g: str | Activation, X: np
     act = activation(g)
     W, W_star, X = (np.asarray(v, dtype=float) for v in (W, W_star, X))
     N = X.shape[1]
-    a_ = _layer(a, W.shape[0], "a", 1.0)
-    as_ = _layer(a_star, W_star.shape[0], "a_star", 1.0)
+    a_ = _floats(read_layer(a, W.shape[0], "a", "K"))
+    as_ = _floats(read_layer(a_star, W_star.shape[0], "a_star", "M"))
     sq = math.sqrt(N)
     d = act.g(X @ W.T / sq) @ a_ - act.g(X @ W_star.T / sq) @ as_
     e = 0.5 * d * d
@@ -391,18 +382,52 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, g: str | Activation, eta: float | Fr
                         n_test, chunk, divergence_factor, engine)[0]
 
 
-def _check_starts(starts: Sequence[tuple[Any, Any]]) -> tuple[np.ndarray, np.ndarray]:
+def model_sgd(model: CommitteeModel, run: SGDSettings, W0: Any, W_star: Any,
+              t_grid: Any = None, seed: SeedLike | None = None) -> CommitteeRun:
+    """One-pass SGD of ``model`` (g, K, M, a, a*, σ, κ as read at its construction) at the
+    step and with the test inputs of ``run`` (read at its construction too: nothing is read
+    again), from W0 (K × N) with teacher W* (M × N): the run :func:`sgd` makes with those
+    values. Records at ``t_grid`` (default the run's own grid); samples from ``seed``
+    (default the run's seed; a repetition passes its own SeedSequence).
+
+    >>> model, run = CommitteeModel("erf_ss", 2, 2), SGDSettings("1/2", 100, 1, records=2)
+    >>> W0, Ws = model_cold_start(model, run)
+    >>> model_sgd(model, run, W0, Ws).Q.shape
+    (2, 2, 2)
+    """
+    act = activation(model.g)
+    W0s, Wss = _stack([(W0, W_star)])
+    _, K, N = W0s.shape
+    M = Wss.shape[1]
+    if (K, M) != (model.K, model.M):
+        raise DomainError("W0", f"a start of {K} students and {M} teachers",
+                          f"K = {model.K} students, M = {model.M} teachers (the model's)")
+    eta, kappa = float(run.eta), float(model.weight_decay)
+    if eta * kappa >= N:
+        raise DomainError("weight_decay", model.weight_decay, f"η κ < N = {N}")
+    t = run.grid if t_grid is None else _times(t_grid, N)
+    seqs = [sequence(run.seed if seed is None else seed)]
+    chunk = 64
+    check_memory("n_test", run.n_test, 8.0 * ((run.n_test + chunk) * N + chunk * chunk
+                                             + (K + M) * (N + run.n_test) + len(t) * K * (K + M)))
+    return _run(act, W0s, Wss, seqs, eta, t, _floats(model.a),
+                _floats(model.a_star), float(model.noise), kappa, run.n_test, chunk, 1e6,
+                "auto")[0]
+
+
+def _stack(starts: Sequence[tuple[Any, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """The replicas' starts (W0, W*) stacked: each a finite matrix
+    (:func:`fltheory.args.read_matrix`), W0 K × N and W* M × N, all of one size."""
     if not isinstance(starts, Sequence) or len(starts) < 1:
         raise DomainError("starts", repr(starts)[:40], "a non-empty list of (W0, W*) pairs")
     W0s: list[np.ndarray] = []
     Wss: list[np.ndarray] = []
     for W0, Ws in starts:
-        W0, Ws = np.asarray(W0, dtype=float), np.asarray(Ws, dtype=float)
-        if W0.ndim != 2 or min(W0.shape) < 1 or not np.isfinite(W0).all():
+        W0, Ws = read_matrix(W0, "W0"), read_matrix(Ws, "W_star")
+        if min(W0.shape) < 1:
             raise DomainError("W0", f"an array of shape {W0.shape}",
                               "a finite K × N matrix, K, N >= 1")
-        if Ws.ndim != 2 or Ws.shape[1] != W0.shape[1] or Ws.shape[0] < 1 \
-                or not np.isfinite(Ws).all():
+        if Ws.shape[1] != W0.shape[1] or Ws.shape[0] < 1:
             raise DomainError("W_star", f"an array of shape {Ws.shape}",
                               f"a finite M × N matrix with N = {W0.shape[1]}")
         if W0s and (W0.shape != W0s[0].shape or Ws.shape != Wss[0].shape):
@@ -412,15 +437,11 @@ def _check_starts(starts: Sequence[tuple[Any, Any]]) -> tuple[np.ndarray, np.nda
     return np.stack(W0s), np.stack(Wss)
 
 
-def _check_grid(t_grid: Any, N: int) -> np.ndarray:
-    try:
-        t = np.asarray(t_grid, dtype=float)
-    except (TypeError, ValueError):
-        raise DomainError("t_grid", repr(t_grid)[:40], "a grid of times") from None
-    if t.ndim != 1 or len(t) < 1 or not np.isfinite(t).all() or t.min() < 0 \
-            or np.any(np.diff(t) < 0):
-        raise DomainError("t_grid", f"an array of shape {t.shape}",
-                          "a non-empty, finite, non-decreasing grid of times >= 0")
+def _times(t_grid: Any, N: int) -> np.ndarray:
+    """Record times (:func:`fltheory.args.read_grid`) >= 0, at most 1e12 steps."""
+    t = read_grid(t_grid)
+    if t.min() < 0:
+        raise DomainError("t_grid", f"a grid from t = {t.min():.3g}", "times >= 0")
     if float(t[-1]) * N > 1e12:
         raise DomainError("t_grid", f"up to t = {t[-1]:.3g}", "at most 1e12 steps (t·N)")
     return t
@@ -462,7 +483,7 @@ def sgd_replicas(starts: Sequence[tuple[Any, Any]], g: str | Activation,
     True
     """
     act = activation(g)
-    W0s, Wss = _check_starts(starts)
+    W0s, Wss = _stack(starts)
     S, K, N = W0s.shape
     M = Wss.shape[1]
     if not isinstance(seeds, Sequence) or len(seeds) != S:
@@ -473,13 +494,13 @@ def sgd_replicas(starts: Sequence[tuple[Any, Any]], g: str | Activation,
     kappa = read_real(weight_decay, "weight_decay", low=0.0)
     if eta_f * kappa >= N:
         raise DomainError("weight_decay", weight_decay, f"η κ < N = {N}")
-    t = _check_grid(t_grid, N)
+    t = _times(t_grid, N)
     chunk = min(read_count(chunk, "chunk", 1), _MAX_CHUNK)
     n_test = read_count(n_test, "n_test", 0)
     check_memory("n_test", n_test, 8.0 * S * ((n_test + chunk) * N + chunk * chunk
                                               + (K + M) * (N + n_test) + len(t) * K * (K + M)))
     limit_factor = read_real(divergence_factor, "divergence_factor", low=0.0, open_low=True)
-    a_, as_ = _layer(a, K, "a", 1.0), _layer(a_star, M, "a_star", 1.0)
+    a_, as_ = _floats(read_layer(a, K, "a", "K")), _floats(read_layer(a_star, M, "a_star", "M"))
     if engine not in ("auto", "numpy", "numba"):
         raise DomainError("engine", engine, "auto, numpy or numba")
     return _run(act, W0s, Wss, seqs, eta_f, t, a_, as_, sigma, kappa, n_test, chunk,

@@ -1,21 +1,24 @@
 """Views of the soft-committee-machine paper: table, figure, notebook.
 
-Each builder asks the theory (:mod:`fltheory.papers.committee.plateau`) or the comparisons
-(:mod:`fltheory.papers.committee.claims`) for its numbers and hands them to :mod:`fltheory.render`;
-nothing is computed here. Declared in :mod:`fltheory.papers.committee`.
+Each builder asks the theory (:mod:`fltheory.papers.committee.plateau`) or the runs
+(:mod:`fltheory.papers.committee.runs`) for its numbers and hands them to :mod:`fltheory.render`;
+nothing is computed or checked here. Declared in :mod:`fltheory.papers.committee`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fltheory.exact import DomainError, fraction_str
+from fltheory.exact import fraction_str
 from fltheory.render.latex import latex_code
 from fltheory.render.params import ViewParam, progress, view_params
 from fltheory.render.plots import pyplot
 from fltheory.results import Table
+
+if TYPE_CHECKING:
+    from fltheory.papers.committee.runs import ODERun, SGDvsODE
 
 __all__ = ["COMMITTEE_TABLE_CASES", "NOTEBOOK", "committee_figure", "committee_table",
            "draw_committee", "draw_plateau"]
@@ -64,7 +67,7 @@ def committee_table(g: Sequence[str] | None = None, eta: Sequence[Fraction] | No
         "1": a = a* = 1 (default); "mean": a = 1/K, a* = 1/M (the quadratic module's
         normalisation); ignored for the default rows, which set their own.
     """
-    from fltheory.papers.committee.model import CommitteeModel
+    from fltheory.papers.committee.params import CommitteeModel
     from fltheory.papers.committee.plateau import symmetric_plateau
 
     cases = (_cases(g, eta, layers) if g is not None or eta is not None
@@ -105,7 +108,7 @@ def committee_table(g: Sequence[str] | None = None, eta: Sequence[Fraction] | No
 
 def draw_committee(data: dict[str, Any]) -> Any:
     """ε_g(t) of SGD (test set, solid) at each N and of the ODE from the same sampled start
-    (dashed), one panel per (g, η) of :func:`fltheory.papers.committee.claims.loss_curves`, with the
+    (dashed), one panel per (g, η) of :func:`fltheory.papers.committee.runs.loss_curves`, with the
     plateau's ε_g dotted."""
     plt = pyplot()
     cases = data["cases"]
@@ -127,17 +130,12 @@ def draw_committee(data: dict[str, Any]) -> Any:
 
 def _cases(g: Sequence[str] | None, eta: Sequence[Fraction] | None,
            layers: str) -> list[tuple[str, Fraction, str | None, Any]]:
-    """(g, η, layers, guess) rows from the g and η lists: paired, or one broadcast."""
-    gs, etas = list(g or ["erf_ss"]), list(eta or [Fraction(1, 10)])
-    if len(gs) == 1:
-        gs = gs * len(etas)
-    if len(etas) == 1:
-        etas = etas * len(gs)
-    if len(gs) != len(etas):
-        raise DomainError("eta", ",".join(map(fraction_str, etas)),
-                          f"one η, or one per g ({len(gs)})", reason="does not pair with g")
+    """(g, η, layers, guess) rows from the g and η lists: paired, or one broadcast
+    (:func:`~fltheory.papers.committee.params.paired`)."""
+    from fltheory.papers.committee.params import paired
+
     return [(gi, ei, "mean" if layers == "mean" else None, None)
-            for gi, ei in zip(gs, etas, strict=True)]
+            for gi, ei in paired(g or ["erf_ss"], eta or [Fraction(1, 10)])]
 
 
 @view_params(
@@ -157,7 +155,7 @@ def committee_figure(g: Sequence[str] = ("erf_ss", "relu"),
     """The soft-committee figure (Saad & Solla 1995): for each (g, η), ε_g(t) of online SGD
     (held-out test set) at each N against the ODE from the same sampled start, with the
     symmetric plateau's ε_g (see :func:`draw_committee`,
-    :func:`fltheory.papers.committee.claims.loss_curves`). a = a* = 1, T = I.
+    :func:`fltheory.papers.committee.runs.loss_curves`). a = a* = 1, T = I.
 
     Parameters
     ----------
@@ -172,7 +170,7 @@ def committee_figure(g: Sequence[str] = ("erf_ss", "relu"),
     seed
         Seed of the start and the runs (default 0).
     """
-    from fltheory.papers.committee.claims import loss_curves
+    from fltheory.papers.committee.runs import loss_curves
 
     cases = [(gi, ei) for gi, ei, _, _ in _cases(g, eta, "1")]
     data: dict[str, Any] = {"K": K, "M": M, "cases": []}
@@ -184,10 +182,10 @@ def committee_figure(g: Sequence[str] = ("erf_ss", "relu"),
     return draw_committee(data)
 
 
-def draw_plateau(run: Any, sgd: Any = None) -> Any:
-    """The classic plateau figure: ε_g(t) of the ODE (:func:`fltheory.papers.committee.claims.ode_run`)
+def draw_plateau(run: ODERun, sgd: SGDvsODE | None = None) -> Any:
+    """The classic plateau figure: ε_g(t) of the ODE (:func:`fltheory.papers.committee.runs.ode_run`)
     on a log scale with the symmetric plateau's ε_g, and optionally an SGD run against the ODE
-    from its start (:func:`fltheory.papers.committee.claims.compare_sgd_ode`) in a second panel."""
+    from its start (:func:`fltheory.papers.committee.runs.compare_sgd_ode`) in a second panel."""
     plt = pyplot()
     fig, axes = plt.subplots(1, 1 if sgd is None else 2, figsize=(5.5 if sgd is None else 11, 4),
                              squeeze=False)
@@ -222,9 +220,10 @@ moment, cubature otherwise), integrates them, analyses the plateau, and checks i
 an independent SGD simulator."""),
     ("code", """%matplotlib inline
 from fractions import Fraction
-from fltheory.papers.committee.model import CommitteeModel, equations
+from fltheory.papers.committee.params import CommitteeModel, ODESettings, SGDSettings
+from fltheory.papers.committee.model import equations
 from fltheory.papers.committee.plateau import max_learning_rate, symmetric_plateau
-from fltheory.papers.committee.claims import compare_sgd_ode, ode_run
+from fltheory.papers.committee.runs import compare_sgd_ode, ode_run
 from fltheory.papers.committee.views import draw_plateau
 
 print(equations(CommitteeModel("erf_ss", 1, 1), order=1).latex())"""),
@@ -236,11 +235,11 @@ perturbation. The plateau's height and escape rate are computed directly:"""),
 p = symmetric_plateau(model, Fraction(1, 10))
 print(f"q = {p.q:.5f}, c = {p.c:.5f}, r = {p.r:.5f}, plateau ε_g = {p.eps_g:.5f}, "
       f"escape rate {p.escape_rate:.5f}")
-run = ode_run(model, Fraction(1, 10), t_max=3000, records=301)
+run = ode_run(model, ODESettings(Fraction(1, 10), t_max=3000, records=301))
 print(f"ODE ({run.trajectory.method}): escape at t ≈ {run.escape_time:.0f}")"""),
     ("markdown", r"""One SGD run at N = 500 (η = 1/2, so the plateau is shorter) against the ODE
 from the same sampled initial overlaps:"""),
-    ("code", """sgd = compare_sgd_ode(model, Fraction(1, 2), 500, 600, seed=0, records=61)
+    ("code", """sgd = compare_sgd_ode(model, SGDSettings(Fraction(1, 2), 500, 600, seed=0, records=61))
 fig = draw_plateau(run, sgd)"""),
     ("markdown", r"""For a single unit (K = M = 1) the solution is stable only below
 $\eta_{\max} = \pi\sqrt{5/3}$ (derived from the Jacobian at Q = R = T; the claim

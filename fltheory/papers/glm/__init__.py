@@ -18,9 +18,15 @@ PAPER = Paper(
 
 # the public names of the theory modules (the parameter objects: fltheory.papers.glm.params)
 _NAMES = {
-    "theory": ("NotConverged", "PointAnswer", "ThresholdAnswer", "Value", "alpha_wr_exact",
-               "curve_points", "digits", "point", "state_evolution", "thresholds"),
+    "theory": (
+        "NotConverged", "PointAnswer", "ThresholdAnswer", "Value", "alpha_wr_exact", "curve_points",
+        "digits", "point", "state_evolution", "thresholds"),
     "erm": ("RidgeAnswer", "ridge", "ridge_optimal"),
+    "params": (
+        "Alphas", "AmpRun", "CHANNEL_KINDS", "Channel", "MAX_ALPHA", "MAX_D", "PRIOR_NAMES",
+        "Prior", "gauss_bernoulli", "gaussian", "mixture", "rademacher", "read_channel",
+        "read_prior", "sparse_rademacher"),
+    "runs": ("AmpSide", "GlmRun", "RidgeSide", "amp_side", "glm_run", "ridge_side"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

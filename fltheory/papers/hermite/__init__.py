@@ -1,5 +1,7 @@
 """The shared Hermite engine: expansions of any activation or target, information and generative
-exponents (:mod:`fltheory.engine.hermite`)."""
+exponents (:mod:`fltheory.engine.hermite`; its face here is
+:mod:`fltheory.papers.hermite.theory`), checked against Monte Carlo
+(:mod:`fltheory.papers.hermite.runs`)."""
 
 from fltheory.papers import Paper, lazy_names
 
@@ -13,10 +15,12 @@ PAPER = Paper(
     order=0,
 )
 
-# The paper's public names, each imported from its module on first use: importing this
-# package (as paper discovery does) costs no more than the declaration above.
+# The paper's public names (the engine's, whose face is ``theory``), each imported from its
+# module on first use: importing this package (as paper discovery does) costs no more than the
+# declaration above. The parameters, the simulator and the runs are at their homes
+# (``fltheory.papers.hermite.params``, ``.sim``, ``.runs``).
 _NAMES = {
-    "fltheory.engine.hermite": (
+    "theory": (
         "Basis", "Coefficient", "Expansion", "Exponent", "HermiteAnalysis", "KMAX_MAX", "K_MAX",
         "Parseval", "analyse", "coefficient", "expansion", "gauss_moment", "generative_exponent",
         "information_exponent", "parseval", "quad_expectation"),

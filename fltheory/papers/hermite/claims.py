@@ -7,26 +7,24 @@ from typing import Any
 
 from fltheory.claims.registry import Claim, Point, Verdict
 from fltheory.claims.stats import z_crit as _z_crit
-from fltheory.engine.hermite import expansion
-from fltheory.papers.hermite.sim import sample_coefficients
-from fltheory.simkit.seeding import SeedLike, children
+from fltheory.papers.hermite.runs import predicted_coefficients, sampled_coefficients
+from fltheory.papers.hermite.sim import MonteCarloCoefficients
+from fltheory.simkit.seeding import SeedLike
 
 __all__ = ["CLAIMS"]
 
 
 def _predict(params: Mapping[str, Any]) -> dict[str, list[float]]:
-    return {name: [float(c.numeric) for c in expansion(name, params["K"], 20).coefficients]
-            for name in params["activations"]}
+    return predicted_coefficients(params["activations"], params["K"])
 
 
-def _simulate(params: Mapping[str, Any], seed: SeedLike) -> dict[str, Any]:
+def _simulate(params: Mapping[str, Any], seed: SeedLike) -> dict[str, MonteCarloCoefficients]:
     """One independent stream per activation: child i of the seed for activation i."""
-    names = params["activations"]
-    return {name: sample_coefficients(name, params["K"], params["n"], s)
-            for name, s in zip(names, children(seed, len(names)), strict=True)}
+    return sampled_coefficients(params["activations"], params["K"], params["n"], seed)
 
 
-def _compare(predicted: dict[str, list[float]], measured: dict[str, Any]) -> Verdict:
+def _compare(predicted: dict[str, list[float]], measured: dict[str, MonteCarloCoefficients]
+             ) -> Verdict:
     tests = [(name, k, (mc.mean[k] - predicted[name][k]) / mc.stderr[k])
              for name, mc in measured.items() for k in range(len(predicted[name]))]
     # Bonferroni: each |z| is (asymptotically) standard normal under a correct prediction.

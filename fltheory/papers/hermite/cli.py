@@ -1,14 +1,19 @@
-"""Commands of the Hermite engine: ``hermite`` and ``exponent``."""
+"""Commands of the Hermite engine: ``hermite`` and ``exponent``. Each parses, builds its query
+once (:mod:`fltheory.papers.hermite.params`), asks the theory (the engine) and renders."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from fltheory.cli.options import CountType, dps_option, emit, format_option
 from fltheory.engine.hermite.bounds import BUDGET_MAX, K_MAX, KMAX_MAX
+from fltheory.papers.hermite.params import ExpansionQuery, ExponentQuery
 from fltheory.results import Result
+
+if TYPE_CHECKING:
+    from fltheory.papers.hermite.theory import Basis, Expansion
 
 _EXPR_HELP = ("EXPR is a catalogue name (relu, tanh, sigmoid, softplus, gelu, erf = erf(z), "
               "erf_ss = erf(z/√2) (Saad & Solla's), abs, sign, quadratic, cubic, He1..He8, "
@@ -37,7 +42,7 @@ def _conventions(basis: str) -> dict[str, str]:
                      "digits, checked against dps + 25 (agreement in digits)"}
 
 
-def _coefficients(e: Any, basis: str) -> list[dict]:
+def _coefficients(e: Expansion, basis: Basis) -> list[dict]:
     """JSON records of the coefficients in ``basis``."""
     coeffs = []
     for c in e.coefficients:
@@ -48,7 +53,7 @@ def _coefficients(e: Any, basis: str) -> list[dict]:
     return coeffs
 
 
-def _notes(e: Any) -> list[str]:
+def _notes(e: Expansion) -> list[str]:
     notes, dps, worst = list(e.notes), e.dps, e.worst_agreement
     if worst is not None:
         notes.append(f"numeric coefficients agree to >= {worst} digits between working "
@@ -62,13 +67,15 @@ def _notes(e: Any) -> list[str]:
     return notes
 
 
-def hermite_result(expr: str, K: int, basis: str, dps: int, budget: Any) -> Result:
+def hermite_result(query: ExpansionQuery) -> Result:
+    """μ_0..μ_K of the query's function with E[f²] and the Parseval fraction, as a Result."""
     import mpmath
     import sympy as sp
 
-    from fltheory.engine.hermite import expansion, parseval
+    from fltheory.papers.hermite.theory import expansion, parseval
 
-    e = expansion(expr, K, dps, budget)
+    expr, K, basis, dps = query.expr, query.K, query.basis, query.dps
+    e = expansion(expr, K, dps, query.budget)
     p = parseval(e.function, K, dps, e)
     coeffs = _coefficients(e, basis)
     captured = mpmath.nstr(p.captured, min(dps, 15))
@@ -112,12 +119,14 @@ def hermite_command(expr: str, K: int, basis: str, budget: str, dps: int, fmt: s
 
     Example: fltheory hermite relu -K 12 ; fltheory hermite "tanh(z)" --dps 50
     """
-    emit(hermite_result(expr, K, basis, dps, budget), fmt)
+    emit(hermite_result(ExpansionQuery(expr, K, basis, dps, budget)), fmt)
 
 
-def exponent_result(expr: str, kmax: int, dps: int) -> Result:
-    from fltheory.engine.hermite import analyse
+def exponent_result(query: ExponentQuery) -> Result:
+    """The information and generative exponents of the query's function, as a Result."""
+    from fltheory.papers.hermite.theory import analyse
 
+    expr, kmax, dps = query.expr, query.kmax, query.dps
     a = analyse(expr, kmax, dps)
     info, gen = a.information, a.generative
     return Result(
@@ -156,4 +165,4 @@ def exponent_command(expr: str, kmax: int, dps: int, fmt: str) -> None:
 
     Example: fltheory exponent He3   (information 3, generative 1)
     """
-    emit(exponent_result(expr, kmax, dps), fmt)
+    emit(exponent_result(ExponentQuery(expr, kmax, dps)), fmt)

@@ -4,7 +4,8 @@ numpy/scipy only, with the numpy face of the activation catalogue
 (:mod:`fltheory.simkit.activations`) and its own Hermite recursion, so that it shares no formula
 with the exact engine it checks. Samples z ~ N(0, 1) are drawn from
 ``fltheory.simkit.seeding.rng(seed)``: the caller gives each activation its own seed (a child of the
-user's seed) so that their estimates are independent.
+user's seed) so that their estimates are independent. A sample's parameters (name, K, n, seed,
+chunk) are one :class:`~fltheory.papers.hermite.params.Sample`, read once.
 """
 
 from __future__ import annotations
@@ -14,22 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fltheory.exact import DomainError, did_you_mean
+from fltheory.args import read_count, read_finite
+from fltheory.exact import DomainError
+from fltheory.papers.hermite.params import Sample
 from fltheory.simkit.activations import ACTIVATIONS
 from fltheory.simkit.seeding import SeedLike, rng
 
-__all__ = ["ACTIVATIONS", "MonteCarloCoefficients", "hermite_orthonormal", "sample_coefficients"]
-
-
-def _check_count(value: object, param: str, minimum: int, maximum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise DomainError(param, repr(value)[:40], f"integers in [{minimum}, {maximum}]",
-                          reason="is not an integer")
-    number = int(value)
-    if not minimum <= number <= maximum:
-        raise DomainError(param, number if abs(number) < 10**30 else "a huge integer",
-                          f"integers in [{minimum}, {maximum}]")
-    return number
+__all__ = ["ACTIVATIONS", "MonteCarloCoefficients", "hermite_orthonormal", "sample",
+           "sample_coefficients"]
 
 
 def hermite_orthonormal(z: np.ndarray, K: int) -> np.ndarray:
@@ -42,15 +35,10 @@ def hermite_orthonormal(z: np.ndarray, K: int) -> np.ndarray:
     >>> hermite_orthonormal(np.array([0.0, 1.0]), 2).round(6).tolist()
     [[1.0, 1.0], [0.0, 1.0], [-0.707107, 0.0]]
     """
-    K = _check_count(K, "K", 0, 200)
+    K = read_count(K, "K", 0, 200)
     if isinstance(z, str | bytes):
         raise DomainError("z", repr(z)[:40], "an array of finite real points")
-    try:
-        z = np.asarray(z, dtype=float)
-    except (TypeError, ValueError):
-        raise DomainError("z", repr(z)[:40], "an array of finite real points") from None
-    if not np.isfinite(z).all():
-        raise DomainError("z", "an array with non-finite entries", "an array of finite real points")
+    z = np.asarray(read_finite(z, "z"), dtype=float)
     out = np.empty((K + 1, *np.shape(z)))
     out[0] = 1.0
     if K >= 1:
@@ -74,7 +62,8 @@ class MonteCarloCoefficients:
 
 def sample_coefficients(name: str, K: int, n: int, seed: SeedLike,
                         chunk: int = 1 << 18) -> MonteCarloCoefficients:
-    """Monte-Carlo estimate of μ_k = E[f(z) h_k(z)], k = 0..K, z ~ N(0, 1), for an activation.
+    """Monte-Carlo estimate of μ_k = E[f(z) h_k(z)], k = 0..K, z ~ N(0, 1), for an activation:
+    :func:`sample` of ``Sample(name, K, n, seed, chunk)``.
 
     Parameters: ``name``, a key of :data:`ACTIVATIONS`; ``K``, the highest degree, in [0, 200];
     ``n``, the number of samples, in [2, 10^10]; ``seed``, an integer >= 0 or a SeedSequence
@@ -86,21 +75,23 @@ def sample_coefficients(name: str, K: int, n: int, seed: SeedLike,
     >>> bool(abs(mc.mean[1] - 0.5) < 4 * mc.stderr[1])
     True
     """
-    if not isinstance(name, str) or name not in ACTIVATIONS:
-        raise DomainError("name", repr(name)[:40], ", ".join(ACTIVATIONS),
-                          reason="is not a simulated activation"
-                          + (did_you_mean(name, list(ACTIVATIONS)) if isinstance(name, str)
-                             else ""))
-    K = _check_count(K, "K", 0, 200)
-    n = _check_count(n, "n", 2, 10**10)
-    chunk = _check_count(chunk, "chunk", 1, 1 << 24)
-    f = ACTIVATIONS[name]
-    generator = rng(seed)
+    return sample(Sample(name, K, n, seed, chunk))
+
+
+def sample(s: Sample) -> MonteCarloCoefficients:
+    """The Monte-Carlo coefficients of one sample (:func:`sample_coefficients`).
+
+    >>> sample(Sample("He1", 1, 1000, seed=3)).mean.shape
+    (2,)
+    """
+    f = ACTIVATIONS[s.name]
+    generator = rng(s.seed)
+    n, K = s.n, s.K
     s1 = np.zeros(K + 1)
     s2 = np.zeros(K + 1)
     done = 0
     while done < n:
-        m = min(chunk, n - done)
+        m = min(s.chunk, n - done)
         z = generator.standard_normal(m)
         prod = hermite_orthonormal(z, K) * f(z)
         s1 += prod.sum(axis=1)
@@ -108,4 +99,4 @@ def sample_coefficients(name: str, K: int, n: int, seed: SeedLike,
         done += m
     mean = s1 / n
     var = np.maximum(s2 / n - mean**2, 0.0) * n / (n - 1)
-    return MonteCarloCoefficients(name, n, seed, mean, np.sqrt(var / n))
+    return MonteCarloCoefficients(s.name, n, s.seed, mean, np.sqrt(var / n))

@@ -1,14 +1,16 @@
 """Views of the Hermite engine: its table.
 
-Each builder asks the theory, the claims or the simulator for its numbers and hands them to
-:mod:`fltheory.render`; nothing is computed here. Declared in :mod:`fltheory.papers.hermite`.
+Each builder asks the theory for its numbers and hands them to :mod:`fltheory.render`; nothing
+is computed or checked here (the table's parameters are
+:class:`~fltheory.papers.hermite.params.CatalogueTable`). Declared in
+:mod:`fltheory.papers.hermite`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fltheory.exact import DomainError
+from fltheory.papers.hermite.params import CatalogueTable
 from fltheory.render.latex import latex_code
 from fltheory.render.params import ViewParam, progress, view_params
 from fltheory.results import Table
@@ -43,10 +45,10 @@ def hermite_table(functions: Sequence[str] = HERMITE_TABLE_FUNCTIONS, K: int = 4
     """
     import mpmath
 
-    from fltheory.engine.hermite import analyse
+    from fltheory.papers.hermite.theory import analyse
 
-    if kmax < K:
-        raise DomainError("K", K, f"integers in [0, kmax = {kmax}]", reason="exceeds kmax")
+    rows_of = CatalogueTable(tuple(functions), K, kmax)
+    functions, K, kmax = rows_of.functions, rows_of.K, rows_of.kmax
     dps = 20
     catalogue = tuple(functions) == HERMITE_TABLE_FUNCTIONS
     rows = []

@@ -1,8 +1,9 @@
 """Bocchi, Lucibello, Saglietti, Cammarota et al. (2026): quadratic networks under one-pass SGD —
 ODEs, plateau and escape, zero-loss manifold, implicit bias, Hessians
 (:mod:`fltheory.papers.quadratic.theory`, which re-exports the modules equations, stability, ode,
-escape, curvature, bias, report and rhs; the simulator
-:mod:`fltheory.papers.quadratic.sim`; claims and the SGD-vs-ODE comparisons
+escape, curvature, bias and rhs; the parameters :mod:`fltheory.papers.quadratic.params`; the
+simulator :mod:`fltheory.papers.quadratic.sim`; the commands' runs and the SGD-vs-ODE
+comparisons :mod:`fltheory.papers.quadratic.runs`; the claims
 :mod:`fltheory.papers.quadratic.claims`)."""
 
 from fltheory.papers import Paper, lazy_names
@@ -30,20 +31,26 @@ _NAMES = {
     "equations": (
         "MAX_MATCHINGS", "derive_elementwise", "loss_matrix", "rhs_matrix", "wick_expectation"),
     "escape": (
-        "EscapeLaw", "check_escape_request", "escape_cost", "escape_time_law",
-        "plateau_noise_integral", "plateau_noise_moment", "plateau_noise_rate",
-        "plateau_overlap_variance"),
+        "EscapeLaw", "check_escape", "check_escape_request", "escape_cost", "escape_law",
+        "escape_time_law", "noise_integral", "plateau_noise_integral", "plateau_noise_moment",
+        "plateau_noise_rate", "plateau_overlap_variance"),
     "ode": (
         "ESCAPE_LEVEL", "ODESolution", "check_ode_request", "crossing_time", "integrate",
-        "ode_cost"),
+        "ode_cost", "solve"),
+    "params": (
+        "INTEGRATORS", "MAX_ENTRY", "SCALE_MAX", "SCALINGS", "Coefficients", "Comparison",
+        "CurvatureRequest", "EscapeRequest", "Integration", "Model", "ODEStart", "Overlaps",
+        "mean_field_step"),
     "rhs": (
         "block_matrix", "block_rhs", "block_rhs_loops", "block_traces", "bulk_dq",
         "reduce_start"),
     "stability": (
-        "PlateauResult", "linear_rate", "plateau", "stability_bounds"),
-    "report": (
-        "ODERun", "curvature_counts", "escape_laws", "mean_field_step", "ode_run",
+        "PlateauResult", "linear_rate", "plateau", "plateau_at", "stability_bounds",
         "stability_text"),
+    "runs": (
+        "SGD_SECONDS_LIMIT", "ODERun", "SGDvsODE", "check_comparison", "compare_sgd_ode",
+        "curvature_counts", "escape_laws", "escape_pair", "escape_vs_p", "loss_curves",
+        "ode_from_sample", "ode_run"),
     "theory": (
         "ESCAPE_SECONDS_LIMIT", "MEMORY_LIMIT_BYTES", "ODEDivergence", "ODE_SECONDS_LIMIT"),
 }

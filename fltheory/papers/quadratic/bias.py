@@ -16,8 +16,9 @@ import numpy as np
 
 from fltheory.args import read_count, read_real, read_step
 from fltheory.exact import DomainError
-from fltheory.papers.quadratic.escape import plateau_noise_integral
+from fltheory.papers.quadratic.escape import noise_integral
 from fltheory.papers.quadratic.ode import integrate
+from fltheory.papers.quadratic.params import SCALE_MAX, Model
 
 __all__ = ["cold_start_drift", "implicit_bias_drift", "polar_factor", "polar_stack"]
 
@@ -94,8 +95,9 @@ def polar_stack(R: Any) -> np.ndarray:
     return out
 
 
-def cold_start_drift(p: int, p_star: int, etas: Sequence[Any], q0: Any = 0.25,
-                     mc: int = 100000, seed: Any = 0
+def cold_start_drift(p: int, p_star: int, etas: Sequence[Fraction | float | str],
+                     q0: float | Fraction | str = 0.25, mc: int = 100000,
+                     seed: int | np.random.SeedSequence = 0
                      ) -> dict[Fraction, tuple[float, float, float]]:
     r"""{η: (J, E drift, its Monte Carlo SE)}: SGD's drift ‖S_end − S(0)‖_F of the implicit-
     bias direction S = ρ(ρᵀρ)^{−1/2} from a cold random start (W0 ~ N(0, q0), T = I, mean field).
@@ -118,12 +120,11 @@ def cold_start_drift(p: int, p_star: int, etas: Sequence[Any], q0: Any = 0.25,
     >>> round(J, 3), 0.7 < mean < 1.1
     (0.115, True)
     """
-    read_count(p, "p", 1)
-    read_count(p_star, "p_star", 1)
-    if p < p_star:
+    model = Model(p, p_star)
+    if model.p < model.p_star:
         raise DomainError("p", p, f"p >= p* = {p_star}")
     read_count(mc, "mc", 2, 10**7)
-    q0 = read_real(q0, "q0", low=0.0, open_low=True)
+    q0 = read_real(q0, "q0", 0.0, SCALE_MAX, open_low=True)
     if isinstance(etas, str | bytes) or not isinstance(etas, Sequence) or not etas:
         raise DomainError("etas", str(etas)[:40], "a non-empty sequence of steps")
     steps = sorted({read_step(e) for e in etas})
@@ -137,7 +138,7 @@ def cold_start_drift(p: int, p_star: int, etas: Sequence[Any], q0: Any = 0.25,
     SA = polar_stack(A)
     out = {}
     for eta in steps:
-        J = plateau_noise_integral(p, p_star, eta, q0)
+        J = noise_integral(model, eta, q0)
         d = np.linalg.norm(polar_stack(A + math.sqrt(J / q0) * B) - SA, axis=(1, 2))
         out[eta] = (J, float(d.mean()), float(d.std(ddof=1) / math.sqrt(len(d))))
     return out

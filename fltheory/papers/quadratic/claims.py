@@ -3,17 +3,15 @@ b = 1/p*, η_w = pη; isotropic teacher T = I (see :mod:`fltheory.papers.quadrat
 
 Seeds: repetition s of a claim's simulation runs on ``seeding.children(seed, n)[s]`` (one
 SeedSequence per start; :mod:`fltheory.papers.quadratic.sim` keys the teacher, the start, the
-samples and the test set under it). Besides the claims, two public functions put theory and
-simulation side by side for the CLI, the figure and the notebook: :func:`loss_curves` (SGD
-against the ODE from the same sampled overlaps) and :func:`compare_sgd_ode`; they live here
-because they are comparisons, the one thing neither the theory nor the simulator may do alone.
+samples and the test set under it). The records only: the both-sides pieces they share with the
+command and the figure (the ODE from a sampled start, an escape pair) are
+:mod:`fltheory.papers.quadratic.runs`.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -21,14 +19,11 @@ import numpy as np
 
 from fltheory.claims.registry import Claim, Point, Verdict
 from fltheory.claims.stats import linear_fit, mean_se, z_crit
-from fltheory.exact import DomainError, fraction_str
 from fltheory.papers.quadratic import sim, theory
+from fltheory.papers.quadratic.runs import escape_pair, ode_from_sample
 from fltheory.simkit.seeding import SeedLike, child, children
-from fltheory.sweep.tasks import run_cost
 
-__all__ = ["CLAIMS", "KEY_COLD_PREDICTION", "KEY_MIX", "SGD_SECONDS_LIMIT", "SIM_KEYS",
-           "SGDvsODE", "check_comparison_request", "check_escape_task", "compare_sgd_ode",
-           "escape_vs_p", "loss_curves"]
+__all__ = ["CLAIMS", "KEY_COLD_PREDICTION", "KEY_MIX", "SIM_KEYS"]
 
 #: seeding key of the Monte Carlo in the cold-start drift prediction (a prediction is
 #: deterministic: its draws hang from a fixed root, not from the run's seed)
@@ -74,13 +69,6 @@ def _warm_start(N: int, p: int, ps: int, seed: SeedLike) -> tuple[np.ndarray, np
     return 0.6 * np.vstack([W_star[k % ps] for k in range(p)]) + W0, W_star
 
 
-def _ode_from(W0: np.ndarray, W_star: np.ndarray, eta: Any, t: np.ndarray
-              ) -> theory.ODESolution:
-    """The ODE from the overlaps of a sampled start."""
-    N = W0.shape[1]
-    return theory.integrate(W0 @ W0.T / N, W0 @ W_star.T / N, W_star @ W_star.T / N, eta, t)
-
-
 def _sim_deviation(params: Mapping[str, Any], seed: int) -> np.ndarray:
     """max_t |SGD − ODE| over Q and ρ (t in the grid), the ODE started from the same sampled
     initial overlaps, for each N and seed: rows (ln N, ln deviation)."""
@@ -91,7 +79,7 @@ def _sim_deviation(params: Mapping[str, Any], seed: int) -> np.ndarray:
         for rep in children(seed, params["seeds"]):
             W0, Ws = _warm_start(N, p, ps, rep)
             run = sim.sgd(W0, Ws, eta, t, rep)
-            ode = _ode_from(W0, Ws, eta, t)
+            ode = ode_from_sample(W0, Ws, eta, t)
             dev = max(np.abs(run.Q - ode.Q).max(), np.abs(run.R - ode.R).max())
             rows.append((math.log(N), math.log(dev)))
     return np.array(rows)
@@ -221,16 +209,6 @@ def _compare_noise(pred: dict[float, float], meas: dict[float, np.ndarray]) -> V
                    "; ".join(parts), f"|z| <= {zc:.2f} per time", points=tuple(points))
 
 
-def _escape_row(N: int, p: int, ps: int, eta: Any, t: np.ndarray, seed: SeedLike
-                ) -> tuple[float, float]:
-    """(t_SGD, t_ODE): first time ‖ρ‖_F reaches 1/2 (log-interpolated on the grid) for SGD from
-    a cold start W0 ~ N(0, 1/4) (the simulator's rule, sim.escape_time), and for the ODE from
-    that run's sampled overlaps (the theory's, theory.crossing_time)."""
-    W0, W_star = sim.cold_start(N, p, ps, seed)
-    run = sim.sgd(W0, W_star, eta, t, seed)
-    return sim.escape_time(run.t, run.R), _ode_from(W0, W_star, eta, t).escape_time()
-
-
 def _escape_law(p: int, params: Mapping[str, Any], N: int) -> theory.EscapeLaw:
     return theory.escape_time_law(p, params["p_star"], params["eta"], N, q0=0.25,
                                   samples=400, dt=0.25)
@@ -265,7 +243,7 @@ def _compare_law(cells: list[tuple[str, theory.EscapeLaw, np.ndarray]], extra_te
 def _escape_times(params: Mapping[str, Any], seed: int) -> dict[int, Any]:
     """{p: array (seeds, 2) of (t_SGD, t_ODE from the same start)} at N."""
     t = np.linspace(0, params["t_max"], int(4 * params["t_max"]) + 1)
-    return {p: np.array([_escape_row(params["N"], p, params["p_star"], params["eta"], t, rep)
+    return {p: np.array([escape_pair(params["N"], p, params["p_star"], params["eta"], t, rep)
                          for rep in children(child(seed, p), params["seeds"])])
             for p in params["p_grid"]}
 
@@ -311,7 +289,7 @@ def _predict_slope_N(params: Mapping[str, Any]) -> dict[int, theory.EscapeLaw]:
 def _sim_slope_N(params: Mapping[str, Any], seed: int) -> dict[int, Any]:
     """{N: array (seeds, 2) of (t_SGD, t_ODE from the same start)}."""
     t = np.linspace(0, params["t_max"], int(4 * params["t_max"]) + 1)
-    return {N: np.array([_escape_row(N, params["p"], params["p_star"], params["eta"], t, rep)
+    return {N: np.array([escape_pair(N, params["p"], params["p_star"], params["eta"], t, rep)
                          for rep in children(seed, params["seeds"])])
             for N in params["N_grid"]}
 
@@ -396,7 +374,7 @@ def _polar(R: np.ndarray) -> np.ndarray:
     return out
 
 
-def _s_drift_sgd(N: int, p: int, ps: int, eta: Any, taus: np.ndarray, t_max: float,
+def _s_drift_sgd(N: int, p: int, ps: int, eta: Fraction, taus: np.ndarray, t_max: float,
                  seed: SeedLike) -> tuple[float, float]:
     """(drift of S along SGD, drift along the ODE from the same initial overlaps), measured as
     ‖S(t_max) − S(0)‖_F with S = ρ(ρᵀρ)^{−1/2} computed by the simulator's own numpy."""
@@ -408,7 +386,7 @@ def _s_drift_sgd(N: int, p: int, ps: int, eta: Any, taus: np.ndarray, t_max: flo
     W0 = basis.T * math.sqrt(N / 4)
     t = np.array([0.0, t_max])
     run = sim.sgd(W0, W_star, eta, t, seed)
-    ode = _ode_from(W0, W_star, eta, t)
+    ode = ode_from_sample(W0, W_star, eta, t)
     return (float(np.linalg.norm(_polar(run.R[-1]) - _polar(run.R[0]))),
             float(np.linalg.norm(theory.polar_factor(ode.R[-1]) - theory.polar_factor(ode.R[0]))))
 
@@ -461,7 +439,7 @@ def _aniso_rows(params: Mapping[str, Any], seed: int) -> np.ndarray:
             W0 = basis.T * math.sqrt(N / 4)  # Q(0) = I/4 exactly
             t = np.array([0.0, t_max])
             run = sim.sgd(W0, W_star, eta, t, rep)
-            ode = _ode_from(W0, W_star, eta, t)
+            ode = ode_from_sample(W0, W_star, eta, t)
             S0, S_ode, S_sgd = _polar(ode.R[0]), _polar(ode.R[-1]), _polar(run.R[-1])
             rows.append((math.log(N), float(np.linalg.norm(S_sgd - S_ode)),
                          float(np.linalg.norm(S_ode - S0)), float(np.linalg.norm(S_sgd - S0))))
@@ -494,7 +472,7 @@ def _compare_aniso(pred: float, rows: np.ndarray) -> Verdict:
                    points=points)
 
 
-def _cold_run(N: int, p: int, ps: int, eta: Any, t_end: float, seed: SeedLike
+def _cold_run(N: int, p: int, ps: int, eta: Fraction | float, t_end: float, seed: SeedLike
               ) -> tuple[float, float, float]:
     """One cold start W0 ~ N(0, 1/4) (the escape claims' start), orthonormal teacher: (drift of
     S along SGD, drift along the ODE from the same sampled overlaps, ‖ρ_SGD(t_end)‖_F), drifts
@@ -502,7 +480,7 @@ def _cold_run(N: int, p: int, ps: int, eta: Any, t_end: float, seed: SeedLike
     W0, W_star = sim.cold_start(N, p, ps, seed)
     t = np.array([0.0, t_end])
     run = sim.sgd(W0, W_star, eta, t, seed)
-    ode = _ode_from(W0, W_star, eta, t)
+    ode = ode_from_sample(W0, W_star, eta, t)
     S0 = _polar(run.R[0])
     return (float(np.linalg.norm(_polar(run.R[-1]) - S0)),
             float(np.linalg.norm(_polar(ode.R[-1]) - S0)), float(np.linalg.norm(run.R[-1])))
@@ -595,112 +573,6 @@ def _cold_points(N: int, eta: Fraction, eta0: Fraction, eta_cells: list[tuple[in
                        Point(f"N={N} η={eta}: the ODE's mean drift from the same starts",
                              ode, x=x, x_label=x_label, series=f"ODE drift, {where} (reported)",
                              quantity=DRIFT))]
-
-
-#: bound on the SGD run of :func:`compare_sgd_ode` (estimated by sim.sgd_cost)
-SGD_SECONDS_LIMIT = 30.0
-
-
-@dataclass(frozen=True)
-class SGDvsODE:
-    """One-pass SGD from a cold start against the ODE from the same sampled overlaps
-    (:func:`compare_sgd_ode`): on the grid ``t``, SGD's test loss and ‖ρ‖_F, the ODE's loss and
-    ‖ρ‖_F (NaN where a run diverged), and the divergence times (None if bounded)."""
-
-    N: int
-    t: np.ndarray
-    sgd_loss: np.ndarray
-    ode_loss: np.ndarray
-    sgd_rho: np.ndarray
-    ode_rho: np.ndarray
-    sgd_diverged_at: float | None
-    ode_diverged_by: float | None
-
-
-def check_comparison_request(N: int, p: int, p_star: int, eta: Any, t_max: Any,
-                             n_test: int = 2000, records: int = 21) -> None:
-    """Refuse, before any work, a :func:`compare_sgd_ode` outside its domain: 10 <= N <= 20000,
-    0 < η <= η_max(p, p*) (above it the plateau fixed point does not exist and the mean-field
-    dynamics diverge), 0 < t_max <= 1000, the SGD run within an estimated 30 s and the ODE
-    (unreduced: a random Q(0), size p) within its bound."""
-    from fltheory.exact import check_cost, check_integer, fraction_str
-
-    check_integer(N, "N", 10, 20000)
-    theory.check_ode_request(p, p_star, 0.1, 1.0, 2, k=p)  # p, p* integers of a bounded size
-    try:
-        ok = theory.plateau(p, p_star, eta).eta > 0  # the type, η >= 0 and η <= η_max
-    except DomainError:
-        ok = False
-    if not ok:
-        bound = theory.stability_bounds(p, p_star)["plateau"]
-        shown = fraction_str(Fraction(eta)) if isinstance(eta, int | Fraction) else str(eta)
-        raise DomainError("eta", shown, f"0 < eta <= η_max = {bound} ≈ {float(bound):.4g} "
-                          f"for p = {p}, p* = {p_star}", reason="is not a step of the stable "
-                          "range: above η_max the plateau fixed point q*(η) does not exist and "
-                          "the mean-field dynamics diverge")
-    t_f = float(t_max) if isinstance(t_max, int | float | Fraction) else math.nan
-    if not 0 < t_f <= 1000:
-        raise DomainError("t_max", fraction_str(Fraction(t_max)) if isinstance(
-            t_max, int | Fraction) else t_max, "0 < t-max <= 1000")
-    check_cost(f"N = {N}, t-max = {t_f:g}, p = {p}, p* = {p_star}",
-               sim.sgd_cost(N, p, p_star, t_f, n_test=n_test, records=records),
-               SGD_SECONDS_LIMIT, "seconds (estimated)", "a smaller N or t-max")
-    theory.check_ode_request(p, p_star, float(eta), t_f, records, k=p)
-
-
-def compare_sgd_ode(N: int, p: int, p_star: int, eta: Any, t_grid: Any, seed: SeedLike = 0,
-                    n_test: int = 2000) -> SGDvsODE:
-    """One-pass SGD at N from a cold start W0 ~ N(0, 1/4) (sim.cold_start) against the
-    mean-field ODE from the same sampled overlaps, on ``t_grid``. η exact (Fraction) or a float;
-    checked first by :func:`check_comparison_request`. A run that blows up is reported by its
-    divergence time (SGD: sim's criterion; ODE: theory.ODEDivergence), never as numbers."""
-    t = np.asarray(t_grid, dtype=float)
-    check_comparison_request(N, p, p_star, eta, float(t[-1]), n_test, len(t))
-    W0, W_star = sim.cold_start(N, p, p_star, seed)
-    run = sim.sgd(W0, W_star, eta, t, seed, n_test=n_test)
-    assert run.test_loss is not None
-    try:
-        ode = _ode_from(W0, W_star, eta, t)
-        ode_loss, ode_rho, ode_div = ode.loss, ode.overlap_norm, None
-    except theory.ODEDivergence as exc:
-        ode_loss = ode_rho = np.full(len(t), np.nan)
-        ode_div = exc.t
-    return SGDvsODE(N, t, run.test_loss, ode_loss, np.linalg.norm(run.R, axis=(1, 2)), ode_rho,
-                    run.diverged_at, ode_div)
-
-
-def loss_curves(p: int, p_star: int, eta: Any, Ns: tuple[int, ...], t_max: float = 60,
-                seed: SeedLike = 0, n_test: int = 2000) -> dict[str, Any]:
-    """Cold-start loss curves: SGD (test loss on fresh inputs) at each N, and the ODE from the
-    same sampled initial overlaps (:func:`compare_sgd_ode`, the same seed at every N); plus the
-    plateau loss (public API for the figure and the notebook). η exact (Fraction) or a float.
-
-    Kept here, not in sim.py: each curve pairs a simulation with the theory's ODE from the same
-    start, a comparison, which is what claims/ is for."""
-    t = np.linspace(0, t_max, int(4 * t_max) + 1)
-    curves = []
-    for N in Ns:
-        c = compare_sgd_ode(N, p, p_star, eta, t, seed, n_test)
-        curves.append({"N": N, "sgd": c.sgd_loss, "ode": c.ode_loss})
-    pl = theory.plateau(p, p_star, eta)
-    return {"t": t, "curves": curves, "plateau_loss": pl.loss, "p": p, "p_star": p_star,
-            "eta": eta}
-
-
-def escape_vs_p(p_grid: tuple[int, ...] = (2, 4, 8, 16), N: int = 500,
-                eta: Any = Fraction(1, 10), p_star: int = 2, seeds: int = 4,
-                seed: SeedLike = 0, samples: int = 200) -> dict[str, Any]:
-    """Escape time (‖ρ‖_F = 1/2) against p from cold starts: the law with and without SGD's
-    plateau noise, and SGD runs (public API for figures/notebooks)."""
-    t_max = 30.0
-    t = np.linspace(0, t_max, int(4 * t_max) + 1)
-    laws = [theory.escape_time_law(p, p_star, eta, N, samples=samples, dt=0.25) for p in p_grid]
-    sgd = [[_escape_row(N, p, p_star, eta, t, rep)[0] for rep in children(seed, seeds)]
-           for p in p_grid]
-    return {"p": list(p_grid), "N": N, "eta": eta, "p_star": p_star,
-            "law": [(L.mean, L.se) for L in laws],
-            "mean_field": [(L.mean_field, L.mean_field_se) for L in laws],
-            "sgd": np.array(sgd)}
 
 
 _SOURCE = "Bocchi et al. (2026); ODEs derived in fltheory.papers.quadratic.theory"
@@ -889,18 +761,3 @@ CLAIMS = [
            "large": {"p": 4, "p_star": 2, "eta": Fraction(1, 10), "N": 4000, "seeds": 12}},
           source=_SOURCE),
 ]
-
-
-# -- the sweep task's check ------------------------------------------------------------------
-
-
-def check_escape_task(v: dict[str, Any]) -> None:
-    """The cost check of the sweep task ``quadratic.escape`` (:func:`sim.escape_task
-    <fltheory.papers.quadratic.sim.escape_task>`): the simulator's one cost model
-    (``sim.sgd_cost``) against the sweep's bound per run."""
-    N, p, ps, t_max = v["N"], v["p"], v["p_star"], v["t_max"]
-    # the simulator's one cost model, for the run escape_task makes (1000 test samples,
-    # 121 records): measured 1.9 s at N = 1000, t_max = 60, p = 4, p* = 2 (estimate 3.2 s)
-    run_cost(f"t_max = {fraction_str(t_max)}",
-             sim.sgd_cost(N, p, ps, float(t_max), n_test=1000, records=sim.ESCAPE_TASK_RECORDS),
-             "lower t_max or N (SGD runs t_max·N steps)")

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from fltheory.cli.options import RATIONAL, CountType, emit, format_option
-from fltheory.exact import DomainError, fraction_str
+from fltheory.exact import fraction_str
 from fltheory.results import Result, Table
+
+if TYPE_CHECKING:
+    from fltheory.papers.quadratic.params import Model, ODEStart
+    from fltheory.papers.quadratic.runs import ODERun, SGDvsODE
 
 _CONVENTIONS = {
     "model": "f = a Σ_k (w_k·x)²/N, y = b Σ_m (w*_m·x)²/N + σξ, squared loss, one fresh sample "
@@ -20,17 +24,6 @@ _CONVENTIONS = {
                      "--scaling fixed: η_w = η (a η_w = η/p)",
     "source": "Bocchi, Regimbeau, Lucibello, Saglietti, Cammarota (2026), arXiv 2604.03068",
 }
-
-
-def _teacher(text: str) -> list[Fraction] | None:
-    """Parse --teacher: ``identity`` or ``diag:t1,…`` (the theory checks count and range)."""
-    from fltheory.exact import parse_rational
-
-    if text == "identity":
-        return None
-    if not text.startswith("diag:"):
-        raise DomainError("teacher", text, "identity or diag:t1,t2,… (p* values, mean 1)")
-    return [parse_rational(v, "teacher") for v in text[5:].split(",")]
 
 
 @click.group("quadratic")
@@ -80,9 +73,12 @@ def ode_command(p: int, p_star: int, eta: Fraction, scaling: str, teacher: str,
 
     Example: fltheory quadratic ode --p 4 --p-star 2 --eta .1
     """
-    from fltheory.papers.quadratic.theory import ode_run
+    from fltheory.papers.quadratic.params import Model, ODEStart
+    from fltheory.papers.quadratic.runs import ode_run
 
-    run = ode_run(p, p_star, eta, _teacher(teacher), noise, q0, rho0, seed, t_max, scaling)
+    model = Model(p, p_star, noise, teacher, scaling)
+    start = ODEStart(eta, q0, rho0, seed, t_max)
+    run = ode_run(model, start)
     sol = run.sol
     rho = sol.overlap_norm
     rows = [[f"{sol.t[i]:.3g}", f"{sol.loss[i]:.6g}", f"{rho[i]:.4g}",
@@ -93,25 +89,25 @@ def ode_command(p: int, p_star: int, eta: Fraction, scaling: str, teacher: str,
         details |= {"q_star": str(run.plateau.q_exact), "plateau_loss": run.plateau.loss,
                     "escape_rates": list(run.plateau.rates)}
     emit(Result(command="quadratic ode",
-                inputs={"p": p, "p_star": p_star, "eta": fraction_str(eta),
+                inputs={"p": p, "p_star": p_star, "eta": fraction_str(start.eta),
                         "scaling": scaling, "teacher": teacher,
-                        "noise": fraction_str(noise), "q0": fraction_str(q0),
-                        "rho0": fraction_str(rho0), "seed": seed,
-                        "t_max": fraction_str(t_max)},
+                        "noise": fraction_str(model.noise), "q0": fraction_str(start.q0),
+                        "rho0": fraction_str(start.rho0), "seed": seed,
+                        "t_max": fraction_str(start.t_max)},
                 value=float(sol.loss[-1]), conventions=_CONVENTIONS,
-                summary=_ode_summary(run, p, p_star, eta, scaling, teacher, noise, t_max),
+                summary=_ode_summary(run, model, start, teacher),
                 details=details,
                 table=Table(columns=["t", "loss", "‖ρ‖_F", "tr Q/p"], rows=rows,
                             caption="ODE trajectory (every 40th point of a log grid)",
                             label="tab:fltheory-quadratic-ode", align="rrrr")), fmt)
 
 
-def _ode_summary(run: Any, p: int, p_star: int, eta: Fraction, scaling: str, teacher: str,
-                 noise: Fraction, t_max: Fraction) -> list[str]:
+def _ode_summary(run: ODERun, model: Model, start: ODEStart, teacher: str) -> list[str]:
+    p, p_star, scaling = model.p, model.p_star, model.scaling
     fixed = scaling == "fixed"
-    out = [f"p = {p}, p* = {p_star}, η = {fraction_str(eta)} ({scaling} scaling"
+    out = [f"p = {p}, p* = {p_star}, η = {fraction_str(start.eta)} ({scaling} scaling"
            + (f": a·η_w = η/p = {fraction_str(run.eta)}" if fixed else "")
-           + f"), teacher {teacher}, σ = {fraction_str(noise)}"]
+           + f"), teacher {teacher}, σ = {fraction_str(model.noise)}"]
     pl = run.plateau
     if pl is not None:
         out.append(f"plateau: q* = {pl.q_exact} ≈ {pl.q:.6f}, loss {pl.loss:.6f}; escape rate "
@@ -125,7 +121,7 @@ def _ode_summary(run: Any, p: int, p_star: int, eta: Fraction, scaling: str, tea
                    "converge to 0")
     out.append(f"escape (‖ρ‖_F > 1/2) at t ≈ {run.escape_time:.3g}"
                if run.escape_time is not None else "no escape before t-max")
-    out.append(f"loss at t = {float(t_max):g}: {run.sol.loss[-1]:.3e}")
+    out.append(f"loss at t = {float(start.t_max):g}: {run.sol.loss[-1]:.3e}")
     if run.s_drift is None:
         out.append("ρ(0) = 0 is an exact fixed point of the ODE (dρ/dt is linear in ρ): ρ(t) = 0 "
                    "for all t, the students never leave the plateau; the implicit-bias "
@@ -204,9 +200,11 @@ def hessian_command(p: int, p_star: int, N: int, eta: Fraction, fmt: str) -> Non
 
     Example: fltheory quadratic hessian --p 4 --p-star 2 --N 100
     """
-    from fltheory.papers.quadratic.theory import curvature_counts
+    from fltheory.papers.quadratic.params import CurvatureRequest, Model
+    from fltheory.papers.quadratic.runs import curvature_counts
 
-    c = curvature_counts(p, p_star, N, eta)
+    request = CurvatureRequest(N, eta)
+    c = curvature_counts(Model(p, p_star), request)
 
     def jac(j: dict[str, Any]) -> str:
         same = j["predicted"] == j["numerical"]
@@ -221,7 +219,7 @@ def hessian_command(p: int, p_star: int, N: int, eta: Fraction, fmt: str) -> Non
                  ["ODE Jacobian at a solution (unstable/0/stable)", jac(c["jacobian_solution"])]]
     notes = [] if p >= p_star else [f"p < p* = {p_star}: no zero-loss solution exists"]
     emit(Result(command="quadratic hessian",
-                inputs={"p": p, "p_star": p_star, "N": N, "eta": fraction_str(eta)},
+                inputs={"p": p, "p_star": p_star, "N": N, "eta": fraction_str(request.eta)},
                 value=c, conventions=_CONVENTIONS,
                 summary=[f"p = {p}, p* = {p_star}, N = {N}, T = I"], details=c,
                 table=Table(columns=["quantity", "counts"], rows=rows,
@@ -258,10 +256,13 @@ def escape_command(p: int, p_star: int, eta: Fraction, N_text: str, q0: Fraction
     Example: fltheory quadratic escape --p 4 --p-star 2 --eta 1/10 --N 250,1000,4000
     """
     from fltheory.exact import parse_int_range
-    from fltheory.papers.quadratic import report as quadratic_report
+    from fltheory.papers.quadratic.params import EscapeRequest, Model
+    from fltheory.papers.quadratic.runs import escape_laws
 
     Ns = parse_int_range(N_text, "N", minimum=p * p_star)
-    laws = quadratic_report.escape_laws(p, p_star, eta, Ns, q0, threshold, noise, samples, seed)
+    model = Model(p, p_star, noise=noise)
+    request = EscapeRequest(eta, Ns, q0, threshold, samples, seed)
+    laws = escape_laws(model, request)
     rows = [[str(L.N), f"{L.mean:.3f} ± {L.se:.3f}", f"{L.mean_field:.3f}", f"{L.shift:+.3f}",
              f"{L.mean_log_overlap:.4f}"] for L in laws]
     L0 = laws[0]
@@ -269,15 +270,16 @@ def escape_command(p: int, p_star: int, eta: Fraction, N_text: str, q0: Fraction
             "mean_log_overlap")
     details = {"rate": L0.rate, "noise_variance_J": L0.noise_variance,
                "laws": [{k: getattr(L, k) for k in keys} for L in laws]}
-    summary = [f"p = {p}, p* = {p_star}, η = {fraction_str(eta)}, W0 ~ N(0, {fraction_str(q0)}), "
-               f"escape at ‖ρ‖_F = {fraction_str(threshold)}, σ = {fraction_str(noise)}",
+    summary = [f"p = {p}, p* = {p_star}, η = {fraction_str(request.eta)}, W0 ~ N(0, "
+               f"{fraction_str(q0)}), escape at ‖ρ‖_F = {fraction_str(threshold)}, σ = "
+               f"{fraction_str(model.noise)}",
                f"plateau rate r = {L0.rate:.6f}; ln N slope → 1/(2r) = {1 / (2 * L0.rate):.4f}",
                f"plateau noise J = {L0.noise_variance:.5f}: SGD starts the escape as if "
                f"Var ρ(0) = (q0 + J)/N; shift ≈ −ln(1 + J/q0)/(2r) = {L0.linear_shift:.3f}"]
     emit(Result(command="quadratic escape",
-                inputs={"p": p, "p_star": p_star, "eta": fraction_str(eta), "N": Ns,
+                inputs={"p": p, "p_star": p_star, "eta": fraction_str(request.eta), "N": Ns,
                         "q0": fraction_str(q0), "threshold": fraction_str(threshold),
-                        "noise": fraction_str(noise), "samples": samples, "seed": seed},
+                        "noise": fraction_str(model.noise), "samples": samples, "seed": seed},
                 value=[L.mean for L in laws], conventions=_CONVENTIONS, summary=summary,
                 details=details,
                 table=Table(columns=["N", "E t_esc (SGD)", "mean field", "SGD − ODE",
@@ -311,22 +313,21 @@ def simulate_command(N: int, p: int, p_star: int, eta: Fraction, t_max: Fraction
     is reported as such ("SGD diverged at t ≈ …"), never as numbers."""
     import sys
 
-    import numpy as np
+    from fltheory.papers.quadratic.params import Comparison, Model
+    from fltheory.papers.quadratic.runs import compare_sgd_ode
 
-    from fltheory.papers.quadratic.claims import check_comparison_request, compare_sgd_ode
-
-    check_comparison_request(N, p, p_star, eta, t_max)
-    if sys.stderr.isatty():
-        click.echo(f"SGD: {int(float(t_max) * N)} steps at N = {N} ...", err=True)
-    c = compare_sgd_ode(N, p, p_star, eta, np.linspace(0, float(t_max), 21), seed)
+    run = Comparison(N, eta, t_max, seed)
+    c = compare_sgd_ode(Model(p, p_star), run,
+                        announce=lambda text: click.echo(text, err=True)
+                        if sys.stderr.isatty() else None)
     rows = [[f"{c.t[i]:g}", _cell(c.sgd_loss[i], ".4g"), _cell(c.ode_loss[i], ".4g"),
              _cell(c.sgd_rho[i], ".4f"), _cell(c.ode_rho[i], ".4f")] for i in range(len(c.t))]
     final = float(c.sgd_loss[-1])
     emit(Result(command="quadratic simulate",
-                inputs={"N": N, "p": p, "p_star": p_star, "eta": fraction_str(eta),
-                        "t_max": fraction_str(t_max), "seed": seed},
+                inputs={"N": N, "p": p, "p_star": p_star, "eta": fraction_str(run.eta),
+                        "t_max": fraction_str(run.t_max), "seed": seed},
                 value=final if math.isfinite(final) else None, conventions=_CONVENTIONS,
-                summary=_simulate_summary(c, p, p_star, eta),
+                summary=_simulate_summary(c, p, p_star, run.eta),
                 details={"t": c.t.tolist(), "sgd_test_loss": _finite(c.sgd_loss),
                          "ode_loss": _finite(c.ode_loss), "sgd_diverged_at": c.sgd_diverged_at,
                          "ode_diverged_by": c.ode_diverged_by},
@@ -343,7 +344,7 @@ def _finite(xs: Any) -> list[float | None]:
     return [float(x) if math.isfinite(x) else None for x in xs]
 
 
-def _simulate_summary(c: Any, p: int, p_star: int, eta: Fraction) -> list[str]:
+def _simulate_summary(c: SGDvsODE, p: int, p_star: int, eta: Fraction) -> list[str]:
     from fltheory.papers.quadratic.theory import stability_bounds, stability_text
 
     out = [f"SGD at N = {c.N} vs the ODE from the same initial overlaps"]

@@ -11,11 +11,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from fltheory.args import read_count, read_step
+from fltheory.args import read_choice, read_count, read_step
 from fltheory.exact import DomainError, check_cost
 from fltheory.papers.quadratic._common import ODE_SECONDS_LIMIT
 from fltheory.papers.quadratic.equations import rhs_matrix
-from fltheory.papers.quadratic.stability import plateau
+from fltheory.papers.quadratic.params import Model
+from fltheory.papers.quadratic.stability import plateau_at
 
 __all__ = ["hessian_plateau_counts", "hessian_solution_counts", "jacobian_cost",
            "manifold_dimension", "ode_jacobian_counts"]
@@ -127,8 +128,7 @@ def ode_jacobian_counts(p: int, p_star: int, eta: Fraction, at: str = "plateau",
     read_count(p, "p", 1)
     read_count(p_star, "p_star", 1)
     read_count(seed, "seed", 0)
-    if at not in ("plateau", "solution"):
-        raise DomainError("at", at, "plateau or solution")
+    at = read_choice(at, "at", ("plateau", "solution"))
     eta = read_step(eta)
     check_cost(f"p = {p}, p* = {p_star} (Jacobian of size {p * (p + 1) // 2 + p * p_star})",
                jacobian_cost(p, p_star), ODE_SECONDS_LIMIT, "seconds (estimated)",
@@ -146,7 +146,7 @@ def _jacobian_point(p: int, p_star: int, eta: Fraction, at: str, seed: int, a: f
     plateau Q = q*I, ρ = 0, or a random solution ρ = √(b/a)·S (S orthonormal, from ``seed``),
     Q = ρρᵀ."""
     if at == "plateau":
-        q = plateau(p, p_star, Fraction(eta)).q
+        q = plateau_at(Model(p, p_star), eta).q
         return q * np.eye(p), np.zeros((p, p_star)), (p * p_star, 0, p * (p + 1) // 2)
     if at == "solution":
         manifold_dimension(p, p_star)  # domain: p >= p*

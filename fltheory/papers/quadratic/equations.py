@@ -127,17 +127,6 @@ def derive_elementwise(p: int, p_star: int) -> dict[str, Any]:
             "symbols": {"Q": Q, "rho": R, "T": T, "a": a, "b": b, "eta_w": eta, "sigma": sigma}}
 
 
-def _blocks(Q: Any, R: Any, T: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Q (p × p), R (p × p*) and T (p* × p*) as finite float matrices, p and p* read from R's
-    shape."""
-    R = np.asarray(R, dtype=float)
-    if R.ndim != 2:
-        raise DomainError("R", f"an array of shape {R.shape}", "a p × p* matrix")
-    p, ps = R.shape
-    return (read_matrix(Q, "Q", (p, p)), read_matrix(R, "R", (p, ps)),
-            read_matrix(T, "T", (ps, ps)))
-
-
 def rhs_matrix(Q: np.ndarray, R: np.ndarray, T: np.ndarray, a: float, b: float, eta_w: float,
                sigma: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """dQ/dt and dρ/dt in matrix form (numpy floats; the formulas of
@@ -151,8 +140,9 @@ def rhs_matrix(Q: np.ndarray, R: np.ndarray, T: np.ndarray, a: float, b: float, 
     """
     from fltheory.papers.quadratic.rhs import block_rhs
 
-    Q, R, T = _blocks(Q, R, T)
+    R = read_matrix(R, "R")
     p, ps = R.shape
+    Q, T = read_matrix(Q, "Q", (p, p)), read_matrix(T, "T", (ps, ps))
     a, b, eta_w, sigma = (read_real(v, n) for v, n in ((a, "a"), (b, "b"), (eta_w, "eta_w"),
                                                    (sigma, "sigma")))
     d = block_rhs(np.concatenate([[0.0], Q.ravel(), R.ravel()]), p, ps, 0, a, b, eta_w,
@@ -170,7 +160,9 @@ def loss_matrix(Q: np.ndarray, R: np.ndarray, T: np.ndarray, a: float, b: float,
     """
     from fltheory.papers.quadratic.rhs import block_matrix, block_traces
 
-    Q, R, T = _blocks(Q, R, T)
+    R = read_matrix(R, "R")
+    p, ps = R.shape
+    Q, T = read_matrix(Q, "Q", (p, p)), read_matrix(T, "T", (ps, ps))
     a, b, sigma = read_real(a, "a"), read_real(b, "b"), read_real(sigma, "sigma")
 
     t1, tr2 = block_traces(block_matrix(Q, R, T), Q.shape[0], 0, a, b, 0.0)

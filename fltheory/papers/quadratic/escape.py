@@ -21,20 +21,22 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.args import fraction_text, read_count, read_finite, read_noise, read_real, read_step
+from fltheory.args import fraction_text, read_count, read_finite, read_real, read_step
 from fltheory.exact import DomainError, check_cost
 from fltheory.papers.quadratic._common import ESCAPE_SECONDS_LIMIT, MEMORY_LIMIT_BYTES
-from fltheory.papers.quadratic.ode import (
-    ESCAPE_LEVEL,
-    check_ode_request,
-    crossing_time,
-    integrate,
+from fltheory.papers.quadratic.ode import ESCAPE_LEVEL, check_ode_request, crossing_time, solve
+from fltheory.papers.quadratic.params import (
+    Coefficients,
+    EscapeRequest,
+    Integration,
+    Model,
+    Overlaps,
 )
-from fltheory.papers.quadratic.stability import _rate, plateau
+from fltheory.papers.quadratic.stability import _rate, plateau, plateau_at
 
-__all__ = ["EscapeLaw", "check_escape_request", "escape_cost", "escape_time_law",
-           "plateau_noise_integral", "plateau_noise_moment", "plateau_noise_rate",
-           "plateau_overlap_variance"]
+__all__ = ["EscapeLaw", "check_escape", "check_escape_request", "escape_cost", "escape_law",
+           "escape_time_law", "noise_integral", "plateau_noise_integral", "plateau_noise_moment",
+           "plateau_noise_rate", "plateau_overlap_variance"]
 
 def plateau_noise_moment(q: Any, p: int, p_star: int, a: Any, b: Any, sigma: Any = 0) -> Any:
     """E[(f − y)² λ_1² ν_1²] at ρ = 0, Q = q I, T = I (q a number or an array; Isserlis; the
@@ -66,7 +68,11 @@ def plateau_noise_rate(q: Any, p: int, p_star: int, eta: float, sigma: float = 0
     read_count(p, "p", 1)
     read_count(p_star, "p_star", 1)
     q, eta = read_finite(q, "q"), read_finite(eta, "eta")
-    sigma = read_real(sigma, "sigma", low=0.0)
+    return _noise_rate(q, p, p_star, eta, read_real(sigma, "sigma", low=0.0))
+
+
+def _noise_rate(q: Any, p: int, p_star: int, eta: float, sigma: float) -> Any:
+    """:func:`plateau_noise_rate` on arguments already read."""
     return 4 * eta**2 * plateau_noise_moment(q, p, p_star, 1 / p, 1 / p_star, sigma)
 
 
@@ -120,13 +126,15 @@ class EscapeLaw:
         return -math.log(1 + self.noise_variance / self.q0) / (2 * self.rate)
 
 
-def plateau_noise_integral(p: int, p_star: int, eta: Any, q0: Any = 0.25, sigma: Any = 0,
-                           t_max: float = 80.0, dt: float = 0.125) -> float:
+def plateau_noise_integral(p: int, p_star: int, eta: Fraction | float | str,
+                           q0: float | Fraction | str = 0.25,
+                           sigma: Fraction | float | str = 0, t_max: float = 80.0,
+                           dt: float = 0.125) -> float:
     r"""J = 4η² ∫_0^∞ E[(f − y)² λ² ν²]_{q(s)} e^{−2R(s)} ds, R(t) = ∫_0^t r(q(s)) ds: the
     variance (times N) that SGD's plateau noise adds to each initial overlap, propagated back
     to t = 0 through the linear stage (T = I, mean field, from Q(0) = q0 I along the ρ = 0
     ODE q(t); trapezoid rule on a grid of step ``dt`` up to ``t_max``, where e^{−2R} is
-    negligible). η > 0 exact (Fraction), 0 < q0 <= 1000, σ >= 0; the grid's t_max/dt points
+    negligible). η > 0 exact (Fraction), q0 > 0, 0 <= σ <= 1000; the grid's t_max/dt points
     are bounded in time and memory before the integration (:func:`check_ode_request`). A float.
 
     >>> round(plateau_noise_integral(4, 2, Fraction(1, 10)), 4)
@@ -135,30 +143,43 @@ def plateau_noise_integral(p: int, p_star: int, eta: Any, q0: Any = 0.25, sigma:
     Traceback (most recent call last):
     fltheory.exact.CostError: ...
     """
-    read_count(p, "p", 1)
-    read_count(p_star, "p_star", 1)
-    eta_q, sigma_q = read_step(eta), read_noise(sigma)
+    model = Model(p, p_star, noise=sigma)
+    eta_q = read_step(eta)
     q0 = read_real(q0, "q0", low=0.0, open_low=True)
     t_max = read_real(t_max, "t_max", low=0.0, open_low=True)
-    dt = read_real(dt, "dt", low=0.0, open_low=True)
+    return noise_integral(model, eta_q, q0, t_max, read_real(dt, "dt", low=0.0, open_low=True))
+
+
+def noise_integral(model: Model, eta: Fraction, q0: float, t_max: float = 80.0,
+                   dt: float = 0.125) -> float:
+    """:func:`plateau_noise_integral` of a model (p, p*, σ; T = I) on arguments already read:
+    the step η > 0 (exact), q0 > 0, t_max > 0 and dt > 0 (floats); bounded before any work.
+
+    >>> round(noise_integral(Model(4, 2), Fraction(1, 10), 0.25), 4)
+    0.1147
+    """
+    p, p_star = model.p, model.p_star
     steps = t_max / dt  # finite over finite; capped so that a tiny dt is an estimate, not inf
-    check_ode_request(p, p_star, float(eta_q), t_max, int(min(steps, 1e15)) + 1, k=0)
-    return _noise_integral(p, p_star, float(eta_q), q0, float(sigma_q),
-                           np.arange(0.0, t_max + dt / 2, dt))
+    check_ode_request(p, p_star, float(eta), t_max, int(min(steps, 1e15)) + 1, k=0)
+    return _noise_integral(model, float(eta), q0, np.arange(0.0, t_max + dt / 2, dt))
 
 
-def _noise_integral(p: int, p_star: int, eta: float, q0: float, sigma: float,
-                    t: np.ndarray) -> float:
-    q = integrate(q0 * np.eye(p), np.zeros((p, p_star)), np.eye(p_star), eta, t, sigma).Q[:, 0, 0]
+def _noise_integral(model: Model, eta: float, q0: float, t: np.ndarray) -> float:
+    p, p_star, sigma = model.p, model.p_star, float(model.noise)
+    coef = Coefficients(1.0 / p, 1.0 / p_star, p * eta, sigma)
+    start = Overlaps(q0 * np.eye(p), np.zeros((p, p_star)), np.eye(p_star))
+    q = solve(start, coef, Integration(t), eta).Q[:, 0, 0]
     rq = _rate(q, p, p_star, eta)
     R = np.concatenate([[0.0], np.cumsum(0.5 * (rq[1:] + rq[:-1]) * np.diff(t))])
-    integrand = plateau_noise_rate(q, p, p_star, eta, sigma) * np.exp(-2 * R)
+    integrand = _noise_rate(q, p, p_star, eta, sigma) * np.exp(-2 * R)
     return float(np.sum(0.5 * (integrand[1:] + integrand[:-1]) * np.diff(t)))
 
 
-def escape_time_law(p: int, p_star: int, eta: Any, N: int, q0: Any = 0.25,
-                    threshold: Any = ESCAPE_LEVEL, sigma: Any = 0, samples: int = 400,
-                    seed: int = 0, dt: float = 0.125) -> EscapeLaw:
+def escape_time_law(p: int, p_star: int, eta: Fraction | float | str, N: int,
+                    q0: float | Fraction | str = 0.25,
+                    threshold: float | Fraction | str = ESCAPE_LEVEL,
+                    sigma: Fraction | float | str = 0, samples: int = 400, seed: int = 0,
+                    dt: float = 0.125) -> EscapeLaw:
     r"""Escape time (first ‖ρ‖_F = ``threshold``) of one-pass SGD from a cold random start
     W0 ~ N(0, q0) with an orthonormal teacher, T = I, mean-field normalisation.
 
@@ -185,23 +206,34 @@ def escape_time_law(p: int, p_star: int, eta: Any, N: int, q0: Any = 0.25,
     it moves the escape by −0.009 ± 0.006, 0.002 ± 0.003 at N = 1000, 4000) and the noise after
     the escape has begun. Cached per (checked) arguments.
 
-    Parameters: integers p, p* >= 1, N >= 1, samples >= 2, seed >= 0 (of the Monte Carlo over
-    initial overlaps); η > 0 exact (Fraction; a float is read as its decimal); 0 < q0 <= 1000;
-    1e-6 <= threshold < 1; σ >= 0; dt > 0. Bounded in time and memory before any work
-    (:func:`check_escape_request`). Returns an :class:`EscapeLaw` (floats).
+    Parameters, read once as a :class:`~fltheory.papers.quadratic.params.Model` (p, p*, σ) and
+    an :class:`~fltheory.papers.quadratic.params.EscapeRequest`: integers p, p* >= 1, N >= 1,
+    samples >= 2, seed >= 0 (of the Monte Carlo over initial overlaps); η > 0 exact (Fraction; a
+    float is read as its decimal); 0 < q0 <= 1000; 1e-6 <= threshold < 1; 0 <= σ <= 1000;
+    dt > 0. Bounded in time and memory before any work (:func:`check_escape_request`). Returns
+    an :class:`EscapeLaw` (floats).
 
     >>> L = escape_time_law(4, 2, Fraction(1, 10), 1000, samples=2, dt=0.5)
     >>> round(L.rate, 4), round(L.noise_variance, 3)
     (0.1708, 0.115)
     """
-    read_count(p, "p", 1)
-    read_count(p_star, "p_star", 1)
-    read_count(N, "N", 1)
-    read_count(seed, "seed", 0)
-    eta_q, sigma_q, q0, threshold, dt, _ = _escape_arguments(p, p_star, eta, q0, threshold,
-                                                             sigma, samples, dt)
-    check_escape_request(p, p_star, eta_q, [N], q0, threshold, sigma_q, samples, dt)
-    return _escape_time_law(p, p_star, eta_q, N, q0, threshold, sigma_q, samples, seed, dt)
+    model = Model(p, p_star, noise=sigma)
+    request = EscapeRequest(eta, (N,), q0, threshold, samples, seed, dt)
+    check_escape(model, request)
+    return escape_law(model, request, request.Ns[0])
+
+
+def escape_law(model: Model, request: EscapeRequest, N: int) -> EscapeLaw:
+    """:func:`escape_time_law` of a model (p, p*, σ; T = I) and a request already read, at
+    one N (not checked for its cost: :func:`check_escape` does, once for all the N's).
+
+    >>> from fltheory.papers.quadratic.params import EscapeRequest
+    >>> escape_law(Model(4, 2), EscapeRequest("1/10", [1000], samples=2, dt=0.5), 1000).N
+    1000
+    """
+    r = request
+    return _escape_time_law(model.p, model.p_star, r.eta, N, r.q0, r.threshold, model.noise,
+                            r.samples, r.seed, r.dt)
 
 
 @lru_cache(maxsize=256)
@@ -209,18 +241,20 @@ def _escape_time_law(p: int, p_star: int, eta_q: Fraction, N: int, q0: float, th
                      sigma_q: Fraction, samples: int, seed: int, dt: float) -> EscapeLaw:
     import mpmath
 
-    r_star = plateau(p, p_star, eta_q, sigma_q).escape_rate
-    eta, sigma = float(eta_q), float(sigma_q)
+    model = Model(p, p_star, noise=sigma_q)
+    r_star = plateau_at(model, eta_q).escape_rate
+    eta = float(eta_q)
     t_max = _escape_horizon(p, p_star, N, q0, threshold, r_star)
     t = np.arange(0.0, t_max + dt / 2, dt)
-    J = _noise_integral(p, p_star, eta, q0, sigma, t)
+    J = _noise_integral(model, eta, q0, t)
     G = np.random.default_rng(seed).standard_normal((samples, p, p_star))
     s0, s_eff = math.sqrt(q0 / N), math.sqrt((q0 + J) / N)
+    coef, how = model.coefficients(eta_q), Integration(t)
 
     def t_esc(scale: float) -> np.ndarray:
         out = np.empty(samples)
         for i in range(samples):
-            sol = integrate(q0 * np.eye(p), scale * G[i], np.eye(p_star), eta, t, sigma)
+            sol = solve(Overlaps(q0 * np.eye(p), scale * G[i], np.eye(p_star)), coef, how, eta)
             out[i] = crossing_time(t, np.linalg.norm(sol.R, axis=(1, 2)), threshold)
         if np.isnan(out).any():
             raise DomainError("threshold", threshold, "levels ‖ρ‖_F that the ODE reaches",
@@ -245,55 +279,48 @@ def _escape_horizon(p: int, p_star: int, N: int, q0: float, threshold: float,
     return 2.0 * max(math.log(threshold / sigma0), 1.0) / rate + 40.0
 
 
-def _escape_arguments(p: int, p_star: int, eta: Any, q0: float, threshold: float, sigma: Any,
-                      samples: int, dt: float) -> tuple[Fraction, Fraction, float, float, float,
-                                                        float]:
-    """The checked arguments of :func:`escape_time_law` (exact η and noise; q0, threshold, dt
-    as floats) and the plateau escape rate, which must be positive."""
-    read_count(samples, "samples", 2)
-    eta_q = read_step(eta)
-    sigma_q = read_noise(sigma)
-    if sigma_q > 1000:
-        raise DomainError("noise", fraction_text(sigma_q), "0 <= noise <= 1000")
-    q0 = read_real(q0, "q0", low=0.0, open_low=True)
-    if q0 > 1000:
-        raise DomainError("q0", q0, "0 < q0 <= 1000")
-    threshold = read_real(threshold, "threshold")
-    if not 1e-6 <= threshold < 1:
-        raise DomainError("threshold", threshold, "1e-6 <= threshold < 1")
-    dt = read_real(dt, "dt", low=0.0, open_low=True)
-    rate = plateau(p, p_star, eta_q, sigma_q).escape_rate
-    if rate <= 0:
-        raise DomainError("eta", fraction_text(eta_q), "steps with a positive escape rate")
-    return eta_q, sigma_q, q0, threshold, dt, rate
-
-
-def check_escape_request(p: int, p_star: int, eta: Any, Ns: Sequence[int], q0: float = 0.25,
-                         threshold: float = 0.5, sigma: Any = 0.0, samples: int = 400,
+def check_escape_request(p: int, p_star: int, eta: Fraction | float | str, Ns: Sequence[int],
+                         q0: float | Fraction | str = 0.25,
+                         threshold: float | Fraction | str = 0.5,
+                         sigma: Fraction | float | str = 0.0, samples: int = 400,
                          dt: float = 0.125) -> None:
     """Refuse (CostError, before any work) :func:`escape_time_law` over all ``Ns`` when its
     estimated time (:func:`escape_cost`, summed) exceeds ESCAPE_SECONDS_LIMIT or one call's
     memory exceeds MEMORY_LIMIT_BYTES. The horizon grows like 1/r ∝ p*/η: a tiny η asks for a
     grid of ~p*/η points (η = 1e-9: 1e10 points, 100 GiB). Arguments as for
-    :func:`escape_time_law`, with a sequence ``Ns`` of N's.
+    :func:`escape_time_law`, with a sequence ``Ns`` of N's (read as :func:`check_escape`'s).
 
     >>> check_escape_request(4, 2, Fraction(1, 10), [250, 1000])  # accepted: None
     >>> check_escape_request(4, 2, Fraction(1, 10**9), [250])
     Traceback (most recent call last):
     fltheory.exact.CostError: ...
     """
-    if isinstance(Ns, str | bytes) or not isinstance(Ns, Sequence) or not Ns:
-        raise DomainError("N", str(Ns)[:40], "a non-empty sequence of integers >= 1")
-    eta_q, _, q0, threshold, dt, rate = _escape_arguments(p, p_star, eta, q0, threshold, sigma,
-                                                          samples, dt)
+    check_escape(Model(p, p_star, noise=sigma),
+                 EscapeRequest(eta, Ns, q0, threshold, samples, 0, dt))
+
+
+def check_escape(model: Model, request: EscapeRequest) -> None:
+    """:func:`check_escape_request` of a model and a request already read: the step must give
+    the plateau a positive escape rate (else DomainError on η), T = I, and the escape law at
+    every N of the request must fit the time and memory bounds (else CostError).
+
+    >>> from fltheory.papers.quadratic.params import EscapeRequest
+    >>> check_escape(Model(4, 2), EscapeRequest("1/10", [250, 1000]))  # accepted: None
+    """
+    p, p_star, r = model.p, model.p_star, request
+    if not model.isotropic:
+        raise DomainError("teacher", ",".join(map(fraction_text, model.taus))[:40],
+                          "identity (the escape law is for T = I)")
+    rate = plateau_at(model, r.eta).escape_rate
+    if rate <= 0:
+        raise DomainError("eta", fraction_text(r.eta), "steps with a positive escape rate")
     total, memory = 0.0, 0.0
-    for N in Ns:
-        read_count(N, "N", 1)
-        n_grid = _escape_horizon(p, p_star, N, q0, threshold, rate) / dt
-        seconds, mem = escape_cost(p, p_star, n_grid, samples)
+    for N in r.Ns:
+        n_grid = _escape_horizon(p, p_star, N, r.q0, r.threshold, rate) / r.dt
+        seconds, mem = _escape_cost(p, p_star, n_grid, r.samples)
         total, memory = total + seconds, max(memory, mem)
-    what = (f"eta = {fraction_text(eta_q)} with {len(Ns)} value(s) of N, {samples} samples, "
-            f"p = {p}, p* = {p_star} (escape horizon ≈ {n_grid * dt:.3g})")
+    what = (f"eta = {fraction_text(r.eta)} with {len(r.Ns)} value(s) of N, {r.samples} samples, "
+            f"p = {p}, p* = {p_star} (escape horizon ≈ {n_grid * r.dt:.3g})")
     check_cost(what, memory, MEMORY_LIMIT_BYTES, "bytes of memory",
                "a larger step eta or fewer students p")
     check_cost(what, total, ESCAPE_SECONDS_LIMIT, "seconds (estimated)",
@@ -319,7 +346,11 @@ def escape_cost(p: int, p_star: int, n_grid: float, samples: int) -> tuple[float
     read_count(p, "p", 1)
     read_count(p_star, "p_star", 1)
     n_grid = read_real(n_grid, "n_grid", low=0.0, open_low=True)
-    read_count(samples, "samples", 2)
+    return _escape_cost(p, p_star, n_grid, read_count(samples, "samples", 2))
+
+
+def _escape_cost(p: int, p_star: int, n_grid: float, samples: int) -> tuple[float, float]:
+    """:func:`escape_cost` on arguments already read."""
     k = min(p, p_star)
     n = k + p_star
     per_point = 2.5e-5 + 5e-8 * p * p + 4e-8 * k * n * n

@@ -12,18 +12,20 @@ not a formula; :func:`fltheory.papers.quadratic.sim.escape_time`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 import fltheory.simkit.observables as observables
-from fltheory.args import read_count, read_grid, read_matrix, read_real
+from fltheory.args import read_count, read_real
 from fltheory.engine.odes import STAGES, grid_spacing, tableau
 from fltheory.exact import DomainError, check_cost
 from fltheory.papers.quadratic._common import MEMORY_LIMIT_BYTES, ODE_SECONDS_LIMIT, ODEDivergence
+from fltheory.papers.quadratic.params import Coefficients, Integration, Overlaps
 
 __all__ = ["ESCAPE_LEVEL", "ODESolution", "check_ode_request", "crossing_time", "integrate",
-           "ode_cost"]
+           "ode_cost", "solve"]
 
 #: ‖ρ‖_F at which a run counts as escaped from the plateau (the solution's is √(p/p*)·√p* ~ 1)
 ESCAPE_LEVEL = 0.5
@@ -129,10 +131,10 @@ class ODESolution:
         return crossing_time(self.t, self.overlap_norm, level)
 
 
-def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Any, t_grid: Any,
-              sigma: float = 0.0, a: float | None = None, b: float | None = None,
-              eta_w: float | None = None, method: str = "auto", rtol: float = 1e-9,
-              atol: float = 1e-12, reduce: bool = True) -> ODESolution:
+def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Fraction | float | str,
+              t_grid: Any, sigma: float | Fraction | str = 0.0, a: float | None = None,
+              b: float | None = None, eta_w: float | None = None, method: str = "auto",
+              rtol: float = 1e-9, atol: float = 1e-12, reduce: bool = True) -> ODESolution:
     """Integrate the matrix-form ODEs and return Q, ρ and the loss on ``t_grid``.
 
     Defaults: a = 1/p, b = 1/p*, η_w = p η (mean field). The state is first reduced exactly
@@ -143,31 +145,44 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Any, t_grid: A
     Both integrate to the tolerances ``rtol``/``atol``. ``reduce=False`` integrates the full
     p² + p p* system (for checking the reduction).
 
-    Parameters: Q0 (p × p), R0 (p × p*), T (p* × p*) finite with entries <= 1e6; η > 0 (float
-    or Fraction; the numeric code needs a float); ``t_grid`` non-decreasing; σ >= 0. Returns
-    an :class:`ODESolution` (floats, to the tolerances). Raises :class:`ODEDivergence` on a
+    Parameters, read once here (:mod:`fltheory.papers.quadratic.params`: :class:`Overlaps`,
+    :class:`Coefficients`, :class:`Integration`) and handed to :func:`solve`: Q0 (p × p), R0
+    (p × p*), T (p* × p*) finite with entries <= 1e6; η > 0 (float or Fraction; the numeric code
+    needs a float); a, η_w > 0, b, σ >= 0; ``t_grid`` non-decreasing. Returns an
+    :class:`ODESolution` (floats, to the tolerances). Raises :class:`ODEDivergence` on a
     finite-time blow-up and CostError when the estimated work is too large.
 
     >>> sol = integrate(np.eye(2) / 4, np.full((2, 1), 1e-3), np.eye(1), 0.1, [0.0, 1.0])
     >>> sol.R.shape, bool(sol.loss[1] < sol.loss[0])
     ((2, 2, 1), True)
     """
+    start = Overlaps(Q0, R0, T)
+    p, ps = start.R0.shape
+    step = read_real(eta, "eta", low=0.0, open_low=True)
+    coef = Coefficients(1.0 / p if a is None else a, 1.0 / ps if b is None else b,
+                        p * step if eta_w is None else eta_w, sigma)
+    return solve(start, coef, Integration(t_grid, method, rtol, atol, reduce), eta)
+
+
+def solve(start: Overlaps, coef: Coefficients, how: Integration,
+          eta: object = None) -> ODESolution:
+    """:func:`integrate` on parameters already read: the start, the coefficients (a, b, η_w, σ)
+    and how to integrate; ``eta`` is the step as the caller knows it, named by a divergence
+    (default: a·η_w). The cost is bounded before any work (:func:`check_ode_request`).
+
+    >>> from fltheory.papers.quadratic.params import Model
+    >>> sol = solve(Overlaps(np.eye(2) / 4, np.full((2, 1), 1e-3), np.eye(1)),
+    ...             Model(2, 1).coefficients(Fraction(1, 10)), Integration([0.0, 1.0]))
+    >>> sol.R.shape
+    (2, 2, 1)
+    """
     from fltheory.papers.quadratic import rhs as qode
 
-    Q0, R0, T = _read_state(Q0, R0, T)
+    Q0, R0, T, t_grid = start.Q0, start.R0, start.T, how.t_grid
+    a, b, eta_w, sigma = coef.a, coef.b, coef.eta_w, coef.sigma
     p, ps = R0.shape
-    eta_in = eta
-    eta = read_real(eta, "eta", low=0.0, open_low=True)
-    sigma = read_real(sigma, "sigma", low=0.0)
-    a = 1.0 / p if a is None else read_real(a, "a")
-    b = 1.0 / ps if b is None else read_real(b, "b")
-    eta_w = p * eta if eta_w is None else read_real(eta_w, "eta_w")
-    rtol = read_real(rtol, "rtol", low=0.0, open_low=True)
-    atol = read_real(atol, "atol", low=0.0, open_low=True)
-    t_grid = read_grid(t_grid)
-    if method not in ("auto", "dopri", "lsoda"):
-        raise DomainError("method", method, "auto, dopri or lsoda")
-    if reduce:
+    eta_in = a * eta_w if eta is None else eta
+    if how.reduce:
         q0, V, S0, K0 = qode.reduce_start(Q0, R0)
     else:
         q0, V, S0, K0 = 0.0, np.eye(p), 0.5 * (Q0 + Q0.T), R0.copy()
@@ -177,11 +192,11 @@ def integrate(Q0: np.ndarray, R0: np.ndarray, T: np.ndarray, eta: Any, t_grid: A
     y0 = np.concatenate([[q0], S0.ravel(), K0.ravel()])
     args = (k, ps, m, float(a), float(b), float(eta_w), float(sigma) ** 2, T)
     y_max = 1e8 * max(1.0, float(np.abs(y0).max()), float(np.abs(T).max()))
-    jit = _compiled_integrator(method)
+    jit = _compiled_integrator(how.method)
     if jit is not None:
-        Y = _dop853(jit, args, y0, t_grid, rtol, atol, y_max, eta_in)
+        Y = _dop853(jit, args, y0, t_grid, how.rtol, how.atol, y_max, eta_in)
     else:
-        Y = _lsoda(args, y0, t_grid, rtol, atol, y_max, eta_in)
+        Y = _lsoda(args, y0, t_grid, how.rtol, how.atol, y_max, eta_in)
     return _solution(Y, V, T, t_grid, a, b, float(sigma))
 
 
@@ -207,22 +222,6 @@ def _solution(Y: np.ndarray, V: np.ndarray, T: np.ndarray, t_grid: np.ndarray, a
     return ODESolution(t_grid.copy(), Qs, Rs, loss)
 
 
-def _read_state(Q0: Any, R0: Any, T: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Q0 (p × p), R0 (p × p*), T (p* × p*) as float arrays, finite with entries <= 1e6."""
-    R0 = np.asarray(R0, dtype=float)
-    if R0.ndim != 2 or min(R0.shape) < 1:
-        raise DomainError("R0", f"an array of shape {R0.shape}", "a p × p* matrix, p, p* >= 1")
-    p, ps = R0.shape
-    R0 = read_matrix(R0, "R0", (p, ps))
-    Q0 = read_matrix(Q0, "Q0", (p, p))
-    T = np.ascontiguousarray(read_matrix(T, "T", (ps, ps)))
-    for M, name in ((Q0, "Q0"), (R0, "R0"), (T, "T")):
-        if np.abs(M).max() > 1e6:  # overlaps are O(1); 1e6 keeps q³ terms far from overflow
-            raise DomainError(name, f"a matrix with entries up to {np.abs(M).max():.3g}",
-                              "entries of magnitude <= 1e6")
-    return Q0, R0, T
-
-
 def _compiled_integrator(method: str) -> Any:
     """The compiled integrator module for ``auto``/``dopri`` (None: LSODA is used)."""
     if method == "lsoda":
@@ -238,7 +237,7 @@ def _compiled_integrator(method: str) -> Any:
 
 
 def _dop853(jit: Any, args: tuple[Any, ...], y0: np.ndarray, t_grid: np.ndarray, rtol: float,
-            atol: float, y_max: float, eta_in: Any) -> np.ndarray:
+            atol: float, y_max: float, eta_in: object) -> np.ndarray:
     """The states on the grid by the compiled DOP853 loop; its failures as domain errors."""
     k, ps = args[0], args[1]
     # a step costs 12 evaluations: cap the steps at 3 × the time bound, each evaluation at
@@ -256,7 +255,7 @@ def _dop853(jit: Any, args: tuple[Any, ...], y0: np.ndarray, t_grid: np.ndarray,
 
 
 def _lsoda(args: tuple[Any, ...], y0: np.ndarray, t_grid: np.ndarray, rtol: float, atol: float,
-           y_max: float, eta_in: Any) -> np.ndarray:
+           y_max: float, eta_in: object) -> np.ndarray:
     """The states on the grid by scipy's LSODA on the numpy right side (steps no longer than
     the grid spacing, :func:`fltheory.engine.odes.grid_spacing`)."""
     from scipy.integrate import solve_ivp

@@ -25,8 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.args import check_memory, read_count, read_real
+from fltheory.args import check_memory, read_count, read_grid, read_matrix, read_real
 from fltheory.exact import DomainError
+from fltheory.papers.quadratic.params import Coefficients
 from fltheory.simkit.observables import crossing_time
 from fltheory.simkit.seeding import SeedLike, child, sequence
 from fltheory.simkit.teachers import orthonormal_teacher
@@ -34,7 +35,7 @@ from fltheory.simkit.teachers import orthonormal_teacher
 __all__ = ["ESCAPE_LEVEL", "ESCAPE_TASK_RECORDS", "KEY_HESSIAN", "KEY_SAMPLES", "KEY_START",
            "KEY_TEACHER", "KEY_TEST", "SGDRun", "cold_start", "escape_task", "escape_time",
            "hessian_counts_at_solution", "orthonormal_teacher", "plateau_point",
-           "population_hessian_counts", "sgd", "sgd_cost"]
+           "population_hessian_counts", "sgd", "sgd_cost", "sgd_run"]
 
 #: seeding keys (children of a run's seed) of the independent parts of a simulation
 KEY_SAMPLES, KEY_TEST, KEY_TEACHER, KEY_START, KEY_HESSIAN = 0, 1, 2, 3, 4
@@ -119,8 +120,7 @@ class SGDRun:
 
 def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction | str, t_grid: Any,
         seed: SeedLike, sigma: float | Fraction | str = 0.0, a: float | None = None,
-        b: float | None = None,
-        eta_w: float | None = None, chunk: int = 64, n_test: int = 0,
+        b: float | None = None, eta_w: float | None = None, chunk: int = 64, n_test: int = 0,
         divergence_factor: float = 1e6) -> SGDRun:
     """Run one-pass SGD from W0 (p × N); record Q and ρ at the times of ``t_grid`` (and, with
     ``n_test`` > 0, the loss on that many fixed fresh inputs, noise included).
@@ -137,26 +137,53 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction | str, t_grid:
     its stability limit blows up: the loss grows like ‖w‖⁴, the step like ‖w‖³).
 
     Seeds: the samples from the child ``KEY_SAMPLES`` of ``seed``, the test inputs from
-    ``KEY_TEST``. η > 0 and the other reals finite (η a float or a Fraction).
+    ``KEY_TEST``. The arguments are read here, once (the coefficients a, b = 1/p, 1/p*,
+    η_w = pη by default, and σ as a :class:`~fltheory.papers.quadratic.params.Coefficients`),
+    then :func:`sgd_run` runs: η > 0 and the other reals finite (η a float or a Fraction),
+    ``t_grid`` non-decreasing times >= 0, at most 1e12 steps.
 
     >>> W0, W_star = cold_start(100, 2, 1, 0)
     >>> run = sgd(W0, W_star, 0.1, [0.0, 1.0], 0)
     >>> run.R.shape, run.diverged_at
     ((2, 2, 1), None)
     """
+    W0, W_star = read_matrix(W0, "W0"), read_matrix(W_star, "W_star")
+    p, N = (read_count(n, name, 1) for n, name in zip(W0.shape, ("p", "N"), strict=True))
+    ps = read_count(W_star.shape[0], "p_star", 1)
+    if W_star.shape[1] != N:
+        raise DomainError("W_star", f"an array of shape {W_star.shape}",
+                          f"a finite p* × N matrix with N = {N}")
+    step = read_real(eta, "eta", low=0.0, open_low=True)
+    coef = Coefficients(1.0 / p if a is None else a, 1.0 / ps if b is None else b,
+                        p * step if eta_w is None else eta_w, sigma)
+    t_grid = read_grid(t_grid)
+    if t_grid[0] < 0:
+        raise DomainError("t_grid", f"starting at t = {t_grid[0]:.3g}", "times >= 0")
+    if float(t_grid[-1]) * N > 1e12:
+        raise DomainError("t_grid", f"up to t = {t_grid[-1]:.3g}", "at most 1e12 steps (t·N)")
+    return sgd_run(W0, W_star, coef, t_grid, seed, read_count(n_test, "n_test", 0),
+                   read_count(chunk, "chunk", 1),
+                   read_real(divergence_factor, "divergence_factor", low=0.0, open_low=True))
+
+
+def sgd_run(W0: np.ndarray, W_star: np.ndarray, coef: Coefficients, t_grid: np.ndarray,
+            seed: SeedLike, n_test: int = 0, chunk: int = 64,
+            divergence_factor: float = 1e6) -> SGDRun:
+    """:func:`sgd` on arguments already read: finite float weights W0 (p × N) and W_star
+    (p* × N), the coefficients (a, b, η_w, σ), a float grid of times >= 0, and the integers
+    ``n_test`` >= 0 and ``chunk`` >= 1 (the test set is bounded in memory here).
+
+    >>> from fltheory.papers.quadratic.params import Model
+    >>> W0, W_star = cold_start(100, 2, 1, 0)
+    >>> run = sgd_run(W0, W_star, Model(2, 1).coefficients(Fraction(1, 10)),
+    ...               np.array([0.0, 1.0]), 0)
+    >>> bool(np.array_equal(run.R, sgd(W0, W_star, 0.1, [0.0, 1.0], 0).R))
+    True
+    """
     seed = sequence(seed)
-    W0, W_star = _check_weights(W0, W_star)
-    (p, N), ps = W0.shape, W_star.shape[0]
-    eta = read_real(eta, "eta", low=0.0, open_low=True)
-    sigma = read_real(sigma, "sigma", low=0.0)
-    t_grid = _check_times(t_grid, N)
-    chunk = read_count(chunk, "chunk", 1)
-    n_test = read_count(n_test, "n_test", 0)
+    N = W0.shape[1]
     check_memory("n_test", n_test, 8.0 * (n_test + chunk) * N * 2)
-    divergence_factor = read_real(divergence_factor, "divergence_factor", low=0.0, open_low=True)
-    a = 1.0 / p if a is None else read_real(a, "a", low=0.0, open_low=True)
-    b = 1.0 / ps if b is None else read_real(b, "b", low=0.0)
-    eta_w = p * eta if eta_w is None else read_real(eta_w, "eta_w", low=0.0, open_low=True)
+    a, b, sigma = coef.a, coef.b, coef.sigma
     scale = max(1.0, float(np.max(np.sum(W0 * W0, axis=1))) / N,
                 float(np.max(np.sum(W_star * W_star, axis=1))) / N)
     # SFC64: the N normals per step are most of the cost; it draws them ~25 % faster than PCG64
@@ -164,36 +191,9 @@ def sgd(W0: np.ndarray, W_star: np.ndarray, eta: float | Fraction | str, t_grid:
     test = _test_set(child(seed, KEY_TEST), n_test, W_star, b, sigma) if n_test else None
     W = W0.copy()
     records = _sgd_blocks(W, W_star, rng, np.rint(np.asarray(t_grid) * N).astype(int), chunk,
-                          (a, b, sigma, -eta_w * 2 * a / math.sqrt(N)),
+                          (a, b, sigma, -coef.eta_w * 2 * a / math.sqrt(N)),
                           divergence_factor * scale, test)
     return SGDRun(np.asarray(t_grid), records[0], records[1], W0, W_star, W, *records[2:])
-
-
-def _check_weights(W0: Any, W_star: Any) -> tuple[np.ndarray, np.ndarray]:
-    """W0 (p × N) and W_star (p* × N) as finite float arrays, or a DomainError naming them."""
-    W0, W_star = np.asarray(W0, dtype=float), np.asarray(W_star, dtype=float)
-    if W0.ndim != 2 or min(W0.shape) < 1 or not np.isfinite(W0).all():
-        raise DomainError("W0", f"an array of shape {W0.shape}",
-                                   "a finite p × N matrix, p, N >= 1")
-    N = W0.shape[1]
-    if W_star.ndim != 2 or W_star.shape[1] != N or W_star.shape[0] < 1 \
-            or not np.isfinite(W_star).all():
-        raise DomainError("W_star", f"an array of shape {W_star.shape}",
-                                   f"a finite p* × N matrix with N = {N}")
-    return W0, W_star
-
-
-def _check_times(t_grid: Any, N: int) -> np.ndarray:
-    """The record times: non-empty, finite, non-decreasing, >= 0, at most 1e12 steps (t·N)."""
-    t_grid = np.asarray(t_grid, dtype=float)
-    if t_grid.ndim != 1 or len(t_grid) < 1 or not np.isfinite(t_grid).all() \
-            or t_grid.min() < 0 or np.any(np.diff(t_grid) < 0):
-        raise DomainError("t_grid", f"an array of shape {t_grid.shape}",
-                                   "a non-empty, finite, non-decreasing grid of times >= 0")
-    if float(t_grid[-1]) * N > 1e12:
-        raise DomainError("t_grid", f"up to t = {t_grid[-1]:.3g}",
-                                   "at most 1e12 steps (t·N)")
-    return t_grid
 
 
 def _test_set(seed: Any, n_test: int, W_star: np.ndarray, b: float, sigma: float

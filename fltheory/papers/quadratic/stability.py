@@ -21,10 +21,13 @@ import sympy as sp
 
 from fltheory.args import fraction_text, read_count, read_finite, read_noise, read_step
 from fltheory.exact import DomainError
+from fltheory.papers.quadratic.params import Model
 
-__all__ = ["PlateauResult", "linear_rate", "plateau", "stability_bounds"]
+__all__ = ["PlateauResult", "linear_rate", "plateau", "plateau_at", "stability_bounds",
+           "stability_text"]
 
-def stability_bounds(p: int, p_star: int, noise: Fraction = Fraction(0)) -> dict[str, Any]:
+def stability_bounds(p: int, p_star: int, noise: Fraction | int | float | str = Fraction(0)
+                     ) -> dict[str, Any]:
     r"""Steps beyond which the mean-field dynamics (T = I, a = 1/p, b = 1/p*) cannot converge.
 
     ``plateau``: η_max, the largest step for which the norm-adjustment phase has a fixed point
@@ -60,6 +63,24 @@ def stability_bounds(p: int, p_star: int, noise: Fraction = Fraction(0)) -> dict
             "solution": Fraction(p_star, 2 * (p_star + 2)) if noise == 0 else None}
 
 
+
+def stability_text(p: int, p_star: int, noise: Fraction | int | float | str = 0) -> str:
+    """The stability bounds of :func:`stability_bounds` as one sentence (for error messages and
+    summaries).
+
+    >>> print(stability_text(4, 2).replace("; ", "\\n"))
+    the plateau exists for η <= 3/10 ≈ 0.3
+    zero-loss solutions are stable for η < p*/(2(p*+2)) = 1/4
+    """
+    b = stability_bounds(p, p_star, noise)
+    parts = []
+    if b["plateau"] is not None:
+        parts.append(f"the plateau exists for η <= {b['plateau']} ≈ {float(b['plateau']):.4g}")
+    if b["solution"] is not None:
+        parts.append(f"zero-loss solutions are stable for η < p*/(2(p*+2)) = "
+                     f"{fraction_text(b['solution'])}")
+    return "; ".join(parts)
+
 def linear_rate(q: Any, p: int, p_star: int, eta: Any, tau: Any = 1) -> Any:
     """Linear growth rate r = 2η(1 − q − 2q/p + 2τ/p*) of ρ along the teacher eigenvalue τ at
     ρ = 0, Q = q I (mean field, a η_w = η), the linearised ρ-equation of the module docstring.
@@ -73,13 +94,15 @@ def linear_rate(q: Any, p: int, p_star: int, eta: Any, tau: Any = 1) -> Any:
     """
     read_count(p, "p", 1)
     read_count(p_star, "p_star", 1)
-    q, eta, tau = read_finite(q, "q"), read_finite(eta, "eta"), read_finite(tau, "tau")
+    return _rate(read_finite(q, "q"), p, p_star, read_finite(eta, "eta"), read_finite(tau, "tau"))
+
+
+def _rate(q: Any, p: int, p_star: int, eta: Any, tau: Any = 1) -> Any:
+    """:func:`linear_rate` on arguments already read (the plateau's rates, the escape law's
+    rate along q(t))."""
     exact = all(isinstance(x, int | Fraction) for x in (q, eta, tau))  # exact in, exact out
     inv_p, inv_ps = (Fraction(1, p), Fraction(1, p_star)) if exact else (1 / p, 1 / p_star)
     return 2 * eta * (1 - q - 2 * q * inv_p + 2 * tau * inv_ps)
-
-
-_rate = linear_rate
 
 
 @dataclass(frozen=True)
@@ -142,9 +165,10 @@ def plateau(p: int, p_star: int, eta: Fraction | int | float | str,
     tr T = p*, i.e. an average eigenvalue 1).
 
     Parameters: integers p, p* >= 1; step η >= 0 (Fraction, kept exact; η <= η_max, else
-    DomainError naming η_max); label noise σ >= 0; ``teacher`` p* positive eigenvalues with
-    mean 1. Returns a :class:`PlateauResult` with q* exact (sympy; the root of the quadratic
-    in the module docstring continuous with p/(p + 2) at η → 0) and the loss
+    DomainError naming η_max); label noise 0 <= σ <= 1000; ``teacher`` p* eigenvalues in
+    [1/1000, 1000] with mean 1 (read as :class:`~fltheory.papers.quadratic.params.Model`).
+    Returns a :class:`PlateauResult` with q* exact (sympy; the root of the quadratic in the
+    module docstring continuous with p/(p + 2) at η → 0) and the loss
     ½((q* − 1)² + 2(q*²/p + tr T²/p*²) + σ²) and rates as floats.
 
     >>> r = plateau(4, 2, Fraction(1, 10))
@@ -155,11 +179,20 @@ def plateau(p: int, p_star: int, eta: Fraction | int | float | str,
     >>> plateau(2, 2, Fraction(0)).q_exact  # η → 0: p/(p + 2), no escape (rate 0)
     1/2
     """
-    read_count(p, "p", 1)
-    read_count(p_star, "p_star", 1)
-    eta = read_step(eta, allow_zero=True)
-    noise = read_noise(noise)
-    taus = _teacher(teacher, p_star)
+    return plateau_at(Model(p, p_star, noise, teacher), read_step(eta, allow_zero=True))
+
+
+def plateau_at(model: Model, eta: Fraction) -> PlateauResult:
+    """:func:`plateau` of a :class:`~fltheory.papers.quadratic.params.Model` (p, p*, σ and the
+    teacher's eigenvalues, which must have mean 1) at a step η >= 0 already read (exact).
+
+    >>> plateau_at(Model(4, 2), Fraction(1, 10)).q_exact
+    3 - sqrt(5)
+    """
+    p, p_star, noise, taus = model.p, model.p_star, model.noise, model.taus
+    if model.teacher is not None and sum(taus) != p_star:
+        raise DomainError("teacher", ",".join(map(str, taus)),
+                          f"{p_star} positive eigenvalues with mean 1 (tr T = p*)")
     tr_t2 = sum(t * t for t in taus)
     root, disc, (_, eta_s, s2), coeffs = _plateau_symbolic(p, p_star, tr_t2)
     subs = {eta_s: sp.Rational(eta.numerator, eta.denominator),
@@ -192,17 +225,3 @@ def plateau(p: int, p_star: int, eta: Fraction | int | float | str,
     rates = tuple(float(_rate(qf, p, p_star, float(eta), float(tau))) for tau in taus)
     return PlateauResult(p, p_star, eta, q_exact, qf, loss, rates,
                          [e for e in eta_max if e.is_positive] or None)
-
-
-def _teacher(teacher: Sequence[Any] | None, p_star: int) -> list[Fraction]:
-    """The teacher eigenvalues as exact rationals: p* positive numbers with mean 1."""
-    if teacher is None:
-        return [Fraction(1)] * p_star
-    want = f"{p_star} positive eigenvalues with mean 1 (tr T = p*)"
-    try:
-        taus = [read_step(t, "teacher") for t in teacher]
-    except (TypeError, DomainError):
-        raise DomainError("teacher", str(teacher)[:40], want) from None
-    if len(taus) != p_star or sum(taus) != p_star:
-        raise DomainError("teacher", ",".join(map(str, taus)), want)
-    return taus

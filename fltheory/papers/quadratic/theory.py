@@ -91,9 +91,12 @@ The code is split along these seams, one concern per module, all re-exported her
 :mod:`~fltheory.papers.quadratic.ode` (integration and the escape rule),
 :mod:`~fltheory.papers.quadratic.escape` (plateau noise and the escape-time law),
 :mod:`~fltheory.papers.quadratic.curvature` (manifold, Hessians, Jacobians),
-:mod:`~fltheory.papers.quadratic.bias` (implicit bias), :mod:`~fltheory.papers.quadratic.rhs`
-(the exact reduction and the compiled integrator) and
-:mod:`~fltheory.papers.quadratic.report` (what the ``quadratic`` commands print).
+:mod:`~fltheory.papers.quadratic.bias` (implicit bias) and :mod:`~fltheory.papers.quadratic.rhs`
+(the exact reduction and the compiled integrator). The parameters are
+:mod:`~fltheory.papers.quadratic.params` (a public function reads its arguments once, into those
+objects; ``plateau_at``, ``solve``, ``escape_law``, ``check_escape`` and ``noise_integral``
+take them as read); what the ``quadratic`` commands print is computed by
+:mod:`~fltheory.papers.quadratic.runs`.
 """
 
 from __future__ import annotations
@@ -125,9 +128,12 @@ from fltheory.papers.quadratic.equations import (
 )
 from fltheory.papers.quadratic.escape import (
     EscapeLaw,
+    check_escape,
     check_escape_request,
     escape_cost,
+    escape_law,
     escape_time_law,
+    noise_integral,
     plateau_noise_integral,
     plateau_noise_moment,
     plateau_noise_rate,
@@ -140,20 +146,16 @@ from fltheory.papers.quadratic.ode import (
     crossing_time,
     integrate,
     ode_cost,
+    solve,
 )
-from fltheory.papers.quadratic.report import (
-    ODERun,
-    curvature_counts,
-    escape_laws,
-    mean_field_step,
-    ode_run,
-    stability_text,
-)
+from fltheory.papers.quadratic.params import mean_field_step
 from fltheory.papers.quadratic.stability import (
     PlateauResult,
     linear_rate,
     plateau,
+    plateau_at,
     stability_bounds,
+    stability_text,
 )
 
 __all__ = [
@@ -163,17 +165,16 @@ __all__ = [
     "ODE_SECONDS_LIMIT",
     "EscapeLaw",
     "ODEDivergence",
-    "ODERun",
     "ODESolution",
     "PlateauResult",
+    "check_escape",
     "check_escape_request",
     "check_ode_request",
     "cold_start_drift",
     "crossing_time",
-    "curvature_counts",
     "derive_elementwise",
     "escape_cost",
-    "escape_laws",
+    "escape_law",
     "escape_time_law",
     "hessian_plateau_counts",
     "hessian_solution_counts",
@@ -184,10 +185,11 @@ __all__ = [
     "loss_matrix",
     "manifold_dimension",
     "mean_field_step",
+    "noise_integral",
     "ode_cost",
     "ode_jacobian_counts",
-    "ode_run",
     "plateau",
+    "plateau_at",
     "plateau_noise_integral",
     "plateau_noise_moment",
     "plateau_noise_rate",
@@ -195,6 +197,7 @@ __all__ = [
     "polar_factor",
     "polar_stack",
     "rhs_matrix",
+    "solve",
     "stability_bounds",
     "stability_text",
     "wick_expectation",

@@ -1,6 +1,6 @@
 """Views of the quadratic-networks paper (one-pass SGD): tables, figures, notebook.
 
-Each builder asks the theory, the claims or the simulator for its numbers and hands them to
+Each builder asks the theory or the runs for its numbers and hands them to
 :mod:`fltheory.render`; nothing is computed here. Declared in :mod:`fltheory.papers.quadratic`.
 """
 
@@ -164,8 +164,8 @@ def quadratic_figure(p: int = 4, p_star: int = 2, eta: Fraction = Fraction(1, 10
     """The quadratic-networks figure: (a) loss against t = steps/N, SGD (test loss) at each N
     and the ODE from the same start, with the closed-form plateau loss; (b) the escape time
     against p from cold starts: the law with SGD's plateau noise, the noise-free mean-field
-    law, SGD runs (see :func:`draw_quadratic`, :func:`fltheory.papers.quadratic.claims.loss_curves`,
-    :func:`fltheory.papers.quadratic.claims.escape_vs_p`).
+    law, SGD runs (see :func:`draw_quadratic`, :func:`fltheory.papers.quadratic.runs.loss_curves`,
+    :func:`fltheory.papers.quadratic.runs.escape_vs_p`).
 
     Parameters
     ----------
@@ -179,10 +179,11 @@ def quadratic_figure(p: int = 4, p_star: int = 2, eta: Fraction = Fraction(1, 10
     seed
         Seed of the simulations (default 0).
     """
-    from fltheory.papers.quadratic.claims import escape_vs_p, loss_curves
+    from fltheory.papers.quadratic.params import Model
+    from fltheory.papers.quadratic.runs import escape_vs_p, loss_curves
 
     progress(f"loss curves at N = {', '.join(map(str, N))}, p = {p}")
-    curves = loss_curves(p, p_star, eta, tuple(N), t_max=float(t_max), seed=seed)
+    curves = loss_curves(Model(p, p_star), eta, tuple(N), t_max=t_max, seed=seed)
     progress(f"escape times at p = {', '.join(map(str, escape_p))}, N = {escape_N}, "
              f"{seeds} runs each")
     return draw_quadratic(curves, escape_vs_p(tuple(escape_p), escape_N, eta, p_star, seeds,
@@ -198,8 +199,8 @@ fltheory derives the ODEs for the overlaps $Q$, $\rho$ from the SGD update by Is
 solves the plateau in closed form and checks everything against the simulated SGD."""),
     ("code", """%matplotlib inline
 from fractions import Fraction
-from fltheory.papers.quadratic import theory
-from fltheory.papers.quadratic.claims import loss_curves
+from fltheory.papers.quadratic import runs, theory
+from fltheory.papers.quadratic.params import Model, ODEStart
 from fltheory.papers.quadratic.views import draw_quadratic
 
 d = theory.derive_elementwise(1, 1)
@@ -218,10 +219,11 @@ normalisation, only the prefactor of the escape time through the initial overlap
 prints): the escape time is read by the theory's one escape rule, the first time
 $\|\rho\|_F = 1/2$ (log-interpolated), and $S = \rho(\rho^\top\rho)^{-1/2}$ is conserved
 along the mean-field ODE for an isotropic teacher."""),
-    ("code", """run = theory.ode_run(4, 2, Fraction(1, 10), t_max=200)
+    ("code", """run = runs.ode_run(Model(4, 2), ODEStart(Fraction(1, 10), t_max=200))
 print(f"escape at t = {run.escape_time:.2f}, final loss {run.sol.loss[-1]:.2e}, "
       f"drift of S along the ODE {run.s_drift:.1e}")"""),
-    ("code", """fig = draw_quadratic(loss_curves(4, 2, Fraction(1, 10), (250, 1000), t_max=60))"""),
+    ("code", """fig = draw_quadratic(runs.loss_curves(Model(4, 2), Fraction(1, 10), (250, 1000),
+                                     t_max=60))"""),
     ("markdown", r"""Escape from a random start. SGD's plateau noise kicks every overlap with variance
 $4\eta^2 E[(f-y)^2\lambda^2\nu^2]/N$ per unit time (closed form); amplified like $\rho(0)$, it
 acts as an initial overlap variance $(q_0 + J)/N$ instead of $q_0/N$. Both are $O(1/N)$: the

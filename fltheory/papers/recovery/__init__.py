@@ -24,15 +24,24 @@ _NAMES = {
     "chi2": (
         "ruben_terms",),
     "counting": (
-        "ThresholdRow", "Thresholds", "continuum_count", "depth_rows", "feature_dimension",
-        "k_text", "power_strength", "recovered_count", "strength_norm2", "threshold",
-        "threshold_exact", "thresholds"),
+        "ThresholdRow", "Thresholds", "continuum_count", "depth_rows", "dimension",
+        "feature_dimension", "power_strength", "recovered_count", "sample_ratio",
+        "strength_norm2", "threshold", "threshold_exact", "threshold_table", "thresholds"),
     "law": (
-        "MSELaw", "law_a1_squared", "law_exponent", "law_prefactor", "mse_law"),
+        "MSELaw", "law_a1_squared", "law_exponent", "law_prefactor", "mse_law", "mse_law_for"),
     "luli": (
         "LabelLaw", "Overlap", "RecoveryModel", "ruben_work"),
+    "params": (
+        "DIMS", "FEATURES", "Features", "LATENTS", "LawQuery", "MAX_D1", "MAX_DIGITS", "MAX_Q",
+        "MAX_SIM_BYTES", "MAX_THRESHOLD_ROWS", "Model", "RecoveryQuery", "SIM_MAX_D",
+        "SIM_MAX_D1", "SIM_MAX_D_OTHER", "SIM_MAX_FEATURES", "SIM_MAX_Q", "SIM_MAX_SEEDS",
+        "SIM_N", "SIM_TRANSFORMS", "Simulation", "SpectralRun", "Strengths", "TRANSFORMS",
+        "ThresholdQuery", "feature_count", "k_text"),
+    "runs": (
+        "SimulationComparison", "cascade_data", "compare", "compare_simulation", "model_of",
+        "spectral_point"),
     "theory": (
-        "DirectionAt", "RecoveryAt", "recovery_at"),
+        "DirectionAt", "RecoveryAt", "recovery", "recovery_at"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

@@ -12,49 +12,20 @@ error; the fitted 1/D coefficient is reported.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from fltheory.claims.registry import Claim, Point, Verdict
 from fltheory.claims.stats import linear_fit, mean_se, z_crit
-from fltheory.exact import DomainError, check_integer, fraction_str, parse_rational, to_float
 from fltheory.papers.recovery import sim, theory
-from fltheory.render.shows import ShowsTable
-from fltheory.results import Table
-from fltheory.simkit import seeding
-from fltheory.sweep.tasks import run_cost, short_value
+from fltheory.papers.recovery.runs import clear_cache, model_of, spectral_point
 
-__all__ = ["CLAIMS", "SIM_MAX_D", "SIM_MAX_D1", "SIM_MAX_D_OTHER", "SIM_MAX_FEATURES", "SIM_MAX_Q",
-           "SIM_MAX_SEEDS", "SIM_N", "SimulationComparison", "cascade_data",
-           "check_spectral_task", "clear_cache", "compare_simulation"]
+__all__ = ["CLAIMS", "clear_cache"]
 
 _SOURCE = "Dandi, Krzakala, Loureiro et al. (2026), arXiv 2605.14567; Lu & Li (2017)"
-
-
-@lru_cache(maxsize=512)
-def _run(features: str, d: int, n: int, seed: int, s: int, d1: int, gamma: float
-         ) -> sim.RecoveryRun:
-    """Repetition ``s`` of the run at (d, n): it draws from the child (s, d, n) of the user's
-    seed (fltheory.simkit.seeding), so that every cell of a grid is independent of every other."""
-    # the second layer has d1 + 1 coefficients: 4000 fitting samples leave an overfitting
-    # excess of (d1 + 1)/4000 ≈ 0.2 % of the MSE, far below its sampling error
-    return sim.run(d, n, seeding.child(seed, s, d, n), d1=d1, gamma=gamma, features=features,
-                   n_fit=4000, n_test=8000)
-
-
-@lru_cache(maxsize=8)
-def _model(d1: int, gamma: float) -> theory.RecoveryModel:
-    return theory.RecoveryModel.power_law(d1, gamma)
-
-
-def clear_cache() -> None:
-    """Forget cached simulations (tests use it to check reproducibility for real)."""
-    _run.cache_clear()
 
 
 def _grid(params: Mapping[str, Any], seed: int, features: str = "gaussian") -> dict[str, Any]:
@@ -66,8 +37,8 @@ def _grid(params: Mapping[str, Any], seed: int, features: str = "gaussian") -> d
         D = sim.feature_dim(d, 2)
         for s in range(seeds):
             for b, delta in enumerate(deltas):
-                r = _run(features, d, round(delta * D), seed, s, params["d1"],
-                         params["gamma"])
+                r = spectral_point(features, d, round(delta * D), seed, s, params["d1"],
+                                   params["gamma"])
                 rho2[a, s, b] = r.best_overlaps
                 mse[a, s, b] = r.relative_mse
     return {"D": np.array([sim.feature_dim(d, 2) for d in ds], dtype=float),
@@ -127,7 +98,7 @@ def _crossings(grid: dict[str, Any], k: int) -> np.ndarray:
 
 
 def _predict_overlaps(params: Mapping[str, Any]) -> np.ndarray:
-    return _model(params["d1"], params["gamma"]).overlaps(params["deltas"])
+    return model_of(params["d1"], params["gamma"]).overlaps(params["deltas"])
 
 
 def _compare_overlaps(pred: np.ndarray, grid: dict[str, Any]) -> Verdict:
@@ -163,7 +134,7 @@ def _compare_overlaps(pred: np.ndarray, grid: dict[str, Any]) -> Verdict:
 def _predict_thresholds(params: Mapping[str, Any]) -> dict[str, Any]:
     """The Lu–Li ρ_i² = 1/2 crossing, exactly and as read off the same δ grid with the same
     interpolation as the measurement (so that the grid's interpolation error cancels)."""
-    model = _model(params["d1"], params["gamma"])
+    model = model_of(params["d1"], params["gamma"])
     deltas = np.array(params["deltas"], dtype=float)
     curves = model.overlaps(deltas)
     k = params["k"]
@@ -251,7 +222,7 @@ def _sim_order(params: Mapping[str, Any], seed: int) -> np.ndarray:
 
 
 def _predict_mse(params: Mapping[str, Any]) -> np.ndarray:
-    return _model(params["d1"], params["gamma"]).mse(params["deltas"])
+    return model_of(params["d1"], params["gamma"]).mse(params["deltas"])
 
 
 def _sim_mse(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
@@ -479,163 +450,3 @@ CLAIMS = [
           describe=lambda rows: "; ".join(f"d={r['d']},q={r['q']}: {r['hier']} vs "
                                           f"{r['kernel']}" for r in rows[:3])),
 ]
-
-
-def cascade_data(d: int = 24, deltas: tuple[float, ...] = (2.5, 5, 10, 20, 40, 80),
-                 seeds: int = 3, d1: int = 8, gamma: float | Fraction = 1.0,
-                 seed: int = 0) -> dict[str, Any]:
-    """Data of the recovery figure: Lu–Li overlap curves and MSE on a fine δ grid, the large-δ
-    thresholds, the d1 = ∞ law with this model's weak-direction constant, and simulated points
-    (Gaussian-equivalent features at dimension d; repetition s of δ draws from the child
-    (s, d, n) of ``seed``)."""
-    model = _model(d1, float(gamma))
-    fine = np.geomspace(1, 200, 80)
-    D = sim.feature_dim(d, 2)
-    rho2 = np.zeros((seeds, len(deltas), d1))
-    mse = np.zeros((seeds, len(deltas)))
-    for s in range(seeds):
-        for b, delta in enumerate(deltas):
-            r = _run("gaussian", d, round(delta * D), seed, s, d1, float(gamma))
-            rho2[s, b], mse[s, b] = r.best_overlaps, r.relative_mse
-    g = gamma if isinstance(gamma, Fraction) else Fraction(gamma).limit_denominator(1000)
-    a1sq = theory.law_a1_squared(g, model.weak_constant())
-    return {"d": d, "D": D, "d1": d1, "gamma": float(gamma), "fine": fine,
-            "curves": model.overlaps(fine), "mse_curve": model.mse(fine),
-            "thresholds": model.bbp_thresholds(), "deltas": np.array(deltas),
-            "rho2": rho2, "mse": mse,
-            "law": (float(theory.law_prefactor(g, a1sq)), float(theory.law_exponent(g)))}
-
-
-# --------------------------------------------------------------------------- one comparison
-
-
-#: bounds of :func:`compare_simulation` (the CLI's ``recovery simulate``): seconds of work
-SIM_MAX_Q = 4
-SIM_MAX_D = {2: 60}  # q = 2; other q: SIM_MAX_D_OTHER
-SIM_MAX_D_OTHER = 20
-SIM_MAX_FEATURES = 4000
-SIM_N = (10, 2 * 10**6)
-SIM_MAX_D1 = 64
-SIM_MAX_SEEDS = 100
-
-
-@dataclass(frozen=True)
-class SimulationComparison(ShowsTable):
-    """Runs of the spectral algorithm against the Lu–Li prediction (see
-    :func:`compare_simulation`): per-run overlaps ``rho2`` (runs × d1) and test MSE/Var(y)
-    ``mse`` (runs), the predicted overlaps and MSE (None for the identity transform)."""
-
-    d: int
-    q: int
-    D: int
-    n: int
-    d1: int
-    features: str
-    transform: str
-    seed: int
-    seeds: int
-    rho2: np.ndarray
-    mse: np.ndarray
-    predicted_rho2: np.ndarray | None
-    predicted_mse: float | None
-
-    @property
-    def delta(self) -> float:
-        """δ = n/D."""
-        return self.n / self.D
-
-    def rho2_se(self) -> np.ndarray:
-        """Standard errors of the mean overlaps over the runs (nan with one run)."""
-        if self.seeds == 1:
-            return np.full(self.d1, math.nan)
-        out: np.ndarray = self.rho2.std(axis=0, ddof=1) / np.sqrt(self.seeds)
-        return out
-
-    def table(self) -> Table:
-        mean, se, pred = self.rho2.mean(axis=0), self.rho2_se(), self.predicted_rho2
-        rows = [[str(i + 1), f"{mean[i]:.4f}", "-" if self.seeds == 1 else f"{se[i]:.4f}",
-                 "-" if pred is None else f"{pred[i]:.4f}"] for i in range(self.d1)]
-        return Table(columns=["k", "ρ² measured", "s.e.", "ρ² Lu–Li"], rows=rows,
-                     caption=f"Measured overlaps, d = {self.d}, n = {self.n}",
-                     label="tab:fltheory-recovery-sim", align="rrrr")
-
-
-def _check_comparison(d: int, n: int, d1: int, features: str, seeds: int, q: int) -> int:
-    """The bounds of :func:`compare_simulation`, in the order the CLI has always checked them;
-    returns D."""
-    for name, value in (("q", q), ("d", d), ("d1", d1), ("seeds", seeds), ("n", n)):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise DomainError(name, repr(value), "an integer", reason="is not an integer")
-    check_integer(q, "q", 1, SIM_MAX_Q)
-    if features == "hermite" and q != 2:
-        raise DomainError("q", q, "q = 2 with --features hermite (any q <= 4 with gaussian)")
-    check_integer(d, "d", 2, SIM_MAX_D.get(q, SIM_MAX_D_OTHER))
-    check_integer(d1, "d1", 1, SIM_MAX_D1)
-    check_integer(seeds, "seeds", 1, SIM_MAX_SEEDS)
-    D = sim.feature_dim(d, q)
-    if D > SIM_MAX_FEATURES:
-        raise DomainError("d", d, f"C(d+q−1, q) <= {SIM_MAX_FEATURES} (here D = {D})")
-    check_integer(n, "n", *SIM_N)
-    if d1 > D:
-        raise DomainError("d1", d1, f"d1 <= D = {D}")
-    return D
-
-
-def compare_simulation(d: int, n: int, d1: int = 8, gamma: Fraction = Fraction(1),
-                       features: str = "gaussian", transform: str = "rank", seed: int = 0,
-                       seeds: int = 1, q: int = 2,
-                       progress: Callable[[int, int], None] | None = None
-                       ) -> SimulationComparison:
-    """``seeds`` runs of the spectral algorithm (:func:`fltheory.papers.recovery.sim.run`, run s
-    drawing
-    from ``seeding.children(seed, seeds)[s]``) at n samples against the Lu–Li overlaps and MSE
-    of the same model (rank or sign transform; no prediction for ``identity``).
-
-    Bounds (seconds of work): 1 <= q <= 4 (q = 2 with hermite features), 2 <= d <= 60 at q = 2
-    (20 otherwise), D <= 4000, 10 <= n <= 2·10^6, 1 <= d1 <= min(64, D), 1 <= seeds <= 100,
-    γ > 0. ``progress(s, D)`` is called before run s.
-
-    >>> c = compare_simulation(6, 2000, d1=2)
-    >>> c.D, c.rho2.shape, round(float(c.predicted_rho2[0]), 4)
-    (21, (1, 2), 0.9837)
-    """
-    gamma = parse_rational(gamma, "gamma")
-    if gamma <= 0:
-        raise DomainError("gamma", fraction_str(gamma), "γ > 0")
-    D = _check_comparison(d, n, d1, features, seeds, q)
-    gamma_f = to_float(gamma, "gamma", positive=True)
-    model = None
-    if transform in ("rank", "sign"):  # before the runs: its cost is checked up front
-        model = theory.RecoveryModel.power_law(d1, gamma, transform)
-    runs = []
-    for s, ss in enumerate(seeding.children(seed, seeds)):
-        if progress is not None:
-            progress(s, D)
-        runs.append(sim.run(d, n, ss, q=q, d1=d1, gamma=gamma_f, features=features,
-                            transform=transform))
-    return SimulationComparison(
-        d, q, D, n, d1, features, transform, seed, seeds,
-        np.array([r.best_overlaps for r in runs]), np.array([r.relative_mse for r in runs]),
-        None if model is None else model.overlaps([n / D])[0],
-        None if model is None else float(model.mse([n / D])[0]))
-
-
-# -- the sweep task's check ------------------------------------------------------------------
-
-
-def check_spectral_task(v: dict[str, Any]) -> None:
-    """The check of the sweep task ``recovery.spectral`` (:func:`sim.spectral_task
-    <fltheory.papers.recovery.sim.spectral_task>`): 10 <= n = δ·D <= 2e6 samples, d1 <= D,
-    and the run's cost against the sweep's bound."""
-    d, d1 = v["d"], v["d1"]
-    D = sim.feature_dim(d, 2)  # degree-2 Hermite features
-    n = round(float(v["delta"]) * D)
-    if not 10 <= n <= 2 * 10**6:
-        raise DomainError("delta", short_value(v["delta"]), f"10 <= n = δ·D <= 2e6 (D = {D} at "
-                          f"d = {d})", reason=f"gives n = {n} samples")
-    if d1 > D:
-        raise DomainError("d1", d1, f"d1 <= D = {D} at d = {d}", reason="is out of range")
-    # Ĉ accumulated by GEMMs over n (+ 12000 fit/test) samples of D features, then a D × D
-    # eigendecomposition: measured 1.1 s at d = 40, δ = 20 (estimate 1.9 s)
-    run_cost(f"delta = {fraction_str(v['delta'])}", 1e-10 * (n + 12000) * D**2 + 1e-9 * D**3,
-             "lower delta or d")

@@ -6,13 +6,25 @@ from __future__ import annotations
 import math
 import sys
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from fltheory.cli.options import RATIONAL, CountType, dps_option, emit, format_option
-from fltheory.exact import DomainError, fraction_str, parse_int_range
+from fltheory.exact import fraction_str, parse_int_range
+from fltheory.papers.recovery.params import (
+    Features,
+    LawQuery,
+    Model,
+    RecoveryQuery,
+    Simulation,
+    Strengths,
+    ThresholdQuery,
+)
 from fltheory.results import Result
+
+if TYPE_CHECKING:
+    from fltheory.papers.recovery.theory import RecoveryAt
 
 _SOURCE = "Dandi, Krzakala, Loureiro, Tabanelli, Wortsman-Zurich (2026), arXiv 2605.14567"
 _CONVENTIONS = {
@@ -26,9 +38,7 @@ _CONVENTIONS = {
 }
 
 
-#: rows of ``threshold`` (the theory's bound, fltheory.papers.recovery.theory.MAX_THRESHOLD_ROWS;
-#: not
-#: imported here so that the command's help stays light)
+#: rows of ``threshold`` (:data:`fltheory.papers.recovery.params.MAX_THRESHOLD_ROWS`)
 _MAX_ROWS = 10_000
 
 
@@ -38,22 +48,17 @@ def _dim_option(func: click.decorators.FC) -> click.decorators.FC:
                              "by ≈ q!).")(func)
 
 
-def _strengths(text: str | None) -> list[Fraction] | None:
-    if text is None:
-        return None
-    from fltheory.exact import parse_rational
-
-    return [parse_rational(v, "strengths") for v in text.split(",")]
-
-
-def threshold_result(d: int, q: int, gamma: Fraction, ks: list[int], C: Fraction, dim: str,
-                     dps: int, strengths: list[Fraction] | None = None,
-                     d1: int | float = math.inf) -> Result:
+def threshold_result(query: ThresholdQuery, gamma: Fraction) -> Result:
+    """The answer of ``fltheory threshold`` (``gamma`` as given, for the inputs: it is not used
+    with explicit strengths)."""
     import mpmath
 
     from fltheory.papers.recovery import theory as th
 
-    t = th.thresholds(d, q, ks, gamma, C, dps, dim, strengths, d1)
+    t = th.threshold_table(query)
+    f, ks, C, dps, strengths = query.features, list(query.ks), query.C, query.dps, \
+        query.strengths.values
+    d, q, dim = f.d, f.q, f.dim
     table = t.table()
     out = [{"k": r.k, "strength": row[1],
             "exact": None if r.exact is None else fraction_str(r.exact),
@@ -92,7 +97,8 @@ def threshold_result(d: int, q: int, gamma: Fraction, ks: list[int], C: Fraction
 @click.option("--strengths", default=None,
               help="Explicit strengths λ_1,λ_2,… instead of k^(−γ) (normalised as the model "
                    "does: c_k = λ_k/‖λ‖).")
-@click.option("--d1", "d1_text", default="inf", show_default=True,
+@click.option("--d1", "d1", type=CountType(minimum=1, allow_inf=True), default="inf",
+              show_default=True,
               help="Number of directions of the model (an integer >= the largest k, or inf): "
                    "‖λ‖² = Σ_(i<=d1) i^(−2γ), ζ(2γ) at inf (needs γ > 1/2).")
 @click.option("--k", "k_text", default="1..10", show_default=True,
@@ -103,7 +109,7 @@ def threshold_result(d: int, q: int, gamma: Fraction, ks: list[int], C: Fraction
 @_dim_option
 @dps_option
 @format_option
-def threshold_command(d: int, q: int, gamma: Fraction, strengths: str | None, d1_text: str,
+def threshold_command(d: int, q: int, gamma: Fraction, strengths: str | None, d1: object,
                       k_text: str, C: Fraction, dim: str, dps: int, fmt: str) -> None:
     """Sample-size thresholds n_k = C·D/c_k² of the spectral recovery of direction k, with the
     model's normalised strengths c_k = λ_k/‖λ‖ (the scaling form of `fltheory recovery`'s
@@ -111,18 +117,16 @@ def threshold_command(d: int, q: int, gamma: Fraction, strengths: str | None, d1
 
     Example: fltheory threshold --d 1000 --q 3 --gamma 1.5 --k 1..10
     """
-    ks = parse_int_range(k_text, "k", 1, 10**6)
-    d1: int | float = math.inf if d1_text.strip().lower() in ("inf", "∞") \
-        else parse_int_range(d1_text, "d1", 1, 10**9)[0]
-    if d1_text.strip().lower() not in ("inf", "∞") and ".." in d1_text:
-        raise DomainError("d1", d1_text, "an integer >= 1 or inf")
-    emit(threshold_result(d, q, gamma, ks, C, dim, dps, _strengths(strengths), d1), fmt)
+    values = None if strengths is None else strengths.split(",")
+    query = ThresholdQuery(Features(d, q, dim), Strengths(gamma, d1, values),
+                           parse_int_range(k_text, "k", 1, 10**6), C, dps)
+    emit(threshold_result(query, gamma), fmt)
 
 
 # --------------------------------------------------------------------------- recovery
 
 
-def _recovery_lines(r: Any) -> tuple[list[str], list[str], dict[str, Any]]:
+def _recovery_lines(r: RecoveryAt) -> tuple[list[str], list[str], dict[str, Any]]:
     """Summary lines, notes and law details of a
     :class:`~fltheory.papers.recovery.theory.RecoveryAt`."""
     import mpmath
@@ -162,13 +166,15 @@ def _recovery_lines(r: Any) -> tuple[list[str], list[str], dict[str, Any]]:
     return summary, notes, details
 
 
-def recovery_result(d: int, q: int, gamma: Fraction, n: Fraction, d1: int, transform: str,
-                    dim: str, dps: int) -> Result:
+def recovery_result(query: RecoveryQuery) -> Result:
+    """The answer of ``fltheory recovery``."""
     from dataclasses import asdict
 
     from fltheory.papers.recovery import theory as th
 
-    r = th.recovery_at(d, q, gamma, n, d1, transform, dim, dps)
+    r = th.recovery(query)
+    f, m, n, dps = query.features, query.model, query.n, query.dps
+    d, q, gamma, d1, transform, dim = f.d, f.q, m.gamma, m.d1, m.transform, f.dim
     out = [asdict(x) for x in r.directions]
     summary, notes, law = _recovery_lines(r)
     details = {"D": r.size, "delta": r.delta, "C": r.C, "directions": out,
@@ -219,18 +225,22 @@ def recovery_group(ctx: click.Context, d: int | None, q: int, gamma: Fraction,
         return
     if d is None or n is None:
         raise click.UsageError("Missing option '--d' or '--n'.")
-    emit(recovery_result(d, q, gamma, n, d1, transform, dim, dps), fmt)
+    emit(recovery_result(RecoveryQuery(Features(d, q, dim), Model(d1, gamma, transform), n,
+                                       dps)), fmt)
 
 
-def simulate_result(d: int, n: int, d1: int, gamma: Fraction, features: str, transform: str,
-                    seed: int, seeds: int, progress: bool, q: int = 2) -> Result:
-    from fltheory.papers.recovery.claims import compare_simulation
+def simulate_result(setting: Simulation, progress: bool) -> Result:
+    """The answer of ``fltheory recovery simulate``."""
+    from fltheory.papers.recovery.runs import compare
+
+    d, n, d1, gamma, q = setting.d, setting.n, setting.d1, setting.gamma, setting.q
+    features, transform, seed, seeds = (setting.features, setting.transform, setting.seed,
+                                        setting.seeds)
 
     def report(s: int, D: int) -> None:
         click.echo(f"run {s + 1}/{seeds}: n = {n}, D = {D}, {features} features ...", err=True)
 
-    c = compare_simulation(d, n, d1, gamma, features, transform, seed, seeds, q,
-                           report if progress else None)
+    c = compare(setting, report if progress else None)
     pred = "" if c.predicted_mse is None else f" (Lu–Li finite-d1 prediction {c.predicted_mse:.4f})"
     notes = ["ρ_k² = max over the top d1 eigenvectors of ⟨Â_j, A_k⟩²"]
     if features == "hermite":
@@ -275,8 +285,8 @@ def simulate_result(d: int, n: int, d1: int, gamma: Fraction, features: str, tra
 def simulate_command(d: int, q: int, n: int, d1: int, gamma: Fraction, features: str,
                      transform: str, seed: int, seeds: int, fmt: str) -> None:
     """Run the layer-wise spectral algorithm and compare with the Lu–Li overlaps."""
-    emit(simulate_result(d, n, d1, gamma, features, transform, seed, seeds,
-                         sys.stderr.isatty(), q), fmt)
+    emit(simulate_result(Simulation(d, n, d1, gamma, features, transform, seed, seeds, q),
+                         sys.stderr.isatty()), fmt)
 
 
 @recovery_group.command("law")
@@ -296,16 +306,11 @@ def law_command(gamma: Fraction, C: Fraction, dps: int, fmt: str) -> None:
     """
     import mpmath
 
-    from fltheory.exact import short_rational
     from fltheory.papers.recovery import theory as th
 
-    if C <= 0:
-        raise DomainError("C", short_rational(C), "C > 0")
-    expo = th.law_exponent(gamma)
-    with mpmath.workdps(dps + 10):
-        s = mpmath.mpf(2 * gamma.numerator) / gamma.denominator
-        a1 = 1 / (mpmath.zeta(s) * mpmath.mpf(C.numerator) / C.denominator)
-    law = th.mse_law(gamma, a1, dps)
+    query = LawQuery(gamma, C, dps)
+    law = th.mse_law_for(query)
+    gamma, C, dps, expo, a1 = query.gamma, query.C, query.dps, law.exponent, law.a1_squared
     text, expo_text = mpmath.nstr(law.prefactor, dps), fraction_str(expo)
     g, c = fraction_str(gamma), fraction_str(C)
     exact = (f"8·({g})²/((4·({g})² − 1)·ζ({fraction_str(2 * gamma)}))·"

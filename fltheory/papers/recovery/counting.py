@@ -11,34 +11,31 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from fltheory.exact import DomainError, check_cost, check_dps, fraction_str, short_rational
-from fltheory.papers.recovery._args import _check_positive, _digits, _integer, _rational, _shown
+from fltheory.args import read_count, read_dps, read_exact
+from fltheory.exact import DomainError, check_cost, fraction_str, short_rational, to_float
+from fltheory.papers.recovery.params import (
+    MAX_DIGITS,
+    MAX_Q,
+    Features,
+    Strengths,
+    ThresholdQuery,
+    k_text,
+)
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
-__all__ = ["ThresholdRow", "Thresholds", "continuum_count", "depth_rows", "feature_dimension",
-           "k_text", "power_strength", "recovered_count", "strength_norm2", "threshold",
-           "threshold_exact", "thresholds"]
+__all__ = ["ThresholdRow", "Thresholds", "continuum_count", "depth_rows", "dimension",
+           "feature_dimension", "k_text", "power_strength", "recovered_count", "sample_ratio",
+           "strength_norm2", "threshold", "threshold_exact", "threshold_table", "thresholds"]
+
+#: integers of more bits than this are not converted to text (Python refuses beyond 4300 digits)
+_TEXT_BITS = 14_000
 
 
-#: Hermite degree q of the first layer (the CLI's --q): D = C(d + q − 1, q).
-MAX_Q = 64
-#: digits of D and of an exact threshold: beyond, integers are slow to print (Python refuses
-#: more than 4300 digits) and no sample size is meaningful.
-MAX_DIGITS = 1000
-
-
-def _check_dq(d: int, q: int) -> None:
-    _integer(d, "d", 1)
-    _integer(q, "q", 1, MAX_Q)
-    # d^q/q! <= D <= d^q·e^q/q!... : refuse on the lower bound, in logs (d may be huge)
-    digits = q * math.log10(d) - math.lgamma(q + 1) / math.log(10)
-    if digits > MAX_DIGITS:
-        shown = d if d.bit_length() < 100 else f"1e{math.log10(d):.0f} (about)"
-        raise DomainError("d", shown, f"d with D = C(d + q − 1, q) of at most {MAX_DIGITS} digits",
-                          reason=f"gives D of about {digits:.0f} digits at q = {q}")
-
-
+def _digits(x: int) -> int:
+    """The number of decimal digits of |x| (estimated from its bits when it is huge)."""
+    x = abs(x)
+    return len(str(x)) if x.bit_length() < _TEXT_BITS else int(x.bit_length() * 0.30103) + 1
 
 
 def feature_dimension(d: int, q: int) -> int:
@@ -52,28 +49,46 @@ def feature_dimension(d: int, q: int) -> int:
     >>> feature_dimension(10**6, 3)
     166667166667000000
     """
-    _check_dq(d, q)
+    return dimension(Features(d, q))
+
+
+def dimension(features: Features) -> int:
+    """The dimension the thresholds use (exact int): D = C(d + q − 1, q), or d^q when
+    ``features.dim`` is ``dq``.
+
+    >>> dimension(Features(100)), dimension(Features(100, 2, "dq"))
+    (5050, 10000)
+    """
+    d, q = features.d, features.q
+    if features.dim == "dq":
+        return int(d) ** int(q)
     return math.comb(d + q - 1, q)
 
 
-def _dim(d: int, q: int, dim: str) -> int:
-    if dim == "D":
-        return feature_dimension(d, q)
-    if dim == "dq":
-        _check_dq(d, q)
-        return int(d) ** int(q)
-    raise DomainError("dim", dim, "D or dq")
+def sample_ratio(n: Fraction, size: int, dim: str) -> float:
+    """δ = n/D as a double (``size`` = D, ``dim`` its name in the message), refused (naming n)
+    when a double cannot hold it.
+
+    >>> sample_ratio(Fraction(10**6), 5050, "D")
+    198.01980198019803
+    >>> sample_ratio(Fraction(10**400), 5050, "D")
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: n = 1e400 (about) is beyond double precision; ...
+    """
+    try:
+        return to_float(n / size, "delta", positive=True)
+    except DomainError:
+        magnitude = math.log10(n.numerator) - math.log10(n.denominator)
+        shown = fraction_str(n) if max(_digits(n.numerator), _digits(n.denominator)) < 30 \
+            else f"1e{magnitude:.0f} (about)"
+        size_text = str(size) if size.bit_length() < 100 else f"1e{math.log10(size):.0f}"
+        raise DomainError("n", shown, f"n with δ = n/{dim} in [1e-300, 1e300] ({dim} = "
+                                      f"{size_text})",
+                          reason="is beyond double precision") from None
 
 
 #: d1 up to which ‖λ‖² = Σ_{i<=d1} i^{−2γ} is summed exactly (2γ an integer)
 _EXACT_NORM_TERMS = 2000
-
-
-def _d1_value(d1: Any) -> int | float | None:
-    """d1: None (no normalisation), math.inf (d1 = ∞) or an integer >= 1."""
-    if d1 is None or (isinstance(d1, float) and d1 == math.inf):
-        return d1
-    return _integer(d1, "d1", 1)
 
 
 def strength_norm2(gamma: Fraction, d1: int | float | None = math.inf, dps: int = 30
@@ -89,10 +104,8 @@ def strength_norm2(gamma: Fraction, d1: int | float | None = math.inf, dps: int 
     >>> import mpmath; mpmath.nstr(strength_norm2(Fraction(1))[1], 12)  # π²/6
     '1.64493406685'
     """
-    gamma = _check_positive(gamma, "gamma")
-    d1 = _d1_value(d1)
-    check_dps(dps)
-    return _norm2(gamma, d1, dps)
+    s = Strengths(gamma, d1)
+    return _norm2(s.gamma, s.d1, read_dps(dps))
 
 
 def _norm2(gamma: Fraction, d1: int | float | None, dps: int) -> tuple[Fraction | None, Any]:
@@ -102,7 +115,7 @@ def _norm2(gamma: Fraction, d1: int | float | None, dps: int) -> tuple[Fraction 
     if d1 is None:
         return Fraction(1), mpmath.mpf(1)
     if d1 == math.inf and gamma <= Fraction(1, 2):
-        raise DomainError("gamma", _shown(gamma), "γ > 1/2 at d1 = ∞ (or give d1)",
+        raise DomainError("gamma", short_rational(gamma), "γ > 1/2 at d1 = ∞ (or give d1)",
                           reason="makes ‖λ‖² = Σ k^(−2γ) = ζ(2γ) diverge")
     s = 2 * gamma
     with mpmath.workdps(dps + 10):
@@ -154,25 +167,34 @@ def threshold(d: int, q: int, k: int, gamma: Fraction, C: Fraction = Fraction(1)
     >>> threshold(100, 2, 2, Fraction(1), dps=15, d1=2)  # 5050·(5/4)·2²
     mpf('25250.0')
     """
+    k, dps = read_count(k, "k", 1), read_dps(dps)
+    C = read_exact(C, "C", 0, open_low=True)
+    if strength is not None:
+        strength = read_exact(strength, "strengths", 0, open_low=True)
+        return _threshold(dimension(Features(d, q, dim)), k, C, dps, strength=strength)
+    s = Strengths(gamma, d1)
+    if s.d1 is not None and k > s.d1:
+        raise DomainError("k", k, f"k <= d1 = {s.d1}")
+    return _threshold(dimension(Features(d, q, dim)), k, C, dps, s.gamma, s.d1)
+
+
+def _threshold(size: int, k: int, C: Fraction, dps: int, gamma: Fraction | None = None,
+               d1: int | float | None = None, strength: Fraction | None = None) -> Any:
+    """:func:`threshold` on read arguments: the dimension ``size``, and ``gamma`` with ``d1``
+    or a ``strength``."""
     import mpmath
 
-    _integer(k, "k", 1)
-    check_dps(dps)
-    C = _check_positive(C, "C")
     if strength is None:
-        gamma = _check_positive(gamma, "gamma")
+        assert gamma is not None
         extra = _power_guard(k, gamma)
-        d1 = _d1_value(d1)
-        if d1 is not None and k > d1:
-            raise DomainError("k", k, f"k <= d1 = {d1}")
         norm2 = _norm2(gamma, d1, dps + extra)[1]
     else:
-        strength = _check_positive(strength, "strengths")
         extra = 0
     with mpmath.workdps(dps + 10 + extra):
-        size = mpmath.mpf(_dim(d, q, dim))
+        size = mpmath.mpf(size)
         c = mpmath.mpf(C.numerator) / C.denominator
         if strength is None:
+            assert gamma is not None
             g = mpmath.mpf(gamma.numerator) / gamma.denominator
             inv_a2 = norm2 * mpmath.power(k, 2 * g)
         else:
@@ -198,11 +220,14 @@ def power_strength(k: int, gamma: Fraction, dps: int = 30) -> Any:
     >>> mpmath.nstr(power_strength(2, Fraction(10**6), dps=8), 8)
     '1.0100341e-301030'
     """
+    k, dps = read_count(k, "k", 1), read_dps(dps)
+    return _power_strength(k, read_exact(gamma, "gamma", 0, open_low=True), dps)
+
+
+def _power_strength(k: int, gamma: Fraction, dps: int) -> Any:
+    """:func:`power_strength` on read arguments."""
     import mpmath
 
-    _integer(k, "k", 1)
-    check_dps(dps)
-    gamma = _check_positive(gamma, "gamma")
     with mpmath.workdps(dps + 10 + _power_guard(k, gamma)):
         g = mpmath.mpf(gamma.numerator) / gamma.denominator
         return +mpmath.power(k, -g)
@@ -220,17 +245,26 @@ def threshold_exact(d: int, q: int, k: int, gamma: Fraction, C: Fraction = Fract
     >>> threshold_exact(100, 2, 3, Fraction(1, 3)) is None
     True
     """
-    _integer(k, "k", 1)
-    C = _check_positive(C, "C")
-    size = _dim(d, q, dim)
+    k, C = read_count(k, "k", 1), read_exact(C, "C", 0, open_low=True)
+    size = dimension(Features(d, q, dim))
     if strength is not None:
-        strength = _check_positive(strength, "strengths")
+        strength = read_exact(strength, "strengths", 0, open_low=True)
+        return _threshold_exact(size, k, C, strength=strength)
+    s = Strengths(gamma, d1)
+    return _threshold_exact(size, k, C, s.gamma, s.d1)
+
+
+def _threshold_exact(size: int, k: int, C: Fraction, gamma: Fraction | None = None,
+                     d1: int | float | None = None,
+                     strength: Fraction | None = None) -> Fraction | None:
+    """:func:`threshold_exact` on read arguments (as :func:`_threshold`)."""
+    if strength is not None:
         value = C * size / (strength * strength)
-    elif ((gamma := _check_positive(gamma, "gamma")) * 2).denominator == 1:
+    elif gamma is not None and (gamma * 2).denominator == 1:
         # the size of k^{2γ} is known before it is computed: 2γ·log10 k digits
         if k > 1 and 2 * gamma > Fraction(MAX_DIGITS) / Fraction(math.log10(k)):
             return None
-        norm2 = strength_norm2(gamma, d1)[0]
+        norm2 = _norm2(gamma, d1, 30)[0]
         if norm2 is None:
             return None
         value = C * size * norm2 * k ** int(2 * gamma)
@@ -309,79 +343,48 @@ def thresholds(d: int, q: int, ks: Sequence[int], gamma: Fraction, C: Fraction =
     >>> print(t.table().rows[1])
     ['2', '0.4472135955', '25250.0', '4.40226']
     """
+    return threshold_table(ThresholdQuery(Features(d, q, dim), Strengths(gamma, d1, strengths),
+                                          ks, C, dps))
+
+
+def threshold_table(query: ThresholdQuery) -> Thresholds:
+    """The thresholds of :func:`thresholds` for a query read once
+    (:class:`~fltheory.papers.recovery.params.ThresholdQuery`).
+
+    >>> from fltheory.papers.recovery.params import Features, Strengths, ThresholdQuery
+    >>> t = threshold_table(ThresholdQuery(Features(100), Strengths(1, 2), [2], dps=10))
+    >>> t.rows[0].exact
+    Fraction(25250, 1)
+    """
     import mpmath
 
-    if isinstance(ks, str | bytes) or not isinstance(ks, Sequence) or not ks:
-        raise DomainError("k", repr(ks), "a non-empty list of integers >= 1")
-    ks = [_integer(k, "k", 1) for k in ks]
-    check_cost(f"k = {k_text(ks)}", len(ks), MAX_THRESHOLD_ROWS, "rows",
-               "ask for fewer directions")
-    check_dps(dps)
-    C = _check_positive(C, "C")
-    if strengths is not None:
-        strengths, exact_norm, norm2 = _explicit_strengths(strengths, ks, dps)
-        d1 = len(strengths)
+    s, C, dps = query.strengths, query.C, query.dps
+    if s.values is not None:
+        exact_norm = sum((a * a for a in s.values), Fraction(0))
+        with mpmath.workdps(dps + 10):
+            norm2 = mpmath.mpf(exact_norm.numerator) / exact_norm.denominator
     else:
-        gamma = _check_positive(gamma, "gamma")
-        d1 = _d1_value(d1)
-        if d1 is not None and max(ks) > d1:
-            raise DomainError("k", max(ks), f"k <= d1 = {d1}")
-        norm2 = strength_norm2(gamma, d1, dps)[1]
-    size = _dim(d, q, dim)
+        norm2 = _norm2(s.gamma, s.d1, dps)[1]
+    size = dimension(query.features)
     rows = []
     with mpmath.workdps(dps + 10):
         root = mpmath.sqrt(norm2)
-    for k in ks:
-        if strengths is None:
-            lam = power_strength(k, gamma, dps)
-            value = threshold(d, q, k, gamma, C, dps, dim, None, d1)
-            exact = threshold_exact(d, q, k, gamma, C, dim, None, d1)
+    for k in query.ks:
+        if s.values is None:
+            lam = _power_strength(k, s.gamma, dps)
+            value = _threshold(size, k, C, dps, s.gamma, s.d1)
+            exact = _threshold_exact(size, k, C, s.gamma, s.d1)
         else:
-            a = strengths[k - 1]
+            a = s.values[k - 1]
             with mpmath.workdps(dps + 10):
                 lam = mpmath.mpf(a.numerator) / a.denominator
-            value = threshold(d, q, k, gamma, C * exact_norm, dps, dim, a)
-            exact = threshold_exact(d, q, k, gamma, C * exact_norm, dim, a)
+            value = _threshold(size, k, C * exact_norm, dps, strength=a)
+            exact = _threshold_exact(size, k, C * exact_norm, strength=a)
         with mpmath.workdps(dps + 10):
             c_k = lam / root
         rows.append(ThresholdRow(k, c_k, value, exact))
-    return Thresholds(d, q, dim, size, C, dps, rows, d1, norm2)
-
-
-def _explicit_strengths(strengths: Any, ks: list[int], dps: int
-                        ) -> tuple[list[Fraction], Fraction, Any]:
-    """Explicit strengths λ_1, λ_2, … checked (positive rationals, one for every k in
-    ``ks``), with ‖λ‖² = Σ λ_i² exact and in mpmath at ``dps`` + 10 digits."""
-    import mpmath
-
-    allowed = "positive numbers λ_1,λ_2,…"
-    if isinstance(strengths, str | bytes) or not isinstance(strengths, Sequence):
-        raise DomainError("strengths", repr(strengths), allowed)
-    strengths = [_rational(a, "strengths") for a in strengths]
-    if not strengths or min(strengths) <= 0:
-        raise DomainError("strengths", ",".join(map(_shown, strengths)), allowed)
-    if max(ks) > len(strengths):
-        raise DomainError("k", max(ks), f"k <= {len(strengths)} (the number of strengths)")
-    exact_norm = sum((a * a for a in strengths), Fraction(0))
-    with mpmath.workdps(dps + 10):
-        norm2 = mpmath.mpf(exact_norm.numerator) / exact_norm.denominator
-    return strengths, exact_norm, norm2
-
-
-def k_text(ks: Sequence[int]) -> str:
-    """A list of directions as the CLI writes it: ``a..b`` when consecutive, else ``a,b,c``.
-
-    >>> k_text([1, 2, 3]), k_text([2, 5])
-    ('1..3', '2,5')
-    """
-    if len(ks) > 1 and list(ks) == list(range(ks[0], ks[0] + len(ks))):
-        return f"{ks[0]}..{ks[-1]}"
-    return ",".join(map(str, ks[:20])) + (",…" if len(ks) > 20 else "")
-
-
-#: rows of :func:`thresholds`: each is a few mpmath evaluations (~0.1 ms) plus a printed line,
-#: so 10^4 rows ≈ 1 s
-MAX_THRESHOLD_ROWS = 10_000
+    f = query.features
+    return Thresholds(f.d, f.q, f.dim, size, C, dps, rows, s.d1, norm2)
 
 
 def recovered_count(n: Fraction | int | float | str, d: int, q: int,
@@ -409,19 +412,23 @@ def recovered_count(n: Fraction | int | float | str, d: int, q: int,
     >>> recovered_count(Fraction(10**6), 100, 2, Fraction(1), d1=math.inf)  # √(10⁶/(5050·π²/6))
     10
     """
-    n = _check_positive(n, "n")
-    gamma = _check_positive(gamma, "gamma")
-    C = _check_positive(C, "C")
-    if cap is not None:
-        cap = _integer(cap, "cap", 0)
-    d1 = _d1_value(d1)
+    n = read_exact(n, "n", 0, open_low=True)
+    s = Strengths(gamma, d1)
+    C = read_exact(C, "C", 0, open_low=True)
+    cap = None if cap is None else read_count(cap, "cap", 0)
+    return _recovered_count(n, dimension(Features(d, q, dim)), s.gamma, s.d1, C, cap)
+
+
+def _recovered_count(n: Fraction, size: int, gamma: Fraction, d1: int | float | None,
+                     C: Fraction, cap: int | None = None) -> int:
+    """:func:`recovered_count` on read arguments (``size`` the dimension D)."""
     if d1 is not None and d1 != math.inf:
         cap = int(d1) if cap is None else min(cap, int(d1))
-    norm2 = strength_norm2(gamma, d1)[0]
+    norm2 = _norm2(gamma, d1, 30)[0]
     if norm2 is None:  # d1 is not None: ‖λ‖² = 1 is rational
-        return _count_irrational(n, d, q, gamma, C, dim, cap, math.inf if d1 is None else d1)
+        return _count_irrational(n, size, gamma, C, cap, math.inf if d1 is None else d1)
     C = C * norm2
-    R = n / (C * _dim(d, q, dim))
+    R = n / (C * size)
     u, v = gamma.numerator, gamma.denominator
     if R < 1:
         return 0
@@ -475,14 +482,14 @@ def _largest_true(ok: Callable[[int], bool], guess: int) -> int:
     return lo
 
 
-def _count_irrational(n: Fraction, d: int, q: int, gamma: Fraction, C: Fraction, dim: str,
-                      cap: int | None, d1: int | float) -> int:
+def _count_irrational(n: Fraction, size: int, gamma: Fraction, C: Fraction, cap: int | None,
+                      d1: int | float) -> int:
     """k*(n) of :func:`recovered_count` when ‖λ‖² is irrational: the largest k with
     2γ ln k + ln ‖λ‖² <= ln(n/(C·D)), in mpmath; the working precision doubles while the
     continuum count (n/(C·D·‖λ‖²))^{1/(2γ)} is within its rounding of an integer."""
     import mpmath
 
-    R = n / (C * _dim(d, q, dim))
+    R = n / (C * size)
     g = float(min(gamma, Fraction(10**300)))
     log_r = math.log(R.numerator) - math.log(R.denominator)
     if cap is None and log_r / (2 * g) / math.log(10) > MAX_DIGITS:
@@ -557,14 +564,19 @@ def continuum_count(n: Fraction, d: int, q: int, gamma: Fraction, C: Fraction = 
     >>> print(continuum_count(Fraction(10**6), 100, 2, Fraction(1), dps=10))
     14.0719508946058
     """
+    n = read_exact(n, "n", 0, open_low=True)
+    s = Strengths(gamma, d1)
+    C = read_exact(C, "C", 0, open_low=True)
+    dps = read_dps(dps)
+    return _continuum_count(n, dimension(Features(d, q, dim)), s.gamma, s.d1, C, dps)
+
+
+def _continuum_count(n: Fraction, size: int, gamma: Fraction, d1: int | float | None,
+                     C: Fraction, dps: int) -> Any:
+    """:func:`continuum_count` on read arguments (``size`` the dimension D)."""
     import mpmath
 
-    n = _check_positive(n, "n")
-    gamma = _check_positive(gamma, "gamma")
-    C = _check_positive(C, "C")
-    check_dps(dps)
-    size = _dim(d, q, dim)
-    norm2 = strength_norm2(gamma, d1, dps)[1]
+    norm2 = _norm2(gamma, d1, dps)[1]
     with mpmath.workdps(dps + 10):
         R = mpmath.mpf(n.numerator) / n.denominator / (
             mpmath.mpf(C.numerator) / C.denominator * size * norm2)
@@ -590,6 +602,6 @@ def depth_rows(ds: Sequence[int], qs: Sequence[int]) -> list[dict[str, int]]:
     check_cost(f"d, q = {len(ds)} × {len(qs)} pairs", len(ds) * len(qs), MAX_DEPTH_ROWS, "rows",
                "ask for fewer pairs")
     for q in qs:
-        _integer(q, "q", 1, MAX_Q // 2)
+        read_count(q, "q", 1, MAX_Q // 2)
     return [{"d": d, "q": q, "hier": feature_dimension(d, q),
              "kernel": feature_dimension(d, 2 * q)} for q in qs for d in ds]

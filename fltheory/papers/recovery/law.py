@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from fltheory.exact import DomainError, check_dps, fraction_str
-from fltheory.papers.recovery._args import _check_positive, _positive_float, _rational, _shown
+from fltheory.args import read_dps, read_exact, read_real
+from fltheory.exact import DomainError, fraction_str, short_rational
+from fltheory.papers.recovery.params import LawQuery
 
-__all__ = ["MSELaw", "law_a1_squared", "law_exponent", "law_prefactor", "mse_law"]
+__all__ = ["MSELaw", "law_a1_squared", "law_exponent", "law_prefactor", "mse_law", "mse_law_for"]
 
 
 def law_exponent(gamma: Fraction) -> Fraction:
@@ -21,9 +22,13 @@ def law_exponent(gamma: Fraction) -> Fraction:
     >>> law_exponent(Fraction(3, 2))
     Fraction(-2, 3)
     """
-    gamma = _rational(gamma, "gamma")
+    return _exponent(read_exact(gamma, "gamma"))
+
+
+def _exponent(gamma: Fraction) -> Fraction:
+    """:func:`law_exponent` of an exact γ (the domain γ > 1/2 is the law's)."""
     if gamma <= Fraction(1, 2):
-        raise DomainError("gamma", _shown(gamma), "γ > 1/2",
+        raise DomainError("gamma", short_rational(gamma), "γ > 1/2",
                           reason="for γ <= 1/2 Σ k^{-2γ} diverges: the target has infinite "
                                  "variance and the MSE law does not exist")
     return -1 + 1 / (2 * gamma)
@@ -37,12 +42,15 @@ def law_a1_squared(gamma: Fraction, C: float, dps: int = 30) -> Any:
     >>> mpmath.nstr(law_a1_squared(Fraction(1), 1.0, dps=10), 10)  # 6/π²
     '0.6079271019'
     """
+    gamma = read_exact(gamma, "gamma")
+    _exponent(gamma)
+    return _a1_squared_of(gamma, read_real(C, "C", 0, open_low=True), read_dps(dps))
+
+
+def _a1_squared_of(gamma: Fraction, C: float, dps: int) -> Any:
+    """:func:`law_a1_squared` on read arguments."""
     import mpmath
 
-    gamma = _rational(gamma, "gamma")
-    law_exponent(gamma)
-    C = _positive_float(C, "C")
-    check_dps(dps)
     with mpmath.workdps(dps + 10):
         return +(1 / (mpmath.zeta(2 * mpmath.mpf(gamma.numerator) / gamma.denominator)
                       * mpmath.mpf(C)))
@@ -56,7 +64,7 @@ def _a1_squared(a1_squared: Any) -> Any:
         if not (mpmath.isfinite(a1_squared) and a1_squared > 0):
             raise DomainError("a1_squared", a1_squared, "a_1² > 0")
         return a1_squared
-    a1 = _check_positive(a1_squared, "a1_squared", "a_1² > 0")
+    a1 = read_exact(a1_squared, "a1_squared", 0, open_low=True)
     return mpmath.mpf(a1.numerator) / a1.denominator
 
 
@@ -70,11 +78,18 @@ def law_prefactor(gamma: Fraction, a1_squared: Any, dps: int = 30) -> Any:
     """
     import mpmath
 
-    gamma = _rational(gamma, "gamma")
-    law_exponent(gamma)
-    check_dps(dps)
+    gamma = read_exact(gamma, "gamma")
+    _exponent(gamma)
+    dps = read_dps(dps)
     with mpmath.workdps(dps + 10):
-        a1_squared = _a1_squared(a1_squared)
+        return _prefactor(gamma, _a1_squared(a1_squared), dps)
+
+
+def _prefactor(gamma: Fraction, a1_squared: Any, dps: int) -> Any:
+    """:func:`law_prefactor` on read arguments (a_1² an mpmath number)."""
+    import mpmath
+
+    with mpmath.workdps(dps + 10):
         g = mpmath.mpf(gamma.numerator) / gamma.denominator
         return +(8 * g ** 2 / ((4 * g ** 2 - 1) * mpmath.zeta(2 * g))
                  * mpmath.power(a1_squared, -1 + 1 / (2 * g)))
@@ -95,7 +110,7 @@ class MSELaw:
         """P·δ^e at δ = n/D > 0 (mpmath at ``dps``; the exponent as a double)."""
         import mpmath
 
-        delta = _positive_float(delta, "delta", "δ > 0")
+        delta = read_real(delta, "delta", 0, open_low=True)
         with mpmath.workdps(self.dps):
             return self.prefactor * mpmath.power(mpmath.mpf(delta), float(self.exponent))
 
@@ -129,12 +144,39 @@ def mse_law(gamma: Fraction, a1_squared: Any = 1, dps: int = 30) -> MSELaw:
     """
     import mpmath
 
-    check_dps(dps)
+    dps = read_dps(dps)
     if not isinstance(a1_squared, mpmath.mpf):
-        a1_squared = _check_positive(a1_squared, "a1_squared", "a_1² > 0")
-    expo = law_exponent(gamma)
-    gamma = _rational(gamma, "gamma")
+        a1_squared = read_exact(a1_squared, "a1_squared", 0, open_low=True)
+    gamma = read_exact(gamma, "gamma")
+    return _law(gamma, a1_squared, dps)
+
+
+def _law(gamma: Fraction, a1_squared: Any, dps: int) -> MSELaw:
+    """:func:`mse_law` on read arguments (γ exact, a_1² rational or mpmath, both > 0)."""
+    import mpmath
+
+    expo = _exponent(gamma)
     with mpmath.workdps(dps):
         a1 = _a1_squared(a1_squared)
-        P = law_prefactor(gamma, a1, dps)
+        P = _prefactor(gamma, a1, dps)
     return MSELaw(gamma, a1_squared, expo, P, dps)
+
+
+def mse_law_for(query: LawQuery) -> MSELaw:
+    """The d1 = ∞ law of :func:`mse_law` in the normalisation of every recovery command: for a
+    model of weak-direction constant C, c_k² = k^(−2γ)/ζ(2γ) and n_k = C·D/c_k², so
+    a_1² = c_1²/C = 1/(ζ(2γ)·C) (mpmath at ``dps`` + 10 digits, exact C); γ > 1/2.
+
+    >>> from fltheory.papers.recovery.params import LawQuery
+    >>> law = mse_law_for(LawQuery("3/2", 1, dps=15))
+    >>> law.exponent, str(law.prefactor)[:10]
+    (Fraction(-2, 3), '2.11612268')
+    """
+    import mpmath
+
+    gamma, C, dps = query.gamma, query.C, query.dps
+    _exponent(gamma)
+    with mpmath.workdps(dps + 10):
+        s = mpmath.mpf(2 * gamma.numerator) / gamma.denominator
+        a1 = 1 / (mpmath.zeta(s) * mpmath.mpf(C.numerator) / C.denominator)
+    return _law(gamma, a1, dps)

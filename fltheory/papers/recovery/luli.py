@@ -13,16 +13,17 @@ from typing import Any
 
 import numpy as np
 
+from fltheory.args import read_choice, read_count, read_real
 from fltheory.engine.spectral.luli import luli_overlap
 from fltheory.engine.spectral.spikes import semicircle_overlap_ratio
-from fltheory.exact import CostError, DomainError, check_cost
-from fltheory.papers.recovery._args import _integer, _positive_float, _rational, _shown
+from fltheory.exact import CostError, DomainError, check_cost, short_rational
 from fltheory.papers.recovery.chi2 import (
     _FourierChi2,
     _GenChi2,
     _weights,
     ruben_terms,
 )
+from fltheory.papers.recovery.params import MAX_D1, Model
 
 _Floats = Sequence[float] | np.ndarray
 
@@ -118,7 +119,6 @@ def _sign_law(w: np.ndarray, method: str = "ruben") -> LabelLaw:
 
 
 LAWS = {"rank": _rank_law, "sign": _sign_law}
-MAX_D1 = 64
 
 
 # --------------------------------------------------------------------------- the model
@@ -198,7 +198,7 @@ def _deltas(deltas: Any) -> np.ndarray:
     """A list of δ = n/D > 0 as doubles."""
     if isinstance(deltas, str | bytes) or not isinstance(deltas, Sequence | np.ndarray):
         raise DomainError("deltas", repr(deltas), "a list of numbers δ > 0")
-    return np.array([_positive_float(x, "delta", "δ > 0") for x in deltas], dtype=float)
+    return np.array([read_real(x, "delta", 0, open_low=True) for x in deltas], dtype=float)
 
 
 class RecoveryModel:
@@ -221,16 +221,13 @@ class RecoveryModel:
 
     def __init__(self, lam: _Floats, transform: str = "rank", _what: str | None = None,
                  method: str | None = None):
-        if not isinstance(transform, str) or transform not in LAWS:
-            raise DomainError("transform", transform, " or ".join(LAWS),
-                              reason="the finite-δ theory needs a bounded transform")
+        transform = read_choice(transform, "transform", tuple(LAWS))
         lam_arr = _weights(lam, "strengths")
-        if len(lam_arr) > MAX_D1:
-            raise DomainError("d1", len(lam_arr), f"1 <= d1 <= {MAX_D1}",
-                              reason="the finite-δ theory sums Ruben's series per direction")
+        # the finite-δ theory sums Ruben's series per direction
+        read_count(len(lam_arr), "d1", 1, MAX_D1)
         spread = float(lam_arr.max() / lam_arr.min())
-        if method not in (None, "ruben", "fourier"):
-            raise DomainError("method", method, "ruben, fourier or None (the cheaper)")
+        if method is not None:
+            method = read_choice(method, "method", ("ruben", "fourier"))
         auto, work, limit = law_method(lam_arr)
         if method is not None and method != auto:
             work, limit = ((ruben_work(lam_arr), MAX_RUBEN_WORK) if method == "ruben"
@@ -252,20 +249,23 @@ class RecoveryModel:
     def power_law(cls, d1: int, gamma: float | Fraction, transform: str = "rank"
                   ) -> RecoveryModel:
         """λ_k = k^{−γ}, k = 1..d1 (1 <= d1 <= MAX_D1, γ > 0 exact or float; the strengths are
-        doubles k^{−float(γ)}). The cost is checked from γ before any strength is formed
-        (k^{−γ} underflows for large γ)."""
-        _integer(d1, "d1", 1, MAX_D1)
-        shown = gamma if isinstance(gamma, float | np.floating) else None
-        gamma = _rational(gamma, "gamma")
-        if not gamma > 0:
-            raise DomainError("gamma", _shown(gamma), "γ > 0")
+        doubles k^{−float(γ)}): :meth:`of` the :class:`~fltheory.papers.recovery.params.Model`
+        (d1, γ, transform)."""
+        return cls.of(Model(d1, gamma, transform))
+
+    @classmethod
+    def of(cls, model: Model) -> RecoveryModel:
+        """The Lu–Li model of a target read once (:class:`~fltheory.papers.recovery.params.Model`).
+        The cost is checked from γ before any strength is formed (k^{−γ} underflows for large
+        γ)."""
+        d1, gamma = model.d1, model.gamma
         g = float(min(gamma, Fraction(10**300)))
-        what = f"gamma = {_shown(gamma) if shown is None else shown}, d1 = {d1}"
+        what = f"gamma = {short_rational(gamma)}, d1 = {d1}"
         if d1 > 1 and g * math.log(d1) > math.log(1e200):  # d1^{−γ} near underflow: in logs
             raise CostError(what, (d1 + 2) * (20 * math.exp(min(g * math.log(d1), 300.0))) ** 2
                             / 2, MAX_RUBEN_WORK, "multiply-adds of Ruben's series",
                             "strengths spread beyond 1e200: lower gamma, or lower d1")
-        return cls(np.arange(1, d1 + 1, dtype=float) ** (-g), transform, _what=what)
+        return cls(np.arange(1, d1 + 1, dtype=float) ** (-g), model.transform, _what=what)
 
     @property
     def d1(self) -> int:
@@ -291,13 +291,13 @@ class RecoveryModel:
         return self.law.second_moment / self.theta() ** 2
 
     def _index(self, i: int) -> int:
-        return _integer(i, "i", 0, self.d1 - 1)
+        return read_count(i, "i", 0, self.d1 - 1)
 
     def overlap(self, i: int, delta: float) -> Overlap:
         """Lu–Li ρ_i² at δ = n/D > 0 (i from 0 to d1 − 1), solved by the shared
         :func:`fltheory.engine.spectral.luli.luli_overlap`."""
         i = self._index(i)
-        delta = _positive_float(delta, "delta", "δ > 0")
+        delta = read_real(delta, "delta", 0, open_low=True)
         r = luli_overlap(self.law, i, delta)
         return Overlap(r.rho2, r.outlier, r.edge)
 

@@ -29,23 +29,23 @@ from typing import Any
 
 import numpy as np
 
+from fltheory.args import read_choice, read_count, read_matrix, read_real
 from fltheory.exact import DomainError
+from fltheory.papers.recovery.params import (
+    CHUNK,
+    FEATURES,
+    LATENTS,
+    MAX_Q,
+    SpectralRun,
+    feature_count,
+)
+from fltheory.papers.recovery.params import MAX_SIM_BYTES as MAX_BYTES
+from fltheory.papers.recovery.params import SIM_TRANSFORMS as TRANSFORMS
 from fltheory.simkit.seeding import SeedLike, child, sequence
 
-__all__ = ["FEATURES", "LATENTS", "TRANSFORMS", "RecoveryRun", "check_run", "feature_dim",
-           "flat_latents", "hermite_features", "label_transform", "run", "spectral_task",
-           "strengths"]
-
-FEATURES = ("gaussian", "hermite")
-TRANSFORMS = ("rank", "sign", "identity")
-LATENTS = ("flat", "random")
-_CHUNK = 8192
-#: Memory of a run: Ĉ and its eigenvectors (D × D each), a chunk of features (chunk × D, two with
-#: prefetch), the labels (n) and the second layer's design (n_fit or n_test rows of keep + 2):
-#: 2 GiB keeps a run on a small machine.
-MAX_BYTES = 2 * 1024**3
-#: Hermite degree q: the same bound as the theory's (D = C(d+q−1, q))
-MAX_Q = 64
+__all__ = ["FEATURES", "LATENTS", "MAX_BYTES", "MAX_Q", "TRANSFORMS", "RecoveryRun", "check_run",
+           "feature_dim", "flat_latents", "hermite_features", "label_transform", "run",
+           "simulate", "spectral_task", "strengths"]
 
 # Keys of the independent parts of a run under its seed (fltheory.simkit.seeding): the latent
 # directions, the chunks of the moment matrix (chunk i draws from child(seed, _CHUNKS, i)), the
@@ -53,70 +53,21 @@ MAX_Q = 64
 _LATENTS, _CHUNKS, _FIT, _NOISE = 0, 1, 2, 3
 
 
-def _count(value: Any, name: str, low: int, high: int | None = None) -> int:
-    """An integer parameter in [low, high] (bool, float, Fraction refused)."""
-    allowed = f"integers >= {low}" if high is None else f"integers in [{low}, {high}]"
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise DomainError(name, repr(value), allowed, reason="is not an integer")
-    if value < low or (high is not None and value > high):
-        raise DomainError(name, value, allowed)
-    return int(value)
-
-
-def _number(value: Any, name: str, low: float = 0.0, *, strict: bool = True) -> float:
-    """A finite real number > low (>= low when not strict), as a double."""
-    from fractions import Fraction
-
-    ok_type = isinstance(value, int | float | Fraction | np.integer | np.floating) \
-        and not isinstance(value, bool)
-    try:
-        x = float(value) if ok_type else math.nan
-    except OverflowError:
-        x = math.inf
-    if not math.isfinite(x) or (x <= low if strict else x < low):
-        raise DomainError(name, value, f"finite numbers {'>' if strict else '>='} {low:g}")
-    return x
-
-
-def _choice(value: Any, name: str, choices: tuple[str, ...], what: str) -> str:
-    if not isinstance(value, str) or value not in choices:
-        raise DomainError(name, value, " or ".join(choices), reason=f"is not a {what}")
-    return value
-
-
-def check_run(d: int, n: int, seed: SeedLike, q: int, d1: int, chunk: int = _CHUNK, *,
+def check_run(d: int, n: int, seed: SeedLike, q: int, d1: int, chunk: int = CHUNK, *,
               features: str = "gaussian", transform: str = "rank", latents: str = "flat",
               keep: int | None = None, n_fit: int | None = None, n_test: int = 20000) -> None:
-    """Refuse arguments :func:`run` cannot honour (DomainError), before allocating anything.
-
-    Integers d, q (<= MAX_Q), d1 <= D, chunk >= 1, n >= 2, 1 <= keep <= D, n_fit, n_test >= 2;
-    ``seed`` an integer >= 0 or a SeedSequence; ``features`` in FEATURES (``hermite`` needs
-    q = 2), ``transform`` in TRANSFORMS, ``latents`` in LATENTS; the arrays within MAX_BYTES.
+    """Refuse arguments :func:`run` cannot honour (DomainError), before allocating anything:
+    the bounds of :class:`~fltheory.papers.recovery.params.SpectralRun`, and ``seed`` an
+    integer >= 0 or a SeedSequence.
 
     >>> check_run(10, 1000, 0, 2, 8)
     >>> check_run(10, 1000, 0, 3, 8, features="hermite")
     Traceback (most recent call last):
     fltheory.exact.DomainError: q = 3 is outside the allowed range q = 2 with hermite features
     """
-    for name, value, low, high in (("d", d, 1, None), ("n", n, 2, None), ("q", q, 1, MAX_Q),
-                                   ("d1", d1, 1, None), ("chunk", chunk, 1, None),
-                                   ("n_test", n_test, 2, None)):
-        _count(value, name, low, high)
+    SpectralRun(d, n, q, d1, features=features, transform=transform, keep=keep, n_fit=n_fit,
+                n_test=n_test, latents=latents, chunk=chunk)
     sequence(seed)
-    _choice(features, "features", FEATURES, "feature mode")
-    _choice(transform, "transform", TRANSFORMS, "label transform")
-    _choice(latents, "latents", LATENTS, "latent-direction law")
-    if features == "hermite" and q != 2:
-        raise DomainError("q", q, "q = 2 with hermite features")
-    D = feature_dim(d, q)
-    if d1 > D:
-        raise DomainError("d1", d1, f"d1 <= D = {D}")
-    width = d1 if keep is None else _count(keep, "keep", 1, D)
-    rows = max(n if n_fit is None else _count(n_fit, "n_fit", 2), n_test)
-    need = 8 * (2 * D * D + 2 * min(chunk, n) * D + 2 * n) + 8 * (width + 2) * min(rows, 10**15)
-    if need > MAX_BYTES:
-        raise DomainError("d", d, f"{MAX_BYTES >> 30} GiB of arrays (D = C(d+q−1, q) = {D}, "
-                                f"n = {n}: about {need >> 20} MiB)")
 
 
 def feature_dim(d: int, q: int) -> int:
@@ -126,9 +77,7 @@ def feature_dim(d: int, q: int) -> int:
     >>> feature_dim(10, 2), feature_dim(10, 3)
     (55, 220)
     """
-    _count(d, "d", 1)
-    _count(q, "q", 1, MAX_Q)
-    return math.comb(d + q - 1, q)
+    return feature_count(read_count(d, "d", 1), read_count(q, "q", 1, MAX_Q))
 
 
 def strengths(d1: int, gamma: float) -> np.ndarray:
@@ -137,8 +86,8 @@ def strengths(d1: int, gamma: float) -> np.ndarray:
     >>> strengths(3, 1.0).tolist()
     [1.0, 0.5, 0.3333333333333333]
     """
-    _count(d1, "d1", 1, 10**7)
-    return np.arange(1, d1 + 1, dtype=float) ** (-_number(gamma, "gamma"))
+    d1 = read_count(d1, "d1", 1, 10**7)
+    return np.arange(1, d1 + 1, dtype=float) ** (-read_real(gamma, "gamma", 0, open_low=True))
 
 
 def _pairs(d: int) -> tuple[np.ndarray, np.ndarray]:
@@ -153,9 +102,7 @@ def hermite_features(X: np.ndarray) -> np.ndarray:
     >>> hermite_features(np.array([[1.0, 2.0]])).round(4).tolist()
     [[2.0, 0.0, 2.1213]]
     """
-    X = np.asarray(X, dtype=float) if isinstance(X, np.ndarray | Sequence) else np.array(np.nan)
-    if X.ndim != 2 or not np.all(np.isfinite(X)):
-        raise DomainError("X", f"an array of shape {X.shape}", "a finite m × d array")
+    X = read_matrix(X, "X")
     m, d = X.shape
     if 8 * m * d * (d + 1) // 2 > MAX_BYTES:
         raise DomainError("X", f"an array of shape {X.shape}", f"{MAX_BYTES >> 30} GiB of "
@@ -191,8 +138,8 @@ def flat_latents(d: int, d1: int, rng: np.random.Generator) -> np.ndarray:
     >>> A.shape, bool(np.allclose(A.T @ A, np.eye(2)))
     ((10, 2), True)
     """
-    _count(d, "d", 2)
-    _count(d1, "d1", 1, d * (d + 1) // 2)
+    d = read_count(d, "d", 2)
+    read_count(d1, "d1", 1, d * (d + 1) // 2)
     if 8 * d * d * (d1 + 1) > MAX_BYTES:
         raise DomainError("d", d, f"{MAX_BYTES >> 30} GiB of latent matrices")
     if not isinstance(rng, np.random.Generator):
@@ -220,7 +167,7 @@ def label_transform(y: np.ndarray, kind: str) -> np.ndarray:
     >>> label_transform(np.array([3.0, -1.0, 2.0, 10.0]), "rank").tolist()
     [0.5, -0.5, 0.0, 1.0]
     """
-    _choice(kind, "transform", TRANSFORMS, "label transform")
+    read_choice(kind, "transform", TRANSFORMS)
     y = np.asarray(y, dtype=float) if isinstance(y, np.ndarray | Sequence) else np.array(np.nan)
     if y.ndim != 1 or len(y) == 0 or not np.all(np.isfinite(y)):
         raise DomainError("y", f"an array of shape {y.shape}", "a non-empty finite 1-D array")
@@ -262,7 +209,7 @@ class _Sampler:
         if mode == "hermite" and q != 2:
             raise ValueError("hermite features are implemented for q = 2")
         self.mode, self.d, self.d1, self.c, self.sigma = mode, d, d1, c, sigma
-        self.D = feature_dim(d, q)
+        self.D = feature_count(d, q)
         if mode == "gaussian":
             self.A = np.eye(self.D, d1)
         elif latents == "flat":
@@ -355,62 +302,64 @@ def run(d: int, n: int, seed: SeedLike, *, q: int = 2, d1: int = 8, gamma: float
         lam: Sequence[float] | None = None, features: str = "gaussian",
         transform: str = "rank", sigma: float = 0.0, keep: int | None = None,
         n_fit: int | None = None, n_test: int = 20000, latents: str = "flat",
-        chunk: int = _CHUNK, prefetch: bool = True) -> RecoveryRun:
+        chunk: int = CHUNK, prefetch: bool = True) -> RecoveryRun:
     """One run of the spectral algorithm at n samples; ``keep`` top eigenvectors (default d1)
     form Â; the second layer is fitted on ``n_fit`` fresh samples (default n, at least
-    10·(keep + 1)) and tested on ``n_test`` more.
+    10·(keep + 1)) and tested on ``n_test`` more: :func:`simulate` of the
+    :class:`~fltheory.papers.recovery.params.SpectralRun` these arguments make.
 
     Arguments as in :func:`check_run`; λ_i = i^{−γ} (γ > 0) unless ``lam`` (positive numbers)
     is given; σ >= 0 the label noise. ``seed``: an integer >= 0 or a SeedSequence, whose
     children (fltheory.simkit.seeding) draw the latents, the chunks of Ĉ, the second layer's
-    samples and the noise. Ĉ is accumulated chunk by chunk (memory O(chunk·D + D²)); the next
-    chunk's features are drawn in a helper thread while BLAS multiplies the current one (numpy's
-    generators and the feature products release the GIL). Chunks have their own seeds, so the
-    result does not depend on the thread timing. ``prefetch=False`` keeps the run on one thread
-    (sweeps run one task per core).
+    samples and the noise.
 
     >>> r = run(6, 2000, 0, d1=2, n_test=2000)
     >>> r.D, r.overlaps.shape, bool(r.best_overlaps[0] > 0.8)
     (21, (2, 2), True)
     """
-    lam = _read_strengths(lam, gamma)
-    sigma = _number(sigma, "sigma", strict=False)
-    check_run(d, n, seed, q, d1 if lam is None else len(lam), chunk, features=features,
-              transform=transform, latents=latents, keep=keep, n_fit=n_fit, n_test=n_test)
+    spec = SpectralRun(d, n, q, d1, gamma, lam, features, transform, sigma, keep, n_fit, n_test,
+                       latents, chunk)
+    sequence(seed)
+    return simulate(spec, seed, prefetch)
+
+
+def simulate(spec: SpectralRun, seed: SeedLike, prefetch: bool = True) -> RecoveryRun:
+    """One run of the spectral algorithm (:class:`~fltheory.papers.recovery.params.SpectralRun`,
+    read once) from ``seed``. Ĉ is accumulated chunk by chunk (memory O(chunk·D + D²)); the next
+    chunk's features are drawn in a helper thread while BLAS multiplies the current one (numpy's
+    generators and the feature products release the GIL). Chunks have their own seeds, so the
+    result does not depend on the thread timing. ``prefetch=False`` keeps the run on one thread
+    (sweeps run one task per core).
+
+    >>> r = simulate(SpectralRun(6, 2000, d1=2, n_test=2000), 0)
+    >>> r.D, bool(r.best_overlaps[0] > 0.8)
+    (21, True)
+    """
+    d, n, q, chunk = spec.d, spec.n, spec.q, spec.chunk
     rng = np.random.default_rng(child(seed, _LATENTS))
-    lam_arr = strengths(d1, gamma) if lam is None else np.asarray(lam, dtype=float)
+    lam_arr = (np.arange(1, spec.d1 + 1, dtype=float) ** (-spec.gamma) if spec.lam is None
+               else np.asarray(spec.lam, dtype=float))
     d1 = len(lam_arr)
     c = lam_arr / np.linalg.norm(lam_arr)
-    smp = _Sampler(features, d, q, d1, c, sigma, rng, latents)
-    keep = d1 if keep is None else keep
+    smp = _Sampler(spec.features, d, q, d1, c, spec.sigma, rng, spec.latents)
+    keep = d1 if spec.keep is None else spec.keep
     noise = np.random.default_rng(child(seed, _NOISE))
-    C = _spectral_matrix(smp, seed, n, chunk, transform, noise, prefetch)
+    C = _spectral_matrix(smp, seed, n, chunk, spec.transform, noise, prefetch)
     C /= n
     evals, evecs = np.linalg.eigh(C)
     V = evecs[:, ::-1][:, :keep]
     overlaps = (V.T @ smp.A) ** 2
 
     # second layer on a fresh sample, test MSE on another
-    n_fit = max(n if n_fit is None else n_fit, 10 * (keep + 1))
+    n_fit = max(n if spec.n_fit is None else spec.n_fit, 10 * (keep + 1))
     rf = np.random.default_rng(child(seed, _FIT))
     design, target = _design(smp, V, n_fit, rf, noise, chunk)
     coef, *_ = np.linalg.lstsq(design, target, rcond=None)
-    design, target = _design(smp, V, n_test, rf, noise, chunk)
+    design, target = _design(smp, V, spec.n_test, rf, noise, chunk)
     err = (design @ coef - target) ** 2
-    return RecoveryRun(d, q, smp.D, n, seed, features, transform, evals[::-1][:keep].copy(),
-                       overlaps, coef, float(err.mean()),
+    return RecoveryRun(d, q, smp.D, n, seed, spec.features, spec.transform,
+                       evals[::-1][:keep].copy(), overlaps, coef, float(err.mean()),
                        float(err.std(ddof=1) / math.sqrt(len(err))), float(target.var(ddof=1)))
-
-
-def _read_strengths(lam: Any, gamma: Any) -> list[float] | None:
-    """``lam`` checked as a non-empty list of positive numbers, or (``lam`` None) γ > 0."""
-    if lam is None:
-        _number(gamma, "gamma")
-        return None
-    if isinstance(lam, str | bytes) or not isinstance(lam, Sequence | np.ndarray) \
-            or len(lam) == 0:
-        raise DomainError("lam", repr(lam), "a non-empty list of positive numbers")
-    return [_number(x, "lam") for x in lam]
 
 
 def _spectral_matrix(smp: _Sampler, seed: SeedLike, n: int, chunk: int, transform: str,

@@ -80,59 +80,73 @@ from fractions import Fraction
 from typing import Any
 
 from fltheory.engine.spectral.spikes import semicircle_overlap_ratio
-from fltheory.exact import DomainError, check_dps, fraction_str
-from fltheory.papers.recovery._args import (
-    _check_positive,
-    _digits,
-    _integer,
-    _rational,
-)
-from fltheory.papers.recovery.chi2 import MAX_RUBEN_TERMS, _GenChi2, ruben_terms  # noqa: F401
+from fltheory.exact import DomainError, fraction_str
+from fltheory.papers.recovery.chi2 import MAX_RUBEN_TERMS, ruben_terms  # noqa: F401
 from fltheory.papers.recovery.counting import (  # noqa: F401
     MAX_DEPTH_ROWS,
-    MAX_DIGITS,
-    MAX_Q,
-    MAX_THRESHOLD_ROWS,
     ThresholdRow,
     Thresholds,
-    _dim,
-    _power_leq,
+    _continuum_count,
+    _recovered_count,
+    _threshold,
     continuum_count,
     depth_rows,
+    dimension,
     feature_dimension,
     k_text,
     power_strength,
     recovered_count,
+    sample_ratio,
     strength_norm2,
     threshold,
     threshold_exact,
+    threshold_table,
     thresholds,
 )
 from fltheory.papers.recovery.law import (
     MSELaw,
+    _a1_squared_of,
+    _exponent,
+    _prefactor,
     law_a1_squared,
     law_exponent,
     law_prefactor,
     mse_law,
+    mse_law_for,
 )
 from fltheory.papers.recovery.luli import (  # noqa: F401
     LAWS,
-    MAX_D1,
+    MAX_FOURIER_WORK,
     MAX_RUBEN_WORK,
     LabelLaw,
     Overlap,
     RecoveryModel,
+    fourier_work,
+    law_method,
     ruben_work,
+)
+from fltheory.papers.recovery.params import (  # noqa: F401
+    MAX_D1,
+    MAX_DIGITS,
+    MAX_Q,
+    MAX_THRESHOLD_ROWS,
+    Features,
+    LawQuery,
+    Model,
+    RecoveryQuery,
+    Strengths,
+    ThresholdQuery,
 )
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
-__all__ = ["DirectionAt", "LabelLaw", "MSELaw", "Overlap", "RecoveryAt", "RecoveryModel",
-           "ThresholdRow", "Thresholds", "continuum_count", "depth_rows", "feature_dimension",
-           "k_text", "law_a1_squared", "law_exponent", "law_prefactor", "mse_law",
-           "power_strength", "recovered_count", "recovery_at", "ruben_terms", "ruben_work",
-           "strength_norm2", "threshold", "threshold_exact", "thresholds"]
-
+__all__ = ["DirectionAt", "Features", "LabelLaw", "LawQuery", "MSELaw", "Model", "Overlap",
+           "RecoveryAt", "RecoveryModel", "RecoveryQuery", "Strengths", "ThresholdQuery",
+           "ThresholdRow", "Thresholds", "continuum_count", "depth_rows", "dimension",
+           "feature_dimension", "k_text", "law_a1_squared", "law_exponent", "law_prefactor",
+           "mse_law", "mse_law_for", "power_strength", "recovered_count", "recovery",
+           "recovery_at", "ruben_terms", "ruben_work", "sample_ratio", "strength_norm2",
+           "threshold", "threshold_exact", "threshold_table", "thresholds"]
 
 
 @dataclass(frozen=True)
@@ -244,22 +258,6 @@ def _short_n(n: Fraction) -> str:
     return text if len(text) <= 12 else f"{float(n):.4g}"
 
 
-def _delta(n: Fraction, size: int, dim: str) -> float:
-    """δ = n/D as a double, refused (naming n) when a double cannot hold it."""
-    from fltheory.exact import to_float
-
-    try:
-        return to_float(n / size, "delta", positive=True)
-    except DomainError:
-        magnitude = math.log10(n.numerator) - math.log10(n.denominator)
-        shown = fraction_str(n) if max(_digits(n.numerator), _digits(n.denominator)) < 30 \
-            else f"1e{magnitude:.0f} (about)"
-        size_text = str(size) if size.bit_length() < 100 else f"1e{math.log10(size):.0f}"
-        raise DomainError("n", shown, f"n with δ = n/{dim} in [1e-300, 1e300] ({dim} = "
-                                      f"{size_text})",
-                          reason="is beyond double precision") from None
-
-
 def _check_finite(*values: float) -> None:
     """Every number returned is finite: a NaN or inf here is a bug, never an answer."""
     if not all(math.isfinite(v) for v in values):
@@ -274,21 +272,30 @@ def recovery_at(d: int, q: int, gamma: Fraction, n: Fraction, d1: int = 8,
     (n >= C·D/c_k², c_k the model's normalised strengths, so capped at d1) with the model's
     weak-direction constant C (rounded to a rational of denominator <= 10^12),
     the MSE 1 − Σ c_k² ρ_k⁴ and, for d1 >= 2 and γ > 1/2, the law :func:`mse_law` at δ with the
-    continuum count (mpmath at ``dps``).
+    continuum count (mpmath at ``dps``): :func:`recovery` of the query these arguments make.
 
     >>> r = recovery_at(100, 2, Fraction(1), Fraction(10**5), d1=2)
     >>> round(r.delta, 4), r.recovered_luli, r.recovered_scaling, round(r.mse, 4)
     (19.802, 2, 2, 0.1733)
     """
+    return recovery(RecoveryQuery(Features(d, q, dim), Model(d1, gamma, transform), n, dps))
+
+
+def recovery(query: RecoveryQuery) -> RecoveryAt:
+    """:func:`recovery_at` for a query read once
+    (:class:`~fltheory.papers.recovery.params.RecoveryQuery`: features, model, n, dps).
+
+    >>> r = recovery(RecoveryQuery(Features(100), Model(2, 1), 10**5))
+    >>> r.recovered_luli, round(r.mse, 4)
+    (2, 0.1733)
+    """
     import mpmath
 
-    check_dps(dps)
-    d1 = _integer(d1, "d1", 1, MAX_D1)
-    n = _check_positive(n, "n")
-    size = _dim(d, q, dim)
-    delta = _delta(n, size, dim)
-    model = RecoveryModel.power_law(d1, gamma, transform)
-    gamma = _rational(gamma, "gamma")
+    f, m, n, dps = query.features, query.model, query.n, query.dps
+    size = dimension(f)
+    delta = sample_ratio(n, size, f.dim)
+    model = RecoveryModel.of(m)
+    gamma, d1 = m.gamma, m.d1
     try:
         C: float | None = model.weak_constant()
         no_C = None
@@ -299,21 +306,21 @@ def recovery_at(d: int, q: int, gamma: Fraction, n: Fraction, d1: int = 8,
     rows = []
     for i in range(d1):
         ov = model.overlap(i, delta)
-        scaling = None if C_frac is None else float(threshold(d, q, i + 1, gamma, C_frac, 15,
-                                                              dim, d1=d1))
+        scaling = None if C_frac is None else float(_threshold(size, i + 1, C_frac, 15, gamma,
+                                                               d1))
         rows.append(DirectionAt(i + 1, float(model.c[i]), float(theta[i]), float(bbp[i] * size),
                                 scaling, ov.rho2, semicircle_overlap_ratio(bbp[i] / delta),
                                 ov.outlier, ov.edge))
-    k_scaling = None if C_frac is None else recovered_count(n, d, q, gamma, C_frac, dim, d1=d1)
+    k_scaling = None if C_frac is None else _recovered_count(n, size, gamma, d1, C_frac)
     mse = float(model.mse([delta])[0])
     _check_finite(mse, *(r.rho2 for r in rows), *(r.theta for r in rows))
     law = law_mse = cont = None
     if C is not None and C_frac is not None and gamma > Fraction(1, 2):
         with mpmath.workdps(dps):
-            law = MSELaw(gamma, None, law_exponent(gamma),
-                         law_prefactor(gamma, law_a1_squared(gamma, C, dps), dps), dps)
+            law = MSELaw(gamma, None, _exponent(gamma),
+                         _prefactor(gamma, _a1_squared_of(gamma, C, dps), dps), dps)
             law_mse = law.value(delta)
-            cont = continuum_count(n, d, q, gamma, C_frac, dim, dps, d1=d1)
-    return RecoveryAt(d, q, dim, size, n, delta, gamma, d1, transform, C, no_C, rows,
+            cont = _continuum_count(n, size, gamma, d1, C_frac, dps)
+    return RecoveryAt(f.d, f.q, f.dim, size, n, delta, gamma, d1, m.transform, C, no_C, rows,
                       sum(1 for r in rows if r.rho2 > 0), k_scaling, mse, law, law_mse, cont,
                       model.method)

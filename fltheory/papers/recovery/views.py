@@ -1,6 +1,6 @@
 """Views of the sequential recovery paper: its tables, figures and notebook.
 
-Each builder asks the theory, the claims or the simulator for its numbers and hands them to
+Each builder asks the theory or the runs for its numbers and hands them to
 :mod:`fltheory.render`; nothing is computed here. Declared in :mod:`fltheory.papers.recovery`.
 """
 
@@ -185,7 +185,7 @@ def recovery_figure(d: int = 24,
     against δ = n/D, Lu–Li curves with the large-δ thresholds and the simulated spectral
     algorithm (Gaussian-equivalent features); (b) test MSE against δ: the finite-d1 curve, the
     d1 = ∞ law P·δ^e and the simulation (see :func:`draw_recovery`,
-    :func:`fltheory.papers.recovery.claims.cascade_data`).
+    :func:`fltheory.papers.recovery.runs.cascade_data`).
 
     Parameters
     ----------
@@ -200,7 +200,8 @@ def recovery_figure(d: int = 24,
     seed
         Seed of the simulations (default 0).
     """
-    from fltheory.papers.recovery.claims import cascade_data, check_spectral_task
+    from fltheory.papers.recovery.runs import cascade_data
+    from fltheory.papers.recovery.sweeps import check_spectral_task
 
     for dl in delta:  # each run's size and cost, before any work
         check_spectral_task({"d": d, "d1": d1, "delta": dl})
@@ -225,7 +226,7 @@ simulated spectral algorithm, and the $d_1 = \\infty$ law $\\mathrm{MSE} \\appro
 \\delta^{-1 + 1/(2\\gamma)}$."""),
     ("code", """from fractions import Fraction
 from fltheory.papers.recovery import theory
-from fltheory.papers.recovery.claims import cascade_data
+from fltheory.papers.recovery.runs import cascade_data
 from fltheory.papers.recovery.views import draw_recovery
 
 model = theory.RecoveryModel.power_law(8, Fraction(1))
@@ -257,7 +258,7 @@ recovered, the finite-$d_1$ MSE and the $d_1 = \\infty$ law with this model's co
 print(f"δ = {at.delta:.4g}: {at.recovered_luli} of {at.d1} recovered, MSE = {at.mse:.4f}")
 at"""),
     ("code", """theory.mse_law(Fraction(3, 2))"""),
-    ("code", """from fltheory.papers.recovery.claims import compare_simulation
+    ("code", """from fltheory.papers.recovery.runs import compare_simulation
 
 compare_simulation(d=20, n=4000, seeds=2)"""),
 ]

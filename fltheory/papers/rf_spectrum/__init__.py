@@ -21,8 +21,8 @@ PAPER = Paper(
 )
 
 # The paper's public names (the shared numerics of the spectrum, Gram and Nyström routes, are
-# the engine's: fltheory.engine.randomfeatures), each imported from its module on first use: importing this
-# package (as paper discovery does) costs no more than the declaration above.
+# the engine's: fltheory.engine.randomfeatures), each imported from its module on first use:
+# importing this package (as paper discovery does) costs no more than the declaration above.
 _NAMES = {
     "params": ("Approach", "Run"),
     "runs": ("RUNS", "RFRecord", "clear_cache", "record", "records", "sigma_function",

@@ -1,6 +1,7 @@
 """From exponents to sample complexity: how many samples each algorithm needs for a single-index
 link (:mod:`fltheory.papers.samples.complexity`) and the leap of a multi-index polynomial target
-(:mod:`fltheory.papers.samples.multiindex`), with simulations that measure the slope in d."""
+(:mod:`fltheory.papers.samples.multiindex`), both faced by :mod:`fltheory.papers.samples.theory`,
+with simulations that measure the slope in d."""
 
 from fltheory.papers import Paper, lazy_names
 
@@ -19,11 +20,14 @@ PAPER = Paper(
 # The paper's public names, each imported from its module on first use: importing this
 # package (as paper discovery does) costs no more than the declaration above.
 _NAMES = {
-    "complexity": ("ALGORITHMS", "Row", "SampleTable", "Scale", "online_sgd_scale", "rows_for",
-                   "sample_table"),
-    "multiindex": ("DIRECTION_LIMITS", "GEN_MAX_POWER", "GenerativeLeap", "LEAP_LIMITS", "Leap",
-                   "Stage", "generative_leap", "hermite_support", "leap", "leap_of_support",
-                   "parse_directions", "parse_polynomial"),
+    "complexity": ("ALGORITHMS", "Row", "SampleTable", "Scale", "link_table", "online_sgd_scale",
+                   "rows_for", "sample_table"),
+    "multiindex": ("GEN_MAX_POWER", "GenerativeLeap", "Leap", "Stage", "generative_leap",
+                   "hermite_support", "leap", "leap_of", "leap_of_support"),
+    "params": ("DIRECTION_LIMITS", "KMAX", "LEAP_LIMITS", "Link", "Poly", "REUSE_SIZES",
+               "ReuseSizes", "SLOPE_SIZES", "STAGE_SIZES", "SlopeSizes", "StageSizes", "Target",
+               "parse_directions", "parse_polynomial"),
+    "runs": ("BOOT", "THRESHOLD", "medians", "reuse_runs", "slope_runs", "step_power"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

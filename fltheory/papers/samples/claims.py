@@ -70,61 +70,32 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from fltheory.claims.registry import Claim, Point, Status, Verdict
 from fltheory.claims.stats import z_crit
+from fltheory.papers.samples.params import (
+    REUSE_SIZES,
+    SLOPE_SIZES,
+    STAGE_SIZES,
+    ReuseSizes,
+    SlopeSizes,
+    StageSizes,
+)
+from fltheory.papers.samples.runs import THRESHOLD, clear_cache, medians, reuse_runs, slope_runs
 from fltheory.simkit import seeding
 
-__all__ = ["CLAIMS", "clear_cache", "reuse_runs", "slope_runs"]
-
-THRESHOLD = 0.5
+__all__ = ["CLAIMS", "clear_cache"]
 
 
-def clear_cache() -> None:
-    """Forget cached simulations (tests use it to check reproducibility for real)."""
-    _slope_runs.cache_clear()
-    _reuse_runs.cache_clear()
-
-
-def _step_power(k: int) -> float:
-    return 1.0 if k <= 2 else k / 2
-
-
-@lru_cache(maxsize=8)
-def _slope_runs(k: int, ds: tuple[int, ...], cs: tuple[float, ...], replicas: int,
-                cap_factor: float, seed: int) -> dict[str, Any]:
-    from fltheory.papers.samples import sim
-
-    rows = [(d, c) for d in ds for c in cs]
-    d = np.repeat([r[0] for r in rows], replicas).astype(float)
-    eta = np.repeat([r[1] * r[0] ** -_step_power(k) for r in rows], replicas)
-    # the budget per row: cap_factor times d^{max(k−1, 1)} (log d for k = 2); a row not reached
-    # by then counts as "not reached" (censored), never as a number
-    scale = np.array([r[0] ** max(k - 1, 1) * (math.log(r[0]) if k == 2 else 1) for r in rows])
-    cap = np.repeat(np.ceil(cap_factor * scale), replicas).astype(np.int64)
-    hit = sim.online_first_passage(k, d, eta, cap, THRESHOLD, seeding.child(seed, k))
-    return {"rows": rows, "hit": hit.reshape(len(rows), replicas)}
-
-
-def slope_runs(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
-    """The first-passage counts of every (d, c) row and, per d, the best c and its counts."""
-    k, ds, cs = params["k"], tuple(params["d"]), tuple(params["c"])
-    raw = _slope_runs(k, ds, cs, params["replicas"], params["cap"], seed)
-    best: dict[int, dict[str, Any]] = {}
-    for (d, c), h in zip(raw["rows"], raw["hit"], strict=True):
-        reached = h[h > 0]
-        med = float(np.median(np.where(h > 0, h, np.inf)))
-        if d not in best or med < best[d]["median"]:
-            best[d] = {"c": c, "median": med, "hits": h, "reached": len(reached)}
-    return {"k": k, "best": best, "c_grid": cs, "replicas": params["replicas"]}
+def _simulate_slopes(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    return slope_runs(SlopeSizes(**params), seed)
 
 
 def _predict_power(params: Mapping[str, Any]) -> dict[str, Any]:
-    from fltheory.papers.samples.complexity import online_sgd_scale
+    from fltheory.papers.samples.theory import online_sgd_scale
 
     s = online_sgd_scale(params["k"])
     return {"power": float(s.power), "log_power": s.log_power, "text": s.text()}
@@ -144,25 +115,6 @@ def _usable(meas: dict[str, Any]) -> str:
     return ""
 
 
-#: bootstrap resamples of the replicas for the standard error of a median
-BOOT = 400
-
-
-def _medians(meas: dict[str, Any], seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per d: log d, log of the median n at the best step (censored runs count as +inf, so the
-    median is exact while fewer than half are censored), and its bootstrap standard error."""
-    rng = np.random.default_rng(seeding.child(seed, 99))
-    x, y, se = [], [], []
-    for d, b in sorted(meas["best"].items()):
-        h = np.where(b["hits"] > 0, b["hits"].astype(float), np.inf)
-        boot = np.median(h[rng.integers(0, len(h), (BOOT, len(h)))], axis=1)
-        boot = boot[np.isfinite(boot)]
-        x.append(math.log(d))
-        y.append(math.log(float(np.median(h))))
-        se.append(float(np.std(np.log(boot), ddof=1)) if len(boot) > BOOT // 2 else math.inf)
-    return np.array(x), np.array(y), np.array(se)
-
-
 def _wls(X: np.ndarray, y: np.ndarray, se: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Weighted least squares with known standard errors: coefficients and covariance."""
     w = 1 / se ** 2
@@ -174,7 +126,7 @@ def _wls(X: np.ndarray, y: np.ndarray, se: np.ndarray) -> tuple[np.ndarray, np.n
 def _points(meas: dict[str, Any], pred: dict[str, Any], slope: float | None,
             slope_se: float | None, z: float) -> tuple[Point, ...]:
     k = meas["k"]
-    x, y, se = _medians(meas)
+    x, y, se = medians(meas)
     pts = [Point(f"d = {round(math.exp(xi))}", float(yi), None,
                  float(si) if math.isfinite(si) else None, x=float(xi), x_label="log d",
                  series=f"h_{k}: log median n", quantity="log n (samples to overlap 1/2)")
@@ -197,7 +149,7 @@ def _compare_power(pred: dict[str, Any], meas: dict[str, Any]) -> Verdict:
     if why:
         return Verdict("inconclusive", f"n ≍ {pred['text']}", f"best steps: {_best_text(meas)}",
                        tol, why, _points(meas, pred, None, None, z))
-    x, y, se = _medians(meas)
+    x, y, se = medians(meas)
     coef, cov = _wls(np.column_stack([np.ones_like(x), x]), y, se)
     slope, slope_se = float(coef[1]), math.sqrt(cov[1, 1])
     zz = (slope - pred["power"]) / slope_se
@@ -216,7 +168,7 @@ def _compare_log(pred: dict[str, Any], meas: dict[str, Any]) -> Verdict:
     if why:
         return Verdict("inconclusive", "n ≍ d log d", f"best steps: {_best_text(meas)}", tol,
                        why, _points(meas, pred, None, None, z))
-    x, logn, se = _medians(meas)
+    x, logn, se = medians(meas)
     ratio = np.exp(logn - x)  # median n / d
     ratio_se = ratio * se  # delta method
     coef, cov = _wls(np.column_stack([np.ones_like(x), x, x * x]), ratio, ratio_se)
@@ -248,7 +200,7 @@ def _slope_claim(k: int, small: dict[str, Any], large: dict[str, Any]) -> Claim:
                    + " samples to reach overlap 1/2"),
         source="Ben Arous, Gheissari & Jagannath 2021; the table row 'online SGD'",
         predict=_predict_power,
-        simulate=slope_runs,
+        simulate=_simulate_slopes,
         compare=_compare_log if log else _compare_power,
         why=("replicas are independent: each median's standard error is a bootstrap over them, "
              "the slope's follows by weighted least squares; the bound is the Bonferroni z for "
@@ -261,8 +213,8 @@ def _slope_claim(k: int, small: dict[str, Any], large: dict[str, Any]) -> Claim:
 
 
 def _predict_stages(params: Mapping[str, Any]) -> dict[str, Any]:
-    from fltheory.papers.samples.multiindex import leap
     from fltheory.papers.samples.sim import TARGETS
+    from fltheory.papers.samples.theory import leap
 
     out = {}
     for name in ("staircase", "product3"):
@@ -275,9 +227,10 @@ def _predict_stages(params: Mapping[str, Any]) -> dict[str, Any]:
 def _simulate_multi(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
     from fltheory.papers.samples import sim
 
-    d, replicas = params["d"], params["replicas"]
-    n = int(params["alpha"] * d * math.log(d))
-    eta = params["c"] / d
+    sizes = StageSizes(**params)
+    d, replicas = sizes.d, sizes.replicas
+    n = int(sizes.alpha * d * math.log(d))
+    eta = sizes.c / d
     return {name: sim.multi_index_run(name, d, eta, replicas, n, seeding.child(seed, 10, i))
             for i, name in enumerate(("staircase", "product3"))} | {"n": n, "d": d}
 
@@ -326,7 +279,7 @@ REUSE_BOUNDARY = -0.25
 
 
 def _predict_reuse(params: Mapping[str, Any]) -> dict[str, Any]:
-    from fltheory.papers.samples.complexity import sample_table
+    from fltheory.papers.samples.theory import sample_table
 
     t = sample_table("He3", kmax=6, dps=15)
     reuse, online = t.row("batch-reusing GD").scale, t.row("online SGD").scale
@@ -337,29 +290,8 @@ def _predict_reuse(params: Mapping[str, Any]) -> dict[str, Any]:
                               and online.power > 1)}
 
 
-@lru_cache(maxsize=4)
-def _reuse_runs(ds: tuple[int, ...], ratio: float, replicas: int, control: int, seed: int
-                ) -> dict[str, Any]:
-    from fltheory.papers.samples import sim
-
-    out: dict[str, Any] = {"d": ds, "ratio": ratio, "reuse": [], "online": [], "fresh": []}
-    for i, d in enumerate(ds):
-        n = math.ceil(ratio * d)
-        out["reuse"].append(sim.reuse_overlaps(3, d, ratio, ratio, replicas, 2,
-                                               seeding.child(seed, 20, i))[:, -1])
-        out["online"].append(np.abs(sim.online_overlap(
-            3, np.full(replicas, d), np.full(replicas, 0.5 * d ** -1.5), n,
-            seeding.child(seed, 21, i))))
-        if control:
-            out["fresh"].append(sim.reuse_overlaps(3, d, ratio, ratio, control, 2,
-                                                   seeding.child(seed, 22, i), fresh=True)[:, -1])
-    return out
-
-
-def reuse_runs(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
-    """Final overlaps |⟨w, w*⟩| per d: two reuse steps, online SGD at the same n, the control."""
-    return _reuse_runs(tuple(params["d"]), float(params["C"]), params["replicas"],
-                       params["control"], seed)
+def _simulate_reuse(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    return reuse_runs(ReuseSizes(**params), seed)
 
 
 def _mean_se(rows: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -424,16 +356,7 @@ def _compare_reuse(pred: dict[str, Any], meas: dict[str, Any]) -> Verdict:
 
 
 CLAIMS = [
-    _slope_claim(1, {"k": 1, "d": (64, 128, 256, 512, 1024), "c": (0.5, 1.0, 2.0, 4.0, 8.0),
-                     "replicas": 32, "cap": 100},
-                 {"k": 1, "d": (64, 128, 256, 512, 1024, 2048), "c": (0.5, 1.0, 2.0, 4.0, 8.0),
-                  "replicas": 128, "cap": 100}),
-    _slope_claim(2, {"k": 2, "d": (32, 64, 128, 256, 512), "c": (0.25, 0.5, 1.0, 2.0, 4.0),
-                     "replicas": 32, "cap": 40},
-                 {"k": 2, "d": (32, 64, 128, 256, 512, 1024, 2048),
-                  "c": (0.25, 0.5, 1.0, 2.0, 4.0), "replicas": 128, "cap": 40}),
-    _slope_claim(3, {"k": 3, "d": (64, 128, 256), "c": (0.5,), "replicas": 48, "cap": 4},
-                 {"k": 3, "d": (64, 128, 256, 512), "c": (0.5,), "replicas": 96, "cap": 4}),
+    *(_slope_claim(k, SLOPE_SIZES[k]["small"], SLOPE_SIZES[k]["large"]) for k in (1, 2, 3)),
     Claim(
         id="samples.staircase_vs_leap3",
         statement=("at the same n = 20 d ln d and step, online SGD picks up the first stage z1 of "
@@ -446,8 +369,7 @@ CLAIMS = [
         compare=_compare_multi,
         why=("an ordering claim, decided replica by replica: no tolerance; the stages come from "
              "the leap module, the simulator knows only the numpy formula of each target"),
-        sizes={"small": {"d": 64, "replicas": 24, "alpha": 20, "c": 0.05},
-               "large": {"d": 128, "replicas": 48, "alpha": 20, "c": 0.05}},
+        sizes=STAGE_SIZES,
     ),
     Claim(
         id="samples.reuse_vs_online",
@@ -458,14 +380,12 @@ CLAIMS = [
                 "(d^{max(k*−1, 1)}); Ben Arous, Gheissari & Jagannath 2021 (online d^{k−1}); "
                 "the table rows 'batch-reusing GD' and 'online SGD'"),
         predict=_predict_reuse,
-        simulate=reuse_runs,
+        simulate=_simulate_reuse,
         compare=_compare_reuse,
         why=("replicas are independent: each mean overlap's standard error is the replicas' "
              "spread, the slopes' follow by weighted least squares on log d; the boundary −1/4 "
              "halves slope 0 (recovery) and −1/2 (random level); the bound is the Bonferroni z "
              "for a family-wise false alarm of 1e-3 over the three tests"),
-        sizes={"small": {"d": (64, 128, 256, 512), "C": 8, "replicas": 24, "control": 8},
-               "large": {"d": (64, 128, 256, 512, 1024), "C": 8, "replicas": 48,
-                         "control": 16}},
+        sizes=REUSE_SIZES,
     ),
 ]

@@ -3,12 +3,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from fltheory.cli.options import CountType, RationalType, emit, format_option
+from fltheory.papers.samples.params import KMAX, Link, Target
 from fltheory.results import Result, Table
+
+if TYPE_CHECKING:
+    from fltheory.papers.samples.multiindex import Stage
+
+#: the directions u_1 … u_r of z = Uᵀx, exact
+Directions = tuple[tuple[Fraction, ...], ...]
 
 _SAMPLES_EPILOG = (
     "G is a catalogue name (relu, tanh, sigmoid, softplus, gelu, erf, erf_ss, abs, sign, "
@@ -25,16 +33,15 @@ _LEAP_EPILOG = (
     "'He3(z1)'")
 
 
-def samples_result(g: str, noise: object, kmax: int, dps: int) -> Result:
-    from fltheory.args import read_noise
-    from fltheory.papers.samples.complexity import sample_table
+def samples_result(link: Link) -> Result:
+    """The answer of ``fltheory samples``."""
+    from fltheory.papers.samples.theory import link_table
 
-    sigma = read_noise(noise)
-    t = sample_table(g, sigma, kmax, dps)
+    t = link_table(link)
     info, gen = t.information, t.generative
     return Result(
         command="samples",
-        inputs={"g": g, "noise": str(sigma), "kmax": kmax, "dps": dps},
+        inputs={"g": link.g, "noise": str(link.noise), "kmax": link.kmax, "dps": link.dps},
         value={r.algorithm: None if r.scale is None else r.scale.text() for r in t.rows},
         conventions={
             "model": "y = g(w*·x) + ε, x ~ N(0, I_d), |w*| = 1, ε ~ N(0, σ²) independent",
@@ -62,7 +69,7 @@ def samples_result(g: str, noise: object, kmax: int, dps: int) -> Result:
 @click.option("--noise", type=RationalType(), default="0", show_default=True,
               help="Standard deviation σ >= 0 of independent Gaussian label noise (changes no "
                    "exponent, only constants).")
-@click.option("--kmax", type=CountType(minimum=1, maximum=40), default=8, show_default=True,
+@click.option("--kmax", type=CountType(minimum=1, maximum=KMAX), default=8, show_default=True,
               help="Largest k examined for both exponents, 1 to 40; beyond it '> kmax'.")
 @click.option("--dps", type=CountType(minimum=5, maximum=100), default=20, show_default=True,
               help="Digits at which the Hermite coefficients are decided, 5 to 100.")
@@ -78,7 +85,7 @@ def samples_command(g: str, noise: object, kmax: int, dps: int, fmt: str) -> Non
 
     Example: fltheory samples He3   (online SGD d^2, smoothed d^(3/2), reuse d)
     """
-    emit(samples_result(g, noise, kmax, dps), fmt)
+    emit(samples_result(Link(g, noise, kmax, dps)), fmt)
 
 
 def _alpha_text(alpha: tuple[int, ...]) -> str:
@@ -90,11 +97,12 @@ def _vector_text(u: tuple[Any, ...]) -> str:
     return "(" + ", ".join(str(x) for x in u) + ")"
 
 
-def leap_result(target: str, generative: bool = True, directions: str | None = None) -> Result:
+def leap_result(target: Target) -> Result:
     """The answer of `fltheory leap`: the leap, its stages and the generative leap."""
-    from fltheory.papers.samples.multiindex import leap
+    from fltheory.papers.samples.theory import leap_of
 
-    L = leap(target, generative, directions)
+    L = leap_of(target)
+    directions = target.directions
     U = L.directions
     stages: list[dict[str, Any]] = [
         {"increment": s.increment, "coordinates": [f"z{j}" for j in s.coordinates],
@@ -110,7 +118,8 @@ def leap_result(target: str, generative: bool = True, directions: str | None = N
         gen_value = {"lower": bounds.lower, "upper": bounds.upper}
     return Result(
         command="leap",
-        inputs={"target": target} | ({} if directions is None else {"directions": directions}),
+        inputs={"target": target.text} | ({} if directions is None
+                                          else {"directions": directions}),
         value={"leap": L.value, "online_sgd_power": L.sgd_power,
                "generative_leap": gen_value},
         conventions=_leap_conventions(U),
@@ -133,7 +142,7 @@ def leap_result(target: str, generative: bool = True, directions: str | None = N
     )
 
 
-def _leap_rows(stages: Any, U: Any) -> list[list[str]]:
+def _leap_rows(stages: tuple[Stage, ...], U: Directions | None) -> list[list[str]]:
     """One table row per stage: its coordinates (with their directions, if given) and terms."""
     return [[str(i + 1), ", ".join(f"z{j}" for j in s.coordinates) + (
                  "" if U is None else " = " + ", ".join(_vector_text(U[j - 1]) + "·x"
@@ -142,7 +151,7 @@ def _leap_rows(stages: Any, U: Any) -> list[list[str]]:
             for i, s in enumerate(stages)]
 
 
-def _leap_conventions(U: Any) -> dict[str, str]:
+def _leap_conventions(U: Directions | None) -> dict[str, str]:
     """The conventions of the leap answer; the coordinates' one names the directions U."""
     coords = ("z1 … zr orthonormal (z = Uᵀx, x ~ N(0, I_d)); the leap is for these coordinates: "
               "the minimum over rotations is at most it and is NOT computed"
@@ -184,4 +193,4 @@ def leap_command(target: str, no_generative: bool, directions: str | None, fmt: 
 
     Example: fltheory leap 'z1 + z1*z2 + z1*z2*z3'   (leap 1: z1, then z2, then z3)
     """
-    emit(leap_result(target, not no_generative, directions), fmt)
+    emit(leap_result(Target(target, directions, not no_generative)), fmt)

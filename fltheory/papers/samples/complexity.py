@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from fltheory.papers.samples.params import Link
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
@@ -66,6 +67,7 @@ __all__ = [
     "Row",
     "SampleTable",
     "Scale",
+    "link_table",
     "online_sgd_scale",
     "rows_for",
     "sample_table",
@@ -300,18 +302,28 @@ def sample_table(g: str, noise: Fraction | int = 0, kmax: int = 8, dps: int = 20
                  ) -> SampleTable:
     """The table for the link ``g`` (the grammar and catalogue of ``fltheory exponent``) with
     additive Gaussian noise of standard deviation ``noise`` (>= 0; it changes no exponent, see
-    the module docstring). ``kmax`` and ``dps`` are the engine's (kmax in [1, 40]).
+    the module docstring). ``kmax`` (in [1, 40]) and ``dps`` (in [5, 100]) are the engine's:
+    :func:`link_table` of the :class:`~fltheory.papers.samples.params.Link` they make.
 
     >>> t = sample_table("He3", kmax=4, dps=15)
     >>> t.row("online SGD").scale.text(), t.row("batch-reusing GD").scale.text()
     ('d^2', 'd')
     """
-    from fltheory.engine.hermite import expansion, generative_exponent, information_exponent
-    from fltheory.exact import DomainError
+    return link_table(Link(g, noise, kmax, dps))
 
-    noise = Fraction(noise)
-    if noise < 0:
-        raise DomainError("noise", noise, "σ >= 0")
+
+def link_table(link: Link) -> SampleTable:
+    """The sample-complexity table of a link read once
+    (:class:`~fltheory.papers.samples.params.Link`): its two exponents from the Hermite engine
+    and one row per algorithm.
+
+    >>> t = link_table(Link("He4", kmax=4, dps=15))
+    >>> t.row("online SGD").scale.text(), t.row("SQ / low-degree bound").scale.text()
+    ('d^3', 'd')
+    """
+    from fltheory.engine.hermite import expansion, generative_exponent, information_exponent
+
+    g, noise, kmax, dps = link.g, link.noise, link.kmax, link.dps
     e = expansion(g, kmax, dps)
     info = information_exponent(e.function, kmax, dps, e)
     gen = generative_exponent(e.function, kmax, dps, e)

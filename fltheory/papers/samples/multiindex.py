@@ -75,13 +75,19 @@ Standard library only (exact :class:`fractions.Fraction`): a light query.
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
 from typing import Any
 
-from fltheory.exact import DomainError, parse_rational
+from fltheory.papers.samples.params import (
+    DIRECTION_LIMITS,
+    LEAP_LIMITS,
+    Poly,
+    Target,
+    parse_directions,
+    parse_polynomial,
+)
 
 __all__ = [
     "DIRECTION_LIMITS",
@@ -93,198 +99,11 @@ __all__ = [
     "generative_leap",
     "hermite_support",
     "leap",
+    "leap_of",
     "leap_of_support",
     "parse_directions",
     "parse_polynomial",
 ]
-
-#: bounds checked before any work (characters, syntax nodes, coordinates, degrees, terms)
-LEAP_LIMITS = {"characters": 2000, "nodes": 500, "coordinates": 8, "degree": 12,
-               "total_degree": 24, "terms": 5000, "He": 12}
-
-_PARAM = "TARGET"
-_ALLOWED = ("a polynomial in z1 … z8 with exact rational coefficients, built from numbers, z1 … "
-            "z8, + - * / (by a number) ** (a whole power) and He0 … He12 of one coordinate, e.g. "
-            "'z1 + z1*z2 + He2(z1)*z3'")
-
-Poly = dict[tuple[int, ...], Fraction]
-
-
-def _refuse(text: str, reason: str) -> DomainError:
-    shown = text if len(text) <= 60 else f"{text[:40]}… ({len(text)} characters)"
-    return DomainError(_PARAM, shown, _ALLOWED, reason=reason)
-
-
-def _he_monomials(k: int) -> list[Fraction]:
-    """He_k(z) = Σ_j a_j z^j (He_{k+1} = z He_k − k He_{k−1}); a list indexed by j."""
-    prev, cur = [Fraction(1)], [Fraction(0), Fraction(1)]
-    if k == 0:
-        return prev
-    for n in range(1, k):
-        nxt = [Fraction(0), *cur]
-        for j, a in enumerate(prev):
-            nxt[j] -= n * a
-        prev, cur = cur, nxt
-    return cur
-
-
-class _Builder:
-    """Polynomial arithmetic on an AST that passed the whitelist, bounded at every node."""
-
-    def __init__(self, text: str, r: int):
-        self.text, self.r = text, r
-
-    def zero_key(self) -> tuple[int, ...]:
-        return (0,) * self.r
-
-    def const(self, c: Fraction) -> Poly:
-        return {self.zero_key(): c} if c else {}
-
-    def var(self, i: int, power: int = 1) -> Poly:
-        key = [0] * self.r
-        key[i] = power
-        return {tuple(key): Fraction(1)}
-
-    def check(self, p: Poly) -> Poly:
-        if len(p) > LEAP_LIMITS["terms"]:
-            raise _refuse(self.text, f"has more than {LEAP_LIMITS['terms']} terms after "
-                                     "expansion")
-        for key in p:
-            if max(key, default=0) > LEAP_LIMITS["degree"]:
-                raise _refuse(self.text, f"has degree above {LEAP_LIMITS['degree']} in one "
-                                         "coordinate")
-            if sum(key) > LEAP_LIMITS["total_degree"]:
-                raise _refuse(self.text, f"has total degree above "
-                                         f"{LEAP_LIMITS['total_degree']}")
-        return p
-
-    def add(self, a: Poly, b: Poly, sign: int = 1) -> Poly:
-        out = dict(a)
-        for k, v in b.items():
-            out[k] = out.get(k, Fraction(0)) + sign * v
-            if out[k] == 0:
-                del out[k]
-        return out
-
-    def mul(self, a: Poly, b: Poly) -> Poly:
-        deg = [max((k[i] for k in a), default=0) + max((k[i] for k in b), default=0)
-               for i in range(self.r)]
-        if max(deg, default=0) > LEAP_LIMITS["degree"]:
-            raise _refuse(self.text, f"has degree above {LEAP_LIMITS['degree']} in one "
-                                     "coordinate")
-        if len(a) * len(b) > 50 * LEAP_LIMITS["terms"]:
-            raise _refuse(self.text, f"has more than {LEAP_LIMITS['terms']} terms after "
-                                     "expansion")
-        out: Poly = {}
-        for ka, va in a.items():
-            for kb, vb in b.items():
-                k = tuple(x + y for x, y in zip(ka, kb, strict=True))
-                out[k] = out.get(k, Fraction(0)) + va * vb
-        return self.check({k: v for k, v in out.items() if v != 0})
-
-    def node(self, node: ast.AST) -> Poly:
-        if isinstance(node, ast.Constant):
-            if isinstance(node.value, bool) or not isinstance(node.value, int | float):
-                raise _refuse(self.text, f"contains {node.value!r}, not a number")
-            segment = ast.get_source_segment(self.text, node) or repr(node.value)
-            return self.const(parse_rational(segment, _PARAM))
-        if isinstance(node, ast.Name):
-            return self.var(_coordinate(node.id, self.text))
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-            p = self.node(node.operand)
-            return {k: -v for k, v in p.items()} if isinstance(node.op, ast.USub) else p
-        if isinstance(node, ast.BinOp):
-            return self.binop(node)
-        if isinstance(node, ast.Call):
-            return self.call(node)
-        raise _refuse(self.text, f"uses {type(node).__name__}, not a polynomial operation")
-
-    def binop(self, node: ast.BinOp) -> Poly:
-        if isinstance(node.op, ast.Pow):
-            power = self.integer(node.right)
-            if power < 0 or power > LEAP_LIMITS["total_degree"]:
-                raise _refuse(self.text, f"raises to the power {power}, outside [0, "
-                                         f"{LEAP_LIMITS['total_degree']}]: not a polynomial "
-                                         "of bounded degree")
-            base, out = self.node(node.left), self.const(Fraction(1))
-            for _ in range(power):
-                out = self.mul(out, base)
-            return out
-        a, b = self.node(node.left), self.node(node.right)
-        if isinstance(node.op, ast.Add):
-            return self.add(a, b)
-        if isinstance(node.op, ast.Sub):
-            return self.add(a, b, -1)
-        if isinstance(node.op, ast.Mult):
-            return self.mul(a, b)
-        if isinstance(node.op, ast.Div):
-            if any(any(k) for k in b) or not b:
-                raise _refuse(self.text, "divides by a non-constant (or by zero): not a "
-                                         "polynomial")
-            c = next(iter(b.values()))
-            return {k: v / c for k, v in a.items()}
-        raise _refuse(self.text, f"uses the operator {type(node.op).__name__}, not a "
-                                 "polynomial operation")
-
-    def integer(self, node: ast.AST) -> int:
-        p = self.node(node)
-        if any(any(k) for k in p):
-            raise _refuse(self.text, "has a power that depends on z: not a polynomial")
-        c = next(iter(p.values()), Fraction(0))
-        if c.denominator != 1:
-            raise _refuse(self.text, f"raises to the non-integer power {c}: not a polynomial")
-        return int(c)
-
-    def call(self, node: ast.Call) -> Poly:
-        name = node.func.id if isinstance(node.func, ast.Name) else "?"
-        if not name.startswith("He") or not name[2:].isdigit():
-            raise _refuse(self.text, f"uses {name}(…), which has no finite Hermite support "
-                                     "(the leap needs a polynomial target)")
-        k = int(name[2:])
-        if k > LEAP_LIMITS["He"]:
-            raise _refuse(self.text, f"uses He{k}: at most He{LEAP_LIMITS['He']}")
-        if len(node.args) != 1 or node.keywords or not isinstance(node.args[0], ast.Name):
-            raise _refuse(self.text, f"applies {name} to something other than one coordinate "
-                                     "z1 … z8")
-        i = _coordinate(node.args[0].id, self.text)
-        out: Poly = {}
-        for j, a in enumerate(_he_monomials(k)):
-            if a:
-                out = self.add(out, {next(iter(self.var(i, j))): a})
-        return self.check(out)
-
-
-def _coordinate(name: str, text: str) -> int:
-    if name.startswith("z") and name[1:].isdigit():
-        i = int(name[1:])
-        if 1 <= i <= LEAP_LIMITS["coordinates"]:
-            return i - 1
-        raise _refuse(text, f"uses {name}: coordinates are z1 … z{LEAP_LIMITS['coordinates']}")
-    raise _refuse(text, f"uses the name {name!r}; only z1 … z{LEAP_LIMITS['coordinates']} (and "
-                        "He0 … He12 of one coordinate) may appear")
-
-
-def parse_polynomial(text: str) -> Poly:
-    """The polynomial ``text`` as {exponent tuple (length 8): exact coefficient}; every refusal
-    is one :class:`~fltheory.exact.DomainError` naming TARGET and what is allowed.
-
-    >>> parse_polynomial("z1*z2 - 1/2")[(1, 1, 0, 0, 0, 0, 0, 0)]
-    Fraction(1, 1)
-    """
-    text = str(text).strip()
-    if not text:
-        raise _refuse("''", "is empty")
-    if len(text) > LEAP_LIMITS["characters"]:
-        raise _refuse(text, f"is longer than {LEAP_LIMITS['characters']} characters")
-    source = text.replace("^", "**")
-    try:
-        tree = ast.parse(source, mode="eval")
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        raise _refuse(text, "is not a valid expression") from None
-    if sum(1 for _ in ast.walk(tree)) > LEAP_LIMITS["nodes"]:
-        raise _refuse(text, f"has more than {LEAP_LIMITS['nodes']} syntax nodes")
-    return _Builder(source, LEAP_LIMITS["coordinates"]).node(tree.body)
-
 
 def _z_power_in_He(n: int) -> dict[int, Fraction]:
     """z^n = Σ_m n!/(2^m m! (n−2m)!) He_{n−2m}(z)."""
@@ -403,22 +222,28 @@ def leap(text: str, generative: bool = True, directions: str | None = None) -> L
     >>> leap("z1*z2*z3").generative
     2
     """
-    poly = parse_polynomial(text)
+    return leap_of(Target(text, directions, generative))
+
+
+def leap_of(target: Target) -> Leap:
+    """The leap of a target read once (:class:`~fltheory.papers.samples.params.Target`: its
+    polynomial, directions and whether the generative leap is asked for).
+
+    >>> from fltheory.papers.samples.params import Target
+    >>> leap_of(Target("z1*z2 + z3", generative=False)).value
+    2
+    """
+    poly, r = target.polynomial, target.r
     coeffs = hermite_support(poly)
     used = sorted({j for a in coeffs for j, x in enumerate(a) if x})
-    r = used[-1] + 1 if used else 0
-    coeffs = {a[:r]: c for a, c in coeffs.items()}
-    if not used:
-        raise _refuse(text, "is constant after expansion: there is no direction to learn")
-    U = None if directions is None else parse_directions(directions, r)
     value, stages = leap_of_support(list(coeffs))
     gen, reason, bounds = None, "not computed (not asked)", None
-    if len(used) == 1 and generative:
+    if len(used) == 1 and target.generative:
         gen, reason = _one_coordinate_generative(coeffs, used[0])
-    elif generative:
-        bounds = generative_leap({k[:r]: v for k, v in poly.items()}, coeffs)
+    elif target.generative:
+        bounds = generative_leap(poly, coeffs)
         gen, reason = bounds.value, bounds.reason
-    return Leap(text, r, coeffs, value, stages, gen, reason, bounds, U)
+    return Leap(target.text, r, coeffs, value, stages, gen, reason, bounds, target.U)
 
 
 #: largest power m of the label test y^m He_β(z_S) tried by :func:`generative_leap`
@@ -631,61 +456,6 @@ def _bounds(steps: list[tuple[int, tuple[int, ...]]], certain: int, complete: bo
                    "; a revealed subspace is not certified complete, so the later steps' "
                    "exponents are upper bounds only"))
     return GenerativeLeap(lower, upper, tuple(steps), text)
-
-
-#: bounds of --directions checked before any work
-DIRECTION_LIMITS = {"characters": 20000, "dimension": 256}
-
-_DIR_ALLOWED = ("orthonormal directions u_1; u_2; … (one per coordinate z1, z2, …, each a "
-                "comma-separated list of d exact rationals, e.g. '1,0,0; 0,3/5,4/5'), d <= "
-                f"{DIRECTION_LIMITS['dimension']}")
-
-
-def parse_directions(text: str, r: int) -> tuple[tuple[Fraction, ...], ...]:
-    """The directions u_1 … u_r of z = Uᵀx from ``text`` ('1,0,0; 0,3/5,4/5'), checked exactly:
-    at least ``r`` of them (one for every coordinate up to the largest used), all of one length
-    d, and orthonormal (⟨u_i, u_j⟩ = δ_ij); each refusal names the failing entry.
-
-    >>> parse_directions("1,0,0; 0,3/5,4/5", 2)[1]
-    (Fraction(0, 1), Fraction(3, 5), Fraction(4, 5))
-    """
-    shown = text if len(text) <= 60 else f"{text[:40]}… ({len(text)} characters)"
-
-    def refuse(reason: str) -> DomainError:
-        return DomainError("directions", shown, _DIR_ALLOWED, reason=reason)
-
-    if len(text) > DIRECTION_LIMITS["characters"]:
-        raise refuse(f"is longer than {DIRECTION_LIMITS['characters']} characters")
-    groups = [g.strip() for g in text.strip().strip(";").split(";")]
-    if not groups or not groups[0]:
-        raise refuse("is empty")
-    vectors = []
-    for i, g in enumerate(groups):
-        parts = [p.strip() for p in g.split(",")]
-        if len(parts) > DIRECTION_LIMITS["dimension"]:
-            raise refuse(f"has u_{i + 1} of dimension {len(parts)} > "
-                         f"{DIRECTION_LIMITS['dimension']}")
-        try:
-            vectors.append(tuple(parse_rational(p, "directions") for p in parts))
-        except DomainError:
-            raise refuse(f"has u_{i + 1} = ({g}), not a list of exact numbers") from None
-    d = len(vectors[0])
-    for i, v in enumerate(vectors):
-        if len(v) != d:
-            raise refuse(f"has u_{i + 1} of dimension {len(v)}, u_1 of {d}")
-    if len(vectors) < r:
-        raise refuse(f"gives {len(vectors)} direction(s) but TARGET uses z{r}")
-    if len(vectors) > d:
-        raise refuse(f"gives {len(vectors)} directions in dimension d = {d}: at most d can be "
-                     "orthonormal")
-    for i, u in enumerate(vectors):
-        for j in range(i, len(vectors)):
-            dot = sum((a * b for a, b in zip(u, vectors[j], strict=True)), Fraction(0))
-            if i == j and dot != 1:
-                raise refuse(f"is not orthonormal: |u_{i + 1}|² = {dot}, not 1")
-            if i != j and dot != 0:
-                raise refuse(f"is not orthonormal: ⟨u_{i + 1}, u_{j + 1}⟩ = {dot}, not 0")
-    return tuple(vectors)
 
 
 def _one_coordinate_generative(coeffs: dict[tuple[int, ...], Fraction], j: int

@@ -1,6 +1,6 @@
 """Views of the sample-complexity paper: the catalogue table and the slope figure.
 
-Each builder asks the theory or the claims for its numbers and hands them to
+Each builder asks the theory or the runs for its numbers and hands them to
 :mod:`fltheory.render`; nothing is computed here. Declared in :mod:`fltheory.papers.samples`.
 """
 
@@ -44,12 +44,13 @@ def samples_table(links: Sequence[str] = SAMPLES_TABLE_LINKS, kmax: int = 8) -> 
     kmax
         Degree up to which both exponents are looked for (default 8).
     """
-    from fltheory.papers.samples.complexity import sample_table
+    from fltheory.papers.samples.params import Link
+    from fltheory.papers.samples.theory import link_table
 
     rows, latex_rows = [], []
     for i, g in enumerate(links):
         progress(f"{g} ({i + 1}/{len(links)})")
-        t = sample_table(g, 0, kmax, 20)
+        t = link_table(Link(g, 0, kmax, 20))
         cells = [t.row(a) for a in _COLUMNS]
         rows.append([g, str(t.information), str(t.generative),
                      *("open" if r.scale is None else r.scale.text() for r in cells)])
@@ -97,17 +98,16 @@ def samples_figure(seed: int = 0) -> Any:
 
     import numpy as np
 
-    from fltheory.papers.samples.claims import CLAIMS, _medians, slope_runs
-    from fltheory.papers.samples.complexity import online_sgd_scale
+    from fltheory.papers.samples.params import SLOPE_SIZES, SlopeSizes
+    from fltheory.papers.samples.runs import medians, slope_runs
+    from fltheory.papers.samples.theory import online_sgd_scale
     from fltheory.render.plots import pyplot
 
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(5.5, 4))
-    for claim in CLAIMS[:3]:
-        params = claim.sizes["small"]
-        k = params["k"]
+    for k in (1, 2, 3):
         progress(f"online SGD, h_{k}")
-        x, y, se = _medians(slope_runs(params, seed))
+        x, y, se = medians(slope_runs(SlopeSizes(**SLOPE_SIZES[k]["small"]), seed))
         finite = np.isfinite(se)
         ax.errorbar(x, y, yerr=np.where(finite, se, 0), fmt="o", label=f"h_{k} (measured)")
         scale = online_sgd_scale(k)
@@ -136,7 +136,7 @@ partial-trace estimator $d^{\\max(k^*/2, 1)}$; batch reuse $d^{\\max(k^*-1, 1)}$
 any estimator $d$). Multi-index: the leap of a polynomial target (Abbe, Boix-Adserà &
 Misiakiewicz 2023) and its generative leap (Damian, Lee & Bruna 2025), exactly from its Hermite
 support. The figure: online SGD simulated on the sphere, samples to overlap 1/2 against $d$."""),
-    ("code", """from fltheory.papers.samples.complexity import sample_table
+    ("code", """from fltheory.papers.samples.theory import sample_table
 
 t = sample_table("He3", kmax=6)
 print(t.information, t.generative)
@@ -158,7 +158,7 @@ The leap is for the coordinates the target is written in (the rotation minimum i
 computed); `directions` states them explicitly and is refused unless exactly orthonormal. The
 generative leap is rotation invariant; it is exact when the chain of sign symmetries and
 Hermite coefficients of $f^m$ closes, otherwise bounds with the reason."""),
-    ("code", """from fltheory.papers.samples.multiindex import leap
+    ("code", """from fltheory.papers.samples.theory import leap
 
 for target in ["z1 + z1*z2 + z1*z2*z3", "z1*z2*z3", "z1 + z2*z3*z4", "He3(z1) + He3(z2)"]:
     L = leap(target)

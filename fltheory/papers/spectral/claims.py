@@ -6,85 +6,39 @@ Finite-N effects are handled by finite-size scaling, not by wide tolerances: eac
 (one value per sampled matrix) is fitted as y = a + b/N over a grid of sizes, and the
 extrapolated a is compared with the N → ∞ prediction within a Bonferroni z-bound on its standard
 error. The fitted b (the direction and size of the finite-N correction) is reported as measured.
-"""
+The sampling and the fit are the runs' (:mod:`fltheory.papers.spectral.runs`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from fltheory.claims.registry import Claim, Point, Status, Verdict
-from fltheory.claims.stats import fit_points, linear_fit, z_crit
-from fltheory.papers.spectral import sim
-from fltheory.simkit import seeding
+from fltheory.claims.stats import z_crit
+from fltheory.papers.spectral.params import Spikes
+from fltheory.papers.spectral.runs import fit_quantity, measure
 
-__all__ = ["CLAIMS", "clear_cache", "fit_quantity", "measure"]
+__all__ = ["CLAIMS", "clear_cache"]
 
 
 def clear_cache() -> None:
     """Nothing is cached (kept for the registry's interface)."""
 
 
-def measure(kind: str, params: Mapping[str, Any], strength: float, seed: int
-            ) -> dict[str, np.ndarray]:
-    """Per sampled matrix: 1/N, the top eigenvalue and the squared overlap, for ``kind``
-    ``"wigner"`` (θ = strength, N = size), ``"wishart"`` (ℓ = strength, p = size, n = p/γ) or
-    ``"phase"`` (α = strength, d = size); repetition r at size N draws from
-    child(seed, index of strength, N, r).
-
-    >>> m = measure("wigner", {"sizes": (50,), "reps": {50: 2}}, 3.0, 0)
-    >>> m["inv_n"].tolist(), m["overlap"].shape
-    ([0.02, 0.02], (2,))
-    """
-    inv, values, overlaps = [], [], []
-    key = round(strength * 1000)
-    for size in params["sizes"]:
-        for r in range(params["reps"][size]):
-            s = seeding.child(seed, key, size, r)
-            if kind == "wigner":
-                pair = sim.spiked_wigner(size, strength, s)
-            elif kind == "wishart":
-                pair = sim.spiked_wishart(size, round(size / params["gamma"]), strength, s)
-            else:
-                pair = sim.phase_retrieval(size, strength, s)
-            inv.append(1 / size)
-            values.append(pair.eigenvalue)
-            overlaps.append(pair.overlap)
-    return {"inv_n": np.array(inv), "eigenvalue": np.array(values),
-            "overlap": np.array(overlaps)}
-
-
-def fit_quantity(name: str, inv_n: np.ndarray, y: np.ndarray, pred: float, zc: float
-                 ) -> tuple[float, str, list[Point]]:
-    """Fit y = a + b/N; return |a − pred|/se, a text and the report's points.
-
-    >>> z, text, _ = fit_quantity("x", np.array([.1, .1, .2, .2]), np.array([1., 1.02, 1.1,
-    ...                           1.08]), 0.95, 3.0)
-    >>> round(z, 2)   # a = 0.93 ± 0.0224 against 0.95
-    0.89
-    """
-    a, se, b, se_b = linear_fit(inv_n, y)
-    z = abs(a - pred) / se
-    text = (f"{name}: N → ∞ fit {a:.4f}±{se:.2g} vs {pred:.4f} (|z| = {z:.2f}); finite-N "
-            f"correction b/N with b = {b:+.3g}±{se_b:.2g}")
-    pts = [replace(p, quantity=name) for p in fit_points(name, inv_n, y, a, se, pred, zc * se)]
-    return z, text, pts
-
-
 def _predict_spikes(kind: str) -> Any:
     def predict(params: Mapping[str, Any]) -> list[tuple[float, float, float]]:
+        from fltheory.engine.spectral.bulks import MarchenkoPastur
         from fltheory.papers.spectral.theory import spike_query
 
         out = []
         for q in params["strengths"]:
             if kind == "wigner":
-                s = spike_query([q])[0]
+                s = spike_query(Spikes(theta=[q]))[0]
             else:
-                s = spike_query([q], "mp", gamma=params["gamma"])[0]
+                s = spike_query(Spikes(ell=[q]), MarchenkoPastur(params["gamma"]))[0]
             out.append((float(q), float(s.outlier), float(s.overlap)))
         return out
     return predict

@@ -1,17 +1,26 @@
 """``fltheory spike`` (BBP outliers and overlaps) and ``fltheory link`` (weak-recovery threshold,
-optimal preprocessing and Lu–Li overlaps of a link): they parse, call
-:mod:`fltheory.papers.spectral.theory` / :mod:`fltheory.engine.spectral` and render."""
+optimal preprocessing and Lu–Li overlaps of a link): they parse, build the parameters once
+(:mod:`fltheory.papers.spectral.params`, the kit's bulks :mod:`fltheory.engine.spectral.bulks`),
+call :mod:`fltheory.papers.spectral.theory` and render."""
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from fltheory.cli.options import RATIONAL, dps_option, emit, format_option
-from fltheory.exact import DomainError, fraction_str, parse_rational, to_decimal_str, to_float
+from fltheory.engine.spectral.bulks import read_bulk
+from fltheory.exact import fraction_str, to_decimal_str
+from fltheory.papers.spectral.params import Link, Spikes
 from fltheory.results import Result, Table
+
+if TYPE_CHECKING:
+    from fltheory.engine.spectral.bulks import SpikeBulk
+    from fltheory.engine.spectral.links import LinkAnswer
+    from fltheory.engine.spectral.spikes import Spike
+    from fltheory.papers.spectral.theory import LinkOverlap
 
 _SPIKE_CONVENTIONS = {
     "additive": "M = W + Σ θ_i u_i u_iᵀ; semicircle: W = G/√N, GOE G with off-diagonal "
@@ -23,79 +32,18 @@ _SPIKE_CONVENTIONS = {
                 "(additive); T(ρ) = ρG(ρ) − 1 = 1/θ, overlap −(1+θ)/(θ²ρT'(ρ)) (multiplicative, "
                 "θ = ℓ − 1)",
 }
-_MAX_LIST = 20
 
 
-def _rationals(text: str, param: str) -> list[Fraction]:
-    parts = [p.strip() for p in str(text).split(",")]
-    if not 1 <= len(parts) <= _MAX_LIST:
-        raise DomainError(param, text, f"1 to {_MAX_LIST} comma-separated numbers")
-    out = []
-    for p in parts:
-        q = parse_rational(p, param)
-        to_float(q, param)
-        out.append(q)
-    return out
-
-
-def _support(text: str) -> tuple[Fraction, Fraction]:
-    values = _rationals(text, "support")
-    if len(values) != 2:
-        raise DomainError("support", text, "two numbers a,b with a < b")
-    return values[0], values[1]
-
-
-#: Largest eigenvalue file read (bytes): MAX_SAMPLE numbers of ~25 characters, with room.
-_MAX_FILE = 64 * 2**20
-
-
-def read_eigenvalues(path: str) -> Any:
-    """The eigenvalues in the text file ``path`` (numbers separated by white space or commas;
-    lines starting with # are comments) as a float array; an unreadable file, a file over
-    64 MiB or a word that is not a number is a DomainError naming ``eigenvalues``."""
-    import os
-    import stat
-
-    import numpy as np
-
-    try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):  # a directory, a device (/dev/zero never ends), ...
-            raise DomainError("eigenvalues", path, "a regular text file of numbers",
-                              reason="is not a regular file")
-        if info.st_size > _MAX_FILE:
-            raise DomainError("eigenvalues", path, f"a text file of at most {_MAX_FILE} bytes",
-                              reason="is too large")
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read(_MAX_FILE + 1)
-    except DomainError:
-        raise
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise DomainError("eigenvalues", path, "a readable text file of numbers",
-                          reason=f"cannot be read ({exc.__class__.__name__})") from None
-    words = [w for line in text.splitlines() if not line.lstrip().startswith("#")
-             for w in line.replace(",", " ").split()]
-    values = []
-    for i, w in enumerate(words):
-        try:
-            values.append(float(w))
-        except ValueError:
-            raise DomainError("eigenvalues", f"{path}: word #{i + 1} {w[:20]!r}",
-                              "numbers separated by white space or commas",
-                              reason="is not a number") from None
-    return np.array(values, dtype=float)
-
-
-def _sample_num(x: Any, spike: Any, key: str, dps: int) -> str | None:
+def _sample_num(x: float | None, spike: Spike, key: str, dps: int) -> str | None:
     """A sample estimate to the digits its standard error supports (at least one)."""
     from fltheory.engine.spectral.spikes import stat_text
 
-    if x is None:
+    if x is None or spike.stderr is None:
         return None
     return stat_text(float(x), spike.stderr[key], min(dps, 15))
 
 
-def _num(x: Any, spike: Any, dps: int) -> str | None:
+def _num(x: Any, spike: Spike, dps: int) -> str | None:
     """An exact value as text (a Fraction or a Surd), a numeric one to its confirmed digits."""
     if x is None:
         return None
@@ -104,7 +52,7 @@ def _num(x: Any, spike: Any, dps: int) -> str | None:
     return _decimal(x, spike, dps)
 
 
-def _decimal(x: Any, spike: Any, dps: int) -> str | None:
+def _decimal(x: Any, spike: Spike, dps: int) -> str | None:
     """The value to ``dps`` significant digits (exact values are exact to every digit)."""
     import mpmath
 
@@ -119,46 +67,57 @@ def _decimal(x: Any, spike: Any, dps: int) -> str | None:
     return mpmath.nstr(x, max(1, min(dps, spike.digits)))
 
 
-def spike_result(strengths: list[Fraction], kind: str, bulk: str, gamma: Any, density: Any,
-                 support: Any, dps: int, eigenvalues: str | None = None) -> Result:
+def spike_result(spikes: Spikes, bulk: SpikeBulk, dps: int) -> Result:
     """The answer of `fltheory spike`: one record per strength, on the bulk asked for."""
+    from fltheory.engine.spectral.bulks import Sample
     from fltheory.papers.spectral.theory import spike_query
 
-    model = "additive" if kind == "theta" else "multiplicative"
-    values = read_eigenvalues(eigenvalues) if eigenvalues is not None else None
-    spikes = spike_query(strengths, bulk, gamma, density, support, model, dps, values)
-    records = [_spike_record(s, dps) for s in spikes]
-    symbol = "θ" if kind == "theta" else "ℓ"
+    answers = spike_query(spikes, bulk, dps)
+    records = [_spike_record(s, dps) for s in answers]
+    symbol = "θ" if spikes.param == "theta" else "ℓ"
     rows = [[r["strength"], r["side"], r["phase"], r["threshold"] or "", r["outlier"] or "—",
              r["overlap"] or "0"] for r in records]
-    where = {"semicircle": "semicircle bulk [−2, 2]",
-             "mp": f"Marchenko–Pastur bulk, γ = {fraction_str(gamma) if gamma is not None else ''}",
-             "density": f"bulk of density {density} on [{support[0] if support else ''}, "
-                        f"{support[1] if support else ''}]",
-             "sample": f"bulk of the {spikes[0].sample_size} eigenvalues of {eigenvalues}"}[bulk]
+    inputs, where = _bulk_inputs(bulk, answers[0].sample_size)
+    sample = isinstance(bulk, Sample)
     return Result(
         command="spike",
-        inputs={kind: [fraction_str(q) for q in strengths], "bulk": bulk,
-                "gamma": None if gamma is None else fraction_str(gamma),
-                "density": density,
-                "support": None if support is None else [fraction_str(v) for v in support],
-                "eigenvalues": eigenvalues, "model": model, "dps": dps},
+        inputs={spikes.param: [fraction_str(q) for q in spikes.strengths], **inputs,
+                "model": spikes.model, "dps": dps},
         value=records,
         numeric=records[0].get("overlap_numeric", records[0]["overlap"]),
         conventions=_SPIKE_CONVENTIONS,
-        summary=[f"{len(records)} spike(s) on the {where} ({model} model)",
+        summary=[f"{len(records)} spike(s) on the {where} ({spikes.model} model)",
                  *(f"{symbol} = {r['strength']}: {r['reason']}" for r in records)],
         details={"spikes": records},
         table=Table(columns=[symbol, "side", "phase", "threshold", "outlier", "overlap"],
                     rows=rows, caption=f"BBP outliers and squared overlaps, {where}",
                     align="rllrrr",
-                    notes=[f"estimates from {spikes[0].sample_size} eigenvalues, each to the "
-                           "place of two standard errors"] if bulk == "sample" else []),
-        notes=_spike_notes(spikes, bulk, dps),
+                    notes=[f"estimates from {answers[0].sample_size} eigenvalues, each to the "
+                           "place of two standard errors"] if sample else []),
+        notes=_spike_notes(answers, sample, dps),
     )
 
 
-def _spike_record(s: Any, dps: int) -> dict[str, Any]:
+def _bulk_inputs(bulk: SpikeBulk, sample_size: int | None) -> tuple[dict[str, Any], str]:
+    """The bulk as the answer's inputs (each bulk's own fields, None for the others) and as the
+    words that name it."""
+    from fltheory.engine.spectral.bulks import Density, MarchenkoPastur, Sample
+
+    inputs: dict[str, Any] = {"bulk": bulk.name, "gamma": None, "density": None,
+                              "support": None, "eigenvalues": None}
+    if isinstance(bulk, MarchenkoPastur):
+        inputs["gamma"] = fraction_str(bulk.gamma)
+        return inputs, f"Marchenko–Pastur bulk, γ = {fraction_str(bulk.gamma)}"
+    if isinstance(bulk, Density):
+        inputs.update(density=bulk.expr, support=[fraction_str(v) for v in bulk.support])
+        return inputs, f"bulk of density {bulk.expr} on [{bulk.support[0]}, {bulk.support[1]}]"
+    if isinstance(bulk, Sample):
+        inputs["eigenvalues"] = bulk.source
+        return inputs, f"bulk of the {sample_size} eigenvalues of {bulk.source}"
+    return inputs, "semicircle bulk [−2, 2]"
+
+
+def _spike_record(s: Spike, dps: int) -> dict[str, Any]:
     """One spike as a record: exact and numeric values, or sample estimates with errors."""
     if s.stderr is not None:  # an estimate from a sample: digits from its standard errors
         return {"strength": str(s.strength), "side": s.side, "phase": s.phase,
@@ -180,10 +139,10 @@ def _spike_record(s: Any, dps: int) -> dict[str, Any]:
             "reason": s.reason}
 
 
-def _spike_notes(spikes: Any, bulk: str, dps: int) -> list[str]:
+def _spike_notes(spikes: tuple[Spike, ...], sample: bool, dps: int) -> list[str]:
     """The note on how the digits were judged (sample estimates, or two precisions)."""
     notes = []
-    if bulk == "sample":
+    if sample:
         notes.append(f"estimates from {spikes[0].sample_size} eigenvalues (the empirical "
                      "Stieltjes transform stands for the bulk's): each value is printed to the "
                      "decimal place of two standard errors, the errors computed as for "
@@ -217,7 +176,7 @@ def _spike_notes(spikes: Any, bulk: str, dps: int) -> list[str]:
               "estimates with standard errors.")
 @dps_option
 @format_option
-def spike_command(theta: str | None, ell: str | None, bulk: str | None, gamma: Any,
+def spike_command(theta: str | None, ell: str | None, bulk: str | None, gamma: Fraction | None,
                   density: str | None, support: str | None, eigenvalues: str | None, dps: int,
                   fmt: str) -> None:
     """BBP outliers and eigenvector overlaps of spiked random matrices.
@@ -236,18 +195,10 @@ def spike_command(theta: str | None, ell: str | None, bulk: str | None, gamma: A
     fltheory spike --theta 2 --bulk density --density "sqrt(Max(4 - x**2, 0))/(2*pi)"
     --support -2,2 ; fltheory spike --theta 2 --eigenvalues spectrum.txt
     """
-    if (theta is None) == (ell is None):
-        raise DomainError("theta", theta, "exactly one of --theta (additive) and --ell "
-                          "(multiplicative)", reason="and --ell: give one of them")
-    kind = "theta" if theta is not None else "ell"
-    strengths = _rationals(theta if theta is not None else str(ell), kind)
-    bulk = bulk or ("sample" if eigenvalues is not None else
-                    "semicircle" if kind == "theta" else "mp")
-    if (bulk == "sample") != (eigenvalues is not None):
-        raise DomainError("eigenvalues", eigenvalues, "--eigenvalues FILE with --bulk sample "
-                          "(or alone), and only then")
-    sup = _support(support) if support is not None else None
-    emit(spike_result(strengths, kind, bulk, gamma, density, sup, dps, eigenvalues), fmt)
+    spikes = Spikes(theta=theta, ell=ell)
+    chosen = read_bulk(bulk, spikes.model, gamma=gamma, density=density, support=support,
+                       eigenvalues=eigenvalues)
+    emit(spike_result(spikes, chosen, dps), fmt)
 
 
 # --------------------------------------------------------------------------- links
@@ -264,34 +215,24 @@ _LINK_CONVENTIONS = {
 }
 
 
-def _confirmed(a: float, b: float) -> int:
-    import math
+def link_result(link: Link, dps: int) -> Result:
+    """The answer of `fltheory link`: α_c, T* and the Lu–Li overlaps at the link's α."""
+    from fltheory.papers.spectral.theory import link_answer, link_overlaps
 
-    if a == b:
-        return 15
-    scale = max(abs(a), abs(b))
-    return max(0, min(15, int(-math.log10(abs(a - b) / scale)) - 1)) if scale else 15
-
-
-def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int,
-                noise: Fraction = Fraction(0)) -> Result:
-    """The answer of `fltheory link`: α_c, T* and the Lu–Li overlaps at ``alphas``."""
-    from fltheory.engine.spectral.links import link_threshold
-
-    ans = link_threshold(g, dps, noise)
+    ans = link_answer(link, dps)
     alpha_text = _alpha_c_text(ans, dps)
-    curve = _link_curve(g, T, alphas, noise) if alphas else []
+    curve = [_overlap_record(o) for o in link_overlaps(link)] if link.alphas else []
     summary = [f"y = {ans.g}: α_c = {alpha_text}", ans.reason]
     if ans.optimal is not None:
         summary.append(f"optimal preprocessing T*(y) = {ans.optimal}")
     for c in curve:
         summary.append(f"α = {c['alpha']}: Lu–Li squared overlap {c['rho2']} with T = "
-                       f"{T or 'T*'}")
-    table, latex_value = _link_table(ans, g, T, curve, dps)
+                       f"{link.T or 'T*'}")
+    table, latex_value = _link_table(ans, link, curve, dps)
     return Result(
         command="link",
-        inputs={"g": g, "T": T, "alpha": [fraction_str(a) for a in alphas],
-                "noise": fraction_str(noise), "dps": dps},
+        inputs={"g": link.g, "T": link.T, "alpha": [fraction_str(a) for a in link.alphas],
+                "noise": fraction_str(link.noise), "dps": dps},
         value={"alpha_c": alpha_text, "linear": ans.linear, "optimal": ans.optimal},
         numeric=alpha_text,
         conventions=_LINK_CONVENTIONS,
@@ -304,7 +245,7 @@ def link_result(g: str, T: str | None, alphas: list[Fraction], dps: int,
     )
 
 
-def _alpha_c_text(ans: Any, dps: int) -> str:
+def _alpha_c_text(ans: LinkAnswer, dps: int) -> str:
     """α_c as text: 0 (linear), ∞ (E[z²|y] ≡ 1), exact, or to its confirmed digits."""
     import mpmath
 
@@ -315,33 +256,16 @@ def _alpha_c_text(ans: Any, dps: int) -> str:
     return str(mpmath.nstr(ans.alpha_c, max(1, min(dps, ans.digits))))
 
 
-def _link_curve(g: str, T: str | None, alphas: list[Fraction],
-                noise: Fraction) -> list[dict[str, Any]]:
-    """The Lu–Li overlap at each α, digits confirmed by two resolutions of the label law."""
-    from fltheory.engine.spectral.links import noisy_preprocessing_law, preprocessing_law
-    from fltheory.engine.spectral.luli import luli_overlap
-
-    t_used = T or "optimal"
-    if noise:
-        fine = noisy_preprocessing_law(g, t_used, noise, panels=600, hermite=48, inner=150)
-        coarse = noisy_preprocessing_law(g, t_used, noise, panels=300, hermite=32, inner=100)
-    else:
-        fine = preprocessing_law(g, t_used, panels=1200)
-        coarse = preprocessing_law(g, t_used, panels=600)
-    curve: list[dict[str, Any]] = []
-    for a in alphas:
-        af = float(a)
-        r1, r2 = luli_overlap(fine, 0, af), luli_overlap(coarse, 0, af)
-        digits = _confirmed(r1.rho2, r2.rho2)
-        shown = "0" if r1.rho2 == 0 and r2.rho2 == 0 else (
-            f"{r1.rho2:.{max(1, min(digits, 12))}g}")
-        curve.append({"alpha": fraction_str(a), "rho2": shown,
-                      "outlier": None if r1.outlier is None else f"{r1.outlier:.6g}",
-                      "edge": f"{r1.edge:.6g}", "digits": digits})
-    return curve
+def _overlap_record(o: LinkOverlap) -> dict[str, Any]:
+    """One α of the Lu–Li curve as a record, ρ² to the digits two resolutions confirm."""
+    shown = "0" if o.rho2 == 0 and o.rho2_coarse == 0 else (
+        f"{o.rho2:.{max(1, min(o.digits, 12))}g}")
+    return {"alpha": fraction_str(o.alpha), "rho2": shown,
+            "outlier": None if o.outlier is None else f"{o.outlier:.6g}",
+            "edge": f"{o.edge:.6g}", "digits": o.digits}
 
 
-def _link_table(ans: Any, g: str, T: str | None, curve: list[dict[str, Any]],
+def _link_table(ans: LinkAnswer, link: Link, curve: list[dict[str, Any]],
                 dps: int) -> tuple[Table, str]:
     """The table (the overlaps, or the threshold as a row of the links table) and α_c in LaTeX."""
     from fltheory.papers.spectral.views import link_cells
@@ -353,8 +277,8 @@ def _link_table(ans: Any, g: str, T: str | None, curve: list[dict[str, Any]],
         table = Table(columns=["α", "ρ²", "outlier", "bulk edge"],
                       rows=[[c["alpha"], c["rho2"], c["outlier"] or "—", c["edge"]]
                             for c in curve],
-                      caption=f"Lu–Li overlap of the spectral estimator, y = {g}, "
-                              f"T = {T or 'T*'}",
+                      caption=f"Lu–Li overlap of the spectral estimator, y = {link.g}, "
+                              f"T = {link.T or 'T*'}",
                       align="rrrr", notes=[headline])
     else:  # the threshold itself, as one row of the links table
         table = Table(columns=["y", "α_c", "T*(y)", "how"], rows=[[ans.g, *plain]],
@@ -402,8 +326,4 @@ def link_command(g: str, T: str | None, alpha: str | None, noise: Fraction, dps:
     Example: fltheory link --g "z**2" --alpha 1,2 ; fltheory link --g He4 ;
     fltheory link --g "z**2" --noise 1/2 --alpha 2 --T "Min(y, 3)"
     """
-    alphas = _rationals(alpha, "alpha") if alpha is not None else []
-    for a in alphas:
-        if not a > 0:
-            raise DomainError("alpha", fraction_str(a), "α = n/d > 0")
-    emit(link_result(g, T, alphas, dps, noise), fmt)
+    emit(link_result(Link(g, T, noise, alpha), dps), fmt)

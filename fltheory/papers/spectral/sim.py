@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fltheory.args import read_count
 from fltheory.simkit.seeding import SeedLike, rng
 
 __all__ = ["MAX_DIM", "TopPair", "phase_retrieval", "spiked_wigner", "spiked_wishart"]
@@ -35,12 +36,6 @@ class TopPair:
     overlap: float
 
 
-def _check(size: int, name: str) -> int:
-    if isinstance(size, bool) or not isinstance(size, int | np.integer) or not 2 <= size <= MAX_DIM:
-        raise ValueError(f"{name} = {size!r} is outside the allowed range 2 <= {name} <= {MAX_DIM}")
-    return int(size)
-
-
 def spiked_wigner(N: int, theta: float, seed: SeedLike) -> TopPair:
     """Top eigenpair of M = W + θ e₁e₁ᵀ, W = (G + Gᵀ)/√(2N) (module docstring).
 
@@ -48,7 +43,7 @@ def spiked_wigner(N: int, theta: float, seed: SeedLike) -> TopPair:
     >>> abs(p.eigenvalue - 10 / 3) < 0.3, abs(p.overlap - 8 / 9) < 0.1
     (True, True)
     """
-    N = _check(N, "N")
+    N = read_count(N, "N", 2, MAX_DIM)
     g = rng(seed).standard_normal((N, N))
     m = (g + g.T) / np.sqrt(2 * N)
     m[0, 0] += theta
@@ -63,7 +58,7 @@ def spiked_wishart(p: int, n: int, ell: float, seed: SeedLike) -> TopPair:
     >>> abs(q.eigenvalue - 4 * (1 + (1 / 3) / 3)) < 0.5
     True
     """
-    p, n = _check(p, "p"), _check(n, "n")
+    p, n = read_count(p, "p", 2, MAX_DIM), read_count(n, "n", 2, MAX_DIM)
     z = rng(seed).standard_normal((p, n))
     z[0] *= np.sqrt(ell)
     values, vectors = np.linalg.eigh(z @ z.T / n)
@@ -78,8 +73,8 @@ def phase_retrieval(d: int, alpha: float, seed: SeedLike, clip: float | None = N
     >>> 0.5 < r.overlap <= 1
     True
     """
-    d = _check(d, "d")
-    n = _check(round(alpha * d), "n")
+    d = read_count(d, "d", 2, MAX_DIM)
+    n = read_count(round(alpha * d), "n", 2, MAX_DIM)
     x = rng(seed).standard_normal((n, d))
     y = x[:, 0] ** 2
     with np.errstate(divide="ignore"):

@@ -1,7 +1,7 @@
 """Views of the spectral-threshold kit: the table of α_c and T* for a catalogue of links and the
 figure of the BBP overlap against θ with simulation points.
 
-Each builder asks the theory or the simulator for its numbers and hands them to
+Each builder asks the theory or the runs for its numbers and hands them to
 :mod:`fltheory.render`; nothing is computed here. Declared in :mod:`fltheory.papers.spectral`.
 """
 
@@ -9,16 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fltheory.render.latex import latex_code, latex_escape
 from fltheory.render.params import ViewParam, progress, view_params
 from fltheory.results import Table
 
+if TYPE_CHECKING:
+    from fltheory.engine.spectral.links import LinkAnswer
+
 __all__ = ["link_cells", "links_table", "overlap_figure"]
 
 
-def link_cells(answer: Any, digits: int) -> tuple[list[str], list[str]]:
+def link_cells(answer: LinkAnswer, digits: int) -> tuple[list[str], list[str]]:
     """The cells α_c, T*(y), how of one link's answer (a
     :class:`~fltheory.engine.spectral.links.LinkAnswer`), plain and LaTeX; a quadrature's α_c
     to at most ``digits`` significant digits (and never more than it confirmed). Shared by the
@@ -98,7 +101,7 @@ def overlap_figure(thetas: Sequence[Any] = (Fraction(5, 4), Fraction(3, 2), Frac
                    seed: int = 0) -> Any:
     """The BBP transition of a spiked Wigner matrix: the squared overlap 1 − 1/θ² (0 below
     θ_c = 1) against θ, with the mean ± standard error of ``reps`` sampled matrices of size N
-    at each θ of ``thetas`` (:func:`fltheory.papers.spectral.sim.spiked_wigner`).
+    at each θ of ``thetas`` (:func:`fltheory.papers.spectral.runs.wigner_overlap`).
 
     Parameters
     ----------
@@ -113,20 +116,19 @@ def overlap_figure(thetas: Sequence[Any] = (Fraction(5, 4), Fraction(3, 2), Frac
     """
     import numpy as np
 
-    from fltheory.papers.spectral import sim
+    from fltheory.papers.spectral.runs import wigner_overlap
+    from fltheory.papers.spectral.theory import semicircle_overlap_curve
     from fltheory.render.plots import pyplot
-    from fltheory.simkit import seeding
 
     plt = pyplot()
     grid = np.linspace(0.0, 3.5, 351)
-    theory = np.where(np.abs(grid) > 1, 1 - 1 / np.maximum(grid, 1e-9) ** 2, 0.0)
+    theory = semicircle_overlap_curve(grid)
     means, errs = [], []
     for i, th in enumerate(thetas):
         progress(f"θ = {th} ({i + 1}/{len(thetas)}), N = {N}")
-        vals = np.array([sim.spiked_wigner(N, float(th), seeding.child(seed, i, r)).overlap
-                         for r in range(reps)])
-        means.append(vals.mean())
-        errs.append(vals.std(ddof=1) / np.sqrt(reps) if reps > 1 else 0.0)
+        mean, err = wigner_overlap(float(th), N, reps, seed, i)
+        means.append(mean)
+        errs.append(err)
     fig, ax = plt.subplots(figsize=(5, 3.4))
     ax.plot(grid, theory, label="1 − 1/θ² (θ > 1), 0 below")
     ax.errorbar([float(t) for t in thetas], means, yerr=errs, fmt="o", label=f"simulation, N = {N}")
@@ -151,14 +153,13 @@ $y = g(z) + \\sigma\\varepsilon$ — the weak-recovery threshold $\\alpha_c$ of 
 the optimal preprocessing $T^*$ and the Lu–Li overlap curve."""),
     ("code", """from fractions import Fraction
 import mpmath
-from fltheory.papers.spectral import spike_query, link_rows
-from fltheory.engine.spectral.spikes import (bulk_spikes, density_bulk, rectangular_spike,
-                                             sample_spikes)
-from fltheory.engine.spectral.links import link_overlap, link_threshold
+from fltheory.papers.spectral import (Density, Link, MarchenkoPastur, Sample, Spikes,
+                                      link_answer, link_overlaps, link_rows, spike_query)
+from fltheory.engine.spectral.spikes import rectangular_spike
 
-for s in spike_query(["3/2", "1/2", "-3"]):  # semicircle, exact
+for s in spike_query(Spikes(theta=["3/2", "1/2", "-3"])):  # semicircle, exact
     print(s.strength, s.phase, s.outlier, s.overlap)
-for s in spike_query([3, "5/4"], "mp", gamma="1/2"):  # Marchenko–Pastur, exact surds
+for s in spike_query(Spikes(ell=[3, "5/4"]), MarchenkoPastur("1/2")):  # exact surds
     print(s.strength, s.phase, s.threshold, s.outlier, s.overlap)"""),
     ("markdown", """## Any bulk: a density, or a sample of eigenvalues
 
@@ -166,15 +167,15 @@ A density on its support gives the Stieltjes transform by quadrature (digits con
 working precisions). A sample of eigenvalues gives the empirical transform: every value is then
 an estimate with a standard error, printed to the digits the sample supports, and a strength too
 close to the threshold is reported as `unresolved`."""),
-    ("code", """semicircle = "sqrt(Max(4 - x**2, 0))/(2*pi)"
-s = bulk_spikes(lambda: density_bulk(semicircle, (-2, 2), 20), ["3/2"], dps=20)[0]
+    ("code", """semicircle = Density("sqrt(Max(4 - x**2, 0))/(2*pi)", "-2,2")
+s = spike_query(Spikes(theta=["3/2"]), semicircle, dps=20)[0]
 print(mpmath.nstr(s.outlier, s.digits), mpmath.nstr(s.overlap, s.digits), s.digits, "digits")
 
 import numpy as np
 rng = np.random.default_rng(0)
 a = rng.standard_normal((1500, 1500))
-eigenvalues = np.linalg.eigvalsh((a + a.T) / np.sqrt(2 * 1500))  # a GOE spectrum
-for s in sample_spikes(eigenvalues, ["2", "11/10", "1/2"]):
+goe = Sample(np.linalg.eigvalsh((a + a.T) / np.sqrt(2 * 1500)))  # a GOE spectrum
+for s in spike_query(Spikes(theta=["2", "11/10", "1/2"]), goe):
     print(s.strength, s.phase, "|", s.reason)"""),
     ("markdown", """## Rectangular matrices and the figure
 
@@ -196,8 +197,8 @@ samples than the noiseless $1/2$."""),
     ("code", """for r in link_rows(("z**2", "He4", "tanh")):
     print(r.g, r.alpha_c, r.optimal)
 for sigma in ("1/3", "1", "3"):  # printed to the digits two resolutions confirm
-    a = link_threshold("z**2", 15, Fraction(sigma))
+    a = link_answer(Link("z**2", noise=sigma), 15)
     print("sigma =", sigma, "alpha_c =", mpmath.nstr(a.alpha_c, a.digits))"""),
-    ("code", """alphas = [0.4, 0.5, 0.6, 0.8, 1.0, 1.5, 2.0, 3.0]
-print([round(link_overlap("z**2", "optimal", a).rho2, 4) for a in alphas])"""),
+    ("code", """curve = link_overlaps(Link("z**2", alphas="2/5,1/2,3/5,4/5,1,3/2,2,3"))
+print([(str(o.alpha), round(o.rho2, 4)) for o in curve])"""),
 ]

@@ -1,7 +1,7 @@
 """Claims of the two-step paper (Moniri & Hassani 2026).
 
 The simulated model (:func:`fltheory.papers.twostep.sim.model_run`) and the predictions
-(:func:`fltheory.papers.twostep.terms.batch_model`) share only the model's definition:
+(:func:`fltheory.papers.twostep.runs.paper_model`) share only the model's definition:
 σ = (h1 + h2 + h3)/√3 (``TWO_STEP_SIGMA``: He-coefficients in the simulator, an expression in the
 theory) and targets
 y = He1(β1·x) + g(β2·x) with g the bounded odd τ = 3 function `bounded3` (μ_1 = 0, μ_3 ≠ 0; He_3
@@ -30,48 +30,29 @@ from fltheory.claims.registry import Claim, Point, Verdict
 from fltheory.claims.stats import linear_fit, mean_se
 from fltheory.claims.stats import z_crit as _z_crit
 from fltheory.exact import INF
-from fltheory.papers.twostep import sim
+from fltheory.papers.twostep import runs, sim
+from fltheory.papers.twostep.params import Simulation
 from fltheory.papers.twostep.phases import lambda_details
 from fltheory.simkit.seeding import child
-from fltheory.sweep.tasks import run_cost
 
-__all__ = ["CLAIMS", "SIGMA_CASES", "check_term_constants_task", "clear_cache", "constants_vs_N"]
-
-
-@lru_cache(maxsize=512)
-def _summary(N: int, batch: str, seed: int, s: int) -> sim.SpikeSummary:
-    """Repetition ``s`` of the user's ``seed`` (its child ``s``): Ĉ_k(v) for k = 0..2 and
-    v = β1, β2, random (3 × 3), and the Taylor residual of one run (cached: several claims share
-    the runs)."""
-    return sim.spike_summary(N, batch, child(seed, s))
+__all__ = ["CLAIMS", "SIGMA_CASES", "clear_cache"]
 
 
 def clear_cache() -> None:
     """Forget cached simulations (tests use it to check reproducibility for real)."""
-    _summary.cache_clear()
+    runs.clear_cache()
     _sigma_run.cache_clear()
 
 
-@lru_cache(maxsize=8)
-def _model(batch: str) -> Any:
-    from fltheory.papers.twostep.terms import batch_model
-
-    return batch_model(list(sim.MODEL_TARGETS), batch)
-
-
 def _predict_C(params: Mapping[str, Any]) -> dict[tuple[str, int, int], float]:
-    from fltheory.papers.twostep.terms import term_prediction
-
-    return {(b, k, j): float(term_prediction(_model(b), k, j if j < 2 else None, b,
-                                             with_Q=False).C)
-            for b in ("reused", "fresh") for k in range(3) for j in range(3)}
+    return runs.predicted_constants()
 
 
 def _sim_C(params: Mapping[str, Any], seed: int) -> dict[tuple[str, int, int], np.ndarray]:
     out: dict[tuple[str, int, int], list[float]] = {}
     for b in ("reused", "fresh"):
         for s in range(params["seeds"]):
-            C = _summary(params["N"], b, seed, s).C
+            C = runs.model_summary(params["N"], b, seed, s).C
             for j in range(3):
                 for k in range(3):
                     out.setdefault((b, k, j), []).append(float(C[k, j]))
@@ -110,7 +91,7 @@ def _compare_constants(pred: dict[tuple[str, int, int], float],
 
 
 def _sim_taylor(params: Mapping[str, Any], seed: int) -> float:
-    return max(_summary(params["N"], b, seed, s).taylor_residual
+    return max(runs.model_summary(params["N"], b, seed, s).taylor_residual
                for b in ("reused", "fresh") for s in range(params["seeds"]))
 
 
@@ -131,7 +112,7 @@ def _sim_flat(params: Mapping[str, Any], seed: int) -> dict[tuple[int, int], Any
     out: dict[tuple[int, int], list[tuple[float, float]]] = {}
     for N in params["N_grid"]:
         for s in range(params["seeds_grid"]):
-            C = _summary(N, "reused", seed, s).C
+            C = runs.model_summary(N, "reused", seed, s).C
             for (k, j) in params["spikes"]:
                 out.setdefault((k, j), []).append((math.log(N), float(C[k, j])))
     return {key: np.array(vals) for key, vals in out.items()}
@@ -207,8 +188,8 @@ def _predict_lambda(params: Mapping[str, Any]) -> int:
 
 
 def _sim_outliers(params: Mapping[str, Any], seed: int) -> int:
-    run = sim.model_run(params["N"], "reused", seed, params["alpha1"], params["alpha2"],
-                        terms=False)
+    run = sim.model_run(Simulation(params["N"], alpha1=params["alpha1"],
+                                   alpha2=params["alpha2"], seed=seed), terms=False)
     return sim.count_outliers(run, 1.1)
 
 
@@ -231,8 +212,8 @@ def _sim_one_step(params: Mapping[str, Any], seed: int) -> np.ndarray:
     rows = []
     for N in params["N_grid"]:
         for s in range(params["seeds_grid"]):
-            dev = sim.one_step_deviation(sim.model_run(N, "reused", child(seed, s),
-                                                       params["alpha1"], params["alpha2"]))
+            dev = sim.one_step_deviation(sim.model_run(Simulation(
+                N, alpha1=params["alpha1"], alpha2=params["alpha2"], seed=child(seed, s))))
             rows.append((math.log(N), dev.r_F, dev.r_2, *dev.term_norms2))
     return np.array(rows)
 
@@ -296,14 +277,16 @@ def _compare_one_step(pred: Mapping[str, Any], pts: np.ndarray) -> Verdict:
 def _predict_overlap(params: Mapping[str, Any]) -> float:
     from fltheory.papers.twostep.terms import one_step_overlap
 
-    return one_step_overlap(_model("reused"), params["alpha1"], params["N"])["overlap"]
+    return one_step_overlap(runs.paper_model("reused"), params["alpha1"],
+                            params["N"])["overlap"]
 
 
 def _sim_overlap(params: Mapping[str, Any], seed: int) -> np.ndarray:
     values = []
     for s in range(params["seeds"]):
-        run = sim.model_run(params["N"], "reused", child(seed, s), params["alpha1"],
-                            Fraction(1, 10), terms=False)
+        run = sim.model_run(Simulation(params["N"], alpha1=params["alpha1"],
+                                       alpha2=Fraction(1, 10), seed=child(seed, s)),
+                            terms=False)
         # the learned direction Σ μ_1(g_k) β_k is β1 here (μ_1(bounded3) = 0)
         values.append(sim.target_overlaps(run, 1)[0])
     return np.array(values)
@@ -316,17 +299,6 @@ def _compare_overlap(pred: float, values: np.ndarray) -> Verdict:
                    f"{mean:.4f} ± {se:.2g} over {len(values)} seeds (|z| = {z:.2f})",
                    f"|z| <= {z_crit:.2f}",
                    points=(Point("squared overlap with β1", mean, float(pred), se, z_crit * se),))
-
-
-def constants_vs_N(N_grid: tuple[int, ...], seeds: int, batch: str = "reused", seed: int = 0
-                   ) -> dict[str, Any]:
-    """Estimated Ĉ_k(v) (k = 0..2; v = β1, β2, random) per N and repetition s < ``seeds`` (the
-    children of ``seed``, the runs of the claims), with the predictions C_k(v) — public API for
-    figures and notebooks: ``estimates[i, s, k, j]``, ``predicted[k, j]``."""
-    est = np.array([[_summary(N, batch, seed, s).C for s in range(seeds)] for N in N_grid])
-    pred = _predict_C({})
-    return {"N": np.array(N_grid), "estimates": est,
-            "predicted": np.array([[pred[(batch, k, j)] for j in range(3)] for k in range(3)])}
 
 
 # --------------------------------------------------------------------------- σ-aware outliers
@@ -345,8 +317,9 @@ def _sigma_run(sigma: str, batch: str, N: int, kmax: int, alpha1: Fraction, alph
     """Repetition ``s`` (child ``s`` of ``seed``): the term presence statistics (k <= kmax)
     and the number of singular values of W2 above 1.1 × W0's bulk edge, N = n = d, target
     He1 (the presence does not depend on the target)."""
-    run = sim.simulate(N, N, N, alpha1, alpha2, sigma, [sim.TARGETS["He1"]], child(seed, s),
-                       batch=batch, terms=False)
+    run = sim.simulate(Simulation(N, alpha1=alpha1, alpha2=alpha2, batch=batch,
+                                  seed=child(seed, s)), sigma, [sim.TARGETS["He1"]],
+                       terms=False)
     return sim.term_presence(run, kmax), sim.count_outliers(run, 1.1)
 
 
@@ -398,9 +371,9 @@ def _sim_products(params: Mapping[str, Any], seed: int) -> dict[str, np.ndarray]
     N = params["N"]
     e1 = np.eye(1, N, 0).ravel()
     return {batch: np.array([sim.profile_constant(sim.simulate(
-        N, N, N, params["alpha1"], params["alpha2"], "gelu", [sim.TARGETS["He1"]],
-        child(seed, s), batch=batch, terms=False), e1, 2) for s in range(params["seeds"])])
-        for batch in ("reused", "fresh")}
+        Simulation(N, alpha1=params["alpha1"], alpha2=params["alpha2"], batch=batch,
+                   seed=child(seed, s)), "gelu", [sim.TARGETS["He1"]], terms=False), e1, 2)
+        for s in range(params["seeds"])]) for batch in ("reused", "fresh")}
 
 
 def _compare_products(pred: dict[str, float], meas: dict[str, np.ndarray]) -> Verdict:
@@ -593,15 +566,3 @@ CLAIMS = [
           "the reused value. Measured at N = 600, seeds 0–11: reused z = −8.2, fresh z = 0.2",
           {"small": _PRODUCTS_SMALL, "large": _PRODUCTS_LARGE}, source=_SIGMA_SOURCE),
 ]
-
-
-# -- the sweep task's check ------------------------------------------------------------------
-
-
-def check_term_constants_task(v: dict[str, Any]) -> None:
-    """The cost check of the sweep task ``twostep.term_constants`` (:func:`sim.
-    term_constants_task <fltheory.papers.twostep.sim.term_constants_task>`) against the
-    sweep's bound per run."""
-    # N × N matrices, a few GEMMs: measured 0.08 s at N = 500, 2.25 s at N = 1500 (∝ N³)
-    N = v["N"]
-    run_cost(f"N = {N}", 7e-10 * N**3, "lower N")

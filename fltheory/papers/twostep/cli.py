@@ -1,17 +1,36 @@
-"""Commands of the two-step paper (Moniri & Hassani 2026): ``lambda``, ``phase``, ``twostep learn``,
-``twostep simulate``. Each parses, calls one function of the theory or the simulator, renders."""
+"""Commands of the two-step paper (Moniri & Hassani 2026): ``lambda``, ``phase``, ``twostep
+learn``, ``twostep simulate``. Each parses, builds the parameters once
+(:mod:`fltheory.papers.twostep.params`), calls one function of the theory or the runs, renders.
+
+``fltheory lambda`` without ``--sigma`` imports the light part of the theory only
+(:mod:`fltheory.papers.twostep.phases`, standard library); the σ-aware theory, the learning
+verdicts and the runs are imported by the commands that use them."""
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from fltheory.cli.options import RATIONAL, CountType, check_dps, dps_option, emit, format_option
+from fltheory.cli.options import RATIONAL, CountType, dps_option, emit, format_option
 from fltheory.exact import INF, Infinity, fraction_str, to_decimal_str
-from fltheory.papers.twostep.phases import GENERIC_CONDITION, TWO_STEP_SIGMA
+from fltheory.papers.twostep.params import Simulation, TwoStepSetting
+from fltheory.papers.twostep.phases import (
+    GENERIC_CONDITION,
+    TWO_STEP_SIGMA,
+    LambdaResult,
+    PhaseRegion,
+    lambda_of,
+    phase_of,
+    region_count_of,
+)
 from fltheory.results import Result, Table
+
+if TYPE_CHECKING:
+    from fltheory.papers.twostep.learning import LearnReport
+    from fltheory.papers.twostep.runs import SimulateRun
+    from fltheory.papers.twostep.sigma import EffectiveOutliers, EffectivePhase
 
 _CONVENTIONS = {
     "Λ": "counts the spectral outliers of W2 beyond the one-step spike; W2 has 1 + Λ in all",
@@ -22,18 +41,13 @@ _CONVENTIONS = {
 }
 
 
-def lambda_result(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: int,
-                  sigma: str | None = None, targets: tuple[str, ...] = (),
-                  batch: str | None = None) -> Result:
-    """Λ(α1, α2; L) with its exponents, regime and boundary flag, as a :class:`Result`; with
-    ``sigma`` (L then is σ's degree) also the effective count for σ and ``targets``."""
-    eff = _effective(alpha1, alpha2, L, dps, sigma, targets, batch)
-    if eff is None:
-        from fltheory.papers.twostep.phases import lambda_details
-
-        r = lambda_details(alpha1, alpha2, L)
-    else:
-        r = eff.generic
+def lambda_result(setting: TwoStepSetting) -> Result:
+    """Λ(α1, α2; L) of a setting with its exponents, regime and boundary flag, as a
+    :class:`Result`; with σ (L then is σ's degree) also the effective count for σ and the
+    setting's targets."""
+    eff = _effective(setting)
+    r = lambda_of(setting) if eff is None else eff.generic
+    dps = setting.dps
     a1, a2 = fraction_str(r.alpha1), fraction_str(r.alpha2)
     exponents = [{"k": t.k, "exponent": fraction_str(t.exponent),
                   "numeric": to_decimal_str(t.exponent, dps), "status": t.status}
@@ -62,25 +76,15 @@ def lambda_result(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: in
     )
 
 
-def _effective(alpha1: Fraction, alpha2: Fraction, L: int | Infinity, dps: int,
-               sigma: str | None, targets: tuple[str, ...], batch: str | None) -> Any:
-    """:func:`~fltheory.papers.twostep.sigma.effective_outliers`, or None without σ (then
-    --target and --batch are refused: they mean nothing for the generic count)."""
-    if sigma is None:
-        from fltheory.exact import DomainError
-
-        if targets:
-            raise DomainError("target", targets[0], "--target together with --sigma",
-                              reason="needs --sigma")
-        if batch is not None:
-            raise DomainError("batch", batch, "--batch together with --sigma",
-                              reason="needs --sigma")
+def _effective(setting: TwoStepSetting) -> EffectiveOutliers | None:
+    """:func:`~fltheory.papers.twostep.sigma.outliers_of` of a setting with σ, or None (the
+    generic count)."""
+    if setting.sigma is None:
         return None
-    from fltheory.papers.twostep.sigma import effective_outliers
+    from fltheory.papers.twostep.sigma import outliers_of
 
     _progress_to_terminal()
-    return effective_outliers(alpha1, alpha2, sigma, targets, batch or "reused", dps=dps,
-                              L=None if isinstance(L, Infinity) else L)
+    return outliers_of(setting)
 
 
 def _progress_to_terminal() -> None:
@@ -94,7 +98,7 @@ def _progress_to_terminal() -> None:
         _twostep_moments.PROGRESS = lambda message: click.echo(f"fltheory: {message}", err=True)
 
 
-def _effective_json(eff: Any) -> dict[str, Any]:
+def _effective_json(eff: EffectiveOutliers) -> dict[str, Any]:
     return {
         "sigma": eff.sigma, "batch": eff.batch, "targets": list(eff.targets),
         "one_step_spike": eff.one_step, "one_step_reason": eff.one_step_reason,
@@ -113,12 +117,12 @@ def _num(value: Any, digits: int = 12) -> str:
     """A constant to ``digits`` significant digits (at most --dps: never more than computed)."""
     import sympy as sp
 
-    return str(value) if getattr(value, "is_Float", False) is False and value == 0 \
+    return str(value) if not isinstance(value, sp.Float) and value == 0 \
         else str(sp.N(value, digits))
 
 
-def _add_effective(eff: Any, summary: list[str], details: dict[str, Any], table: Table,
-                   notes: list[str], inputs: dict[str, Any]) -> None:
+def _add_effective(eff: EffectiveOutliers, summary: list[str], details: dict[str, Any],
+                   table: Table, notes: list[str], inputs: dict[str, Any]) -> None:
     """The σ-aware part of ``lambda``: summary lines, details["effective"], two table
     columns (spike non-zero, why) and the notes of the analysis."""
     inputs.update(sigma=eff.sigma, targets=list(eff.targets), batch=eff.batch)
@@ -152,7 +156,7 @@ def _add_effective(eff: Any, summary: list[str], details: dict[str, Any], table:
     notes.extend(eff.notes)
 
 
-def _lambda_notes(r: Any) -> list[str]:
+def _lambda_notes(r: LambdaResult) -> list[str]:
     notes = []
     if r.boundary_k is not None:
         notes.append(
@@ -160,13 +164,13 @@ def _lambda_notes(r: Any) -> list[str]:
             f"k = {r.boundary_k} has exponent exactly 0; whether it is an outlier depends on its "
             f"O(1) constant, not on the exponent (Λ = {r.value} counts it; without it "
             f"Λ would be {r.value - 1})")
-    if r.capped:
+    if r.capped and not isinstance(r.L, Infinity):
         notes.append(f"Λ is capped by L − 1 = {r.L - 1}: σ has Hermite degree L = {r.L}, "
                      "so the second update has no terms beyond k = L − 1")
     return notes
 
 
-def _lambda_details(r: Any, exponents: list[dict[str, Any]], dps: int) -> dict[str, Any]:
+def _lambda_details(r: LambdaResult, exponents: list[dict[str, Any]], dps: int) -> dict[str, Any]:
     return {
         "outliers_of_W2": r.outliers_of_w2,
         "ratio": fraction_str(r.ratio),
@@ -181,15 +185,14 @@ def _lambda_details(r: Any, exponents: list[dict[str, Any]], dps: int) -> dict[s
     }
 
 
-def _lambda_table(r: Any, dps: int, notes: list[str]) -> Table:
+def _lambda_table(r: LambdaResult, dps: int, notes: list[str]) -> Table:
     """The exponents table (:meth:`LambdaResult.table`); appends the note on omitted rows
     (α1 near 1/2) to ``notes``."""
     if r.omitted is not None:
         lo, hi = r.omitted
         notes.append(f"{hi - lo + 1} terms k = {lo}..{hi} are not listed: their exponents are "
                      "all > 0 (outliers); Λ is exact")
-    out: Table = r.table(dps)
-    return out
+    return r.table(dps)
 
 
 def _latex_q(q: Fraction) -> str:
@@ -225,19 +228,17 @@ def lambda_command(a1: Fraction, a2: Fraction, L: int | Infinity, sigma: str | N
 
     Example: fltheory lambda --a1 .4 --a2 .3 --sigma tanh
     """
-    emit(lambda_result(a1, a2, L, check_dps(dps), sigma, targets, batch), fmt)
+    emit(lambda_result(TwoStepSetting(a1, a2, L, sigma, targets, batch, dps=dps)), fmt)
 
 
-def phase_result(alpha1: Fraction, L: int | Infinity, dps: int, sigma: str | None = None,
-                 batch: str | None = None) -> Result:
-    """The regions of constant Λ along α2 at fixed α1, as a :class:`Result`; with ``sigma``
+def phase_result(setting: TwoStepSetting) -> Result:
+    """The regions of constant Λ along α2 at the setting's α1, as a :class:`Result`; with σ
     (L then is σ's degree) also the effective outlier count of W2 in each region."""
-    from fltheory.papers.twostep.phases import phase_line, phase_region_count
-
-    eff = _phase_effective(alpha1, L, dps, sigma, batch)
-    regions = phase_line(alpha1, L) if eff is None else list(eff.regions)
-    L = L if eff is None else eff.L
-    rows, latex_rows, out, notes = _phase_rows(regions, phase_region_count(alpha1, L), dps)
+    eff = _phase_effective(setting)
+    regions = phase_of(setting) if eff is None else list(eff.regions)
+    L = setting.L if eff is None else eff.L
+    dps, alpha1 = setting.dps, setting.alpha1
+    rows, latex_rows, out, notes = _phase_rows(regions, region_count_of(setting, L), dps)
     a1 = fraction_str(alpha1)
     table = Table(columns=["α2 interval", "decimal", "Λ", "boundary at lower end"],
                   rows=rows, latex_columns=[r"$\alpha_2$", "decimal", r"$\Lambda$",
@@ -262,25 +263,20 @@ def phase_result(alpha1: Fraction, L: int | Infinity, dps: int, sigma: str | Non
                   summary=summary, details=details, table=table, notes=notes)
 
 
-def _phase_effective(alpha1: Fraction, L: int | Infinity, dps: int, sigma: str | None,
-                     batch: str | None) -> Any:
-    """:func:`~fltheory.papers.twostep.sigma.effective_phase`, or None without σ."""
-    if sigma is None:
-        if batch is not None:
-            from fltheory.exact import DomainError
-
-            raise DomainError("batch", batch, "--batch together with --sigma",
-                              reason="needs --sigma")
+def _phase_effective(setting: TwoStepSetting) -> EffectivePhase | None:
+    """:func:`~fltheory.papers.twostep.sigma.effective_phase_of` of a setting with σ, or
+    None."""
+    if setting.sigma is None:
         return None
-    from fltheory.papers.twostep.sigma import effective_phase
+    from fltheory.papers.twostep.sigma import effective_phase_of
 
     _progress_to_terminal()
-    return effective_phase(alpha1, sigma, batch or "reused", dps, L=None if isinstance(
-        L, Infinity) else L)
+    return effective_phase_of(setting)
 
 
-def _phase_add_effective(eff: Any, table: Table, summary: list[str], details: dict[str, Any],
-                         notes: list[str], out: list[dict[str, Any]]) -> None:
+def _phase_add_effective(eff: EffectivePhase, table: Table, summary: list[str],
+                         details: dict[str, Any], notes: list[str], out: list[dict[str, Any]]
+                         ) -> None:
     """Column 'W2 outliers (σ)' per region, the per-term facts in summary and details."""
     pres = eff.presence
     by_value = {r.value: n for r, n in zip(eff.regions, eff.effective, strict=True)}
@@ -308,7 +304,7 @@ def _phase_add_effective(eff: Any, table: Table, summary: list[str], details: di
                                                                    strict=True)) if not p)
 
 
-def _phase_rows(regions: list[Any], count: int, dps: int) -> tuple[list[list[str]],
+def _phase_rows(regions: list[PhaseRegion], count: int, dps: int) -> tuple[list[list[str]],
                                                                      list[list[str]],
                                                                      list[dict[str, Any]],
                                                                      list[str]]:
@@ -356,7 +352,7 @@ def phase_command(a1: Fraction, L: int | Infinity, sigma: str | None, batch: str
     The lower end of every region with Λ >= 1 is a boundary case: there the last counted term
     has exponent exactly 0. Example: fltheory phase --a1 .45
     """
-    emit(phase_result(a1, L, check_dps(dps), sigma, batch), fmt)
+    emit(phase_result(TwoStepSetting(a1, L=L, sigma=sigma, batch=batch, dps=dps)), fmt)
 
 
 @click.group("twostep")
@@ -389,16 +385,18 @@ def learn_command(sigma: str, targets: tuple[str, ...], a1: Fraction, a2: Fracti
 
     Example: fltheory twostep learn --target He1 --target He3 --a1 .45 --a2 .3 --batch reused
     """
-    from fltheory.papers.twostep.learning import learn
+    from fltheory.papers.twostep.learning import learn_of
 
+    setting = TwoStepSetting(a1, a2, sigma=sigma, targets=targets, batch=batch, psi=psi,
+                             dps=dps)
     _progress_to_terminal()
-    report = learn(sigma, list(targets), a1, a2, batch, psi, check_dps(dps))
+    report = learn_of(setting)
     emit(learn_result(report, {"sigma": sigma, "targets": list(targets), "a1": fraction_str(a1),
                                "a2": fraction_str(a2), "batch": batch,
                                "psi": fraction_str(psi), "dps": report.model.dps}), fmt)
 
 
-def learn_result(report: Any, inputs: dict[str, Any]) -> Result:
+def learn_result(report: LearnReport, inputs: dict[str, Any]) -> Result:
     """A :class:`~fltheory.papers.twostep.learning.LearnReport` as a :class:`Result`."""
     dirs, exps = report.directions, report.exponents
     return Result(
@@ -418,17 +416,18 @@ def learn_result(report: Any, inputs: dict[str, Any]) -> Result:
         notes=["info/gen: information and generative exponents of g (Hermite engine). A reused "
                "batch can reach a direction only if its generative exponent is 1 (some power of "
                "y correlates with β·x); a fresh one only if its information exponent is 1",
-               *(f"k = {t.k}: {t.reason}" for t in getattr(report.outliers, "terms", ())
+               *(f"k = {t.k}: {t.reason}" for t in (() if report.outliers is None
+                                                     else report.outliers.terms)
                  if not t.present)],
     )
 
 
-def _degree(report: Any) -> Any:
+def _degree(report: LearnReport) -> int | Infinity:
     """L of the report's σ (inf for a non-polynomial σ)."""
     return report.model.degree if report.outliers is None else report.outliers.generic.L
 
 
-def _learn_outliers(report: Any) -> list[str]:
+def _learn_outliers(report: LearnReport) -> list[str]:
     """The effective outlier count of W2 for σ, one line (none when not computed)."""
     eff = report.outliers
     if eff is None:
@@ -440,7 +439,7 @@ def _learn_outliers(report: Any) -> list[str]:
             f"generic 1 + Λ = {1 + report.lam})" + _boundary_clause(eff)]
 
 
-def _boundary_clause(eff: Any) -> str:
+def _boundary_clause(eff: EffectiveOutliers) -> str:
     """'; k = K is a boundary case …' when a counted term has exponent exactly 0 (as the
     lambda note says: Λ and the effective count include it)."""
     ks = [t.k for t in eff.terms if t.present and t.exponent == 0]
@@ -475,26 +474,26 @@ def simulate_command(N: int, a1: Fraction, a2: Fraction, batch: str, sigma: str,
     """
     import sys
 
-    from fltheory.papers.twostep import sim
+    from fltheory.papers.twostep.runs import simulate_run
+
+    run = Simulation(N, alpha1=a1, alpha2=a2, batch=batch, seed=seed)
 
     def announce() -> None:
         if sys.stderr.isatty():
             click.echo(f"simulating N = n = d = {N} ({batch} batch) ...", err=True)
 
-    report = sim.measure(N, a1, a2, batch, sigma, targets, seed, on_start=announce)
+    result = simulate_run(run, sigma, targets, on_start=announce)
     inputs = {"N": N, "a1": fraction_str(a1), "a2": fraction_str(a2), "batch": batch,
-              "sigma": sigma, "targets": list(report.targets), "seed": seed}
-    emit(simulate_result(report, inputs, a1, a2), fmt)
+              "sigma": sigma, "targets": list(result.report.targets), "seed": seed}
+    emit(simulate_result(result, inputs), fmt)
 
 
-def simulate_result(report: Any, inputs: dict[str, Any], alpha1: Fraction, alpha2: Fraction
-                    ) -> Result:
-    """A :class:`~fltheory.papers.twostep.sim.SimulationReport` as a :class:`Result`; the exponent
-    column is the theory's :func:`~fltheory.papers.twostep.phases.term_exponent`."""
-    from fltheory.papers.twostep.phases import term_exponent
-
+def simulate_result(result: SimulateRun, inputs: dict[str, Any]) -> Result:
+    """A :class:`~fltheory.papers.twostep.runs.SimulateRun` as a :class:`Result`; the exponent
+    column is the theory's, from the run."""
+    report = result.report
     if report.C_hat is None:  # non-polynomial σ: the spectrum and the one-step alignment
-        sv = report.singular_values
+        sv = report.singular_values or []
         return Result(
             command="twostep simulate", inputs=inputs,
             value={"top_singular_values_W2": sv[:8], "one_step_overlaps": report.overlaps},
@@ -502,12 +501,12 @@ def simulate_result(report: Any, inputs: dict[str, Any], alpha1: Fraction, alpha
             summary=[f"σ = {report.sigma} has no finite Taylor expansion: no terms H_k",
                      "top singular values of W2: " + ", ".join(f"{v:.3f}" for v in sv[:8]),
                      "squared overlaps of W1's top right-singular vector with β_k: "
-                     + ", ".join(f"{o:.4f}" for o in report.overlaps)],
+                     + ", ".join(f"{o:.4f}" for o in report.overlaps or [])],
             details={"singular_values_W2": sv})
     est = report.C_hat
     names = [f"Ĉ_k(β{i + 1}: {t})" for i, t in enumerate(report.targets)] + ["Ĉ_k(random)"]
-    rows = [[str(k), *(f"{c:+.4f}" for c in est[k]),
-             to_decimal_str(term_exponent(alpha1, alpha2, k), 6)] for k in range(len(est))]
+    rows = [[str(k), *(f"{c:+.4f}" for c in est[k]), to_decimal_str(result.exponents[k], 6)]
+            for k in range(len(est))]
     return Result(
         command="twostep simulate", inputs=inputs, value=est, conventions=_CONVENTIONS,
         summary=[f"Taylor identity residual {report.taylor_residual:.1e}; ε = η1/√N = "

@@ -11,31 +11,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import sympy as sp
 
+from fltheory.args import read_choice, read_rational
 from fltheory.engine.functions import Function, Z
 from fltheory.exact import DomainError, fraction_str
-from fltheory.papers.twostep.phases import check_alpha
-from fltheory.papers.twostep.sigma import effective_outliers
+from fltheory.papers.twostep.params import BATCHES, TwoStepSetting
+from fltheory.papers.twostep.sigma import EffectiveOutliers, outliers_of
 from fltheory.papers.twostep.terms import (
     TWO_STEP_SIGMA,  # noqa: F401 (the doctests use it)
     DirectionLearning,
     TwoStepModel,
-    _check_batch,
-    _check_ratio,
     _nonzero,
     _short,
     _step1_clause,
-    _target_list,
     _via_reason,
-    learnability,
+    learnability_of,
 )
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
-__all__ = ["LearnReport", "learn"]
+__all__ = ["LearnReport", "learn", "learn_of"]
 
 
 @dataclass(frozen=True)
@@ -53,7 +50,7 @@ class LearnReport(ShowsTable):
     batch: str | None = None
     #: the effective outlier count of W2 for this σ
     #: (:class:`fltheory.papers.twostep.sigma.EffectiveOutliers`), None when not computed
-    outliers: Any = None
+    outliers: EffectiveOutliers | None = None
 
     def __repr__(self) -> str:
         """One line: σ, the targets, the step sizes, Λ and, per direction, its exponents and
@@ -105,19 +102,31 @@ def learn(sigma: str, targets: str | list[str], alpha1: Fraction, alpha2: Fracti
     Any σ (not only polynomials): for a non-polynomial σ the verdicts come from the σ-aware
     terms (:func:`_directions_any_sigma`); a σ whose σ' jumps is refused with a reused batch.
     """
-    alpha1, alpha2 = check_alpha(alpha1, "a1"), check_alpha(alpha2, "a2")
-    psi = _check_ratio(psi, "psi", True)
-    _check_batch(batch)
-    model = TwoStepModel.build(sigma, _target_list(targets), psi1=psi, psi2=psi,
-                               dps=dps, polynomial=False)
-    outliers = effective_outliers(alpha1, alpha2, model.sigma, [g.text for g in model.targets],
-                                  str(batch), psi, dps=model.dps)
+    # batch and ψ are read here: a setting gives a missing one the paper's default, learn has
+    # none (its ψ is 1 unless given)
+    return learn_of(TwoStepSetting(alpha1, alpha2, sigma=sigma, targets=targets,
+                                   batch=read_choice(batch, "batch", BATCHES),
+                                   psi=read_rational(psi, "psi", 0, open_low=True), dps=dps))
+
+
+def learn_of(setting: TwoStepSetting) -> LearnReport:
+    """:func:`learn` of a setting: its σ (any), targets (at least one), α1, α2, batch mode,
+    ψ and dps (``fltheory twostep learn`` builds the setting from its options).
+
+    >>> learn_of(TwoStepSetting("9/20", "3/10", sigma="He1", targets=["He1"])).lam
+    0
+    """
+    model = TwoStepModel.of(setting, polynomial=False)
+    # the targets as the model parsed them (stripped), as the report names them
+    outliers = outliers_of(setting.replace(targets=tuple(g.text for g in model.targets)),
+                           model.sigma)
     if model.sigma.expr.is_polynomial(Z):
-        lam, directions = learnability(model, alpha1, alpha2, batch)
+        lam, directions = learnability_of(model, setting)
     else:
         lam, directions = outliers.generic.value, _directions_any_sigma(model, outliers)
     exponents = [_exponents(g) for g in model.targets]
-    return LearnReport(model, lam, directions, exponents, alpha1, alpha2, str(batch), outliers)
+    return LearnReport(model, lam, directions, exponents, setting.alpha1, setting.alpha2,
+                       setting.batch, outliers)
 
 
 def _exponents(g: Function) -> tuple[str, str]:
@@ -140,7 +149,8 @@ def _exponents(g: Function) -> tuple[str, str]:
     return out
 
 
-def _directions_any_sigma(model: TwoStepModel, eff: Any) -> list[DirectionLearning]:
+def _directions_any_sigma(model: TwoStepModel, eff: EffectiveOutliers
+                          ) -> list[DirectionLearning]:
     """:func:`learnability` for a non-polynomial σ, from the σ-aware terms of
     :func:`fltheory.papers.twostep.sigma.effective_outliers`: step 1 iff μ_1(g) ≠ 0 and
     μ_1(σ) ≠ 0; step 2 through the first term 1 <= k <= Λ whose C_k(β) ≠ 0."""

@@ -31,24 +31,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from fltheory.exact import (
-    INF,
-    DomainError,
-    Infinity,
-    as_rational,
-    check_integer,
-    check_interval,
-    fraction_str,
-    to_decimal_str,
-)
+from fltheory.args import read_count
+from fltheory.exact import INF, DomainError, Infinity, fraction_str, to_decimal_str
+from fltheory.papers.twostep.params import HALF, TwoStepSetting, check_alpha
 from fltheory.render.shows import ShowsTable
 from fltheory.results import FrozenRecord, Table
 
 __all__ = ["GENERIC_CONDITION", "HALF", "MAX_ROWS", "TWO_STEP_SIGMA", "TWO_STEP_SIGMA_NAME",
-           "LambdaResult", "PhaseRegion", "TermExponent", "check_alpha", "lambda_count",
-           "lambda_details", "phase_line", "phase_region_count", "term_exponent"]
-
-HALF = Fraction(1, 2)
+           "LambdaResult", "PhaseRegion", "TermExponent", "check_alpha", "exponent_of",
+           "lambda_count", "lambda_details", "lambda_of", "phase_line", "phase_of",
+           "phase_region_count", "region_count_of", "term_exponent"]
 
 #: The activation of the paper's examples, σ = (h1 + h2 + h3)/√3 with h_k = He_k/√(k!), as an
 #: expression in z (the theory's one definition: tables, claims, CLI default and notebook use
@@ -190,67 +182,55 @@ class LambdaResult(FrozenRecord, ShowsTable):
         return f"α1 + α2 >= 1/2: the second step adds Λ = {self.value} outlier(s)"
 
 
-def check_alpha(value: Fraction | int | float | str, name: str = "a1") -> Fraction:
-    """An exponent α as an exact :class:`~fractions.Fraction` in [0, 1/2), or
-    :class:`~fltheory.exact.DomainError` naming ``name`` (``a1``, ``a2``).
+def lambda_of(setting: TwoStepSetting, L: int | Infinity | None = None,
+              max_rows: int | None = MAX_ROWS) -> LambdaResult:
+    """Λ of a setting with its exponents and boundary flag (:func:`lambda_details`), for the
+    setting's α1, α2 and degree ``L`` (default the setting's own; the σ-aware theory passes
+    σ's degree).
 
-    Read by :func:`fltheory.exact.as_rational`, the one reading of a number: a Fraction or an
-    int exactly, text as on the command line (``".4"``, ``"2/5"``), a finite float as the
-    decimal it was typed as (``0.4`` is 2/5, not its binary value), anything else refused.
-
-    >>> check_alpha(0.4)
-    Fraction(2, 5)
-
-    >>> check_alpha("2/5")
-    Fraction(2, 5)
-    >>> check_alpha(Fraction(1, 2), "a2")
-    Traceback (most recent call last):
-    ...
-    fltheory.exact.DomainError: a2 = 1/2 is outside the allowed range [0, 1/2)
+    >>> lambda_of(TwoStepSetting("2/5", "3/10")).value
+    3
     """
-    try:
-        q = as_rational(value, name)
-    except DomainError as exc:
-        raise DomainError(name, exc.value, "[0, 1/2)", reason=exc.reason or "is not a number") \
-            from None
-    return check_interval(q, name, Fraction(0), HALF)
+    rows = None if max_rows is None else read_count(max_rows, "max_rows", 0)
+    return _details(setting.alpha1, _alpha2_of(setting), _degree_of(setting, L), rows)
 
 
-def _check_alphas(alpha1: object, alpha2: object) -> tuple[Fraction, Fraction]:
-    return check_alpha(alpha1, "a1"), check_alpha(alpha2, "a2")  # type: ignore[arg-type]
+def _alpha2_of(setting: TwoStepSetting) -> Fraction:
+    """α2 of a setting that must have one (a phase line has none)."""
+    if setting.alpha2 is None:
+        raise DomainError("a2", "None", "[0, 1/2)", reason="is missing (Λ needs α2)")
+    return setting.alpha2
 
 
-def _check_L(L: object) -> int | Infinity:
-    if isinstance(L, Infinity):
-        return L
-    if isinstance(L, bool) or not isinstance(L, int):
-        raise DomainError("L", repr(L)[:40], "integers in [1, inf] or inf",
-                          reason="is not an integer")
-    return check_integer(L, "L", minimum=1)
+def _degree_of(setting: TwoStepSetting, L: int | Infinity | None) -> int | Infinity:
+    """``L`` if given, else the setting's degree (None for a σ-aware setting: σ's degree, which
+    only the theory knows, must then be given)."""
+    degree = setting.L if L is None else L
+    if degree is None:
+        raise DomainError("L", "None", "integers in [1, inf] or inf", reason="is not known")
+    return degree
 
 
-def _check_rows(value: object, name: str) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise DomainError(name, repr(value)[:40], "integers >= 0 or None",
-                          reason="is not an integer")
-    if value < 0:
-        raise DomainError(name, value, "integers >= 0 or None")
-    return value
-
-
-def term_exponent(alpha1: Fraction, alpha2: Fraction, k: int) -> Fraction:
+def term_exponent(alpha1: Fraction | int | float | str, alpha2: Fraction | int | float | str,
+                  k: int) -> Fraction:
     """The N-exponent α2 + k(α1 − 1/2) of the k-th term of the second update (k >= 0), exactly.
 
     >>> term_exponent(Fraction(2, 5), Fraction(3, 10), 2)
     Fraction(1, 10)
     """
-    alpha1, alpha2 = _check_alphas(alpha1, alpha2)
-    if isinstance(k, bool) or not isinstance(k, int):
-        raise DomainError("k", repr(k)[:40], "integers >= 0", reason="is not an integer")
-    if k < 0:
-        raise DomainError("k", k, "integers >= 0")
+    return exponent_of(TwoStepSetting(alpha1, alpha2), k)
+
+
+def exponent_of(setting: TwoStepSetting, k: int) -> Fraction:
+    """:func:`term_exponent` at a setting's α1, α2: the N-exponent α2 + k(α1 − 1/2) of term k.
+
+    >>> exponent_of(TwoStepSetting("2/5", "3/10"), 3)
+    Fraction(0, 1)
+    """
+    return _exponent(setting.alpha1, _alpha2_of(setting), read_count(k, "k", 0))
+
+
+def _exponent(alpha1: Fraction, alpha2: Fraction, k: int) -> Fraction:
     return alpha2 + k * (alpha1 - HALF)
 
 
@@ -259,7 +239,8 @@ def lambda_count(alpha1: Fraction | int | float | str, alpha2: Fraction | int | 
     """Λ(α1, α2; L) = min(L − 1, ⌊α2 / (1/2 − α1)⌋), exactly.
 
     Number of spectral outliers of W2 beyond the one-step spike (Moniri & Hassani 2026).
-    Arguments are exact rationals; the floor is taken on a :class:`~fractions.Fraction`, so
+    Arguments are exact rationals (read by :class:`~fltheory.papers.twostep.params.
+    TwoStepSetting`); the floor is taken on a :class:`~fractions.Fraction`, so
     ``floor(0.3/0.1)`` is 3, not the 2 of floating point.
 
     >>> from fractions import Fraction as F
@@ -270,8 +251,12 @@ def lambda_count(alpha1: Fraction | int | float | str, alpha2: Fraction | int | 
     >>> lambda_count(F(9, 20), F(3, 10), L=3)
     2
     """
-    alpha1, alpha2 = _check_alphas(alpha1, alpha2)
-    L = _check_L(L)
+    setting = TwoStepSetting(alpha1, alpha2, L)
+    return _value(setting.alpha1, _alpha2_of(setting), _degree_of(setting, None))
+
+
+def _value(alpha1: Fraction, alpha2: Fraction, L: int | Infinity) -> int:
+    """Λ of already-read arguments."""
     ratio = alpha2 / (HALF - alpha1)
     value = ratio.numerator // ratio.denominator
     if not isinstance(L, Infinity):
@@ -299,10 +284,13 @@ def lambda_details(alpha1: Fraction | int | float | str, alpha2: Fraction | int 
     >>> r.value, r.boundary_k, [str(t.exponent) for t in r.exponents]
     (3, 3, ['1/5', '1/10', '0', '-1/10'])
     """
-    alpha1, alpha2 = _check_alphas(alpha1, alpha2)
-    value = lambda_count(alpha1, alpha2, L)
-    L = _check_L(L)
-    max_rows = _check_rows(max_rows, "max_rows")
+    return lambda_of(TwoStepSetting(alpha1, alpha2, L), max_rows=max_rows)
+
+
+def _details(alpha1: Fraction, alpha2: Fraction, L: int | Infinity,
+             max_rows: int | None) -> LambdaResult:
+    """:func:`lambda_details` of already-read arguments."""
+    value = _value(alpha1, alpha2, L)
     ratio = alpha2 / (HALF - alpha1)
     K = ratio.numerator if ratio.denominator == 1 else 0
     boundary = K if K >= 1 and (isinstance(L, Infinity) or K <= L - 1) else None
@@ -315,7 +303,7 @@ def lambda_details(alpha1: Fraction | int | float | str, alpha2: Fraction | int 
         head = max_rows // 2
         ks = [*range(1, head + 1), *range(last - (max_rows - head) + 1, last + 1)]
         omitted = (head + 1, last - (max_rows - head))
-    exponents = tuple(TermExponent(k, term_exponent(alpha1, alpha2, k)) for k in ks)
+    exponents = tuple(TermExponent(k, _exponent(alpha1, alpha2, k)) for k in ks)
     return LambdaResult(alpha1, alpha2, L, value, ratio, boundary, exponents, omitted)
 
 
@@ -346,8 +334,10 @@ def phase_region_count(alpha1: Fraction, L: int | Infinity = INF) -> int:
     >>> phase_region_count(Fraction(2, 5)), phase_region_count(Fraction(2, 5), L=3)
     (5, 3)
     """
-    alpha1 = check_alpha(alpha1, "a1")
-    L = _check_L(L)
+    return region_count_of(TwoStepSetting(alpha1, L=L))
+
+
+def _region_count(alpha1: Fraction, L: int | Infinity) -> int:
     ratio = HALF / (HALF - alpha1)  # k < ratio
     count = -((-ratio.numerator) // ratio.denominator)  # ceil(ratio): k = 0, …, ceil − 1
     return count if isinstance(L, Infinity) else min(count, L)
@@ -365,10 +355,22 @@ def phase_line(alpha1: Fraction, L: int | Infinity = INF,
     >>> [(str(r.alpha2_low), r.value) for r in phase_line(Fraction(2, 5))]
     [('0', 0), ('1/10', 1), ('1/5', 2), ('3/10', 3), ('2/5', 4)]
     """
-    alpha1 = check_alpha(alpha1, "a1")
-    count = phase_region_count(alpha1, L)
-    L = _check_L(L)
-    max_regions = _check_rows(max_regions, "max_regions")
+    return phase_of(TwoStepSetting(alpha1, L=L), max_regions=max_regions)
+
+
+def phase_of(setting: TwoStepSetting, L: int | Infinity | None = None,
+             max_regions: int | None = MAX_ROWS) -> list[PhaseRegion]:
+    """The regions of constant Λ along α2 at the setting's α1 (:func:`phase_line`), for the
+    degree ``L`` (default the setting's own; the σ-aware theory passes σ's degree). The total
+    number of regions is :func:`region_count_of`.
+
+    >>> [r.value for r in phase_of(TwoStepSetting("2/5", L=3))]
+    [0, 1, 2]
+    """
+    degree = _degree_of(setting, L)
+    alpha1 = setting.alpha1
+    count = _region_count(alpha1, degree)
+    max_regions = None if max_regions is None else read_count(max_regions, "max_regions", 0)
     gap = HALF - alpha1
     ks: list[int] | range = range(count)
     if max_regions is not None and count > max(max_regions, 2):
@@ -378,6 +380,15 @@ def phase_line(alpha1: Fraction, L: int | Infinity = INF,
     for k in ks:
         low = k * gap
         high = (k + 1) * gap
-        last = not isinstance(L, Infinity) and k == L - 1
+        last = not isinstance(degree, Infinity) and k == degree - 1
         regions.append(PhaseRegion(low, None if high >= HALF or last else high, k, k >= 1))
     return regions
+
+
+def region_count_of(setting: TwoStepSetting, L: int | Infinity | None = None) -> int:
+    """:func:`phase_region_count` at the setting's α1 and degree ``L`` (default the setting's).
+
+    >>> region_count_of(TwoStepSetting("2/5"))
+    5
+    """
+    return _region_count(setting.alpha1, _degree_of(setting, L))

@@ -79,17 +79,24 @@ from typing import Any
 import mpmath
 import sympy as sp
 
+from fltheory.args import read_choice, read_count, read_dps, read_rational
 from fltheory.engine.functions import Function, Z, parse_function
 from fltheory.engine.hermite import coefficient, gauss_moment
-from fltheory.exact import INF, DomainError, Infinity, check_dps, fraction_str
-from fltheory.papers.twostep.phases import LambdaResult, check_alpha, lambda_details
-from fltheory.papers.twostep.terms import TwoStepModel, _expect, _symbols, batch_psi
+from fltheory.exact import INF, DomainError, Infinity, fraction_str
+from fltheory.papers.twostep.params import (
+    BATCH_PSI,
+    BATCHES,
+    TwoStepSetting,
+    target_texts,
+)
+from fltheory.papers.twostep.phases import LambdaResult, PhaseRegion, lambda_of, phase_of
+from fltheory.papers.twostep.terms import TwoStepModel, _expect, _symbols
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
 __all__ = ["KMAX", "EffectiveOutliers", "EffectivePhase", "SpikePresence", "TermOutlier",
-           "derivative_moment", "effective_outliers", "effective_phase", "spike_presence",
-           "term_constants"]
+           "derivative_moment", "effective_outliers", "effective_phase", "effective_phase_of",
+           "outliers_of", "spike_presence", "term_constants"]
 
 #: largest term index examined (M_{k,p} needs σ^{(k+1)}; beyond this Λ is reported as generic)
 KMAX = 12
@@ -175,12 +182,6 @@ class EffectiveOutliers(ShowsTable):
                 f"{int(self.one_step)} + {self.count} = {self.outliers_of_w2} outliers")
 
 
-def _check_batch(batch: object) -> str:
-    if batch not in ("reused", "fresh"):
-        raise DomainError("batch", batch, "reused or fresh")
-    return str(batch)
-
-
 def _kinks(expr: sp.Expr) -> list[Any]:
     """Real points where σ' jumps (arguments of DiracDelta in σ''), as mpmath numbers."""
     points = []
@@ -217,12 +218,9 @@ def derivative_moment(sigma: str | Function, k: int, p: int, dps: int = 30) -> t
     >>> derivative_moment("relu", 1, 0)[0]
     sqrt(2)/(2*sqrt(pi))
     """
-    dps = check_dps(dps)
+    dps = read_dps(dps)
     f = sigma if isinstance(sigma, Function) else parse_function(sigma, "sigma")
-    for name, value, top in (("k", k, KMAX), ("p", p, KMAX + 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
-            raise DomainError(name, value, f"integers in [0, {top}]")
-    return _moment(f, k, p, dps)
+    return _moment(f, read_count(k, "k", 0, KMAX), read_count(p, "p", 0, KMAX + 1), dps)
 
 
 def _parity(expr: sp.Expr) -> int:
@@ -496,10 +494,13 @@ def spike_presence(sigma: str | Function, kmax: int, batch: str = "reused", dps:
     >>> spike_presence("tanh", 3, dps=15).present
     (False, True, False)
     """
-    dps, batch = check_dps(dps), _check_batch(batch)
-    if isinstance(kmax, bool) or not isinstance(kmax, int) or not 0 <= kmax <= KMAX:
-        raise DomainError("kmax", kmax, f"integers in [0, {KMAX}]")
-    f = _parse_sigma(sigma)
+    dps, batch = read_dps(dps), read_choice(batch, "batch", BATCHES)
+    kmax = read_count(kmax, "kmax", 0, KMAX)
+    return _presence(_parse_sigma(sigma), kmax, batch, dps)
+
+
+def _presence(f: Function, kmax: int, batch: str, dps: int) -> SpikePresence:
+    """:func:`spike_presence` of a parsed σ and already-read arguments."""
     L = _degree(f.expr)
     if not isinstance(L, int) and not _kinks(f.expr):
         _table(f, kmax, dps)  # every M_{k,p}, k <= kmax, in one pass over the nodes
@@ -591,8 +592,8 @@ def _alignment(model: TwoStepModel, M: list[Any], k: int, batch: str, Esq: Any,
     return tuple(consts), aligned
 
 
-def _check_L(L: object, f: Function) -> int | Infinity:
-    """σ's Hermite degree; ``L`` must be None or equal to it."""
+def _degree_for(f: Function, L: int | Infinity | None) -> int | Infinity:
+    """σ's Hermite degree; ``L`` (a setting's) must be None or equal to it."""
     degree = _degree(f.expr)
     if L is not None and degree != L:
         raise DomainError("L", L, f"the Hermite degree of σ ({degree}) or omitted",
@@ -611,12 +612,14 @@ def effective_outliers(alpha1: Fraction | int | float | str, alpha2: Fraction | 
     r"""The outliers of W2 for activation ``sigma``: which terms 1 <= k <= Λ have a non-zero
     spike, why the others vanish, and which target directions each term carries.
 
-    Parameters: α1, α2 in [0, 1/2) (exact rationals, as :func:`~fltheory.papers.twostep.phases.
+    Parameters: α1, α2 in [0, 1/2) (exact rationals, as :func:`~fltheory.papers.twostep.params.
     check_alpha` reads them); ``sigma`` a catalogue name or expression in z (L²(N(0, 1)); its
     Hermite degree is L, ∞ for a non-polynomial); ``targets`` functions of z, one per orthonormal
     direction β_l (may be empty: the count does not depend on them); ``batch`` reused or fresh;
     ``psi`` = d/n per step (> 0; default 1 reused, 2 fresh); ``dps`` 5..100 digits; ``L``
-    None (σ's degree) or that degree itself (anything else is refused: L is σ's, not free).
+    None or ∞ (σ's own degree) or that degree itself (anything else is refused: L is σ's, not
+    free). The arguments are read once, into a :class:`~fltheory.papers.twostep.params.
+    TwoStepSetting` (:func:`outliers_of` takes one).
     Returns :class:`EffectiveOutliers`: the generic :class:`~fltheory.papers.twostep.phases.
     LambdaResult` for L, whether the one-step spike exists (μ_1(σ) ≠ 0), and per term k <= Λ
     a :class:`TermOutlier`. Term k is an outlier iff α2 + k(α1 − 1/2) > 0 and
@@ -629,31 +632,45 @@ def effective_outliers(alpha1: Fraction | int | float | str, alpha2: Fraction | 
     >>> effective_outliers("2/5", "3/10", "relu", batch="fresh", dps=15).present_ks
     [1, 3]
     """
-    from fltheory.papers.twostep.terms import _check_ratio
+    f = sigma if isinstance(sigma, Function) else None
+    return outliers_of(TwoStepSetting(alpha1, alpha2, L, sigma if f is None else f.text,
+                                      targets, batch, psi, dps), f)
 
-    alpha1, alpha2 = check_alpha(alpha1, "a1"), check_alpha(alpha2, "a2")
-    dps, batch = check_dps(dps), _check_batch(batch)
-    targets = (targets,) if isinstance(targets, str) else tuple(targets)
-    if not all(isinstance(t, str) for t in targets):
-        raise DomainError("target", targets, "functions of z (strings)")
-    psi = batch_psi(batch) if psi is None else _check_ratio(psi, "psi", True)
-    f = _parse_sigma(sigma)
-    degree = _check_L(L, f)
-    generic = lambda_details(alpha1, alpha2, degree)
+
+def outliers_of(setting: TwoStepSetting, f: Function | None = None) -> EffectiveOutliers:
+    """:func:`effective_outliers` of a setting with σ (α1, α2, σ, targets, batch, ψ, dps and
+    L, checked against σ's degree); ``f`` is σ already parsed, when the caller has it.
+
+    >>> outliers_of(TwoStepSetting("2/5", "3/10", sigma="tanh", dps=15)).present_ks
+    [2]
+    """
+    f = _parse_sigma(_sigma_of(setting) if f is None else f)
+    degree = _degree_for(f, setting.L)
+    generic = lambda_of(setting, degree)
     if generic.value > KMAX:
-        raise DomainError("a1", fraction_str(alpha1), f"step sizes with Λ <= {KMAX} when σ is "
-                          f"given (here Λ = {generic.value}: each term needs σ^(k+1))")
+        raise DomainError("a1", fraction_str(setting.alpha1), f"step sizes with Λ <= {KMAX} "
+                          f"when σ is given (here Λ = {generic.value}: each term needs σ^(k+1))")
+    dps, batch, targets = setting.dps, str(setting.batch), setting.targets
     if not isinstance(degree, int) and not _kinks(f.expr):
         _table(f, generic.value, dps)  # every M_{k,p}, k <= Λ, in one pass over the nodes
     odd = _is_odd(f.expr)
     mu_sigma, _ = derivative_moment(f, 0, 0, dps)
     mu1_zero = mu_sigma == 0
+    psi = BATCH_PSI[batch] if setting.psi is None else setting.psi
     terms = _term_outliers(f, generic, targets, batch, psi, mu_sigma, odd, dps)
     one_reason = (f"{_mu_text(f, 0, dps, mu_sigma)} ≠ 0: W1 has the one-step spike"
                   if not mu1_zero else "μ_1(σ) = 0: no one-step spike (and no k = 0 term)")
     notes = _notes(generic, odd, batch, targets)
     return EffectiveOutliers(f.text, targets, batch, generic, not mu1_zero, one_reason,
                              tuple(terms), odd, dps, notes)
+
+
+def _sigma_of(setting: TwoStepSetting) -> str:
+    """σ of a setting that must have one."""
+    if setting.sigma is None:
+        raise DomainError("sigma", "None", "an activation (the σ-aware count needs σ)",
+                          reason="is missing")
+    return setting.sigma
 
 
 def _term_outliers(f: Function, generic: LambdaResult, targets: tuple[str, ...], batch: str,
@@ -705,7 +722,7 @@ class EffectivePhase:
 
     alpha1: Fraction
     L: int | Infinity
-    regions: tuple[Any, ...]
+    regions: tuple[PhaseRegion, ...]
     effective: tuple[int | None, ...]
     presence: SpikePresence
 
@@ -723,14 +740,24 @@ def effective_phase(alpha1: Fraction | int | float | str, sigma: str | Function,
     >>> [(reg.value, n) for reg, n in zip(r.regions, r.effective)]
     [(0, 1), (1, 1), (2, 2), (3, 2), (4, 3)]
     """
-    from fltheory.papers.twostep.phases import phase_line
+    f = sigma if isinstance(sigma, Function) else None
+    return effective_phase_of(TwoStepSetting(alpha1, L=L, sigma=sigma if f is None else f.text,
+                                             batch=batch, dps=dps), f)
 
-    alpha1 = check_alpha(alpha1, "a1")
-    f = _parse_sigma(sigma)
-    degree = _check_L(L, f)
-    regions = tuple(phase_line(alpha1, degree))
+
+def effective_phase_of(setting: TwoStepSetting, f: Function | None = None) -> EffectivePhase:
+    """:func:`effective_phase` at the setting's α1, for its σ (``f`` when already parsed),
+    batch mode and dps; L checked against σ's degree.
+
+    >>> r = effective_phase_of(TwoStepSetting("2/5", sigma="tanh", dps=15))
+    >>> r.effective
+    (1, 1, 2, 2, 3)
+    """
+    f = _parse_sigma(_sigma_of(setting) if f is None else f)
+    degree = _degree_for(f, setting.L)
+    regions = tuple(phase_of(setting, degree))
     top = min(max(r.value for r in regions), KMAX)
-    pres = spike_presence(f, top, batch, dps)
+    pres = _presence(f, top, str(setting.batch), setting.dps)
     effective: list[int | None] = []
     for r in regions:
         seen = pres.present[:r.value]
@@ -738,7 +765,7 @@ def effective_phase(alpha1: Fraction | int | float | str, sigma: str | Function,
             effective.append(None)
         else:
             effective.append(int(pres.one_step) + sum(1 for p in seen if p))
-    return EffectivePhase(alpha1, degree, regions, tuple(effective), pres)
+    return EffectivePhase(setting.alpha1, degree, regions, tuple(effective), pres)
 
 
 def term_constants(sigma: str | Function, k: int, targets: tuple[str, ...] | list[str],
@@ -762,15 +789,12 @@ def term_constants(sigma: str | Function, k: int, targets: tuple[str, ...] | lis
     >>> [round(float(c), 4) for c in term_constants("gelu", 2, ["He1"], dps=15)]
     [-0.6432]
     """
-    dps, batch = check_dps(dps), _check_batch(batch)
-    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= KMAX:
-        raise DomainError("k", k, f"integers in [0, {KMAX}]")
-    targets = (targets,) if isinstance(targets, str) else tuple(targets)
-    if not targets or not all(isinstance(t, str) for t in targets):
-        raise DomainError("target", targets, "a non-empty list of functions of z")
-    from fltheory.papers.twostep.terms import _check_ratio
-
-    psi = batch_psi(batch) if psi is None else _check_ratio(psi, "psi", True)
+    dps, batch = read_dps(dps), read_choice(batch, "batch", BATCHES)
+    k = read_count(k, "k", 0, KMAX)
+    targets = target_texts(targets)
+    if not targets:
+        raise DomainError("target", "(none)", "a non-empty list of functions of z")
+    psi = BATCH_PSI[batch] if psi is None else read_rational(psi, "psi", 0, open_low=True)
     f = _parse_sigma(sigma)
     M = [derivative_moment(f, k, p, dps)[0] for p in (range(k + 1) if batch == "reused"
                                                        else range(1))]

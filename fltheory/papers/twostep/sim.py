@@ -21,6 +21,11 @@ update Δ = η1 G0 X2ᵀ = ε D, ε = η1/√N, D = √N G0 X2ᵀ):
     H_k = \frac{1}{n_2\sqrt N}\Bigl(a \odot \sigma^{(k+1)}(W_0 X_2^\top) \odot \frac{D^k}{k!}
           \odot y_2\Bigr) X_2.
 
+The parameters of a run (sizes N, n, d, α1, α2, batch, label noise, seed) are one
+:class:`~fltheory.papers.twostep.params.Simulation`, read once at its construction; the
+activation and the targets are the simulator's own catalogue (:data:`SIGMAS`,
+:data:`SIGMA_DERIVATIVES`, :data:`TARGETS`).
+
 The paper's model as the claims and the sweep simulate it (:func:`model_run`): σ =
 :data:`TWO_STEP_SIGMA` = (h1 + h2 + h3)/√3 (He-coefficients here, the same function as the
 theory's expression ``fltheory.papers.twostep.phases.TWO_STEP_SIGMA``), targets y = He1(β1·x) +
@@ -30,7 +35,8 @@ Seeds (:mod:`fltheory.simkit.seeding`): a run draws its data and weights from
 ``rng(seed, KEY_DATA)`` and the random test direction of :func:`directions` from
 ``rng(seed, KEY_DIRECTION)``; averages over runs use ``children(seed, n)``.
 
-numpy only: nothing here imports sympy, mpmath or the theory.
+numpy only: nothing here imports sympy, mpmath or the theory (the parameter objects are
+definitions, not formulas).
 """
 
 from __future__ import annotations
@@ -38,14 +44,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from numpy.polynomial import hermite_e as He
 
-from fltheory.exact import DomainError, as_rational, check_cost
-from fltheory.simkit.seeding import SeedLike, rng, sequence
+from fltheory.args import read_choice, read_count, read_finite, read_matrix, read_real
+from fltheory.exact import DomainError, check_cost
+from fltheory.papers.twostep.params import Simulation
+from fltheory.simkit.seeding import SeedLike, rng
 
 __all__ = ["KEY_DATA", "KEY_DIRECTION", "MAX_BYTES", "MAX_FLOPS", "MIN_N", "MODEL_TARGETS",
            "PRESENCE_KMAX", "SIGMAS", "SIGMA_DERIVATIVES", "TARGETS", "TWO_STEP_SIGMA",
@@ -80,39 +87,6 @@ def _gib(nbytes: int) -> str:
     return f"about 2^{nbytes.bit_length() - 30} GiB"
 
 
-def _is_int(value: object) -> bool:
-    return not isinstance(value, bool) and isinstance(value, int | np.integer)
-
-
-def _check_count(name: str, value: object, low: int) -> int:
-    if not _is_int(value):
-        raise DomainError(name, repr(value)[:40], f"integers >= {low}", reason="is not an integer")
-    if value < low:  # type: ignore[operator]
-        raise DomainError(name, value, f"integers >= {low}")
-    return int(value)  # type: ignore[call-overload]
-
-
-def _check_alpha(value: object, name: str) -> float:
-    """α as a float in [0, 1/2): read by :func:`fltheory.exact.as_rational` (a float as the
-    decimal it was typed as, text such as ``"2/5"`` as on the command line), compared exactly,
-    then converted."""
-    q = as_rational(value, name)
-    if not 0 <= q < Fraction(1, 2):
-        raise DomainError(name, _fraction_text(q) if isinstance(value, Fraction | str) else value,
-                          "[0, 1/2)")
-    return float(q)
-
-
-def _fraction_text(q: Fraction) -> str:
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
-
-
-def _check_batch(batch: object) -> str:
-    if batch not in ("reused", "fresh"):
-        raise DomainError("batch", batch, "reused or fresh")
-    return str(batch)
-
-
 def run_bytes(N: int, n: int, d: int, terms: int) -> int:
     """Bytes held by :func:`simulate`: X (n × d); W0, W1, W2, G0 and the terms H_k (N × d
     each); Z0, D, Z1 and a temporary (N × n each): 8·(nd + (4 + terms)Nd + 4Nn).
@@ -133,26 +107,22 @@ def run_flops(N: int, n: int, d: int, terms: int) -> float:
     return 2.0 * (4 + terms) * N * n * d
 
 
-def check_sizes(N: int, n: int, d: int, seed: SeedLike, n_targets: int, terms: int = 0) -> None:
-    """Refuse sizes :func:`simulate` cannot honour, before allocating anything: N, d >= 1 and
-    n >= 2 integers, a valid seed, at most d target directions, at most :data:`MAX_BYTES`.
+def check_sizes(run: Simulation, n_targets: int, terms: int = 0) -> None:
+    """Refuse what :func:`simulate` cannot honour for the run's sizes, before allocating
+    anything: at most d target directions, at most :data:`MAX_BYTES` of arrays with ``terms``
+    Taylor terms.
 
-    >>> check_sizes(100, 100, 100, 0, 2, 3)
-    >>> check_sizes(10**5, 10**5, 10**5, 0, 1)
+    >>> check_sizes(Simulation(100), 2, 3)
+    >>> check_sizes(Simulation(10**5), 1)
     Traceback (most recent call last):
     ...
     fltheory.exact.DomainError: N = 100000 is outside the allowed range 2 GiB of arrays ...
     """
-    for name, value, low in (("N", N, 1), ("n", n, 2), ("d", d, 1)):
-        _check_count(name, value, low)
-    sequence(seed)
-    _check_count("terms", terms, 0)
-    if not _is_int(n_targets) or not 0 <= n_targets <= d:
-        raise DomainError("targets", n_targets, f"at most d = {d} directions")
-    need = run_bytes(N, n, d, terms)
+    read_count(n_targets, "targets", 0, run.d)
+    need = run_bytes(run.N, run.n, run.d, read_count(terms, "terms", 0))
     if need > MAX_BYTES:
-        raise DomainError("N", N, f"{MAX_BYTES >> 30} GiB of arrays (here about "
-                                f"{_gib(need)} at n = {n}, d = {d})")
+        raise DomainError("N", run.N, f"{MAX_BYTES >> 30} GiB of arrays (here about "
+                                    f"{_gib(need)} at n = {run.n}, d = {run.d})")
 
 
 def hermite_sigma(coefficients: Sequence[float]) -> np.ndarray:
@@ -164,24 +134,11 @@ def hermite_sigma(coefficients: Sequence[float]) -> np.ndarray:
     ``coefficients``: a non-empty sequence of finite real numbers (at most 170 of them, so that
     k! is a double); anything else is a DomainError.
     """
-    c = _finite_array(coefficients, "coefficients", "a non-empty sequence of finite numbers")
+    c = np.asarray(read_finite(coefficients, "coefficients"), dtype=float)
     if c.ndim != 1 or not 1 <= len(c) <= 170:
         raise DomainError("coefficients", f"an array of shape {c.shape}",
                           "a non-empty sequence of at most 170 finite numbers")
     return np.array([x / math.sqrt(math.factorial(k)) for k, x in enumerate(c)])
-
-
-def _finite_array(value: object, param: str, allowed: str) -> np.ndarray:
-    """``value`` as a float array of finite entries, or DomainError naming ``param``."""
-    if isinstance(value, str | bytes):
-        raise DomainError(param, repr(value)[:40], allowed)
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise DomainError(param, repr(value)[:40], allowed) from None
-    if not np.all(np.isfinite(arr)):
-        raise DomainError(param, "an array with non-finite entries", allowed)
-    return arr
 
 
 #: activations as He-basis coefficient vectors (polynomials)
@@ -209,7 +166,7 @@ def bounded_odd_tau3(s: np.ndarray) -> np.ndarray:
 
     ``s``: an array of finite reals (anything else is a DomainError).
     """
-    s = _finite_array(s, "s", "an array of finite numbers")
+    s = np.asarray(read_finite(s, "s"), dtype=float)
     A, B = 1 / (2 * math.exp(-2)), 1 / math.exp(-0.5)
 
     def e_sin_sin(b: float, c: float) -> float:
@@ -252,23 +209,39 @@ MODEL_TARGETS = ("He1", "bounded3")
 
 @dataclass
 class TwoStepRun:
-    """Everything one simulation records: the sizes, the learning rates η_i = N^{α_i}, the
-    batch mode, the seed, the weights W0, W1, W2, the first gradient G0, the second layer a and
-    (polynomial σ) the Taylor terms H_k of the second update."""
+    """Everything one simulation records: its parameters (sizes, step exponents, batch mode,
+    noise, seed), the learning rates η_i = N^{α_i}, the weights W0, W1, W2, the first gradient
+    G0, the second layer a and (polynomial σ) the Taylor terms H_k of the second update."""
 
-    N: int
-    n: int
-    d: int
+    run: Simulation
     eta1: float
     eta2: float
-    batch: str
-    seed: SeedLike
     W0: np.ndarray
     W1: np.ndarray
     W2: np.ndarray
     G0: np.ndarray
     a: np.ndarray
     H: list[np.ndarray] = field(default_factory=list)
+
+    @property
+    def N(self) -> int:
+        return self.run.N
+
+    @property
+    def n(self) -> int:
+        return self.run.n
+
+    @property
+    def d(self) -> int:
+        return self.run.d
+
+    @property
+    def batch(self) -> str:
+        return self.run.batch
+
+    @property
+    def seed(self) -> SeedLike:
+        return self.run.seed
 
     @property
     def epsilon(self) -> float:
@@ -279,8 +252,7 @@ class TwoStepRun:
         """Ĉ_k(v) = √N Σ_j a_j^{k+1}(H_k v)_j / Σ_j a_j^{2k+2}: the projection of H_k v on the
         neuron profile a^{k+1}, which estimates the leading-order constant of the k-th term's
         spike along v while the heavy-tailed bulk (random signs across neurons) averages out."""
-        if not _is_int(k) or not 0 <= k < len(self.H):
-            raise DomainError("k", k, f"0..{len(self.H) - 1} (the recorded terms)")
+        k = read_count(k, "k", 0, len(self.H) - 1)  # the recorded terms
         ak = self.a ** (k + 1)
         return float(math.sqrt(self.N) * (ak @ (self.H[k] @ v)) / (ak @ ak))
 
@@ -307,8 +279,8 @@ def top_right_singular_vector(M: np.ndarray) -> np.ndarray:
     """
     from scipy.sparse.linalg import svds
 
-    M = _finite_array(M, "M", "a finite matrix of shape (m, n) with m, n >= 2")
-    if M.ndim != 2 or min(M.shape) < 2:
+    M = read_matrix(M, "M")
+    if min(M.shape) < 2:
         raise DomainError("M", f"an array of shape {M.shape}",
                           "a finite matrix of shape (m, n) with m, n >= 2")
 
@@ -336,62 +308,47 @@ def _gradient(W_X: np.ndarray, a: np.ndarray, y: np.ndarray, X: np.ndarray, dsig
     return M @ X
 
 
-def _check_sigma(sigma: object) -> np.ndarray | str:
+def _activation(sigma: object) -> np.ndarray | str:
+    """The simulator's σ: the name of a non-polynomial activation of
+    :data:`SIGMA_DERIVATIVES`, or a finite He-coefficient vector of length >= 2."""
     if isinstance(sigma, str):
-        if sigma not in SIGMA_DERIVATIVES:
-            raise DomainError("sigma", sigma, "one of " + ", ".join(SIGMA_DERIVATIVES)
-                              + " or He-coefficients", reason="is not a simulator activation")
-        return sigma
-    arr = np.asarray(sigma, dtype=float) if isinstance(sigma, np.ndarray | list | tuple) else None
-    if arr is None or arr.ndim != 1 or len(arr) < 2 or not np.all(np.isfinite(arr)):
-        raise DomainError("sigma", sigma, "a finite He-coefficient vector of length >= 2 or one "
-                          "of " + ", ".join(SIGMA_DERIVATIVES))
+        return read_choice(sigma, "sigma", tuple(SIGMA_DERIVATIVES))
+    arr = read_finite(sigma, "sigma") if isinstance(sigma, np.ndarray | list | tuple) else None
+    if not isinstance(arr, np.ndarray) or arr.ndim != 1 or len(arr) < 2:
+        raise DomainError("sigma", repr(sigma)[:40], "a finite He-coefficient vector of length "
+                          ">= 2 or one of " + ", ".join(SIGMA_DERIVATIVES))
     return arr
 
 
-def _check_noise(noise: object) -> float:
-    """Label noise σ >= 0, read by :func:`fltheory.exact.as_rational` (NaN, ±inf refused)."""
-    if isinstance(noise, float | np.floating) and not math.isfinite(noise):
-        raise DomainError("noise", noise, "finite numbers >= 0", reason="is not a finite number")
-    q = as_rational(noise, "noise")
-    if q < 0:
-        raise DomainError("noise", noise, "finite numbers >= 0")
-    return float(q)
-
-
-def simulate(N: int, n: int, d: int, alpha1: float | Fraction | str,
-             alpha2: float | Fraction | str,
-             sigma: np.ndarray | str, targets: Sequence[Callable[[np.ndarray], np.ndarray]],
-             seed: SeedLike, batch: str = "reused", noise: float = 0.0, terms: bool = True
+def simulate(run: Simulation, sigma: np.ndarray | str,
+             targets: Sequence[Callable[[np.ndarray], np.ndarray]], terms: bool = True
              ) -> TwoStepRun:
     """Two full-batch GD steps W1 = W0 + η1 G0, W2 = W1 + η2 G(W1; X2, y2), η_i = N^{α_i}.
 
-    Parameters: widths N >= 1, n >= 2 samples, d >= 1 inputs (memory <= :data:`MAX_BYTES`);
-    α1, α2 in [0, 1/2) (float or exact Fraction); ``sigma`` a He-coefficient vector (polynomial:
-    the Taylor terms H_k are recorded when ``terms``) or the name of a non-polynomial
-    activation in :data:`SIGMA_DERIVATIVES` (no terms); ``targets[k]`` acts on direction e_k
-    (orthonormal by rotation invariance), at most d of them; ``seed`` an integer >= 0 or a
-    SeedSequence (data and weights from ``rng(seed, KEY_DATA)``); ``batch`` ``reused`` or
-    ``fresh``; label ``noise`` >= 0. Returns a :class:`TwoStepRun` (float64 arrays).
+    Parameters: ``run``, the sizes N, n, d (memory <= :data:`MAX_BYTES`), α1, α2, batch mode,
+    label noise and seed (data and weights from ``rng(seed, KEY_DATA)``); ``sigma`` a
+    He-coefficient vector (polynomial: the Taylor terms H_k are recorded when ``terms``) or the
+    name of a non-polynomial activation in :data:`SIGMA_DERIVATIVES` (no terms);
+    ``targets[k]`` acts on direction e_k (orthonormal by rotation invariance), at most d of
+    them. Returns a :class:`TwoStepRun` (float64 arrays).
 
-    >>> run = simulate(50, 50, 50, 0.4, 0.3, TWO_STEP_SIGMA, [TARGETS["He1"]], seed=0)
+    >>> run = simulate(Simulation(50, alpha1=0.4, alpha2=0.3), TWO_STEP_SIGMA, [TARGETS["He1"]])
     >>> len(run.H), run.taylor_residual() < 1e-12
     (3, True)
     """
-    alpha1, alpha2 = _check_alpha(alpha1, "a1"), _check_alpha(alpha2, "a2")
-    batch, sigma, noise = _check_batch(batch), _check_sigma(sigma), _check_noise(noise)
+    sigma = _activation(sigma)
     if not isinstance(targets, Sequence) or not all(callable(g) for g in targets):
         raise DomainError("targets", targets, "a sequence of functions of one variable")
-    check_sizes(N, n, d, seed, len(targets),
-                0 if isinstance(sigma, str) or not terms else len(sigma) - 1)
-    gen = rng(seed, KEY_DATA)
+    check_sizes(run, len(targets), 0 if isinstance(sigma, str) or not terms else len(sigma) - 1)
+    N, n, d = run.N, run.n, run.d
+    gen = rng(run.seed, KEY_DATA)
     X = gen.standard_normal((n, d))
     y = sum((g(X[:, k]) for k, g in enumerate(targets)), np.zeros(n))
-    y = y + noise * gen.standard_normal(n)
+    y = y + float(run.noise) * gen.standard_normal(n)
     W0 = gen.standard_normal((N, d)) / math.sqrt(d)
     a = gen.standard_normal(N)
-    eta1, eta2 = float(N) ** alpha1, float(N) ** alpha2
-    if batch == "reused":
+    eta1, eta2 = float(N) ** float(run.alpha1), float(N) ** float(run.alpha2)
+    if run.batch == "reused":
         (X1, y1), (X2, y2) = (X, y), (X, y)
     else:
         half = n // 2
@@ -401,16 +358,16 @@ def simulate(N: int, n: int, d: int, alpha1: float | Fraction | str,
     G0 = _gradient(Z01, a, y1, X1, dsigma)
     W1 = W0 + eta1 * G0
     # W1 X2ᵀ = W0 X2ᵀ + η1 G0 X2ᵀ: the two products are needed by the Taylor terms anyway.
-    Z0 = Z01 if batch == "reused" else W0 @ X2.T
+    Z0 = Z01 if run.batch == "reused" else W0 @ X2.T
     D = G0 @ X2.T
     Z1 = D * eta1
     Z1 += Z0
     W2 = W1 + eta2 * _gradient(Z1, a, y2, X2, dsigma)
     del Z1
-    run = TwoStepRun(N, n, d, eta1, eta2, batch, seed, W0, W1, W2, G0, a)
+    out = TwoStepRun(run, eta1, eta2, W0, W1, W2, G0, a)
     if terms and not isinstance(sigma, str):
-        run.H.extend(_taylor_terms(sigma, dsigma, Z0, D, a, X2, y2))
-    return run
+        out.H.extend(_taylor_terms(sigma, dsigma, Z0, D, a, X2, y2))
+    return out
 
 
 def _taylor_terms(sigma: np.ndarray, dsigma: np.ndarray, Z0: np.ndarray, D: np.ndarray,
@@ -438,39 +395,37 @@ def _taylor_terms(sigma: np.ndarray, dsigma: np.ndarray, Z0: np.ndarray, D: np.n
 # --------------------------------------------------------------------------- the paper's model
 
 
-def model_run(N: int, batch: str, seed: SeedLike, alpha1: float | Fraction | str = 0.4,
-              alpha2: float | Fraction | str = 0.3, terms: bool = True) -> TwoStepRun:
-    """One run of the paper's model: N = n = d, σ = :data:`TWO_STEP_SIGMA`, targets
-    :data:`MODEL_TARGETS`; the arguments and their domains are those of :func:`simulate`.
+def model_run(run: Simulation, terms: bool = True) -> TwoStepRun:
+    """One run of the paper's model: σ = :data:`TWO_STEP_SIGMA`, targets :data:`MODEL_TARGETS`,
+    the sizes, step exponents, batch and seed of ``run`` (the paper's N = n = d by default).
 
-    >>> model_run(40, "fresh", 3).W2.shape
+    >>> model_run(Simulation(40, batch="fresh", seed=3)).W2.shape
     (40, 40)
     """
-    return simulate(N, N, N, alpha1, alpha2, TWO_STEP_SIGMA,
-                    [TARGETS[t] for t in MODEL_TARGETS], seed=seed, batch=batch, terms=terms)
+    return simulate(run, TWO_STEP_SIGMA, [TARGETS[t] for t in MODEL_TARGETS], terms=terms)
 
 
-def directions(N: int, n_targets: int, seed: SeedLike) -> list[np.ndarray]:
-    """The test directions of a run: the target directions e_0, …, e_{n_targets − 1} and a
-    random unit vector orthogonal to them (drawn from ``rng(seed, KEY_DIRECTION)``).
+def directions(run: Simulation, n_targets: int) -> list[np.ndarray]:
+    """The test directions of a run (vectors of ℝ^d): the target directions e_0, …,
+    e_{n_targets − 1} and a random unit vector orthogonal to them (drawn from
+    ``rng(seed, KEY_DIRECTION)``); fewer than d targets.
 
-    >>> [float(v @ v) for v in directions(5, 2, 0)]
+    >>> [float(v @ v) for v in directions(Simulation(5), 2)]
     [1.0, 1.0, 1.0]
     """
-    _check_count("N", N, 1)
-    if not _is_int(n_targets) or not 0 <= n_targets < N:
-        raise DomainError("targets", n_targets, f"fewer than N = {N} directions")
-    u = rng(seed, KEY_DIRECTION).standard_normal(N)
+    d = run.d
+    n_targets = read_count(n_targets, "targets", 0, d - 1)  # fewer than d directions
+    u = rng(run.seed, KEY_DIRECTION).standard_normal(d)
     u[:n_targets] = 0.0
-    return [*(np.eye(1, N, i).ravel() for i in range(n_targets)), u / np.linalg.norm(u)]
+    return [*(np.eye(1, d, i).ravel() for i in range(n_targets)), u / np.linalg.norm(u)]
 
 
 def spike_constants(run: TwoStepRun, vectors: Sequence[np.ndarray]) -> np.ndarray:
     """Ĉ_k(v) (:meth:`TwoStepRun.spike_constant`) for every recorded term k (rows) and every
     vector v (columns), as a float64 array.
 
-    >>> run = model_run(40, "reused", 0)
-    >>> spike_constants(run, directions(40, 2, 0)).shape
+    >>> run = model_run(Simulation(40))
+    >>> spike_constants(run, directions(run.run, 2)).shape
     (3, 3)
     """
     return np.array([[run.spike_constant(k, v) for v in vectors] for k in range(len(run.H))])
@@ -485,27 +440,26 @@ class SpikeSummary:
     taylor_residual: float
 
 
-def spike_summary(N: int, batch: str, seed: SeedLike) -> SpikeSummary:
-    """The spike constants and Taylor residual of :func:`model_run` (α1 = 0.4, α2 = 0.3) along
-    :func:`directions` (kept instead of the run's matrices).
+def spike_summary(run: Simulation) -> SpikeSummary:
+    """The spike constants and Taylor residual of :func:`model_run` along :func:`directions`
+    (kept instead of the run's matrices).
 
-    >>> s = spike_summary(40, "reused", 0)
+    >>> s = spike_summary(Simulation(40))
     >>> s.C.shape, s.taylor_residual < 1e-12
     ((3, 3), True)
     """
-    run = model_run(N, batch, seed)
-    C = spike_constants(run, directions(N, len(MODEL_TARGETS), seed))
-    return SpikeSummary(C, run.taylor_residual())
+    out = model_run(run)
+    C = spike_constants(out, directions(run, len(MODEL_TARGETS)))
+    return SpikeSummary(C, out.taylor_residual())
 
 
 def count_outliers(run: TwoStepRun, factor: float = 1.1) -> int:
     """Singular values of W2 above ``factor`` × the bulk edge of W0 (``factor`` > 0).
 
-    >>> count_outliers(model_run(60, "reused", 0, terms=False)) >= 1
+    >>> count_outliers(model_run(Simulation(60), terms=False)) >= 1
     True
     """
-    if isinstance(factor, bool) or not isinstance(factor, int | float) or not 0 < factor < math.inf:
-        raise DomainError("factor", factor, "finite numbers > 0")
+    factor = read_real(factor, "factor", 0, open_low=True)
     return int(np.sum(np.linalg.svd(run.W2, compute_uv=False) > factor * run.bulk_edge))
 
 
@@ -523,7 +477,7 @@ class OneStepDeviation:
 def one_step_deviation(run: TwoStepRun) -> OneStepDeviation:
     """:class:`OneStepDeviation` of a run (its terms H_k must be recorded).
 
-    >>> dev = one_step_deviation(model_run(40, "reused", 0, 0.1, 0.2))
+    >>> dev = one_step_deviation(model_run(Simulation(40, alpha1=0.1, alpha2=0.2)))
     >>> len(dev.term_norms2), dev.r_F > 0
     (3, True)
     """
@@ -538,28 +492,27 @@ def target_overlaps(run: TwoStepRun, n_targets: int) -> list[float]:
     """Squared overlaps ⟨v1, e_k⟩², k < n_targets, of W1's top right-singular vector v1 with
     the target directions (after one step).
 
-    >>> [0 <= o <= 1 for o in target_overlaps(model_run(40, "reused", 0), 2)]
+    >>> [0 <= o <= 1 for o in target_overlaps(model_run(Simulation(40)), 2)]
     [True, True]
     """
-    if not _is_int(n_targets) or not 0 <= n_targets <= run.d:
-        raise DomainError("targets", n_targets, f"at most d = {run.d} directions")
+    n_targets = read_count(n_targets, "targets", 0, run.d)  # at most d directions
     v1 = top_right_singular_vector(run.W1)
     return [float(v1[i] ** 2) for i in range(n_targets)]
 
 
-def singular_values(N: int, seed: SeedLike = 0, alpha1: float | Fraction | str = 0.4,
-                    alpha2: float | Fraction | str = 0.3, batch: str = "reused") -> dict[str, Any]:
+def singular_values(run: Simulation) -> dict[str, Any]:
     """Singular values of W0, W1 and W2 of one :func:`model_run` (no terms), with W0's bulk
-    edge and the parameters (what the two-step figure draws).
+    edge and the parameters (what the two-step figure draws: α1, α2 as decimals).
 
-    >>> sv = singular_values(30)
-    >>> len(sv["W2"]), round(sv["edge"], 3)
-    (30, 2.0)
+    >>> sv = singular_values(Simulation(30))
+    >>> len(sv["W2"]), round(sv["edge"], 3), sv["alpha1"]
+    (30, 2.0, 0.4)
     """
-    run = model_run(N, batch, seed, alpha1, alpha2, terms=False)
+    out = model_run(run, terms=False)
     return {name: np.linalg.svd(M, compute_uv=False)
-            for name, M in (("W0", run.W0), ("W1", run.W1), ("W2", run.W2))} | {
-        "edge": run.bulk_edge, "alpha1": alpha1, "alpha2": alpha2, "N": N}
+            for name, M in (("W0", out.W0), ("W1", out.W1), ("W2", out.W2))} | {
+        "edge": out.bulk_edge, "alpha1": float(run.alpha1), "alpha2": float(run.alpha2),
+        "N": run.N}
 
 
 # --------------------------------------------------------------------------- one CLI run
@@ -580,18 +533,30 @@ class SimulationReport:
     overlaps: list[float] | None = None
 
 
-def _check_measure(N: int, alpha1: Fraction | float, alpha2: Fraction | float, sigma: str,
-                   targets: tuple[str, ...], seed: SeedLike) -> int:
-    """The checks of :func:`measure`, in the order the CLI reports them; returns L − 1."""
-    if not _is_int(N):
-        raise DomainError("N", N, f"integers >= {MIN_N}")
+def measure(run: Simulation, sigma: str = "h1+h2+h3", targets: Sequence[str] = (),
+            on_start: Callable[[], None] | None = None) -> SimulationReport:
+    """Simulate the two steps and measure them (``fltheory twostep simulate``).
+
+    ``run``: the sizes (N = n = d, N >= :data:`MIN_N`), step exponents, batch and seed;
+    ``sigma`` names an activation of :data:`SIGMAS` (polynomial: Ĉ_k along each target and a
+    random direction, :func:`spike_constants`) or :data:`SIGMA_DERIVATIVES` (the spectrum of W2
+    and the one-step overlaps); ``targets`` name :data:`TARGETS` (default
+    :data:`MODEL_TARGETS`), fewer than N. Within :data:`MAX_BYTES` and :data:`MAX_FLOPS`
+    (checked before any work; ``on_start`` is called after the checks).
+
+    >>> r = measure(Simulation(40))
+    >>> len(r.C_hat), len(r.C_hat[0]), r.taylor_residual < 1e-12
+    (3, 3, True)
+    """
+    N = run.N
     if N < MIN_N:
         raise DomainError("N", N, f"integers in [{MIN_N}, inf]")
-    _check_alpha(alpha1, "a1")
-    _check_alpha(alpha2, "a2")
+    if run.n != N or run.d != N:
+        raise DomainError("n", run.n, f"n = d = N = {N} (the command's model)")
     if sigma not in SIGMAS and sigma not in SIGMA_DERIVATIVES:
         raise DomainError("sigma", sigma, "one of " + ", ".join([*SIGMAS, *SIGMA_DERIVATIVES]),
                           reason="is not a simulator activation")
+    targets = tuple(targets) or MODEL_TARGETS
     for t in targets:
         if t not in TARGETS:
             raise DomainError("target", t, "one of " + ", ".join(TARGETS),
@@ -599,42 +564,20 @@ def _check_measure(N: int, alpha1: Fraction | float, alpha2: Fraction | float, s
     if len(targets) >= N:
         raise DomainError("target", len(targets), f"fewer than N = {N} directions")
     terms = len(SIGMAS[sigma]) - 1 if sigma in SIGMAS else 0
-    check_sizes(N, N, N, seed, len(targets), terms)
+    check_sizes(run, len(targets), terms)
     check_cost(f"N = {N}", run_flops(N, N, N, terms), MAX_FLOPS, "floating-point operations",
                "lower N: the cost grows as N³")
-    return terms
-
-
-def measure(N: int, alpha1: Fraction | float, alpha2: Fraction | float, batch: str = "reused",
-            sigma: str = "h1+h2+h3", targets: Sequence[str] = (), seed: SeedLike = 0,
-            on_start: Callable[[], None] | None = None) -> SimulationReport:
-    """Simulate the two steps (N = n = d) and measure them (``fltheory twostep simulate``).
-
-    ``sigma`` names an activation of :data:`SIGMAS` (polynomial: Ĉ_k along each target and a
-    random direction, :func:`spike_constants`) or :data:`SIGMA_DERIVATIVES` (the spectrum of W2
-    and the one-step overlaps); ``targets`` name :data:`TARGETS` (default
-    :data:`MODEL_TARGETS`), fewer than N. N >= 10 within :data:`MAX_BYTES` and
-    :data:`MAX_FLOPS` (checked before any work; ``on_start`` is called after the checks).
-
-    >>> r = measure(40, Fraction(2, 5), Fraction(3, 10))
-    >>> len(r.C_hat), len(r.C_hat[0]), r.taylor_residual < 1e-12
-    (3, 3, True)
-    """
-    targets = tuple(targets) or MODEL_TARGETS
-    _check_measure(N, alpha1, alpha2, sigma, targets, seed)
-    batch = _check_batch(batch)
     if on_start is not None:
         on_start()
-    run = simulate(N, N, N, alpha1, alpha2, SIGMAS.get(sigma, sigma),
-                   [TARGETS[t] for t in targets], seed=seed, batch=batch)
-    if not run.H:
-        sv = np.linalg.svd(run.W2, compute_uv=False)
-        return SimulationReport(sigma, targets, run.epsilon,
+    out = simulate(run, SIGMAS.get(sigma, sigma), [TARGETS[t] for t in targets])
+    if not out.H:
+        sv = np.linalg.svd(out.W2, compute_uv=False)
+        return SimulationReport(sigma, targets, out.epsilon,
                                 singular_values=[float(v) for v in sv],
-                                overlaps=target_overlaps(run, len(targets)))
-    est = spike_constants(run, directions(N, len(targets), seed))
-    return SimulationReport(sigma, targets, run.epsilon, C_hat=est.tolist(),
-                            taylor_residual=run.taylor_residual())
+                                overlaps=target_overlaps(out, len(targets)))
+    est = spike_constants(out, directions(run, len(targets)))
+    return SimulationReport(sigma, targets, out.epsilon, C_hat=est.tolist(),
+                            taylor_residual=out.taylor_residual())
 
 
 # --------------------------------------------------------------------------- term presence
@@ -705,15 +648,14 @@ def term_presence(run: TwoStepRun, kmax: int = 3) -> TermPresence:
     ``run``: a :class:`TwoStepRun` (any σ); ``kmax`` in 1..:data:`PRESENCE_KMAX`, N > kmax + 1.
     Returns :class:`TermPresence` (float64 values).
 
-    >>> r = term_presence(simulate(200, 200, 200, 0.4, 0.3, "tanh", [TARGETS["He1"]], 0,
-    ...                            terms=False), kmax=2)
+    >>> r = term_presence(simulate(Simulation(200, alpha1=0.4, alpha2=0.3), "tanh",
+    ...                            [TARGETS["He1"]], terms=False), kmax=2)
     >>> len(r.z)
     2
     """
     if not isinstance(run, TwoStepRun):
         raise DomainError("run", type(run).__name__, "a TwoStepRun")
-    if not _is_int(kmax) or not 1 <= kmax <= PRESENCE_KMAX:
-        raise DomainError("kmax", kmax, f"integers in [1, {PRESENCE_KMAX}]")
+    kmax = read_count(kmax, "kmax", 1, PRESENCE_KMAX)
     if kmax + 1 >= run.N:
         raise DomainError("N", run.N, f"integers > kmax + 1 = {kmax + 1}")
     delta = run.W2 - run.W1
@@ -756,7 +698,8 @@ def combine_presence(reports: Sequence[TermPresence]) -> TermPresence:
     runs are independent), and the p-values are recomputed from the pooled moments. N and
     batch are those of the first report.
 
-    >>> run = simulate(100, 100, 100, 0.4, 0.3, "tanh", [TARGETS["He1"]], 0, terms=False)
+    >>> run = simulate(Simulation(100, alpha1=0.4, alpha2=0.3), "tanh", [TARGETS["He1"]],
+    ...                terms=False)
     >>> r = term_presence(run, 1)
     >>> round(combine_presence([r, r]).null_mean[0] / r.null_mean[0], 6)
     2.0
@@ -787,17 +730,17 @@ def profile_constant(run: TwoStepRun, v: np.ndarray, k: int) -> float:
     ``run``: a :class:`TwoStepRun`; ``v`` a finite vector of length d; ``k`` in 0..6
     (N > k + 3). Returns a float.
 
-    >>> run = simulate(200, 200, 200, 0.4, 0.35, "tanh", [TARGETS["He1"]], 0, terms=False)
+    >>> run = simulate(Simulation(200, alpha1=0.4, alpha2=0.35), "tanh", [TARGETS["He1"]],
+    ...                terms=False)
     >>> profile_constant(run, np.eye(1, 200, 0).ravel(), 2) < 0
     True
     """
     if not isinstance(run, TwoStepRun):
         raise DomainError("run", type(run).__name__, "a TwoStepRun")
-    if not _is_int(k) or not 0 <= k <= PRESENCE_KMAX:
-        raise DomainError("k", k, f"integers in [0, {PRESENCE_KMAX}]")
+    k = read_count(k, "k", 0, PRESENCE_KMAX)
     if k + 3 >= run.N:
         raise DomainError("N", run.N, f"integers > k + 3 = {k + 3}")
-    v = _finite_array(v, "v", f"a finite vector of length d = {run.d}")
+    v = np.asarray(read_finite(v, "v"), dtype=float)
     if v.shape != (run.d,):
         raise DomainError("v", f"an array of shape {v.shape}", f"a vector of length {run.d}")
     a = run.a
@@ -816,7 +759,7 @@ def term_constants_task(p: dict[str, Any], seed: Any) -> dict[str, float]:
     >>> len(out), out["taylor_residual"] < 1e-12
     (10, True)
     """
-    summary = spike_summary(int(p["N"]), str(p["batch"]), seed)
+    summary = spike_summary(Simulation(p["N"], batch=p["batch"], seed=seed))
     names = ("beta1", "beta2", "random")
     out = {f"C{k}_{names[j]}": float(summary.C[k, j]) for k in range(3) for j in range(3)}
     out["taylor_residual"] = float(summary.taylor_residual)

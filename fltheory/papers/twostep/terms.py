@@ -59,52 +59,28 @@ from typing import Any
 import mpmath
 import sympy as sp
 
+from fltheory.args import read_choice, read_count, read_dps, read_rational, read_real
 from fltheory.engine.functions import Function, Z, parse_function
 from fltheory.engine.hermite import gauss_moment
 from fltheory.engine.spectral.spikes import rectangular_spike
-from fltheory.exact import DomainError, check_dps, fraction_str
+from fltheory.exact import DomainError, fraction_str
+from fltheory.papers.twostep.params import (
+    BATCH_PSI,
+    BATCHES,
+    TwoStepSetting,
+    check_alpha,
+    target_texts,
+)
 from fltheory.papers.twostep.phases import (
     TWO_STEP_SIGMA,
     TWO_STEP_SIGMA_NAME,
-    check_alpha,
-    lambda_details,
-    term_exponent,
+    exponent_of,
+    lambda_of,
 )
 
 __all__ = ["TWO_STEP_SIGMA", "TWO_STEP_SIGMA_NAME", "DirectionLearning", "TermPrediction",
-           "TwoStepModel", "batch_model", "batch_psi", "learnability", "one_step_overlap",
-           "one_step_ratio", "term_prediction"]
-
-BATCHES = ("reused", "fresh")
-
-
-def _check_batch(batch: object) -> str:
-    if batch not in BATCHES:
-        raise DomainError("batch", batch, "reused or fresh")
-    return str(batch)
-
-
-def _check_ratio(value: object, name: str, positive: bool) -> Fraction:
-    """A ψ (> 0) or a noise level (>= 0) as an exact Fraction."""
-    allowed = "rationals > 0" if positive else "rationals >= 0"
-    if isinstance(value, bool) or not isinstance(value, Fraction | int | float | str):
-        raise DomainError(name, value, allowed, reason="is not a rational number")
-    try:
-        q = Fraction(value)
-    except (ValueError, OverflowError, ZeroDivisionError):
-        raise DomainError(name, value, allowed, reason="is not a rational number") from None
-    if q < 0 or (positive and q == 0):
-        raise DomainError(name, fraction_str(q), allowed)
-    return q
-
-
-def _target_list(targets: object) -> list[str]:
-    """The targets as a list of strings: one string is one target (never its characters)."""
-    if isinstance(targets, str):
-        return [targets]
-    if not isinstance(targets, list | tuple) or not all(isinstance(t, str) for t in targets):
-        raise DomainError("target", targets, "a list of functions of z (strings)")
-    return list(targets)
+           "TwoStepModel", "batch_model", "batch_psi", "learnability", "learnability_of",
+           "one_step_overlap", "one_step_ratio", "term_prediction"]
 
 
 _XI = sp.Symbol("xi", real=True)
@@ -143,9 +119,30 @@ class TwoStepModel:
         """
         if not isinstance(sigma, str):
             raise DomainError("sigma", sigma, "a polynomial in z", reason="is not an expression")
-        targets = _target_list(targets)
-        psi1, psi2 = _check_ratio(psi1, "psi", True), _check_ratio(psi2, "psi", True)
-        noise, dps = _check_ratio(noise, "noise", False), check_dps(dps)
+        texts = target_texts(targets)
+        psi1 = read_rational(psi1, "psi", 0, open_low=True)
+        psi2 = read_rational(psi2, "psi", 0, open_low=True)
+        noise, dps = read_rational(noise, "noise", 0), read_dps(dps)
+        return cls._make(sigma, texts, psi1, psi2, noise, dps, polynomial)
+
+    @classmethod
+    def of(cls, setting: TwoStepSetting, polynomial: bool = True) -> TwoStepModel:
+        """The model of a setting: its σ (which must be given) and targets, ψ1 = ψ2 = its ψ,
+        no label noise, its ``dps``; ``polynomial`` as for :meth:`build`.
+
+        >>> TwoStepModel.of(TwoStepSetting("2/5", sigma="z**3", targets=["He1"])).degree
+        3
+        """
+        if setting.sigma is None or setting.psi is None:
+            raise DomainError("sigma", "None", "an activation (the model needs σ)",
+                              reason="is missing")
+        return cls._make(setting.sigma, setting.targets, setting.psi, setting.psi, Fraction(0),
+                         setting.dps, polynomial)
+
+    @classmethod
+    def _make(cls, sigma: str, targets: tuple[str, ...], psi1: Fraction, psi2: Fraction,
+              noise: Fraction, dps: int, polynomial: bool) -> TwoStepModel:
+        """:meth:`build` of already-read arguments: parse σ and the targets, check E[g] = 0."""
         sig = parse_function(sigma, "sigma")
         if polynomial and not sig.expr.is_polynomial(Z):
             raise DomainError("sigma", sigma, "a polynomial in z (the terms H_k are a finite sum "
@@ -200,7 +197,7 @@ def batch_psi(batch: str) -> Fraction:
     >>> batch_psi("reused"), batch_psi("fresh")
     (Fraction(1, 1), Fraction(2, 1))
     """
-    return Fraction(1) if _check_batch(batch) == "reused" else Fraction(2)
+    return BATCH_PSI[read_choice(batch, "batch", BATCHES)]
 
 
 def batch_model(targets: str | list[str], batch: str, sigma: str = TWO_STEP_SIGMA) -> TwoStepModel:
@@ -211,7 +208,7 @@ def batch_model(targets: str | list[str], batch: str, sigma: str = TWO_STEP_SIGM
     Fraction(2, 1)
     """
     psi = batch_psi(batch)
-    return TwoStepModel.build(sigma, _target_list(targets), psi1=psi, psi2=psi)
+    return TwoStepModel.build(sigma, targets, psi1=psi, psi2=psi)
 
 
 def _expect(expr: sp.Expr | sp.Poly, model: TwoStepModel, s_syms: list[sp.Symbol],
@@ -306,13 +303,10 @@ def term_prediction(model: TwoStepModel, k: int, direction: int | None, batch: s
     """
     if not isinstance(model, TwoStepModel):
         raise DomainError("model", model, "a TwoStepModel")
-    _check_batch(batch)
-    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= model.degree - 1:
-        raise DomainError("k", k, f"0..{model.degree - 1} (σ has degree {model.degree})")
-    if direction is not None and (isinstance(direction, bool) or not isinstance(direction, int)
-                                  or not 0 <= direction < len(model.targets)):
-        raise DomainError("direction", direction,
-                          f"0..{len(model.targets) - 1} (a target index) or None")
+    read_choice(batch, "batch", BATCHES)
+    read_count(k, "k", 0, model.degree - 1)  # σ has degree L: the terms k = 0..L − 1
+    if direction is not None:
+        read_count(direction, "direction", 0, len(model.targets) - 1)  # a target index
     s, G = _symbols(model)
     if direction is None:
         C: Any = sp.Integer(0)
@@ -368,9 +362,23 @@ def learnability(model: TwoStepModel, alpha1: Fraction, alpha2: Fraction, batch:
     """
     if not isinstance(model, TwoStepModel):
         raise DomainError("model", model, "a TwoStepModel")
-    alpha1, alpha2 = check_alpha(alpha1, "a1"), check_alpha(alpha2, "a2")
-    _check_batch(batch)
-    lam = lambda_details(alpha1, alpha2, model.degree)
+    setting = TwoStepSetting(alpha1, alpha2, sigma=model.sigma.text,
+                             batch=read_choice(batch, "batch", BATCHES), dps=model.dps)
+    return learnability_of(model, setting)
+
+
+def learnability_of(model: TwoStepModel, setting: TwoStepSetting
+                    ) -> tuple[int, list[DirectionLearning]]:
+    """:func:`learnability` of the model (σ, targets, ψ, dps) at the setting's step exponents
+    α1, α2 and batch mode (the setting's σ and targets are the model's own).
+
+    >>> setting = TwoStepSetting("9/20", "3/10", sigma=TWO_STEP_SIGMA, targets=["He1", "He3"])
+    >>> lam, dirs = learnability_of(batch_model(["He1", "He3"], "reused"), setting)
+    >>> lam, [d.via_k for d in dirs]
+    (2, [2, 2])
+    """
+    lam = lambda_of(setting, model.degree)
+    batch = str(setting.batch)
     mu_sigma = _expect(sp.diff(model.sigma.expr, Z), model, *_symbols(model))
     out = []
     for i, g in enumerate(model.targets):
@@ -386,7 +394,7 @@ def learnability(model: TwoStepModel, alpha1: Fraction, alpha2: Fraction, batch:
             reason = (f"μ_1(g) = {_short(mu1)} ≠ 0: in the one-step spike (rank one along "
                       "Σ μ_1(g_k) β_k)")
         elif via is not None:
-            reason = _via_reason(via, term_exponent(alpha1, alpha2, via), batch,
+            reason = _via_reason(via, exponent_of(setting, via), batch,
                                  _step1_clause(mu1, model.dps, sigma_spike))
         elif batch == "fresh" and not _nonzero(mu1, model.dps):
             reason = ("μ_1(g) = 0: with a fresh batch y enters every term linearly, so C_k(β) = 0 "
@@ -394,7 +402,7 @@ def learnability(model: TwoStepModel, alpha1: Fraction, alpha2: Fraction, batch:
         else:
             reason = (f"{_step1_clause(mu1, model.dps, sigma_spike)} and C_k(β) = 0 for every "
                       f"outlier term 1 <= k <= Λ = {lam.value}")
-        on_boundary = not step1 and via is not None and term_exponent(alpha1, alpha2, via) == 0
+        on_boundary = not step1 and via is not None and exponent_of(setting, via) == 0
         out.append(DirectionLearning(g.text, mu1, step1, step1 or (via is not None
                                                                  and not on_boundary),
                                      via, reason, on_boundary))
@@ -446,11 +454,8 @@ def one_step_overlap(model: TwoStepModel, alpha1: Fraction, N: int, c: Fraction 
     if not isinstance(model, TwoStepModel):
         raise DomainError("model", model, "a TwoStepModel")
     alpha1 = check_alpha(alpha1, "a1")
-    if isinstance(N, bool) or not isinstance(N, int) or N < 1:
-        raise DomainError("N", N, "integers >= 1")
-    c = _check_ratio(c, "c", True)
-    if c > 1:
-        raise DomainError("c", fraction_str(c), "(0, 1] (c = N/d)")
+    N = read_count(N, "N", 1)
+    c = read_rational(c, "c", 0, 1, open_low=True)  # c = N/d
     s, G = _symbols(model)
     d1 = sp.diff(model.sigma.expr, Z)
     mu_sigma = float(_expect(d1, model, s, G))
@@ -481,11 +486,8 @@ def one_step_ratio(alpha1: float | Fraction, alpha2: float | Fraction, N: float,
     0.7883
     """
     a1, a2 = float(check_alpha(alpha1, "a1")), float(check_alpha(alpha2, "a2"))
-    for name, value, positive in (("N", N, True), ("h1", h1, False), ("h2", h2, False)):
-        if isinstance(value, bool) or not isinstance(value, int | float) \
-                or not (0 < value < math.inf if positive else 0 <= value < math.inf):
-            raise DomainError(name, value, "finite numbers > 0" if positive
-                              else "finite numbers >= 0")
+    N = read_real(N, "N", 0, open_low=True)
+    h1, h2 = read_real(h1, "h1", 0), read_real(h2, "h2", 0)
     eta1, eta2 = N**a1, N**a2
     eps = eta1 / math.sqrt(N)
     return eta2 / (eta1 + eta2) * math.sqrt(eps**2 * h1 + eps**4 * h2)

@@ -1,7 +1,8 @@
 """Views of the two-step GD paper (Moniri & Hassani): tables, figures, notebook.
 
-Each builder asks the theory, the claims or the simulator for its numbers and hands them to
-:mod:`fltheory.render`; nothing is computed here. Declared in :mod:`fltheory.papers.twostep`.
+Each builder asks the theory or the runs for its numbers and hands them to
+:mod:`fltheory.render`; nothing is computed or checked here (the parameters' domains are
+:mod:`fltheory.papers.twostep.params`'). Declared in :mod:`fltheory.papers.twostep`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from fltheory.exact import to_decimal_str
+from fltheory.papers.twostep.params import StepPairs
 from fltheory.papers.twostep.phases import TWO_STEP_SIGMA_NAME
 from fltheory.render.latex import latex_code
 from fltheory.render.params import ViewParam, progress, view_params
@@ -115,14 +117,9 @@ def twostep_table(targets: Sequence[str] = TWOSTEP_TABLE_TARGETS,
         The rows' (α1, α2), paired (default (1/10, 1/5), (3/10, 1/4), (2/5, 3/10),
         (9/20, 3/10)).
     """
-    from fltheory.exact import DomainError
     from fltheory.papers.twostep.terms import batch_model, learnability
 
-    if len(alpha1) != len(alpha2):
-        raise DomainError("alpha2", ",".join(_dec(a) for a in alpha2),
-                          f"as many values as alpha1 ({len(alpha1)})",
-                          reason="does not pair with alpha1")
-    points = list(zip(alpha1, alpha2, strict=True))
+    points = StepPairs(alpha1, alpha2).points
     rows = []
     for batch in ("reused", "fresh"):
         progress(f"{batch} batch: {len(targets)} targets at {len(points)} points")
@@ -349,15 +346,9 @@ def twostep_figure(N: int = 1000, Ns: Sequence[int] = (400, 800, 1600), seeds: i
     seed
         Seed of the simulations (default 0).
     """
-    from fltheory.papers.twostep.claims import check_term_constants_task, constants_vs_N
-    from fltheory.papers.twostep.sim import singular_values
+    from fltheory.papers.twostep.runs import figure_runs
 
-    for size in (N, *Ns):
-        check_term_constants_task({"N": size})
-    progress(f"singular values at N = {N}")
-    spectra = singular_values(N, seed, batch=batch)
-    progress(f"spike constants at N = {', '.join(map(str, Ns))}, {seeds} seeds each")
-    return draw_twostep(spectra, constants_vs_N(tuple(Ns), seeds, batch, seed))
+    return draw_twostep(*figure_runs(N, Ns, seeds, batch, seed, announce=progress))
 
 
 NOTEBOOK: list[tuple[str, str]] = [
@@ -372,22 +363,19 @@ spike. This notebook draws the phase diagram, asks which directions each batch m
 checks the leading-order spike constants $C_k$ of the terms against simulation."""),
     ("code", """%matplotlib inline
 from fractions import Fraction
+from fltheory.papers.twostep import TWO_STEP_SIGMA, TwoStepSetting, lambda_of, learn_of
+from fltheory.papers.twostep.runs import figure_runs
 from fltheory.papers.twostep.views import draw_twostep, lambda_figure
-from fltheory.papers.twostep.phases import TWO_STEP_SIGMA, lambda_details
-from fltheory.papers.twostep.learning import learn
-from fltheory.papers.twostep.terms import batch_psi
-from fltheory.papers.twostep.sim import singular_values
-from fltheory.papers.twostep.claims import constants_vs_N
 
-lambda_details(Fraction(2, 5), Fraction(3, 10))"""),
+lambda_of(TwoStepSetting(Fraction(2, 5), Fraction(3, 10)))"""),
     ("code", """fig = lambda_figure()"""),
     ("code", """for batch in ("reused", "fresh"):  # ψ = d/n per step: 1 reused, 2 fresh halves
-    display(learn(TWO_STEP_SIGMA, ["He1", "He3", "He2"], Fraction(9, 20), Fraction(3, 10),
-                  batch, batch_psi(batch)))"""),
+    display(learn_of(TwoStepSetting(Fraction(9, 20), Fraction(3, 10), sigma=TWO_STEP_SIGMA,
+                                    targets=["He1", "He3", "He2"], batch=batch)))"""),
     ("markdown", r"""The outlier count of $W_2$ does not show $\Lambda$ at feasible $N$ (left: the
 bulk of the $k \ge 1$ terms is heavy-tailed and as large as their spikes). What can be checked is
 the constant of each term's spike: the estimate $\hat C_k$ (projection of $H_k v$ on the neuron
 profile $a^{k+1}$) against the predicted $C_k$ (right, normalised so that the prediction is
 $\pm 1$), flat in $N$."""),
-    ("code", """fig = draw_twostep(singular_values(1000), constants_vs_N((400, 800, 1600), seeds=6))"""),
+    ("code", """fig = draw_twostep(*figure_runs(1000, (400, 800, 1600), seeds=6))"""),
 ]

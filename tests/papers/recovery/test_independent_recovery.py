@@ -267,7 +267,7 @@ def test_mse_formula_against_monte_carlo_regression():
     assert abs(r2.mean() - model.mse([9.0])[0]) < 6 * se, (r2.mean(), model.mse([9.0]), se)
 
 
-# --------------------------------------------------------------------------- issue 24
+# --------------------------------------------------------------------------- normalisation
 # One normalisation: c_k = λ_k/‖λ‖, λ_k = k^(−γ), so n_k = C·D/c_k² = C·D·‖λ‖²·k^(2γ) with
 # ‖λ‖² = Σ_{i<=d1} i^(−2γ) (ζ(2γ) at d1 = ∞). The references below are written from that
 # formula with mpmath sums (not the code under test), at generic γ = 13/10, q = 3, d = 37.
@@ -288,7 +288,7 @@ def _norm2_ref(gamma: Fraction, d1: int | None) -> mpmath.mpf:
     return mpmath.fsum(mpmath.mpf(i) ** -s for i in range(1, d1 + 1))
 
 
-def test_issue24_threshold_command_is_the_model_threshold(invoke):
+def test_threshold_command_is_the_model_threshold(invoke):
     """Contradiction 1 (`threshold` used plain C·D·k^(2γ)): its n_k is C·D·‖λ‖²·k^(2γ)."""
     d, q = 37, 3
     D = math.comb(d + q - 1, q)
@@ -305,7 +305,7 @@ def test_issue24_threshold_command_is_the_model_threshold(invoke):
 
 @pytest.mark.parametrize(("gamma", "n"), [(Fraction(13, 10), 4 * 10**5),
                                           (Fraction(3, 2), 10**6)])
-def test_issue24_recovery_scaling_count_and_column_agree_with_the_model(invoke, gamma, n):
+def test_recovery_scaling_count_and_column_agree_with_the_model(invoke, gamma, n):
     """Contradiction 2 (the scaling count 15 against BBP/Lu–Li 14): at γ = 13/10 (‖λ‖²
     irrational) and 3/2 (rational), q = 3, d = 37, d1 = 12, the count printed by `recovery`
     is #{k <= d1 : n >= C·D·H_12(2γ)·k^(2γ)}
@@ -342,7 +342,7 @@ def test_issue24_recovery_scaling_count_and_column_agree_with_the_model(invoke, 
     assert abs(det["recovered_scaling"] - det["recovered_luli"]) <= 1
 
 
-def test_issue24_law_command_and_recovery_print_the_same_p(invoke):
+def test_law_command_and_recovery_print_the_same_p(invoke):
     """Contradiction 3 (`recovery law` and `recovery` printed different P for the same γ): with
     the C that `recovery` prints, `recovery law --C` gives its P; both equal
     8γ²/((4γ² − 1)ζ(2γ))·(ζ(2γ)·C)^(1 − 1/(2γ)) written here with ζ by nsum."""

@@ -274,7 +274,7 @@ def test_bad_input_is_a_domain_error(kwargs, param):
 
 def test_unreachable_digits_say_which_eigenvalue(monkeypatch):
     """With the Mehler series cut at k = 5 the truncation bound leaves too few digits."""
-    from fltheory.engine.randomfeatures import route_nystrom
+    import fltheory.engine.randomfeatures._route_nystrom as route_nystrom
 
     monkeypatch.setattr(route_nystrom, "KMAX", 5)
     with pytest.raises(DomainError, match=r"λ_\(1,\d\) is confirmed to \d+ digits"):

@@ -1,0 +1,498 @@
+r"""Kernel spectra on the sphere and the learning curves of kernel ridge regression: the face of
+the kernel paper (docs: ``docs/papers/kernel.rst``).
+
+Conventions, printed with every answer:
+
+* x, y uniform on S^{d−1}, t = x·y; a dot-product kernel κ(x·y) has eigenvalues μ_k on the
+  degree-k spherical harmonics (Funk–Hecke), μ_k = E_t[κ(t) P_k(t)], P_k the Gegenbauer
+  polynomial with P_k(1) = 1, multiplicity N(d, k); Σ_k N(d, k) μ_k = κ(1) (Mercer).
+* A network's NNGP/NTK: :mod:`fltheory.engine.kernels.networks` (first layer N(0, 1) weights,
+  later N(0, c_σ/width) with c_σ = 1/E[σ(z)²], bias N(0, β²)).
+* Kernel ridge regression f̂ = k(x)ᵀ(K + λI_n)⁻¹y with y = f*(x) + ε, ε ~ N(0, σ²); error
+  E_x(f̂ − f*)² (clean), and the noisy-label test error (clean + σ²) beside it.
+
+What is exact: the eigenvalues of the arc-cosine family at depth 2 without bias (Gamma ratios,
+rational multiples of Γ(d/2)²/(πΓ((d+1)/2)²)), of polynomial kernels and polynomial activations
+(rationals); every other value carries a bound from which its confirmed digits follow
+(:mod:`fltheory.engine.kernels`). The learning curves are the eigenlearning equations
+(:mod:`fltheory.engine.kernels.curves`), an approximation at small n; the proportional ridge risk
+is exact (:mod:`fltheory.engine.kernels.ridge`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+from fltheory.engine.kernels.activations import ActivationForm
+from fltheory.engine.kernels.moments import confirmed_digits
+from fltheory.engine.kernels.networks import Eigen
+from fltheory.engine.spherical import multiplicity
+from fltheory.exact import DomainError
+from fltheory.papers.kernel.params import FAST_ACTIVATIONS, Curve, KernelSpec, Levels, Ridge
+from fltheory.render.shows import ShowsTable
+from fltheory.results import Table
+
+__all__ = ["CONVENTIONS", "CurveAnswer", "KernelSpectrum", "Level", "RidgeAnswer",
+           "StaircaseLevel", "curve", "eigen", "ridge", "spectrum", "staircase", "taylor"]
+
+CONVENTIONS = {
+    "sphere": "x, y uniform on S^{d−1}, t = x·y",
+    "eigenvalues": "μ_k = E_t[κ(t) P_k(t)] (Funk–Hecke), P_k Gegenbauer with P_k(1) = 1, "
+                   "multiplicity N(d, k); Σ_k N(d, k) μ_k = κ(1)",
+    "digits": "each μ_k to the digits its error bound confirms (all --dps digits when exact)",
+}
+#: bounds of the composed route (smooth σ deeper than 2 or with bias): kmax·depth and dps
+SMOOTH_DEEP_WORK = 200
+SMOOTH_DEEP_DPS = 40
+NETWORK = ("depth L weight layers; first layer w ~ N(0, I_d) (w·x ~ N(0, 1)), later layers "
+           "N(0, c_σ/width) with c_σ = 1/E[σ(z)²] (ReLU: 2, He), bias N(0, β²); "
+           "NNGP Σ^(L−1), NTK Θ^(L) (Jacot et al. 2018; Arora et al. 2019, eq. 4)")
+
+
+# --------------------------------------------------------------------------- spectra
+
+
+@dataclass(frozen=True)
+class Level:
+    """Degree k: multiplicity N(d, k), the exact value (sympy, or None), the value at ``dps``
+    (mpmath) with a ``bound`` on its error and the ``digits`` that bound confirms."""
+
+    k: int
+    multiplicity: int
+    exact: Any
+    value: Any
+    bound: Any
+    digits: int
+
+    @property
+    def zero(self) -> bool:
+        """Exactly zero (by parity or a closed form)."""
+        return self.value == 0 and self.bound == 0
+
+    def shown(self) -> str:
+        """The value to its confirmed digits ('0' for an exact zero; '|μ_k| <= b' when only a
+        bound is known)."""
+        if self.value == 0:
+            return "0" if self.bound == 0 else f"|μ| <= {mpmath.nstr(self.bound, 3)}"
+        if self.digits <= 0:
+            return f"{mpmath.nstr(self.value, 3)} (unconfirmed, ± {mpmath.nstr(self.bound, 2)})"
+        return mpmath.nstr(self.value, self.digits)
+
+    def exact_text(self, limit: int = 80) -> str:
+        """The exact value as text when known and at most ``limit`` characters, else ""."""
+        if self.exact is None:
+            return ""
+        text = str(self.exact)
+        return text if len(text) <= limit else ""
+
+
+@dataclass(frozen=True)
+class KernelSpectrum(ShowsTable):
+    """The eigenvalues μ_0 … μ_kmax of one kernel on S^{d−1}, with κ(1), κ(−1), the Mercer sum
+    Σ_{k <= kmax} N(d, k) μ_k against κ(1), the method and its notes. A table in a notebook."""
+
+    spec: KernelSpec
+    levels_asked: Levels
+    levels: tuple[Level, ...]
+    at_one: Any
+    at_one_exact: Any
+    at_minus_one: Any
+    mercer: Any
+    method: str
+    notes: tuple[str, ...]
+
+    @property
+    def d(self) -> int:
+        return int(self.levels_asked.d)
+
+    @property
+    def share(self) -> Any:
+        """Σ_{k <= kmax} N(d, k) μ_k / κ(1)."""
+        with mpmath.workdps(self.levels_asked.dps + 5):
+            return +(self.mercer / self.at_one) if self.at_one else mpmath.mpf(0)
+
+    @property
+    def conventions(self) -> dict[str, str]:
+        out = dict(CONVENTIONS)
+        if self.spec.activation is not None:
+            out["network"] = NETWORK
+        return out
+
+    def __repr__(self) -> str:
+        values = ", ".join(lev.exact_text(20) or lev.shown()[:12] for lev in self.levels[:6])
+        more = ", …" if len(self.levels) > 6 else ""
+        return (f"KernelSpectrum({self.spec.name}, d={self.d}, kmax={self.levels_asked.kmax}: "
+                f"μ = {values}{more})")
+
+    def table(self) -> Table:
+        """k, N(d, k), μ_k exact (when short), μ_k to its confirmed digits, digits, cumulative
+        share of κ(1)."""
+        rows, latex_rows = [], []
+        dps = self.levels_asked.dps
+        total = mpmath.mpf(0)
+        for lev in self.levels:
+            with mpmath.workdps(dps + 5):
+                total += lev.multiplicity * lev.value
+                share = total / self.at_one if self.at_one else mpmath.mpf(0)
+            mult = str(lev.multiplicity) if lev.multiplicity < 10**15 else \
+                f"{mpmath.nstr(mpmath.mpf(lev.multiplicity), 6)}"
+            exact = lev.exact_text() or "-"
+            digits = "exact" if lev.bound == 0 else str(lev.digits)
+            row = [str(lev.k), mult, exact, lev.shown(), digits, mpmath.nstr(share, 10)]
+            rows.append(row)
+            latex_rows.append([row[0], f"${mult}$" if "e" not in mult else mult,
+                               _latex_exact(lev), f"${lev.shown()}$" if lev.digits > 0 or
+                               lev.zero else lev.shown().replace("|", "$|$"), row[4], row[5]])
+        return Table(columns=["k", "N(d, k)", "μ_k exact", "μ_k", "digits", "share of κ(1)"],
+                     rows=rows,
+                     latex_columns=["$k$", "$N(d,k)$", r"$\mu_k$ exact", r"$\mu_k$", "digits",
+                                    r"share of $\kappa(1)$"],
+                     latex_rows=latex_rows,
+                     caption=f"Eigenvalues of {self.spec.name} on S^{self.d - 1} (d = {self.d})",
+                     label="tab:fltheory-kernel-spectrum", align="rrllrr",
+                     notes=[self.method, *self.notes])
+
+
+def _latex_exact(lev: Level) -> str:
+    if not lev.exact_text():
+        return "--"
+    if hasattr(lev.exact, "latex"):  # the arc-cosine family: LaTeX without sympy
+        return f"${lev.exact.latex()}$"
+    import sympy as sp
+
+    return f"${sp.latex(lev.exact)}$"
+
+
+def _form(spec: KernelSpec) -> ActivationForm:
+    """The activation's family, refused here when no route of the recursions takes it."""
+    if spec.activation in FAST_ACTIVATIONS:
+        family, a, c = FAST_ACTIVATIONS[spec.activation]
+        form = ActivationForm(family, None, Fraction(a), Fraction(c))
+    else:
+        from fltheory.engine.kernels.activations import activation_form
+
+        form = activation_form(spec.expr)
+    shown = str(spec.activation)
+    if form.family == "kinked":
+        raise DomainError("activation", shown, "a·relu(z) + c·relu(−z), a step, a polynomial "
+                          "or a smooth σ (no Abs/sign/Max/Min/Heaviside otherwise)",
+                          reason="has a kink the recursions do not take (its Hermite "
+                                 "coefficients need a quadrature each: fltheory hermite)")
+    if form.family == "smooth":
+        import sympy as sp
+
+        from fltheory.engine.expressions import Z
+        from fltheory.engine.integrability import check_square_integrable
+
+        check_square_integrable(spec.expr, "activation", shown)  # E[σ²] < ∞: a dual exists
+        if spec.kind == "ntk":
+            check_square_integrable(sp.diff(spec.expr, Z), "activation",
+                                    f"σ' of {shown}")  # E[σ'²] < ∞: the NTK is finite
+    if form.family == "step" and spec.kind == "ntk":
+        raise DomainError("kind", "ntk", "nngp for a step activation (σ' is a Dirac mass: "
+                          "the NTK is infinite at t = 1)")
+    if form.family == "polynomial":
+        from fltheory.engine.kernels.networks import MAX_POLY_DEGREE
+
+        p = len(form.coefficients) - 1
+        degree = p ** (int(spec.depth) - 1) if p else 0
+        if degree > MAX_POLY_DEGREE:
+            raise DomainError("depth", spec.depth, f"depths with deg(σ)^(L−1) <= "
+                              f"{MAX_POLY_DEGREE} for a polynomial σ",
+                              reason=f"gives a kernel of degree {degree}")
+    return form
+
+
+def eigen(spec: KernelSpec, levels: Levels,
+          progress: Callable[[str], None] | None = None) -> Eigen:
+    """The engine's answer for this kernel (:class:`~fltheory.engine.kernels.networks.Eigen`):
+    values, bounds, exact values where known, κ(±1) and the method; refusals (an activation no
+    route takes, a composed route beyond its cost bound) come first.
+
+    >>> eigen(KernelSpec(activation="abs"), Levels(3, 2)).method
+    'closed form (arc-cosine kernels, Gamma ratios)'
+    """
+    d, kmax, dps = int(levels.d), int(levels.kmax), int(levels.dps)
+    if spec.kernel is not None:
+        from fltheory.engine.kernels.expression import expression_eigenvalues
+
+        return expression_eigenvalues(spec.expr, d, kmax, dps, progress=progress)
+    from fltheory.engine.kernels.networks import Network, network_eigenvalues
+
+    net = Network(_form(spec), str(spec.kind), int(spec.depth), Fraction(spec.bias))
+    # the composed route (smooth σ deeper than 2 or with bias) evaluates depth truncated duals
+    # of ~kmax + 2 dps terms at ~8 kmax points, at 4/3 of dps + 5 digits: bounded before it
+    # starts
+    if net.form.family == "smooth" and (net.depth > 2 or net.bias) and (
+            kmax * net.depth > SMOOTH_DEEP_WORK or dps > SMOOTH_DEEP_DPS):
+        raise DomainError("kmax", kmax, f"kmax·depth <= {SMOOTH_DEEP_WORK} and --dps <= "
+                          f"{SMOOTH_DEEP_DPS} for a smooth σ deeper than 2 or with bias",
+                          reason=f"(with depth {net.depth}, dps {dps}) would compose series "
+                                 "of several hundred terms at thousands of points")
+    return network_eigenvalues(net, d, kmax, dps, progress=progress)
+
+
+def spectrum(spec: KernelSpec, levels: Levels,
+             progress: Callable[[str], None] | None = None) -> KernelSpectrum:
+    """μ_0 … μ_kmax of the kernel on S^{d−1}, each with its multiplicity and confirmed digits.
+
+    >>> s = spectrum(KernelSpec(activation="relu", kind="ntk"), Levels(3, 4))
+    >>> [str(lev.exact) for lev in s.levels], s.at_one_exact
+    (['1/2', '1/3', '5/64', '0', '1/192'], Fraction(2, 1))
+    >>> mpmath.nstr(s.share, 6)
+    '0.96875'
+    """
+    e = eigen(spec, levels, progress)
+    d, dps = int(levels.d), int(levels.dps)
+    out = []
+    with mpmath.workdps(dps + 10):
+        mercer = mpmath.mpf(0)
+        for k, (value, bound) in enumerate(zip(e.values, e.bounds, strict=True)):
+            mult = multiplicity(d, k)
+            exact = e.exact[k] if e.exact is not None else None
+            digits = dps if bound == 0 else confirmed_digits(value, bound, dps)
+            out.append(Level(k, mult, exact, value, bound, digits))
+            mercer += mult * value
+    return KernelSpectrum(spec, levels, tuple(out), e.at_one, e.exact_one, e.at_minus_one,
+                          +mercer, e.method, e.notes)
+
+
+# --------------------------------------------------------------------------- learning curves
+
+
+@dataclass(frozen=True)
+class CurveRow:
+    """One n of a learning curve (floats): the ridge used, κ_eff, E_0, clean and noisy test
+    errors, bias and variance, learnability of each target degree, μ_K/κ_eff."""
+
+    n: int
+    ridge: float
+    kappa: float
+    E0: float
+    error: float
+    noisy: float
+    bias: float
+    variance: float
+    learnability: dict[int, float]
+    tail_ratio: float
+
+
+@dataclass(frozen=True)
+class CurveAnswer(ShowsTable):
+    """A learning curve on an exact spectrum: the spectrum, the question and one row per n."""
+
+    spectrum: KernelSpectrum
+    question: Curve
+    rows: tuple[CurveRow, ...]
+
+    def table(self) -> Table:
+        degrees = sorted(self.question.target.energies)
+        cols = ["n", "λ", "κ_eff", "E_0", "error (clean)", "test error (noisy labels)",
+                *[f"L_{k}" for k in degrees]]
+        rows = [[str(r.n), _g(r.ridge), _g(r.kappa), _g(r.E0), _g(r.error), _g(r.noisy),
+                 *[_g(r.learnability[k]) for k in degrees]] for r in self.rows]
+        notes = ["eigenlearning equations (Bordelon, Canatar & Pehlevan 2020; Simon et al. "
+                 "2023): an approximation at small n (see the claims)",
+                 f"degrees beyond kmax = {self.spectrum.levels_asked.kmax} enter through their "
+                 "trace R/κ_eff; largest μ_kmax/κ_eff over the curve: "
+                 f"{_g(max(r.tail_ratio for r in self.rows))}"]
+        return Table(columns=cols, rows=rows,
+                     caption="Learning curve of kernel ridge regression, "
+                             f"{self.spectrum.spec.name}, d = {self.spectrum.d}",
+                     label="tab:fltheory-kernel-curve",
+                     align="r" * len(cols), notes=notes)
+
+
+def _g(x: float) -> str:
+    if math.isinf(x):
+        return "inf"
+    return f"{x:.6g}"
+
+
+def _curve_spectrum(s: KernelSpectrum) -> Any:
+    from fltheory.engine.kernels.curves import Spectrum
+
+    values = [lev.value for lev in s.levels]
+    return Spectrum.from_values(values, [lev.multiplicity for lev in s.levels], s.at_one)
+
+
+def curve(spec: KernelSpec, levels: Levels, question: Curve,
+          progress: Callable[[str], None] | None = None) -> CurveAnswer:
+    """The eigenlearning curve at each n of ``question`` (ridge fixed, or optimal per n).
+
+    A target degree above ``levels.kmax`` is refused (its eigenvalue was not computed).
+
+    >>> from fltheory.papers.kernel.params import Target
+    >>> a = curve(KernelSpec(activation="relu", kind="ntk"), Levels(3, 40),
+    ...           Curve("10,100", 0, 0, Target(degree=1)))
+    >>> [round(r.error, 6) for r in a.rows]
+    [0.022159, 3e-06]
+    """
+    import numpy as np
+
+    from fltheory.engine.kernels.curves import curve_point, optimal_ridge
+
+    target = question.target
+    if target.top > int(levels.kmax):
+        raise DomainError("kmax", levels.kmax, f"kmax >= {target.top}, the highest degree of the "
+                          "target", reason="is below the target's degrees")
+    s = spectrum(spec, levels, progress)
+    cs = _curve_spectrum(s)
+    energies = np.zeros(int(levels.kmax) + 1)
+    for k, e in target.energies.items():
+        energies[k] = float(e)
+    noise2 = float(question.noise) ** 2
+    rows = []
+    for n in question.n:
+        if question.ridge == "optimal":
+            p = optimal_ridge(cs, energies, float(n), noise2)
+        else:
+            p = curve_point(cs, energies, float(n), float(question.ridge), noise2)
+        rows.append(CurveRow(n, p.ridge, p.kappa, p.E0, p.error, p.noisy, p.bias, p.variance,
+                             {k: float(p.L[k]) for k in target.energies}, p.tail_ratio))
+    return CurveAnswer(s, question, tuple(rows))
+
+
+# --------------------------------------------------------------------------- ridge regression
+
+
+@dataclass(frozen=True)
+class RidgeAnswer:
+    """The proportional-regime answer: the ridge used (exact), the risk and its parts (exact
+    sympy, numeric at ``dps``), the noisy-label test error, and both ridgeless risks."""
+
+    question: Ridge
+    lam: Any
+    risk: Any
+    bias: Any
+    variance: Any
+    noisy: Any
+    ridgeless: Any
+    optimal_lam: Any
+    optimal_risk: Any
+
+
+def ridge(question: Ridge) -> RidgeAnswer:
+    """Hastie et al. (2022) / Dobriban & Wager (2018) at γ, r², σ and λ (exact).
+
+    >>> a = ridge(Ridge("1/2", 1, 1, "optimal"))
+    >>> a.lam, a.risk, a.ridgeless
+    (1/2, -1 + sqrt(2), 1)
+    """
+    from fltheory.engine.kernels.ridge import ridge_risk, ridgeless_risk
+
+    g, r2, sig = question.gamma, question.signal, question.noise
+    ridgeless = ridgeless_risk(g, r2, sig)
+    best = ridge_risk(g, r2, sig, None) if r2 > 0 else None
+    if question.ridge == "optimal":
+        assert best is not None
+        r = best
+    elif question.ridge == 0:
+        import sympy as sp
+
+        s2 = sp.Rational(sig.numerator, sig.denominator) ** 2
+        return RidgeAnswer(question, sp.Integer(0), ridgeless, None, None,
+                           ridgeless + s2 if ridgeless != sp.oo else sp.oo, ridgeless,
+                           best.lam if best else None, best.risk if best else None)
+    else:
+        r = ridge_risk(g, r2, sig, question.ridge)
+    return RidgeAnswer(question, r.lam, r.risk, r.bias, r.variance, r.noisy, ridgeless,
+                       best.lam if best else None, best.risk if best else None)
+
+
+# --------------------------------------------------------------------------- the staircase
+
+
+@dataclass(frozen=True)
+class StaircaseLevel:
+    """The polynomial-regime limit at level ℓ (n = ψ d^ℓ, d → ∞): b_ℓ = lim N(d, ℓ) μ_ℓ (the
+    Taylor coefficient of κ), the mass R_ℓ of the higher degrees, and per ψ the effective ridge
+    θ = κ_eff/μ_ℓ, the learnability of degree ℓ and the clean error."""
+
+    ell: int
+    b: float
+    rest: float
+    psi: tuple[float, ...]
+    theta: tuple[float, ...]
+    learnability: tuple[float, ...]
+    error: tuple[float, ...]
+
+
+def taylor(spec: KernelSpec, J: int, dps: int = 20) -> tuple[list[Any], Any]:
+    """b_0 … b_J of κ(t) = Σ_j b_j t^j and κ(1) (exact for polynomials; Cauchy integral or
+    Hermite coefficients otherwise, :func:`fltheory.engine.kernels.networks.taylor_coefficients`).
+
+    >>> b, one = taylor(KernelSpec(kernel="exp(2*t - 2)"), 2)
+    >>> [round(float(v), 10) for v in b], float(one)
+    ([0.1353352832, 0.2706705665, 0.2706705665], 1.0)
+    """
+    if spec.kernel is not None:
+        from fltheory.engine.kernels.expression import rational_polynomial
+        from fltheory.engine.kernels.series import taylor as cauchy
+
+        coeffs = rational_polynomial(spec.expr)
+        with mpmath.workdps(dps + 10):
+            if coeffs is not None:
+                out = [mpmath.mpf(c.numerator) / c.denominator for c in coeffs[: J + 1]]
+                total = sum(coeffs, Fraction(0))
+                return (out + [mpmath.mpf(0)] * (J + 1 - len(out)),
+                        mpmath.mpf(total.numerator) / total.denominator)
+            import sympy as sp
+
+            from fltheory.engine.expressions import Z
+
+            fn = sp.lambdify(Z, spec.expr, modules="mpmath")
+            one = mpmath.mpf(fn(mpmath.mpf(1)))
+            return list(cauchy(fn, J, dps, one).coefficients), one
+    from fltheory.engine.kernels.networks import Network, taylor_coefficients
+
+    net = Network(_form(spec), str(spec.kind), int(spec.depth), Fraction(spec.bias))
+    try:
+        return taylor_coefficients(net, J, dps)
+    except ValueError:
+        raise DomainError("activation", spec.activation, "the arc-cosine family, a polynomial, "
+                          "or a smooth σ at depth 2 without bias (the Taylor coefficients of "
+                          "this kernel are not offered)") from None
+
+
+def staircase(spec: KernelSpec, ell: int, psis: list[float], ridge_: float,
+              energies: dict[int, float], noise2: float) -> StaircaseLevel:
+    """The limit of the eigenlearning equations at n = ψ d^ℓ, d → ∞
+    (:func:`~fltheory.engine.kernels.curves.limit_point`): degrees below ℓ learned, above ℓ
+    not, degree ℓ a ridge problem with n/N(d, ℓ) → α = ψ ℓ! and effective ridge
+    ρ = (λ + R_ℓ)/b_ℓ, where b_ℓ = lim N(d, ℓ) μ_ℓ is the Taylor coefficient of κ and
+    R_ℓ = κ(1) − Σ_{k <= ℓ} b_k the mass of the higher degrees. This is the shape of the
+    test-error limit of Misiakiewicz (2022, abstract: "double descent … depending on the
+    effective regularization and signal-to-noise ratio at level κ") and Hu & Lu (2022) for
+    n/d^ℓ → ψ; its constants here come from the eigenlearning equations (the claim
+    kernel.staircase checks them against kernel regression).
+
+    >>> lev = staircase(KernelSpec(kernel="t/2 + t**2/2"), 1, [0.5, 2.0], 0.0, {1: 1.0}, 0.0)
+    >>> [round(e, 6) for e in lev.error]
+    [0.674437, 0.207107]
+    """
+    from fltheory.engine.kernels.curves import limit_point
+
+    coefficients, at_one = taylor(spec, ell + 1)
+    b = float(coefficients[ell])
+    if b <= 0:
+        raise DomainError("ell", ell, "a degree with b_ℓ > 0 (the kernel's Taylor coefficient)",
+                          reason=f"has b_{ell} = 0: degree {ell} is never learned")
+    rest = max(float(at_one) - float(sum(coefficients[: ell + 1])), 0.0)
+    rho = (ridge_ + rest) / b
+    higher = sum(e for k, e in energies.items() if k > ell)
+    level = energies.get(ell, 0.0)
+    thetas, Ls, errors = [], [], []
+    for psi in psis:
+        alpha = psi * math.factorial(ell)
+        theta, L, err = limit_point(alpha, rho, level, higher, noise2)
+        thetas.append(theta)
+        Ls.append(L)
+        errors.append(err)
+    return StaircaseLevel(ell, b, rest, tuple(psis), tuple(thetas), tuple(Ls), tuple(errors))

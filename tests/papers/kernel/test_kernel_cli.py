@@ -1,0 +1,146 @@
+"""`fltheory kernel …`: the commands' answers, formats and refusals (one line, exit 2, before
+any work)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+def test_spectrum_relu_ntk_exact(invoke):
+    """The issue's example: ReLU NTK, depth 2, d = 3, exact rationals (the closed forms of
+    Bietti & Mairal 2019 in the normalisation P_k(1) = 1: μ_0 = 1/2, μ_1 = 1/d, zeros at odd
+    k >= 3), κ(1) = 2 and the Mercer partial sum."""
+    r = invoke("kernel", "spectrum", "--activation", "relu", "--kind", "ntk", "--depth", "2",
+               "--d", "3", "--kmax", "6", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["value"] == ["1/2", "1/3", "5/64", "0", "1/192", "0", "23/16384"]
+    assert data["details"]["kappa_1"] == "2"
+    assert data["details"]["levels"][2]["multiplicity"] == "5"
+    assert float(data["details"]["mercer_share"]) == pytest.approx(
+        (1 / 2 + 1 + 25 / 64 + 9 / 192 + 13 * 23 / 16384) / 2, rel=1e-15)
+
+
+def test_spectrum_kernel_expression(invoke):
+    """exp(2t − 2) at d = 3: all digits confirmed, the Mercer sum close to κ(1) = 1."""
+    r = invoke("kernel", "spectrum", "--kernel", "exp(2*t - 2)", "--d", "3", "--kmax", "6",
+               "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert all(lev["digits"] == 30 for lev in data["details"]["levels"])
+    # μ_0 = E_t[e^{2t−2}] on S² (t uniform on [−1, 1]) = (1 − e^{−4})/4
+    import math
+
+    assert float(data["value"][0]) == pytest.approx((1 - math.exp(-4)) / 4, rel=1e-15)
+
+
+def test_spectrum_large_d_is_fast_and_light(invoke):
+    """The performance case (ReLU NTK, d = 10^6, degrees 0 … 200): exact zeros at odd k >= 3,
+    the last degree at all digits; sympy is not needed for it."""
+    r = invoke("kernel", "spectrum", "--activation", "relu", "--kind", "ntk", "--d", "1000000",
+               "--kmax", "200", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    levels = json.loads(r.stdout)["details"]["levels"]
+    assert levels[199]["numeric"] == "0" and levels[200]["digits"] == 30
+    assert levels[200]["numeric"].endswith("e-830")
+
+
+@pytest.mark.parametrize("fmt", ["text", "latex"])
+def test_formats(invoke, fmt):
+    for args in (["spectrum", "--activation", "relu", "--d", "5", "--kmax", "3"],
+                 ["curve", "--activation", "relu", "--d", "5", "--n", "10,100",
+                  "--target-degree", "1"],
+                 ["ridge", "--gamma", "2", "--ridge", "1/2"]):
+        r = invoke("kernel", *args, "--format", fmt)
+        assert r.exit_code == 0, (args, r.stderr)
+        assert r.stdout.strip()
+
+
+def test_curve_issue_example(invoke):
+    r = invoke("kernel", "curve", "--kernel", "exp(2*t - 2)", "--d", "10", "--n", "100",
+               "--ridge", "0", "--noise", "0", "--target-degree", "2", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    row = json.loads(r.stdout)["details"]["curve"][0]
+    assert 0 < row["error"] < 1 and row["noisy_test_error"] == row["error"]
+    assert row["learnability"]["2"] == pytest.approx(1 - (row["error"] / row["E0"]) ** 0.5,
+                                                     rel=1e-9)
+
+
+def test_curve_optimal_ridge_is_no_worse(invoke):
+    args = ["kernel", "curve", "--activation", "relu", "--kind", "ntk", "--d", "10", "--n",
+            "30,300", "--noise", "1", "--target-degree", "2", "--format", "json"]
+    fixed = json.loads(invoke(*args).stdout)["value"]
+    best = json.loads(invoke(*args, "--ridge", "optimal").stdout)["value"]
+    assert all(b <= f * (1 + 1e-9) for b, f in zip(best, fixed, strict=True))
+
+
+def test_ridge_issue_example(invoke):
+    r = invoke("kernel", "ridge", "--gamma", "1/2", "--signal", "1", "--noise", "1", "--ridge",
+               "optimal", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["value"] == "-1 + sqrt(2)" and data["details"]["lambda"] == "1/2"
+    assert data["details"]["ridgeless"] == "1"
+
+
+def test_ridge_interpolation_peak(invoke):
+    r = invoke("kernel", "ridge", "--gamma", "1", "--ridge", "0", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["value"] == "oo" and data["numeric"] is None
+
+
+def test_simulate_and_staircase(invoke):
+    r = invoke("kernel", "simulate", "--activation", "relu", "--kind", "ntk", "--d", "5",
+               "--n", "50", "--noise", "1/2", "--target-degree", "1", "--seeds", "3",
+               "--n-test", "200", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    value = json.loads(r.stdout)["value"]
+    assert value["predicted"] > 0 and value["measured"] > 0
+    r = invoke("kernel", "staircase", "--activation", "relu", "--kind", "ntk", "--psi",
+               "1000000", "--target-energies", "1:1/2,2:1/2", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["value"][0] == pytest.approx(0.5, abs=1e-5)
+
+
+@pytest.mark.parametrize("bad", [
+    ["spectrum", "--activation", "relu", "--d", "1"],
+    ["spectrum", "--activation", "relu", "--d", "2000000000"],
+    ["spectrum", "--activation", "relu", "--d", "3", "--kmax", "401"],
+    ["spectrum", "--activation", "relu", "--d", "3", "--depth", "9"],
+    ["spectrum", "--activation", "relu", "--d", "3", "--bias", "-1"],
+    ["spectrum", "--activation", "nope", "--d", "3"],
+    ["spectrum", "--activation", "sign", "--kind", "ntk", "--d", "3"],
+    ["spectrum", "--activation", "relu(z)**2", "--d", "3"],
+    ["spectrum", "--activation", "z**3", "--depth", "8", "--d", "3"],
+    ["spectrum", "--activation", "tanh", "--depth", "8", "--d", "3", "--kmax", "40"],
+    ["spectrum", "--activation", "tanh", "--bias", "1", "--d", "3", "--dps", "60"],
+    ["spectrum", "--activation", "exp(z**2/3)", "--d", "3"],
+    ["spectrum", "--kernel", "1/(1 - t)", "--d", "3"],
+    ["spectrum", "--kernel", "sqrt(t)", "--d", "3"],
+    ["spectrum", "--kernel", "Abs(t)", "--d", "3"],
+    ["spectrum", "--kernel", "-t", "--d", "3"],
+    ["spectrum", "--kernel", "sqrt(t**2 + 1/100)", "--d", "3"],
+    ["spectrum", "--kernel", "t", "--activation", "relu", "--d", "3"],
+    ["spectrum", "--kernel", "import os", "--d", "3"],
+    ["spectrum", "--d", "3"],
+    ["curve", "--activation", "relu", "--d", "3", "--kmax", "3", "--target-degree", "5"],
+    ["curve", "--activation", "relu", "--d", "3", "--n", "0", "--target-degree", "1"],
+    ["curve", "--activation", "relu", "--d", "3", "--ridge", "-1", "--target-degree", "1"],
+    ["curve", "--activation", "relu", "--d", "3", "--noise", "-1", "--target-degree", "1"],
+    ["curve", "--activation", "relu", "--d", "3"],
+    ["curve", "--activation", "relu", "--d", "3", "--target-energies", "1:0"],
+    ["curve", "--activation", "relu", "--d", "3", "--target-energies", "x"],
+    ["ridge", "--gamma", "0"],
+    ["ridge", "--gamma", "1/2", "--signal", "0"],
+    ["ridge", "--gamma", "1/2", "--ridge", "-1"],
+    ["simulate", "--activation", "relu", "--d", "3", "--n", "100000", "--target-degree", "1"],
+    ["simulate", "--activation", "z**2 + 1", "--d", "3", "--target-degree", "1"],
+    ["staircase", "--activation", "relu", "--ell", "3", "--target-degree", "1"],
+    ["staircase", "--activation", "relu", "--psi", "0", "--target-degree", "1"],
+])
+def test_bad_input(invoke, bad):
+    r = invoke("kernel", *bad)
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1, (bad, r.stderr, r.stdout)

@@ -1,0 +1,175 @@
+"""The points behind the verdicts of the recovery claims: every compare function is called on
+synthetic measurements of the shape its simulation returns (cheap: no spectral runs), built to
+pass and to fail. For each verdict the points must be present, labelled, finite Python floats,
+and consistent with the verdict: a passing interval rule has every banded point within its band,
+a failing one has one outside; a one-sided rule (an ordering, a decrease) is read off
+measured/se.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from fltheory.claims.registry import Point, Verdict
+from fltheory.claims.stats import z_crit
+from fltheory.papers.recovery import claims as cr
+
+RNG_SEED = 1
+
+
+def _rng() -> np.random.Generator:
+    return np.random.default_rng(RNG_SEED)
+
+
+def _is_float(v: object) -> bool:
+    return type(v) is float and math.isfinite(v)
+
+
+def _banded(v: Verdict) -> list[Point]:
+    return [p for p in v.points if p.band is not None and p.predicted is not None]
+
+
+def _within(p: Point) -> bool:
+    assert p.predicted is not None and p.band is not None
+    return abs(p.measured - p.predicted) <= p.band
+
+
+def check_points(v: Verdict, expect: str, interval: bool = True) -> Verdict:
+    """Points present, labelled, finite floats, JSON without NaN; pass ⇒ every banded point
+    within its band; fail ⇒ (when the synthetic failure breaks an interval rule, ``interval``)
+    some banded point outside."""
+    assert v.status == expect, v
+    assert v.points, f"no points behind {v}"
+    for p in v.points:
+        assert isinstance(p, Point) and p.label.strip(), p
+        assert _is_float(p.measured), p
+        for name in ("predicted", "se", "band", "x"):
+            value = getattr(p, name)
+            assert value is None or _is_float(value), (name, p)
+        assert p.band is None or p.band >= 0, p
+        assert p.se is None or p.se >= 0, p
+        assert p.x is None or p.x_label, p
+    json.dumps([p.as_json() for p in v.points], allow_nan=False)
+    if v.status == "pass":
+        assert all(_within(p) for p in _banded(v)), v.points
+        assert _banded(v) or not interval, "an interval rule without a band"
+    elif v.status == "fail" and interval:
+        assert not all(_within(p) for p in _banded(v)), v.points
+    return v
+
+
+def _series(v: Verdict, name: str) -> list[Point]:
+    out = [p for p in v.points if p.series == name]
+    assert out, (name, {p.series for p in v.points})
+    return out
+
+
+# --------------------------------------------------------------------------- the claims
+
+
+def _fss(truth: np.ndarray, D: np.ndarray, seeds: int, noise: float, offset: float
+         ) -> np.ndarray:
+    """values[a, s, ...] = truth + offset + 2/D_a + noise."""
+    rng = _rng()
+    return np.stack([np.stack([truth + offset + 2 / d + noise * rng.standard_normal(truth.shape)
+                               for _ in range(seeds)]) for d in D])
+
+
+D3 = np.array([136.0, 231.0, 406.0])
+
+
+DELTAS = np.array([2.5, 5, 10, 20, 40, 80])
+
+
+@pytest.mark.parametrize(("offset", "status"), [(0.0, "pass"), (0.1, "fail")])
+def test_recovery_overlaps(offset, status):
+    pred = np.clip(1 - np.outer(1 / DELTAS, np.arange(1, 5)), 0, 1)
+    rho2 = np.clip(_fss(pred, D3, 6, 0.01, offset), 0, None)
+    v = check_points(cr._compare_overlaps(pred, {"D": D3, "deltas": DELTAS, "rho2": rho2}),
+                     status)
+    fits = [p for p in v.points if p.series.endswith("D → ∞ fit")]
+    assert len(fits) == int((pred >= 0.3).sum()) and len(v.points) == 4 * len(fits)
+
+
+@pytest.mark.parametrize(("offset", "status"), [(0.0, "pass"), (1.0, "fail")])
+def test_recovery_thresholds(offset, status):
+    grid = np.array([2.0, 4.0, 6.0, 8.0])
+    crossing = _fss(grid, D3, 6, 0.05, offset)
+    pred = {"grid": list(grid), "exact": list(grid - 0.1), "bbp": list(grid / 2)}
+    v = check_points(cr._compare_thresholds(pred, {"D": D3, "crossing": crossing}), status)
+    fits = [p for p in v.points if p.series.endswith("D → ∞ fit")]
+    assert [p.x for p in fits] == [0.0] * 4 and [p.predicted for p in fits] == list(grid)
+    assert len(_series(v, "direction 1: crossing, seed mean")) == 3
+
+
+def test_recovery_thresholds_off_the_grid():
+    crossing = _fss(np.array([2.0, 4.0]), D3, 6, 0.05, 0.0)
+    crossing[0, 0, 1] = math.nan
+    pred = {"grid": [2.0, 4.0], "exact": [2.0, 4.0], "bbp": [1.0, 2.0]}
+    v = cr._compare_thresholds(pred, {"D": D3, "crossing": crossing})
+    assert v.status == "fail" and all(_is_float(p.measured) for p in v.points)
+
+
+def _one_sided(v: Verdict, series: str, sign: float, zc: float) -> bool:
+    return all(sign * p.measured / p.se >= zc for p in _series(v, series)
+               if p.se is not None)
+
+
+@pytest.mark.parametrize(("ratio", "status"), [(2.0, "pass"), (1.0, "fail")])
+def test_recovery_sequential(ratio, status):
+    crossing = _fss(np.array([2.0 * ratio**i for i in range(4)]), D3, 6, 0.05, 0.0)
+    v = check_points(cr._compare_order([1, 2, 3, 4], crossing), status, interval=False)
+    zc = z_crit(3, alarm=2e-3)
+    tested = "log-ratio of consecutive crossings (sign tested)"
+    assert _one_sided(v, tested, 1.0, zc) == (status == "pass")
+    assert all(p.predicted is None for p in _series(v, tested))
+    assert len(_series(v, "crossing δ_i per run")) == 4 * 18
+
+
+@pytest.mark.parametrize(("offset", "status"), [(0.0, "pass"), (0.05, "fail")])
+def test_recovery_mse(offset, status):
+    pred = 0.9 * DELTAS ** -0.5
+    mse = _fss(pred, D3, 6, 0.002, offset)
+    v = check_points(cr._compare_mse(pred, {"D": D3, "deltas": DELTAS, "mse": mse}), status)
+    assert [p.x for p in _series(v, "D → ∞ fit")] == list(DELTAS)
+    (slope,) = _series(v, "slope")
+    assert slope.band is None and slope.predicted == pytest.approx(-0.5)
+
+
+@pytest.mark.parametrize(("exponent_factor", "status", "rule"), [
+    (1.0, "pass", "both"), (1.2, "fail", "interval"), (1.02, "fail", "decrease")])
+def test_recovery_mse_exponent(exponent_factor, status, rule):
+    """The real (deterministic) direct sum with 10^5 directions against the law, and against
+    laws whose exponent is 20 % off (outside the 10/κ band at κ = 100) or 2 % off (inside the
+    bands, but the error no longer decreases from κ = 10 to 100)."""
+    params = {"gamma": Fraction(1), "K": 10**5, "kappas": (10, 100)}
+    pred = cr._predict_law(params)
+    pred["exponent"] *= exponent_factor
+    v = cr._compare_law(pred, cr._sim_law(params, 0))
+    check_points(v, status, interval=rule != "decrease")
+    errors = _series(v, "relative error of the MSE (decrease tested)")
+    assert [p.x for p in errors] == [10.0, 100.0]
+    if rule != "interval":  # (a 20 % error breaks both rules)
+        assert (errors[-1].measured < errors[0].measured) == (rule == "both")
+    assert all(p.se is None for p in v.points)
+
+
+@pytest.mark.parametrize(("ratio", "drop", "status"), [(2.0, 0.1, "pass"), (2.0, 0.0, "fail")])
+def test_recovery_hermite(ratio, drop, status):
+    deltas = np.array([5.0, 10, 20, 40, 80])
+    D = np.array([231.0, 406.0])
+    crossing = _fss(np.array([3.0 * ratio**i for i in range(3)]), D, 4, 0.05, 0.0)
+    mse = _fss(1 - drop * np.arange(5), D, 4, 0.002, 0.0)
+    pred = {"order": [1, 2, 3], "thresholds": {"grid": [2.0, 4.0, 8.0]}}
+    v = check_points(cr._compare_hermite(pred, {"crossing": crossing, "mse": mse,
+                                                "deltas": deltas, "D": D}), status,
+                     interval=False)
+    zc = z_crit(4, alarm=2e-3)
+    changes = "MSE change between consecutive δ (sign tested)"
+    assert _one_sided(v, changes, -1.0, zc) == (status == "pass")
+    assert len(_series(v, "crossing against Lu–Li")) == 3

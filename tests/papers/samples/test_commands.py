@@ -1,0 +1,68 @@
+"""The commands of the sample-complexity paper, ``samples`` and ``leap``: the answers in every
+format, a light ``leap`` query, and every bad input refused in one line (exit 2)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from fltheory.cli import cli
+
+
+def test_directions_in_the_answer():
+    r = CliRunner().invoke(cli, ["leap", "z1 + z2*z3*z4", "--directions",
+                                 "1,0,0,0,0; 0,3/5,4/5,0,0; 0,-4/5,3/5,0,0; 0,0,0,1,0",
+                                 "--format", "json"])
+    assert r.exit_code == 0, r.output
+    import json
+    out = json.loads(r.output)
+    assert out["details"]["directions"][1] == ["0", "3/5", "4/5", "0", "0"]
+    assert "checked orthonormal exactly" in out["conventions"]["coordinates"]
+    assert "NOT computed" in out["conventions"]["coordinates"]
+    assert out["value"]["leap"] == 3 and out["value"]["generative_leap"] == 2
+
+
+def test_leap_query_is_light():
+    code = ("import sys\nfrom fltheory.cli import main\n"
+            "try:\n    main(['leap', 'z1 + z1*z2*z3', '--format', 'json'])\n"
+            "except SystemExit:\n    pass\n"
+            "print('HEAVY', sorted(m for m in ('sympy', 'mpmath', 'numpy') if m in "
+            "sys.modules), file=sys.stderr)\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "HEAVY []" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize(("args", "param"), [
+    (["leap", "exp(z1)"], "TARGET"),
+    (["leap", "relu(z1) + z2"], "TARGET"),
+    (["leap", "z1/z2"], "TARGET"),
+    (["leap", "z9"], "TARGET"),
+    (["leap", "z1*z2 - z2*z1 + 3"], "TARGET"),  # constant after expansion
+    (["leap", "z1**30"], "TARGET"),
+    (["leap", "(" * 300 + "z1" + ")" * 300], "TARGET"),
+    (["leap", "z1*z2", "--directions", "1,0; 1,1"], "⟨u_1, u_2⟩ = 1"),
+    (["leap", "z1*z2", "--directions", "1,0; 0,2"], "|u_2|² = 4"),
+    (["leap", "z1*z2", "--directions", "1,0"], "uses z2"),
+    (["leap", "z1*z2", "--directions", "1,0; 0,1,0"], "dimension 3"),
+    (["leap", "z1*z2", "--directions", "1,0; 0,x"], "not a list of exact numbers"),
+    (["leap", "z1", "--directions", "1; 1"], "at most d"),
+    (["samples", "He3", "--noise", "-1"], "noise"),
+    (["samples", "He3", "--kmax", "0"], "kmax"),
+    (["samples", "log(z)"], "EXPR"),
+])
+def test_bad_input_one_line_exit_2(args, param):
+    p = subprocess.run([sys.executable, "-m", "fltheory", *args], capture_output=True,
+                       text=True)
+    assert p.returncode == 2, p.stderr
+    assert p.stdout == "" and len(p.stderr.strip().splitlines()) == 1
+    assert param in p.stderr and "Traceback" not in p.stderr
+
+
+def test_cli_formats():
+    r = CliRunner().invoke(cli, ["leap", "z1 + z1*z2 + z1*z2*z3", "--format", "json"])
+    assert r.exit_code == 0 and '"leap": 1' in r.output
+    r = CliRunner().invoke(cli, ["samples", "He2", "--format", "latex", "--kmax", "4"])
+    assert r.exit_code == 0 and r"d\log d" in r.output
