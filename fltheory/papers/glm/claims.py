@@ -166,10 +166,10 @@ _ERM_SIZES = {"small": {"d": 400, "seeds": 5, "alpha": 2},
 
 def _erm_predict(loss: str) -> Any:
     def predict(p: Mapping[str, Any]) -> tuple[float, float, float]:
-        from fltheory.papers.glm.erm import erm
+        from fltheory.papers.glm.erm import erm_point
 
         make, ch, lam = _ERM_CASES[loss]
-        r = erm(make(), ch, float(p["alpha"]), loss, float(Fraction(lam)))
+        r = erm_point(make(), ch, float(p["alpha"]), loss, float(Fraction(lam)))
         return r.m.value, r.q.value, r.error.value
     return predict
 

@@ -59,8 +59,8 @@ from fltheory.papers.glm._quad import gauss_panels, nodes, normal_weight_integra
 from fltheory.papers.glm.params import ERM_LOSSES, Channel, Prior, check_erm
 from fltheory.papers.glm.theory import MAX_DIGITS, NotConverged, Value, digits
 
-__all__ = ["ERM_LOSSES", "ErmAnswer", "RidgeAnswer", "erm", "erm_fixed_point", "erm_optimal",
-           "ridge", "ridge_optimal"]
+__all__ = ["ERM_LOSSES", "ErmAnswer", "RidgeAnswer", "erm_fixed_point", "erm_optimal",
+           "erm_point", "ridge", "ridge_optimal"]
 
 #: the range of λ searched for the optimum
 LAM_RANGE = (1e-6, 1e4)
@@ -194,7 +194,7 @@ def erm_fixed_point(loss: str, alpha: float, lam: float, rho: float = 1.0, s2: f
 
     >>> m, q, S = erm_fixed_point("hinge", 2.0, 0.1)
     >>> round(m / math.sqrt(q), 10)
-    0.8348649913
+    0.8348696729
     """
     if start is None:
         m, q, S = 0.5 * math.sqrt(rho), 0.5 * rho, 1.0
@@ -285,12 +285,12 @@ def _ridge_answer(prior: Prior, channel: Channel, alpha: float, lam: float, lam_
                      Value(g, MAX_DIGITS), err, r.error_kind, optimal, note)
 
 
-def erm(prior: Prior, channel: Channel, alpha: float, loss: str, lam: float) -> ErmAnswer:
+def erm_point(prior: Prior, channel: Channel, alpha: float, loss: str, lam: float) -> ErmAnswer:
     """``loss`` (ridge, logistic or hinge) at penalty λ > 0 and sample ratio α, every number
     confirmed by two quadrature resolutions (ridge's overlaps are closed forms).
 
     >>> from fltheory.papers.glm.params import gaussian, Channel
-    >>> erm(gaussian(), Channel("sign"), 2.0, "hinge", 0.1).error.text()
+    >>> erm_point(gaussian(), Channel("sign"), 2.0, "hinge", 0.1).error.text()
     '0.1855429439805'
     """
     check_erm(channel, (loss,))
@@ -355,7 +355,7 @@ def erm_optimal(prior: Prior, channel: Channel, alpha: float, loss: str) -> ErmA
     >>> from fltheory.papers.glm.params import gaussian, Channel
     >>> r = erm_optimal(gaussian(), Channel("sign"), 2.0, "ridge")
     >>> r.lam.text(), r.error.text()
-    ('0.5708', '0.1860275646287')
+    ('0.5708', '0.186027902646')
     """
     check_erm(channel, (loss,))
     if loss == "ridge":
@@ -372,7 +372,8 @@ def erm_optimal(prior: Prior, channel: Channel, alpha: float, loss: str) -> ErmA
     for level in (1, 2):
         warm: list[tuple[float, float, float] | None] = [None]
 
-        def fe(t: float, level: int = level) -> float:
+        def fe(t: float, level: int = level,
+               warm: list[tuple[float, float, float] | None] = warm) -> float:
             try:
                 fp = erm_fixed_point(loss, alpha, math.exp(t), rho, s2, level, warm[0])
             except NotConverged:

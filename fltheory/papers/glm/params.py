@@ -32,13 +32,15 @@ from fltheory.args import (
     read_noise,
     read_rational,
     read_rationals,
+    read_real,
     settle,
 )
 from fltheory.exact import DomainError
 
-__all__ = ["CHANNEL_KINDS", "ERM_LOSSES", "MAX_ALPHA", "MAX_D", "PRIOR_NAMES", "Alphas", "AmpRun",
-           "Channel", "Erm", "ErmRun", "Prior", "check_erm", "gauss_bernoulli", "gaussian", "mixture", "rademacher", "read_channel",
-           "read_prior", "sparse_rademacher"]
+__all__ = ["CHANNEL_KINDS", "ERM_LOSSES", "MAX_ALPHA", "MAX_D", "MAX_LAMBDA", "PRIOR_NAMES",
+           "Alphas", "AmpRun", "Channel", "Erm", "ErmRun", "Prior", "check_erm", "gauss_bernoulli",
+           "gaussian", "mixture", "rademacher", "read_channel", "read_erm", "read_prior",
+           "read_ridge", "sparse_rademacher"]
 
 #: the largest sample ratio (the theory's integrals are checked up to here)
 MAX_ALPHA = 1000
@@ -50,6 +52,8 @@ MAX_COMPONENTS = 12
 CHANNEL_KINDS = ("sign", "door", "abs", "square", "relu", "linear", "expr")
 #: the losses of empirical risk minimisation beside Bayes (ℓ2 penalty λ)
 ERM_LOSSES = ("ridge", "logistic", "hinge")
+#: the largest penalty λ (the optimum is searched on [10⁻⁶, 10⁴])
+MAX_LAMBDA = 10 ** 4
 PRIOR_NAMES = ("gaussian", "rademacher", "gauss-bernoulli", "sparse-rademacher", "mixture")
 
 _PRIOR_ALLOWED = ("gaussian, gaussian(RHO), rademacher, gauss-bernoulli(RHO), "
@@ -421,11 +425,28 @@ def check_erm(channel: Channel, losses: Any) -> None:
                               "linear for ridge", reason="is not supported by ridge")
 
 
+#: why λ = 0 is refused (the fit has no minimiser on separable data)
+_SEPARABLE = ("has no minimiser when the n samples are linearly separable (always for noiseless "
+              "sign labels; for probit labels below α_sep, 2 for pure noise (Cover 1965)): the "
+              "norm of the logistic/hinge fit grows without bound")
+
+
+def _read_lam(value: Any) -> Fraction | str:
+    """λ in (0, MAX_LAMBDA] or ``"opt"``; λ = 0 refused with the reason."""
+    if isinstance(value, str) and value.strip() == "opt":
+        return "opt"
+    lam = read_rational(value, "lambda", 0, MAX_LAMBDA)
+    if lam == 0:
+        raise DomainError("lambda", 0, "lambda > 0 or opt", reason=_SEPARABLE)
+    return lam
+
+
 @dataclass(frozen=True)
 class Erm:
     """Empirical risk minimisation beside Bayes: ``losses`` (a subset of :data:`ERM_LOSSES`,
-    comma-separated text or a sequence) at penalty ``lam`` > 0, or ``"opt"`` (the λ that
-    minimises the error).
+    comma-separated text or a sequence) at penalty ``lam`` in (0, 10⁴], or ``"opt"`` (the λ
+    that minimises the error). λ = 0 is refused: on linearly separable data (noiseless sign
+    labels, always) the unpenalised logistic and hinge fits have no minimiser.
 
     >>> Erm("logistic,hinge", "opt").losses
     ('logistic', 'hinge')
@@ -434,6 +455,9 @@ class Erm:
     >>> Erm("lasso", 1)
     Traceback (most recent call last):
     fltheory.exact.DomainError: erm = lasso is not one of the choices; allowed: one of ridge, ...
+    >>> Erm("logistic", 0)
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: lambda = 0 has no minimiser when the n samples are linearly ...
     """
 
     losses: Any
@@ -445,12 +469,45 @@ class Erm:
                                                  ERM_LOSSES) for x in items))
         if not losses:
             raise DomainError("erm", "''", ", ".join(ERM_LOSSES))
-        lam: Any = self.lam
-        if not (isinstance(lam, str) and lam.strip() == "opt"):
-            lam = read_rational(lam, "lambda", 0, 10 ** 4, open_low=True)
-        else:
-            lam = "opt"
-        settle(self, losses=losses, lam=lam)
+        settle(self, losses=losses, lam=_read_lam(self.lam))
+
+
+def read_ridge(value: Any) -> float | str:
+    """The value of the older ``--ridge`` option: a λ in (0, 10⁶] (a double) or ``"opt"``.
+
+    >>> read_ridge("1/10"), read_ridge(" opt")
+    (0.1, 'opt')
+    """
+    if isinstance(value, str) and value.strip() == "opt":
+        return "opt"
+    return read_real(value, "ridge", 0, 1e6, open_low=True)
+
+
+def read_erm(losses: Any, lam: Any, ridge: Any, alphas: tuple[Any, ...],
+             channel: Channel) -> Erm | None:
+    """The ERM request of the command's options ``--erm``, ``--lambda`` and ``--ridge``,
+    checked together: ``--lambda`` needs ``--erm``, ``--erm`` needs sample ratios, ``--ridge``
+    (the older option, read by :func:`read_ridge`) goes alone, and each loss must suit the
+    channel (:func:`check_erm`). None when no loss is asked (or only ``--ridge``).
+
+    >>> read_erm("logistic", None, None, (), Channel("sign"))
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: erm = logistic needs the sample ratios --alpha; allowed: ...
+    """
+    if ridge is not None and (losses is not None or lam is not None):
+        raise DomainError("ridge", str(ridge), "--ridge alone, or --erm with --lambda",
+                          reason="is given with --erm/--lambda")
+    if losses is None:
+        if lam is not None:
+            raise DomainError("lambda", str(lam), "--lambda with --erm",
+                              reason="is given without --erm")
+        return None
+    erm = Erm(losses, "opt" if lam is None else lam)
+    if not alphas:
+        raise DomainError("erm", ",".join(erm.losses), "--erm with --alpha",
+                          reason="needs the sample ratios --alpha")
+    check_erm(channel, erm.losses)
+    return erm
 
 
 @dataclass(frozen=True)
@@ -469,7 +526,9 @@ class ErmRun:
     def __post_init__(self) -> None:
         d = read_count(self.d, "d", 50, 4000)
         alpha = read_rational(self.alpha, "alpha", 0, 8, open_low=True)
-        lam = read_rational(self.lam, "lambda", 0, 10 ** 4, open_low=True)
+        lam = _read_lam(self.lam)
+        if lam == "opt":
+            raise DomainError("lambda", "opt", "a penalty λ > 0 for one fit")
         n = int(alpha * d)
         if n < 1:
             raise DomainError("alpha", fraction_text(alpha), "alpha·d >= 1")

@@ -2,9 +2,10 @@
 and the learners — generalised approximate message passing (GAMP, Rangan 2011) with the
 prior's Bayes denoiser and the channel's output function, ridge regression by a linear
 solve, ℓ2-penalised logistic regression by L-BFGS on the primal, and the ℓ2-penalised hinge
-loss (the soft-margin SVM) by L-BFGS-B on its dual, a box-constrained quadratic programme. numpy/scipy only; it imports no theory (the wall of tests/framework/
-test_architecture.py): its denoisers and output functions are written here, from the
-definitions Z_out(y, ω, V) = E_u P_out(y | ω + √V u) and Z₀ = ∫dP₀(w) e^{Bw − Aw²/2}.
+loss (the soft-margin SVM) by L-BFGS-B on its dual, a box-constrained quadratic programme.
+numpy/scipy only; it imports no theory (the wall of tests/framework/test_architecture.py):
+its denoisers and output functions are written here, from the definitions
+Z_out(y, ω, V) = E_u P_out(y | ω + √V u) and Z₀ = ∫dP₀(w) e^{Bw − Aw²/2}.
 
 GAMP with scalar variances (the i.i.d. Gaussian matrix makes every row of X/√d of norm ≈ 1):
 V = mean v̂, ω = Xŵ/√d − V g, g = ∂_ω ln Z_out, A = −α mean ∂_ω g, B = Xᵀg/√d + Aŵ,
@@ -247,7 +248,7 @@ def ridge_fit(prior: Prior, channel: Channel, run: AmpRun, lam: float,
 def _logistic_fit(X: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
     """argmin_w Σ ln(1 + e^{−y x·w/√d}) + ½λ|w|² (strictly convex: L-BFGS to a gradient
     of 10⁻¹⁰ per coordinate)."""
-    n, d = X.shape
+    d = X.shape[1]
     sq = math.sqrt(d)
     Xy = X * (y / sq)[:, None]
 
