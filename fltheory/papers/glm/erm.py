@@ -49,6 +49,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy import optimize, special
@@ -196,13 +197,23 @@ def erm_fixed_point(loss: str, alpha: float, lam: float, rho: float = 1.0, s2: f
     >>> round(m / math.sqrt(q), 10)
     0.8348696729
     """
-    if start is None:
-        m, q, S = 0.5 * math.sqrt(rho), 0.5 * rho, 1.0
-        for _ in range(30):
+    def damped(m: float, q: float, S: float, most: int) -> tuple[float, float, float, int]:
+        """Iterations of the map at damping ½, until it moves by < 10⁻¹⁰ (relative)."""
+        done = 0
+        while done < most:
             mn, qn, Sn = _map(loss, m, q, S, alpha, lam, rho, s2, level)
+            moved = max(abs(mn - m) / math.sqrt(rho * q), abs(qn - q) / q, abs(Sn - S) / S)
             m, q, S = m + 0.5 * (mn - m), q + 0.5 * (qn - q), S + 0.5 * (Sn - S)
+            done += 1
+            if moved < 1e-10:
+                break
+        return m, q, S, done
+
+    cold = (0.5 * math.sqrt(rho), 0.5 * rho, 1.0)
+    if start is None:
+        m, q, S, used = damped(*cold, 30)
     else:
-        m, q, S = start
+        (m, q, S), used = start, 0
 
     def enc(m: float, q: float, S: float) -> np.ndarray:
         r = min(max(m / math.sqrt(rho * q), -1 + 1e-16), 1 - 1e-16)
@@ -213,13 +224,33 @@ def erm_fixed_point(loss: str, alpha: float, lam: float, rho: float = 1.0, s2: f
         return math.tanh(v[1]) * math.sqrt(rho * q), q, math.exp(v[2])
 
     def res(v: np.ndarray) -> np.ndarray:
-        return enc(*_map(loss, *dec(v), alpha, lam, rho, s2, level)) - v
+        # a trial step of the root finder far outside the range of doubles (q or Σ beyond
+        # e^700) is answered by a large residual, so that it steps back
+        if not np.all(np.abs(v) < 700):
+            return np.full(3, 1e6)
+        with np.errstate(all="ignore"):
+            try:
+                out = enc(*_map(loss, *dec(v), alpha, lam, rho, s2, level)) - v
+            except (OverflowError, ValueError, ZeroDivisionError):
+                return np.full(3, 1e6)
+        return out if np.all(np.isfinite(out)) else np.full(3, 1e6)
 
-    sol = optimize.root(res, enc(m, q, S), method="hybr", options={"xtol": 1e-14})
-    resid = float(np.max(np.abs(sol.fun)))
+    def solve(m: float, q: float, S: float) -> tuple[Any, float]:
+        sol = optimize.root(res, enc(m, q, S), method="hybr", options={"xtol": 1e-14})
+        return sol, float(np.max(np.abs(sol.fun)))
+
+    sol, resid = solve(m, q, S)
+    used += sol.nfev
+    if not np.all(np.isfinite(sol.x)) or resid > 1e-12:
+        # the hybrid method lost its way (a start far from the fixed point, as at small λ where
+        # Σ ~ 1/λ): the plain damped map, which contracts there, brings it close, then again
+        m, q, S, k = damped(*cold, 2000)
+        sol, resid = solve(m, q, S)
+        used += k + sol.nfev
     if not np.all(np.isfinite(sol.x)) or resid > 1e-12:
         raise NotConverged(f"the {loss} fixed point at alpha = {alpha:g}, lambda = {lam:g} did "
-                           f"not converge in {sol.nfev} evaluations (residual {resid:.2g})")
+                           f"not converge in {used} evaluations of the map (residual "
+                           f"{resid:.2g})")
     return dec(sol.x)
 
 
