@@ -161,17 +161,39 @@ def _ridge_compare(pred: tuple[float, float, float],
 _ERM_CASES = {"logistic": (rademacher, Channel("sign", probit="1/2"), "1/20"),
               "hinge": (gaussian, Channel("sign"), "1/10")}
 _ERM_SIZES = {"small": {"d": 400, "seeds": 5, "alpha": 2},
-              "large": {"d": 2000, "seeds": 5, "alpha": 2}}
+              "large": {"d": 1200, "seeds": 5, "alpha": 2}}
 
 
 def _erm_predict(loss: str) -> Any:
-    def predict(p: Mapping[str, Any]) -> tuple[float, float, float]:
+    def predict(p: Mapping[str, Any]) -> tuple[float, float, float, float]:
         from fltheory.papers.glm.erm import erm_point
 
         make, ch, lam = _ERM_CASES[loss]
         r = erm_point(make(), ch, float(p["alpha"]), loss, float(Fraction(lam)))
-        return r.m.value, r.q.value, r.error.value
+        bayes = point(make(), ch, float(p["alpha"])).bayes_error.value
+        return r.m.value, r.q.value, r.error.value, bayes
     return predict
+
+
+def _erm_compare(pred: tuple[float, float, float, float],
+                 meas: tuple[tuple[float, float, float], ...]) -> Verdict:
+    """m, q and the test error each within 4 standard errors of the mean over the instances;
+    inconclusive with fewer than 3 instances or a spread of zero (no standard error to judge
+    by). The reason says when the error's band also holds the Bayes error (the test error
+    alone then cannot tell the loss from Bayes at this d; m and q still can)."""
+    base = _ridge_compare(pred[:3], meas)
+    err = base.points[2]
+    if len(meas) < 3 or not all(p.se is not None and math.isfinite(p.se) and p.se > 0
+                                for p in base.points):
+        return Verdict("inconclusive", base.predicted, base.measured, base.tolerance,
+                       reason="fewer than 3 instances or no spread: no standard error",
+                       points=base.points)
+    note = ""
+    if abs(err.measured - pred[3]) <= _K * (err.se or 0.0):
+        note = (f"the error band also holds the Bayes error {pred[3]:.5f}: at this d the test "
+                "error alone does not tell the loss from Bayes (m and q do)")
+    return Verdict(base.status, base.predicted + f" (Bayes error {pred[3]:.5f})", base.measured,
+                   base.tolerance, reason=note, points=base.points)
 
 
 def _erm_simulate(loss: str) -> Any:
@@ -231,11 +253,11 @@ CLAIMS = [
                   "test classification error agree with the proportional-limit fixed point "
                   "(the equations hold for any prior through ρ, Rademacher included)",
         predict=_erm_predict("logistic"), simulate=_erm_simulate("logistic"),
-        compare=_ridge_compare,
-        why="the fit is solved by L-BFGS to a gradient of 1e-10 (its error far below the "
-            "spread); m, q and the test error (4000 fresh samples) fluctuate by O(d^(-1/2)) "
-            "over instances, the finite-size bias is O(1/d): 4 standard errors of the mean "
-            "over 5 instances",
+        compare=_erm_compare,
+        why="each fit is L-BFGS on the primal, certified within 1e-3 of the exact minimiser "
+            "(|∇|/λ; measured ~4e-8 at d = 400); n = 2d samples, m, q and the test error "
+            "(4000 fresh samples) fluctuate by O(d^(-1/2)) over instances, the finite-size "
+            "bias is O(1/d): 4 standard errors of the mean over 5 instances",
         sizes=_ERM_SIZES,
         source="Aubin, Krzakala, Lu & Zdeborová 2020 (logistic loss, ℓ2 penalty)"),
     Claim(
@@ -244,10 +266,12 @@ CLAIMS = [
                   "Gaussian teacher at α = 2: its overlaps m, q and test classification error "
                   "agree with the proportional-limit fixed point",
         predict=_erm_predict("hinge"), simulate=_erm_simulate("hinge"),
-        compare=_ridge_compare,
-        why="the fit is the exact dual quadratic programme (L-BFGS-B in the box [0, 1]^n to a "
-            "projected gradient of 1e-10); m, q and the test error fluctuate by O(d^(-1/2)) "
-            "over instances: 4 standard errors of the mean over 5 instances",
+        compare=_erm_compare,
+        why="each fit solves the dual box-constrained quadratic programme by L-BFGS-B, "
+            "certified within 1e-3 of the exact minimiser by the duality gap (√(2G/λ); "
+            "measured ~3e-4 at d = 400); n = 2d samples, m, q and the test error (4000 fresh "
+            "samples) fluctuate by O(d^(-1/2)) over instances: 4 standard errors of the mean "
+            "over 5 instances",
         sizes=_ERM_SIZES,
         source="Aubin, Krzakala, Lu & Zdeborová 2020 (hinge loss, ℓ2 penalty)"),
 ]
