@@ -139,9 +139,14 @@ def _result(p: Any, ch: Any, alphas: tuple[Any, ...], run: Any, lam: Any, erm: A
             "the minimum confirm)")
         inputs["erm"] = list(erm.losses)
         inputs["lambda"] = erm.lam if erm.lam == "opt" else fraction_text(erm.lam)
+    # without sample ratios there is no table: the thresholds are the LaTeX value
+    shown = [rf"\alpha_{{\mathrm{{{name}}}}} = {val.text()}" for name, val, *_ in th.items]
+    latex = None if table is not None else (r",\quad ".join(shown) if shown else
+                                            r"\text{no threshold}")
     return Result(command="glm", inputs=inputs,
                   value=value, conventions=conventions, summary=summary, table=table,
-                  notes=[f"thresholds in {th.seconds:.2f} s (both resolutions)"])
+                  notes=[f"thresholds in {th.seconds:.2f} s (both resolutions)"],
+                  latex_value=latex)
 
 
 _ERM_CONVENTION = (
