@@ -264,7 +264,7 @@ def _logistic_fit(X: np.ndarray, y: np.ndarray, lam: float) -> tuple[np.ndarray,
                             options={"maxiter": 20000, "gtol": 1e-10, "ftol": 1e-15,
                                      "maxcor": 30})
     w = np.asarray(res.x)
-    return w, float(np.linalg.norm(fg(w)[1]) / lam / max(np.linalg.norm(w), 1e-300))
+    return w, float(np.linalg.norm(fg(w)[1])) / lam / max(float(np.linalg.norm(w)), 1e-300)
 
 
 def _hinge_fit(X: np.ndarray, y: np.ndarray, lam: float) -> tuple[np.ndarray, float]:
