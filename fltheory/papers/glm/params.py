@@ -431,13 +431,16 @@ _SEPARABLE = ("has no minimiser when the n samples are linearly separable (alway
               "norm of the logistic/hinge fit grows without bound")
 
 
-def _read_lam(value: Any) -> Fraction | str:
-    """λ in (0, MAX_LAMBDA] or ``"opt"``; λ = 0 refused with the reason."""
+def _read_lam(value: Any, losses: tuple[str, ...] = ("logistic",)) -> Fraction | str:
+    """λ in (0, MAX_LAMBDA] or ``"opt"``; λ = 0 refused with the reason (for ridge alone: its
+    λ → 0 limit, least squares or the minimum-norm interpolator, is not implemented)."""
     if isinstance(value, str) and value.strip() == "opt":
         return "opt"
     lam = read_rational(value, "lambda", 0, MAX_LAMBDA)
     if lam == 0:
-        raise DomainError("lambda", 0, "lambda > 0 or opt", reason=_SEPARABLE)
+        reason = _SEPARABLE if set(losses) - {"ridge"} else \
+            "is not implemented for ridge (least squares / minimum-norm interpolation)"
+        raise DomainError("lambda", 0, "lambda > 0 or opt", reason=reason)
     return lam
 
 
@@ -469,7 +472,7 @@ class Erm:
                                                  ERM_LOSSES) for x in items))
         if not losses:
             raise DomainError("erm", "''", ", ".join(ERM_LOSSES))
-        settle(self, losses=losses, lam=_read_lam(self.lam))
+        settle(self, losses=losses, lam=_read_lam(self.lam, losses))
 
 
 def read_ridge(value: Any) -> float | str:

@@ -188,6 +188,7 @@ def test_the_objects_refuse_lambda_zero():
 
 @pytest.mark.parametrize("args,needle", [
     (["--alpha", "2", "--erm", "logistic", "--lambda", "0"], "linearly separable"),
+    (["--alpha", "2", "--erm", "ridge", "--lambda", "0"], "not implemented for ridge"),
     (["--alpha", "2", "--erm", "logistic", "--lambda", "-1"], "lambda = -1"),
     (["--alpha", "2", "--erm", "hinge", "--lambda", "100000"], "lambda = 100000"),
     (["--alpha", "2", "--erm", "lasso"], "erm = lasso"),
