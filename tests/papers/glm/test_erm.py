@@ -224,3 +224,17 @@ def test_erm_beside_bayes_text_and_json():
     assert float(rid["error"]) == pytest.approx(ridge(gaussian(), Channel("sign"), 2.0,
                                                       0.1).error, rel=1e-12)
     assert j["inputs"]["lambda"] == "1/10"
+
+
+def test_at_alpha_wr_exactly_the_overlap_is_zero():
+    """Gaussian phase retrieval: α_WR = 1/2 exactly and the transition is continuous, so at
+    α = α_WR itself the fixed point is the uninformative q = 0 (the limit from both sides); the
+    help example ``--channel square --alpha 1/2,1,2`` used to stop there with an internal
+    error (no stable fixed point at α = α_WR: the uninformative one was counted stable only
+    below it)."""
+    from fltheory.papers.glm.theory import point
+
+    p = point(gaussian(), Channel("square"), 0.5)
+    assert p.bayes_q.value == 0 and p.amp_q.value == 0
+    r = _run("--prior", "gaussian", "--channel", "square", "--alpha", "1/2,1,2")
+    assert r.exit_code == 0, r.output
