@@ -40,6 +40,7 @@ INDEPENDENT_SPECTRAL_BBP = "tests/papers/spectral/test_independent_spectral_bbp.
 INDEPENDENT_SPECTRAL_NOISE = "tests/papers/spectral/test_independent_spectral_noise.py"
 INDEPENDENT_SPECTRAL_SAMPLE = "tests/papers/spectral/test_independent_spectral_sample.py"
 INDEPENDENT_GLM = "tests/papers/glm/test_independent_glm.py"
+GLM_ERM = "tests/papers/glm/test_erm.py"
 INDEPENDENT_TWOSTEP = "tests/papers/twostep/test_independent.py"
 QUADRATIC = "tests/papers/quadratic/test_theory.py"
 QUADRATIC_ESCAPE = "tests/papers/quadratic/test_escape.py"
@@ -457,6 +458,19 @@ MUTATIONS: list[Mutation] = [
     M("glm: ridge m = μ₁ρ(1 − λg)", "fltheory/papers/glm/erm.py",
       "m = mu1 * rho * (1 - lam * g)", "m = mu1 * rho * (1 - lam * g * g)", INDEPENDENT_GLM,
       "-k", "marchenko"),
+    M("glm: ERM q = (ρm̂² + q̂)Σ²", "fltheory/papers/glm/erm.py",
+      "(rho * mh * mh + qh) * Sn * Sn", "(rho * mh * mh + 1.01 * qh) * Sn * Sn", GLM_ERM, "-k",
+      "logistic_against"),
+    M("glm: ERM Σ̂ = (2α/Σ) E[Φ(aξ)(1 − ∂h)]", "fltheory/papers/glm/erm.py",
+      "Sh = 2 * alpha * float(np.dot(w, P * d)) / S",
+      "Sh = 2 * alpha * float(np.dot(w, P * d * d)) / S", GLM_ERM, "-k", "logistic_against"),
+    M("glm: ERM m̂ = (2α/s₀) E[φ(aξ) f]", "fltheory/papers/glm/erm.py",
+      "mh = 2 * alpha * float(np.dot(w, dens * f)) / s0",
+      "mh = 2 * alpha * float(np.dot(w, dens * f)) / s0 / s0", GLM_ERM, "-k",
+      "logistic_against"),
+    M("glm: logistic prox 1 − ∂h = c/(1 + c)", "fltheory/papers/glm/_losses.py",
+      "return x, (x - t) / sigma, curv / (1.0 + curv)",
+      "return x, (x - t) / sigma, curv / (1.0 + 2 * curv)", GLM_ERM, "-k", "logistic_against"),
     # ---------------------------------------------------------------- spectral (issue 27)
     M("spectral: semicircle overlap 1 − 1/θ²", "fltheory/engine/spectral/spikes.py",
       "outlier, overlap = th + 1 / th, 1 - 1 / th ** 2",

@@ -224,7 +224,8 @@ class Curve:
         se = self.se
         out = []
         if se.uninformative:
-            out.append(FixedPoint(0.0, 0.0, alpha, 0.0, alpha < se.alpha_wr(), "uninformative"))
+            out.append(FixedPoint(0.0, 0.0, alpha, 0.0, alpha <= se.alpha_wr(),
+                                  "uninformative"))
         for br in self.branches:
             lo, hi = min(br.Aa, br.Ab), max(br.Aa, br.Ab)
             if lo < alpha < hi:
