@@ -99,7 +99,10 @@ class SE:
         hit = self._cache.get(qh)
         if hit is None:
             q, v = self.P.q_and_v(qh, self.level)
-            hit = (q, v, qh / self.Q(q, v))
+            Qv = self.Q(q, v)
+            # Q underflows to 0 only where q̂ is so small that q ≈ 0: there A is its limit
+            # A(0⁺) = α_WR (the curve leaves q = 0 there)
+            hit = (q, v, qh / Qv if Qv > 0 else self.alpha_wr())
             self._cache[qh] = hit
         return hit[2]
 
