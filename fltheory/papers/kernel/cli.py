@@ -22,6 +22,16 @@ __all__ = ["curve_command", "curve_result", "kernel_group", "kernel_options", "r
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _tex_float(x: float, digits: int) -> str:
+    """A float in LaTeX to ``digits`` significant digits (powers of ten as ×10^{…}).
+
+    >>> print(_tex_float(1.25e-5, 3), _tex_float(0.5, 3))
+    1.25 \\times 10^{-5} 0.5
+    """
+    mantissa, _, exponent = f"{x:.{digits}g}".partition("e")
+    return mantissa if not exponent else rf"{mantissa} \times 10^{{{int(exponent)}}}"
+
+
 def _progress() -> Callable[[str], None] | None:
     return (lambda line: click.echo(line, err=True)) if sys.stderr.isatty() else None
 
@@ -226,6 +236,10 @@ def ridge_result(question: Any) -> Result:
             return None
         return "inf" if x == sp.oo else str(sp.N(x, 15))
 
+    def tex(x: Any) -> str:
+        return sp.latex(x) + ("" if x == sp.oo or x.is_Rational else
+                              rf" \approx {_tex_float(float(x), 12)}")
+
     lam = "optimal" if question.ridge == "optimal" else str(question.ridge)
     summary = [f"γ = {question.gamma}, r² = {question.signal}, σ = {question.noise}, λ = "
                f"{a.lam}{' (optimal: γσ²/r²)' if question.ridge == 'optimal' else ''}",
@@ -243,6 +257,13 @@ def ridge_result(question: Any) -> Result:
         inputs={"gamma": str(question.gamma), "signal": str(question.signal),
                 "noise": str(question.noise), "ridge": lam},
         value=str(a.risk), numeric=None if a.risk == sp.oo else num(a.risk),
+        latex_value=",\\quad ".join(
+            [rf"\gamma = {sp.latex(sp.Rational(question.gamma))}",
+             rf"\lambda = {sp.latex(a.lam)}", rf"R(\lambda) = {tex(a.risk)}",
+             rf"R(0^+) = {tex(a.ridgeless)}"]
+            + ([rf"\lambda^* = {sp.latex(a.optimal_lam)}", rf"R(\lambda^*) = "
+                rf"{tex(a.optimal_risk)}"]
+               if a.optimal_lam is not None and question.ridge != "optimal" else [])),
         conventions={"model": "x ~ N(0, I_p), y = xᵀβ + ε, ε ~ N(0, σ²), ‖β‖² = r², p/n → γ",
                      "estimator": "β̂ = argmin (1/n)‖y − Xβ‖² + λ‖β‖²",
                      "risk": "E_x(xᵀβ̂ − xᵀβ)² (clean); noisy-label test error adds σ²",
@@ -298,6 +319,9 @@ def simulate_result(spec: Any, d: int, n: int, ridge: Any, noise: Any, target: A
                 "n_test": n_test, "seed": seed},
         value={"predicted": r.predicted, "measured": r.measured, "se": r.measured_se},
         numeric=f"{r.measured:.6g}",
+        latex_value=(rf"\text{{KRR error}} = {_tex_float(r.measured, 6)} \pm "
+                     rf"{_tex_float(r.measured_se, 2)},\quad \text{{curve}} = "
+                     rf"{_tex_float(r.predicted, 6)}"),
         conventions={"simulation": "n points uniform on S^{d−1}, f̂ = k(x)ᵀ(K + λI)⁻¹y, target "
                                    "√N(d, k)·P_k(x·u) per degree (unit norm, random u), labels "
                                    "+ N(0, σ²); error on fresh test points; mean ± SE over "
