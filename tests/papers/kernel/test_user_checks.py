@@ -236,3 +236,29 @@ def test_learning_curve_value_by_solving_the_effective_ridge_equation(n, lam, si
     assert row.noisy == pytest.approx(err + float(sigma) ** 2, rel=1e-9)
     for k in energies:
         assert row.learnability[k] == pytest.approx(L[k], rel=1e-9)
+
+
+def _kappa1(rho):
+    """Cho & Saul's arc-cosine kernel of order 1, κ_1(1) = 1 (the He-normalised ReLU dual)."""
+    return (mpmath.sqrt(1 - rho * rho) + rho * (mpmath.pi - mpmath.acos(rho))) / mpmath.pi
+
+
+@pytest.mark.parametrize(("d", "bias"), [(3, 0), (6, Fraction(1, 3))])
+def test_deep_relu_nngp_all_digits_at_small_d(d, bias):
+    """ReLU NNGP of depth 3 with bias variance β² (Lee et al. 2018, eq. 5, He c = 2):
+    Σ^(0) = t + β², Σ^(l) = q_l κ_1(Σ^(l−1)/q_l) + β² with q_l = Σ^(l−1)(1), written out below.
+    At small d its Taylor series converges like j^(−5/2); the package confirms 30 digits, and
+    they are those of the quadrature of (a) applied to this composition."""
+    b2 = mpmath.mpf(bias.numerator) / bias.denominator
+
+    def nngp(t):
+        q1 = 1 + b2                       # Σ^(0)(1) = 1 + β²
+        s1 = q1 * _kappa1((t + b2) / q1) + b2
+        q2 = q1 + b2                      # Σ^(1)(1) = q1 + β²
+        return q2 * _kappa1(s1 / q2) + b2
+
+    s = spectrum(KernelSpec(activation="relu", depth=3, bias=bias), Levels(d, 8, 30))
+    for lev in s.levels:
+        ref = _funk_hecke(nngp, d, lev.k)
+        assert lev.digits == 30, (lev.k, lev.digits)
+        assert abs(lev.value - ref) < mpmath.mpf(10) ** -29 * abs(ref), (d, lev.k)
