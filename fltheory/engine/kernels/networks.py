@@ -53,7 +53,8 @@ from fltheory.engine.kernels.activations import ActivationForm, hermite_bulk
 from fltheory.engine.kernels.moments import funk_hecke, gegenbauer_moment, moment_ratio
 from fltheory.engine.kernels.series import series_eigenvalues, taylor
 
-__all__ = ["HERMITE_MAX", "MAX_POLY_DEGREE", "THETA_MAX_D", "Eigen", "Network", "network_eigenvalues", "parity",
+__all__ = ["HERMITE_MAX", "MAX_POLY_DEGREE", "THETA_MAX_D", "Eigen", "Network",
+           "network_eigenvalues", "parity",
            "poly_eigenvalues", "polynomial_degree", "polynomial_kernel", "taylor_coefficients"]
 
 #: the largest degree of an exact polynomial kernel (σ polynomial of degree p: p^(L−1) for the
