@@ -33,6 +33,7 @@ INDEPENDENT_HERMITE = "tests/engine/test_independent_hermite.py"
 INDEPENDENT_KERNEL = "tests/papers/kernel/test_independent_kernel.py"
 KERNEL_CLI = "tests/papers/kernel/test_kernel_cli.py"
 KERNEL_SIM = "tests/papers/kernel/test_kernel_sim.py"
+USER_KERNEL = "tests/papers/kernel/test_user_checks.py"
 INDEPENDENT_QUADRATIC = "tests/papers/quadratic/test_independent.py"
 INDEPENDENT_RECOVERY = "tests/papers/recovery/test_independent_recovery.py"
 INDEPENDENT_SPECTRAL = "tests/papers/spectral/test_independent_spectral.py"
@@ -563,6 +564,25 @@ MUTATIONS: list[Mutation] = [
       INDEPENDENT_KERNEL, "-k", "marchenko"),
     M("kernel: optimal ridge λ* = γσ²/r²", KR, "lam_e = g * s2 / r2 if lam is None",
       "lam_e = g * s2 / r2 / 2 if lam is None", INDEPENDENT_KERNEL, "-k", "optimal_ridge"),
+    # the same formulas against the user-level checks (published formulas, no engine code)
+    M("kernel (user check): t·P_k recursion α_k of the exact ReLU NTK", KA,
+      "alpha = Fraction(k + d - 2, 2 * k + d - 2)", "alpha = Fraction(k + d - 1, 2 * k + d - 2)",
+      USER_KERNEL, "-k", "relu_ntk_depth2_spectrum"),
+    M("kernel (user check): ridgeless risk for γ > 1, r²(1 − 1/γ) + σ²/(γ − 1)", KR,
+      "return r2 * (1 - 1 / g) + s2 / (g - 1)", "return r2 * (1 - 1 / g) + s2 / (g + 1)",
+      USER_KERNEL, "-k", "ridgeless"),
+    M("kernel (user check): optimal ridge λ* = γσ²/r²", KR, "lam_e = g * s2 / r2 if lam is None",
+      "lam_e = g * s2 / r2 / 2 if lam is None", USER_KERNEL, "-k", "optimal_ridge"),
+    M("kernel (user check): eigenlearning E_0 = n/(n − Σ N L²)", KC,
+      "E0 = n / (n - sum2) if n > sum2", "E0 = n / (n - sum2 / 2) if n > sum2", USER_KERNEL,
+      "-k", "effective_ridge"),
+    M("kernel: polynomial target e_k = N(d, k)·c_k²", KT,
+      "energies[k] = multiplicity(d, k) * c * c", "energies[k] = multiplicity(d, k) * c",
+      KERNEL_CLI, "-k", "polynomial_target"),
+    M("kernel: θ route's Gegenbauer recursion P_(k+1) = ((2k+d−2)cP_k − kP_(k−1))/(k+d−2)", KN,
+      "prev, cur = cur, (((2 * k + d - 2) * ci * cur >> bits) - k * prev) // (k + d - 2)",
+      "prev, cur = cur, (((2 * k + d - 2) * ci * cur >> bits) - k * prev) // (k + d - 1)",
+      USER_KERNEL, "-k", "deep_relu"),
     M("kernel: simulator's Gegenbauer recursion (sim.py)", "fltheory/papers/kernel/sim.py",
       "prev, cur = cur, ((2 * j + d - 2) * t * cur - j * prev) / (j + d - 2)",
       "prev, cur = cur, ((2 * j + d - 2) * t * cur - j * prev) / (j + d - 1)", KERNEL_SIM,
