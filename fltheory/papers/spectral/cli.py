@@ -221,9 +221,16 @@ def link_result(link: Link, dps: int) -> Result:
 
     ans = link_answer(link, dps)
     alpha_text = _alpha_c_text(ans, dps)
+    spectral = _spectral_alpha_text(ans, dps)
     curve = [_overlap_record(o) for o in link_overlaps(link)] if link.alphas else []
-    summary = [f"y = {ans.g}: α_c = {alpha_text}", ans.reason]
-    if ans.optimal is not None:
+    if ans.linear:  # the linear estimator's α_c = 0, and the spectral estimator's own
+        summary = [f"y = {ans.g}: α_c = {alpha_text} with the linear estimator; the spectral "
+                   f"estimator's own threshold α_c = {spectral or 'not computed'}", ans.reason,
+                   ans.spectral_reason if spectral else
+                   f"the spectral estimator's threshold is {ans.spectral_reason}"]
+    else:
+        summary = [f"y = {ans.g}: α_c = {alpha_text}", ans.reason]
+    if ans.optimal is not None and ans.optimal != "—":
         summary.append(f"optimal preprocessing T*(y) = {ans.optimal}")
     for c in curve:
         summary.append(f"α = {c['alpha']}: Lu–Li squared overlap {c['rho2']} with T = "
@@ -233,7 +240,8 @@ def link_result(link: Link, dps: int) -> Result:
         command="link",
         inputs={"g": link.g, "T": link.T, "alpha": [fraction_str(a) for a in link.alphas],
                 "noise": fraction_str(link.noise), "dps": dps},
-        value={"alpha_c": alpha_text, "linear": ans.linear, "optimal": ans.optimal},
+        value={"alpha_c": alpha_text, "linear": ans.linear, "optimal": ans.optimal}
+        | ({"alpha_c_spectral": spectral} if ans.linear else {}),
         numeric=alpha_text,
         conventions=_LINK_CONVENTIONS,
         summary=summary,
@@ -246,14 +254,26 @@ def link_result(link: Link, dps: int) -> Result:
 
 
 def _alpha_c_text(ans: LinkAnswer, dps: int) -> str:
-    """α_c as text: 0 (linear), ∞ (E[z²|y] ≡ 1), exact, or to its confirmed digits."""
+    """α_c as text: 0 (linear), ∞ (E[z²|y] ≡ 1), exact (an irrational closed form followed by
+    its decimal), or to its confirmed digits."""
     import mpmath
 
     if ans.linear or ans.optimal is None:  # E[z²|y] ≡ 1: no spectral signal at linear n
         return "0" if ans.linear else "∞"
     if ans.exact:
-        return str(ans.alpha_c)
+        if getattr(ans.alpha_c, "is_Rational", True):
+            return str(ans.alpha_c)
+        return f"{ans.alpha_c} ≈ {mpmath.nstr(mpmath.mpf(ans.alpha_c.evalf(dps + 5)), dps)}"
     return str(mpmath.nstr(ans.alpha_c, max(1, min(dps, ans.digits))))
+
+
+def _spectral_alpha_text(ans: LinkAnswer, dps: int) -> str | None:
+    """A linear link's spectral threshold as text (None: not computed; see its reason)."""
+    from fltheory.papers.spectral.views import link_cells
+
+    if not ans.linear or ans.spectral_alpha_c is None:
+        return None
+    return link_cells(ans, dps)[0][0].removeprefix("0 (linear); ").removesuffix(" (spectral)")
 
 
 def _overlap_record(o: LinkOverlap) -> dict[str, Any]:
@@ -289,6 +309,10 @@ def _link_table(ans: LinkAnswer, link: Link, curve: list[dict[str, Any]],
                       align="llll")
     if plain[0] == "∞":
         latex_value = r"\alpha_c = \infty"
+    elif ans.linear:
+        latex_value = r"\alpha_c = 0"
+    elif ans.exact and "≈" in plain[0]:  # an irrational closed form: its decimal
+        latex_value = r"\alpha_c \approx " + plain[0].split("≈")[1].strip()
     elif ans.exact:
         latex_value = r"\alpha_c = " + latex_fraction(plain[0])
     else:
