@@ -37,13 +37,15 @@ _LEAP_EPILOG = (
 
 def samples_result(link: Link) -> Result:
     """The answer of ``fltheory samples``."""
+    from fltheory.engine.spectral.spikes import short_fraction
     from fltheory.papers.samples.theory import link_table
 
     t = link_table(link)
     info, gen = t.information, t.generative
     return Result(
         command="samples",
-        inputs={"g": link.g, "noise": str(link.noise), "kmax": link.kmax, "dps": link.dps},
+        inputs={"g": link.g, "noise": short_fraction(link.noise), "kmax": link.kmax,
+                "dps": link.dps},
         value={r.algorithm: None if r.scale is None else r.scale.text() for r in t.rows},
         conventions={
             "model": "y = g(w*·x) + ε, x ~ N(0, I_d), |w*| = 1, ε ~ N(0, σ²) independent",
