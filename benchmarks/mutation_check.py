@@ -450,6 +450,10 @@ MUTATIONS: list[Mutation] = [
       "second = sum(((_Phi(b) - _times_phi(Z, b)) - (_Phi(a) - _times_phi(Z, a))",
       "second = sum(((_Phi(b) - _times_phi(Z, b)) - (_Phi(a) + _times_phi(Z, a))",
       "tests/papers/spectral/test_independent_spectral_pieces.py", "-k", "k07"),
+    M("spectral: any polynomial's m(y) weights φ(u)/|g'(u)|", "fltheory/engine/spectral/links.py",
+      "        slope = abs(mpmath.polyval(deriv, u))\n        return mpmath.npdf(u) / slope",
+      "        slope = abs(mpmath.polyval(deriv, u))\n        return mpmath.npdf(u) / slope ** 2",
+      "tests/papers/spectral/test_independent_spectral_pieces.py", "-k", "odd"),
     # ---------------------------------------------------------------- glm (issue 36)
     M("glm: posterior variance, between-component term squared",
       "fltheory/papers/glm/_priors.py", "out = out + r[j] * r[k] * (m[j] - m[k]) ** 2",

@@ -206,6 +206,21 @@ def _with_spectral(answer: LinkAnswer, expr: sp.Expr, sigma: Any, dps: int) -> L
                        "(Gauss–Hermite quadrature over (z, ε); Mondelli & Montanari 2018, Luo, "
                        "Alghamdi & Lu 2019)")
     pieces = piecewise_second_moment(expr, dps)
+    if isinstance(pieces, str) and expr.is_polynomial(Z) and sp.degree(expr, Z) >= 2:
+        runs = []
+        for extra in (_GUARD, 2 * _GUARD):
+            with mpmath.workdps(dps + extra):
+                runs.append(_any_polynomial_alpha_c(sp.Poly(expr, Z)))
+        a1, a2 = runs
+        rel = abs(a1 - a2) / abs(a2)
+        digits = dps if rel == 0 else max(0, min(dps, int(-mpmath.log10(rel)) - 1))
+        return replace(answer, optimal="1 - 1/m(y), m(y) = E[z²|y] from the real roots of "
+                       "g(z) = y", spectral_alpha_c=a2, spectral_exact=False,
+                       spectral_digits=digits,
+                       spectral_reason="the spectral estimator alone (T* = 1 − 1/m(y)) needs "
+                       f"α > 1/E[(m(y) − 1)²] = {mpmath.nstr(a2, max(1, min(digits, 15)))} "
+                       "(tanh-sinh quadrature over z, m(g(z)) from all real preimages weighted "
+                       "by φ/|g'|, two working precisions; Mondelli & Montanari 2018)")
     if isinstance(pieces, str):
         return replace(answer, spectral_reason=f"not computed here: {pieces}")
     if pieces.alpha_c == sp.oo:
@@ -412,6 +427,38 @@ def _polynomial_link(shown: str, poly: sp.Poly, dps: int) -> LinkAnswer:
                       f"E[z|y] = 0 (generative exponent 2); α_c = 1/E[(m(y) − 1)²] = "
                       f"{mpmath.nstr(a2, min(digits, 15))} by tanh-sinh quadrature over z with "
                       "m(g(z)) from the real preimages (Mondelli & Montanari 2018)")
+
+
+def _any_polynomial_alpha_c(poly: sp.Poly) -> Any:
+    """1/E_z[(m(g(z)) − 1)²] for any real polynomial g of degree >= 2 at the working precision:
+    m(y) = Σ u² w_u / Σ w_u over the real roots u of g(u) = y, w_u = φ(u)/|g'(u)| (co-area),
+    the root x of y = g(x) divided out; the integral over x split at the critical points of g
+    and at every preimage of a critical value (where the number of preimages changes)."""
+    coeffs = [mpmath.mpf(sp.N(c, mpmath.mp.dps + 5)) for c in poly.all_coeffs()]
+    deriv = [c * (len(coeffs) - 1 - i) for i, c in enumerate(coeffs[:-1])]
+
+    def weight(u: Any) -> Any:
+        slope = abs(mpmath.polyval(deriv, u))
+        return mpmath.npdf(u) / slope if slope != 0 else mpmath.mpf(0)
+
+    def m(x: Any) -> Any:
+        y = mpmath.polyval(coeffs, x)
+        w0 = weight(x)
+        num, den = w0 * x * x, w0
+        for u in _real_roots(_deflate([*coeffs[:-1], coeffs[-1] - y], x)):
+            w = weight(u)
+            num += w * u * u
+            den += w
+        return num / den
+
+    points = set()
+    for c in _real_roots(deriv):
+        points.add(c)
+        for u in _real_roots([*coeffs[:-1], coeffs[-1] - mpmath.polyval(coeffs, c)]):
+            points.add(u)
+    cuts = sorted(p for p in points if -40 < p < 40)
+    grid = [-mpmath.inf, *cuts, mpmath.inf]
+    return 1 / mpmath.quad(lambda x: mpmath.npdf(x) * (m(x) - 1) ** 2, grid)
 
 
 def _legendre_panels(lo: float, hi: float, panels: int) -> tuple[np.ndarray, np.ndarray]:
@@ -690,7 +737,8 @@ def preprocessing_law(g: str | sp.Expr, T: str | sp.Expr, panels: int = 600,
         ans = link_threshold(func.expr, dps=15)
         if ans.optimal_expr is None:
             raise DomainError("T", "optimal", "an expression in y, or optimal for links where "
-                              "y determines |z|", reason=f"has no closed form here: {ans.reason}")
+                              "y determines |z|", reason="has no closed form here: "
+                              f"{ans.spectral_reason if ans.linear else ans.reason}")
         composed = ans.optimal_expr
     else:
         from fltheory.engine.expressions import parse_expression

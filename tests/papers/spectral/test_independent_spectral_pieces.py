@@ -120,3 +120,28 @@ def test_preprocessing_with_a_pole_is_one_line(invoke):
     assert r.exit_code == 2 and "has a pole" in r.stderr
     r = invoke("link", "--g", "z**2", "--T", "1 - 1/y", "--alpha", "1")  # → −∞: allowed
     assert r.exit_code == 0, r.stderr
+
+
+def test_odd_polynomial_spectral_threshold_by_scipy():
+    """He3 = z³ − 3z (linear: E[z|y] ≠ 0): the spectral estimator's own threshold
+    1/E[(m(y) − 1)²], with m(y) from all real preimages weighted by φ/|g'| (co-area), by scipy
+    quad over z split at the critical points ±1 and the preimages ±2 of the critical values
+    (numpy.roots for the preimages); z³ (strictly monotone): 1/2."""
+    def m(x):
+        y = x ** 3 - 3 * x
+        roots = np.roots([1, 0, -3, -y])
+        u = roots[np.abs(roots.imag) < 1e-9].real
+        slope = np.abs(3 * u * u - 3)
+        keep = slope > 1e-12  # a double root (x at ±2: u = ∓1) is a null set
+        w = np.exp(-(u[keep] ** 2 - x * x) / 2) / slope[keep]  # relative to x's own weight
+        return float(np.sum(u[keep] ** 2 * w) / np.sum(w))
+
+    total = sum(integrate.quad(lambda x: _phi(x) * (m(x) - 1) ** 2, a, b, epsabs=1e-13,
+                               epsrel=1e-11, limit=400)[0]
+                for a, b in [(-math.inf, -2), (-2, -1), (-1, 1), (1, 2), (2, math.inf)])
+    ans = link_threshold("He3", 20)
+    assert ans.linear and not ans.spectral_exact and ans.spectral_digits >= 10
+    assert float(ans.spectral_alpha_c) == pytest.approx(1 / total, rel=1e-8)
+    # y = z³ determines z: m = z², E[(z² − 1)²] = 2 (sympy does not prove z³ strictly
+    # monotone, its derivative vanishes at 0, so this runs the quadrature)
+    assert float(link_threshold("z**3", 20).spectral_alpha_c) == pytest.approx(0.5, rel=1e-15)
