@@ -23,7 +23,7 @@ from fltheory.args import read_choice, read_number_file, read_rational, read_rat
 from fltheory.exact import DomainError, fraction_str
 
 __all__ = ["BULKS", "MAX_FILE_BYTES", "MAX_SAMPLE", "MIN_SAMPLE", "MODELS", "Density",
-           "MarchenkoPastur", "Sample", "Semicircle", "SpikeBulk", "read_bulk"]
+           "MarchenkoPastur", "Sample", "Semicircle", "SpikeBulk", "read_bulk", "support_text"]
 
 #: The bulks a spike query names (the ``name`` of each class below).
 BULKS: Final = ("semicircle", "mp", "density", "sample")
@@ -78,12 +78,15 @@ class Density:
     """A bulk given by its density ρ(x) on the support [a, b]: ``expr`` is an expression in x (or
     z) of the :mod:`fltheory.engine.expressions` grammar, e.g. ``sqrt(Max(4 - x**2, 0))/(2*pi)``,
     kept as typed and parsed once (``parsed``); ``support`` is two exact numbers a < b ("a,b" or a
-    pair). That ρ is >= 0 and integrates to 1 is checked where the quadrature runs, at the working
-    precision (:func:`fltheory.engine.spectral.spikes.density_bulk`).
+    pair; an end may be an exact constant such as ``sqrt(3)``, kept exact). That ρ is >= 0 and
+    integrates to 1 is checked where the quadrature runs, at the working precision
+    (:func:`fltheory.engine.spectral.spikes.density_bulk`).
 
     >>> d = Density("3/4*(1 - x**2)", "-1,1")
     >>> d.support, d.parsed
     ((Fraction(-1, 1), Fraction(1, 1)), 3/4 - 3*z**2/4)
+    >>> Density("1/(2*sqrt(3))", "-sqrt(3),sqrt(3)").support
+    (-sqrt(3), sqrt(3))
     >>> Density("1/2", (2, 0))
     Traceback (most recent call last):
     fltheory.exact.DomainError: support = 2,0 is outside the allowed range two numbers a,b \
@@ -101,13 +104,60 @@ with a < b
     def __post_init__(self) -> None:
         from fltheory.engine.expressions import parse_expression
 
-        ends = read_rationals(self.support, "support")
-        if len(ends) != 2 or not ends[0] < ends[1]:
+        try:
+            ends: tuple[Any, ...] = read_rationals(self.support, "support")
+        except DomainError:
+            if not isinstance(self.support, str):
+                raise
+            ends = _exact_ends(self.support)
+        if len(ends) != 2 or not bool(ends[0] < ends[1]):
             shown = (self.support if isinstance(self.support, str)
-                     else ",".join(fraction_str(v) for v in ends))
+                     else ",".join(support_text(v) for v in ends))
             raise DomainError("support", shown, "two numbers a,b with a < b")
         settle(self, expr=str(self.expr), support=ends,
                parsed=parse_expression(self.expr, "density"))
+
+
+def support_text(value: Any) -> str:
+    """An end of a support as text: a rational as a fraction, a surd as sympy prints it.
+
+    >>> from fractions import Fraction
+    >>> support_text(Fraction(-3, 2))
+    '-3/2'
+    """
+    from fractions import Fraction
+
+    return fraction_str(value) if isinstance(value, Fraction) else str(value)
+
+
+def _exact_ends(text: str) -> tuple[Any, ...]:
+    """The ends "a,b" of a support written with exact surds ("-sqrt(3),sqrt(3)"): each a
+    rational, or a real constant of the expression grammar (exact, no float); the text is split
+    at the commas outside parentheses."""
+    from fltheory.exact import parse_rational
+
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    ends: list[Any] = []
+    for part in (p.strip() for p in parts):
+        try:
+            ends.append(parse_rational(part, "support"))
+            continue
+        except DomainError:
+            pass
+        from fltheory.engine.expressions import parse_expression
+
+        value = parse_expression(part, "support")
+        if not value.is_number or not value.is_real or not value.is_finite:
+            raise DomainError("support", text, "two exact numbers a,b with a < b (rationals or "
+                              "constants such as sqrt(3))", reason=f"has {part}, not a number")
+        ends.append(value)
+    return tuple(ends)
 
 
 @dataclass(frozen=True, eq=False)

@@ -29,6 +29,14 @@ estimator recovers β at a linear number of samples, with which preprocessing, a
   over z with m from the real roots of g(z) − y, at ``dps`` + 10 and ``dps`` + 20 digits
   (digits printed: those on which both agree).
 
+* A link made of flat pieces and strictly monotone pieces with disjoint images (sign,
+  Heaviside, relu, clamps, finite-label links) has α_c in closed form
+  (:func:`piecewise_second_moment`); for a *linear* link that value is the spectral estimator's
+  own threshold, reported beside α_c = 0 (``spectral_alpha_c``; ReLU: 1, a strictly monotone
+  link: 1/2), and with noise it is :func:`noisy_alpha_c`.
+* A preprocessing T with a pole where T → +∞ at a label value is refused (sup T = ∞) before the
+  Lu–Li equations are solved.
+
 The Lu–Li overlap of the estimator with a given T as a function of α (:func:`link_overlap`) is
 solved in double precision by :func:`fltheory.engine.spectral.luli.luli_overlap`, the law of
 (T(g(z)), z²) discretised by composite Gauss–Legendre quadrature in z (two resolutions
@@ -45,6 +53,7 @@ import numpy as np
 import sympy as sp
 
 from fltheory.args import read_rational, read_real
+from fltheory.engine.expressions import Z
 from fltheory.engine.spectral.luli import DiscreteLaw, LuLiOverlap, luli_overlap
 from fltheory.exact import DomainError, check_dps
 
@@ -78,6 +87,13 @@ class LinkAnswer:
     digits: int
     method: str
     reason: str
+    #: for a linear link (α_c = 0 by the linear estimator): the spectral estimator's own
+    #: threshold 1/E[(E[z²|y] − 1)²] (sympy when exact, an mpf, or None when not computed, with
+    #: ``spectral_reason``); ``optimal``/``optimal_expr`` are then its T*
+    spectral_alpha_c: Any = None
+    spectral_exact: bool = False
+    spectral_digits: int = 0
+    spectral_reason: str = ""
 
 
 def _even(expr: sp.Expr) -> bool:
@@ -147,7 +163,8 @@ def link_threshold(g: str | sp.Expr, dps: int = 30, noise: Any = 0) -> LinkAnswe
     shown = str(g) if sigma == 0 else f"{g} + {fraction_str(sigma)}·ε"
     gen = generative_exponent(func, kmax=2, dps=dps)
     if gen.value == 1 or gen.value is None:
-        return _link_by_exponent(shown, gen, sigma, dps)
+        answer = _link_by_exponent(shown, gen, sigma, dps)
+        return _with_spectral(answer, expr, sigma, dps) if answer.linear else answer
     if sigma > 0:
         return _noisy_link(shown, expr, sigma, dps)
     if _even(expr) and _monotone_on_half_line(expr, Z):
@@ -158,11 +175,211 @@ def link_threshold(g: str | sp.Expr, dps: int = 30, noise: Any = 0) -> LinkAnswe
                           "Montanari 2018), T*(y) = 1 − 1/z²")
     poly = sp.Poly(expr, Z) if expr.is_polynomial(Z) else None
     if poly is None:
-        raise DomainError("g", shown, "links with E[z|y] ≠ 0, even links strictly monotone on "
-                          "(0, ∞), or polynomial links",
-                          reason="needs E[z²|y] from the preimages of a non-polynomial g that "
-                                 "is not monotone on (0, ∞): not implemented")
+        pieces = piecewise_second_moment(expr, dps)
+        if isinstance(pieces, str):
+            raise DomainError("g", shown, "links with E[z|y] ≠ 0, even links strictly monotone "
+                              "on (0, ∞), polynomial links, or links made of flat pieces and "
+                              "strictly monotone pieces with disjoint images",
+                              reason="needs E[z²|y] from the preimages of g, not implemented "
+                                     f"for this g: {pieces}")
+        return LinkAnswer(shown, False, pieces.alpha_c, pieces.optimal, pieces.optimal_expr,
+                          True, dps, "exact", pieces.reason)
     return _polynomial_link(shown, poly, dps)
+
+
+def _with_spectral(answer: LinkAnswer, expr: sp.Expr, sigma: Any, dps: int) -> LinkAnswer:
+    """A linear link's answer with the spectral estimator's own threshold beside α_c = 0: with
+    noise by quadrature (:func:`noisy_alpha_c`), without by the pieces of g
+    (:func:`piecewise_second_moment`), or not computed, with the reason."""
+    from dataclasses import replace
+
+    if sigma > 0:
+        try:
+            value, digits = noisy_alpha_c(expr, sigma)
+        except DomainError as exc:
+            return replace(answer, spectral_reason=f"not computed: {exc}")
+        return replace(answer, optimal="1 - 1/m(y), m(y) = E[z²|y] with the noise",
+                       spectral_alpha_c=value, spectral_exact=False,
+                       spectral_digits=min(digits, dps),
+                       spectral_reason="the spectral estimator alone (T* = 1 − 1/m(y)) needs "
+                       f"α > 1/E[(m(y) − 1)²] = {mpmath.nstr(value, max(1, min(digits, dps)))} "
+                       "(Gauss–Hermite quadrature over (z, ε); Mondelli & Montanari 2018, Luo, "
+                       "Alghamdi & Lu 2019)")
+    pieces = piecewise_second_moment(expr, dps)
+    if isinstance(pieces, str) and expr.is_polynomial(Z) and sp.degree(expr, Z) >= 2:
+        runs = []
+        for extra in (_GUARD, 2 * _GUARD):
+            with mpmath.workdps(dps + extra):
+                runs.append(_any_polynomial_alpha_c(sp.Poly(expr, Z)))
+        a1, a2 = runs
+        rel = abs(a1 - a2) / abs(a2)
+        digits = dps if rel == 0 else max(0, min(dps, int(-mpmath.log10(rel)) - 1))
+        return replace(answer, optimal="1 - 1/m(y), m(y) = E[z²|y] from the real roots of "
+                       "g(z) = y", spectral_alpha_c=a2, spectral_exact=False,
+                       spectral_digits=digits,
+                       spectral_reason="the spectral estimator alone (T* = 1 − 1/m(y)) needs "
+                       f"α > 1/E[(m(y) − 1)²] = {mpmath.nstr(a2, max(1, min(digits, 15)))} "
+                       "(tanh-sinh quadrature over z, m(g(z)) from all real preimages weighted "
+                       "by φ/|g'|, two working precisions; Mondelli & Montanari 2018)")
+    if isinstance(pieces, str):
+        return replace(answer, spectral_reason=f"not computed here: {pieces}")
+    if pieces.alpha_c == sp.oo:
+        return replace(answer, spectral_alpha_c=mpmath.inf, spectral_exact=True,
+                       spectral_digits=dps, spectral_reason="the spectral estimator alone "
+                       f"has no threshold at linear α: {pieces.reason}")
+    return replace(answer, optimal=pieces.optimal, optimal_expr=pieces.optimal_expr,
+                   spectral_alpha_c=pieces.alpha_c, spectral_exact=True, spectral_digits=dps,
+                   spectral_reason="the spectral estimator alone (T* = 1 − 1/m(y)) needs "
+                   f"α > {pieces.reason}")
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """The spectral threshold of a link made of flat and strictly monotone pieces
+    (:func:`piecewise_second_moment`): ``alpha_c`` exact (sympy), T* as text (``optimal``) and
+    as a sympy expression in z (``optimal_expr``), and the ``reason`` (the sum it rests on)."""
+
+    alpha_c: sp.Expr
+    optimal: str
+    optimal_expr: sp.Expr
+    reason: str
+
+
+def _Phi(x: sp.Expr) -> sp.Expr:
+    if x in (sp.oo, -sp.oo):
+        return sp.Integer(1 if x == sp.oo else 0)
+    return (1 + sp.erf(x / sp.sqrt(2))) / 2
+
+
+def _phi(x: sp.Expr) -> sp.Expr:
+    if x in (sp.oo, -sp.oo):
+        return sp.Integer(0)
+    return sp.exp(-x ** 2 / 2) / sp.sqrt(2 * sp.pi)
+
+
+def _times_phi(poly: sp.Expr, x: sp.Expr) -> sp.Expr:
+    """p(x)φ(x), 0 at ±∞ (φ beats every polynomial)."""
+    return sp.Integer(0) if x in (sp.oo, -sp.oo) else poly.subs(Z, x) * _phi(x)
+
+
+def piecewise_second_moment(expr: sp.Expr, dps: int = 30) -> Pieces | str:
+    r"""α = 1/E[(m(y) − 1)²], m(y) = E[z²|y], in closed form for a link g made of pieces on
+    intervals (sympy's Piecewise form of g: Max, Abs, sign, Heaviside, …), each *flat* (a
+    constant v) or *strictly monotone*, the monotone pieces' images disjoint from each other
+    and from the flat values. Then y determines z on a monotone piece (m = z²), and a flat value
+    v is taken on a union A_v of intervals (m_v = E[z² 1_{A_v}]/P(A_v), ratios of Gaussian
+    integrals), so, with ∫_a^b (z² − 1)² φ = [2Φ(z) − (z³ + z)φ(z)]_a^b and
+    ∫_a^b z² φ = [Φ(z) − zφ(z)]_a^b,
+
+    .. math::  E[(m − 1)^2] = \sum_{\text{monotone}} \int_a^b (z^2 − 1)^2 φ
+               + \sum_v P(A_v)\,(m_v − 1)^2 .
+
+    Returns the :class:`Pieces`, or a string saying why g is not of this kind.
+
+    >>> str(piecewise_second_moment(sp.Max(Z, 0)).alpha_c)
+    '1'
+    >>> p = piecewise_second_moment(sp.sign(sp.Abs(Z) - 1))
+    >>> round(float(p.alpha_c), 10)
+    0.9249580393
+    """
+    from fltheory.engine.timer import Timeout, time_limit
+
+    try:
+        with time_limit(_TIME):
+            pieces = _pieces(expr)
+    except Timeout:
+        return "sympy did not split g into pieces within the time limit"
+    if isinstance(pieces, str):
+        return pieces
+    flats: dict[sp.Expr, list[tuple[sp.Expr, sp.Expr]]] = {}
+    mono: list[tuple[sp.Expr, sp.Expr, sp.Expr, tuple[sp.Expr, sp.Expr]]] = []
+    for e, a, b in pieces:
+        if not e.has(Z):
+            flats.setdefault(sp.nsimplify(e), []).append((a, b))
+            continue
+        try:
+            with time_limit(_TIME):
+                interval = sp.Interval.open(a, b)
+                monotone = bool(sp.is_strictly_increasing(e, interval, Z)
+                                or sp.is_strictly_decreasing(e, interval, Z))
+                image = (sp.limit(e, Z, a, "+"), sp.limit(e, Z, b, "-"))
+        except (Timeout, NotImplementedError, TypeError, ValueError):
+            return f"sympy did not decide whether {e} is strictly monotone on ({a}, {b})"
+        if not monotone:
+            return f"g = {e} on ({a}, {b}) is neither constant nor strictly monotone"
+        mono.append((e, a, b, (sp.Min(*image), sp.Max(*image))))
+    for i, (_e, a, b, (lo, hi)) in enumerate(mono):
+        for _e2, a2, b2, (lo2, hi2) in mono[i + 1:]:
+            if bool(sp.Max(lo, lo2) < sp.Min(hi, hi2)):
+                return (f"g takes the same values on ({a}, {b}) and ({a2}, {b2}): y does not "
+                        "determine z there")
+        for v in flats:
+            if bool(lo < v) and bool(v < hi):
+                return f"g takes its flat value {v} also on ({a}, {b})"
+    total = sp.Integer(0)
+    for _, a, b, _ in mono:
+        total += (2 * _Phi(b) - _times_phi(Z ** 3 + Z, b)) - (2 * _Phi(a)
+                                                              - _times_phi(Z ** 3 + Z, a))
+    m_of: dict[sp.Expr, sp.Expr] = {}
+    for v, intervals in flats.items():
+        prob = sum((_Phi(b) - _Phi(a) for a, b in intervals), sp.Integer(0))
+        second = sum(((_Phi(b) - _times_phi(Z, b)) - (_Phi(a) - _times_phi(Z, a))
+                      for a, b in intervals), sp.Integer(0))
+        m_of[v] = sp.simplify(second / prob)
+        total += prob * (m_of[v] - 1) ** 2
+    total = sp.simplify(total)
+    if total == 0:
+        return Pieces(sp.oo, "—", sp.Integer(0),
+                      "E[z²|y] = 1 for every label (every flat piece has m_v = 1 and there is "
+                      "no monotone piece): E[(m − 1)²] = 0, α = ∞")
+    alpha = sp.simplify(1 / total)
+    with mpmath.workdps(dps):
+        shown = {v: sp.simplify(1 - 1 / m) for v, m in m_of.items()}
+        labels = ", ".join(f"T*({v}) = " + (str(t) if t.is_Rational else
+                                              mpmath.nstr(mpmath.mpf(sp.N(t, dps + 5)), 10))
+                           for v, t in shown.items())
+        number = "" if alpha.is_Rational else (
+            " = " + mpmath.nstr(mpmath.mpf(sp.N(alpha, dps + 5)), min(dps, 15)))
+    parts = []
+    if mono:
+        parts.append("1 − 1/z(y)² on the monotone pieces")
+    if labels:
+        parts.append(labels)
+    optimal = "; ".join(parts)
+    cases = [(1 - 1 / Z ** 2, sp.And(sp.Gt(Z, a), sp.Lt(Z, b))) for _, a, b, _ in mono]
+    cases += [(shown[v], sp.Or(*(sp.And(sp.Gt(Z, a), sp.Lt(Z, b)) for a, b in intervals)))
+              for v, intervals in flats.items()]
+    optimal_expr = sp.Piecewise(*cases, (0, True))
+    where = (f"{len(mono)} strictly monotone piece(s) (m(y) = z², y determines z)"
+             if mono else "")
+    flat_text = (f"{len(flats)} flat value(s) with m_v = E[z² 1_(A_v)]/P(A_v) (Gaussian "
+                 "integrals over the preimage sets)" if flats else "")
+    reason = (f"1/E[(m(y) − 1)²] = {alpha}{number}: g has "
+              + " and ".join(p for p in (where, flat_text) if p)
+              + "; α_c = 1/(Σ_monotone ∫(z² − 1)²φ + Σ_v P(A_v)(m_v − 1)²), exact (Mondelli & "
+              "Montanari 2018; T* = 1 − 1/m(y), Luo, Alghamdi & Lu 2019)")
+    return Pieces(alpha, optimal, optimal_expr, reason)
+
+
+def _pieces(expr: sp.Expr) -> list[tuple[sp.Expr, sp.Expr, sp.Expr]] | str:
+    """g as (expression, a, b) on disjoint open intervals covering ℝ up to finitely many
+    points, from sympy's Piecewise form; a string when the pieces are not intervals."""
+    folded = sp.piecewise_fold(expr.rewrite(sp.Piecewise))
+    pairs = folded.args if isinstance(folded, sp.Piecewise) else ((folded, sp.true),)
+    remaining: sp.Set = sp.S.Reals
+    out = []
+    for e, cond in pairs:
+        where = (sp.S.Reals if cond is sp.true else cond.as_set()).intersect(remaining)
+        remaining = remaining - where
+        parts = where.args if isinstance(where, sp.Union) else (where,)
+        for part in parts:
+            if isinstance(part, sp.FiniteSet) or part is sp.S.EmptySet:
+                continue  # a null set
+            if not isinstance(part, sp.Interval):
+                return f"sympy's pieces of g are not intervals ({part})"
+            if part.start != part.end:
+                out.append((sp.simplify(e), part.start, part.end))
+    return out
 
 
 def _link_by_exponent(shown: str, gen: Any, sigma: Any, dps: int) -> LinkAnswer:
@@ -172,7 +389,7 @@ def _link_by_exponent(shown: str, gen: Any, sigma: Any, dps: int) -> LinkAnswer:
         return LinkAnswer(shown, True, sp.Integer(0), None, None, True, dps, "exact",
                           "E[z|y] is not a.s. 0 (generative exponent 1: "
                           f"{gen.reason}){kept}: the linear estimator Σ y_μ x_μ/n is correlated "
-                          "with β at every α > 0, so weak recovery needs no spectral threshold "
+                          "with β at every α > 0, so weak recovery by it needs no threshold "
                           "(α_c = 0)")
     return LinkAnswer(shown, False, mpmath.inf, None, None, True, dps, "exact",
                       "E[z|y] = 0 and E[z²|y] = 1 a.s. (generative exponent > 2: "
@@ -210,6 +427,38 @@ def _polynomial_link(shown: str, poly: sp.Poly, dps: int) -> LinkAnswer:
                       f"E[z|y] = 0 (generative exponent 2); α_c = 1/E[(m(y) − 1)²] = "
                       f"{mpmath.nstr(a2, min(digits, 15))} by tanh-sinh quadrature over z with "
                       "m(g(z)) from the real preimages (Mondelli & Montanari 2018)")
+
+
+def _any_polynomial_alpha_c(poly: sp.Poly) -> Any:
+    """1/E_z[(m(g(z)) − 1)²] for any real polynomial g of degree >= 2 at the working precision:
+    m(y) = Σ u² w_u / Σ w_u over the real roots u of g(u) = y, w_u = φ(u)/|g'(u)| (co-area),
+    the root x of y = g(x) divided out; the integral over x split at the critical points of g
+    and at every preimage of a critical value (where the number of preimages changes)."""
+    coeffs = [mpmath.mpf(sp.N(c, mpmath.mp.dps + 5)) for c in poly.all_coeffs()]
+    deriv = [c * (len(coeffs) - 1 - i) for i, c in enumerate(coeffs[:-1])]
+
+    def weight(u: Any) -> Any:
+        slope = abs(mpmath.polyval(deriv, u))
+        return mpmath.npdf(u) / slope if slope != 0 else mpmath.mpf(0)
+
+    def m(x: Any) -> Any:
+        y = mpmath.polyval(coeffs, x)
+        w0 = weight(x)
+        num, den = w0 * x * x, w0
+        for u in _real_roots(_deflate([*coeffs[:-1], coeffs[-1] - y], x)):
+            w = weight(u)
+            num += w * u * u
+            den += w
+        return num / den
+
+    points = set()
+    for c in _real_roots(deriv):
+        points.add(c)
+        for u in _real_roots([*coeffs[:-1], coeffs[-1] - mpmath.polyval(coeffs, c)]):
+            points.add(u)
+    cuts = sorted(p for p in points if -40 < p < 40)
+    grid = [-mpmath.inf, *cuts, mpmath.inf]
+    return 1 / mpmath.quad(lambda x: mpmath.npdf(x) * (m(x) - 1) ** 2, grid)
 
 
 def _legendre_panels(lo: float, hi: float, panels: int) -> tuple[np.ndarray, np.ndarray]:
@@ -390,6 +639,34 @@ def _polynomial_alpha_c(poly: sp.Poly) -> Any:
 _HALF_WIDTH = 12.0  # P(|z| > 12) ≈ 4e-33: the law is cut there
 
 
+def _upward_pole(expr: sp.Expr, var: sp.Symbol) -> Any | None:
+    """A real point where ``expr`` → +∞ (a pole that makes sup T infinite), or None (none
+    found by sympy within the time limit)."""
+    from fltheory.engine.timer import Timeout, time_limit
+
+    try:
+        with time_limit(_TIME):
+            points = sp.singularities(expr, var, sp.S.Reals)
+            if not isinstance(points, sp.FiniteSet):
+                return None
+            for p in points:
+                for side in ("+", "-"):
+                    if sp.limit(expr, var, p, side) == sp.oo:
+                        return p
+    except (Timeout, NotImplementedError, TypeError, ValueError):
+        return None
+    return None
+
+
+def _refuse_pole(T: Any, expr: sp.Expr, var: sp.Symbol, what: str, name: str) -> None:
+    """One line instead of the Lu–Li solver's overflow: T → +∞ at a pole the labels reach."""
+    pole = _upward_pole(expr, var)
+    if pole is not None:
+        raise DomainError("T", str(T), "a preprocessing bounded above (sup T < ∞)",
+                          reason=f"has a pole: {what} → +∞ as {name} → {pole}, so sup T = ∞ "
+                                 "(the Lu–Li equations need sup T < ∞)")
+
+
 def noisy_preprocessing_law(g: str | sp.Expr, T: str | sp.Expr, noise: Any, panels: int = 600,
                             hermite: int = 40, inner: int = 150) -> DiscreteLaw:
     """The law of (T(y), z²) for y = g(z) + σε, σ = ``noise`` > 0: the nodes of
@@ -416,6 +693,7 @@ def noisy_preprocessing_law(g: str | sp.Expr, T: str | sp.Expr, noise: Any, pane
     else:
         t_of_y = parse_expression(T.replace("y", "z") if isinstance(T, str) else T.subs(Y, Z),
                                   "T")
+        _refuse_pole(T, t_of_y, Z, "T(y)", "y")  # noisy labels take every real value
         t_num = sp.lambdify(Z, t_of_y, modules="numpy")
     z, wz = _legendre_panels(-_HALF_WIDTH, _HALF_WIDTH, panels)
     wz = wz * np.exp(-z * z / 2) / np.sqrt(2 * np.pi)
@@ -459,7 +737,8 @@ def preprocessing_law(g: str | sp.Expr, T: str | sp.Expr, panels: int = 600,
         ans = link_threshold(func.expr, dps=15)
         if ans.optimal_expr is None:
             raise DomainError("T", "optimal", "an expression in y, or optimal for links where "
-                              "y determines |z|", reason=f"has no closed form here: {ans.reason}")
+                              "y determines |z|", reason="has no closed form here: "
+                              f"{ans.spectral_reason if ans.linear else ans.reason}")
         composed = ans.optimal_expr
     else:
         from fltheory.engine.expressions import parse_expression
@@ -467,6 +746,7 @@ def preprocessing_law(g: str | sp.Expr, T: str | sp.Expr, panels: int = 600,
         t_of_y = parse_expression(T.replace("y", "z") if isinstance(T, str) else T.subs(Y, Z),
                                   "T")
         composed = t_of_y.subs(Z, func.expr)
+        _refuse_pole(T, composed, Z, "T(g(z))", "z")
     fn = sp.lambdify(Z, composed, modules="numpy")
     x, w = np.polynomial.legendre.leggauss(order)
     edges = np.linspace(-_HALF_WIDTH, _HALF_WIDTH, panels + 1)

@@ -64,9 +64,11 @@ from fltheory.engine.spectral.bulks import (
 from fltheory.exact import DomainError, check_dps, fraction_str
 
 __all__ = ["MAX_SAMPLE", "MAX_SPIKES", "MIN_SAMPLE", "Bulk", "RectangularSpike", "SampleBulk",
-           "Spike", "Surd", "bulk_spikes", "density_bulk", "mp_bulk", "mp_spikes",
+           "Spike", "Surd", "bulk_spikes", "density_bulk", "exact_and_decimal", "mp_bulk",
+           "mp_spikes",
            "rectangular_spike", "sample_bulk", "sample_spikes", "semicircle_bulk",
-           "semicircle_overlap_ratio", "semicircle_spikes", "stat_digits", "stat_text"]
+           "semicircle_overlap_ratio", "semicircle_spikes", "short_fraction", "stat_digits",
+           "stat_text"]
 
 #: At most this many spikes in one query (each numeric spike costs a few quadratures).
 MAX_SPIKES = 20
@@ -158,6 +160,39 @@ def _root_of(q: Fraction) -> Fraction | None:
     return Fraction(rn, rd) if rn * rn == n and rd * rd == d else None
 
 
+def short_fraction(value: Fraction, limit: int = 24) -> str:
+    """An exact rational as text, shortened when its text is longer than ``limit`` characters
+    (a decimal to 6 digits and the length of the exact text), so that an input such as 1e300
+    is not echoed as a 301-digit integer.
+
+    >>> short_fraction(Fraction(3, 2)), short_fraction(Fraction(10) ** 300)
+    ('3/2', '1.00000e+300 (exact: 301 characters)')
+    """
+    from decimal import Decimal, localcontext
+
+    text = fraction_str(value)
+    if len(text) <= limit:
+        return text
+    with localcontext() as ctx:
+        ctx.prec = 8
+        shown = Decimal(value.numerator) / Decimal(value.denominator)
+    return f"{shown:.5e} (exact: {len(text)} characters)"
+
+
+def exact_and_decimal(value: Fraction, digits: int = 6) -> str:
+    """An exact rational for reading: itself when whole, else followed by its decimal to
+    ``digits`` significant digits (rounded from the exact value, no float).
+
+    >>> exact_and_decimal(Fraction(389, 170)), exact_and_decimal(Fraction(4))
+    ('389/170 ≈ 2.28824', '4')
+    """
+    from fltheory.exact import to_decimal_str
+
+    if value.denominator == 1 or len(fraction_str(value)) > 24:
+        return short_fraction(value)
+    return f"{fraction_str(value)} ≈ {to_decimal_str(value, digits)}"
+
+
 def semicircle_spikes(thetas: Any) -> tuple[Spike, ...]:
     """Exact BBP answers of M = W + Σ θ_i u_i u_iᵀ, W semicircular on [−2, 2] (module
     docstring): θ_c = ±1, outlier θ + 1/θ and squared overlap 1 − 1/θ² when |θ| > 1. Values are
@@ -180,14 +215,14 @@ def semicircle_spikes(thetas: Any) -> tuple[Spike, ...]:
         outlier: Fraction | None
         if beyond:
             outlier, overlap = th + 1 / th, 1 - 1 / th ** 2
-            reason = (f"|θ| = {fraction_str(abs(th))} > 1: outlier at θ + 1/θ = "
-                      f"{fraction_str(outlier)}, squared overlap 1 − 1/θ² = "
-                      f"{fraction_str(overlap)}")
+            reason = (f"|θ| = {short_fraction(abs(th))} > 1: outlier at θ + 1/θ = "
+                      f"{exact_and_decimal(outlier)}, squared overlap 1 − 1/θ² = "
+                      f"{exact_and_decimal(overlap)}")
         else:
             outlier, overlap = None, Fraction(0)
-            reason = (f"|θ| = {fraction_str(abs(th))} {'=' if abs(th) == 1 else '<'} 1: "
+            reason = (f"|θ| = {short_fraction(abs(th))} {'=' if abs(th) == 1 else '<'} 1: "
                       f"{'at the BBP transition: ' if abs(th) == 1 else ''}no outlier, the top "
-                      f"eigenvalue sticks to the edge {fraction_str(edge)} and the eigenvector "
+                      f"eigenvalue sticks to the edge {short_fraction(edge)} and the eigenvector "
                       "carries no information (overlap 0)")
         out.append(Spike(th, crit, _phase(beyond, abs(th) == 1), outlier, overlap, edge, side,
                          True, 0, reason))
@@ -225,7 +260,7 @@ def mp_spikes(ells: Any, gamma: MarchenkoPastur | Any) -> tuple[Spike, ...]:
                else (ell > crit) - (ell < crit))
         if not upper and g >= 1:
             beyond, critical = False, False
-            why = (f"γ = {fraction_str(g)} >= 1: no outlier below the bulk (its lower edge is "
+            why = (f"γ = {short_fraction(g)} >= 1: no outlier below the bulk (its lower edge is "
                    "0 or the atom at 0)")
         else:
             beyond = cmp > 0 if upper else cmp < 0
@@ -236,12 +271,12 @@ def mp_spikes(ells: Any, gamma: MarchenkoPastur | Any) -> tuple[Spike, ...]:
         if beyond:
             outlier = ell * (1 + g / (ell - 1))
             overlap = (1 - g / (ell - 1) ** 2) / (1 + g / (ell - 1))
-            reason = (f"ℓ = {fraction_str(ell)} {'>' if upper else '<'} {crit_text}: outlier at "
-                      f"ℓ(1 + γ/(ℓ − 1)) = {fraction_str(outlier)}, squared overlap "
-                      f"(1 − γ/(ℓ − 1)²)/(1 + γ/(ℓ − 1)) = {fraction_str(overlap)}")
+            reason = (f"ℓ = {short_fraction(ell)} {'>' if upper else '<'} {crit_text}: outlier at "
+                      f"ℓ(1 + γ/(ℓ − 1)) = {exact_and_decimal(outlier)}, squared overlap "
+                      f"(1 − γ/(ℓ − 1)²)/(1 + γ/(ℓ − 1)) = {exact_and_decimal(overlap)}")
         else:
             outlier, overlap = None, Fraction(0)
-            reason = why or (f"ℓ = {fraction_str(ell)} is {'at' if critical else 'inside'} the "
+            reason = why or (f"ℓ = {short_fraction(ell)} is {'at' if critical else 'inside'} the "
                              f"threshold {crit_text}{' (the BBP transition)' if critical else ''}"
                              f": no outlier, the extreme eigenvalue sticks to the edge "
                              f"{float(edge):.6g} (overlap 0)")
@@ -416,6 +451,13 @@ def mp_bulk(gamma: MarchenkoPastur | Any) -> Bulk:
     return Bulk(f"Marchenko–Pastur γ = {g}", a, b, G, dG, edge, True)
 
 
+def _mp_end(value: Any) -> Any:
+    """An end of a support (a Fraction, or an exact sympy constant) at the working precision."""
+    if isinstance(value, Fraction):
+        return mpmath.mpf(value.numerator) / value.denominator
+    return mpmath.mpf(value.evalf(mpmath.mp.dps + 5))
+
+
 def density_bulk(density: Density | Any, support: Any = None, dps: int = 30) -> Bulk:
     """The bulk of a density ρ(x) on [a, b]: a :class:`~fltheory.engine.spectral.bulks.Density`
     (parsed and with its support read), or its expression in x or z of the
@@ -438,7 +480,7 @@ def density_bulk(density: Density | Any, support: Any = None, dps: int = 30) -> 
     lo, hi = density.support
     fn = sp.lambdify(Z, density.parsed, modules="mpmath")
     with mpmath.workdps(dps + _GUARD):
-        a, b = mpmath.mpf(lo.numerator) / lo.denominator, mpmath.mpf(hi.numerator) / hi.denominator
+        a, b = _mp_end(lo), _mp_end(hi)
         _check_density(fn, a, b, dps, density.expr)
 
     def G(z: Any) -> Any:
@@ -458,7 +500,9 @@ def density_bulk(density: Density | Any, support: Any = None, dps: int = 30) -> 
             value = mpmath.quad(lambda x: fn(x) / (z - x), [a, b])
         return +value
 
-    return Bulk(f"density {density.expr} on [{fraction_str(lo)}, {fraction_str(hi)}]", a, b, G,
+    from fltheory.engine.spectral.bulks import support_text
+
+    return Bulk(f"density {density.expr} on [{support_text(lo)}, {support_text(hi)}]", a, b, G,
                 dG, edge, lo >= 0)
 
 
@@ -620,11 +664,11 @@ def _bulk_spike(q: Fraction, r1: tuple[Any, ...], r2: tuple[Any, ...], model: st
     what = "θ" if model == "additive" else "ℓ − 1"
     thr_text = mpmath.nstr(th1, min(digits, 12)) if mpmath.isfinite(th1) else "±∞"
     if phase == "outlier":
-        reason = (f"{what} = {fraction_str(q if model == 'additive' else q - 1)} beyond the "
+        reason = (f"{what} = {short_fraction(q if model == 'additive' else q - 1)} beyond the "
                   f"threshold {thr_text}: outlier at {mpmath.nstr(rho2, min(digits, 12))}, "
                   f"squared overlap {mpmath.nstr(ov2, min(digits, 12))}")
     else:
-        reason = (f"{what} = {fraction_str(q if model == 'additive' else q - 1)} "
+        reason = (f"{what} = {short_fraction(q if model == 'additive' else q - 1)} "
                   f"{'at' if phase == 'critical' else 'within'} the threshold {thr_text}: "
                   "no outlier (overlap 0)")
     strength = q

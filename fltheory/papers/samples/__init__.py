@@ -22,11 +22,14 @@ PAPER = Paper(
 _NAMES = {
     "complexity": ("ALGORITHMS", "Row", "SampleTable", "Scale", "link_table", "online_sgd_scale",
                    "rows_for", "sample_table"),
-    "multiindex": ("GEN_MAX_POWER", "GenerativeLeap", "Leap", "Stage", "generative_leap",
-                   "hermite_support", "leap", "leap_of", "leap_of_support"),
-    "params": ("DIRECTION_LIMITS", "KMAX", "LEAP_LIMITS", "Link", "Poly", "REUSE_SIZES",
-               "ReuseSizes", "SLOPE_SIZES", "STAGE_SIZES", "SlopeSizes", "StageSizes", "Target",
-               "parse_directions", "parse_polynomial"),
+    "multiindex": ("GEN_MAX_POWER", "GenerativeLeap", "Leap", "Stage", "all_odd", "chain",
+                   "generative_leap", "hermite_support", "leap", "leap_of", "leap_of_support"),
+    "nonpoly": ("COORDINATES", "DISCRETE_LIMITS", "function_generative_leap", "numeric_rank",
+                "to_sympy"),
+    "params": ("DIRECTION_LIMITS", "FUNCTION_NAMES", "KMAX", "LEAP_LIMITS", "Link", "Poly",
+               "REUSE_SIZES", "ReuseSizes", "SLOPE_SIZES", "STAGE_SIZES", "SlopeSizes",
+               "StageSizes", "Target",
+               "check_function_target", "parse_directions", "parse_polynomial"),
     "runs": ("BOOT", "THRESHOLD", "medians", "reuse_runs", "slope_runs", "step_power"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)

@@ -28,20 +28,24 @@ _LEAP_EPILOG = (
     "TARGET is a polynomial in the orthonormal coordinates z1 … z8 (z = Uᵀx) with exact "
     "rational coefficients: numbers, z1 … z8, + - * / (by a number) ** (a whole power) and "
     "He0 … He12 of one coordinate. At most 2000 characters, 500 syntax nodes, degree 12 per "
-    "coordinate, total degree 24, 5000 terms. Examples: fltheory leap 'z1 + z1*z2 + z1*z2*z3' "
+    "coordinate, total degree 24, 5000 terms. A non-polynomial TARGET (sign, Heaviside, Abs, "
+    "relu, Max, Min, tanh, erf, sigmoid of sub-expressions, e.g. 'sign(z1*z2*z3)') gets its "
+    "generative leap only. Examples: fltheory leap 'z1 + z1*z2 + z1*z2*z3' "
     "(leap 1, merged staircase) ; fltheory leap 'z1*z2*z3' (leap 3) ; fltheory leap "
     "'He3(z1)'")
 
 
 def samples_result(link: Link) -> Result:
     """The answer of ``fltheory samples``."""
+    from fltheory.engine.spectral.spikes import short_fraction
     from fltheory.papers.samples.theory import link_table
 
     t = link_table(link)
     info, gen = t.information, t.generative
     return Result(
         command="samples",
-        inputs={"g": link.g, "noise": str(link.noise), "kmax": link.kmax, "dps": link.dps},
+        inputs={"g": link.g, "noise": short_fraction(link.noise), "kmax": link.kmax,
+                "dps": link.dps},
         value={r.algorithm: None if r.scale is None else r.scale.text() for r in t.rows},
         conventions={
             "model": "y = g(w*·x) + ε, x ~ N(0, I_d), |w*| = 1, ε ~ N(0, σ²) independent",
@@ -116,16 +120,22 @@ def leap_result(target: Target) -> Result:
     gen_value: Any = L.generative
     if L.generative is None and bounds is not None:
         gen_value = {"lower": bounds.lower, "upper": bounds.upper}
+    if L.value is None:  # a non-polynomial target: no finite Hermite support, no leap
+        leap_line = ("leap: not computed (f is not a polynomial: its Hermite support is "
+                     "infinite); the generative leap below is")
+        formula = f"{target.text} (not a polynomial)"
+    else:
+        leap_line = (f"leap (given coordinates) = {L.value}{name}; online SGD needs "
+                     f"Θ̃(d^{L.sgd_power}) samples")
     return Result(
         command="leap",
         inputs={"target": target.text} | ({} if directions is None
                                           else {"directions": directions}),
         value={"leap": L.value, "online_sgd_power": L.sgd_power,
                "generative_leap": gen_value},
-        conventions=_leap_conventions(U),
-        summary=[f"f = {formula}",
-                 f"leap (given coordinates) = {L.value}{name}; online SGD needs "
-                 f"Θ̃(d^{L.sgd_power}) samples",
+        conventions=_leap_conventions(U, polynomial=L.value is not None),
+        latex_value=None if L.value is not None else _generative_latex(L.generative, bounds),
+        summary=[f"f = {formula}", leap_line,
                  f"generative leap = {L.generative if L.generative is not None else '-'} "
                  f"({L.generative_reason})"],
         details={"r": L.r, "support": support, "stages": stages,
@@ -134,11 +144,16 @@ def leap_result(target: Target) -> Result:
                  "generative_chain": None if bounds is None else
                  [{"exponent": k, "coordinates": [f"z{j}" for j in c]} for k, c in bounds.steps],
                  "directions": None if U is None else [[str(x) for x in u] for u in U]},
-        table=Table(columns=["stage", "new coordinates", "new degree", "online SGD n ≍",
-                             "terms"], rows=_leap_rows(L.stages, U),
-                    caption="Saddle-to-saddle order: the coordinates picked up at each stage"),
+        table=None if L.value is None else Table(
+            columns=["stage", "new coordinates", "new degree", "online SGD n ≍", "terms"],
+            rows=_leap_rows(L.stages, U),
+            caption="Saddle-to-saddle order: the coordinates picked up at each stage"),
         notes=["a stage's scale d^{max(ℓ − 1, 1)} is up to log factors; the leap is the "
-               "largest new degree ℓ (the bottleneck)"],
+               "largest new degree ℓ (the bottleneck)"] if L.value is not None else [
+            "non-polynomial target: the generative leap by the kind of f it recognises "
+            "(threshold links of the coordinates exactly; single-index targets, products and "
+            "sums of one-coordinate functions by the Hermite engine; otherwise a lower bound "
+            "from sign symmetries; see the docs)"],
     )
 
 
@@ -151,8 +166,19 @@ def _leap_rows(stages: tuple[Stage, ...], U: Directions | None) -> list[list[str
             for i, s in enumerate(stages)]
 
 
-def _leap_conventions(U: Directions | None) -> dict[str, str]:
-    """The conventions of the leap answer; the coordinates' one names the directions U."""
+def _generative_latex(value: int | None, bounds: Any) -> str:
+    """The generative leap of a non-polynomial target as display maths: exact, or its bounds."""
+    if value is not None:
+        return rf"k^* = {value}"
+    if bounds is None:
+        return r"k^* 	ext{ not computed}"
+    upper = "" if bounds.upper is None else rf" \le {bounds.upper}"
+    return rf"{bounds.lower} \le k^*{upper}"
+
+
+def _leap_conventions(U: Directions | None, polynomial: bool = True) -> dict[str, str]:
+    """The conventions of the leap answer; the coordinates' one names the directions U (a
+    non-polynomial target keeps those of the coordinates and the generative leap only)."""
     coords = ("z1 … zr orthonormal (z = Uᵀx, x ~ N(0, I_d)); the leap is for these coordinates: "
               "the minimum over rotations is at most it and is NOT computed"
               if U is None else
@@ -160,7 +186,7 @@ def _leap_conventions(U: Directions | None) -> dict[str, str]:
               "orthonormal exactly (so z ~ N(0, I_r)); the leap and its stages are for these "
               "coordinates (the same for any orthonormal U): the minimum over rotations of the "
               "coordinates is at most it and is NOT computed")
-    return {
+    out = {
         "coordinates": coords,
         "generative leap": "Damian, Lee & Bruna 2025, rotation invariant; low-degree "
                            "algorithms need n = Θ(d^{max(1, k*/2)})",
@@ -171,6 +197,7 @@ def _leap_conventions(U: Directions | None) -> dict[str, str]:
                       "time Θ̃(d^{max(Leap, 2)}) (conjectured, proved for a class of "
                       "targets), one step per sample costing d",
     }
+    return out if polynomial else {k: out[k] for k in ("coordinates", "generative leap")}
 
 
 @click.command("leap", epilog=_LEAP_EPILOG)
@@ -189,8 +216,10 @@ def leap_command(target: str, no_generative: bool, directions: str | None, fmt: 
     From the exact Hermite support: the leap for the given coordinates (leap 1 is the merged
     staircase), the order in which SGD picks the coordinates up, the online-SGD sample scale
     d^{max(Leap − 1, 1)}, and the generative leap (Damian, Lee & Bruna 2025: exact, or
-    bounds with the reason, see the docs).
+    bounds with the reason, see the docs). A non-polynomial TARGET (sign, thresholds, products
+    of one-coordinate functions, relu of a sum, …) gets its generative leap only.
 
-    Example: fltheory leap 'z1 + z1*z2 + z1*z2*z3'   (leap 1: z1, then z2, then z3)
+    Example: fltheory leap 'z1 + z1*z2 + z1*z2*z3'   (leap 1: z1, then z2, then z3) ;
+    fltheory leap 'sign(z1*z2*z3)'   (generative leap 3)
     """
     emit(leap_result(Target(target, directions, not no_generative)), fmt)

@@ -275,27 +275,76 @@ class SampleTable(ShowsTable):
     generative: Any
     rows: tuple[Row, ...]
     notes: tuple[str, ...] = field(default=())
+    #: g(z) by sympy's LaTeX printer (the caption of --format latex)
+    function_latex: str = ""
 
     def row(self, algorithm: str) -> Row:
         """The row of ``algorithm`` (one of :data:`ALGORITHMS`)."""
         return next(r for r in self.rows if r.algorithm == algorithm)
 
     def table(self) -> Table:
-        """The rows as a table; the assumptions and exponents' reasons in its notes."""
+        """The rows as a table that fits 100 columns of text: short cells (the exponent as
+        k = …, the recovery as weak / weak, then strong), the sources as numbered notes [1], [2],
+        … below it, then each row's assumptions and the exponents' reasons, every note wrapped
+        at 100 columns (LaTeX: the same notes unwrapped, the kind and recovery as paragraph
+        columns, g(z) in the caption from sympy's LaTeX printer)."""
+        from fltheory.render.latex import latex_escape
+
+        sources: list[str] = []
+        for r in self.rows:
+            if r.source not in sources:
+                sources.append(r.source)
         cols = ["algorithm", "n ≍", "kind", "exponent", "recovery", "source"]
-        rows = [[r.algorithm, "open" if r.scale is None else r.scale.text(), r.kind,
-                 r.exponent, r.recovery, r.source] for r in self.rows]
-        latex_rows = [[r.algorithm, "open" if r.scale is None else r.scale.latex(), r.kind,
-                       r.exponent.replace("k* =", "$k^*$ =").replace("k =", "$k$ ="),
-                       r.recovery, r.source] for r in self.rows]
+        rows, latex_rows = [], []
+        for r in self.rows:
+            mark = f"[{sources.index(r.source) + 1}]"
+            kind = r.kind.replace(" for online SGD", "").replace(" (matches the SQ bound)",
+                                                                   " (= SQ bound)")
+            exponent = r.exponent.split(" exponent ")[-1] if " exponent " in r.exponent \
+                else r.exponent.split(" (")[0]
+            recovery = ("weak and strong" if r.recovery.startswith("weak and strong") else
+                        "weak, then strong" if "then strong" in r.recovery else "weak")
+            rows.append([r.algorithm, "open" if r.scale is None else r.scale.text(), kind,
+                         exponent, recovery, mark])
+            latex_rows.append([latex_escape(r.algorithm),
+                               "open" if r.scale is None else r.scale.latex(),
+                               latex_escape(kind), _latex_exponent(exponent),
+                               latex_escape(recovery), mark])
+        notes = ([f"[{i + 1}] {src}" for i, src in enumerate(sources)]
+                 + ["weak: overlap bounded away from 0; strong: overlap → 1"]
+                 + [f"{r.algorithm}: {r.assumptions}" + (f"; {r.note}" if r.note else "")
+                    for r in self.rows] + list(self.notes))
+        caption = (f"Samples n to recover w* for y = g(w*·x) + noise (information exponent "
+                   f"{self.information}, generative {self.generative})")
+        function = self.function_latex or latex_escape(self.function)
         return Table(columns=cols, rows=rows, latex_rows=latex_rows,
-                     caption=(f"Samples n needed to recover w* for y = g(w*·x) + noise, g(z) = "
-                              f"{self.function}: information exponent {self.information}, "
-                              f"generative exponent {self.generative}"),
-                     label="tab:samples", align="llllll",
-                     notes=[f"{r.algorithm}: {r.assumptions}" + (f"; {r.note}" if r.note
-                                                                   else "")
-                            for r in self.rows] + list(self.notes))
+                     latex_columns=["algorithm", "$n \\asymp$", "kind", "exponent",
+                                    "recovery", "source"],
+                     caption=caption,
+                     latex_caption=(f"Samples $n$ to recover $w^*$ for $y = g(w^*\\cdot x) + "
+                                    f"\\varepsilon$, $g(z) = {function}$: information "
+                                    f"exponent $k = {self.information}$, generative exponent "
+                                    f"$k^* = {self.generative}$"),
+                     label="tab:samples", align="llp{3.2cm}lp{2.2cm}l",
+                     notes=[line for n in notes for line in _wrap(n)],
+                     latex_notes=[latex_escape(n) for n in notes])
+
+
+def _latex_exponent(text: str) -> str:
+    """``k = 3`` → ``$k = 3$``, ``k* = > 8`` → ``$k^* > 8$``."""
+    if not text.startswith(("k ", "k* ")):
+        return text
+    symbol, _, value = text.partition(" = ")
+    value = value.replace(">", "").strip()
+    relation = ">" if ">" in text else "="
+    return f"${'k^*' if symbol == 'k*' else 'k'} {relation} {value}$"
+
+
+def _wrap(note: str, width: int = 100) -> list[str]:
+    """A note in lines of at most ``width`` characters, continuation lines indented."""
+    import textwrap
+
+    return textwrap.wrap(note, width, subsequent_indent="    ", break_on_hyphens=False) or [""]
 
 
 def sample_table(g: str, noise: Fraction | int = 0, kmax: int = 8, dps: int = 20
@@ -334,8 +383,13 @@ def link_table(link: Link) -> SampleTable:
                          f"{', '.join(f'k = {k}' for k in ex.near_zero)} are near zero (see "
                          "the reason above for their size); raise --dps to resolve them")
     if noise:
-        notes.append(f"noise σ = {noise}: independent additive Gaussian noise changes neither "
-                     "exponent (E[y h_k] = E[g h_k]; E[h_k | y] is a Gaussian convolution of "
-                     "E[h_k | g], zero iff it is), only the constants")
+        from fltheory.engine.spectral.spikes import short_fraction
+
+        notes.append(f"noise σ = {short_fraction(noise)}: independent additive Gaussian noise "
+                     "changes neither exponent (E[y h_k] = E[g h_k]; E[h_k | y] is a Gaussian "
+                     "convolution of E[h_k | g], zero iff it is), only the constants")
+    import sympy as sp
+
     return SampleTable(g, str(e.function.expr), noise, kmax, info, gen,
-                       tuple(rows_for(info.value, gen.value, kmax)), tuple(notes))
+                       tuple(rows_for(info.value, gen.value, kmax)), tuple(notes),
+                       sp.latex(e.function.expr))

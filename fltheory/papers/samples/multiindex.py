@@ -96,6 +96,8 @@ __all__ = [
     "GenerativeLeap",
     "Leap",
     "Stage",
+    "all_odd",
+    "chain",
     "generative_leap",
     "hermite_support",
     "leap",
@@ -151,7 +153,9 @@ class Leap:
     """The leap of a polynomial target for its given coordinates (see the module docstring).
 
     ``coefficients``: c_α (monic He basis) of the support, α over the ``r`` coordinates that
-    appear; ``value``: Leap(f) (0 for a constant); ``stages``: the saddle-to-saddle order;
+    appear; ``value``: Leap(f) (0 for a constant; None for a non-polynomial target, whose
+    Hermite support is infinite: only its generative leap is computed); ``stages``: the
+    saddle-to-saddle order;
     ``generative``: the generative leap where decided exactly, else None, with
     ``generative_reason`` and, for two or more coordinates, ``generative_bounds`` (the
     :class:`GenerativeLeap`); ``directions``: the orthonormal u_1 … u_r given for z = Uᵀx (None:
@@ -160,7 +164,7 @@ class Leap:
     text: str
     r: int
     coefficients: dict[tuple[int, ...], Fraction]
-    value: int
+    value: int | None
     stages: tuple[Stage, ...]
     generative: int | None = None
     generative_reason: str = "not computed"
@@ -173,9 +177,10 @@ class Leap:
         return self.value == 1
 
     @property
-    def sgd_power(self) -> int:
-        """p of the online-SGD sample scale Θ̃(d^p), p = max(Leap − 1, 1) (ABM 2023)."""
-        return max(self.value - 1, 1)
+    def sgd_power(self) -> int | None:
+        """p of the online-SGD sample scale Θ̃(d^p), p = max(Leap − 1, 1) (ABM 2023); None for
+        a non-polynomial target (its leap is not computed)."""
+        return None if self.value is None else max(self.value - 1, 1)
 
 
 def _new_degree(alpha: tuple[int, ...], known: set[int]) -> int:
@@ -234,6 +239,14 @@ def leap_of(target: Target) -> Leap:
     2
     """
     poly, r = target.polynomial, target.r
+    if poly is None:  # a non-polynomial target: the generative leap only
+        if not target.generative:
+            return Leap(target.text, r, {}, None, (), None, "not computed (not asked)", None,
+                        target.U)
+        from fltheory.papers.samples.nonpoly import function_generative_leap
+
+        found = function_generative_leap(target.text, r)
+        return Leap(target.text, r, {}, None, (), found.value, found.reason, found, target.U)
     coeffs = hermite_support(poly)
     used = sorted({j for a in coeffs for j, x in enumerate(a) if x})
     value, stages = leap_of_support(list(coeffs))
@@ -277,8 +290,13 @@ def _poly_mul(a: Poly, b: Poly) -> Poly:
     return {k: v for k, v in out.items() if v}
 
 
-def _rank(rows: list[list[Fraction]]) -> int:
-    """Exact rank by Gaussian elimination over the rationals."""
+def _rank(rows: list[list[Any]]) -> int:
+    """Exact rank by Gaussian elimination over the rationals (numbers that are not Fractions,
+    from the product links, are decided non-zero above 1e-20 at 40 digits instead)."""
+    if any(not isinstance(x, Fraction | int) for row in rows for x in row):
+        from fltheory.papers.samples.nonpoly import numeric_rank
+
+        return numeric_rank(rows)
     m = [list(r) for r in rows if any(r)]
     rank, col = 0, 0
     ncol = len(m[0]) if m else 0
@@ -311,9 +329,20 @@ def generative_leap(poly: Poly, coeffs: dict[tuple[int, ...], Fraction],
     r = len(next(iter(coeffs)))
     used = [j for j in range(r) if any(a[j] for a in coeffs)]
     powers = _label_powers(poly, r, max_power)
-    mmax = len(powers)
-    group = _sign_symmetries(coeffs, r)
     kmax = max(sum(g) for h in powers for g in h)
+    return chain(powers, _sign_symmetries(coeffs, r), used, r, kmax,
+                 "(zeros by sign symmetries of f, non-zeros by Hermite coefficients of f^m)")
+
+
+def chain(powers: list[dict[tuple[int, ...], Any]], group: list[tuple[int, ...]],
+          used: list[int], r: int, kmax: int, how: str) -> GenerativeLeap:
+    """The generative-leap chain from label tests and sign symmetries: ``powers[m − 1]`` holds
+    the monic-He coefficients c_γ of the label y^m (E[y^m He_γ(z)] = γ! c_γ; exact Fractions, or
+    numbers decided non-zero elsewhere), ``group`` the sign flips ε with f(εz) = f(z), ``used``
+    the coordinates (0-based) of f, degrees up to ``kmax``; ``how`` ends an exact answer's
+    reason. See the module docstring (the polynomial path and the product links of
+    :mod:`fltheory.papers.samples.nonpoly` share it)."""
+    mmax = len(powers)
     known: set[int] = set()
     steps: list[tuple[int, tuple[int, ...]]] = []
     certain = 0  # the steps whose starting subspace is the true one (their exponent is exact)
@@ -332,23 +361,23 @@ def generative_leap(poly: Poly, coeffs: dict[tuple[int, ...], Fraction],
                     return _bounds(steps, certain, complete, kmax, (
                         f"step {len(steps)}: exponent {k}, but the directions found (exact "
                         f"vectors on z{', z'.join(str(j + 1) for j in rows)}) do not span "
-                        "coordinate axes: the chain stops there"))
+                        "coordinate axes: the chain stops there"), how)
                 # V is exactly these axes when every other new coordinate is made odd
                 rest_new = [j for j in new if j not in rows]
-                complete = complete and all(_all_odd(new, k, fixing, j) for j in rest_new)
+                complete = complete and all(all_odd(new, k, fixing, j) for j in rest_new)
                 steps.append((k, tuple(j + 1 for j in rows)))
                 known.update(rows)
                 break
-            if not _all_odd(new, k, fixing):
+            if not all_odd(new, k, fixing):
                 return _bounds(steps, certain, complete, k, (
                     f"step {len(steps) + 1}: at degree {k} no label test y^m He_β(z_S) (m <= "
                     f"{mmax}) correlates with He_α of the new coordinates, and no sign symmetry "
-                    "of f makes them vanish: undecided from there"))
+                    "of f makes them vanish: undecided from there"), how)
         else:
             return _bounds(steps, certain, complete, kmax + 1, (
                 f"step {len(steps) + 1}: no label test y^m He_β(z_S) (m <= {mmax}) up to "
-                f"degree {kmax} reaches the new coordinates: undecided from there"))
-    return _bounds(steps, certain, complete, 0, "every coordinate reached")
+                f"degree {kmax} reaches the new coordinates: undecided from there"), how)
+    return _bounds(steps, certain, complete, 0, "every coordinate reached", how)
 
 
 def _label_powers(poly: Poly, r: int, max_power: int) -> list[dict[tuple[int, ...], Fraction]]:
@@ -410,7 +439,7 @@ def _factorial_of(a: tuple[int, ...]) -> int:
     return out
 
 
-def _all_odd(new: list[int], k: int, fixing: list[tuple[int, ...]],
+def all_odd(new: list[int], k: int, fixing: list[tuple[int, ...]],
              involving: int | None = None) -> bool:
     """Every α of degree k on the coordinates ``new`` (with α_involving > 0, if given) is made
     odd by some ε in ``fixing`` (only α's parities matter: α_j > 0 allows either parity of
@@ -433,7 +462,7 @@ def _all_odd(new: list[int], k: int, fixing: list[tuple[int, ...]],
 
 
 def _bounds(steps: list[tuple[int, tuple[int, ...]]], certain: int, complete: bool,
-            at_least: int, why: str) -> GenerativeLeap:
+            at_least: int, why: str, how: str) -> GenerativeLeap:
     """lower: the largest exponent of the steps that start from the true subspace (and, when
     the chain stopped undecided at such a step, the degree it reached); upper: the chain's
     largest exponent when it reached every coordinate."""
@@ -448,7 +477,7 @@ def _bounds(steps: list[tuple[int, tuple[int, ...]]], certain: int, complete: bo
     if upper == lower:
         text = (f"exactly {lower}: chain {chain}"
                 + ("" if complete else "; the first step's exponent bounds it below")
-                + " (zeros by sign symmetries of f, non-zeros by Hermite coefficients of f^m)")
+                + " " + how)
     else:
         text = (f"between {lower} and {upper if upper is not None else '(not bounded)'}: "
                 f"chain {chain}; {why}"

@@ -34,9 +34,9 @@ from typing import Any
 from fltheory.args import read_count, read_dps, read_noise, read_real, settle
 from fltheory.exact import DomainError, parse_rational
 
-__all__ = ["DIRECTION_LIMITS", "KMAX", "LEAP_LIMITS", "REUSE_SIZES", "SLOPE_SIZES",
-           "STAGE_SIZES", "Link", "Poly", "ReuseSizes", "SlopeSizes", "StageSizes", "Target",
-           "parse_directions", "parse_polynomial"]
+__all__ = ["DIRECTION_LIMITS", "FUNCTION_NAMES", "KMAX", "LEAP_LIMITS", "REUSE_SIZES",
+           "SLOPE_SIZES", "STAGE_SIZES", "Link", "Poly", "ReuseSizes", "SlopeSizes", "StageSizes",
+           "Target", "check_function_target", "parse_directions", "parse_polynomial"]
 
 #: the largest degree examined for the exponents of a link (``fltheory samples --kmax``)
 KMAX = 40
@@ -229,6 +229,94 @@ def parse_polynomial(text: str) -> Poly:
     return _Builder(source, LEAP_LIMITS["coordinates"]).node(tree.body)
 
 
+#: the functions a non-polynomial target may apply (to any sub-expression): bounded or of linear
+#: growth, so that every conditional moment exists
+FUNCTION_NAMES = ("sign", "Heaviside", "Abs", "abs", "relu", "Max", "Min", "tanh", "erf",
+                  "sigmoid", *(f"He{k}" for k in range(LEAP_LIMITS["He"] + 1)))
+_FUNCTION_ALLOWED = ("an expression in z1 … z8 built from numbers, + - * / (by a number), ** (a "
+                     "whole power <= 12) and the functions " + ", ".join(FUNCTION_NAMES[:10])
+                     + f", He0 … He{LEAP_LIMITS['He']}, e.g. 'sign(z1*z2*z3)'")
+
+
+def _non_polynomial_call(tree: ast.AST) -> bool:
+    """Whether the syntax tree calls a function other than He0 … He12 (a non-polynomial
+    target, read by :func:`check_function_target`)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+               and not (n.func.id.startswith("He") and n.func.id[2:].isdigit())
+               for n in ast.walk(tree))
+
+
+def check_function_target(text: str) -> tuple[int, ...]:
+    """Check a non-polynomial target in z1 … z8 against its grammar (:data:`FUNCTION_NAMES`;
+    numbers exact, powers whole and at most 12, division by numbers only, the bounds of
+    :data:`LEAP_LIMITS`) and return the coordinates it uses (0-based, sorted); every refusal is
+    one :class:`~fltheory.exact.DomainError` naming TARGET. Standard library only: the theory
+    builds the expression (:mod:`fltheory.papers.samples.nonpoly`).
+
+    >>> check_function_target("sign(z1*z2*z3)")
+    (0, 1, 2)
+    >>> check_function_target("exp(z1)")
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: TARGET = exp(z1) calls exp(…), which is not one of the functions ...
+    """
+    def refuse(reason: str) -> DomainError:
+        shown = text if len(text) <= 60 else f"{text[:40]}… ({len(text)} characters)"
+        return DomainError(_PARAM, shown, _FUNCTION_ALLOWED, reason=reason)
+
+    source = str(text).strip().replace("^", "**")
+    if len(source) > LEAP_LIMITS["characters"]:
+        raise refuse(f"is longer than {LEAP_LIMITS['characters']} characters")
+    try:
+        tree = ast.parse(source, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise refuse("is not a valid expression") from None
+    nodes = list(ast.walk(tree))
+    if len(nodes) > LEAP_LIMITS["nodes"]:
+        raise refuse(f"has more than {LEAP_LIMITS['nodes']} syntax nodes")
+    used: set[int] = set()
+    called = {id(n.func) for n in nodes if isinstance(n, ast.Call)}
+    for node in nodes:
+        if isinstance(node, ast.Expression | ast.Load | ast.operator | ast.unaryop):
+            continue
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or not isinstance(node.value, int | float):
+                raise refuse(f"contains {node.value!r}, not a number")
+            parse_rational(ast.get_source_segment(source, node) or repr(node.value), _PARAM)
+        elif isinstance(node, ast.Name):
+            if id(node) not in called:
+                used.add(_coordinate(node.id, text))
+        elif isinstance(node, ast.UnaryOp):
+            if not isinstance(node.op, ast.USub | ast.UAdd):
+                raise refuse(f"uses the operator {type(node.op).__name__}")
+        elif isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Pow):
+                right = node.right
+                if not (isinstance(right, ast.Constant) and type(right.value) is int
+                        and 0 <= right.value <= LEAP_LIMITS["degree"]):
+                    raise refuse(f"has a power that is not a whole number in [0, "
+                                 f"{LEAP_LIMITS['degree']}]")
+            elif isinstance(node.op, ast.Div):
+                if any(isinstance(n, ast.Name) and n.id not in FUNCTION_NAMES
+                       for n in ast.walk(node.right)) or any(
+                           isinstance(n, ast.Call) for n in ast.walk(node.right)):
+                    raise refuse("divides by something that is not a number")
+            elif not isinstance(node.op, ast.Add | ast.Sub | ast.Mult):
+                raise refuse(f"uses the operator {type(node.op).__name__}")
+        elif isinstance(node, ast.Call):
+            name = node.func.id if isinstance(node.func, ast.Name) else "?"
+            if name not in FUNCTION_NAMES:
+                raise refuse(f"calls {name}(…), which is not one of the functions allowed")
+            many = name in ("Max", "Min")
+            if node.keywords or (len(node.args) < 2 if many else len(node.args) != 1):
+                raise refuse(f"calls {name} with the wrong arguments ("
+                             f"{'at least 2' if many else '1'} expected)")
+        else:
+            raise refuse(f"uses {type(node).__name__}, not part of the grammar")
+    if not used:
+        raise refuse("uses no coordinate: there is no direction to learn")
+    return tuple(sorted(used))
+
+
 #: bounds of --directions checked before any work
 DIRECTION_LIMITS = {"characters": 20000, "dimension": 256}
 
@@ -312,10 +400,13 @@ class Link:
 
 @dataclass(frozen=True)
 class Target:
-    """A multi-index polynomial target ``text`` in z1 … z8 (:func:`parse_polynomial`: exact
-    rational coefficients, bounded), not constant; ``directions`` u_1; u_2; … of z = Uᵀx, one per
-    coordinate up to the largest used, checked orthonormal exactly (:func:`parse_directions`;
-    None: the coordinates only); ``generative``: whether the generative leap is asked for.
+    """A multi-index target ``text`` in z1 … z8: a polynomial (:func:`parse_polynomial`: exact
+    rational coefficients, bounded), not constant, or a non-polynomial function of the
+    coordinates (:func:`check_function_target`: sign, Heaviside, relu, … of sub-expressions;
+    then ``polynomial`` is None and only the generative leap is defined); ``directions`` u_1;
+    u_2; … of z = Uᵀx, one per coordinate up to the largest used, checked orthonormal exactly
+    (:func:`parse_directions`; None: the coordinates only); ``generative``: whether the
+    generative leap is asked for.
     Read once: ``polynomial`` (exponent tuples cut to the ``r`` coordinates up to the largest
     used, exact coefficients) and ``U`` (the directions, or None).
 
@@ -330,12 +421,28 @@ class Target:
     text: Any
     directions: Any = None
     generative: Any = True
-    polynomial: Poly = field(init=False, repr=False, compare=False)
+    polynomial: Poly | None = field(init=False, repr=False, compare=False)
     r: int = field(init=False, repr=False, compare=False)
     U: tuple[tuple[Fraction, ...], ...] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        poly = parse_polynomial(self.text)
+        try:
+            poly: Poly | None = parse_polynomial(self.text)
+        except DomainError:
+            try:
+                tree = ast.parse(str(self.text).strip().replace("^", "**"), mode="eval")
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                raise _refuse(str(self.text), "is not a valid expression") from None
+            if not _non_polynomial_call(tree):
+                raise
+            poly = None
+        if poly is None:  # a non-polynomial target: the generative leap only
+            used = list(check_function_target(str(self.text)))
+            r = used[-1] + 1
+            U = None if self.directions is None else parse_directions(self.directions, r)
+            settle(self, text=str(self.text), generative=bool(self.generative),
+                   polynomial=None, r=r, U=U)
+            return
         used = sorted({j for key, c in poly.items() for j, x in enumerate(key) if x and c})
         if not used:
             raise _refuse(str(self.text), "is constant after expansion: there is no direction "

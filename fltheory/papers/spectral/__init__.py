@@ -22,7 +22,7 @@ PAPER = Paper(
 # The paper's public names, each imported from its module on first use: importing this
 # package (as paper discovery does) costs no more than the declaration above.
 _NAMES = {
-    "params": ("Link", "MAX_ALPHAS", "Spikes"),
+    "params": ("Link", "MAX_ALPHA", "MAX_ALPHAS", "Spikes"),
     "fltheory.engine.spectral.bulks": (
         "BULKS", "Density", "MarchenkoPastur", "Sample", "Semicircle", "read_bulk"),
     "theory": (

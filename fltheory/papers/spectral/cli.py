@@ -12,6 +12,7 @@ import click
 
 from fltheory.cli.options import RATIONAL, dps_option, emit, format_option
 from fltheory.engine.spectral.bulks import read_bulk
+from fltheory.engine.spectral.spikes import short_fraction
 from fltheory.exact import fraction_str, to_decimal_str
 from fltheory.papers.spectral.params import Link, Spikes
 from fltheory.results import Result, Table
@@ -48,7 +49,7 @@ def _num(x: Any, spike: Spike, dps: int) -> str | None:
     if x is None:
         return None
     if spike.exact:
-        return fraction_str(x) if isinstance(x, Fraction) else str(x)
+        return short_fraction(x) if isinstance(x, Fraction) else str(x)
     return _decimal(x, spike, dps)
 
 
@@ -75,13 +76,13 @@ def spike_result(spikes: Spikes, bulk: SpikeBulk, dps: int) -> Result:
     answers = spike_query(spikes, bulk, dps)
     records = [_spike_record(s, dps) for s in answers]
     symbol = "θ" if spikes.param == "theta" else "ℓ"
-    rows = [[r["strength"], r["side"], r["phase"], r["threshold"] or "", r["outlier"] or "—",
-             r["overlap"] or "0"] for r in records]
+    rows = [[r["strength"], r["side"], r["phase"], _readable(r, "threshold") or "",
+             _readable(r, "outlier") or "—", _readable(r, "overlap") or "0"] for r in records]
     inputs, where = _bulk_inputs(bulk, answers[0].sample_size)
     sample = isinstance(bulk, Sample)
     return Result(
         command="spike",
-        inputs={spikes.param: [fraction_str(q) for q in spikes.strengths], **inputs,
+        inputs={spikes.param: [short_fraction(q) for q in spikes.strengths], **inputs,
                 "model": spikes.model, "dps": dps},
         value=records,
         numeric=records[0].get("overlap_numeric", records[0]["overlap"]),
@@ -98,6 +99,20 @@ def spike_result(spikes: Spikes, bulk: SpikeBulk, dps: int) -> Result:
     )
 
 
+def _readable(record: dict[str, Any], key: str) -> str | None:
+    """An exact cell with its decimal beside it when it is not a whole number ("13/6 ≈
+    2.16667", "1 + sqrt(1/2) ≈ 1.70711"); other cells as they are."""
+    import mpmath
+
+    value = record.get(key)
+    numeric = record.get(f"{key}_numeric")
+    if not record.get("exact") or value is None or numeric is None:
+        return value
+    if ("/" not in value and "sqrt" not in value) or "exact:" in value:  # whole, or shortened
+        return value
+    return f"{value} ≈ {mpmath.nstr(mpmath.mpf(numeric), 6)}"
+
+
 def _bulk_inputs(bulk: SpikeBulk, sample_size: int | None) -> tuple[dict[str, Any], str]:
     """The bulk as the answer's inputs (each bulk's own fields, None for the others) and as the
     words that name it."""
@@ -109,7 +124,9 @@ def _bulk_inputs(bulk: SpikeBulk, sample_size: int | None) -> tuple[dict[str, An
         inputs["gamma"] = fraction_str(bulk.gamma)
         return inputs, f"Marchenko–Pastur bulk, γ = {fraction_str(bulk.gamma)}"
     if isinstance(bulk, Density):
-        inputs.update(density=bulk.expr, support=[fraction_str(v) for v in bulk.support])
+        from fltheory.engine.spectral.bulks import support_text
+
+        inputs.update(density=bulk.expr, support=[support_text(v) for v in bulk.support])
         return inputs, f"bulk of density {bulk.expr} on [{bulk.support[0]}, {bulk.support[1]}]"
     if isinstance(bulk, Sample):
         inputs["eigenvalues"] = bulk.source
@@ -120,14 +137,14 @@ def _bulk_inputs(bulk: SpikeBulk, sample_size: int | None) -> tuple[dict[str, An
 def _spike_record(s: Spike, dps: int) -> dict[str, Any]:
     """One spike as a record: exact and numeric values, or sample estimates with errors."""
     if s.stderr is not None:  # an estimate from a sample: digits from its standard errors
-        return {"strength": str(s.strength), "side": s.side, "phase": s.phase,
+        return {"strength": short_fraction(s.strength), "side": s.side, "phase": s.phase,
                 "threshold": _sample_num(s.threshold, s, "threshold", dps),
                 "outlier": _sample_num(s.outlier, s, "outlier", dps),
                 "overlap": _sample_num(s.overlap, s, "overlap", dps),
                 "edge": f"{float(s.edge):.6g}", "exact": False,
                 "stderr": {k: float(f"{v:.3g}") for k, v in s.stderr.items()},
                 "sample_size": s.sample_size, "reason": s.reason}
-    return {"strength": str(s.strength), "side": s.side, "phase": s.phase,
+    return {"strength": short_fraction(s.strength), "side": s.side, "phase": s.phase,
             "threshold": _num(s.threshold, s, dps),
             "threshold_numeric": _decimal(s.threshold, s, dps),
             "outlier": _num(s.outlier, s, dps),
@@ -169,7 +186,8 @@ def _spike_notes(spikes: tuple[Spike, ...], sample: bool, dps: int) -> list[str]
 @click.option("--density", default=None, help="Density ρ(x) of the bulk, an expression in x of "
               "the grammar of `fltheory hermite` (on the support only: write "
               "\"sqrt(Max(4 - x**2, 0))/(2*pi)\"); it must be >= 0 and integrate to 1.")
-@click.option("--support", default=None, help="Support a,b of --density (exact numbers, a < b).")
+@click.option("--support", default=None, help="Support a,b of --density (exact numbers, a < b; "
+              "surds such as -sqrt(3),sqrt(3) are read exactly).")
 @click.option("--eigenvalues", default=None, metavar="FILE", help="A text file of eigenvalues "
               "(numbers separated by spaces, commas or new lines; # starts a comment line; 100 "
               "to 10^6 values) whose empirical Stieltjes transform stands for the bulk: "
@@ -221,9 +239,16 @@ def link_result(link: Link, dps: int) -> Result:
 
     ans = link_answer(link, dps)
     alpha_text = _alpha_c_text(ans, dps)
+    spectral = _spectral_alpha_text(ans, dps)
     curve = [_overlap_record(o) for o in link_overlaps(link)] if link.alphas else []
-    summary = [f"y = {ans.g}: α_c = {alpha_text}", ans.reason]
-    if ans.optimal is not None:
+    if ans.linear:  # the linear estimator's α_c = 0, and the spectral estimator's own
+        summary = [f"y = {ans.g}: α_c = {alpha_text} with the linear estimator; the spectral "
+                   f"estimator's own threshold α_c = {spectral or 'not computed'}", ans.reason,
+                   ans.spectral_reason if spectral else
+                   f"the spectral estimator's threshold is {ans.spectral_reason}"]
+    else:
+        summary = [f"y = {ans.g}: α_c = {alpha_text}", ans.reason]
+    if ans.optimal is not None and ans.optimal != "—":
         summary.append(f"optimal preprocessing T*(y) = {ans.optimal}")
     for c in curve:
         summary.append(f"α = {c['alpha']}: Lu–Li squared overlap {c['rho2']} with T = "
@@ -233,7 +258,8 @@ def link_result(link: Link, dps: int) -> Result:
         command="link",
         inputs={"g": link.g, "T": link.T, "alpha": [fraction_str(a) for a in link.alphas],
                 "noise": fraction_str(link.noise), "dps": dps},
-        value={"alpha_c": alpha_text, "linear": ans.linear, "optimal": ans.optimal},
+        value={"alpha_c": alpha_text, "linear": ans.linear, "optimal": ans.optimal}
+        | ({"alpha_c_spectral": spectral} if ans.linear else {}),
         numeric=alpha_text,
         conventions=_LINK_CONVENTIONS,
         summary=summary,
@@ -246,14 +272,26 @@ def link_result(link: Link, dps: int) -> Result:
 
 
 def _alpha_c_text(ans: LinkAnswer, dps: int) -> str:
-    """α_c as text: 0 (linear), ∞ (E[z²|y] ≡ 1), exact, or to its confirmed digits."""
+    """α_c as text: 0 (linear), ∞ (E[z²|y] ≡ 1), exact (an irrational closed form followed by
+    its decimal), or to its confirmed digits."""
     import mpmath
 
     if ans.linear or ans.optimal is None:  # E[z²|y] ≡ 1: no spectral signal at linear n
         return "0" if ans.linear else "∞"
     if ans.exact:
-        return str(ans.alpha_c)
+        if getattr(ans.alpha_c, "is_Rational", True):
+            return str(ans.alpha_c)
+        return f"{ans.alpha_c} ≈ {mpmath.nstr(mpmath.mpf(ans.alpha_c.evalf(dps + 5)), dps)}"
     return str(mpmath.nstr(ans.alpha_c, max(1, min(dps, ans.digits))))
+
+
+def _spectral_alpha_text(ans: LinkAnswer, dps: int) -> str | None:
+    """A linear link's spectral threshold as text (None: not computed; see its reason)."""
+    from fltheory.papers.spectral.views import link_cells
+
+    if not ans.linear or ans.spectral_alpha_c is None:
+        return None
+    return link_cells(ans, dps)[0][0].removeprefix("0 (linear); ").removesuffix(" (spectral)")
 
 
 def _overlap_record(o: LinkOverlap) -> dict[str, Any]:
@@ -289,6 +327,10 @@ def _link_table(ans: LinkAnswer, link: Link, curve: list[dict[str, Any]],
                       align="llll")
     if plain[0] == "∞":
         latex_value = r"\alpha_c = \infty"
+    elif ans.linear:
+        latex_value = r"\alpha_c = 0"
+    elif ans.exact and "≈" in plain[0]:  # an irrational closed form: its decimal
+        latex_value = r"\alpha_c \approx " + plain[0].split("≈")[1].strip()
     elif ans.exact:
         latex_value = r"\alpha_c = " + latex_fraction(plain[0])
     else:

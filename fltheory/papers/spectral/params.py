@@ -21,10 +21,14 @@ from typing import Any, Final
 from fltheory.args import read_noise, read_rationals, settle
 from fltheory.exact import DomainError
 
-__all__ = ["MAX_ALPHAS", "Link", "Spikes"]
+__all__ = ["MAX_ALPHA", "MAX_ALPHAS", "Link", "Spikes"]
 
 #: Most sample ratios α of one link query (each is a Lu–Li solve at two resolutions).
 MAX_ALPHAS: Final = 20
+#: Largest sample ratio α = n/d of the Lu–Li overlaps: beyond it 1/α is below the doubles'
+#: resolution of ψ_δ near λ̄ and the solver overflows (α = 10^300 did); there the squared
+#: overlap is within about 1/α of 1 (phase retrieval: 1 to the printed digits at α = 10^6)
+MAX_ALPHA: Final = 10**6
 
 
 @dataclass(frozen=True)
@@ -74,16 +78,16 @@ class Link:
     """A single-index link y = g(z) + σε, z = β·x ~ N(0, 1), ε ~ N(0, 1), for the spectral
     estimator: ``g`` a catalogue name or an expression in z, ``T`` the preprocessing T(y) of the
     overlaps (an expression in y, or None for the optimal T*), ``noise`` σ >= 0 (exact), and the
-    sample ratios ``alphas`` α = n/d > 0 at which to give the Lu–Li overlap (at most
-    :data:`MAX_ALPHAS`; none by default). ``g`` and ``T`` are kept as typed: the theory parses
-    them (g's answer quotes it as given).
+    sample ratios ``alphas`` α = n/d in (0, :data:`MAX_ALPHA`] at which to give the Lu–Li
+    overlap (at most :data:`MAX_ALPHAS`; none by default). ``g`` and ``T`` are kept as typed:
+    the theory parses them (g's answer quotes it as given).
 
     >>> link = Link("z**2", noise="1/3", alphas="1,2")
     >>> link.noise, link.alphas
     (Fraction(1, 3), (Fraction(1, 1), Fraction(2, 1)))
     >>> Link("z**2", alphas=[0])
     Traceback (most recent call last):
-    fltheory.exact.DomainError: alpha = 0 is outside the allowed range alpha > 0
+    fltheory.exact.DomainError: alpha = 0 is outside the allowed range (0, 1000000]
     """
 
     g: str
@@ -95,4 +99,4 @@ class Link:
         none = self.alphas is None or (isinstance(self.alphas, tuple | list) and not self.alphas)
         settle(self, noise=read_noise(self.noise),
                alphas=() if none else read_rationals(self.alphas, "alpha", low=0, open_low=True,
-                                                     most=MAX_ALPHAS))
+                                                     high=MAX_ALPHA, most=MAX_ALPHAS))

@@ -28,19 +28,53 @@ def link_cells(answer: LinkAnswer, digits: int) -> tuple[list[str], list[str]]:
     table and by ``fltheory link``."""
     import mpmath
 
+    if answer.linear and answer.spectral_alpha_c is not None:
+        # the linear estimator's α_c = 0 and the spectral estimator's own threshold
+        spectral = _spectral_text(answer, digits)
+        latex_alpha = ("$0$ (linear); " + ("$\\infty$" if spectral == "∞" else f"${spectral}$")
+                       + " (spectral)")
+        t_star = answer.optimal or "—"
+        how = "E[z|y] ≠ 0; spectral " + ("exact" if answer.spectral_exact else "quadrature")
+        return ([f"0 (linear); {spectral} (spectral)", t_star, how],
+                [latex_alpha, "---" if t_star == "—" else r"\texttt{" + latex_code(t_star) + "}",
+                 latex_escape(how)])
     if answer.linear:
         alpha, t_star, how = "0", "E[z|y] (linear)", "E[z|y] ≠ 0"
     elif answer.optimal is None:
         alpha, t_star, how = "∞", "—", "E[z²|y] = 1"
     else:
-        alpha = (str(answer.alpha_c) if answer.exact
+        alpha = (_exact_text(answer.alpha_c, digits) if answer.exact
                  else mpmath.nstr(answer.alpha_c, max(1, min(digits, answer.digits))))
         t_star = answer.optimal if answer.exact else "1 − 1/m(y)"
         how = "exact" if answer.exact else "quadrature"
-    latex = ["$\\infty$" if alpha == "∞" else f"${alpha}$",
+    latex = ["$\\infty$" if alpha == "∞" else
+             f"${alpha.split(' ≈ ')[1]}$ (closed form in the text output)" if " ≈ " in alpha
+             else f"${alpha}$",
              "---" if t_star == "—" else r"\texttt{" + latex_code(t_star) + "}",
              latex_escape(how)]
     return [alpha, t_star, how], latex
+
+
+def _spectral_text(answer: LinkAnswer, digits: int) -> str:
+    """A linear link's spectral threshold: exact (a fraction as it is, anything else followed
+    by its decimal), ∞, or a quadrature to its confirmed digits."""
+    import mpmath
+
+    value = answer.spectral_alpha_c
+    if value == mpmath.inf:
+        return "∞"
+    if not answer.spectral_exact:
+        return mpmath.nstr(value, max(1, min(digits, answer.spectral_digits)))
+    return _exact_text(value, digits)
+
+
+def _exact_text(value: Any, digits: int) -> str:
+    """An exact value: a fraction as it is, a closed form followed by its decimal."""
+    import mpmath
+
+    if getattr(value, "is_Rational", True):
+        return str(value)
+    return f"{value} ≈ {mpmath.nstr(mpmath.mpf(value.evalf(digits + 5)), digits)}"
 
 
 def _catalogue() -> tuple[str, ...]:

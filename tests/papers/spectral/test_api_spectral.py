@@ -57,7 +57,7 @@ def test_link_reads_noise_and_alphas():
 
 
 @pytest.mark.parametrize("kwargs, word", [
-    ({"alphas": "1,0"}, "alpha = 0 is outside the allowed range alpha > 0"),
+    ({"alphas": "1,0"}, r"alpha = 0 is outside the allowed range \(0, 1000000\]"),
     ({"alphas": ",".join(["1"] * (MAX_ALPHAS + 1))}, f"1 to {MAX_ALPHAS} numbers"),
     ({"noise": "-1/2"}, "noise = -1/2 is outside the allowed range noise >= 0"),
 ])

@@ -79,15 +79,19 @@ def _link(*args):
     return r.output
 
 
-@pytest.mark.parametrize("g, alpha_tex, tstar", [("z**2", r"\alpha_c = \tfrac{1}{2}", "1 - 1/y"),
-                                                 ("tanh", r"\alpha_c = 0", "E[z|y] (linear)")])
-def test_link_latex_without_alpha_has_the_table(g, alpha_tex, tstar):
+@pytest.mark.parametrize("g, alpha_tex, cell, cell_tex, tstar", [
+    ("z**2", r"\alpha_c = \tfrac{1}{2}", "1/2", "$1/2$", "1 - 1/y"),
+    # a linear link: the linear estimator's 0 and the spectral estimator's own 1/2 (issue 37)
+    ("tanh", r"\alpha_c = 0", "0 (linear); 1/2 (spectral)", "$0$ (linear); $1/2$ (spectral)",
+     "1 − 1/z(y)² on the monotone pieces")])
+def test_link_latex_without_alpha_has_the_table(g, alpha_tex, cell, cell_tex, tstar):
     data = json.loads(_link("--g", g, "--format", "json"))
     tex = _link("--g", g, "--format", "latex")
     assert alpha_tex in tex and r"\begin{tabular}" in tex
     row = data["table"]["rows"][0]
-    assert row[0] == g and row[1] == data["value"]["alpha_c"] and row[2] == tstar
-    assert f"& ${row[1]}$ &" in tex and tstar in tex
+    assert row[0] == g and row[1] == cell and row[2] == tstar
+    assert cell.split(" ")[0] == data["value"]["alpha_c"]
+    assert f"& {cell_tex} &" in tex
     assert data["value"]["alpha_c"] in _link("--g", g)
 
 
