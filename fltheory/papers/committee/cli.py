@@ -144,11 +144,15 @@ def ode_command(g: str, K: int, M: int, a: str, a_star: str, noise: str, weight_
 
 def _announce(model: CommitteeModel, settings: ODESettings) -> float:
     """One line on stderr (never stdout or JSON) before an integration whose estimated time
-    is 5 s or more (the theory's estimate on the compiled right side,
-    :func:`~fltheory.papers.committee.ode.integration_seconds`); returns the estimate."""
-    from fltheory.papers.committee.ode import integration_seconds
+    is 5 s or more; returns the estimate. One estimate per run: the bound's
+    (:func:`~fltheory.papers.committee.ode.check_trajectory_cost` refuses first, quoting it)
+    and this line's are the same figure,
+    :func:`~fltheory.papers.committee.ode.integration_seconds` on the right side the
+    integration takes."""
+    from fltheory.papers.committee.ode import check_trajectory_cost, integration_seconds
 
-    seconds = integration_seconds(model, settings, compiled=True)
+    check_trajectory_cost(model, settings)
+    seconds = integration_seconds(model, settings)
     if seconds >= 5:
         click.echo(f"fltheory committee ode: integrating to t = {fraction_str(settings.t_max)} "
                    f"(estimated {seconds:.0f} s) ...", err=True)
@@ -193,9 +197,12 @@ def _ode_summary(run: ODERun, stop: tuple[int, float, float, float] | None = Non
         out.append(f"the ODE runs away: tr Q/K = {stop[2]:.4g} exceeds 100 × its natural scale "
                    f"{stop[3]:.3g} at t ≈ {tr.t[stop[0]]:.4g} and keeps growing (η far above "
                    f"the largest stable step); the output stops there")
-    out.append(f"escape (‖R − mean R‖_F >= 1/2) at t ≈ {run.escape_time:.4g}"
-               if run.escape_time is not None else "no escape before t-max")
     when = float(run.settings.t_max) if stop is None else float(tr.t[stop[0]])
+    if run.escape_time is not None and run.escape_time <= when:
+        out.append(f"escape (‖R − mean R‖_F >= 1/2) at t ≈ {run.escape_time:.4g}")
+    else:  # the output ends where the ODE ran away: say so, not "t-max"
+        out.append("no escape before t-max" if stop is None
+                   else f"no escape before the ODE ran away (t ≈ {when:.4g})")
     out.append(f"ε_g at t = {when:g}: {_eps_text(final, acc)} (stated absolute accuracy "
                f"{acc:.1e}: integration tolerances and the averages' error)")
     if run.average_errors is not None:
@@ -233,8 +240,8 @@ def equations_command(g: str, K: int, M: int, a: str, a_star: str, noise: str,
                     "symbols": "Q_ij, R_in, T_nm overlaps, eta the step"},
                 summary=[str(model), *lines, f"eps_g = {eq.eps_g}"],
                 details={"latex": latex, "eps_g": str(eq.eps_g)}), fmt)
-    if fmt == "latex":
-        click.echo(latex)
+    if fmt == "latex":  # in maths: an align* block, long right sides broken at their terms
+        click.echo(eq.latex_block())
 
 
 @committee_group.command("plateau")

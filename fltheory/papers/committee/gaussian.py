@@ -675,6 +675,26 @@ def _tanh_family(expr: sp.Expr) -> tuple[float, float, float, float] | None:
     return (float(A), float(B), float(C), float(s)) if ok else None
 
 
+def _mixture_text(text: str, family: tuple[float, float, float, float]) -> str:
+    """The activation the mixture approximates, as it is: tanh itself, or g = A + B x +
+    C tanh(s x) with the tanh fit beside it (sigmoid = 0.5 + 0.5 tanh(0.5 x)).
+
+    >>> _mixture_text("tanh", (0.0, 0.0, 1.0, 1.0))
+    'tanh(x) ≈ Σ_j c_j erf(b_j x)'
+    >>> _mixture_text("sigmoid", (0.5, 0.0, 0.5, 0.5))
+    'g = sigmoid = 0.5 + 0.5 tanh(0.5 x) with tanh(y) ≈ Σ_j c_j erf(b_j y)'
+    """
+    A, B, C, s = family
+    if (A, B, C, s) == (0.0, 0.0, 1.0, 1.0):
+        return "tanh(x) ≈ Σ_j c_j erf(b_j x)"
+    terms = [f"{A:g}"] if A else []
+    if B:
+        terms.append("x" if B == 1 else f"{B:g} x")
+    terms.append(("" if C == 1 else f"{C:g} ") + f"tanh({s:g} x)")
+    return (f"g = {text} = " + " + ".join(terms).replace("+ -", "- ")
+            + " with tanh(y) ≈ Σ_j c_j erf(b_j y)")
+
+
 def _mixture(text: str, expr: sp.Expr, family: tuple[float, float, float, float],
              fine: bool = False) -> GaussianAverages:
     """g = A + B z + C tanh(s z) through the certified erf mixture of
@@ -684,7 +704,7 @@ def _mixture(text: str, expr: sp.Expr, family: tuple[float, float, float, float]
     m = mx.mixture(*family, fine=fine)
     funcs = {"e2": lambda C: mx.e2(m, C), "i2": lambda C: mx.i2(m, C),
              "i3": lambda C: mx.i3(m, C), "i4": lambda C: mx.i4(m, C)}
-    method = (f"closed forms of an erf mixture: tanh(x) ≈ Σ_j c_j erf(b_j x), {len(m.c)} terms, "
+    method = (f"closed forms of an erf mixture: {_mixture_text(text, family)}, {len(m.c)} terms, "
               f"sup errors {m.eps0:.1e} on g and {m.eps1:.1e} on g' (certified on a grid with "
               f"derivative bounds); each average's error bound at a computation's own "
               f"covariances is reported with it")

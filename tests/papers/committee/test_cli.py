@@ -182,3 +182,38 @@ def test_second_layer_fuzz_gives_a_result_or_one_domain_line(invoke, a):
             v = abs(Fraction(a) if "e" not in a else Fraction(float(a)))
             if not Fraction(1, 100) <= v <= 4:  # outside the range: refused up front, named
                 assert r.exit_code == 2 and opt.lstrip("-").replace("-", "_") in r.stderr
+
+
+# ----------------------------------------------- readable output (issue 37, item 7)
+
+
+def test_one_cost_estimate_per_run(invoke):
+    """A refused integration quotes one estimate: no announcement line with another figure
+    before the refusal (tanh at η = 1e9 was announced at 50278 s, then refused at 213 s)."""
+    r = invoke("committee", "ode", "--g", "tanh", "--eta", "1e9")
+    assert r.exit_code == 2
+    figures = re.findall(r"(?:estimated |about )([0-9.e+]+) s", r.stderr)
+    assert "integrating to" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert len(figures) <= 1
+
+
+def test_runaway_output_does_not_speak_of_t_max(invoke):
+    r = invoke("committee", "ode", "--eta", "20")
+    assert "runs away" in r.stdout and "no escape before t-max" not in r.stdout
+    assert "no escape before the ODE ran away (t ≈ " in r.stdout
+
+
+def test_mixture_text_describes_the_activation_used(invoke):
+    """sigmoid's averages name sigmoid = 0.5 + 0.5 tanh(0.5 x), not a tanh fit alone."""
+    r = invoke("committee", "plateau", "--g", "sigmoid", "--eta", "1/2")
+    assert r.exit_code == 0, r.stderr
+    assert "g = sigmoid = 0.5 + 0.5 tanh(0.5 x) with tanh(y) ≈ Σ_j c_j erf(b_j y)" in r.stdout
+    assert "tanh(x) ≈ Σ_j c_j erf(b_j x)" not in r.stdout
+
+
+def test_equations_latex_is_in_maths(invoke):
+    r = invoke("committee", "equations", "--g", "relu", "--K", "2", "--M", "1", "--format",
+               "latex")
+    body = r.stdout.split("\\begin{align*}", 1)
+    assert len(body) == 2 and body[1].rstrip().endswith("\\end{align*}")
+    assert all(len(line) < 400 for line in r.stdout.splitlines()[1:])
