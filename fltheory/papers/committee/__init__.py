@@ -27,7 +27,7 @@ PAPER = Paper(
 _NAMES = {
     "params": (
         "A_RANGE", "CommitteeModel", "MAX_FIELDS", "MAX_OVERLAP", "METHODS", "ODESettings",
-        "SGDSettings", "paired", "read_layer", "read_overlaps"),
+        "SGDSettings", "paired", "read_layer", "read_overlaps", "read_times"),
     "gaussian": ("GaussianAverages", "MAX_DEGREE", "averages", "erf_i4"),
     "model": (
         "CommitteeEquations", "MAX_SYMBOLIC_FIELDS", "average_errors", "check_state", "equations",

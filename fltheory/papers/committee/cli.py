@@ -99,27 +99,44 @@ def committee_group() -> None:
               "default the identity. Must be positive semi-definite.")
 @click.option("--Q0", "Q0", default=None, help="Initial Q (rows ';'), with --R0.")
 @click.option("--R0", "R0", default=None, help="Initial R (K × M, rows ';').")
+@click.option("--rtol", metavar="RATIONAL", default="1e-10", show_default=True,
+              help="Relative local tolerance of the integration, 1e-13 <= rtol <= 1e-3 (the "
+                   "stated accuracy of ε_g follows it).")
+@click.option("--atol", metavar="RATIONAL", default=None,
+              help="Absolute local tolerance, 1e-16 <= atol <= 1e-3 (default 1e-12; relu "
+                   "1e-10).")
+@click.option("--n-out", "n_out", type=CountType(minimum=2, maximum=100001), default=201,
+              show_default=True, help="Output times, equally spaced in [0, t-max], 2 <= n <= "
+                                      "100001 (every one is a step's end: bounded with t-max).")
+@click.option("--times", default=None, help="Output times instead of --t-max/--n-out: "
+              "increasing rationals in [0, 10^5], comma-separated, at most 1000 (0 is added "
+              "first; the last is t-max).")
 @format_option
 def ode_command(g: str, K: int, M: int, a: str, a_star: str, noise: str, weight_decay: str,
                 eta: str, t_max: str, q0: str, rho0: str, seed: int, T: str | None,
-                Q0: str | None, R0: str | None, fmt: str) -> None:
+                Q0: str | None, R0: str | None, rtol: str, atol: str | None, n_out: int,
+                times: str | None, fmt: str) -> None:
     """Integrate the derived ODEs from a generic start: ε_g(t), the plateau and the escape.
 
     Example: fltheory committee ode --g erf --K 2 --M 2 --eta .5
     """
-    from fltheory.papers.committee.params import ODESettings
+    from fltheory.papers.committee.params import ODESettings, read_times
     from fltheory.papers.committee.runs import ode_run
 
     model = _model(g, K, M, a, a_star, noise, weight_decay)
-    settings = ODESettings(eta, t_max=t_max, q0=q0, rho0=rho0, seed=seed, T=T, Q0=Q0, R0=R0)
+    grid = None if times is None else read_times(times)
+    settings = ODESettings(eta, t_max=t_max if grid is None else grid[-1], q0=q0, rho0=rho0,
+                           seed=seed, T=T, Q0=Q0, R0=R0, rtol=rtol, atol=atol, records=n_out,
+                           t_grid=None if grid is None else [float(v) for v in grid])
     _announce(model, settings)
     run = ode_run(model, settings)
     tr, spec, stop, acc = run.trajectory, run.specialisation, run.runaway, run.accuracy
     end = len(tr.t) if stop is None else stop[0] + 1
     eps = [max(float(v), 0.0) for v in tr.eps_g[:end]]
+    every = 1 if grid is not None else max(1, round((len(tr.t) - 1) / 10))
     rows = [[f"{tr.t[i]:.4g}", _eps_text(eps[i], float(acc[i])), f"{spec[i]:.4f}",
-             f"{float(tr.Q[i].trace()) / K:.4f}"] for i in range(0, end, 20)]
-    if (end - 1) % 20:
+             f"{float(tr.Q[i].trace()) / K:.4f}"] for i in range(0, end, every)]
+    if (end - 1) % every:
         i = end - 1
         rows.append([f"{tr.t[i]:.4g}", _eps_text(eps[i], float(acc[i])), f"{spec[i]:.4f}",
                      f"{float(tr.Q[i].trace()) / K:.4f}"])
@@ -133,13 +150,27 @@ def ode_command(g: str, K: int, M: int, a: str, a_star: str, noise: str, weight_
                                                "t_max": fraction_str(settings.t_max),
                                                "q0": fraction_str(settings.q0),
                                                "rho0": fraction_str(settings.rho0), "seed": seed,
-                                               "T": T, "Q0": Q0, "R0": R0},
+                                               "T": T, "Q0": Q0, "R0": R0, "rtol": rtol,
+                                               "atol": atol, "n_out": n_out, "times": times},
                 value=eps[-1], conventions=_CONVENTIONS,
                 summary=_ode_summary(run, stop, eps[-1], float(acc[end - 1])),
                 details=details,
                 table=Table(columns=["t", "ε_g", "‖R − mean R‖_F", "tr Q/K"], rows=rows,
-                            caption="ODE trajectory (every 20th grid point)",
+                            caption=f"ODE trajectory ({_every_text(every)})",
                             label="tab:fltheory-committee-ode", align="rrrr")), fmt)
+
+
+def _every_text(every: int) -> str:
+    """Which grid points the table shows.
+
+    >>> _every_text(1), _every_text(2), _every_text(20), _every_text(21)
+    ('every grid point', 'every 2nd grid point', 'every 20th grid point', 'every 21st grid point')
+    """
+    if every == 1:
+        return "every grid point"
+    tail = {1: "st", 2: "nd", 3: "rd"}.get(every % 10 if every % 100 not in (11, 12, 13) else 0,
+                                          "th")
+    return f"every {every}{tail} grid point"
 
 
 def _announce(model: CommitteeModel, settings: ODESettings) -> float:
@@ -181,6 +212,8 @@ def _eps_text(value: float, acc: float) -> str:
 
 def _ode_summary(run: ODERun, stop: tuple[int, float, float, float] | None = None,
                  final: float = 0.0, acc: float = 0.0) -> list[str]:
+    import numpy as np
+
     from fltheory.papers.committee.model import model_averages
 
     tr = run.trajectory
@@ -199,7 +232,12 @@ def _ode_summary(run: ODERun, stop: tuple[int, float, float, float] | None = Non
                    f"the largest stable step); the output stops there")
     when = float(run.settings.t_max) if stop is None else float(tr.t[stop[0]])
     if run.escape_time is not None and run.escape_time <= when:
-        out.append(f"escape (‖R − mean R‖_F >= 1/2) at t ≈ {run.escape_time:.4g}")
+        esc = run.escape_time
+        i = int(np.searchsorted(tr.t, esc))
+        lo, hi = float(tr.t[max(i - 1, 0)]), float(tr.t[min(i, len(tr.t) - 1)])
+        coarse = (f" (interpolated between the output times {lo:g} and {hi:g})"
+                  if hi - lo > 0.05 * esc else "")
+        out.append(f"escape (‖R − mean R‖_F >= 1/2) at t ≈ {esc:.4g}{coarse}")
     else:  # the output ends where the ODE ran away: say so, not "t-max"
         out.append("no escape before t-max" if stop is None
                    else f"no escape before the ODE ran away (t ≈ {when:.4g})")
