@@ -195,6 +195,7 @@ def _plateau_json(run: ODERun) -> dict[str, Any] | None:
     if p is None:
         return None
     return {"q": p.q, "c": p.c, "r": p.r, "eps_g": p.eps_g, "escape_rate": p.escape_rate,
+            "visited": run.plateau_visited,
             "eigenvalues_real": [float(v.real) for v in p.eigenvalues],
             "eigenvalues_imag": [float(v.imag) for v in p.eigenvalues]}
 
@@ -221,9 +222,13 @@ def _ode_summary(run: ODERun, stop: tuple[int, float, float, float] | None = Non
            f"({tr.nfev} right-side evaluations)"]
     p = run.plateau
     if p is not None:
+        which = ("the one this trajectory visits" if run.plateau_visited else
+                 "the one the reduced flow from the symmetric start reaches; this trajectory "
+                 "passes none on its grid")
         out.append(f"symmetric plateau: q = {p.q:.6f}, c = {p.c:.6f}, r = {p.r:.6f}, ε_g = "
                    f"{p.eps_g:.6f}; escape rate {p.escape_rate:.6f} "
-                   f"({len(p.unstable)} unstable direction(s))")
+                   f"({len(p.unstable)} unstable direction(s)); {which} (committee plateau "
+                   "lists every symmetric fixed point)")
     else:
         out.append(f"no symmetric plateau analysed: {run.plateau_note}")
     if stop is not None:
@@ -306,6 +311,8 @@ def plateau_command(g: str, K: int, M: int, a: str, a_star: str, noise: str,
     numeric = p.average_errors is not None
     extra = {"average_errors": p.average_errors, "refined_change": p.refined_change,
              "averages": model_averages(model).method} if numeric else {}
+    every, every_json = _every_fixed_point(model, eta, p, guess)
+    extra["symmetric_fixed_points"] = every_json
     emit(Result(command="committee plateau",
                 inputs=_model_inputs(model) | {"eta": fraction_str(eta), "guess": guess},
                 value=value,
@@ -314,11 +321,52 @@ def plateau_command(g: str, K: int, M: int, a: str, a_star: str, noise: str,
                          f"plateau q = {p.q:.8f}, c = {p.c:.8f}, r = {p.r:.8f}",
                          f"ε_g = {p.eps_g:.8f}; escape rate {p.escape_rate:.8f} "
                          f"({len(p.unstable)} unstable direction(s)); residual "
-                         f"{p.residual:.1e}", *_error_lines(model, p)],
+                         f"{p.residual:.1e}", *_error_lines(model, p), *every],
                 details=value | {"residual": p.residual} | extra,
                 table=Table(columns=["#", "Re λ", "Im λ"], rows=rows,
                             caption="Jacobian eigenvalues at the plateau",
                             label="tab:fltheory-committee-plateau", align="rrr")), fmt)
+
+
+def _every_fixed_point(model: CommitteeModel, eta: Fraction, p: Plateau, guess: str | None
+                       ) -> tuple[list[str], Any]:
+    """Summary lines and JSON of every symmetric fixed point
+    (:func:`~fltheory.papers.committee.plateau.symmetric_fixed_points`), each with its
+    stability, the one ``p`` (the plateau above) marked as the one the symmetric flow
+    reaches (or Newton from the guess); where the search is refused (its cost), why."""
+    from fltheory.exact import DomainError
+    from fltheory.papers.committee.plateau import (
+        SEARCH_C,
+        SEARCH_Q,
+        SEARCH_R,
+        same_point,
+        symmetric_fixed_points,
+    )
+
+    try:
+        points = symmetric_fixed_points(model, eta)
+    except DomainError as exc:
+        return [f"every symmetric fixed point: not searched ({exc})"], None
+    starts = len(SEARCH_Q) * (len(SEARCH_C) if model.K > 1 else 1) * len(SEARCH_R)
+    reach = ("the one the reduced flow from the symmetric start reaches" if guess is None
+             else "the one Newton reached from the guess")
+    lines = [f"every symmetric fixed point (Newton on the reduced equations from up to {starts} "
+             f"admissible starts; a grid search): {len(points)} found"]
+    out = []
+    for i, f in enumerate(points):
+        visited = same_point(f, p)
+        where = f"q = c = {f.q:.6f}" if model.K > 1 and abs(f.q - f.c) <= 1e-9 * max(
+            1.0, abs(f.q)) else f"q = {f.q:.6f}, c = {f.c:.6f}"
+        lines.append(f"  {i + 1}. {where}, r = {f.r:.6f}, ε_g = {f.eps_g:.6f}: "
+                     + (f"unstable, {len(f.unstable)} direction(s), largest Re λ "
+                        f"{f.escape_rate:.6f}" if f.unstable else
+                        f"stable (largest Re λ {float(f.eigenvalues[0].real):.3g})")
+                     + (f" — {reach}" if visited else ""))
+        out.append({"q": f.q, "c": f.c, "r": f.r, "eps_g": f.eps_g,
+                    "unstable": len(f.unstable), "escape_rate": f.escape_rate,
+                    "max_real_eigenvalue": float(f.eigenvalues[0].real),
+                    "visited": visited})
+    return lines, out
 
 
 def _error_lines(model: CommitteeModel, p: Plateau) -> list[str]:

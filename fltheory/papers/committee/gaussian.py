@@ -59,11 +59,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fltheory.exact import DomainError, check_cost
-from fltheory.papers.committee import _trapezoid as trap
 from fltheory.papers.committee import _wick as wick
 
 if TYPE_CHECKING:  # sympy is imported where it is used: the erf closed forms need none
     import sympy as sp
+
+    # the trapezoid rule serves numeric averages only: imported where they are built
+    from fltheory.papers.committee import _trapezoid as trap
 
 __all__ = ["MAX_DEGREE", "GaussianAverages", "averages", "erf_i4"]
 
@@ -540,6 +542,8 @@ class GaussianAverages:
             return mx.error_bound(self.mixture, kind, A)
         if self.parts is None:
             return np.full(A.shape[:-2], 1e-9 if (self.kind, kind) == ("relu", "i4") else 0.0)
+        from fltheory.papers.committee import _trapezoid as trap
+
         fine = _rule_funcs(self.parts, trap.STANDARD.fine())[kind](A)
         return np.abs(getattr(self, kind)(A) - fine)
 
@@ -549,6 +553,8 @@ class GaussianAverages:
         computation and comparing."""
         if self.finer is not None:
             return self.finer()
+        from fltheory.papers.committee import _trapezoid as trap
+
         return self.with_rule(trap.STANDARD.fine())
 
     def with_rule(self, rule: trap.Rule) -> GaussianAverages:
@@ -865,6 +871,8 @@ def _cubature(text: str, expr: sp.Expr) -> GaussianAverages:
         with np.errstate(all="ignore"):
             if np.isfinite(ddg(np.linspace(-40.0, 40.0, 8001))).all():
                 parts["i3_stein"] = [ddg, g, dg]
+    from fltheory.papers.committee import _trapezoid as trap
+
     funcs = _rule_funcs(parts, trap.STANDARD)
     # finite on a grid covering the nodes of moderate-variance covariances (cheap, now); the
     # rule's error is measured on first use of ``method``
@@ -972,6 +980,8 @@ def _trapezoid_func(fs: list[Callable[[np.ndarray], np.ndarray]], rule: trap.Rul
         A = C.reshape(-1, len(fs), len(fs))
         check_cost(f"{A.shape[0]} covariances", A.shape[0], 1e5, "cubature covariances",
                    "fewer fields")
+        from fltheory.papers.committee import _trapezoid as trap
+
         return trap.average(fs, C, rule)
 
     return average
@@ -983,8 +993,13 @@ def _test_covariances() -> np.ndarray:
     return np.stack([test, test[np.ix_([0, 0, 1, 2], [0, 0, 1, 2])]])
 
 
-def trapezoid_method(err: float | None, rule: trap.Rule = trap.STANDARD) -> str:
-    """The method string of the generic (trapezoid) path, with its measured error."""
+def trapezoid_method(err: float | None, rule: trap.Rule | None = None) -> str:
+    """The method string of the generic (trapezoid) path, with its measured error (``rule``:
+    the standard one unless given)."""
+    if rule is None:
+        from fltheory.papers.committee import _trapezoid as trap
+
+        rule = trap.STANDARD
     text = (f"trapezoid rule with Gaussian weight (step {rule.h:g} in field units, |ξ| <= "
             f"{rule.X:g}; coinciding fields merged; the last field by a tabulated 1-D "
             f"smoothing, table step {rule.table_step:g}, quintic Hermite)")

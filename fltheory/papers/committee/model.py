@@ -254,6 +254,10 @@ def right_side(model: CommitteeModel, eta: Fraction | float, order: int = 2, eng
             dQ = dQ + eta_f**2 * np.outer(a, a) * second
         return dQ, dR
 
+    if compiled is not None:
+        # the compiled loops on the flat state, for callers that build many states (the
+        # Jacobian's columns) without f's per-call conversions: loops(y, K, M, T, *rest)
+        f.flat = (compiled[0], tuple(compiled[1][3:]))  # type: ignore[attr-defined]
     return f
 
 
