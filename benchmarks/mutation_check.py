@@ -560,6 +560,10 @@ MUTATIONS: list[Mutation] = [
       "fltheory/papers/committee/ode.py", "delta = 10.0 * (atol + run.rtol * scale)",
       "delta = 1e-3 * (atol + run.rtol * scale)", "tests/papers/committee/test_cli.py", "-k",
       "stated_accuracy"),
+    M("committee: a symmetric flow to a zero-error point is no plateau (issue 37)",
+      "fltheory/papers/committee/plateau.py", "ZERO_ERROR_FRACTION = 1e-4",
+      "ZERO_ERROR_FRACTION = 1e-9", "tests/papers/committee/test_fixed_points.py", "-k",
+      "relu_k2_m1"),
 ]
 
 

@@ -349,19 +349,30 @@ def _spectrum(J: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 SETTLE_TOL = 1e-11
 
 
+#: the reduced flow reaching ε_g below this fraction of its start's ε_g (where Newton finds no
+#: root) is converging to a zero-error point of the symmetric subspace, not to a plateau
+ZERO_ERROR_FRACTION = 1e-4
+
+
 def _settle(F: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, eta: float,
-            budget: int = 100_000, per_eval: float | None = None) -> np.ndarray:
+            budget: int = 100_000, per_eval: float | None = None,
+            eps_of: Callable[[np.ndarray], float] | None = None) -> np.ndarray:
     """A root of the reduced (symmetric) equations F(x) = 0: integrate the reduced flow from
     x0 in spans 50/η, 100/η, ... until Newton's method from the end point converges to
     max |F| <= SETTLE_TOL · scale (the plateau is attracting within the subspace, but slowly:
     at η = 1/10, K = M = 2 its slowest rate there is ~7e-5, so Newton finishes what the flow
     starts). ``budget``: right-side evaluations of all spans together (the analysis time
-    bound divided by ``per_eval`` seconds per evaluation); a DomainError saying so beyond it."""
+    bound divided by ``per_eval`` seconds per evaluation); a DomainError saying so beyond it.
+    ``eps_of``: ε_g of a reduced state; when the flow's ε_g falls below
+    :data:`ZERO_ERROR_FRACTION` of the start's and Newton finds no root, the flow converges to
+    a zero-error point of the subspace (e.g. relu, K = 2, M = 1: both students w*/2, reached
+    as a power law): a DomainError saying so, with the point, instead of spending the budget."""
     from fltheory.engine import odes
     from fltheory.papers.committee import ode
 
     x = np.array(x0, dtype=float)
     span, used, t_done = 50.0 / eta, 0, 0.0
+    e0 = eps_of(x) if eps_of is not None else math.nan
     for _ in range(10):
         left = max(budget - used, 1)
         # the plain-Python DOP853 loop (the compiled integrator's code): a 3-dim flow costs
@@ -391,6 +402,16 @@ def _settle(F: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, eta: float,
         root = _newton(F, x)
         if float(np.abs(F(root)).max()) <= SETTLE_TOL * max(1.0, float(np.abs(root).max())):
             return root
+        e = eps_of(x) if eps_of is not None else math.nan
+        if e0 > 0 and e <= ZERO_ERROR_FRACTION * e0:
+            point = ", ".join(f"{k} = {v:.6f}" for k, v in zip(
+                ("q", "c", "r") if len(x) == 3 else ("q", "r"), x, strict=True))
+            raise DomainError(
+                "eta", eta, "models whose symmetric subspace holds a plateau",
+                reason=f"leads the reduced (symmetric) flow from ε_g = {e0:.4g} to ε_g = "
+                f"{e:.2g} by t = {t_done:.4g}, still falling, with no root nearby: it converges "
+                f"to a zero-error point of the symmetric subspace ({point}), so there is no "
+                "plateau there")
         span *= 2
     return x
 
@@ -422,7 +443,8 @@ def plateau_of_field(field: Field, K: int, M: int, T: np.ndarray, eta: float,
         return _reduce(*field(*_symmetric(x, K, M), T), K)
 
     if guess is None:
-        x0 = _settle(F if reduced is None else reduced, x0, eta, budget, per_eval)
+        x0 = _settle(F if reduced is None else reduced, x0, eta, budget, per_eval,
+                     lambda x: eps(*_symmetric(x, K, M)))
     x = _newton(F, x0)
     Q, R = _symmetric(x, K, M)
     residual = _full_residual(field, Q, R, T)

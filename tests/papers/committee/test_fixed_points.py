@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 import numpy as np
 import pytest
@@ -160,3 +161,19 @@ def test_plateau_command_lists_them_and_marks_the_visited_one(invoke):
                  "--format", "json")
     plateau = json.loads(ode.stdout)["details"]["plateau"]
     assert plateau["visited"] and round(plateau["eps_g"], 4) == 0.0414
+
+
+def test_relu_k2_m1_symmetric_flow_reaches_the_solution_not_a_plateau(invoke):
+    """relu, K = 2, M = 1 (a = a* = 1, T = 1): two students w1 = w2 = w*/2 realise the teacher
+    exactly (relu is positively homogeneous: 2 relu(w*·x/2) = relu(w*·x)), a point of the
+    symmetric subspace with q = c = 1/4, r = 1/2 and ε_g = 0. The reduced flow converges to it
+    (as a power law: no Newton root there), so the analysis answers that there is no plateau,
+    naming that point, instead of exhausting its settling budget (issue 37: it gave up after
+    5208 right-side evaluations)."""
+    r = invoke("committee", "plateau", "--g", "relu", "--K", "2", "--M", "1", "--eta", "1/2")
+    assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "no plateau there" in r.stderr
+    found = dict(re.findall(r"\b([qcr]) = ([0-9.]+)", r.stderr.split("subspace (")[1]))
+    assert float(found["q"]) == pytest.approx(0.25, abs=3e-3)
+    assert float(found["c"]) == pytest.approx(0.25, abs=3e-3)
+    assert float(found["r"]) == pytest.approx(0.5, abs=1e-4)
