@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import time
 from collections.abc import Callable
 from fractions import Fraction
@@ -503,3 +504,83 @@ def startup_issue24(repeat: int = 5) -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip().splitlines()[-1]
     print(f"heavy modules imported by committee ode (erf_ss): {out}")
+
+
+def speed_issue37(rtols: tuple[float, ...] = (1e-10, 1e-9, 1e-8, 3e-8, 1e-7),
+                  n_out: int = 201) -> None:
+    """Issue 37 (committee speed, equal accuracy): ε_g of ``committee ode --g erf_ss --K 10
+    --M 5 --eta 1/2 --t-max 1000`` (the reference script's start) on its ``n_out`` output times
+    at several ``--rtol``, and of benchmarks/committee_scipy_reference.py --n-out ``n_out``
+    (scipy DOP853, rtol 1e-10, atol 1e-12, t_eval on the same times), each against a tight
+    reference: scipy DOP853 at rtol 1e-13, atol 1e-15, max_step 1 on the reference script's
+    numpy right side (not fltheory's). Prints each run's right-side evaluations, the largest
+    absolute and relative deviation of ε_g from the reference and the digits that leaves
+    (−log10 of the largest relative deviation, rounded down): the timed comparison
+    (``farm-bench --vs``) pairs the scipy script with the loosest fltheory run that has at
+    least its digits. Run with ``python -c "import benchmarks.committee as b;
+    b.speed_issue37()"``.
+
+    Measured 2026-12-05 (shared 2-core machine, load 9–10):
+
+    * accuracy on the 201 output times (reference ε_g(1000) = 0.5494862551113471, 14921
+      evaluations): scipy script (rtol 1e-10, t_eval) 4712 evaluations, max |Δε_g| 7.9e-9,
+      max rel. 1.4e-8: 7 digits; fltheory --rtol 1e-10: 4333 evaluations, 5.4e-11, 10 digits;
+      1e-9: 3529, 4.4e-10, 9 digits; 1e-8: 3073, 2.6e-9, 8 digits; 3e-8: 2977, 5.5e-9, 7
+      digits; 1e-7: 2845, 1.6e-8, 7 digits. The scipy script's digits on these times are its
+      dense output's (at t = 1000 alone it has 10: 1.6e-11);
+    * whole processes side by side (five to seven pairs, medians): ``committee ode ... --n-out
+      201 --rtol 1e-8`` (8 digits) against the scipy script --n-out 201 (7 digits): before
+      (main, whose only tolerance is rtol 1e-10) 0.445 s CPU against 3.47 s, 8.0× by CPU,
+      7.1× by wall; after 0.358 s against 3.00 s, 8.6× by CPU, 8.7× by wall (the earlier
+      comparison, ε_g at t = 1000 alone: 4.6× by CPU, 4.6× by wall under the same load);
+    * where fltheory's CPU goes after (one process, load ~10): interpreter 0.02 s, numpy 0.08,
+      fltheory's modules 0.09 (click and the CLI 0.03), the integration 0.12 (3073
+      evaluations of the C right side, ~35 µs each, of which glibc's asin is ~17 µs: a
+      branch-free vectorised asin measured slower, 41–52 µs), the plateau analysis 0.03 (was
+      0.07: Newton from the trajectory's slowest symmetric state instead of a settling
+      integration, and the Jacobian's 420 evaluations without per-call conversions), ε_g's
+      accuracy 0.01, the rest 0.01.
+    """
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from scipy.integrate import solve_ivp
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    import committee_scipy_reference as ref_script
+
+    K, M, eta, t_max = 10, 5, 0.5, 1000.0
+    opts = ref_script.start_options(K, M, Fraction(1, 4), Fraction(1, 1000), 0)
+    t = np.linspace(0.0, t_max, n_out)
+    Q0, R0 = ref_script.start(K, M, 0.25, 0.001, 0)
+    T = np.eye(M)
+    tight = solve_ivp(ref_script.make_rhs(K, M, eta, T), (0.0, t_max),
+                      np.concatenate([Q0.ravel(), R0.ravel()]), method="DOP853", rtol=1e-13,
+                      atol=1e-15, t_eval=t, max_step=1.0)
+    ref = []
+    for y in tight.y.T:
+        Q = y[:K * K].reshape(K, K)
+        ref.append(ref_script.eps_g(0.5 * (Q + Q.T), y[K * K:].reshape(K, M), T))
+    e_ref = np.asarray(ref)
+    print(f"tight reference (scipy DOP853 rtol 1e-13, max_step 1): {tight.nfev} evaluations; "
+          f"ε_g(1000) = {float(e_ref[-1])!r}")
+
+    def report(name: str, eps: np.ndarray, nfev: int) -> None:
+        dev = np.abs(eps - e_ref)
+        rel = float((dev / e_ref).max())
+        print(f"{name:34s} {nfev:6d} evaluations; max |Δε_g| {dev.max():.1e}, max rel. "
+              f"{rel:.1e}: {math.floor(-math.log10(rel))} digits")
+
+    out = json.loads(subprocess.run([sys.executable, str(Path(__file__).with_name(
+        "committee_scipy_reference.py")), "--n-out", str(n_out)], capture_output=True,
+        text=True, check=True).stdout)
+    report("scipy script (rtol 1e-10, t_eval)", np.asarray(out["eps_g_grid"]), out["nfev"])
+    for rtol in rtols:
+        cli = json.loads(subprocess.run(
+            ["fltheory", "committee", "ode", "--g", "erf_ss", "--K", str(K), "--M", str(M),
+             "--eta", "1/2", "--t-max", "1000", "--n-out", str(n_out), "--rtol", f"{rtol:g}",
+             "--format", "json", *opts], capture_output=True, text=True, check=True).stdout)
+        d = cli["details"]
+        report(f"fltheory --rtol {rtol:g}", np.asarray(d["eps_g"]), d["nfev"])

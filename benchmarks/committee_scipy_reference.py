@@ -18,6 +18,10 @@ The start: Q0 = q0 I, R0 = rho0 × a seeded standard-normal K × M pattern round
 (printed with --print-start as the --Q0/--R0 options of ``fltheory committee ode``, so the two
 programs integrate the same initial value problem).
 
+With --n-out N the script also prints ε_g at N equally spaced times (scipy's t_eval, its
+dense output), the times ``fltheory committee ode --n-out N`` prints (issue 37: the two are
+compared at the same times).
+
 Usage: python benchmarks/committee_scipy_reference.py --K 10 --M 5 --eta 1/2 --t-max 1000
 """
 
@@ -107,6 +111,9 @@ def main() -> None:
     p.add_argument("--rho0", default="1/1000")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--rtol", type=float, default=1e-10)
+    p.add_argument("--n-out", type=int, default=0,
+                   help="also print ε_g at this many equally spaced times in [0, t-max] "
+                        "(t_eval: scipy's dense output), as fltheory's --n-out does")
     p.add_argument("--print-start", action="store_true",
                    help="print the CLI options --Q0 ... --R0 ... (JSON list) and stop")
     a = p.parse_args()
@@ -117,13 +124,18 @@ def main() -> None:
     K, M, eta = a.K, a.M, float(Fraction(a.eta))
     Q0, R0 = start(K, M, float(q0), float(rho0), a.seed)
     T = np.eye(M)
+    times = np.linspace(0.0, a.t_max, a.n_out) if a.n_out > 1 else np.array([a.t_max])
     sol = solve_ivp(make_rhs(K, M, eta, T), (0.0, a.t_max),
                     np.concatenate([Q0.ravel(), R0.ravel()]), method="DOP853", rtol=a.rtol,
-                    atol=1e-12 * min(1.0, a.rtol / 1e-10), t_eval=[a.t_max])
-    y = sol.y[:, -1]
-    Q = y[:K * K].reshape(K, K)
-    print(json.dumps({"eps_g": eps_g(0.5 * (Q + Q.T), y[K * K:].reshape(K, M), T),
-                      "nfev": int(sol.nfev), "success": bool(sol.success)}))
+                    atol=1e-12 * min(1.0, a.rtol / 1e-10), t_eval=times)
+    eps = []
+    for y in sol.y.T:
+        Q = y[:K * K].reshape(K, K)
+        eps.append(eps_g(0.5 * (Q + Q.T), y[K * K:].reshape(K, M), T))
+    out = {"eps_g": eps[-1], "nfev": int(sol.nfev), "success": bool(sol.success)}
+    if a.n_out > 1:
+        out |= {"t": times.tolist(), "eps_g_grid": eps}
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":

@@ -609,6 +609,17 @@ MUTATIONS: list[Mutation] = [
       "prev, cur = cur, ((2 * j + d - 2) * t * cur - j * prev) / (j + d - 2)",
       "prev, cur = cur, ((2 * j + d - 2) * t * cur - j * prev) / (j + d - 1)", KERNEL_SIM,
       "-k", "gegenbauer"),
+    M("committee: every symmetric fixed point analysed (issue 37)",
+      "fltheory/papers/committee/plateau.py", "for root in roots[:MAX_POINTS]:",
+      "for root in roots[:1]:", "tests/papers/committee/test_fixed_points.py", "-k", "every"),
+    M("committee: ε_g's stated accuracy δ = 10 × the local tolerance (issue 37)",
+      "fltheory/papers/committee/ode.py", "delta = 10.0 * (atol + run.rtol * scale)",
+      "delta = 1e-3 * (atol + run.rtol * scale)", "tests/papers/committee/test_cli.py", "-k",
+      "stated_accuracy"),
+    M("committee: a symmetric flow to a zero-error point is no plateau (issue 37)",
+      "fltheory/papers/committee/plateau.py", "ZERO_ERROR_FRACTION = 1e-4",
+      "ZERO_ERROR_FRACTION = 1e-9", "tests/papers/committee/test_fixed_points.py", "-k",
+      "relu_k2_m1"),
 ]
 
 

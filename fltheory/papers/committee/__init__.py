@@ -27,7 +27,7 @@ PAPER = Paper(
 _NAMES = {
     "params": (
         "A_RANGE", "CommitteeModel", "MAX_FIELDS", "MAX_OVERLAP", "METHODS", "ODESettings",
-        "SGDSettings", "paired", "read_layer", "read_overlaps"),
+        "SGDSettings", "paired", "read_layer", "read_overlaps", "read_times"),
     "gaussian": ("GaussianAverages", "MAX_DEGREE", "averages", "erf_i4"),
     "model": (
         "CommitteeEquations", "MAX_SYMBOLIC_FIELDS", "average_errors", "check_state", "equations",
@@ -41,7 +41,8 @@ _NAMES = {
         "Convergence", "FixedPoint", "MaxLearningRate", "Plateau", "analysis_seconds",
         "closed_form_eta_max", "convergence_analysis", "convergence_rate", "eta_max_of_field",
         "fixed_point_of_field", "jacobian", "max_learning_rate", "max_lr_of_field",
-        "plateau_digits", "plateau_of_field", "specialised_fixed_point", "symmetric_plateau"),
+        "plateau_digits", "plateau_of_field", "same_point", "specialised_fixed_point",
+        "symmetric_fixed_points", "symmetric_plateau"),
     "runs": (
         "ODERun", "SGD_SECONDS_LIMIT", "SGDvsODE", "check_comparison_request", "compare_sgd_ode",
         "loss_curves", "mode_amplitudes", "ode_run", "ode_start"),

@@ -99,27 +99,44 @@ def committee_group() -> None:
               "default the identity. Must be positive semi-definite.")
 @click.option("--Q0", "Q0", default=None, help="Initial Q (rows ';'), with --R0.")
 @click.option("--R0", "R0", default=None, help="Initial R (K × M, rows ';').")
+@click.option("--rtol", metavar="RATIONAL", default="1e-10", show_default=True,
+              help="Relative local tolerance of the integration, 1e-13 <= rtol <= 1e-3 (the "
+                   "stated accuracy of ε_g follows it).")
+@click.option("--atol", metavar="RATIONAL", default=None,
+              help="Absolute local tolerance, 1e-16 <= atol <= 1e-3 (default 1e-12; relu "
+                   "1e-10).")
+@click.option("--n-out", "n_out", type=CountType(minimum=2, maximum=100001), default=201,
+              show_default=True, help="Output times, equally spaced in [0, t-max], 2 <= n <= "
+                                      "100001 (every one is a step's end: bounded with t-max).")
+@click.option("--times", default=None, help="Output times instead of --t-max/--n-out: "
+              "increasing rationals in [0, 10^5], comma-separated, at most 1000 (0 is added "
+              "first; the last is t-max).")
 @format_option
 def ode_command(g: str, K: int, M: int, a: str, a_star: str, noise: str, weight_decay: str,
                 eta: str, t_max: str, q0: str, rho0: str, seed: int, T: str | None,
-                Q0: str | None, R0: str | None, fmt: str) -> None:
+                Q0: str | None, R0: str | None, rtol: str, atol: str | None, n_out: int,
+                times: str | None, fmt: str) -> None:
     """Integrate the derived ODEs from a generic start: ε_g(t), the plateau and the escape.
 
     Example: fltheory committee ode --g erf --K 2 --M 2 --eta .5
     """
-    from fltheory.papers.committee.params import ODESettings
+    from fltheory.papers.committee.params import ODESettings, read_times
     from fltheory.papers.committee.runs import ode_run
 
     model = _model(g, K, M, a, a_star, noise, weight_decay)
-    settings = ODESettings(eta, t_max=t_max, q0=q0, rho0=rho0, seed=seed, T=T, Q0=Q0, R0=R0)
+    grid = None if times is None else read_times(times)
+    settings = ODESettings(eta, t_max=t_max if grid is None else grid[-1], q0=q0, rho0=rho0,
+                           seed=seed, T=T, Q0=Q0, R0=R0, rtol=rtol, atol=atol, records=n_out,
+                           t_grid=None if grid is None else [float(v) for v in grid])
     _announce(model, settings)
     run = ode_run(model, settings)
     tr, spec, stop, acc = run.trajectory, run.specialisation, run.runaway, run.accuracy
     end = len(tr.t) if stop is None else stop[0] + 1
     eps = [max(float(v), 0.0) for v in tr.eps_g[:end]]
+    every = 1 if grid is not None else max(1, round((len(tr.t) - 1) / 10))
     rows = [[f"{tr.t[i]:.4g}", _eps_text(eps[i], float(acc[i])), f"{spec[i]:.4f}",
-             f"{float(tr.Q[i].trace()) / K:.4f}"] for i in range(0, end, 20)]
-    if (end - 1) % 20:
+             f"{float(tr.Q[i].trace()) / K:.4f}"] for i in range(0, end, every)]
+    if (end - 1) % every:
         i = end - 1
         rows.append([f"{tr.t[i]:.4g}", _eps_text(eps[i], float(acc[i])), f"{spec[i]:.4f}",
                      f"{float(tr.Q[i].trace()) / K:.4f}"])
@@ -133,22 +150,40 @@ def ode_command(g: str, K: int, M: int, a: str, a_star: str, noise: str, weight_
                                                "t_max": fraction_str(settings.t_max),
                                                "q0": fraction_str(settings.q0),
                                                "rho0": fraction_str(settings.rho0), "seed": seed,
-                                               "T": T, "Q0": Q0, "R0": R0},
+                                               "T": T, "Q0": Q0, "R0": R0, "rtol": rtol,
+                                               "atol": atol, "n_out": n_out, "times": times},
                 value=eps[-1], conventions=_CONVENTIONS,
                 summary=_ode_summary(run, stop, eps[-1], float(acc[end - 1])),
                 details=details,
                 table=Table(columns=["t", "ε_g", "‖R − mean R‖_F", "tr Q/K"], rows=rows,
-                            caption="ODE trajectory (every 20th grid point)",
+                            caption=f"ODE trajectory ({_every_text(every)})",
                             label="tab:fltheory-committee-ode", align="rrrr")), fmt)
+
+
+def _every_text(every: int) -> str:
+    """Which grid points the table shows.
+
+    >>> _every_text(1), _every_text(2), _every_text(20), _every_text(21)
+    ('every grid point', 'every 2nd grid point', 'every 20th grid point', 'every 21st grid point')
+    """
+    if every == 1:
+        return "every grid point"
+    tail = {1: "st", 2: "nd", 3: "rd"}.get(every % 10 if every % 100 not in (11, 12, 13) else 0,
+                                          "th")
+    return f"every {every}{tail} grid point"
 
 
 def _announce(model: CommitteeModel, settings: ODESettings) -> float:
     """One line on stderr (never stdout or JSON) before an integration whose estimated time
-    is 5 s or more (the theory's estimate on the compiled right side,
-    :func:`~fltheory.papers.committee.ode.integration_seconds`); returns the estimate."""
-    from fltheory.papers.committee.ode import integration_seconds
+    is 5 s or more; returns the estimate. One estimate per run: the bound's
+    (:func:`~fltheory.papers.committee.ode.check_trajectory_cost` refuses first, quoting it)
+    and this line's are the same figure,
+    :func:`~fltheory.papers.committee.ode.integration_seconds` on the right side the
+    integration takes."""
+    from fltheory.papers.committee.ode import check_trajectory_cost, integration_seconds
 
-    seconds = integration_seconds(model, settings, compiled=True)
+    check_trajectory_cost(model, settings)
+    seconds = integration_seconds(model, settings)
     if seconds >= 5:
         click.echo(f"fltheory committee ode: integrating to t = {fraction_str(settings.t_max)} "
                    f"(estimated {seconds:.0f} s) ...", err=True)
@@ -160,6 +195,7 @@ def _plateau_json(run: ODERun) -> dict[str, Any] | None:
     if p is None:
         return None
     return {"q": p.q, "c": p.c, "r": p.r, "eps_g": p.eps_g, "escape_rate": p.escape_rate,
+            "visited": run.plateau_visited,
             "eigenvalues_real": [float(v.real) for v in p.eigenvalues],
             "eigenvalues_imag": [float(v.imag) for v in p.eigenvalues]}
 
@@ -177,6 +213,8 @@ def _eps_text(value: float, acc: float) -> str:
 
 def _ode_summary(run: ODERun, stop: tuple[int, float, float, float] | None = None,
                  final: float = 0.0, acc: float = 0.0) -> list[str]:
+    import numpy as np
+
     from fltheory.papers.committee.model import model_averages
 
     tr = run.trajectory
@@ -184,18 +222,30 @@ def _ode_summary(run: ODERun, stop: tuple[int, float, float, float] | None = Non
            f"({tr.nfev} right-side evaluations)"]
     p = run.plateau
     if p is not None:
+        which = ("the one this trajectory visits" if run.plateau_visited else
+                 "the one the reduced flow from the symmetric start reaches; this trajectory "
+                 "passes none on its grid")
         out.append(f"symmetric plateau: q = {p.q:.6f}, c = {p.c:.6f}, r = {p.r:.6f}, ε_g = "
                    f"{p.eps_g:.6f}; escape rate {p.escape_rate:.6f} "
-                   f"({len(p.unstable)} unstable direction(s))")
+                   f"({len(p.unstable)} unstable direction(s)); {which} (committee plateau "
+                   "lists every symmetric fixed point)")
     else:
         out.append(f"no symmetric plateau analysed: {run.plateau_note}")
     if stop is not None:
         out.append(f"the ODE runs away: tr Q/K = {stop[2]:.4g} exceeds 100 × its natural scale "
                    f"{stop[3]:.3g} at t ≈ {tr.t[stop[0]]:.4g} and keeps growing (η far above "
                    f"the largest stable step); the output stops there")
-    out.append(f"escape (‖R − mean R‖_F >= 1/2) at t ≈ {run.escape_time:.4g}"
-               if run.escape_time is not None else "no escape before t-max")
     when = float(run.settings.t_max) if stop is None else float(tr.t[stop[0]])
+    if run.escape_time is not None and run.escape_time <= when:
+        esc = run.escape_time
+        i = int(np.searchsorted(tr.t, esc))
+        lo, hi = float(tr.t[max(i - 1, 0)]), float(tr.t[min(i, len(tr.t) - 1)])
+        coarse = (f" (interpolated between the output times {lo:g} and {hi:g})"
+                  if hi - lo > 0.05 * esc else "")
+        out.append(f"escape (‖R − mean R‖_F >= 1/2) at t ≈ {esc:.4g}{coarse}")
+    else:  # the output ends where the ODE ran away: say so, not "t-max"
+        out.append("no escape before t-max" if stop is None
+                   else f"no escape before the ODE ran away (t ≈ {when:.4g})")
     out.append(f"ε_g at t = {when:g}: {_eps_text(final, acc)} (stated absolute accuracy "
                f"{acc:.1e}: integration tolerances and the averages' error)")
     if run.average_errors is not None:
@@ -233,8 +283,8 @@ def equations_command(g: str, K: int, M: int, a: str, a_star: str, noise: str,
                     "symbols": "Q_ij, R_in, T_nm overlaps, eta the step"},
                 summary=[str(model), *lines, f"eps_g = {eq.eps_g}"],
                 details={"latex": latex, "eps_g": str(eq.eps_g)}), fmt)
-    if fmt == "latex":
-        click.echo(latex)
+    if fmt == "latex":  # in maths: an align* block, long right sides broken at their terms
+        click.echo(eq.latex_block())
 
 
 @committee_group.command("plateau")
@@ -261,6 +311,8 @@ def plateau_command(g: str, K: int, M: int, a: str, a_star: str, noise: str,
     numeric = p.average_errors is not None
     extra = {"average_errors": p.average_errors, "refined_change": p.refined_change,
              "averages": model_averages(model).method} if numeric else {}
+    every, every_json = _every_fixed_point(model, eta, p, guess)
+    extra["symmetric_fixed_points"] = every_json
     emit(Result(command="committee plateau",
                 inputs=_model_inputs(model) | {"eta": fraction_str(eta), "guess": guess},
                 value=value,
@@ -269,11 +321,52 @@ def plateau_command(g: str, K: int, M: int, a: str, a_star: str, noise: str,
                          f"plateau q = {p.q:.8f}, c = {p.c:.8f}, r = {p.r:.8f}",
                          f"ε_g = {p.eps_g:.8f}; escape rate {p.escape_rate:.8f} "
                          f"({len(p.unstable)} unstable direction(s)); residual "
-                         f"{p.residual:.1e}", *_error_lines(model, p)],
+                         f"{p.residual:.1e}", *_error_lines(model, p), *every],
                 details=value | {"residual": p.residual} | extra,
                 table=Table(columns=["#", "Re λ", "Im λ"], rows=rows,
                             caption="Jacobian eigenvalues at the plateau",
                             label="tab:fltheory-committee-plateau", align="rrr")), fmt)
+
+
+def _every_fixed_point(model: CommitteeModel, eta: Fraction, p: Plateau, guess: str | None
+                       ) -> tuple[list[str], Any]:
+    """Summary lines and JSON of every symmetric fixed point
+    (:func:`~fltheory.papers.committee.plateau.symmetric_fixed_points`), each with its
+    stability, the one ``p`` (the plateau above) marked as the one the symmetric flow
+    reaches (or Newton from the guess); where the search is refused (its cost), why."""
+    from fltheory.exact import DomainError
+    from fltheory.papers.committee.plateau import (
+        SEARCH_C,
+        SEARCH_Q,
+        SEARCH_R,
+        same_point,
+        symmetric_fixed_points,
+    )
+
+    try:
+        points = symmetric_fixed_points(model, eta)
+    except DomainError as exc:
+        return [f"every symmetric fixed point: not searched ({exc})"], None
+    starts = len(SEARCH_Q) * (len(SEARCH_C) if model.K > 1 else 1) * len(SEARCH_R)
+    reach = ("the one the reduced flow from the symmetric start reaches" if guess is None
+             else "the one Newton reached from the guess")
+    lines = [f"every symmetric fixed point (Newton on the reduced equations from up to {starts} "
+             f"admissible starts; a grid search): {len(points)} found"]
+    out = []
+    for i, f in enumerate(points):
+        visited = same_point(f, p)
+        where = f"q = c = {f.q:.6f}" if model.K > 1 and abs(f.q - f.c) <= 1e-9 * max(
+            1.0, abs(f.q)) else f"q = {f.q:.6f}, c = {f.c:.6f}"
+        lines.append(f"  {i + 1}. {where}, r = {f.r:.6f}, ε_g = {f.eps_g:.6f}: "
+                     + (f"unstable, {len(f.unstable)} direction(s), largest Re λ "
+                        f"{f.escape_rate:.6f}" if f.unstable else
+                        f"stable (largest Re λ {float(f.eigenvalues[0].real):.3g})")
+                     + (f" — {reach}" if visited else ""))
+        out.append({"q": f.q, "c": f.c, "r": f.r, "eps_g": f.eps_g,
+                    "unstable": len(f.unstable), "escape_rate": f.escape_rate,
+                    "max_real_eigenvalue": float(f.eigenvalues[0].real),
+                    "visited": visited})
+    return lines, out
 
 
 def _error_lines(model: CommitteeModel, p: Plateau) -> list[str]:

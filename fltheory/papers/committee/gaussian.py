@@ -59,11 +59,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fltheory.exact import DomainError, check_cost
-from fltheory.papers.committee import _trapezoid as trap
 from fltheory.papers.committee import _wick as wick
 
 if TYPE_CHECKING:  # sympy is imported where it is used: the erf closed forms need none
     import sympy as sp
+
+    # the trapezoid rule serves numeric averages only: imported where they are built
+    from fltheory.papers.committee import _trapezoid as trap
 
 __all__ = ["MAX_DEGREE", "GaussianAverages", "averages", "erf_i4"]
 
@@ -540,6 +542,8 @@ class GaussianAverages:
             return mx.error_bound(self.mixture, kind, A)
         if self.parts is None:
             return np.full(A.shape[:-2], 1e-9 if (self.kind, kind) == ("relu", "i4") else 0.0)
+        from fltheory.papers.committee import _trapezoid as trap
+
         fine = _rule_funcs(self.parts, trap.STANDARD.fine())[kind](A)
         return np.abs(getattr(self, kind)(A) - fine)
 
@@ -549,6 +553,8 @@ class GaussianAverages:
         computation and comparing."""
         if self.finer is not None:
             return self.finer()
+        from fltheory.papers.committee import _trapezoid as trap
+
         return self.with_rule(trap.STANDARD.fine())
 
     def with_rule(self, rule: trap.Rule) -> GaussianAverages:
@@ -675,6 +681,26 @@ def _tanh_family(expr: sp.Expr) -> tuple[float, float, float, float] | None:
     return (float(A), float(B), float(C), float(s)) if ok else None
 
 
+def _mixture_text(text: str, family: tuple[float, float, float, float]) -> str:
+    """The activation the mixture approximates, as it is: tanh itself, or g = A + B x +
+    C tanh(s x) with the tanh fit beside it (sigmoid = 0.5 + 0.5 tanh(0.5 x)).
+
+    >>> _mixture_text("tanh", (0.0, 0.0, 1.0, 1.0))
+    'tanh(x) ≈ Σ_j c_j erf(b_j x)'
+    >>> _mixture_text("sigmoid", (0.5, 0.0, 0.5, 0.5))
+    'g = sigmoid = 0.5 + 0.5 tanh(0.5 x) with tanh(y) ≈ Σ_j c_j erf(b_j y)'
+    """
+    A, B, C, s = family
+    if (A, B, C, s) == (0.0, 0.0, 1.0, 1.0):
+        return "tanh(x) ≈ Σ_j c_j erf(b_j x)"
+    terms = [f"{A:g}"] if A else []
+    if B:
+        terms.append("x" if B == 1 else f"{B:g} x")
+    terms.append(("" if C == 1 else f"{C:g} ") + f"tanh({s:g} x)")
+    return (f"g = {text} = " + " + ".join(terms).replace("+ -", "- ")
+            + " with tanh(y) ≈ Σ_j c_j erf(b_j y)")
+
+
 def _mixture(text: str, expr: sp.Expr, family: tuple[float, float, float, float],
              fine: bool = False) -> GaussianAverages:
     """g = A + B z + C tanh(s z) through the certified erf mixture of
@@ -684,7 +710,7 @@ def _mixture(text: str, expr: sp.Expr, family: tuple[float, float, float, float]
     m = mx.mixture(*family, fine=fine)
     funcs = {"e2": lambda C: mx.e2(m, C), "i2": lambda C: mx.i2(m, C),
              "i3": lambda C: mx.i3(m, C), "i4": lambda C: mx.i4(m, C)}
-    method = (f"closed forms of an erf mixture: tanh(x) ≈ Σ_j c_j erf(b_j x), {len(m.c)} terms, "
+    method = (f"closed forms of an erf mixture: {_mixture_text(text, family)}, {len(m.c)} terms, "
               f"sup errors {m.eps0:.1e} on g and {m.eps1:.1e} on g' (certified on a grid with "
               f"derivative bounds); each average's error bound at a computation's own "
               f"covariances is reported with it")
@@ -845,6 +871,8 @@ def _cubature(text: str, expr: sp.Expr) -> GaussianAverages:
         with np.errstate(all="ignore"):
             if np.isfinite(ddg(np.linspace(-40.0, 40.0, 8001))).all():
                 parts["i3_stein"] = [ddg, g, dg]
+    from fltheory.papers.committee import _trapezoid as trap
+
     funcs = _rule_funcs(parts, trap.STANDARD)
     # finite on a grid covering the nodes of moderate-variance covariances (cheap, now); the
     # rule's error is measured on first use of ``method``
@@ -952,6 +980,8 @@ def _trapezoid_func(fs: list[Callable[[np.ndarray], np.ndarray]], rule: trap.Rul
         A = C.reshape(-1, len(fs), len(fs))
         check_cost(f"{A.shape[0]} covariances", A.shape[0], 1e5, "cubature covariances",
                    "fewer fields")
+        from fltheory.papers.committee import _trapezoid as trap
+
         return trap.average(fs, C, rule)
 
     return average
@@ -963,8 +993,13 @@ def _test_covariances() -> np.ndarray:
     return np.stack([test, test[np.ix_([0, 0, 1, 2], [0, 0, 1, 2])]])
 
 
-def trapezoid_method(err: float | None, rule: trap.Rule = trap.STANDARD) -> str:
-    """The method string of the generic (trapezoid) path, with its measured error."""
+def trapezoid_method(err: float | None, rule: trap.Rule | None = None) -> str:
+    """The method string of the generic (trapezoid) path, with its measured error (``rule``:
+    the standard one unless given)."""
+    if rule is None:
+        from fltheory.papers.committee import _trapezoid as trap
+
+        rule = trap.STANDARD
     text = (f"trapezoid rule with Gaussian weight (step {rule.h:g} in field units, |ξ| <= "
             f"{rule.X:g}; coinciding fields merged; the last field by a tabulated 1-D "
             f"smoothing, table step {rule.table_step:g}, quintic Hermite)")

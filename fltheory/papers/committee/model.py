@@ -254,6 +254,10 @@ def right_side(model: CommitteeModel, eta: Fraction | float, order: int = 2, eng
             dQ = dQ + eta_f**2 * np.outer(a, a) * second
         return dQ, dR
 
+    if compiled is not None:
+        # the compiled loops on the flat state, for callers that build many states (the
+        # Jacobian's columns) without f's per-call conversions: loops(y, K, M, T, *rest)
+        f.flat = (compiled[0], tuple(compiled[1][3:]))  # type: ignore[attr-defined]
     return f
 
 
@@ -384,6 +388,63 @@ class CommitteeEquations:
             for m in range(M):
                 lines.append(f"\\frac{{dR_{{{i + 1}{m + 1}}}}}{{dt}} = {sp.latex(self.dR[i, m])}")
         return "\n".join(lines)
+
+
+    def latex_block(self, width: int = 160) -> str:
+        """The equations as one amsmath ``align*`` block, ready to paste into a document: each
+        right side broken at its top-level + and − into lines of about ``width`` characters of
+        LaTeX source.
+
+        >>> print(equations(CommitteeModel("z", 1, 1), order=1).latex_block())
+        \\begin{align*}
+        \\frac{dQ_{11}}{dt} &= - 2 Q_{11} \\eta + 2 R_{11} \\eta \\\\
+        \\frac{dR_{11}}{dt} &= - R_{11} \\eta + T_{11} \\eta
+        \\end{align*}
+        """
+        rows = []
+        for line in self.latex().splitlines():
+            lhs, rhs = line.split(" = ", 1)
+            parts, current = [], ""
+            for term in _top_level_terms(rhs):
+                if current and len(current) + len(term) > width:
+                    parts.append(current)
+                    current = ""
+                current += term
+            parts.append(current)
+            rows.append(f"{lhs} &= {parts[0].strip()}"
+                        + "".join(f" \\\\\n  &\\quad {p.strip()}" for p in parts[1:]))
+        return "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}"
+
+
+def _top_level_terms(text: str) -> list[str]:
+    r"""``text`` (a sympy LaTeX sum) cut before each + or − outside braces and brackets, the
+    signs kept: the pieces concatenate back to ``text``.
+
+    >>> _top_level_terms("a + \\left(b - c\\right) - {d + e}")
+    ['a', ' + \\left(b - c\\right)', ' - {d + e}']
+    """
+    out, depth, start = [], 0, 0
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if text.startswith("\\left", i):
+            depth += 1
+            i += 5
+            continue
+        if text.startswith("\\right", i):
+            depth -= 1
+            i += 6
+            continue
+        if ch in "{":
+            depth += 1
+        elif ch in "}":
+            depth -= 1
+        elif depth == 0 and ch in "+-" and i > 0 and text[i - 1] == " " and i > start + 1:
+            out.append(text[start:i - 1])
+            start = i - 1
+        i += 1
+    out.append(text[start:])
+    return out
 
 
 def equations(model: CommitteeModel, order: int = 2) -> CommitteeEquations:

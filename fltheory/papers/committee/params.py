@@ -16,6 +16,7 @@ that reads g.
 
 from __future__ import annotations
 
+import itertools
 import numbers
 import re
 from collections.abc import Sequence
@@ -31,6 +32,7 @@ from fltheory.args import (
     read_matrix,
     read_noise,
     read_rational,
+    read_rationals,
     read_real,
     read_step,
     settle,
@@ -41,7 +43,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = ["A_RANGE", "MAX_FIELDS", "MAX_OVERLAP", "METHODS", "CommitteeModel", "ODESettings",
-           "SGDSettings", "paired", "read_layer", "read_overlaps"]
+           "SGDSettings", "paired", "read_layer", "read_overlaps", "read_times"]
 
 #: bound on K and on M (the state has K² + KM numbers; each right side ~K²(K + M)² averages)
 MAX_FIELDS = 50
@@ -57,6 +59,11 @@ MAX_OVERLAP = 1e6
 METHODS = ("auto", "dopri", "dop853", "lsoda")
 #: longest integration time of an ODE run (``committee ode --t-max``)
 MAX_T_ODE = 10**5
+#: the local tolerances an integration accepts (below 1e-13 relative, float64 rounding is the
+#: error; above 1e-3 the printed digits would be noise) and the most output times of one run
+RTOL_RANGE = (1e-13, 1e-3)
+ATOL_RANGE = (1e-16, 1e-3)
+MAX_RECORDS = 10**6
 #: longest simulated time and the input dimensions of an SGD run (``committee simulate``)
 MAX_T_SGD = 1000
 N_RANGE = (10, 20000)
@@ -106,6 +113,24 @@ def read_overlaps(value: Any, param: str, shape: tuple[int, int] | None = None) 
         raise DomainError(param, f"a matrix with entries up to {np.abs(out).max():.3g}",
                           "entries of magnitude <= 1e6")
     return out
+
+
+def read_times(value: Any, param: str = "times") -> tuple[Fraction, ...]:
+    """Output times of an ODE run: increasing rationals in [0, :data:`MAX_T_ODE`], at most 1000,
+    0 put first when absent, the last > 0.
+
+    >>> read_times("100, 600")
+    (Fraction(0, 1), Fraction(100, 1), Fraction(600, 1))
+    >>> read_times("5,1")
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: times = 5,1 is outside the allowed range increasing times ...
+    """
+    values = read_rationals(value, param, 0, MAX_T_ODE, most=1000)
+    if values[0] != 0:
+        values = (Fraction(0), *values)
+    if len(values) < 2 or any(b <= a for a, b in itertools.pairwise(values)):
+        raise DomainError(param, str(value)[:40], "increasing times in [0, 100000], the last > 0")
+    return values
 
 
 def paired(g: Sequence[str], eta: Sequence[Any]) -> list[tuple[str, Any]]:
@@ -202,13 +227,14 @@ class CommitteeModel:
 @dataclass(frozen=True, eq=False)
 class ODESettings:
     """One integration of the committee ODE: step η > 0; the output grid (``t_grid``, or
-    ``records`` equally spaced times in [0, t_max], 0 < t_max <= 10^5); the start — Q0 and R0
-    when given, else Q = q0 I (0 < q0 <= 1000) and R = rho0 (0 <= rho0 <= 1000) times a Gaussian
-    K × M pattern seeded by ``seed`` —, the teacher overlaps T (default the identity); local
-    tolerances ``rtol``, ``atol`` > 0 (atol None: the activation's default) and the integrator
-    ``method`` (:data:`METHODS`). The matrices are read as overlaps (:func:`read_overlaps`);
-    their shapes and the joint matrix's positivity are the model's business (checked where the
-    model meets them, :func:`fltheory.papers.committee.ode.trajectory`).
+    ``records`` <= 10^6 equally spaced times in [0, t_max], 0 < t_max <= 10^5); the start —
+    Q0 and R0 when given, else Q = q0 I (0 < q0 <= 1000) and R = rho0 (0 <= rho0 <= 1000)
+    times a Gaussian K × M pattern seeded by ``seed`` —, the teacher overlaps T (default the
+    identity); local tolerances ``rtol`` in [1e-13, 1e-3], ``atol`` in [1e-16, 1e-3] (atol
+    None: the activation's default) and the integrator ``method`` (:data:`METHODS`). The
+    matrices are read as overlaps (:func:`read_overlaps`); their shapes and the joint matrix's
+    positivity are the model's business (checked where the model meets them,
+    :func:`fltheory.papers.committee.ode.trajectory`).
 
     >>> s = ODESettings("1/2", t_max=10, records=3)
     >>> s.eta, s.grid.tolist()
@@ -235,15 +261,14 @@ class ODESettings:
     def __post_init__(self) -> None:
         settle(self, eta=read_step(self.eta, "eta"),
                t_max=read_rational(self.t_max, "t_max", 0, MAX_T_ODE, open_low=True),
-               records=read_count(self.records, "records", 1),
+               records=read_count(self.records, "records", 1, MAX_RECORDS),
                q0=read_rational(self.q0, "q0", 0, 1000, open_low=True),
                rho0=read_rational(self.rho0, "rho0", 0, 1000),
                seed=read_count(self.seed, "seed", 0),
                **{name: None if value is None else read_overlaps(value, name)
                   for name, value in (("T", self.T), ("Q0", self.Q0), ("R0", self.R0))},
-               rtol=read_real(self.rtol, "rtol", low=0.0, open_low=True),
-               atol=None if self.atol is None else read_real(self.atol, "atol", low=0.0,
-                                                             open_low=True),
+               rtol=read_real(self.rtol, "rtol", *RTOL_RANGE),
+               atol=None if self.atol is None else read_real(self.atol, "atol", *ATOL_RANGE),
                method=read_choice(self.method, "method", METHODS),
                t_grid=None if self.t_grid is None else read_grid(self.t_grid))
 

@@ -71,8 +71,8 @@ from fltheory.papers.committee.params import CommitteeModel, read_overlaps
 __all__ = ["Convergence", "FixedPoint", "MaxLearningRate", "Plateau", "analysis_seconds",
            "closed_form_eta_max", "convergence_analysis", "convergence_rate",
            "eta_max_of_field", "fixed_point_of_field", "jacobian", "max_learning_rate",
-           "max_lr_of_field", "plateau_digits", "plateau_of_field", "specialised_fixed_point",
-           "symmetric_plateau"]
+           "max_lr_of_field", "plateau_digits", "plateau_of_field", "same_point",
+           "specialised_fixed_point", "symmetric_fixed_points", "symmetric_plateau"]
 
 #: largest K + M for which :func:`plateau_digits` derives the symbolic equations
 MAX_SYMBOLIC_FIELDS = 6
@@ -299,6 +299,21 @@ def _jacobian(field: Field, Q: np.ndarray, R: np.ndarray, T: np.ndarray,
         dQ, dR = field(*_unpack(v, K, M, iu), T)
         return _pack(0.5 * (dQ + dQ.T), dR, iu)
 
+    flat = getattr(field, "flat", None)
+    if flat is not None:  # the same numbers as F above, without its per-call conversions
+        loops, rest = flat
+        Ts = np.ascontiguousarray(0.5 * (T + T.T))
+        m = len(iu[0])
+        where = np.zeros((K, K), dtype=int)
+        where[iu] = np.arange(m)
+        where = np.maximum(where, where.T)  # Q_ki = Q_ik: coordinate of (min, max)
+        src = np.concatenate([where.ravel(), m + np.arange(K * M)])
+        upper, lower = iu[0] * K + iu[1], iu[1] * K + iu[0]
+
+        def F(v: np.ndarray) -> np.ndarray:  # the fast twin
+            dy = loops(v[src], K, M, Ts, *rest)
+            return np.concatenate([0.5 * (dy[upper] + dy[lower]), dy[K * K:]])
+
     def central(h: float) -> np.ndarray:
         return np.column_stack([(F(x0 + h * e) - F(x0 - h * e)) / (2 * h) for e in np.eye(n)])
 
@@ -334,19 +349,30 @@ def _spectrum(J: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 SETTLE_TOL = 1e-11
 
 
+#: the reduced flow reaching ε_g below this fraction of its start's ε_g (where Newton finds no
+#: root) is converging to a zero-error point of the symmetric subspace, not to a plateau
+ZERO_ERROR_FRACTION = 1e-4
+
+
 def _settle(F: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, eta: float,
-            budget: int = 100_000, per_eval: float | None = None) -> np.ndarray:
+            budget: int = 100_000, per_eval: float | None = None,
+            eps_of: Callable[[np.ndarray], float] | None = None) -> np.ndarray:
     """A root of the reduced (symmetric) equations F(x) = 0: integrate the reduced flow from
     x0 in spans 50/η, 100/η, ... until Newton's method from the end point converges to
     max |F| <= SETTLE_TOL · scale (the plateau is attracting within the subspace, but slowly:
     at η = 1/10, K = M = 2 its slowest rate there is ~7e-5, so Newton finishes what the flow
     starts). ``budget``: right-side evaluations of all spans together (the analysis time
-    bound divided by ``per_eval`` seconds per evaluation); a DomainError saying so beyond it."""
+    bound divided by ``per_eval`` seconds per evaluation); a DomainError saying so beyond it.
+    ``eps_of``: ε_g of a reduced state; when the flow's ε_g falls below
+    :data:`ZERO_ERROR_FRACTION` of the start's and Newton finds no root, the flow converges to
+    a zero-error point of the subspace (e.g. relu, K = 2, M = 1: both students w*/2, reached
+    as a power law): a DomainError saying so, with the point, instead of spending the budget."""
     from fltheory.engine import odes
     from fltheory.papers.committee import ode
 
     x = np.array(x0, dtype=float)
     span, used, t_done = 50.0 / eta, 0, 0.0
+    e0 = eps_of(x) if eps_of is not None else math.nan
     for _ in range(10):
         left = max(budget - used, 1)
         # the plain-Python DOP853 loop (the compiled integrator's code): a 3-dim flow costs
@@ -376,6 +402,16 @@ def _settle(F: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, eta: float,
         root = _newton(F, x)
         if float(np.abs(F(root)).max()) <= SETTLE_TOL * max(1.0, float(np.abs(root).max())):
             return root
+        e = eps_of(x) if eps_of is not None else math.nan
+        if e0 > 0 and e <= ZERO_ERROR_FRACTION * e0:
+            point = ", ".join(f"{k} = {v:.6f}" for k, v in zip(
+                ("q", "c", "r") if len(x) == 3 else ("q", "r"), x, strict=True))
+            raise DomainError(
+                "eta", eta, "models whose symmetric subspace holds a plateau",
+                reason=f"leads the reduced (symmetric) flow from ε_g = {e0:.4g} to ε_g = "
+                f"{e:.2g} by t = {t_done:.4g}, still falling, with no root nearby: it converges "
+                f"to a zero-error point of the symmetric subspace ({point}), so there is no "
+                "plateau there")
         span *= 2
     return x
 
@@ -407,7 +443,8 @@ def plateau_of_field(field: Field, K: int, M: int, T: np.ndarray, eta: float,
         return _reduce(*field(*_symmetric(x, K, M), T), K)
 
     if guess is None:
-        x0 = _settle(F if reduced is None else reduced, x0, eta, budget, per_eval)
+        x0 = _settle(F if reduced is None else reduced, x0, eta, budget, per_eval,
+                     lambda x: eps(*_symmetric(x, K, M)))
     x = _newton(F, x0)
     Q, R = _symmetric(x, K, M)
     residual = _full_residual(field, Q, R, T)
@@ -464,6 +501,125 @@ def symmetric_plateau(model: CommitteeModel, eta: Any, T: Any = None, guess: Any
                          lambda Q, R: _model_eps(model, Q, R, T), guess, budget,
                          reduced, per_settle)
     return _refine(model, eta_q, p) if numeric else p
+
+
+#: the search for every symmetric fixed point: Newton from a grid of admissible starts (q in
+#: units of τ = tr T/M; c as a fraction of q from −1/(K − 1) to 1; r as a fraction of the
+#: largest admissible r), at most SEARCH_ITER iterations each (~7 evaluations per iteration)
+SEARCH_Q = (0.1, 0.3, 0.6, 1.0, 2.0, 4.0)
+SEARCH_C = (-0.9, 0.0, 0.5, 0.9, 1.0)
+SEARCH_R = (0.05, 0.5, 0.9)
+SEARCH_ITER = 30
+#: the most roots polished and analysed (a bound on the work; more would be reported as such)
+MAX_POINTS = 8
+
+
+def _search_starts(K: int, M: int, tau: float) -> list[np.ndarray]:
+    """The starts of :func:`symmetric_fixed_points`: every (q, c, r) of the grid with a positive
+    semi-definite joint covariance (c >= −q/(K − 1), r² <= τ (q + (K − 1) c)/(K M))."""
+    out = []
+    for fq in SEARCH_Q:
+        q = fq * tau
+        for fc in (SEARCH_C if K > 1 else (0.0,)):
+            c = fc * q / (K - 1) if fc < 0 else fc * q
+            top = q + (K - 1) * c
+            if top < 0:
+                continue
+            r_max = math.sqrt(tau * top / (K * M))
+            for fr in SEARCH_R:
+                out.append(np.array([q, c, fr * r_max] if K > 1 else [q, fr * r_max]))
+    return out
+
+
+def symmetric_fixed_points(model: CommitteeModel, eta: Any, T: Any = None) -> tuple[Plateau, ...]:
+    """Every symmetric fixed point Q = (q − c)I + c11ᵀ, R = r11ᵀ of ``model``'s ODE at step η
+    that Newton's method on the reduced equations finds from a grid of admissible starts
+    (:data:`SEARCH_Q` × :data:`SEARCH_C` × :data:`SEARCH_R` in units of τ = tr T/M; a root is
+    kept when the FULL right side vanishes there to 1e-10 · scale and the joint covariance is
+    positive semi-definite, roots within 1e-7 · scale merged), each with the full Jacobian's
+    spectrum (its stability: ``unstable`` directions, ``escape_rate``), ordered by ε_g. A grid
+    search, not a proof that no other root exists; the number of starts is stated by the
+    callers. Same parameters as :func:`symmetric_plateau` (no guess). At K = M = 3, η = 7/10
+    (erf_ss) there are two: q ≠ c (the plateau the symmetric flow reaches) and q = c (every
+    student the same vector).
+
+    >>> pts = symmetric_fixed_points(CommitteeModel("erf_ss", 3, 3), "7/10")
+    >>> [(round(p.q, 6), round(p.c, 6), round(p.r, 6)) for p in pts]
+    [(0.389693, 0.17, 0.279237), (0.216276, 0.216276, 0.262125)]
+    """
+    K, M = model.K, model.M
+    eta_q = read_step(eta, "eta")
+    T = _teacher(T, M)
+    tau = float(np.trace(T)) / M
+    starts = _search_starts(K, M, tau)
+    reduced, per_reduced = _compiled_reduced(model, eta_q, T, K, M)
+    # Newton from every start (at most SEARCH_ITER iterations of 2·3 + 1 reduced evaluations)
+    # and, for at most MAX_POINTS roots, the polish and the Jacobian of an analysis
+    per = per_reduced if reduced is not None else _eval_cost(model)
+    n = K * (K + 1) // 2 + K * M
+    check_cost(f"K = {K}, M = {M}, g = {model.g} (every symmetric fixed point)",
+               per * (len(starts) * SEARCH_ITER * 7 + MAX_POINTS * (28 * n + 50)),
+               ANALYSIS_SECONDS_LIMIT, "seconds (estimated)",
+               "fewer units or an activation with closed-form averages")
+    field = right_side(model, eta_q)
+    _check_invariant(field, starts[0], K, M, T)
+
+    def F(x: np.ndarray) -> np.ndarray:
+        return _reduce(*field(*_symmetric(x, K, M), T), K)
+
+    G = F if reduced is None else reduced
+    roots: list[np.ndarray] = []
+    for x in starts:
+        with np.errstate(all="ignore"):
+            try:
+                root = _newton(G, x, max_iter=SEARCH_ITER)
+                value = G(root)
+            except (DomainError, np.linalg.LinAlgError, ValueError):
+                continue
+        scale = max(1.0, float(np.abs(root).max()))
+        if not (np.isfinite(value).all()
+                and float(np.abs(value).max()) <= SETTLE_TOL * scale):
+            continue
+        if not _admissible(root, K, M, T):
+            continue
+        if any(float(np.abs(root - y).max()) <= 1e-7 * scale for y in roots):
+            continue
+        roots.append(root)
+    eta_f = float(eta_q)
+    points: list[Plateau] = []
+    for root in roots[:MAX_POINTS]:
+        try:
+            p = plateau_of_field(field, K, M, T, eta_f, lambda Q, R: _model_eps(model, Q, R, T),
+                                 guess=root)
+        except DomainError:  # a root of the reduced equations only, or not differentiable
+            continue
+        x = np.array([p.q, p.c, p.r] if K > 1 else [p.q, p.r])
+        if not any(float(np.abs(x - np.array([o.q, o.c, o.r] if K > 1 else [o.q, o.r])).max())
+                   <= 1e-7 * max(1.0, float(np.abs(x).max())) for o in points):
+            points.append(p)
+    return tuple(sorted(points, key=lambda p: (p.eps_g, p.q)))
+
+
+def _admissible(x: np.ndarray, K: int, M: int, T: np.ndarray) -> bool:
+    """Whether the symmetric state ``x`` has a positive semi-definite joint covariance (to
+    1e-10 relative)."""
+    Q, R = _symmetric(x, K, M)
+    C = np.block([[Q, R], [R.T, T]])
+    if not np.isfinite(C).all():
+        return False
+    w = np.linalg.eigvalsh(C)
+    return bool(w.min() >= -1e-10 * max(1.0, float(np.abs(w).max())))
+
+
+def same_point(a: Plateau, b: Plateau, tol: float = 1e-7) -> bool:
+    """Whether two symmetric fixed points are the same (q, c, r within ``tol`` · scale).
+
+    >>> pts = symmetric_fixed_points(CommitteeModel("erf_ss", 3, 3), "7/10")
+    >>> same_point(pts[0], symmetric_plateau(CommitteeModel("erf_ss", 3, 3), "7/10"))
+    True
+    """
+    x, y = np.array([a.q, a.c, a.r]), np.array([b.q, b.c, b.r])
+    return bool(float(np.abs(x - y).max()) <= tol * max(1.0, float(np.abs(x).max())))
 
 
 def _refine(model: CommitteeModel, eta: Fraction, p: Plateau) -> Plateau:

@@ -40,7 +40,6 @@ from fltheory.papers.committee.ode import (
 )
 from fltheory.papers.committee.params import CommitteeModel, ODESettings, SGDSettings
 from fltheory.papers.committee.plateau import Plateau, jacobian, symmetric_plateau
-from fltheory.simkit.seeding import child
 
 __all__ = ["SGD_SECONDS_LIMIT", "ODERun", "SGDvsODE", "check_comparison_request",
            "compare_sgd_ode", "loss_curves", "mode_amplitudes", "ode_run", "ode_start"]
@@ -63,7 +62,9 @@ class ODERun:
     the grid (:func:`~fltheory.papers.committee.ode.eps_accuracy`). Numeric averages
     (trapezoid rule, erf mixture) only: ``average_errors``, the largest estimated error of
     each kind of average over the covariances of the right side at the start, the middle and
-    the end of the trajectory."""
+    the end of the trajectory. ``plateau_visited``: whether the plateau is the one the
+    trajectory visits (found by Newton from its slowest symmetric state), not only the one
+    the reduced flow from the symmetric start reaches."""
 
     model: CommitteeModel
     settings: ODESettings
@@ -75,6 +76,7 @@ class ODERun:
     runaway: tuple[int, float, float, float] | None
     accuracy: np.ndarray
     average_errors: dict[str, float] | None = None
+    plateau_visited: bool = False
 
     @property
     def eta(self) -> Fraction:
@@ -94,16 +96,58 @@ def ode_run(model: CommitteeModel, settings: ODESettings) -> ODERun:
     ([0.0, 10.0, 20.0], True, None)
     """
     traj = trajectory(model, settings, ode_start(model, settings))
+    spec = sim.specialisation(traj.R)
+    visited = False
     try:
-        plateau: Plateau | None = symmetric_plateau(model, settings.eta, traj.T)
+        plateau, visited = _visited_plateau(model, settings.eta, traj, spec)
         note = ""
     except DomainError as exc:
         plateau, note = None, str(exc)
-    spec = sim.specialisation(traj.R)
     esc = sim.crossing_time(traj.t, spec, 0.5)
     errors = _trajectory_errors(model, traj)
     return ODERun(model, settings, traj, plateau, note, spec, None if math.isnan(esc) else esc,
-                  runaway(traj, model), eps_accuracy(model, traj, settings, errors), errors)
+                  runaway(traj, model), eps_accuracy(model, traj, settings, errors), errors,
+                  visited)
+
+
+#: Newton from the trajectory's slowest symmetric state is taken for the plateau it visits
+#: when it lands within this distance (max-norm, relative to the state's scale) of its start
+VISIT_TOL = 0.05
+
+
+def _visited_plateau(model: CommitteeModel, eta: Fraction, traj: CommitteeTrajectory,
+                     spec: np.ndarray) -> tuple[Plateau, bool]:
+    """The symmetric plateau the trajectory visits: Newton's method on the reduced equations
+    (:func:`~fltheory.papers.committee.plateau.symmetric_plateau` with a guess) from the
+    symmetric projection (mean diagonal and off-diagonal of Q, mean of R) of the grid point
+    where the trajectory moves slowest before its escape (specialisation < 1/2), accepted
+    when the root is within :data:`VISIT_TOL` of it; otherwise (a trajectory that passes no
+    plateau on this grid, or a Newton step elsewhere) the analysis' own settling integration
+    from the symmetric start. Returns the plateau and whether the trajectory visits it."""
+    K = model.K
+    before = np.flatnonzero(spec < 0.5)
+    if len(traj.t) > 2 and len(before) > 1:
+        i0 = int(before[-1])
+        Y = np.concatenate([traj.Q.reshape(len(traj.t), -1), traj.R.reshape(len(traj.t), -1)],
+                           axis=1)
+        dt = np.diff(traj.t)
+        speed = np.abs(np.diff(Y, axis=0)).max(axis=1) / np.where(dt > 0, dt, np.inf)
+        i = int(np.argmin(speed[:i0]))
+        Q, R = traj.Q[i], traj.R[i]
+        q = float(np.trace(Q)) / K
+        r = float(R.mean())
+        x = [q, (float(Q.sum()) - q * K) / (K * (K - 1)), r] if K > 1 else [q, r]
+        try:
+            p = symmetric_plateau(model, eta, traj.T, guess=x)
+        except DomainError:
+            p = None
+        found = [p.q, p.c, p.r] if p is not None and K > 1 else (
+            [p.q, p.r] if p is not None else None)
+        scale = max(1.0, float(np.abs(x).max()))
+        if (p is not None and found is not None
+                and float(np.abs(np.subtract(found, x)).max()) <= VISIT_TOL * scale):
+            return p, True
+    return symmetric_plateau(model, eta, traj.T), False
 
 
 def ode_start(model: CommitteeModel, settings: ODESettings
@@ -119,6 +163,8 @@ def ode_start(model: CommitteeModel, settings: ODESettings
     T = np.eye(M) if settings.T is None else settings.T
     Q0 = float(settings.q0) * np.eye(K) if settings.Q0 is None else settings.Q0
     if settings.R0 is None:
+        from fltheory.simkit.seeding import child
+
         rng = np.random.default_rng(child(settings.seed, 0))
         R0 = float(settings.rho0) * rng.standard_normal((K, M))
     else:

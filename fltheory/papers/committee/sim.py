@@ -35,7 +35,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,8 +43,26 @@ from fltheory.args import check_memory, read_count, read_grid, read_matrix, read
 from fltheory.exact import DomainError, did_you_mean
 from fltheory.papers.committee.params import CommitteeModel, SGDSettings, read_layer
 from fltheory.simkit.observables import crossing_time
-from fltheory.simkit.seeding import SeedLike, child, sequence
 from fltheory.simkit.teachers import orthonormal_teacher
+
+if TYPE_CHECKING:
+    from fltheory.simkit.seeding import SeedLike
+
+
+# the seeding module builds numpy.random's SeedSequence (~10 ms of imports): imported on
+# first use, so that a run from given overlaps (the ODE's) does not pay for it
+def child(seed: SeedLike, *key: int) -> np.random.SeedSequence:
+    """:func:`fltheory.simkit.seeding.child`."""
+    from fltheory.simkit import seeding
+
+    return seeding.child(seed, *key)
+
+
+def sequence(seed: SeedLike) -> np.random.SeedSequence:
+    """:func:`fltheory.simkit.seeding.sequence`."""
+    from fltheory.simkit import seeding
+
+    return seeding.sequence(seed)
 
 __all__ = ["ACTIVATIONS", "KEY_SAMPLES", "KEY_START", "KEY_TEACHER", "KEY_TEST", "SWEEP_N_TEST",
            "SWEEP_RECORDS", "Activation", "CommitteeRun", "activation", "cold_start",

@@ -78,7 +78,9 @@ from fltheory.papers.committee.plateau import (
     max_lr_of_field,
     plateau_digits,
     plateau_of_field,
+    same_point,
     specialised_fixed_point,
+    symmetric_fixed_points,
     symmetric_plateau,
 )
 
@@ -93,6 +95,6 @@ __all__ = [
     "evaluation_seconds", "expected_nfev", "fixed_point_of_field", "flat_rhs",
     "generalisation_error", "integrate", "integrate_flat", "integration_cost",
     "integration_seconds", "jacobian", "max_learning_rate", "max_lr_of_field", "model_averages",
-    "plateau_digits", "plateau_of_field", "rhs", "rhs_seconds", "runaway",
-    "specialised_fixed_point", "symmetric_plateau", "trajectory",
+    "plateau_digits", "plateau_of_field", "rhs", "rhs_seconds", "runaway", "same_point",
+    "specialised_fixed_point", "symmetric_fixed_points", "symmetric_plateau", "trajectory",
 ]
