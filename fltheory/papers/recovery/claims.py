@@ -18,10 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.claims.registry import Claim, Point, Verdict
+from fltheory.claims.registry import Claim, Point, Status, Verdict
 from fltheory.claims.stats import linear_fit, mean_se, z_crit
 from fltheory.papers.recovery import sim, theory
+from fltheory.papers.recovery.params import DepthRun
 from fltheory.papers.recovery.runs import clear_cache, model_of, spectral_point
+from fltheory.simkit.seeding import child
 
 __all__ = ["CLAIMS", "clear_cache"]
 
@@ -378,6 +380,90 @@ def _predict_depth(params: Mapping[str, Any]) -> list[dict[str, int]]:
     return theory.depth_rows(params["d"], params["q"])
 
 
+#: the level of ρ_1² that counts as recovered (the crossing of the other claims) and the share
+#: of the degree-4 energy the kernel must keep (it has learned less than half of that part)
+_RECOVERED, _KEPT = 0.5, 0.5
+RHO = "squared overlap ρ_1² with the first direction"
+SHARE = "KRR test error on the degree-4 part / its energy"
+
+
+def _cells(params: Mapping[str, Any]) -> list[tuple[int, int, int]]:
+    """(d, c, n = c·D(d, 2)) of every cell, D from the theory's own count."""
+    return [(d, c, c * theory.feature_dimension(d, 2)) for d, c in params["cells"]]
+
+
+def _predict_depth_fixed(params: Mapping[str, Any]) -> list[dict[str, float]]:
+    """Per cell: the eigenlearning share E_0(1 − L_4)² (ReLU NTK, ridgeless), L_4, and for the
+    report the Lu–Li ρ_1² of Gaussian-equivalent features at δ = c and n/N(d, 4)."""
+    model = model_of(params["d1"], params["gamma"])
+    out = []
+    for d, c, n in _cells(params):
+        k = theory.kernel_share(d, n)
+        n4 = theory.feature_dimension(d, 4) - theory.feature_dimension(d, 2)
+        out.append({"d": d, "c": c, "n": n, "share": k.share, "L4": k.L4,
+                    "luli": float(model.overlaps([float(c)])[0, 0]), "n_over_N4": n / n4})
+    return out
+
+
+def _sim_depth_fixed(params: Mapping[str, Any], seed: int) -> list[dict[str, np.ndarray]]:
+    """Per cell, ``seeds`` runs of :func:`~fltheory.papers.recovery.sim.depth_simulate`, run s
+    drawing from the child (s, d, c) of ``seed``."""
+    out = []
+    for d, c, n in _cells(params):
+        runs = [sim.depth_simulate(DepthRun(d, n, params["d1"], params["gamma"],
+                                            params["n_test"]), child(seed, s, d, c))
+                for s in range(params["seeds"])]
+        out.append({"rho2": np.array([r.rho2[0] for r in runs]),
+                    "share4": np.array([r.share4 for r in runs]),
+                    "share": np.array([r.share for r in runs])})
+    return out
+
+
+def _compare_depth_fixed(pred: list[dict[str, float]], meas: list[dict[str, np.ndarray]]
+                         ) -> Verdict:
+    """Per cell three tests, Bonferroni over all (family-wise 1e-3): ρ_1² > 1/2 and the
+    kernel's share of the degree-4 energy > 1/2, one-sided at z >= zc; the share equal to the
+    eigenlearning value within zc standard errors. Fail: a one-sided test significant the other
+    way, or eigenlearning rejected; inconclusive: a one-sided test that does not reach zc."""
+    zc = z_crit(3 * len(pred))
+    status: Status = "pass"
+    parts, points, weak = [], [], []
+    for p, m in zip(pred, meas, strict=True):
+        where = f"d = {p['d']}, n = {p['c']}·D = {p['n']}"
+        r, r_se = mean_se(m["rho2"])
+        s, s_se = mean_se(m["share4"])
+        full, full_se = mean_se(m["share"])
+        z_rho, z_kept = (r - _RECOVERED) / r_se, (s - _KEPT) / s_se
+        z_el = (s - p["share"]) / s_se
+        if z_rho <= -zc or z_kept <= -zc or abs(z_el) > zc:
+            status = "fail"
+        elif min(z_rho, z_kept) < zc:
+            weak.append(where)
+        parts.append(f"{where}: ρ_1² {r:.3f}±{r_se:.3f} (z {z_rho:+.1f}; Lu–Li Gaussian-"
+                     f"equivalent {p['luli']:.3f}), kernel keeps {s:.3f}±{s_se:.3f} of the "
+                     f"degree-4 energy (eigenlearning {p['share']:.3f}, z {z_el:+.2f}; "
+                     f"n/N(d, 4) = {p['n_over_N4']:.2f}), {full:.3f}±{full_se:.3f} of Var y")
+        x = float(p["d"])
+        series = f"n = {p['c']}·D(d, 2)"
+        points += [
+            Point(f"{where}: ρ_1², mean over seeds (tested > 1/2 by z >= {zc:.2f})", r, se=r_se,
+                  x=x, x_label="d", series=f"spectral ρ_1², {series} (sign of ρ_1² − 1/2 "
+                  "tested)", quantity=RHO),
+            Point(f"{where}: ρ_1² against Lu–Li for Gaussian-equivalent features (reported, "
+                  "not tested)", r, p["luli"], x=x, x_label="d",
+                  series=f"spectral ρ_1² against Lu–Li, {series}", quantity=RHO),
+            Point(f"{where}: KRR share of the degree-4 energy against eigenlearning (also "
+                  f"tested > 1/2)", s, p["share"], s_se, zc * s_se, x, "d",
+                  f"KRR share, {series}", quantity=SHARE)]
+    if status == "pass" and weak:
+        status = "inconclusive"
+    shown = "; ".join(f"d = {p['d']}, c = {p['c']}: {p['share']:.3f}" for p in pred)
+    return Verdict(status, f"ρ_1² > 1/2; kernel keeps E_0(1 − L_4)² = {shown} (> 1/2)",
+                   "; ".join(parts), f"one-sided z >= {zc:.2f}; eigenlearning |z| <= {zc:.2f}",
+                   reason=("one-sided tests short of the bound at " + ", ".join(weak))
+                   if status == "inconclusive" else "", points=tuple(points))
+
+
 _GRID_SMALL = {"d": (16, 21, 28), "deltas": (2.5, 5, 10, 20, 40, 80), "seeds": 6, "d1": 8,
                "gamma": 1.0, "k": 4}
 _GRID_LARGE = {"d": (24, 34, 48), "deltas": (2.5, 5, 10, 20, 40, 80), "seeds": 8, "d1": 8,
@@ -435,18 +521,43 @@ CLAIMS = [
            "large": {"d": (34, 40), "deltas": (5, 10, 20, 40, 80, 160), "seeds": 6, "d1": 8,
                      "gamma": 1.0, "k": 3}},
           source=_SOURCE),
+    Claim("recovery.depth_at_fixed_d",
+          "at fixed d, on inputs uniform on the sphere of radius √d (q = 2, d1 = 8 flat "
+          "directions, γ = 1) and n = c·D(d, 2) samples: the hierarchical spectral method "
+          "(real Hermite features, rank transform) already recovers the first direction "
+          "(ρ_1² > 1/2), while ridgeless kernel regression with the two-layer ReLU NTK on the "
+          "same n points keeps the share E_0(1 − L_4)² of the target's degree-4 energy that "
+          "eigenlearning predicts, more than half (small: d = 12, 16 at c = 10; large: "
+          "d = 12, 16, 20, 24 at c = 10 and d = 16, 20 at c = 20)",
+          _predict_depth_fixed, _sim_depth_fixed, _compare_depth_fixed,
+          "the same n points for both methods; on the sphere the target splits exactly into "
+          "harmonic degrees 0, 2, 4 and the kernel is fitted to its degree-4 part (kernel "
+          "regression is linear in the labels), so the share is the eigenlearning quantity "
+          "itself; per cell ρ_1² > 1/2 and share > 1/2 one-sided and share = eigenlearning "
+          "two-sided, Bonferroni over 3 tests per cell (family-wise 1e-3); measured before the "
+          "claim was written (8 seeds): d = 12, c = 10: ρ_1² 0.735 ± 0.016, share 0.810 ± 0.008 "
+          "against 0.809; power: ρ_1² − 1/2 is 10–15 SE at 4 seeds",
+          {"small": {"cells": ((12, 10), (16, 10)), "seeds": 6, "d1": 8, "gamma": 1.0,
+                     "n_test": 2000},
+           "large": {"cells": ((12, 10), (16, 10), (20, 10), (24, 10), (16, 20), (20, 20)),
+                     "seeds": 8, "d1": 8, "gamma": 1.0, "n_test": 4000}},
+          source=_SOURCE + "; Bordelon, Canatar & Pehlevan (2020); Simon et al. (2023)"),
     Claim("recovery.depth_advantage",
           "the hierarchical method needs n ~ D(d, q) ≈ d^q/q!, a shallow kernel on the same "
           "degree-2q target n ~ D(d, 2q) ≈ d^{2q}/(2q)!",
           _predict_depth, None, lambda p, m: Verdict("inconclusive", "", "", ""),
-          "exact sample-size scales (table recovery_depth); no kernel-baseline simulation",
+          "exact sample-size scales (table recovery_depth); the scaling in d is not simulated "
+          "(recovery.depth_at_fixed_d decides the fixed-d comparison)",
           {"small": {"d": (10, 100, 1000), "q": (2, 3)},
            "large": {"d": (10, 100, 1000, 10000), "q": (2, 3, 4)}},
           source=_SOURCE,
-          pending="no honest kernel baseline at CI sizes: where a degree-2q kernel fits in "
-                  "memory (d <= 10, D(d, 4) <= 715) the two scales D(d, q) and D(d, 2q) differ "
-                  "by < 15× and both methods' finite-size transitions overlap, so a simulation "
-                  "could not separate n ~ d^q from n ~ d^{2q}",
+          pending="the scaling itself is out of reach: recovery.depth_at_fixed_d shows the gap "
+                  "at d <= 24 (the kernel keeps > 1/2 of the degree-4 energy where the spectral "
+                  "method has recovered the first direction), but telling n ~ d^2 from "
+                  "n ~ d^4 needs the kernel's own transition, n ≈ N(d, 4) ≈ d^4/24, located at "
+                  "several d: an n × n kernel system of n >= 10^4 (d >= 20: 0.8 GB and 10^12 "
+                  "operations per run) where d is large enough for the exponents to show; at "
+                  "d <= 16 the local slopes of D(d, 2) and N(d, 4) in d are far from 2 and 4",
           describe=lambda rows: "; ".join(f"d={r['d']},q={r['q']}: {r['hier']} vs "
                                           f"{r['kernel']}" for r in rows[:3])),
 ]

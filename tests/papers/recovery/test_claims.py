@@ -173,3 +173,63 @@ def test_recovery_hermite(ratio, drop, status):
     changes = "MSE change between consecutive δ (sign tested)"
     assert _one_sided(v, changes, -1.0, zc) == (status == "pass")
     assert len(_series(v, "crossing against Lu–Li")) == 3
+
+
+# --------------------------------------------------------------------------- depth at fixed d
+
+
+_DEPTH_PRED = [{"d": 12, "c": 10, "n": 780, "share": 0.81, "L4": 0.18, "luli": 0.8,
+                "n_over_N4": 0.61},
+               {"d": 16, "c": 10, "n": 1360, "share": 0.92, "L4": 0.11, "luli": 0.8,
+                "n_over_N4": 0.36}]
+
+
+def _depth_meas(rho: float, rho_noise: float, share_offset: float, seeds: int = 6
+                ) -> list[dict[str, np.ndarray]]:
+    rng = _rng()
+    return [{"rho2": rho + rho_noise * rng.standard_normal(seeds),
+             "share4": p["share"] + share_offset + 0.01 * rng.standard_normal(seeds),
+             "share": p["share"] + share_offset + 0.01 * rng.standard_normal(seeds)}
+            for p in _DEPTH_PRED]
+
+
+@pytest.mark.parametrize(("rho", "rho_noise", "offset", "status", "interval"), [
+    (0.75, 0.03, 0.0, "pass", True),
+    (0.75, 0.03, 0.05, "fail", True),    # eigenlearning off by 0.05 = 12 SE
+    (0.30, 0.03, 0.0, "fail", False),    # the first direction not recovered
+    (0.52, 0.05, 0.0, "inconclusive", True)])  # ρ_1² − 1/2 about 1 SE: undecided
+def test_recovery_depth_at_fixed_d(rho, rho_noise, offset, status, interval):
+    """The three tests per cell (module docstring of the claim): synthetic runs built to pass,
+    to fail each way and to be undecided; the eigenlearning points carry the band."""
+    v = check_points(cr._compare_depth_fixed(_DEPTH_PRED, _depth_meas(rho, rho_noise, offset)),
+                     status, interval=interval)
+    assert (v.reason != "") == (status == "inconclusive")
+    banded = _banded(v)
+    assert [p.predicted for p in banded] == [0.81, 0.92]
+    zc = z_crit(6)
+    assert all(p.band == pytest.approx(zc * p.se) for p in banded)
+    rho_points = [p for p in v.points if "ρ_1², mean over seeds" in p.label]
+    assert len(rho_points) == 2 and all(p.predicted is None for p in rho_points)
+    if status == "fail" and not interval:
+        assert all(p.measured < 0.5 for p in rho_points)
+
+
+def test_recovery_depth_at_fixed_d_kernel_learned_too_much():
+    """A kernel that has learned more than half of the degree-4 part (share 0.3, as
+    eigenlearning says it would be at n ≫ N(d, 4)) fails the claim even when eigenlearning
+    agrees: the depth gap is gone."""
+    pred = [dict(p, share=0.3) for p in _DEPTH_PRED]
+    meas = _depth_meas(0.75, 0.03, 0.0)
+    for m, p in zip(meas, _DEPTH_PRED, strict=True):
+        m["share4"] += 0.3 - p["share"]
+    v = cr._compare_depth_fixed(pred, meas)
+    assert v.status == "fail"
+
+
+def test_recovery_depth_at_fixed_d_prediction():
+    """The prediction per cell: n = c·D(d, 2) exactly, the eigenlearning share (to the digits
+    of the independent quadrature route, test_independent_recovery) and n/N(d, 4) with
+    N(12, 4) = C(15, 4) − C(13, 2) = 1287."""
+    (p,) = cr._predict_depth_fixed({"cells": ((12, 10),), "d1": 8, "gamma": 1.0})
+    assert p["n"] == 780 and p["n_over_N4"] == pytest.approx(780 / 1287)
+    assert p["share"] == pytest.approx(0.8089, abs=1e-4) and 0.75 < p["luli"] < 0.85
