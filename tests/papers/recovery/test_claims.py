@@ -233,3 +233,39 @@ def test_recovery_depth_at_fixed_d_prediction():
     (p,) = cr._predict_depth_fixed({"cells": ((12, 10),), "d1": 8, "gamma": 1.0})
     assert p["n"] == 780 and p["n_over_N4"] == pytest.approx(780 / 1287)
     assert p["share"] == pytest.approx(0.8089, abs=1e-4) and 0.75 < p["luli"] < 0.85
+
+
+def test_recovery_depth_at_fixed_d_why_quotes_the_prediction():
+    """The claim's why: Lu–Li ρ_1² − 1/2 about 0.3 at c = 10, share − 1/2 >= 0.2 in every cell
+    of both sizes."""
+    (claim,) = [c for c in cr.CLAIMS if c.id == "recovery.depth_at_fixed_d"]
+    assert "ρ_1² − 1/2 about 0.3 at c = 10" in claim.why and ">= 0.2 in every cell" in claim.why
+    for params in claim.sizes.values():
+        pred = cr._predict_depth_fixed(params)
+        assert min(p["share"] for p in pred) - 0.5 >= 0.2
+        assert all(abs(p["luli"] - 0.5 - 0.3) < 0.01 for p in pred if p["c"] == 10)
+
+
+def _half_point(d: int) -> int:
+    """The smallest n at which the eigenlearning share of the degree-4 energy is <= 1/2."""
+    from fltheory.papers.recovery import theory as th
+
+    lo, hi = 10, 10**5
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if th.kernel_share(d, mid).share <= 0.5 else (mid, hi)
+    return hi
+
+
+def test_recovery_depth_advantage_reason_quotes_the_theory():
+    """The pending reason of recovery.depth_advantage quotes the kernel's half-points at
+    d = 8 and 16, their ratio to N(d, 4) and the local exponents in d of these and of D(d, 2):
+    recomputed here (bisection on n of theory.kernel_share; exact counts)."""
+    (claim,) = [c for c in cr.CLAIMS if c.id == "recovery.depth_advantage"]
+    text = " ".join(claim.pending.split())
+    n8, n16 = _half_point(8), _half_point(16)
+    N4 = {d: math.comb(d + 3, 4) - math.comb(d + 1, 2) for d in (8, 16)}
+    assert f"n = {n8} ({n8 / N4[8]:.2f}·N(d, 4)) at d = 8" in text
+    assert f"{n16} ({n16 / N4[16]:.2f}·N(d, 4)) at d = 16" in text
+    assert f"local exponent {math.log(n16 / n8) / math.log(2):.1f} in d" in text
+    assert f"D(d, 2) has local exponent {math.log(136 / 36) / math.log(2):.1f}" in text
