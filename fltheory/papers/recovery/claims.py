@@ -538,7 +538,7 @@ CLAIMS = [
           "1e-3); power: the gaps to 1/2 (Lu–Li ρ_1² − 1/2 about 0.3 at c = 10, eigenlearning "
           "share − 1/2 >= 0.2 in every cell) are several seed-to-seed spreads; the verdict "
           "quotes each test's z",
-          {"small": {"cells": ((12, 10), (16, 10)), "seeds": 6, "d1": 8, "gamma": 1.0,
+          {"small": {"cells": ((12, 10), (16, 10)), "seeds": 8, "d1": 8, "gamma": 1.0,
                      "n_test": 2000},
            "large": {"cells": ((12, 10), (16, 10), (20, 10), (24, 10), (16, 20), (20, 20)),
                      "seeds": 8, "d1": 8, "gamma": 1.0, "n_test": 4000}},
