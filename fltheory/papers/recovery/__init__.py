@@ -28,7 +28,7 @@ _NAMES = {
         "feature_dimension", "power_strength", "recovered_count", "sample_ratio",
         "strength_norm2", "threshold", "threshold_exact", "threshold_table", "thresholds"),
     "depth": (
-        "KERNEL_DEGREES", "KernelShare", "kernel_share"),
+        "KERNEL_DEGREES", "KernelShare", "kernel_half_point", "kernel_share"),
     "law": (
         "MSELaw", "law_a1_squared", "law_exponent", "law_prefactor", "mse_law", "mse_law_for"),
     "luli": (

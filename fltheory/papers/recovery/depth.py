@@ -30,7 +30,7 @@ import numpy as np
 from fltheory.args import read_count
 from fltheory.engine.spherical import multiplicity
 
-__all__ = ["KERNEL_DEGREES", "KernelShare", "kernel_share"]
+__all__ = ["KERNEL_DEGREES", "KernelShare", "kernel_half_point", "kernel_share"]
 
 #: degrees of the spectrum kept explicitly; beyond, the trace κ(1) − Σ N_k μ_k enters as an
 #: effective ridge (exact when μ_K << κ_eff: the reported ``tail_ratio``)
@@ -76,3 +76,22 @@ def kernel_share(d: int, n: int, dps: int = 20) -> KernelShare:
     energies[4] = 1.0
     p = curve_point(spec, energies, float(n), 0.0, 0.0)
     return KernelShare(d, n, float(p.L[4]), p.E0, p.error, float(p.L[2]), p.tail_ratio)
+
+
+def kernel_half_point(d: int, dps: int = 20) -> int:
+    """The smallest n at which :func:`kernel_share` is at most 1/2: where ridgeless regression
+    with the two-layer ReLU NTK has learned half of the degree-4 energy on S^{d−1} (the share
+    decreases with n; bisection on integers up to 10^7). 4 <= d <= 60.
+
+    >>> kernel_half_point(8)
+    422
+    """
+    d = read_count(d, "d", 4, 60)
+    lo, hi = 1, 10**7
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if kernel_share(d, mid, dps).share <= 0.5:
+            hi = mid
+        else:
+            lo = mid
+    return hi

@@ -247,7 +247,8 @@ def test_recovery_depth_at_fixed_d_why_quotes_the_prediction():
 
 
 def _half_point(d: int) -> int:
-    """The smallest n at which the eigenlearning share of the degree-4 energy is <= 1/2."""
+    """The smallest n at which the eigenlearning share of the degree-4 energy is <= 1/2 (a
+    bisection of its own, over a different bracket from theory.kernel_half_point's)."""
     from fltheory.papers.recovery import theory as th
 
     lo, hi = 10, 10**5
@@ -255,6 +256,43 @@ def _half_point(d: int) -> int:
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if th.kernel_share(d, mid).share <= 0.5 else (mid, hi)
     return hi
+
+
+def test_recovery_depth_growth_sizes_are_the_half_points():
+    """The cells of recovery.depth_growth sit at the eigenlearning half-points, and its
+    statement quotes them with their ratios to N(d, 4) and D(d, 2) at both ends."""
+    from fltheory.papers.recovery import theory as th
+
+    (claim,) = [c for c in cr.CLAIMS if c.id == "recovery.depth_growth"]
+    for params in claim.sizes.values():
+        for d, n in params["cells"]:
+            assert n == _half_point(d) == th.kernel_half_point(d)
+    text = " ".join(claim.statement.split())
+    assert "n_½(d) = 422, 896, 1693 (large: … 2938, 4777)" in text
+    N4 = {d: math.comb(d + 3, 4) - math.comb(d + 1, 2) for d in (8, 16)}
+    D2 = {d: d * (d + 1) // 2 for d in (8, 16)}
+    assert f"{422 / N4[8]:.2f} … {4777 / N4[16]:.2f}·N(d, 4)" in text
+    assert f"{422 / D2[8]:.1f} … {4777 / D2[16]:.0f}·D(d, 2)" in text
+
+
+_GROWTH_PRED = [{"d": 8, "n": 422, "share": 0.499, "n_over_N4": 1.44, "n_over_D2": 11.7},
+                {"d": 10, "n": 896, "share": 0.5, "n_over_N4": 1.36, "n_over_D2": 16.3}]
+
+
+@pytest.mark.parametrize(("rho", "rho_noise", "offset", "status", "interval"), [
+    (0.75, 0.03, 0.0, "pass", True),
+    (0.75, 0.03, 0.4, "fail", True),     # a kernel that learned nothing: share 0.9, not 1/2
+    (0.30, 0.03, 0.0, "fail", False),    # the first direction not recovered
+    (0.52, 0.05, 0.0, "inconclusive", True)])
+def test_recovery_depth_growth(rho, rho_noise, offset, status, interval):
+    rng = _rng()
+    meas = [{"rho2": rho + rho_noise * rng.standard_normal(8),
+             "share4": p["share"] + offset + 0.01 * rng.standard_normal(8)}
+            for p in _GROWTH_PRED]
+    v = check_points(cr._compare_growth(_GROWTH_PRED, meas), status, interval=interval)
+    assert (v.reason != "") == (status == "inconclusive")
+    assert [p.predicted for p in _banded(v)] == [0.499, 0.5]
+    assert "local exponent 3.4 in d" in v.predicted  # ln(896/422)/ln(10/8) = 3.37
 
 
 def test_recovery_depth_advantage_reason_quotes_the_theory():
