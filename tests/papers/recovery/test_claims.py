@@ -184,7 +184,7 @@ _DEPTH_PRED = [{"d": 12, "c": 10, "n": 780, "share": 0.81, "L4": 0.18, "luli": 0
                 "n_over_N4": 0.36}]
 
 
-def _depth_meas(rho: float, rho_noise: float, share_offset: float, seeds: int = 6
+def _depth_meas(rho: float, rho_noise: float, share_offset: float, seeds: int = 12
                 ) -> list[dict[str, np.ndarray]]:
     rng = _rng()
     return [{"rho2": rho + rho_noise * rng.standard_normal(seeds),
@@ -206,7 +206,8 @@ def test_recovery_depth_at_fixed_d(rho, rho_noise, offset, status, interval):
     assert (v.reason != "") == (status == "inconclusive")
     banded = _banded(v)
     assert [p.predicted for p in banded] == [0.81, 0.92]
-    zc = z_crit(6)
+    zc = cr._t_crit(6, 11)  # 2 cells × 3 tests, 12 seeds
+    assert zc == pytest.approx(5.57, abs=0.01)  # scipy.stats.t.ppf(1 − 1e-3/12, 11)
     assert all(p.band == pytest.approx(zc * p.se) for p in banded)
     rho_points = [p for p in v.points if "ρ_1², mean over seeds" in p.label]
     assert len(rho_points) == 2 and all(p.predicted is None for p in rho_points)
@@ -268,7 +269,7 @@ def test_recovery_depth_growth_sizes_are_the_half_points():
         for d, n in params["cells"]:
             assert n == _half_point(d) == th.kernel_half_point(d)
     text = " ".join(claim.statement.split())
-    assert "n_½(d) = 422, 896, 1693 (large: … 2938, 4777)" in text
+    assert "n_½(d) = 896, 1693 (large: 422, …, 2938, 4777)" in text
     N4 = {d: math.comb(d + 3, 4) - math.comb(d + 1, 2) for d in (8, 16)}
     D2 = {d: d * (d + 1) // 2 for d in (8, 16)}
     assert f"{422 / N4[8]:.2f} … {4777 / N4[16]:.2f}·N(d, 4)" in text
