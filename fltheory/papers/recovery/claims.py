@@ -384,7 +384,7 @@ def _t_crit(tests: int, dof: int) -> float:
     """Two-sided Bonferroni bound of Student's t with ``dof`` degrees of freedom (family-wise
     1e-3, as z_crit): a seed mean's t-statistic over a handful of seeds has heavier tails than
     a normal one (at 8 seeds and 10 tests the normal bound 3.89 would be crossed with
-    probability about 5 %, the t bound is 7.88)."""
+    probability about 6 %, the t bound is 7.88)."""
     from scipy.stats import t
 
     return float(t.ppf(1 - FAMILY_ALARM / (2 * tests), dof))

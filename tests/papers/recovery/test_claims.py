@@ -308,3 +308,13 @@ def test_recovery_depth_advantage_reason_quotes_the_theory():
     assert f"{n16} ({n16 / N4[16]:.2f}·N(d, 4)) at d = 16" in text
     assert f"local exponent {math.log(n16 / n8) / math.log(2):.1f} in d" in text
     assert f"D(d, 2) has local exponent {math.log(136 / 36) / math.log(2):.1f}" in text
+
+
+def test_t_bound_of_the_depth_claims():
+    """The docstring of _t_crit: at 8 seeds (7 dof) and 10 tests the t bound is 7.88, and the
+    normal bound z_crit(10) = 3.89 would be crossed with probability about 6 % (scipy's t)."""
+    from scipy import stats
+
+    assert round(cr._t_crit(10, 7), 2) == 7.88
+    assert round(20 * stats.t.sf(z_crit(10), 7), 2) == 0.06
+    assert "about 6 %, the t bound is 7.88" in " ".join(cr._t_crit.__doc__.split())
