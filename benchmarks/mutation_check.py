@@ -33,6 +33,7 @@ INDEPENDENT_HERMITE = "tests/engine/test_independent_hermite.py"
 INDEPENDENT_KERNEL = "tests/papers/kernel/test_independent_kernel.py"
 KERNEL_CLI = "tests/papers/kernel/test_kernel_cli.py"
 KERNEL_SIM = "tests/papers/kernel/test_kernel_sim.py"
+USER_KERNEL = "tests/papers/kernel/test_user_checks.py"
 INDEPENDENT_QUADRATIC = "tests/papers/quadratic/test_independent.py"
 INDEPENDENT_RECOVERY = "tests/papers/recovery/test_independent_recovery.py"
 INDEPENDENT_SPECTRAL = "tests/papers/spectral/test_independent_spectral.py"
@@ -40,6 +41,7 @@ INDEPENDENT_SPECTRAL_BBP = "tests/papers/spectral/test_independent_spectral_bbp.
 INDEPENDENT_SPECTRAL_NOISE = "tests/papers/spectral/test_independent_spectral_noise.py"
 INDEPENDENT_SPECTRAL_SAMPLE = "tests/papers/spectral/test_independent_spectral_sample.py"
 INDEPENDENT_GLM = "tests/papers/glm/test_independent_glm.py"
+GLM_ERM = "tests/papers/glm/test_erm.py"
 INDEPENDENT_TWOSTEP = "tests/papers/twostep/test_independent.py"
 QUADRATIC = "tests/papers/quadratic/test_theory.py"
 QUADRATIC_ESCAPE = "tests/papers/quadratic/test_escape.py"
@@ -466,6 +468,19 @@ MUTATIONS: list[Mutation] = [
     M("glm: ridge m = μ₁ρ(1 − λg)", "fltheory/papers/glm/erm.py",
       "m = mu1 * rho * (1 - lam * g)", "m = mu1 * rho * (1 - lam * g * g)", INDEPENDENT_GLM,
       "-k", "marchenko"),
+    M("glm: ERM q = (ρm̂² + q̂)Σ²", "fltheory/papers/glm/erm.py",
+      "(rho * mh * mh + qh) * Sn * Sn", "(rho * mh * mh + 1.01 * qh) * Sn * Sn", GLM_ERM, "-k",
+      "logistic_against"),
+    M("glm: ERM Σ̂ = (2α/Σ) E[Φ(aξ)(1 − ∂h)]", "fltheory/papers/glm/erm.py",
+      "Sh = 2 * alpha * float(np.dot(w, P * d)) / S",
+      "Sh = 2 * alpha * float(np.dot(w, P * d * d)) / S", GLM_ERM, "-k", "logistic_against"),
+    M("glm: ERM m̂ = (2α/s₀) E[φ(aξ) f]", "fltheory/papers/glm/erm.py",
+      "mh = 2 * alpha * float(np.dot(w, dens * f)) / s0",
+      "mh = 2 * alpha * float(np.dot(w, dens * f)) / s0 / s0", GLM_ERM, "-k",
+      "logistic_against"),
+    M("glm: logistic prox 1 − ∂h = c/(1 + c)", "fltheory/papers/glm/_losses.py",
+      "return x, (x - t) / sigma, curv / (1.0 + curv)",
+      "return x, (x - t) / sigma, curv / (1.0 + 2 * curv)", GLM_ERM, "-k", "logistic_against"),
     # ---------------------------------------------------------------- spectral (issue 27)
     M("spectral: semicircle overlap 1 − 1/θ²", "fltheory/engine/spectral/spikes.py",
       "outlier, overlap = th + 1 / th, 1 - 1 / th ** 2",
@@ -558,6 +573,25 @@ MUTATIONS: list[Mutation] = [
       INDEPENDENT_KERNEL, "-k", "marchenko"),
     M("kernel: optimal ridge λ* = γσ²/r²", KR, "lam_e = g * s2 / r2 if lam is None",
       "lam_e = g * s2 / r2 / 2 if lam is None", INDEPENDENT_KERNEL, "-k", "optimal_ridge"),
+    # the same formulas against the user-level checks (published formulas, no engine code)
+    M("kernel (user check): t·P_k recursion α_k of the exact ReLU NTK", KA,
+      "alpha = Fraction(k + d - 2, 2 * k + d - 2)", "alpha = Fraction(k + d - 1, 2 * k + d - 2)",
+      USER_KERNEL, "-k", "relu_ntk_depth2_spectrum"),
+    M("kernel (user check): ridgeless risk for γ > 1, r²(1 − 1/γ) + σ²/(γ − 1)", KR,
+      "return r2 * (1 - 1 / g) + s2 / (g - 1)", "return r2 * (1 - 1 / g) + s2 / (g + 1)",
+      USER_KERNEL, "-k", "ridgeless"),
+    M("kernel (user check): optimal ridge λ* = γσ²/r²", KR, "lam_e = g * s2 / r2 if lam is None",
+      "lam_e = g * s2 / r2 / 2 if lam is None", USER_KERNEL, "-k", "optimal_ridge"),
+    M("kernel (user check): eigenlearning E_0 = n/(n − Σ N L²)", KC,
+      "E0 = n / (n - sum2) if n > sum2", "E0 = n / (n - sum2 / 2) if n > sum2", USER_KERNEL,
+      "-k", "effective_ridge"),
+    M("kernel: polynomial target e_k = N(d, k)·c_k²", KT,
+      "energies[k] = multiplicity(d, k) * c * c", "energies[k] = multiplicity(d, k) * c",
+      KERNEL_CLI, "-k", "polynomial_target"),
+    M("kernel: θ route's Gegenbauer recursion P_(k+1) = ((2k+d−2)cP_k − kP_(k−1))/(k+d−2)", KN,
+      "prev, cur = cur, (((2 * k + d - 2) * ci * cur >> bits) - k * prev) // (k + d - 2)",
+      "prev, cur = cur, (((2 * k + d - 2) * ci * cur >> bits) - k * prev) // (k + d - 1)",
+      USER_KERNEL, "-k", "deep_relu"),
     M("kernel: simulator's Gegenbauer recursion (sim.py)", "fltheory/papers/kernel/sim.py",
       "prev, cur = cur, ((2 * j + d - 2) * t * cur - j * prev) / (j + d - 2)",
       "prev, cur = cur, ((2 * j + d - 2) * t * cur - j * prev) / (j + d - 1)", KERNEL_SIM,

@@ -37,7 +37,7 @@ from fltheory.args import read_count
 from fltheory.exact import DomainError, did_you_mean, parse_rational
 
 __all__ = ["BOUNDS", "CATALOGUE", "GRAMMAR", "LIMITS", "Z", "hermite_He", "normal_cdf",
-           "parse_expression", "parse_kernel"]
+           "parse_expression"]
 
 #: The variable every function is written in (``x`` is accepted as another name for it).
 Z = sp.Symbol("z", real=True)
@@ -490,16 +490,3 @@ def _check_real_valued(expr: sp.Expr, param: str, shown: str) -> None:
         raise DomainError(param, shown, _ALLOWED,
                           reason=f"cannot be evaluated numerically ({type(exc).__name__})"
                           ) from None
-
-
-def parse_kernel(text: str, param: str = "kernel") -> sp.Expr:
-    """A dot-product kernel κ(t) in this grammar with t in place of z (plus asin/acos), real and
-    finite on [−1, 1] (:func:`fltheory.engine.kernels.parse.parse_kernel`: the expression is
-    kept in :data:`Z` internally).
-
-    >>> str(parse_kernel("exp(2*t - 2)"))
-    'exp(2*z - 2)'
-    """
-    from fltheory.engine.kernels.parse import parse_kernel as parse
-
-    return parse(text, param)

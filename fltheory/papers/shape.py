@@ -55,6 +55,9 @@ _SYMBOLIC = ("sympy", "mpmath")
 _GROUND = ("fltheory.exact", "fltheory.args", "fltheory.results")
 #: what a simulator may import of fltheory besides the ground and its own package's params/sim
 _SIM_KIT = ("fltheory.simkit",)
+#: the expression grammars a parameter object may call (inside a function) to parse its text:
+#: expressions in z, kernels in t
+_GRAMMARS = ("fltheory.engine.expressions", "fltheory.engine.kernels.parse")
 
 
 def role(stem: str) -> str:
@@ -186,7 +189,7 @@ def _import_problem(where: str, r: str, name: str, top: bool, own: str,
                               "or claims)"]
     if r == "params":
         ok = (_under(name, _GROUND) or _under(name, ("fltheory.simkit.activations",))
-              or (not top and _under(name, ("fltheory.engine.expressions",)))
+              or (not top and _under(name, _GRAMMARS))
               or (in_own and target == "params") or name in ("fltheory", own[:-1]))
         return [] if ok else [f"{where}: imports {name} (parameters are definitions: the "
                               "readers, the catalogue's names, the grammar inside a function)"]

@@ -26,7 +26,9 @@ Routes, by the family of σ (:func:`~fltheory.engine.kernels.activations.activat
   exact, the dual being κ_1(ρ) + γ κ_1(−ρ) (resp. κ_0), γ = 2ac/(a² + c²)
   (:mod:`~fltheory.engine.kernels.arccos`); deeper or with bias: the closed-form recursion
   evaluated at complex t and :func:`~fltheory.engine.kernels.series.series_eigenvalues`
-  (bounded digits);
+  (bounded digits), and for the linear family at d <= :data:`THETA_MAX_D` first in
+  θ = arccos t, where the recursion is analytic (tanh-sinh rules of two levels compared; per
+  degree the value with the smaller bound is kept);
 * ``polynomial``: exact rational kernels (Gaussian moments of the polynomial) and exact μ_k;
 * ``smooth``: the dual's coefficients from :func:`~fltheory.engine.kernels.activations.
   hermite_bulk`; at depth 2 without bias μ_k = Σ_j c μ_j² a_{j,k} with the parity masses beyond
@@ -51,7 +53,8 @@ from fltheory.engine.kernels.activations import ActivationForm, hermite_bulk
 from fltheory.engine.kernels.moments import funk_hecke, gegenbauer_moment, moment_ratio
 from fltheory.engine.kernels.series import series_eigenvalues, taylor
 
-__all__ = ["HERMITE_MAX", "MAX_POLY_DEGREE", "Eigen", "Network", "network_eigenvalues", "parity",
+__all__ = ["HERMITE_MAX", "MAX_POLY_DEGREE", "THETA_MAX_D", "Eigen", "Network",
+           "network_eigenvalues", "parity",
            "poly_eigenvalues", "polynomial_degree", "polynomial_kernel", "taylor_coefficients"]
 
 #: the largest degree of an exact polynomial kernel (σ polynomial of degree p: p^(L−1) for the
@@ -274,6 +277,74 @@ def _pointwise(net: Network) -> Callable[[Any], Any]:
         return theta if net.kind == "ntk" else s
 
     return kernel
+
+
+#: the θ = arccos t route (ReLU family deeper than 2 or with bias) is tried up to this d; beyond,
+#: the weight sin^(d−2)θ is too narrow for the rule and the series route has every digit anyway
+THETA_MAX_D = 20
+
+
+def _theta_rule(kernel: Callable[[Any], Any], d: int, kmax: int, level: int, wp: int
+                ) -> tuple[list[Any], Any]:
+    """∫_0^π κ(cos θ) P_k(cos θ) sin^(d−2)θ dθ / ∫_0^π sin^(d−2)θ dθ, k <= kmax, by the
+    tanh-sinh rule of ``level`` (mpmath's nodes) at ``wp`` digits; P_k by its three-term
+    recursion P_(k+1) = ((2k + d − 2) c P_k − k P_(k−1))/(k + d − 2) in fixed point. Returns
+    the values and Σ|integrand| (the scale of the rounding)."""
+    from mpmath.calculus.quadrature import TanhSinh
+
+    with mpmath.workdps(wp):
+        nodes = TanhSinh(mpmath.mp).calc_nodes(level, mpmath.mp.prec)
+        bits = mpmath.mp.prec + 40
+        one = 1 << bits
+        acc = [0] * (kmax + 1)
+        norm = scale = mpmath.mpf(0)
+        half = mpmath.pi / 2
+        for x, w in nodes:
+            theta = half * (x + 1)
+            c, sn = mpmath.cos(theta), mpmath.sin(theta)
+            weight = w * sn ** (d - 2)
+            f = mpmath.re(kernel(c)) * weight
+            norm += weight
+            scale += abs(f)
+            ci, fi = int(mpmath.nint(c * one)), int(mpmath.nint(f * one))
+            prev, cur = one, ci
+            acc[0] += fi * prev
+            if kmax >= 1:
+                acc[1] += fi * cur
+            for k in range(1, kmax):
+                prev, cur = cur, (((2 * k + d - 2) * ci * cur >> bits) - k * prev) // (k + d - 2)
+                acc[k + 1] += fi * cur
+        denom = mpmath.mpf(one) * one * norm
+        return [mpmath.mpf(a) / denom for a in acc], scale / norm
+
+
+def _theta_route(net: Network, d: int, kmax: int, dps: int,
+                 progress: Callable[[str], None] | None) -> tuple[list[Any], list[Any]]:
+    """The ReLU family in θ = arccos t: κ(cos θ) is analytic in θ on [0, π] (arccos(cos θ) = θ,
+    and each deeper layer's 1 − ρ is θ² times an analytic function), so the tanh-sinh rule
+    converges fast even though κ is singular at t = 1. Two rules (levels m and m + 1, the
+    second at 10 more digits) give the values (the finer) and their bound (the difference
+    plus the rounding scale): confirmed by a second rule, as the Hermite route's digits are."""
+    kernel = _pointwise(net)
+    level = max(5, math.ceil(math.log2(kmax + dps + 16)))
+    wp = dps + 20
+    if progress is not None:
+        progress(f"tanh-sinh in θ = arccos t, levels {level} and {level + 1}")
+    coarse, scale = _theta_rule(kernel, d, kmax, level, wp)
+    # small μ_k (high degree) against the integrand's scale need more working digits: the
+    # first rule's values tell how many (at most 60 more)
+    with mpmath.workdps(wp):
+        small = min((abs(v) for v in coarse if abs(v) > scale * mpmath.mpf(10) ** (-wp + 10)),
+                    default=scale)
+        extra = min(60, max(0, int(mpmath.ceil(mpmath.log10(scale / small)))))
+    if extra:
+        wp += extra
+        coarse, _ = _theta_rule(kernel, d, kmax, level, wp)
+    fine, scale = _theta_rule(kernel, d, kmax, level + 1, wp + 10)
+    rounding = scale * mpmath.mpf(10) ** (-wp + 5)
+    with mpmath.workdps(dps + 10):
+        bounds = [abs(a - b) + rounding for a, b in zip(coarse, fine, strict=True)]
+    return fine, bounds
 
 
 # --------------------------------------------------------------------------- smooth σ
@@ -499,10 +570,32 @@ def network_eigenvalues(net: Network, d: int, kmax: int, dps: int,
         kernel = _pointwise(net)
         with mpmath.workdps(dps + 10):
             one, minus = kernel(mpmath.mpf(1)), kernel(mpmath.mpf(-1))
+        theta: tuple[list[Any], list[Any]] | None = None
+        # the θ route: the linear family at d where the rule resolves sin^(d−2)θ (σ = a·z,
+        # γ = −1 without bias, is a polynomial kernel: left to the series route)
+        g = _gamma(net.form)
+        if family == "linear" and d <= THETA_MAX_D and (net.bias or g != -1):
+            theta = _theta_route(net, d, kmax, dps, progress)
+            if g == 1 and not net.bias:
+                # an even σ (abs): every layer's kernel is even in t (the dual even, σ' odd so
+                # Σ̇ odd in ρ, and even∘even, t·odd∘even + even are even): odd μ_k exactly 0
+                for k in range(1, kmax + 1, 2):
+                    theta[0][k], theta[1][k] = mpmath.mpf(0), mpmath.mpf(0)
+            target = mpmath.mpf(10) ** (-dps - 1)
+            if all(b <= abs(v) * target or v == b == 0 for v, b in zip(*theta, strict=True)):
+                return Eigen(d, tuple(theta[0]), tuple(theta[1]), None, one, minus, None,
+                             "closed-form recursion in θ = arccos t (analytic there), "
+                             "tanh-sinh rules of two levels compared", dps)
         s = series_eigenvalues(kernel, one, minus, d, kmax, dps, progress=progress)
-        return Eigen(d, s.spectrum.values, s.spectrum.bounds, None, one, minus, None,
-                     f"closed-form recursion at complex t, Taylor series to degree {s.J} "
-                     f"({s.taylor.points} points), masses beyond by parity", dps)
+        method = (f"closed-form recursion at complex t, Taylor series to degree {s.J} "
+                  f"({s.taylor.points} points), masses beyond by parity")
+        values, bounds = list(s.spectrum.values), list(s.spectrum.bounds)
+        if theta is not None:  # per degree, the value with the smaller bound
+            for k in range(kmax + 1):
+                if theta[1][k] < bounds[k]:
+                    values[k], bounds[k] = theta[0][k], theta[1][k]
+            method += "; where tighter, tanh-sinh rules in θ = arccos t compared"
+        return Eigen(d, tuple(values), tuple(bounds), None, one, minus, None, method, dps)
     if family == "polynomial":
         coeffs = polynomial_kernel(net)
         rational, values = poly_eigenvalues(coeffs, d, kmax, dps)

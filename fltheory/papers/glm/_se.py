@@ -99,7 +99,10 @@ class SE:
         hit = self._cache.get(qh)
         if hit is None:
             q, v = self.P.q_and_v(qh, self.level)
-            hit = (q, v, qh / self.Q(q, v))
+            Qv = self.Q(q, v)
+            # Q underflows to 0 only where q̂ is so small that q ≈ 0: there A is its limit
+            # A(0⁺) = α_WR (the curve leaves q = 0 there)
+            hit = (q, v, qh / Qv if Qv > 0 else self.alpha_wr())
             self._cache[qh] = hit
         return hit[2]
 
@@ -224,7 +227,8 @@ class Curve:
         se = self.se
         out = []
         if se.uninformative:
-            out.append(FixedPoint(0.0, 0.0, alpha, 0.0, alpha < se.alpha_wr(), "uninformative"))
+            out.append(FixedPoint(0.0, 0.0, alpha, 0.0, alpha <= se.alpha_wr(),
+                                  "uninformative"))
         for br in self.branches:
             lo, hi = min(br.Aa, br.Ab), max(br.Aa, br.Ab)
             if lo < alpha < hi:

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from fltheory.claims.registry import Claim, Point, Status, Verdict
-from fltheory.papers.glm.params import AmpRun, Channel, gaussian, rademacher
-from fltheory.papers.glm.runs import amp_side, ridge_side
+from fltheory.papers.glm.params import AmpRun, Channel, ErmRun, gaussian, rademacher
+from fltheory.papers.glm.runs import amp_side, erm_side, ridge_side
 from fltheory.papers.glm.theory import point, thresholds
 
 __all__ = ["CLAIMS"]
@@ -155,6 +156,54 @@ def _ridge_compare(pred: tuple[float, float, float],
                    f"±{_K:g} standard errors over seeds", points=tuple(pts))
 
 
+# --------------------------------------------------------------- logistic and hinge
+
+_ERM_CASES = {"logistic": (rademacher, Channel("sign", probit="1/2"), "1/20"),
+              "hinge": (gaussian, Channel("sign"), "1/10")}
+_ERM_SIZES = {"small": {"d": 400, "seeds": 5, "alpha": 2},
+              "large": {"d": 1200, "seeds": 5, "alpha": 2}}
+
+
+def _erm_predict(loss: str) -> Any:
+    def predict(p: Mapping[str, Any]) -> tuple[float, float, float, float]:
+        from fltheory.papers.glm.erm import erm_point
+
+        make, ch, lam = _ERM_CASES[loss]
+        r = erm_point(make(), ch, float(p["alpha"]), loss, float(Fraction(lam)))
+        bayes = point(make(), ch, float(p["alpha"])).bayes_error.value
+        return r.m.value, r.q.value, r.error.value, bayes
+    return predict
+
+
+def _erm_compare(pred: tuple[float, float, float, float],
+                 meas: tuple[tuple[float, float, float], ...]) -> Verdict:
+    """m, q and the test error each within 4 standard errors of the mean over the instances;
+    inconclusive with fewer than 3 instances or a spread of zero (no standard error to judge
+    by). The reason says when the error's band also holds the Bayes error (the test error
+    alone then cannot tell the loss from Bayes at this d; m and q still can)."""
+    base = _ridge_compare(pred[:3], meas)
+    err = base.points[2]
+    if len(meas) < 3 or not all(p.se is not None and math.isfinite(p.se) and p.se > 0
+                                for p in base.points):
+        return Verdict("inconclusive", base.predicted, base.measured, base.tolerance,
+                       reason="fewer than 3 instances or no spread: no standard error",
+                       points=base.points)
+    note = ""
+    if abs(err.measured - pred[3]) <= _K * (err.se or 0.0):
+        note = (f"the error band also holds the Bayes error {pred[3]:.5f}: at this d the test "
+                "error alone does not tell the loss from Bayes (m and q do)")
+    return Verdict(base.status, base.predicted + f" (Bayes error {pred[3]:.5f})", base.measured,
+                   base.tolerance, reason=note, points=base.points)
+
+
+def _erm_simulate(loss: str) -> Any:
+    def simulate(p: Mapping[str, Any], seed: int) -> tuple[tuple[float, float, float], ...]:
+        make, ch, lam = _ERM_CASES[loss]
+        return erm_side(make(), ch, loss, ErmRun(p["d"], p["alpha"], lam, 1000 * seed),
+                        p["seeds"]).measured
+    return simulate
+
+
 CLAIMS = [
     Claim(
         id="glm.amp_overlap",
@@ -197,4 +246,32 @@ CLAIMS = [
             "errors of the mean over 5 instances",
         sizes=_RIDGE_SIZES,
         source="Aubin, Krzakala, Lu & Zdeborová 2020 (square loss)"),
+    Claim(
+        id="glm.erm_logistic",
+        statement="ℓ2-penalised logistic regression (λ = 1/20) on probit labels "
+                  "y = sign(z + ε'/2) of a Rademacher teacher at α = 2: its overlaps m, q and "
+                  "test classification error agree with the proportional-limit fixed point "
+                  "(the equations hold for any prior through ρ, Rademacher included)",
+        predict=_erm_predict("logistic"), simulate=_erm_simulate("logistic"),
+        compare=_erm_compare,
+        why="each fit is L-BFGS on the primal, certified within 1e-3 of the exact minimiser "
+            "(|∇|/λ; measured ~4e-8 at d = 400); n = 2d samples, m, q and the test error "
+            "(4000 fresh samples) fluctuate by O(d^(-1/2)) over instances, the finite-size "
+            "bias is O(1/d): 4 standard errors of the mean over 5 instances",
+        sizes=_ERM_SIZES,
+        source="Aubin, Krzakala, Lu & Zdeborová 2020 (logistic loss, ℓ2 penalty)"),
+    Claim(
+        id="glm.erm_hinge",
+        statement="the ℓ2-penalised hinge loss (soft-margin SVM, λ = 1/10) on sign labels of a "
+                  "Gaussian teacher at α = 2: its overlaps m, q and test classification error "
+                  "agree with the proportional-limit fixed point",
+        predict=_erm_predict("hinge"), simulate=_erm_simulate("hinge"),
+        compare=_erm_compare,
+        why="each fit solves the dual box-constrained quadratic programme by L-BFGS-B, "
+            "certified within 1e-3 of the exact minimiser by the duality gap (√(2G/λ); "
+            "measured ~3e-4 at d = 400); n = 2d samples, m, q and the test error (4000 fresh "
+            "samples) fluctuate by O(d^(-1/2)) over instances: 4 standard errors of the mean "
+            "over 5 instances",
+        sizes=_ERM_SIZES,
+        source="Aubin, Krzakala, Lu & Zdeborová 2020 (hinge loss, ℓ2 penalty)"),
 ]

@@ -32,13 +32,15 @@ from fltheory.args import (
     read_noise,
     read_rational,
     read_rationals,
+    read_real,
     settle,
 )
 from fltheory.exact import DomainError
 
-__all__ = ["CHANNEL_KINDS", "MAX_ALPHA", "MAX_D", "PRIOR_NAMES", "Alphas", "AmpRun", "Channel",
-           "Prior", "gauss_bernoulli", "gaussian", "mixture", "rademacher", "read_channel",
-           "read_prior", "sparse_rademacher"]
+__all__ = ["CHANNEL_KINDS", "ERM_LOSSES", "MAX_ALPHA", "MAX_D", "MAX_LAMBDA", "PRIOR_NAMES",
+           "Alphas", "AmpRun", "Channel", "Erm", "ErmRun", "Prior", "check_erm", "gauss_bernoulli",
+           "gaussian", "mixture", "rademacher", "read_channel", "read_erm", "read_prior",
+           "read_ridge", "sparse_rademacher"]
 
 #: the largest sample ratio (the theory's integrals are checked up to here)
 MAX_ALPHA = 1000
@@ -48,6 +50,10 @@ MAX_D = 8000
 MAX_COMPONENTS = 12
 #: catalogue channels (``door`` takes K, ``expr`` any g(z) with noise > 0)
 CHANNEL_KINDS = ("sign", "door", "abs", "square", "relu", "linear", "expr")
+#: the losses of empirical risk minimisation beside Bayes (ℓ2 penalty λ)
+ERM_LOSSES = ("ridge", "logistic", "hinge")
+#: the largest penalty λ (the optimum is searched on [10⁻⁶, 10⁴])
+MAX_LAMBDA = 10 ** 4
 PRIOR_NAMES = ("gaussian", "rademacher", "gauss-bernoulli", "sparse-rademacher", "mixture")
 
 _PRIOR_ALLOWED = ("gaussian, gaussian(RHO), rademacher, gauss-bernoulli(RHO), "
@@ -393,6 +399,144 @@ class AmpRun:
         settle(self, d=d, alpha=alpha, iterations=read_count(self.iterations, "iterations", 1,
                                                              500),
                seed=read_count(self.seed, "seed", 0))
+
+    @property
+    def n(self) -> int:
+        """The number of samples ⌊α d⌋."""
+        return int(self.alpha * self.d)
+
+
+def check_erm(channel: Channel, losses: Any) -> None:
+    """Refuse, in one line, a loss the channel does not support: logistic and hinge need ±1
+    labels of the sign teacher (``--probit`` allowed, no additive ``--noise``); ridge needs a
+    catalogue channel (its moments E[φ(z')z'], E φ² in closed form).
+
+    >>> check_erm(Channel("abs"), ("logistic",))
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: channel = abs is not supported by logistic; allowed: ...
+    """
+    for loss in losses:
+        if loss in ("logistic", "hinge") and (channel.kind != "sign" or channel.noise != 0):
+            raise DomainError("channel", str(channel), "the sign channel (with --probit, "
+                              "without --noise) for logistic and hinge",
+                              reason=f"is not supported by {loss}")
+        if loss == "ridge" and channel.kind == "expr":
+            raise DomainError("channel", str(channel), "sign, door, abs, square, relu or "
+                              "linear for ridge", reason="is not supported by ridge")
+
+
+#: why λ = 0 is refused (the fit has no minimiser on separable data)
+_SEPARABLE = ("has no minimiser when the n samples are linearly separable (always for noiseless "
+              "sign labels; for probit labels below α_sep, 2 for pure noise (Cover 1965)): the "
+              "norm of the logistic/hinge fit grows without bound")
+
+
+def _read_lam(value: Any, losses: tuple[str, ...] = ("logistic",)) -> Fraction | str:
+    """λ in (0, MAX_LAMBDA] or ``"opt"``; λ = 0 refused with the reason (for ridge alone: its
+    λ → 0 limit, least squares or the minimum-norm interpolator, is not implemented)."""
+    if isinstance(value, str) and value.strip() == "opt":
+        return "opt"
+    lam = read_rational(value, "lambda", 0, MAX_LAMBDA)
+    if lam == 0:
+        reason = _SEPARABLE if set(losses) - {"ridge"} else \
+            "is not implemented for ridge (least squares / minimum-norm interpolation)"
+        raise DomainError("lambda", 0, "lambda > 0 or opt", reason=reason)
+    return lam
+
+
+@dataclass(frozen=True)
+class Erm:
+    """Empirical risk minimisation beside Bayes: ``losses`` (a subset of :data:`ERM_LOSSES`,
+    comma-separated text or a sequence) at penalty ``lam`` in (0, 10⁴], or ``"opt"`` (the λ
+    that minimises the error). λ = 0 is refused: on linearly separable data (noiseless sign
+    labels, always) the unpenalised logistic and hinge fits have no minimiser.
+
+    >>> Erm("logistic,hinge", "opt").losses
+    ('logistic', 'hinge')
+    >>> Erm("ridge", "1/2").lam
+    Fraction(1, 2)
+    >>> Erm("lasso", 1)
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: erm = lasso is not one of the choices; allowed: one of ridge, ...
+    >>> Erm("logistic", 0)
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: lambda = 0 has no minimiser when the n samples are linearly ...
+    """
+
+    losses: Any
+    lam: Any = "opt"
+
+    def __post_init__(self) -> None:
+        items = self.losses.split(",") if isinstance(self.losses, str) else list(self.losses)
+        losses = tuple(dict.fromkeys(read_choice(x.strip() if isinstance(x, str) else x, "erm",
+                                                 ERM_LOSSES) for x in items))
+        if not losses:
+            raise DomainError("erm", "''", ", ".join(ERM_LOSSES))
+        settle(self, losses=losses, lam=_read_lam(self.lam, losses))
+
+
+def read_ridge(value: Any) -> float | str:
+    """The value of the older ``--ridge`` option: a λ in (0, 10⁶] (a double) or ``"opt"``.
+
+    >>> read_ridge("1/10"), read_ridge(" opt")
+    (0.1, 'opt')
+    """
+    if isinstance(value, str) and value.strip() == "opt":
+        return "opt"
+    return read_real(value, "ridge", 0, 1e6, open_low=True)
+
+
+def read_erm(losses: Any, lam: Any, ridge: Any, alphas: tuple[Any, ...],
+             channel: Channel) -> Erm | None:
+    """The ERM request of the command's options ``--erm``, ``--lambda`` and ``--ridge``,
+    checked together: ``--lambda`` needs ``--erm``, ``--erm`` needs sample ratios, ``--ridge``
+    (the older option, read by :func:`read_ridge`) goes alone, and each loss must suit the
+    channel (:func:`check_erm`). None when no loss is asked (or only ``--ridge``).
+
+    >>> read_erm("logistic", None, None, (), Channel("sign"))
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: erm = logistic needs the sample ratios --alpha; allowed: ...
+    """
+    if ridge is not None and (losses is not None or lam is not None):
+        raise DomainError("ridge", str(ridge), "--ridge alone, or --erm with --lambda",
+                          reason="is given with --erm/--lambda")
+    if losses is None:
+        if lam is not None:
+            raise DomainError("lambda", str(lam), "--lambda with --erm",
+                              reason="is given without --erm")
+        return None
+    erm = Erm(losses, "opt" if lam is None else lam)
+    if not alphas:
+        raise DomainError("erm", ",".join(erm.losses), "--erm with --alpha",
+                          reason="needs the sample ratios --alpha")
+    check_erm(channel, erm.losses)
+    return erm
+
+
+@dataclass(frozen=True)
+class ErmRun:
+    """One empirical-risk-minimisation fit of the simulator: d, α, λ > 0, seed.
+
+    >>> ErmRun(500, 2, "1/10").n
+    1000
+    """
+
+    d: Any
+    alpha: Any
+    lam: Any
+    seed: Any = 0
+
+    def __post_init__(self) -> None:
+        d = read_count(self.d, "d", 50, 4000)
+        alpha = read_rational(self.alpha, "alpha", 0, 8, open_low=True)
+        lam = _read_lam(self.lam)
+        if lam == "opt":
+            raise DomainError("lambda", "opt", "a penalty λ > 0 for one fit")
+        n = int(alpha * d)
+        if n < 1:
+            raise DomainError("alpha", fraction_text(alpha), "alpha·d >= 1")
+        check_memory("d", d, 8.0 * n * d + 8.0 * 4000 * d)
+        settle(self, d=d, alpha=alpha, lam=lam, seed=read_count(self.seed, "seed", 0))
 
     @property
     def n(self) -> int:

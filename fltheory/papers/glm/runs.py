@@ -6,36 +6,79 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fltheory.papers.glm.params import AmpRun, Channel, Prior
-from fltheory.papers.glm.sim import amp_overlap, ridge_fit
-from fltheory.papers.glm.theory import PointAnswer, ThresholdAnswer, point, thresholds
+from fltheory.papers.glm.params import AmpRun, Channel, Erm, ErmRun, Prior
+from fltheory.papers.glm.sim import amp_overlap, erm_fit, ridge_fit
+from fltheory.papers.glm.theory import (
+    NotConverged,
+    PointAnswer,
+    ThresholdAnswer,
+    point,
+    thresholds,
+)
 
-__all__ = ["AmpSide", "GlmRun", "RidgeSide", "amp_side", "glm_run", "ridge_side"]
+if TYPE_CHECKING:
+    from fltheory.papers.glm.erm import ErmAnswer, RidgeAnswer
+
+__all__ = ["AmpSide", "ErmSide", "GlmRun", "RidgeSide", "amp_side", "erm_side", "glm_run",
+           "ridge_side"]
 
 
 @dataclass(frozen=True)
 class GlmRun:
-    """The thresholds and, per α, the Bayes-optimal and AMP fixed points."""
+    """The thresholds and, per α, the Bayes-optimal and AMP fixed points; with ``erm``, per α
+    one entry per loss asked (in their order): an :class:`~fltheory.papers.glm.erm.ErmAnswer`,
+    or the text of :class:`~fltheory.papers.glm.theory.NotConverged` when that loss's fixed
+    point did not converge there; with the older ``ridge`` option, per α a
+    :class:`~fltheory.papers.glm.erm.RidgeAnswer`."""
 
     thresholds: ThresholdAnswer
     points: tuple[PointAnswer, ...]
+    erm: tuple[tuple[ErmAnswer | str, ...], ...] = ()
+    ridge: tuple[RidgeAnswer, ...] = ()
 
 
 def glm_run(prior: Prior, channel: Channel, alphas: tuple[float, ...] = (),
-            progress: bool = False) -> GlmRun:
-    """Theory only: thresholds, then each α (progress on stderr past 20 of them)."""
+            progress: bool = False, erm: Erm | None = None,
+            ridge: float | str | None = None) -> GlmRun:
+    """Theory only: thresholds, then each α (progress on stderr past 20 of them, or at each α
+    when logistic or hinge is minimised over λ); ``erm`` the losses beside Bayes, ``ridge``
+    the older option's λ (or "opt")."""
     import sys
 
     th = thresholds(prior, channel)
     pts = []
+    ermed: list[tuple[ErmAnswer | str, ...]] = []
+    ridged: list[RidgeAnswer] = []
+    slow = erm is not None and erm.lam == "opt" and any(x != "ridge" for x in erm.losses)
     for i, a in enumerate(alphas):
-        if progress and len(alphas) > 20 and i % 10 == 0:
+        if progress and ((len(alphas) > 20 and i % 10 == 0) or slow):
             print(f"glm: α {i + 1}/{len(alphas)}", file=sys.stderr)
         pts.append(point(prior, channel, a))
-    return GlmRun(th, tuple(pts))
+        if erm is not None:
+            ermed.append(tuple(_erm_at(prior, channel, a, loss, erm.lam) for loss in erm.losses))
+        if ridge is not None:
+            from fltheory.papers.glm.erm import ridge as ridge_at
+            from fltheory.papers.glm.erm import ridge_optimal
+
+            ridged.append(ridge_optimal(prior, channel, a) if ridge == "opt" else
+                          ridge_at(prior, channel, a, float(ridge)))
+    return GlmRun(th, tuple(pts), tuple(ermed), tuple(ridged))
+
+
+def _erm_at(prior: Prior, channel: Channel, alpha: float, loss: str,
+            lam: Fraction | str) -> ErmAnswer | str:
+    from fltheory.papers.glm.erm import erm_optimal, erm_point
+
+    try:
+        return erm_optimal(prior, channel, alpha, loss) if lam == "opt" else \
+            erm_point(prior, channel, alpha, loss, float(lam))
+    except NotConverged as exc:
+        return str(exc)
 
 
 @dataclass(frozen=True)
@@ -92,3 +135,25 @@ def ridge_side(prior: Prior, channel: Channel, run: AmpRun, lam: float,
     meas = tuple(ridge_fit(prior, channel, AmpRun(run.d, run.alpha, 1, run.seed + s), lam)
                  for s in range(seeds))
     return RidgeSide(lam, float(run.alpha), (r.m, r.q, r.error), meas)
+
+
+@dataclass(frozen=True)
+class ErmSide:
+    """One loss at (α, λ): the theory's (m, q, classification error) and the fits' over
+    seeds."""
+
+    loss: str
+    lam: float
+    alpha: float
+    predicted: tuple[float, float, float]
+    measured: tuple[tuple[float, float, float], ...]
+
+
+def erm_side(prior: Prior, channel: Channel, loss: str, run: ErmRun, seeds: int) -> ErmSide:
+    from fltheory.papers.glm.erm import erm_point
+
+    r = erm_point(prior, channel, float(run.alpha), loss, float(run.lam))
+    meas = tuple(erm_fit(prior, channel, loss, ErmRun(run.d, run.alpha, run.lam, run.seed + s))
+                 for s in range(seeds))
+    return ErmSide(loss, float(run.lam), float(run.alpha),
+                   (r.m.value, r.q.value, r.error.value), meas)

@@ -12,40 +12,7 @@ bounds its own arguments (:mod:`fltheory.engine.hermite.bounds`).
 
 from __future__ import annotations
 
-from fltheory.engine.hermite import (
-    K_MAX,
-    KMAX_MAX,
-    Basis,
-    Coefficient,
-    Expansion,
-    Exponent,
-    HermiteAnalysis,
-    Parseval,
-    analyse,
-    coefficient,
-    expansion,
-    gauss_moment,
-    generative_exponent,
-    information_exponent,
-    parseval,
-    quad_expectation,
-)
+from fltheory.engine import hermite as _engine
+from fltheory.engine.hermite import *  # noqa: F403 (the paper's names are the engine's)
 
-__all__ = [
-    "KMAX_MAX",
-    "K_MAX",
-    "Basis",
-    "Coefficient",
-    "Expansion",
-    "Exponent",
-    "HermiteAnalysis",
-    "Parseval",
-    "analyse",
-    "coefficient",
-    "expansion",
-    "gauss_moment",
-    "generative_exponent",
-    "information_exponent",
-    "parseval",
-    "quad_expectation",
-]
+__all__ = list(_engine.__all__)

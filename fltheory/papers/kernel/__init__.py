@@ -23,11 +23,11 @@ PAPER = Paper(
 _NAMES = {
     "theory": (
         "CONVENTIONS", "CurveAnswer", "KernelSpectrum", "Level", "RidgeAnswer", "StaircaseLevel",
-        "curve", "eigen", "ridge", "spectrum", "staircase", "taylor"),
+        "curve", "eigen", "polynomial_target", "ridge", "spectrum", "staircase", "taylor"),
     "params": (
         "Curve", "Experiment", "FAST_ACTIVATIONS", "KINDS", "KernelSpec", "Levels", "MAX_D",
-        "MAX_DEPTH", "MAX_KMAX", "MAX_N", "MAX_N_VALUES", "MAX_SIM_N", "MAX_TEST", "Ridge",
-        "Target"),
+        "MAX_DEPTH", "MAX_KMAX", "MAX_N", "MAX_N_VALUES", "MAX_POLY_TARGET", "MAX_SIM_N",
+        "MAX_TEST", "PolynomialTarget", "Ridge", "Target"),
     "runs": ("GramRun", "KrrRun", "RidgeRun", "gram_run", "krr_run", "numpy_kernel", "ridge_run"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)

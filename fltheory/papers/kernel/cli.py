@@ -22,6 +22,16 @@ __all__ = ["curve_command", "curve_result", "kernel_group", "kernel_options", "r
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _tex_float(x: float, digits: int) -> str:
+    """A float in LaTeX to ``digits`` significant digits (powers of ten as ×10^{…}).
+
+    >>> print(_tex_float(1.25e-5, 3), _tex_float(0.5, 3))
+    1.25 \\times 10^{-5} 0.5
+    """
+    mantissa, _, exponent = f"{x:.{digits}g}".partition("e")
+    return mantissa if not exponent else rf"{mantissa} \times 10^{{{int(exponent)}}}"
+
+
 def _progress() -> Callable[[str], None] | None:
     return (lambda line: click.echo(line, err=True)) if sys.stderr.isatty() else None
 
@@ -128,15 +138,30 @@ def spectrum_command(kernel: str | None, activation: str | None, kind: str, dept
     emit(spectrum_result(spec, Levels(d, kmax, dps)), fmt)
 
 
-def _target(target_degree: int | None, target_energies: str | None) -> Any:
-    from fltheory.papers.kernel.params import Target
+def _target(target_degree: int | None, target_energies: str | None,
+            target_polynomial: str | None = None, d: int | None = None) -> Any:
+    from fltheory.papers.kernel.params import PolynomialTarget, Target
 
-    if target_degree is None and target_energies is None:
-        raise click.UsageError("Give --target-degree K or --target-energies 'k:e,…'.")
+    given = [x is not None for x in (target_degree, target_energies, target_polynomial)]
+    if sum(given) != 1:
+        raise click.UsageError("Give one of --target-degree K, --target-energies 'k:e,…' or "
+                               "--target-polynomial 'p(t)'.")
+    if target_polynomial is not None:
+        from fltheory.papers.kernel.theory import polynomial_target
+
+        return polynomial_target(PolynomialTarget(target_polynomial), int(d or 0))
     return Target(degree=target_degree, energies=target_energies)
 
 
-def curve_result(spec: Any, levels: Any, question: Any) -> Result:
+def _target_polynomial_option(func: F) -> F:
+    return click.option(
+        "--target-polynomial", default=None,
+        help="Target f*(x) = p(x·u) for a fixed unit u, p a polynomial in t of degree <= 60 "
+             "(e.g. 't**3 - t'); its energy per degree follows exactly at d.")(func)
+
+
+def curve_result(spec: Any, levels: Any, question: Any, polynomial: str | None = None
+                 ) -> Result:
     from fltheory.papers.kernel.theory import curve
 
     a = curve(spec, levels, question, _progress())
@@ -147,6 +172,8 @@ def curve_result(spec: Any, levels: Any, question: Any) -> Result:
              "tail_ratio": r.tail_ratio} for r in a.rows]
     first, last = a.rows[0], a.rows[-1]
     target = ", ".join(f"degree {k}: {e}" for k, e in question.target.energies.items())
+    if polynomial is not None:
+        target = f"p(x·u) = {polynomial}, energies {target}"
     ridge = "optimal per n" if question.ridge == "optimal" else str(question.ridge)
     return Result(
         command="kernel curve",
@@ -155,7 +182,8 @@ def curve_result(spec: Any, levels: Any, question: Any) -> Result:
                 "depth": spec.depth if spec.activation else None,
                 "d": levels.d, "kmax": levels.kmax, "n": list(question.n), "ridge": ridge,
                 "noise": str(question.noise),
-                "target": {str(k): str(e) for k, e in question.target.energies.items()}},
+                "target": {str(k): str(e) for k, e in question.target.energies.items()},
+                **({"target_polynomial": polynomial} if polynomial is not None else {})},
         value=[r["error"] for r in rows], numeric=f"{last.error:.10g}",
         conventions={**a.spectrum.conventions,
                      "estimator": "f̂(x) = k(x)ᵀ(K + λI_n)⁻¹y, K_ij = κ(x_i·x_j), "
@@ -192,26 +220,30 @@ def curve_result(spec: Any, levels: Any, question: Any) -> Result:
               help="Target of unit norm in one degree k.")
 @click.option("--target-energies", default=None,
               help="Target energies per degree, 'k:e,k:e' (e.g. '1:1/2,3:1/2').")
+@_target_polynomial_option
 @dps_option
 @format_option
 def curve_command(kernel: str | None, activation: str | None, kind: str, depth: int,
                   bias: Any, d: int, kmax: int | None, n: str, ridge: str, noise: Any,
-                  target_degree: int | None, target_energies: str | None, dps: int,
-                  fmt: str) -> None:
+                  target_degree: int | None, target_energies: str | None,
+                  target_polynomial: str | None, dps: int, fmt: str) -> None:
     """Learning curve of kernel ridge regression on the exact spectrum (eigenlearning):
     effective ridge, learnability of each target degree, clean and noisy-label test error.
 
     Examples: fltheory kernel curve --kernel 'exp(2*t - 2)' --d 10 --n 100 --ridge 0
     --noise 0 --target-degree 2 ;
-    fltheory kernel curve --activation relu --kind ntk --d 3 --n 10..10000:100 --target-degree 3
+    fltheory kernel curve --activation relu --kind ntk --d 3 --n 10..10000:100 --target-degree 3 ;
+    fltheory kernel curve --activation relu --kind ntk --d 20 --n 10..10000:30
+    --target-polynomial 't**3 - t' --noise 1/10
     """
     from fltheory.papers.kernel.params import Curve, Levels
 
     spec = _spec(kernel, activation, kind, depth, bias)
-    target = _target(target_degree, target_energies)
+    Levels(d, 0)  # d in its domain before the target is resolved at d
+    target = _target(target_degree, target_energies, target_polynomial, d)
     question = Curve(n, ridge, noise, target)
     top = min(target.top + 40, 400) if kmax is None else kmax
-    emit(curve_result(spec, Levels(d, top, min(dps, 30)), question), fmt)
+    emit(curve_result(spec, Levels(d, top, min(dps, 30)), question, target_polynomial), fmt)
 
 
 def ridge_result(question: Any) -> Result:
@@ -225,6 +257,10 @@ def ridge_result(question: Any) -> Result:
         if x is None:
             return None
         return "inf" if x == sp.oo else str(sp.N(x, 15))
+
+    def tex(x: Any) -> str:
+        return sp.latex(x) + ("" if x == sp.oo or x.is_Rational else
+                              rf" \approx {_tex_float(float(x), 12)}")
 
     lam = "optimal" if question.ridge == "optimal" else str(question.ridge)
     summary = [f"γ = {question.gamma}, r² = {question.signal}, σ = {question.noise}, λ = "
@@ -243,6 +279,13 @@ def ridge_result(question: Any) -> Result:
         inputs={"gamma": str(question.gamma), "signal": str(question.signal),
                 "noise": str(question.noise), "ridge": lam},
         value=str(a.risk), numeric=None if a.risk == sp.oo else num(a.risk),
+        latex_value=",\\quad ".join(
+            [rf"\gamma = {sp.latex(sp.Rational(question.gamma))}",
+             rf"\lambda = {sp.latex(a.lam)}", rf"R(\lambda) = {tex(a.risk)}",
+             rf"R(0^+) = {tex(a.ridgeless)}"]
+            + ([rf"\lambda^* = {sp.latex(a.optimal_lam)}", rf"R(\lambda^*) = "
+                rf"{tex(a.optimal_risk)}"]
+               if a.optimal_lam is not None and question.ridge != "optimal" else [])),
         conventions={"model": "x ~ N(0, I_p), y = xᵀβ + ε, ε ~ N(0, σ²), ‖β‖² = r², p/n → γ",
                      "estimator": "β̂ = argmin (1/n)‖y − Xβ‖² + λ‖β‖²",
                      "risk": "E_x(xᵀβ̂ − xᵀβ)² (clean); noisy-label test error adds σ²",
@@ -298,6 +341,9 @@ def simulate_result(spec: Any, d: int, n: int, ridge: Any, noise: Any, target: A
                 "n_test": n_test, "seed": seed},
         value={"predicted": r.predicted, "measured": r.measured, "se": r.measured_se},
         numeric=f"{r.measured:.6g}",
+        latex_value=(rf"\text{{KRR error}} = {_tex_float(r.measured, 6)} \pm "
+                     rf"{_tex_float(r.measured_se, 2)},\quad \text{{curve}} = "
+                     rf"{_tex_float(r.predicted, 6)}"),
         conventions={"simulation": "n points uniform on S^{d−1}, f̂ = k(x)ᵀ(K + λI)⁻¹y, target "
                                    "√N(d, k)·P_k(x·u) per degree (unit norm, random u), labels "
                                    "+ N(0, σ²); error on fresh test points; mean ± SE over "
@@ -322,6 +368,7 @@ def simulate_result(spec: Any, d: int, n: int, ridge: Any, noise: Any, target: A
 @click.option("--target-degree", type=CountType(minimum=0), default=None,
               help="Target of unit norm in one degree k.")
 @click.option("--target-energies", default=None, help="Target energies 'k:e,k:e'.")
+@_target_polynomial_option
 @click.option("--seeds", type=CountType(minimum=2, maximum=1000), default=8, show_default=True,
               help="Independent regressions averaged.")
 @click.option("--n-test", type=CountType(minimum=10), default=2000, show_default=True,
@@ -330,8 +377,9 @@ def simulate_result(spec: Any, d: int, n: int, ridge: Any, noise: Any, target: A
 @format_option
 def simulate_command(kernel: str | None, activation: str | None, kind: str, depth: int,
                      bias: Any, d: int, n: int, ridge: Any, noise: Any,
-                     target_degree: int | None, target_energies: str | None, seeds: int,
-                     n_test: int, seed: int, fmt: str) -> None:
+                     target_degree: int | None, target_energies: str | None,
+                     target_polynomial: str | None, seeds: int, n_test: int, seed: int,
+                     fmt: str) -> None:
     """Real kernel ridge regression (numpy) beside the learning curve at one n.
 
     Example: fltheory kernel simulate --activation relu --kind ntk --d 10 --n 200
@@ -340,8 +388,9 @@ def simulate_command(kernel: str | None, activation: str | None, kind: str, dept
     from fltheory.papers.kernel.params import Experiment
 
     spec = _spec(kernel, activation, kind, depth, bias)
-    target = _target(target_degree, target_energies)
-    Experiment(d, n, ridge, noise, target.top, n_test, seed)  # the simulator's domain
+    Experiment(d, n, ridge, noise, 0, n_test, seed)  # d, n, … in the simulator's domain
+    target = _target(target_degree, target_energies, target_polynomial, d)
+    Experiment(d, n, ridge, noise, target.top, n_test, seed)  # and the target's degrees
     emit(simulate_result(spec, d, n, ridge, noise, target, seeds, n_test, seed), fmt)
 
 

@@ -25,8 +25,8 @@ from fltheory.args import (
 from fltheory.exact import DomainError, fraction_str
 
 __all__ = ["FAST_ACTIVATIONS", "KINDS", "MAX_D", "MAX_DEPTH", "MAX_KMAX", "MAX_N", "MAX_N_VALUES",
-           "MAX_SIM_N", "MAX_TEST", "Curve", "Experiment", "KernelSpec", "Levels", "Ridge",
-           "Target"]
+           "MAX_POLY_TARGET", "MAX_SIM_N", "MAX_TEST", "Curve", "Experiment", "KernelSpec",
+           "Levels", "PolynomialTarget", "Ridge", "Target"]
 
 #: the largest dimension d of the sphere S^{d−1}
 MAX_D = 10**9
@@ -43,6 +43,8 @@ MAX_SIM_N = 10000
 #: the largest number of fresh test points of one simulated regression
 MAX_TEST = 100000
 KINDS = ("nngp", "ntk")
+#: the highest degree of a polynomial target p(x·u)
+MAX_POLY_TARGET = 60
 #: activations whose kernels are known without parsing (σ = a·relu(z) + c·relu(−z), or a step)
 FAST_ACTIVATIONS = {"relu": ("linear", 1, 0), "abs": ("linear", 1, 1), "sign": ("step", 1, -1)}
 
@@ -81,7 +83,7 @@ activation, not both
         depth = read_count(self.depth, "depth", 2, MAX_DEPTH)
         bias = read_rational(self.bias, "bias", 0, 100)
         if self.kernel is not None:
-            from fltheory.engine.expressions import parse_kernel
+            from fltheory.engine.kernels.parse import parse_kernel
 
             settle(self, kernel=str(self.kernel).strip(), kind=kind, depth=depth, bias=bias,
                    expr=parse_kernel(str(self.kernel)))
@@ -196,6 +198,48 @@ class Target:
     def top(self) -> int:
         """The highest degree with energy."""
         return max(k for k, e in self.energies.items() if e)
+
+
+@dataclass(frozen=True)
+class PolynomialTarget:
+    """A single-index polynomial target f*(x) = p(x·u), u a fixed unit vector: ``polynomial``
+    p(t), an expression in t with rational coefficients, of degree at most 60, not identically
+    zero. Its energy per harmonic degree depends on d (:func:`~fltheory.papers.kernel.theory.
+    polynomial_target`).
+
+    >>> PolynomialTarget("t**3 - t").coefficients
+    (Fraction(0, 1), Fraction(-1, 1), Fraction(0, 1), Fraction(1, 1))
+    >>> PolynomialTarget("exp(t)")
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: target_polynomial = exp(t) is not a polynomial in t with \
+rational coefficients; allowed: a polynomial p(t) of degree <= 60 (the target p(x·u))
+    """
+
+    polynomial: Any
+    coefficients: Any = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        from fltheory.engine.expressions import parse_kernel
+
+        text = str(self.polynomial).strip()
+        allowed = f"a polynomial p(t) of degree <= {MAX_POLY_TARGET} (the target p(x·u))"
+        expr = parse_kernel(text, "target_polynomial")  # in its variable t (kept as z)
+        (var,) = expr.free_symbols or {None}
+        poly = expr.as_poly(var) if var is not None and expr.is_polynomial(var) else None
+        raw = [expr] if var is None else poly.all_coeffs()[::-1] if poly is not None else None
+        coeffs = None if raw is None or not all(c.is_Rational for c in raw) else [
+            Fraction(int(c.p), int(c.q)) for c in raw]
+        if coeffs is None:
+            raise DomainError("target_polynomial", text, allowed,
+                              reason="is not a polynomial in t with rational coefficients")
+        while coeffs and coeffs[-1] == 0:
+            coeffs.pop()
+        if not coeffs:
+            raise DomainError("target_polynomial", text, allowed, reason="is zero")
+        if len(coeffs) - 1 > MAX_POLY_TARGET:
+            raise DomainError("target_polynomial", text, allowed,
+                              reason=f"has degree {len(coeffs) - 1}")
+        settle(self, polynomial=text, coefficients=tuple(coeffs))
 
 
 @dataclass(frozen=True)

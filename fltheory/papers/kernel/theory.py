@@ -34,12 +34,21 @@ from fltheory.engine.kernels.moments import confirmed_digits
 from fltheory.engine.kernels.networks import Eigen
 from fltheory.engine.spherical import multiplicity
 from fltheory.exact import DomainError
-from fltheory.papers.kernel.params import FAST_ACTIVATIONS, Curve, KernelSpec, Levels, Ridge
+from fltheory.papers.kernel.params import (
+    FAST_ACTIVATIONS,
+    Curve,
+    KernelSpec,
+    Levels,
+    PolynomialTarget,
+    Ridge,
+    Target,
+)
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
 __all__ = ["CONVENTIONS", "CurveAnswer", "KernelSpectrum", "Level", "RidgeAnswer",
-           "StaircaseLevel", "curve", "eigen", "ridge", "spectrum", "staircase", "taylor"]
+           "StaircaseLevel", "curve", "eigen", "polynomial_target", "ridge", "spectrum",
+           "staircase", "taylor"]
 
 CONVENTIONS = {
     "sphere": "x, y uniform on S^{d−1}, t = x·y",
@@ -50,6 +59,14 @@ CONVENTIONS = {
 #: bounds of the composed route (smooth σ deeper than 2 or with bias): kmax·depth and dps
 SMOOTH_DEEP_WORK = 200
 SMOOTH_DEEP_DPS = 40
+#: bound of the Hermite route (smooth σ, depth 2, no bias): (kmax + 50)·(dps + 10)², the
+#: coefficients needed (~kmax + 2 dps) at working precision ~dps (gelu NTK on S^1 at kmax 200,
+#: dps 30, near the bound: about 15 s alone, 45 s on a loaded machine)
+SMOOTH_WORK = 600_000
+#: bound of the series route of the ReLU family deeper than 2 or with bias:
+#: depth·(kmax + 32)·(dps + 10), one complex recursion of depth layers per Cauchy point, the
+#: points growing with kmax (depth 8, kmax 200, dps 30 near the bound: about 50 s loaded)
+KINKED_DEEP_WORK = 80_000
 NETWORK = ("depth L weight layers; first layer w ~ N(0, I_d) (w·x ~ N(0, 1)), later layers "
            "N(0, c_σ/width) with c_σ = 1/E[σ(z)²] (ReLU: 2, He), bias N(0, β²); "
            "NNGP Σ^(L−1), NTK Θ^(L) (Jacot et al. 2018; Arora et al. 2019, eq. 4)")
@@ -235,6 +252,21 @@ def eigen(spec: KernelSpec, levels: Levels,
                           f"{SMOOTH_DEEP_DPS} for a smooth σ deeper than 2 or with bias",
                           reason=f"(with depth {net.depth}, dps {dps}) would compose series "
                                  "of several hundred terms at thousands of points")
+    family = net.form.family
+    if family == "smooth" and net.depth == 2 and not net.bias and (
+            (kmax + 50) * (dps + 10) ** 2 > SMOOTH_WORK):
+        raise DomainError("kmax", kmax, f"(kmax + 50)·(dps + 10)² <= {SMOOTH_WORK} for a smooth "
+                          "σ (the Hermite route)",
+                          reason=f"with --dps {dps} would need ~{kmax + 2 * dps + 80}+ Hermite "
+                                 f"coefficients at {dps}+ digits (work "
+                                 f"{(kmax + 50) * (dps + 10) ** 2})")
+    if family in ("linear", "step") and (net.depth > 2 or net.bias) and (
+            net.depth * (kmax + 32) * (dps + 10) > KINKED_DEEP_WORK):
+        raise DomainError("kmax", kmax, f"depth·(kmax + 32)·(dps + 10) <= {KINKED_DEEP_WORK} "
+                          "for the ReLU family deeper than 2 or with bias (the series route)",
+                          reason=f"with depth {net.depth} and --dps {dps} would evaluate the "
+                                 "kernel's recursion at thousands of complex points (work "
+                                 f"{net.depth * (kmax + 32) * (dps + 10)})")
     return network_eigenvalues(net, d, kmax, dps, progress=progress)
 
 
@@ -264,6 +296,32 @@ def spectrum(spec: KernelSpec, levels: Levels,
 
 
 # --------------------------------------------------------------------------- learning curves
+
+
+def polynomial_target(target: PolynomialTarget, d: int) -> Target:
+    """The energy per harmonic degree of f*(x) = p(x·u) on S^{d−1}, exact: p = Σ_k c_k P_k
+    with c_k = N(d, k) E_t[p(t) P_k(t)] (E[P_k²] = 1/N(d, k)), so the degree-k part has energy
+    e_k = N(d, k)·(Σ_j p_j a_{j,k})², a_{j,k} = E_t[t^j P_k(t)] exact; Σ_k e_k = E_t[p(t)²]
+    (Parseval). Degrees of zero energy are left out.
+
+    >>> polynomial_target(PolynomialTarget("t**2"), 3).energies
+    {0: Fraction(1, 9), 2: Fraction(4, 45)}
+    """
+    from fltheory.engine.kernels.moments import gegenbauer_moment
+
+    d = int(d)
+    energies: dict[int, Fraction] = {}
+    for k in range(len(target.coefficients)):
+        c = sum((p * gegenbauer_moment(d, k, j) for j, p in enumerate(target.coefficients)
+                 if p), Fraction(0))
+        if c:
+            energies[k] = multiplicity(d, k) * c * c
+    total = sum(energies.values(), Fraction(0))
+    if total > 10**6:
+        raise DomainError("target_polynomial", target.polynomial, "a target with E[p(x·u)²] <= "
+                          "10^6 (the energies' range)",
+                          reason=f"has E[p(x·u)²] = {float(total):.4g} on S^{d - 1}")
+    return Target(energies=energies)
 
 
 @dataclass(frozen=True)

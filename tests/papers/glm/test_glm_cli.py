@@ -76,3 +76,16 @@ def test_ridge_column():
     r = _run("--prior", "gaussian", "--channel", "sign", "--alpha", "2", "--ridge", "opt")
     assert r.exit_code == 0, r.output
     assert "error ridge" in r.output
+
+
+def test_just_above_the_weak_recovery_threshold_answers(invoke):
+    """Phase retrieval (Gaussian prior, z²) just above α_WR = 1/2: the root finder evaluates the
+    curve at q̂ ~ 1e-30, where Q underflowed to 0 and the command stopped with an internal error
+    (ZeroDivisionError). Now it answers, and the transition being continuous, q grows linearly
+    from α_WR: q/(α − α_WR) at α − α_WR = 1e-7 agrees with its value at 1e-3 to the printed
+    digits (the check rests only on continuity, not on this code's numbers)."""
+    out = json.loads(invoke("glm", "--prior", "gaussian", "--channel", "square", "--alpha",
+                            "0.5000001,0.501", "--format", "json").stdout)
+    near, far = (float(row[1].lstrip("~")) for row in out["table"]["rows"])
+    assert 0 < near < 1e-6
+    assert abs(near / 1e-7 - far / 1e-3) < 0.05 * far / 1e-3

@@ -12,7 +12,34 @@ import mpmath
 import pytest
 
 from fltheory.engine.kernels import arccos, moments
-from fltheory.engine.spherical import legendre_coefficients
+
+
+def _rising(a: Fraction, j: int) -> Fraction:
+    return math.prod((a + i for i in range(j)), start=Fraction(1))
+
+
+def legendre_coefficients(d: int, k: int) -> list[Fraction]:
+    """Monomial coefficients of P_k = C_k^α/C_k^α(1), α = (d − 2)/2 (d >= 3), from the explicit
+    sum C_k^α(t) = Σ_m (−1)^m (α)_(k−m)/(m!(k − 2m)!) (2t)^(k−2m) and C_k^α(1) = (2α)_k/k!
+    (DLMF 18.5.10, 18.6.1), written here, not the package's."""
+    assert d >= 3
+    alpha = Fraction(d - 2, 2)
+    at_one = _rising(2 * alpha, k) / math.factorial(k)
+    out = [Fraction(0)] * (k + 1)
+    for m in range(k // 2 + 1):
+        out[k - 2 * m] = (Fraction((-1) ** m) * _rising(alpha, k - m) * 2 ** (k - 2 * m)
+                          / (math.factorial(m) * math.factorial(k - 2 * m)) / at_one)
+    return out
+
+
+def _kappa0(t):
+    """Cho & Saul (2009) arc-cosine kernel of order 0, normalised κ_0(1) = 1."""
+    return 1 - mpmath.acos(t) / mpmath.pi
+
+
+def _kappa1(t):
+    """Cho & Saul (2009) arc-cosine kernel of order 1, normalised κ_1(1) = 1."""
+    return (mpmath.sqrt(1 - t * t) + t * (mpmath.pi - mpmath.acos(t))) / mpmath.pi
 
 
 @pytest.fixture(autouse=True)
@@ -23,9 +50,13 @@ def _precision():
 
 def _quad_eigenvalue(kappa, d: int, k: int, dps: int = 40):
     """μ_k = ∫ κ(t) P_k(t) (1 − t²)^{(d−3)/2} dt / ∫ (1 − t²)^{(d−3)/2} dt by tanh-sinh
-    quadrature (mpmath), P_k from its exact monomial coefficients (engine.spherical); split at
-    0 and ±1/2 so that the endpoints' singularities are handled by the rule's own clustering."""
-    coeffs = [mpmath.mpf(c.numerator) / c.denominator for c in legendre_coefficients(d, k)]
+    quadrature (mpmath), P_k from its exact monomial coefficients (the explicit sum above;
+    d = 2: the Chebyshev polynomial T_k = cos(k arccos t)); split at 0 and ±1/2 so that the
+    endpoints' singularities are handled by the rule's own clustering."""
+    if d == 2:
+        coeffs = [mpmath.mpf(c) for c in mpmath.taylor(lambda t: mpmath.chebyt(k, t), 0, k)]
+    else:
+        coeffs = [mpmath.mpf(c.numerator) / c.denominator for c in legendre_coefficients(d, k)]
     with mpmath.workdps(dps + 20):
         w = lambda t: (1 - t * t) ** (mpmath.mpf(d - 3) / 2)  # noqa: E731
         pts = [-1, -0.5, 0, 0.5, 1]
@@ -42,6 +73,18 @@ def _sphere_moment(d: int, j: int) -> Fraction:
     num = math.prod(range(j - 1, 0, -2))
     den = math.prod(d + 2 * i for i in range(j // 2))
     return Fraction(num, den)
+
+
+def test_reference_gegenbauer_coefficients_against_mpmath():
+    """The explicit sum above against mpmath's own Gegenbauer polynomials at a generic t."""
+    t = mpmath.mpf(3) / 7
+    for d in (3, 4, 9):
+        for k in range(9):
+            c = legendre_coefficients(d, k)
+            ours = sum(mpmath.mpf(x.numerator) / x.denominator * t**i for i, x in enumerate(c))
+            alpha = mpmath.mpf(d - 2) / 2
+            ref = mpmath.gegenbauer(k, alpha, t) / mpmath.gegenbauer(k, alpha, 1)
+            assert abs(ours - ref) < mpmath.mpf(10) ** -35
 
 
 @pytest.mark.parametrize(("d", "k", "j"), [(7, 3, 9), (5, 4, 4), (11, 2, 12), (3, 5, 13)])
@@ -61,8 +104,8 @@ def test_arccos_eigenvalues_against_quadrature(d):
     e1 = arccos.arccos_eigenvalues(1, d, 7).values(30)
     tol = mpmath.mpf(10) ** (-12 if d == 2 else -25)  # d = 2: weight (1 − t²)^(−1/2)
     for k in range(8):
-        assert abs(e0[k] - _quad_eigenvalue(arccos.kappa0, d, k)) < tol
-        assert abs(e1[k] - _quad_eigenvalue(arccos.kappa1, d, k)) < tol
+        assert abs(e0[k] - _quad_eigenvalue(_kappa0, d, k)) < tol
+        assert abs(e1[k] - _quad_eigenvalue(_kappa1, d, k)) < tol
 
 
 def test_fisher_levels_are_the_relu_nngp_levels_times_d_over_2():
@@ -104,7 +147,7 @@ def test_series_route_reproduces_the_closed_forms_within_its_bounds():
     from fltheory.engine.kernels.series import series_eigenvalues
 
     for d in (3, 10, 1000, 10**6):
-        s = series_eigenvalues(arccos.kappa1, 1, 0, d, 12, 30).spectrum
+        s = series_eigenvalues(_kappa1, 1, 0, d, 12, 30).spectrum
         exact = arccos.arccos_eigenvalues(1, d, 12).values(40)
         for k in range(13):
             assert abs(s.values[k] - exact[k]) <= s.bounds[k] + mpmath.mpf(10) ** -38
@@ -120,7 +163,7 @@ def test_relu_deep_nngp_against_quadrature_of_the_composition():
     e = network_eigenvalues(Network(activation_form(parse_expression("relu")), "nngp", 3), 5, 6,
                             20)
     for k in range(7):
-        ref = _quad_eigenvalue(lambda t: arccos.kappa1(arccos.kappa1(t)), 5, k, 30)
+        ref = _quad_eigenvalue(lambda t: _kappa1(_kappa1(t)), 5, k, 30)
         assert abs(e.values[k] - ref) <= e.bounds[k] + mpmath.mpf(10) ** -28
         assert e.bounds[k] < mpmath.mpf(10) ** -6  # and the bound is informative
 
@@ -135,7 +178,7 @@ def test_relu_with_bias_against_cho_saul_with_variances():
     q = 1 + b2
     s = spectrum(KernelSpec(activation="relu", bias="1/2"), Levels(4, 5, 20))
     for lev in s.levels:
-        ref = _quad_eigenvalue(lambda t: q * arccos.kappa1((t + b2) / q) + b2, 4, lev.k, 25)
+        ref = _quad_eigenvalue(lambda t: q * _kappa1((t + b2) / q) + b2, 4, lev.k, 25)
         assert abs(lev.value - ref) <= lev.bound + mpmath.mpf(10) ** -20
 
 

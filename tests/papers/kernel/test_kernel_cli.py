@@ -140,7 +140,59 @@ def test_simulate_and_staircase(invoke):
     ["simulate", "--activation", "z**2 + 1", "--d", "3", "--target-degree", "1"],
     ["staircase", "--activation", "relu", "--ell", "3", "--target-degree", "1"],
     ["staircase", "--activation", "relu", "--psi", "0", "--target-degree", "1"],
+    # costs bounded before work: the Hermite route and the series route of the ReLU family
+    ["spectrum", "--activation", "gelu", "--kind", "ntk", "--d", "2", "--kmax", "50", "--dps",
+     "100"],
+    ["spectrum", "--activation", "gelu", "--d", "2", "--kmax", "400"],
+    ["spectrum", "--activation", "relu", "--kind", "ntk", "--depth", "8", "--bias", "100",
+     "--d", "7", "--kmax", "400", "--dps", "100"],
+    # polynomial targets
+    ["curve", "--activation", "relu", "--d", "3", "--target-polynomial", "exp(t)"],
+    ["curve", "--activation", "relu", "--d", "3", "--target-polynomial", "0*t"],
+    ["curve", "--activation", "relu", "--d", "3", "--target-polynomial", "t**61"],
+    ["curve", "--activation", "relu", "--d", "3", "--target-polynomial", "x**2"],
+    ["curve", "--activation", "relu", "--d", "3", "--target-polynomial", "10000*t"],
+    ["curve", "--activation", "relu", "--d", "3", "--target-polynomial", "t",
+     "--target-degree", "1"],
+    ["curve", "--activation", "relu", "--d", "1", "--target-polynomial", "t"],
+    ["simulate", "--activation", "relu", "--d", "3", "--target-polynomial", "t**61"],
 ])
 def test_bad_input(invoke, bad):
     r = invoke("kernel", *bad)
     assert r.exit_code == 2 and r.stderr.count("\n") == 1, (bad, r.stderr, r.stdout)
+
+
+def test_polynomial_target_energies_are_its_harmonic_parts(invoke):
+    """f*(x) = p(x·u), p(t) = 3t³/2 − t/3 + 1/5 at d = 7: the energies per degree sum to
+    E_t[p(t)²] (Parseval), computed here from the sphere's moments E[t^(2i)] = (2i − 1)!!/
+    (d(d + 2)…(d + 2i − 2)); degree 3's energy is N(7, 3)·E[p P_3]², E[p P_3] = (3/2)E[t³P_3]
+    and, by hand at d = 7, P_3 = (3/2)(t³ − t/3) (Gegenbauer α = 5/2, P_3(1) = 1), so
+    E[t³P_3] = (3/2)(E t⁶ − E t⁴/3) = (3/2)(15/693 − 11/693) = 6/693 = 3!/(d(d+2)(d+4)); and
+    the curve equals the one given the same energies by hand."""
+    from fractions import Fraction
+    from math import comb, prod
+
+    d = 7
+    p = {0: Fraction(1, 5), 1: Fraction(-1, 3), 3: Fraction(3, 2)}
+
+    def moment(j: int) -> Fraction:
+        if j % 2:
+            return Fraction(0)
+        return Fraction(prod(range(j - 1, 0, -2)), prod(d + 2 * i for i in range(j // 2)))
+
+    norm2 = sum((a * b * moment(i + j) for i, a in p.items() for j, b in p.items()),
+                Fraction(0))
+    r = invoke("kernel", "curve", "--activation", "relu", "--kind", "ntk", "--d", str(d),
+               "--n", "10,100,1000", "--noise", "1/10", "--target-polynomial",
+               "3*t**3/2 - t/3 + 1/5", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    data = json.loads(r.stdout)
+    energies = {int(k): Fraction(v) for k, v in data["inputs"]["target"].items()}
+    assert sum(energies.values()) == norm2
+    n3 = comb(d + 2, 3) - comb(d, 1)  # N(d, 3) = C(k+d−1, k) − C(k+d−3, k−2)
+    assert energies[3] == n3 * (Fraction(3, 2) * Fraction(6, d * (d + 2) * (d + 4))) ** 2
+    assert data["inputs"]["target_polynomial"] == "3*t**3/2 - t/3 + 1/5"
+    by_hand = invoke("kernel", "curve", "--activation", "relu", "--kind", "ntk", "--d", str(d),
+                     "--n", "10,100,1000", "--noise", "1/10", "--target-energies",
+                     ",".join(f"{k}:{e}" for k, e in energies.items()), "--format", "json")
+    assert json.loads(by_hand.stdout)["value"] == data["value"]
