@@ -27,12 +27,15 @@ _NAMES = {
         "ThresholdRow", "Thresholds", "continuum_count", "depth_rows", "dimension",
         "feature_dimension", "power_strength", "recovered_count", "sample_ratio",
         "strength_norm2", "threshold", "threshold_exact", "threshold_table", "thresholds"),
+    "depth": (
+        "KERNEL_DEGREES", "KernelShare", "kernel_half_point", "kernel_share"),
     "law": (
         "MSELaw", "law_a1_squared", "law_exponent", "law_prefactor", "mse_law", "mse_law_for"),
     "luli": (
         "LabelLaw", "Overlap", "RecoveryModel", "ruben_work"),
     "params": (
-        "DIMS", "FEATURES", "Features", "LATENTS", "LawQuery", "MAX_D1", "MAX_DIGITS", "MAX_Q",
+        "DEPTH_MAX_N", "DIMS", "DepthRun", "FEATURES", "Features", "LATENTS", "LawQuery",
+        "MAX_D1", "MAX_DIGITS", "MAX_Q",
         "MAX_SIM_BYTES", "MAX_THRESHOLD_ROWS", "Model", "RecoveryQuery", "SIM_MAX_D",
         "SIM_MAX_D1", "SIM_MAX_D_OTHER", "SIM_MAX_FEATURES", "SIM_MAX_Q", "SIM_MAX_SEEDS",
         "SIM_N", "SIM_TRANSFORMS", "Simulation", "SpectralRun", "Strengths", "TRANSFORMS",

@@ -18,10 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from fltheory.claims.registry import Claim, Point, Verdict
-from fltheory.claims.stats import linear_fit, mean_se, z_crit
+from fltheory.claims.registry import Claim, Point, Status, Verdict
+from fltheory.claims.stats import FAMILY_ALARM, linear_fit, mean_se, z_crit
 from fltheory.papers.recovery import sim, theory
+from fltheory.papers.recovery.params import DepthRun
 from fltheory.papers.recovery.runs import clear_cache, model_of, spectral_point
+from fltheory.simkit.seeding import child
 
 __all__ = ["CLAIMS", "clear_cache"]
 
@@ -378,6 +380,168 @@ def _predict_depth(params: Mapping[str, Any]) -> list[dict[str, int]]:
     return theory.depth_rows(params["d"], params["q"])
 
 
+def _t_crit(tests: int, dof: int) -> float:
+    """Two-sided Bonferroni bound of Student's t with ``dof`` degrees of freedom (family-wise
+    1e-3, as z_crit): a seed mean's t-statistic over a handful of seeds has heavier tails than
+    a normal one (at 8 seeds and 10 tests the normal bound 3.89 would be crossed with
+    probability about 6 %, the t bound is 7.88)."""
+    from scipy.stats import t
+
+    return float(t.ppf(1 - FAMILY_ALARM / (2 * tests), dof))
+
+
+#: the level of ρ_1² that counts as recovered (the crossing of the other claims) and the share
+#: of the degree-4 energy the kernel must keep (it has learned less than half of that part)
+_RECOVERED, _KEPT = 0.5, 0.5
+RHO = "squared overlap ρ_1² with the first direction"
+SHARE = "KRR test error on the degree-4 part / its energy"
+
+
+def _cells(params: Mapping[str, Any]) -> list[tuple[int, int, int]]:
+    """(d, c, n = c·D(d, 2)) of every cell, D from the theory's own count."""
+    return [(d, c, c * theory.feature_dimension(d, 2)) for d, c in params["cells"]]
+
+
+def _predict_depth_fixed(params: Mapping[str, Any]) -> list[dict[str, float]]:
+    """Per cell: the eigenlearning share E_0(1 − L_4)² (ReLU NTK, ridgeless), L_4, and for the
+    report the Lu–Li ρ_1² of Gaussian-equivalent features at δ = c and n/N(d, 4)."""
+    model = model_of(params["d1"], params["gamma"])
+    out = []
+    for d, c, n in _cells(params):
+        k = theory.kernel_share(d, n)
+        n4 = theory.feature_dimension(d, 4) - theory.feature_dimension(d, 2)
+        out.append({"d": d, "c": c, "n": n, "share": k.share, "L4": k.L4,
+                    "luli": float(model.overlaps([float(c)])[0, 0]), "n_over_N4": n / n4})
+    return out
+
+
+def _sim_depth_fixed(params: Mapping[str, Any], seed: int) -> list[dict[str, np.ndarray]]:
+    """Per cell, ``seeds`` runs of :func:`~fltheory.papers.recovery.sim.depth_simulate`, run s
+    drawing from the child (s, d, c) of ``seed``."""
+    out = []
+    for d, c, n in _cells(params):
+        runs = [sim.depth_simulate(DepthRun(d, n, params["d1"], params["gamma"],
+                                            params["n_test"]), child(seed, s, d, c))
+                for s in range(params["seeds"])]
+        out.append({"rho2": np.array([r.rho2[0] for r in runs]),
+                    "share4": np.array([r.share4 for r in runs]),
+                    "share": np.array([r.share for r in runs])})
+    return out
+
+
+def _compare_depth_fixed(pred: list[dict[str, float]], meas: list[dict[str, np.ndarray]]
+                         ) -> Verdict:
+    """Per cell three tests, Bonferroni over all (family-wise 1e-3, Student's t with seeds − 1
+    degrees of freedom): ρ_1² > 1/2 and the
+    kernel's share of the degree-4 energy > 1/2, one-sided at t >= zc; the share equal to the
+    eigenlearning value within zc standard errors. Fail: a one-sided test significant the other
+    way, or eigenlearning rejected; inconclusive: a one-sided test that does not reach zc."""
+    zc = _t_crit(3 * len(pred), len(meas[0]["rho2"]) - 1)
+    status: Status = "pass"
+    parts, points, weak = [], [], []
+    for p, m in zip(pred, meas, strict=True):
+        where = f"d = {p['d']}, n = {p['c']}·D = {p['n']}"
+        r, r_se = mean_se(m["rho2"])
+        s, s_se = mean_se(m["share4"])
+        full, full_se = mean_se(m["share"])
+        z_rho, z_kept = (r - _RECOVERED) / r_se, (s - _KEPT) / s_se
+        z_el = (s - p["share"]) / s_se
+        if z_rho <= -zc or z_kept <= -zc or abs(z_el) > zc:
+            status = "fail"
+        elif min(z_rho, z_kept) < zc:
+            weak.append(where)
+        parts.append(f"{where}: ρ_1² {r:.3f}±{r_se:.3f} (t {z_rho:+.1f}; Lu–Li Gaussian-"
+                     f"equivalent {p['luli']:.3f}), kernel keeps {s:.3f}±{s_se:.3f} of the "
+                     f"degree-4 energy (eigenlearning {p['share']:.3f}, t {z_el:+.2f}; "
+                     f"n/N(d, 4) = {p['n_over_N4']:.2f}), {full:.3f}±{full_se:.3f} of Var y")
+        x = float(p["d"])
+        series = f"n = {p['c']}·D(d, 2)"
+        points += [
+            Point(f"{where}: ρ_1², mean over seeds (tested > 1/2 by t >= {zc:.2f})", r, se=r_se,
+                  x=x, x_label="d", series=f"spectral ρ_1², {series} (sign of ρ_1² − 1/2 "
+                  "tested)", quantity=RHO),
+            Point(f"{where}: ρ_1² against Lu–Li for Gaussian-equivalent features (reported, "
+                  "not tested)", r, p["luli"], x=x, x_label="d",
+                  series=f"spectral ρ_1² against Lu–Li, {series}", quantity=RHO),
+            Point(f"{where}: KRR share of the degree-4 energy against eigenlearning (also "
+                  f"tested > 1/2)", s, p["share"], s_se, zc * s_se, x, "d",
+                  f"KRR share, {series}", quantity=SHARE)]
+    if status == "pass" and weak:
+        status = "inconclusive"
+    shown = "; ".join(f"d = {p['d']}, c = {p['c']}: {p['share']:.3f}" for p in pred)
+    return Verdict(status, f"ρ_1² > 1/2; kernel keeps E_0(1 − L_4)² = {shown} (> 1/2)",
+                   "; ".join(parts), f"one-sided t >= {zc:.2f}; eigenlearning |t| <= {zc:.2f} "
+                   f"(Student, {len(meas[0]['rho2']) - 1} dof)",
+                   reason=("one-sided tests short of the bound at " + ", ".join(weak))
+                   if status == "inconclusive" else "", points=tuple(points))
+
+
+def _predict_growth(params: Mapping[str, Any]) -> list[dict[str, float]]:
+    """Per cell (d, n): the eigenlearning share at n (n is the half-point, so about 1/2), n over
+    N(d, 4) and over D(d, 2)."""
+    out = []
+    for d, n in params["cells"]:
+        D2 = theory.feature_dimension(d, 2)
+        out.append({"d": d, "n": n, "share": theory.kernel_share(d, n).share,
+                    "n_over_N4": n / (theory.feature_dimension(d, 4) - D2),
+                    "n_over_D2": n / D2})
+    return out
+
+
+def _sim_growth(params: Mapping[str, Any], seed: int) -> list[dict[str, np.ndarray]]:
+    """Per cell, ``seeds`` runs of depth_simulate at (d, n), run s from the child (s, d, n)."""
+    out = []
+    for d, n in params["cells"]:
+        runs = [sim.depth_simulate(DepthRun(d, n, params["d1"], params["gamma"],
+                                            params["n_test"]), child(seed, s, d, n))
+                for s in range(params["seeds"])]
+        out.append({"rho2": np.array([r.rho2[0] for r in runs]),
+                    "share4": np.array([r.share4 for r in runs])})
+    return out
+
+
+def _compare_growth(pred: list[dict[str, float]], meas: list[dict[str, np.ndarray]]
+                    ) -> Verdict:
+    """Per cell: the kernel's share equal to eigenlearning's (about 1/2) within zc standard
+    errors, and ρ_1² > 1/2 one-sided (Bonferroni over both tests of every cell, family-wise
+    1e-3, Student's t with seeds − 1 degrees of freedom). Fail: the share off, or ρ_1²
+    significantly below 1/2; inconclusive: ρ_1² short of the bound."""
+    zc = _t_crit(2 * len(pred), len(meas[0]["rho2"]) - 1)
+    status: Status = "pass"
+    parts, points, weak = [], [], []
+    for p, m in zip(pred, meas, strict=True):
+        where = f"d = {p['d']}, n = {p['n']}"
+        r, r_se = mean_se(m["rho2"])
+        s, s_se = mean_se(m["share4"])
+        z_rho, z_el = (r - _RECOVERED) / r_se, (s - p["share"]) / s_se
+        if abs(z_el) > zc or z_rho <= -zc:
+            status = "fail"
+        elif z_rho < zc:
+            weak.append(where)
+        parts.append(f"{where} ({p['n_over_N4']:.2f}·N(d, 4), {p['n_over_D2']:.1f}·D(d, 2)): "
+                     f"kernel keeps {s:.3f}±{s_se:.3f} (eigenlearning {p['share']:.3f}, t "
+                     f"{z_el:+.2f}), ρ_1² {r:.3f}±{r_se:.3f} (t {z_rho:+.1f})")
+        x = float(p["d"])
+        points += [
+            Point(f"{where}: KRR share of the degree-4 energy at the eigenlearning half-point",
+                  s, p["share"], s_se, zc * s_se, x, "d", "KRR share at n_½(d)",
+                  quantity=SHARE),
+            Point(f"{where}: spectral ρ_1², mean over seeds (tested > 1/2 by t >= {zc:.2f})", r,
+                  se=r_se, x=x, x_label="d", series="spectral ρ_1² at n_½(d) (sign of "
+                  "ρ_1² − 1/2 tested)", quantity=RHO)]
+    if status == "pass" and weak:
+        status = "inconclusive"
+    first, last = pred[0], pred[-1]
+    slope = math.log(last["n"] / first["n"]) / math.log(last["d"] / first["d"])
+    shown = ", ".join(f"{p['n']} at d = {p['d']}" for p in pred)
+    return Verdict(status, f"kernel's half-point n_½ = {shown} (local exponent {slope:.1f} in d)"
+                   "; share 1/2 there; ρ_1² > 1/2",
+                   "; ".join(parts), f"eigenlearning |t| <= {zc:.2f}; one-sided t >= {zc:.2f} "
+                   f"(Student, {len(meas[0]['rho2']) - 1} dof)",
+                   reason=("ρ_1² short of the bound at " + ", ".join(weak))
+                   if status == "inconclusive" else "", points=tuple(points))
+
+
 _GRID_SMALL = {"d": (16, 21, 28), "deltas": (2.5, 5, 10, 20, 40, 80), "seeds": 6, "d1": 8,
                "gamma": 1.0, "k": 4}
 _GRID_LARGE = {"d": (24, 34, 48), "deltas": (2.5, 5, 10, 20, 40, 80), "seeds": 8, "d1": 8,
@@ -435,18 +599,65 @@ CLAIMS = [
            "large": {"d": (34, 40), "deltas": (5, 10, 20, 40, 80, 160), "seeds": 6, "d1": 8,
                      "gamma": 1.0, "k": 3}},
           source=_SOURCE),
+    Claim("recovery.depth_at_fixed_d",
+          "at fixed d, on inputs uniform on the sphere of radius √d (q = 2, d1 = 8 flat "
+          "directions, γ = 1) and n = c·D(d, 2) samples: the hierarchical spectral method "
+          "(real Hermite features, rank transform) already recovers the first direction "
+          "(ρ_1² > 1/2), while ridgeless kernel regression with the two-layer ReLU NTK on the "
+          "same n points keeps the share E_0(1 − L_4)² of the target's degree-4 energy that "
+          "eigenlearning predicts, more than half (small: d = 12, 16 at c = 10; large: "
+          "d = 12, 16, 20, 24 at c = 10 and d = 16, 20 at c = 20)",
+          _predict_depth_fixed, _sim_depth_fixed, _compare_depth_fixed,
+          "the same n points for both methods; on the sphere the target splits exactly into "
+          "harmonic degrees 0, 2, 4 and the kernel is fitted to its degree-4 part (kernel "
+          "regression is linear in the labels), so its test error over that part's energy is "
+          "the eigenlearning quantity itself; per cell ρ_1² > 1/2 and share > 1/2 one-sided "
+          "and share = eigenlearning two-sided, Bonferroni over 3 tests per cell (family-wise "
+          "1e-3); power: the gaps to 1/2 (Lu–Li ρ_1² − 1/2 about 0.3 at c = 10, eigenlearning "
+          "share − 1/2 >= 0.2 in every cell) are several seed-to-seed spreads; the verdict "
+          "quotes each test's t",
+          {"small": {"cells": ((12, 10), (16, 10)), "seeds": 12, "d1": 8, "gamma": 1.0,
+                     "n_test": 2000},
+           "large": {"cells": ((12, 10), (16, 10), (20, 10), (24, 10), (16, 20), (20, 20)),
+                     "seeds": 16, "d1": 8, "gamma": 1.0, "n_test": 4000}},
+          source=_SOURCE + "; Bordelon, Canatar & Pehlevan (2020); Simon et al. (2023)"),
+    Claim("recovery.depth_growth",
+          "the kernel's own transition grows like N(d, 4), not like D(d, 2): for d = 10, 12 "
+          "(large: 8 … 16), on n_½(d) = 896, 1693 (large: 422, …, 2938, 4777) points of the "
+          "sphere of radius √d (q = 2, d1 = 8 flat directions, γ = 1), the eigenlearning points "
+          "where the ridgeless ReLU NTK has learned half of the degree-4 energy (1.44 … "
+          "1.28·N(d, 4), but 11.7 … 35·D(d, 2)), kernel regression leaves the predicted half "
+          "of that energy as test error, while the spectral method on the same points has "
+          "recovered the first direction (ρ_1² > 1/2) at every d",
+          _predict_growth, _sim_growth, _compare_growth,
+          "the setting of recovery.depth_at_fixed_d; n_½(d) is theory.kernel_half_point (a "
+          "test holds the sizes to it); per d the share equals eigenlearning's two-sided and "
+          "ρ_1² > 1/2 one-sided, Bonferroni over 2 tests per d (family-wise 1e-3, Student's t "
+          "bound for the seed means); a kernel "
+          "whose transition grew like D(d, 2) would have learned most of the degree-4 part at "
+          "n_½(16) = 35·D(16, 2), its share far below 1/2",
+          {"small": {"cells": ((10, 896), (12, 1693)), "seeds": 12, "d1": 8, "gamma": 1.0,
+                     "n_test": 2000},
+           "large": {"cells": ((8, 422), (10, 896), (12, 1693), (14, 2938), (16, 4777)),
+                     "seeds": 16, "d1": 8, "gamma": 1.0, "n_test": 4000}},
+          source=_SOURCE + "; Bordelon, Canatar & Pehlevan (2020); Simon et al. (2023)"),
     Claim("recovery.depth_advantage",
           "the hierarchical method needs n ~ D(d, q) ≈ d^q/q!, a shallow kernel on the same "
           "degree-2q target n ~ D(d, 2q) ≈ d^{2q}/(2q)!",
           _predict_depth, None, lambda p, m: Verdict("inconclusive", "", "", ""),
-          "exact sample-size scales (table recovery_depth); no kernel-baseline simulation",
+          "exact sample-size scales (table recovery_depth); the exponents are not simulated "
+          "(recovery.depth_growth and recovery.depth_at_fixed_d decide what finite d shows)",
           {"small": {"d": (10, 100, 1000), "q": (2, 3)},
            "large": {"d": (10, 100, 1000, 10000), "q": (2, 3, 4)}},
           source=_SOURCE,
-          pending="no honest kernel baseline at CI sizes: where a degree-2q kernel fits in "
-                  "memory (d <= 10, D(d, 4) <= 715) the two scales D(d, q) and D(d, 2q) differ "
-                  "by < 15× and both methods' finite-size transitions overlap, so a simulation "
-                  "could not separate n ~ d^q from n ~ d^{2q}",
+          pending="the exponents (n ~ d^2 against n ~ d^4 as d → ∞) are limits that no "
+                  "finite simulation reaches; at the d a kernel system can reach they are not "
+                  "yet asymptotic: by eigenlearning (theory.kernel_half_point) the ReLU NTK has "
+                  "learned half of the degree-4 energy at n = 422 (1.44·N(d, 4)) at d = 8 and "
+                  "4777 (1.28·N(d, 4)) at d = 16, a local exponent 3.5 in d, while D(d, 2) has "
+                  "local exponent 1.9 there; what finite d decides is simulated: "
+                  "recovery.depth_growth (the kernel's transition at these n, d = 8 … 16) and "
+                  "recovery.depth_at_fixed_d (the gap at one n, d <= 24)",
           describe=lambda rows: "; ".join(f"d={r['d']},q={r['q']}: {r['hier']} vs "
                                           f"{r['kernel']}" for r in rows[:3])),
 ]

@@ -16,6 +16,8 @@ object                   what it holds
 :class:`SpectralRun`     one run of the simulated spectral algorithm (sizes, modes, memory)
 :class:`Simulation`      the runs ``recovery simulate`` compares with the theory (seconds of
                          work: d <= 60, D <= 4000, n <= 2·10^6, seeds <= 100)
+:class:`DepthRun`        one run of the depth comparison: the spectral method and kernel ridge
+                         regression on the same n points of the sphere of radius √d
 =======================  ===================================================================
 
 Definitions, not formulas: the bounds are written here once (the command and the Python API
@@ -42,11 +44,11 @@ from fltheory.args import (
 )
 from fltheory.exact import DomainError, Infinity, check_cost, short_rational, to_float
 
-__all__ = ["DIMS", "FEATURES", "LATENTS", "MAX_D1", "MAX_DIGITS", "MAX_Q", "MAX_SIM_BYTES",
-           "MAX_THRESHOLD_ROWS", "SIM_MAX_D", "SIM_MAX_D1", "SIM_MAX_D_OTHER",
+__all__ = ["DEPTH_MAX_N", "DIMS", "FEATURES", "LATENTS", "MAX_D1", "MAX_DIGITS", "MAX_Q",
+           "MAX_SIM_BYTES", "MAX_THRESHOLD_ROWS", "SIM_MAX_D", "SIM_MAX_D1", "SIM_MAX_D_OTHER",
            "SIM_MAX_FEATURES", "SIM_MAX_Q", "SIM_MAX_SEEDS", "SIM_N", "SIM_TRANSFORMS",
-           "TRANSFORMS", "Features", "LawQuery", "Model", "RecoveryQuery", "Simulation",
-           "SpectralRun", "Strengths", "ThresholdQuery", "feature_count", "k_text"]
+           "TRANSFORMS", "DepthRun", "Features", "LawQuery", "Model", "RecoveryQuery",
+           "Simulation", "SpectralRun", "Strengths", "ThresholdQuery", "feature_count", "k_text"]
 
 #: Hermite degree q of the first layer (the CLI's --q): D = C(d + q − 1, q).
 MAX_Q = 64
@@ -414,3 +416,50 @@ class Simulation:
     def D(self) -> int:
         """The number of features, C(d + q − 1, q)."""
         return feature_count(self.d, self.q)
+
+
+#: samples of one depth comparison (:class:`DepthRun`): kernel ridge regression solves an
+#: n × n system, O(n³): n = 12000 is about a minute on one core
+DEPTH_MAX_N = 12_000
+
+
+@dataclass(frozen=True)
+class DepthRun:
+    """One run of the depth comparison (:func:`fltheory.papers.recovery.sim.depth_simulate`):
+    ``n`` >= 10 inputs (at most DEPTH_MAX_N) uniform on the sphere of radius √d in ℝ^d (4 <= d
+    <= 60, D = d(d+1)/2 degree-2 Hermite features), ``d1`` flat latent directions (1 <= d1 <= D) of
+    strengths i^(−γ) (γ > 0), ``n_test`` >= 10 test points (at most DEPTH_MAX_N); the arrays
+    within MAX_SIM_BYTES.
+
+    >>> DepthRun(12, 780).D
+    78
+    >>> DepthRun(12, 10**5)
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: n = 100000 is outside the allowed range integers in [10, 12000]
+    """
+
+    d: Any
+    n: Any
+    d1: Any = 8
+    gamma: Any = 1.0
+    n_test: Any = 2000
+
+    def __post_init__(self) -> None:
+        d = read_count(self.d, "d", 4, SIM_MAX_D[2])
+        n = read_count(self.n, "n", 10, DEPTH_MAX_N)
+        n_test = read_count(self.n_test, "n_test", 10, DEPTH_MAX_N)
+        D = feature_count(d, 2)
+        d1 = read_count(self.d1, "d1", 1, D)
+        gamma = read_real(self.gamma, "gamma", 0, open_low=True)
+        # the Gram matrix and its factor (n × n each), the test kernel (n_test × n), the
+        # features (n × D) and Ĉ with its eigenvectors (D × D each)
+        need = 8 * (2 * n * n + n_test * n + n * D + 2 * D * D)
+        if need > MAX_SIM_BYTES:
+            raise DomainError("n", n, f"{MAX_SIM_BYTES >> 30} GiB of arrays (about "
+                                      f"{need >> 20} MiB at d = {d}, n_test = {n_test})")
+        settle(self, d=d, n=n, d1=d1, gamma=gamma, n_test=n_test)
+
+    @property
+    def D(self) -> int:
+        """The number of degree-2 features, d(d+1)/2."""
+        return feature_count(self.d, 2)

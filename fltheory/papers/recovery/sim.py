@@ -36,16 +36,18 @@ from fltheory.papers.recovery.params import (
     FEATURES,
     LATENTS,
     MAX_Q,
+    DepthRun,
     SpectralRun,
     feature_count,
 )
 from fltheory.papers.recovery.params import MAX_SIM_BYTES as MAX_BYTES
 from fltheory.papers.recovery.params import SIM_TRANSFORMS as TRANSFORMS
-from fltheory.simkit.seeding import SeedLike, child, sequence
+from fltheory.simkit.seeding import SeedLike, child, rng, sequence
 
-__all__ = ["FEATURES", "LATENTS", "MAX_BYTES", "MAX_Q", "TRANSFORMS", "RecoveryRun", "check_run",
-           "feature_dim", "flat_latents", "hermite_features", "label_transform", "run",
-           "simulate", "spectral_task", "strengths"]
+__all__ = ["FEATURES", "LATENTS", "MAX_BYTES", "MAX_Q", "TRANSFORMS", "DepthResult",
+           "RecoveryRun", "check_run", "depth_simulate", "feature_dim", "flat_latents",
+           "hermite_features", "label_transform", "relu_ntk", "run", "simulate",
+           "spectral_task", "sphere_inputs", "sphere_parts", "strengths"]
 
 # Keys of the independent parts of a run under its seed (fltheory.simkit.seeding): the latent
 # directions, the chunks of the moment matrix (chunk i draws from child(seed, _CHUNKS, i)), the
@@ -430,3 +432,148 @@ def spectral_task(p: dict[str, Any], seed: Any) -> dict[str, float]:
     out = {f"rho2_{i + 1}": float(v) for i, v in enumerate(r.best_overlaps)}
     out["mse"] = r.relative_mse
     return out
+
+
+# --------------------------------------------------------------------------- depth comparison
+#
+# The hierarchical spectral method and a shallow kernel on the same n points. Inputs are uniform
+# on the sphere of radius √d (not Gaussian) so that the kernel's side is a dot-product kernel on
+# the sphere, where its eigenfunctions are the spherical harmonics; on the sphere the target is
+# a polynomial of harmonic degrees 0, 2 and 4 only, split exactly below.
+
+# keys of the independent parts of one depth run under its seed
+_DEPTH_LATENTS, _DEPTH_TRAIN, _DEPTH_TEST = 0, 1, 2
+
+
+def sphere_inputs(m: int, d: int, gen: np.random.Generator) -> np.ndarray:
+    """m points uniform on the sphere of radius √d in ℝ^d (normalised Gaussians), as rows.
+
+    >>> X = sphere_inputs(4, 9, np.random.default_rng(0))
+    >>> X.shape, bool(np.allclose((X * X).sum(axis=1), 9))
+    ((4, 9), True)
+    """
+    X = gen.standard_normal((m, d))
+    X *= math.sqrt(d) / np.linalg.norm(X, axis=1, keepdims=True)
+    return X
+
+
+def relu_ntk(t: np.ndarray) -> np.ndarray:
+    """The NTK of a two-layer ReLU network on the unit sphere, t = u·u' ∈ [−1, 1] (first layer
+    N(0, 1), He second layer: κ(1) = 2): t κ_0(t) + κ_1(t) with the arc-cosine kernels
+    κ_0 = (π − arccos t)/π and κ_1 = (√(1 − t²) + t (π − arccos t))/π (Cho & Saul 2009).
+
+    >>> [round(float(v), 12) for v in relu_ntk(np.array([1.0, 0.0, -1.0]))]
+    [2.0, 0.318309886184, 0.0]
+    """
+    t = np.clip(t, -1.0, 1.0)
+    rest = np.pi - np.arccos(t)
+    out: np.ndarray = (2 * t * rest + np.sqrt(1.0 - t * t)) / np.pi
+    return out
+
+
+def sphere_parts(X: np.ndarray, M: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, float,
+                                                                      np.ndarray]:
+    r"""The target y = Σ_i c_i (h_i² − 1)/√2, h_i = (xᵀM_i x − tr M_i)/√2, at rows x of ``X`` on
+    the sphere of radius √d, with its exact harmonic parts: (y, E y, y₂), y₂ the degree-2 part,
+    so that y − E y − y₂ is the degree-4 part. ``M``: d × d × d1 symmetric matrices, ``c``:
+    d1 weights.
+
+    Derivation. With u = x/√d and M̃ = M − (tr M/d) I, h = d·uᵀM̃u/√2 and g = uᵀM̃u is a
+    degree-2 harmonic. For P(x) = (xᵀM̃x)² = H₄ + r² H₂ + r⁴ H₀ (harmonic H_k, r = ‖x‖),
+    ΔP = 8 xᵀM̃²x and Δ(r² H₂) = (2d + 8) H₂, Δ(r⁴ H₀) = 4(d + 2) r² H₀; so
+    H₂ = 4 xᵀ(M̃² − tr(M̃²)/d I)x/(d + 4), and on the unit sphere the degree-2 part of g² is
+    4 uᵀ(M̃² − tr(M̃²)/d I)u/(d + 4). Means: E_u (uᵀBu)² = 2‖B‖²_F/(d(d + 2)) for traceless B,
+    so E h² = d ‖M̃‖²_F/(d + 2).
+
+    >>> gen = np.random.default_rng(0)
+    >>> M = flat_latents(6, 2, gen)
+    >>> y, mean, y2 = sphere_parts(sphere_inputs(3, 6, gen), _feature_to_matrices(M, 6),
+    ...                            np.array([0.8, 0.6]))
+    >>> y.shape, y2.shape, round(mean, 6)   # E y = −(0.8 + 0.6)(1 − 6/8)/√2 (flat: M̃ = M)
+    ((3,), (3,), -0.247487)
+    """
+    d, _, k = M.shape
+    XM = (X @ M.reshape(d, d * k)).reshape(len(X), d, k)
+    h = (np.einsum("ndk,nd->nk", XM, X) - np.trace(M)) / math.sqrt(2.0)
+    y = (h * h - 1.0) @ (c / math.sqrt(2.0))
+    eye = np.eye(d)
+    Mt = M - (np.trace(M) / d)[None, None, :] * eye[:, :, None]
+    eh2 = d * np.einsum("abk,abk->k", Mt, Mt) / (d + 2)
+    mean = float(c @ (eh2 - 1.0)) / math.sqrt(2.0)
+    B = np.zeros((d, d))
+    for i in range(k):
+        S = Mt[:, :, i] @ Mt[:, :, i]
+        B += c[i] * (S - np.trace(S) / d * eye)
+    U = X / math.sqrt(d)
+    y2 = (d * d / 2) * (4 / (d + 4)) / math.sqrt(2.0) * np.einsum("na,ab,nb->n", U, B, U)
+    return y, mean, y2
+
+
+@dataclass(frozen=True)
+class DepthResult:
+    """One run of :func:`depth_simulate`: sizes, the squared overlaps ρ_i² of the spectral
+    method (best over its top d1 eigenvectors, per direction), and of ridgeless kernel
+    regression on the same points the test error on the degree-4 part over that part's energy
+    (``share4``), the test error on y over Var y (``share``), and the energies of the degree-4
+    and degree-2 parts (``energy4``, ``energy2``, on the test points)."""
+
+    d: int
+    n: int
+    D: int
+    rho2: np.ndarray
+    share4: float
+    share: float
+    energy4: float
+    energy2: float
+
+
+def depth_simulate(spec: DepthRun, seed: SeedLike) -> DepthResult:
+    """The depth comparison at one size (:class:`~fltheory.papers.recovery.params.DepthRun`):
+    ``n`` points x uniform on the sphere of radius √d, d1 flat latent directions
+    (:func:`flat_latents`) of strengths i^(−γ), labels y = Σ c_i (h_i² − 1)/√2 on them.
+
+    * hierarchical: the spectral method on the real degree-2 Hermite features of these points,
+      Ĉ = (1/n) Σ T(y_j) φ_j φ_jᵀ with the rank transform, ρ_i² = max over its top d1
+      eigenvectors of ⟨Â, A_i⟩²;
+    * shallow: ridgeless kernel regression f̂ = k(u)ᵀK⁻¹y with the two-layer ReLU NTK
+      (:func:`relu_ntk`) of u = x/√d on the same points, fitted to the degree-4 part of y (and,
+      beside it, to y itself); test errors on ``n_test`` fresh points.
+
+    ``seed``: an integer >= 0 or a SeedSequence; its children draw the latents, the training
+    points and the test points.
+
+    >>> r = depth_simulate(DepthRun(6, 400, d1=2, n_test=200), 0)
+    >>> r.D, r.rho2.shape, bool(r.rho2[0] > 0.5), bool(0 < r.share4)
+    (21, (2,), True, True)
+    """
+    d, n, d1 = spec.d, spec.n, spec.d1
+    sequence(seed)
+    lam = np.arange(1, d1 + 1, dtype=float) ** (-spec.gamma)
+    c = lam / np.linalg.norm(lam)
+    A = flat_latents(d, d1, rng(seed, _DEPTH_LATENTS))
+    M = _feature_to_matrices(A, d)
+    X = sphere_inputs(n, d, rng(seed, _DEPTH_TRAIN))
+    y, mean, y2 = sphere_parts(X, M, c)
+
+    phi = hermite_features(X)
+    C = phi.T @ (phi * label_transform(y, "rank")[:, None]) / n
+    del phi
+    _, vecs = np.linalg.eigh(C)
+    rho2 = ((vecs[:, ::-1][:, :d1].T @ A) ** 2).max(axis=0)
+
+    U = X / math.sqrt(d)
+    K = relu_ntk(U @ U.T)
+    rhs = np.column_stack([y - mean - y2, y])
+    try:
+        alpha = np.linalg.solve(K, rhs)
+    except np.linalg.LinAlgError:  # a repeated point (probability 0): least squares
+        alpha = np.linalg.lstsq(K, rhs, rcond=None)[0]
+    del K
+    Xt = sphere_inputs(spec.n_test, d, rng(seed, _DEPTH_TEST))
+    yt, _, y2t = sphere_parts(Xt, M, c)
+    y4t = yt - mean - y2t
+    pred = relu_ntk((Xt / math.sqrt(d)) @ U.T) @ alpha
+    energy4 = float(np.mean(y4t * y4t))
+    return DepthResult(d, n, spec.D, rho2, float(np.mean((pred[:, 0] - y4t) ** 2)) / energy4,
+                       float(np.mean((pred[:, 1] - yt) ** 2) / np.var(yt)), energy4,
+                       float(np.mean(y2t * y2t)))

@@ -103,6 +103,7 @@ from fltheory.papers.recovery.counting import (  # noqa: F401
     threshold_table,
     thresholds,
 )
+from fltheory.papers.recovery.depth import KernelShare, kernel_half_point, kernel_share
 from fltheory.papers.recovery.law import (
     MSELaw,
     _a1_squared_of,
@@ -140,13 +141,14 @@ from fltheory.papers.recovery.params import (  # noqa: F401
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
-__all__ = ["DirectionAt", "Features", "LabelLaw", "LawQuery", "MSELaw", "Model", "Overlap",
-           "RecoveryAt", "RecoveryModel", "RecoveryQuery", "Strengths", "ThresholdQuery",
-           "ThresholdRow", "Thresholds", "continuum_count", "depth_rows", "dimension",
-           "feature_dimension", "k_text", "law_a1_squared", "law_exponent", "law_prefactor",
-           "mse_law", "mse_law_for", "power_strength", "recovered_count", "recovery",
-           "recovery_at", "ruben_terms", "ruben_work", "sample_ratio", "strength_norm2",
-           "threshold", "threshold_exact", "threshold_table", "thresholds"]
+__all__ = ["DirectionAt", "Features", "KernelShare", "LabelLaw", "LawQuery", "MSELaw", "Model",
+           "Overlap", "RecoveryAt", "RecoveryModel", "RecoveryQuery", "Strengths",
+           "ThresholdQuery", "ThresholdRow", "Thresholds", "continuum_count", "depth_rows",
+           "dimension", "feature_dimension", "k_text", "kernel_half_point", "kernel_share",
+           "law_a1_squared", "law_exponent", "law_prefactor", "mse_law", "mse_law_for",
+           "power_strength", "recovered_count", "recovery", "recovery_at", "ruben_terms",
+           "ruben_work", "sample_ratio", "strength_norm2", "threshold", "threshold_exact",
+           "threshold_table", "thresholds"]
 
 
 @dataclass(frozen=True)
