@@ -162,6 +162,14 @@ def _directions_any_sigma(model: TwoStepModel, eff: EffectiveOutliers
         mu1 = model.mu1(i)
         step1 = _nonzero(mu1, model.dps) and eff.one_step
         via = next((t.k for t in eff.terms if t.present and i in t.aligned), None)
+        unknown = next((t.k for t in eff.terms if t.present and t.odd_constants is None
+                        and (via is None or t.k < via)), None)
+        if unknown is not None and not (_nonzero(mu1, model.dps) and eff.one_step):
+            raise DomainError("target", g.text, "one target when σ' jumps and the batch is "
+                              "reused (or --batch fresh)",
+                              reason=f"needs the |a|a^{unknown} part's constant of a kinked σ "
+                                     "with several targets (a multi-dimensional integral, not "
+                                     "implemented)")
         if step1:
             reason = (f"μ_1(g) = {_short(mu1)} ≠ 0: in the one-step spike (rank one along "
                       "Σ μ_1(g_k) β_k)")

@@ -115,6 +115,12 @@ class TermOutlier:
     reason: str
     constants: tuple[Any, ...] = ()
     aligned: tuple[int, ...] = ()
+    #: outliers of this term when present: 1, or 2 for a kinked σ with a reused batch whose
+    #: a^(k+1) and |a|a^k parts are both non-zero (:mod:`fltheory.papers.twostep.kinks`)
+    parts: int = 1
+    #: C_k^odd(β_l) of the |a|a^k part (kinked σ, reused batch; () otherwise, None: several
+    #: targets, not computed)
+    odd_constants: tuple[Any, ...] | None = ()
 
 
 @dataclass(frozen=True)
@@ -142,7 +148,7 @@ class EffectiveOutliers(ShowsTable):
         """Terms 1 <= k <= Λ whose spike is non-zero (None when one is not covered)."""
         if any(t.present is None for t in self.terms):
             return None
-        return sum(1 for t in self.terms if t.present)
+        return sum(t.parts for t in self.terms if t.present)
 
     @property
     def outliers_of_w2(self) -> int | None:
@@ -186,7 +192,14 @@ def _kinks(expr: sp.Expr) -> list[Any]:
     """Real points where σ' jumps (arguments of DiracDelta in σ''), as mpmath numbers."""
     points = []
     for delta in sp.diff(expr, Z, 2).atoms(sp.DiracDelta):
-        for root in sp.solve(delta.args[0], Z):
+        try:
+            roots = sp.solve(delta.args[0], Z)
+        except NotImplementedError:
+            raise DomainError("sigma", str(expr), "a σ whose kinks sympy can locate (write "
+                              "nested Max/Min as a sum of relu terms)",
+                              reason=f"has a kink at the zeros of {delta.args[0]}, which sympy "
+                                     "cannot solve") from None
+        for root in roots:
             if root.is_real:
                 points.append(mpmath.mpf(sp.N(root, 30)))
     return sorted(points)
@@ -239,8 +252,8 @@ def _parity(expr: sp.Expr) -> int:
             with mpmath.workdps(30):
                 looks_zero = all(abs(fn(mpmath.mpf(x))) < mpmath.mpf(10) ** -20
                                  for x in ("0.3183", "1.2071", "2.7183"))
-        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
-            looks_zero = True  # undecided numerically: let sympy decide
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError, NameError):
+            looks_zero = True  # undecided numerically (or a DiracDelta): let sympy decide
         if looks_zero and sp.simplify(d) == 0:
             return sign
     return 0
@@ -333,7 +346,12 @@ def _moment(f: Function, k: int, p: int, dps: int) -> tuple[Any, str]:
             mpmath.factorial(k + 1)), dps)), c.path
     integrand = sp.diff(expr, Z, k + 1) * sp.diff(expr, Z) ** p
     if kinks and k >= 1:
-        return None, "undefined: σ' jumps"
+        from fltheory.papers.twostep.kinks import kink_structure, symmetric_moment
+
+        structure = kink_structure(expr, f.text)  # refuses a σ' not constant between jumps
+        assert structure is not None
+        value = symmetric_moment(structure, k, p)
+        return (sp.Integer(0) if value == 0 else value), "exact:kink"
     v1, v2 = _quad(integrand, dps + 10, kinks), _quad(integrand, dps + 20, kinks)
     if not mpmath.isfinite(v2):
         raise DomainError("sigma", f.text, "functions whose derivatives are integrable",
@@ -380,7 +398,60 @@ def _m_text(f: Function, k: int, p: int, dps: int, M: Any) -> str:
 
 
 def _term_presence(f: Function, k: int, batch: str, mu1_zero: bool, odd: bool, dps: int
-                   ) -> tuple[bool | None, str, list[Any]]:
+                   ) -> tuple[bool | None, str, list[Any], int]:
+    """Whether term k is present, why, the M_{k,p} computed so far and its number of outliers
+    (1; 2 for a kinked σ with a reused batch whose even and odd parts are both non-zero:
+    :func:`_kinked_presence`)."""
+    if batch == "reused" and _kinks(f.expr):
+        return _kinked_presence(f, k, mu1_zero, dps)
+    return (*_smooth_presence(f, k, batch, mu1_zero, odd, dps), 1)
+
+
+def _kinked_presence(f: Function, k: int, mu1_zero: bool, dps: int
+                     ) -> tuple[bool | None, str, list[Any], int]:
+    """Term k of a piecewise-linear σ with a reused batch (:mod:`fltheory.papers.twostep.kinks`):
+    its even part (profile a^(k+1), the smooth rule with the symmetric moments N_{k,p}) and its
+    odd part (profile |a|a^k), each one outlier when non-zero. The reason quotes the values
+    both rest on."""
+    from fltheory.papers.twostep.kinks import kink_structure, odd_weights
+
+    structure = kink_structure(f.expr, f.text)
+    assert structure is not None
+    even, even_why, M = _smooth_presence(f, k, "reused", mu1_zero, False, dps)
+    # the even part's moments are the symmetric ones (σ'^p at a kink: its one-sided mean)
+    even_why = even_why.replace("reused batch (p = 0..", "symmetric moments (p = 0..") \
+        .replace("E[σ^(", "E_sym[σ^(")
+    groups = odd_weights(structure, k)
+    live = {key: w for key, w in groups.items()
+            if not (mu1_zero and k % 2 == 1 and abs(key[0]) == abs(key[1]))}
+    where = ", ".join(f"z = {q.point}" for q in structure)
+    if not groups:
+        odd_present: bool | None = False
+        odd_why = f"J φ(c) He_{k - 1}(c) = 0 at every kink ({where})"
+    elif not live:
+        odd_present = False
+        odd_why = (f"μ_1(σ) = 0 (r ≡ 0), k = {k} odd and |σ'(c−)| = |σ'(c+)| at every kink: "
+                   "Q_k(ψyσ'(c−)) = Q_k(ψyσ'(c+))")
+    elif len(live) == 1:
+        odd_present = True
+        (left, right), w = next(iter(live.items()))
+        odd_why = (f"Σ J φ(c) He_{k - 1}(c) = {_short(w)} ≠ 0 over the kinks ({where}) where σ' "
+                   f"jumps {left} → {right}")
+    else:
+        odd_present = None
+        odd_why = ("not decided: kinks with different slope pairs "
+                   + ", ".join(f"({a}, {b}): {_short(w)}" for (a, b), w in live.items())
+                   + " could cancel")
+    parts = int(bool(even)) + int(bool(odd_present))
+    why = (f"a^{k + 1} part: {even_why}; |a|a^{k} part (σ' jumps, reused batch): "
+           + odd_why)
+    if even is None or odd_present is None:
+        return None, why, M, parts
+    return (parts > 0), why, M, max(parts, 1)
+
+
+def _smooth_presence(f: Function, k: int, batch: str, mu1_zero: bool, odd: bool, dps: int
+                     ) -> tuple[bool | None, str, list[Any]]:
     """Whether h_k ≢ 0, why, and the M_{k,p} computed so far (lazily: stops at the first
     non-zero one; None where not computed or undefined).
 
@@ -444,6 +515,8 @@ class SpikePresence:
     one_step_reason: str
     present: tuple[bool | None, ...]
     reasons: tuple[str, ...]
+    #: outliers per present term (2 where a kinked σ's term has both parts, reused batch)
+    parts: tuple[int, ...] = ()
 
 
 def _parse_sigma(sigma: str | Function) -> Function:
@@ -507,13 +580,14 @@ def _presence(f: Function, kmax: int, batch: str, dps: int) -> SpikePresence:
     odd = _is_odd(f.expr)
     mu_sigma, _ = derivative_moment(f, 0, 0, dps)
     mu1_zero = mu_sigma == 0
-    out = [_term_presence(f, k, batch, mu1_zero, odd, dps)[:2] if isinstance(L, Infinity)
-           or k <= L - 1 else (False, f"k > L − 1 = {L - 1}: σ has degree {L}")
+    out = [_term_presence(f, k, batch, mu1_zero, odd, dps) if isinstance(L, Infinity)
+           or k <= L - 1 else (False, f"k > L − 1 = {L - 1}: σ has degree {L}", [], 1)
            for k in range(1, kmax + 1)]
     one = (f"{_mu_text(f, 0, dps, mu_sigma)} ≠ 0: W1 has the one-step spike" if not mu1_zero
            else "μ_1(σ) = 0: no one-step spike (and no k = 0 term)")
     return SpikePresence(f.text, batch, odd, not mu1_zero, one,
-                         tuple(p for p, _ in out), tuple(r for _, r in out))
+                         tuple(o[0] for o in out), tuple(o[1] for o in out),
+                         tuple(o[3] for o in out))
 
 
 def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
@@ -660,7 +734,7 @@ def outliers_of(setting: TwoStepSetting, f: Function | None = None) -> Effective
     terms = _term_outliers(f, generic, targets, batch, psi, mu_sigma, odd, dps)
     one_reason = (f"{_mu_text(f, 0, dps, mu_sigma)} ≠ 0: W1 has the one-step spike"
                   if not mu1_zero else "μ_1(σ) = 0: no one-step spike (and no k = 0 term)")
-    notes = _notes(generic, odd, batch, targets)
+    notes = _notes(generic, odd, batch, targets, batch == "reused" and bool(_kinks(f.expr)))
     return EffectiveOutliers(f.text, targets, batch, generic, not mu1_zero, one_reason,
                              tuple(terms), odd, dps, notes)
 
@@ -686,23 +760,59 @@ def _term_outliers(f: Function, generic: LambdaResult, targets: tuple[str, ...],
     for t in generic.exponents:
         if t.k > generic.value:
             continue
-        present, reason, M = _term_presence(f, t.k, batch, mu1_zero, odd, dps)
+        present, reason, M, parts = _term_presence(f, t.k, batch, mu1_zero, odd, dps)
         consts: tuple[Any, ...] = ()
         aligned: tuple[int, ...] = ()
+        odd_consts: tuple[Any, ...] | None = ()
         if targets and present:
             M = [m if m is not None else derivative_moment(f, t.k, p, dps)[0]
                  for p, m in enumerate(M)]
             consts, aligned = _alignment(model, M, t.k, batch, Esq, mu_sigma, dps)
-        terms.append(TermOutlier(t.k, t.exponent, t.status, present, reason, consts, aligned))
+            if batch == "reused" and _kinks(f.expr):
+                odd_consts = _odd_alignment(f, model, t.k, Esq, mu_sigma, dps)
+                if odd_consts is not None:
+                    aligned = tuple(sorted(set(aligned) | {
+                        i for i, c in enumerate(odd_consts) if not _zero(c, dps)}))
+        terms.append(TermOutlier(t.k, t.exponent, t.status, present, reason, consts, aligned,
+                                 parts, odd_consts))
     return terms
 
 
-def _notes(generic: LambdaResult, odd: bool, batch: str, targets: tuple[str, ...]
-           ) -> tuple[str, ...]:
+def _odd_alignment(f: Function, model: TwoStepModel, k: int, Esq: Any, mu_sigma: Any,
+                   dps: int) -> tuple[Any, ...] | None:
+    """C_k^odd(β) of the |a|a^k part of a kinked σ's term k (reused batch), for one target
+    (:func:`fltheory.papers.twostep.kinks.odd_part_constant`, mpmath quadrature at dps + 10);
+    None for several targets (a K-dimensional integral, not implemented)."""
+    from fltheory.papers.twostep.kinks import kink_structure, odd_part_constant
+
+    if len(model.targets) != 1:
+        return None
+    structure = kink_structure(f.expr, f.text)
+    assert structure is not None
+    s, G = _symbols(model)
+    y = sum(G, sp.Integer(0))
+    A = sp.sqrt(sp.sympify(model.psi1) * Esq * _expect(y**2, model, s, G))
+    m = mu_sigma * model.mu1(0)
+    g = sp.lambdify(Z, model.targets[0].expr, "mpmath")
+    value = odd_part_constant(structure, k, g, sp.sympify(model.psi2), A, m, dps)
+    return (sp.Integer(0) if _zero(value, dps) else sp.Float(value, dps),)
+
+
+def _notes(generic: LambdaResult, odd: bool, batch: str, targets: tuple[str, ...],
+           kinked: bool = False) -> tuple[str, ...]:
     notes = []
     if generic.omitted is not None:
         notes.append("terms not listed by Λ's exponent table are examined too")
-    if odd:
+    if kinked:
+        notes.append("σ' jumps: with a reused batch the update is a one-sided expansion in "
+                     "ε a_j; term k has an a^(k+1) part (symmetric moments E_sym: σ'^p at a "
+                     "kink is the mean of its one-sided values) and an |a|a^k part, each one "
+                     "outlier (fltheory.papers.twostep.kinks); the effective count can exceed "
+                     "1 + Λ")
+        if len(targets) > 1:
+            notes.append("with several targets the |a|a^k parts' constants are not computed: "
+                         "'targets' lists the a^(k+1) parts' only")
+    if odd and not kinked:
         notes.append("σ is odd: the terms k = 1, 3, 5, … vanish at every order in both batch "
                      "modes (the update of row j is odd under (w0_j, a_j) → (−w0_j, −a_j))")
     if not targets:
@@ -764,7 +874,8 @@ def effective_phase_of(setting: TwoStepSetting, f: Function | None = None) -> Ef
         if r.value > KMAX or any(p is None for p in seen):
             effective.append(None)
         else:
-            effective.append(int(pres.one_step) + sum(1 for p in seen if p))
+            parts = pres.parts or (1,) * len(pres.present)
+            effective.append(int(pres.one_step) + sum(n for p, n in zip(seen, parts) if p))
     return EffectivePhase(setting.alpha1, degree, regions, tuple(effective), pres)
 
 
