@@ -163,12 +163,13 @@ def one_sided_coefficients(kinks: tuple[Kink, ...], k: int, psi2: Any, y: Any, w
     >>> one_sided_coefficients(kink_structure(sp.Max(0, Z)), 1, 1, 1, 0)
     (sqrt(2)/(4*sqrt(pi)), -sqrt(2)/(4*sqrt(pi)))
     """
-    even, odd = sp.Integer(0), sp.Integer(0)
-    for q in kinks:
-        wt = _weight(q, k)
-        dp, dm = psi2 * y * q.right + w, psi2 * y * q.left + w
-        even += wt * (dp**k + dm**k) / 2
-        odd += wt * (_s(dm, k) - _s(dp, k)) / 2
+    # from the same pieces the predictions use: the symmetric moments (even part, binomial in
+    # the self-term ψ2 σ' y and w) and the grouped kink weights (odd part)
+    psi2, y, w = (sp.sympify(v) for v in (psi2, y, w))
+    even = sum((math.comb(k, p) * (psi2 * y) ** p * symmetric_moment(kinks, k, p) * w ** (k - p)
+                for p in range(k + 1)), sp.Integer(0))
+    odd = sum((wt * (_s(psi2 * y * left + w, k) - _s(psi2 * y * right + w, k)) / 2
+               for (left, right), wt in odd_weights(kinks, k).items()), sp.Integer(0))
     return sp.simplify(even / math.factorial(k)), sp.simplify(odd / math.factorial(k))
 
 
