@@ -51,6 +51,7 @@ TABLES = "tests/framework/test_tables.py"
 TWOSTEP = "tests/papers/twostep/test_terms.py"
 TWOSTEP_LAMBDA = "tests/papers/twostep/test_lambda.py"
 TWOSTEP_SIGMA = "tests/papers/twostep/test_sigma.py"
+TWOSTEP_KINKS = "tests/papers/twostep/test_kinks.py"
 
 ROOT = Path(__file__).resolve().parent.parent
 TH = "fltheory/"
@@ -116,6 +117,16 @@ MUTATIONS: list[Mutation] = [
       "value = num / mass / sp.sqrt(sp.factorial(k))",
       "value = num / sp.sqrt(sp.factorial(k))",
       INDEPENDENT_HERMITE, "-k", "atom_row"),
+    # ---------------------------------------------------------------- twostep kinked σ
+    M("twostep kinks: σ'^p at a kink = mean of one-sided values", "fltheory/papers/twostep/kinks.py",
+      "(q.right**p + q.left**p) / 2", "q.right**p", TWOSTEP_KINKS, "-k",
+      "one_sided and relu and 7"),
+    M("twostep kinks: odd part S_k(d−) − S_k(d+)", "fltheory/papers/twostep/kinks.py",
+      "(_s(psi2 * y * left + w, k) - _s(psi2 * y * right + w, k)) / 2",
+      "(_s(psi2 * y * right + w, k) - _s(psi2 * y * left + w, k)) / 2", TWOSTEP_KINKS, "-k",
+      "one_sided and relu and 7"),
+    M("twostep kinks: Q_k partial moment T_j recursion", "fltheory/papers/twostep/kinks.py",
+      "+ (m - 1) * ts[m - 2]", "+ m * ts[m - 2]", TWOSTEP_KINKS, "-k", "q_moment"),
     # ---------------------------------------------------------------- twostep Λ
     M("twostep: Λ ratio α2/(1/2 − α1)", TS, "    ratio = alpha2 / (HALF - alpha1)\n    value",
       "    ratio = alpha2 / (1 - alpha1)\n    value", TWOSTEP_LAMBDA, "-k",
