@@ -118,9 +118,9 @@ MUTATIONS: list[Mutation] = [
       "value = num / sp.sqrt(sp.factorial(k))",
       INDEPENDENT_HERMITE, "-k", "atom_row"),
     # ---------------------------------------------------------------- twostep kinked σ
-    M("twostep kinks: σ'^p at a kink = mean of one-sided values", "fltheory/papers/twostep/kinks.py",
-      "(q.right**p + q.left**p) / 2", "q.right**p", TWOSTEP_KINKS, "-k",
-      "one_sided and relu and 7"),
+    M("twostep kinks: σ'^p at a kink = mean of one-sided values",
+      "fltheory/papers/twostep/kinks.py", "(q.right**p + q.left**p) / 2", "q.right**p",
+      TWOSTEP_KINKS, "-k", "one_sided and relu and 7"),
     M("twostep kinks: odd part S_k(d−) − S_k(d+)", "fltheory/papers/twostep/kinks.py",
       "(_s(psi2 * y * left + w, k) - _s(psi2 * y * right + w, k)) / 2",
       "(_s(psi2 * y * right + w, k) - _s(psi2 * y * left + w, k)) / 2", TWOSTEP_KINKS, "-k",

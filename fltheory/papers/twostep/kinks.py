@@ -210,7 +210,8 @@ def odd_part_constant(kinks: tuple[Kink, ...], k: int, g: Any, psi2: Any, A: Any
     """C_k^odd(β) = E_s[h_k^odd(g(s), m s) s] for ONE target y = g(s) (a callable on mpf),
     ξ ~ N(0, A²), r = m s (m = μ_σ μ_1(g)), by mpmath quadrature at dps + 10 digits.
 
-    h_k^odd(y, r) = (y/(2 k!)) Σ_l J_l φ(c_l) He_{k−1}(c_l) [Q_k(ψ2 y s_l^- + r) − Q_k(ψ2 y s_l^+ + r)].
+    h_k^odd(y, r) = (y/(2 k!)) Σ_l J_l φ(c_l) He_{k−1}(c_l)
+    [Q_k(ψ2 y s_l^- + r) − Q_k(ψ2 y s_l^+ + r)].
     """
     weights = [(q, mpmath.mpf(sp.N(_weight(q, k), dps + 15))) for q in kinks]
     with mpmath.workdps(dps + 10):

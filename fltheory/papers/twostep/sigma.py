@@ -875,7 +875,8 @@ def effective_phase_of(setting: TwoStepSetting, f: Function | None = None) -> Ef
             effective.append(None)
         else:
             parts = pres.parts or (1,) * len(pres.present)
-            effective.append(int(pres.one_step) + sum(n for p, n in zip(seen, parts) if p))
+            effective.append(int(pres.one_step) + sum(
+                n for p, n in zip(seen, parts[:len(seen)], strict=True) if p))
     return EffectivePhase(setting.alpha1, degree, regions, tuple(effective), pres)
 
 

@@ -58,7 +58,8 @@ __all__ = ["KEY_DATA", "KEY_DIRECTION", "MAX_BYTES", "MAX_FLOPS", "MIN_N", "MODE
            "PRESENCE_KMAX", "SIGMAS", "SIGMA_DERIVATIVES", "TARGETS", "TWO_STEP_SIGMA",
            "OneStepDeviation", "SimulationReport", "SpikeSummary", "TermPresence", "TwoStepRun",
            "bounded_odd_tau3", "check_sizes", "combine_presence", "count_outliers", "directions",
-           "hermite_sigma", "measure", "model_run", "one_step_deviation", "profile_constant", "profile_presence",
+           "hermite_sigma", "measure", "model_run", "one_step_deviation", "profile_constant",
+           "profile_presence",
            "run_bytes", "run_flops", "simulate", "singular_values", "spike_constants",
            "spike_summary", "target_overlaps", "term_constants_task", "term_presence",
            "top_right_singular_vector"]

@@ -113,8 +113,10 @@ def test_odd_constant_against_two_dimensional_quadrature():
         def inner(s):
             y = s**3 - 3 * s
             # odd part at k = 1: φ(0)/2 (|w| − |ψy + w|), w = Aξ: kinks at ξ = 0, −y/A
-            f = (lambda xi: (abs(A * xi) - abs(y + A * xi)) / (2 * mpmath.sqrt(2 * mpmath.pi))
-                 * mpmath.npdf(xi))
+            def f(xi, y=y):
+                return ((abs(A * xi) - abs(y + A * xi)) / (2 * mpmath.sqrt(2 * mpmath.pi))
+                        * mpmath.npdf(xi))
+
             return y * s * mpmath.npdf(s) * mpmath.quad(f, sorted([-mpmath.inf, 0, -y / A,
                                                                    mpmath.inf]))
 
