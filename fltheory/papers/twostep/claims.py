@@ -305,7 +305,8 @@ def _compare_overlap(pred: float, values: np.ndarray) -> Verdict:
 
 #: the activations of the σ-aware claims (simulator name = theory expression) and the batch mode
 #: each is run with: tanh odd (terms k = 1, 3, … vanish), ReLU with a fresh batch (μ_3 = 0
-#: removes k = 2; a reused batch is outside the term-by-term theory for a kinked σ) and the
+#: removes k = 2; ReLU with a reused batch is twostep.kinked_reused_parts: its terms have a
+#: second, |a|a^k profile that the a^(k+1) presence test would mix in) and the
 #: bounded, neither odd nor even tanh(z + 1/2) (every term present). Polynomial σ are avoided:
 #: with Gaussian a their unbounded σ' lets a few rows dominate W2 (SPEC).
 SIGMA_CASES = (("tanh", "reused"), ("relu", "fresh"), ("tanh(z+1/2)", "reused"))

@@ -100,7 +100,12 @@ def learn(sigma: str, targets: str | list[str], alpha1: Fraction, alpha2: Fracti
     3
 
     Any σ (not only polynomials): for a non-polynomial σ the verdicts come from the σ-aware
-    terms (:func:`_directions_any_sigma`); a σ whose σ' jumps is refused with a reused batch.
+    terms (:func:`_directions_any_sigma`); a σ whose σ' jumps (piecewise linear) with a reused
+    batch through both parts of each term (:mod:`fltheory.papers.twostep.kinks`):
+
+    >>> r = learn("relu", ["He3"], Fraction(2, 5), Fraction(7, 20), "reused", dps=15)
+    >>> r.directions[0].via_k
+    1
     """
     # batch and ψ are read here: a setting gives a missing one the paper's default, learn has
     # none (its ψ is 1 unless given)

@@ -47,11 +47,14 @@ the target directions it reaches): the effective count is the number of terms 1 
 h_k ≢ 0, plus the one-step spike when μ_1(σ) ≠ 0; per target, the report lists the terms that
 carry it.
 
-Scope. σ must have a continuous derivative for a reused batch: when σ' jumps (ReLU, |z|), the
-self-term ψ2 σ'(z) y jumps at the kink, the update is not a power series in ε a_j (terms in
-|ε a_j| appear) and the term-by-term count is not covered (a fresh batch is: Φ(t) = E σ'(z + t)
-is smooth and its Taylor coefficients are the M_{k,0}). A σ with σ' = 0 almost everywhere (sign)
-gives no gradient and is refused.
+Scope. When σ' jumps (ReLU, leaky ReLU, |z|) and the batch is reused, the self-term
+ψ2 σ'(z) y jumps at the kink and the update is not one power series in ε a_j: it is a one-sided
+expansion, whose term k has an a^{k+1} part (the rule above with the symmetric moments
+E_sym[σ^{(k+1)}σ'^p], σ'^p at a kink = the mean of its one-sided values) and an |a|a^k part,
+each one outlier; derived in :mod:`fltheory.papers.twostep.kinks` for piecewise-linear σ (a σ'
+that jumps and is not constant between its jumps is refused). A fresh batch needs no such
+care: Φ(t) = E σ'(z + t) is smooth and its Taylor coefficients are the M_{k,0}. A σ with σ' = 0
+almost everywhere (sign) gives no gradient and is refused.
 
 Exactness. M_{k,p} = E[σ^{(k+1)} σ'^p] is exact for polynomial σ (sympy) and exactly 0 by
 parity when σ^{(k+1)} σ'^p is odd (odd σ, even σ, σ = linear + even such as GELU and softplus;
@@ -61,7 +64,8 @@ from one pass of Taylor jets over a nested trapezoidal rule
 the coarser step), kept in the run store for the next query. A numeric M is zero when
 |M| <= max(10^−dps E|σ^{(k+1)}σ'^p|, 10 × its error bound) — a rule local to these terms (the
 Hermite engine has its own). A kinked σ (ReLU) takes M_{k,0} from the Hermite engine
-(exact:piecewise) and M_{0,p} from mpmath quadrature at dps + 10 and dps + 20. Every reason
+(exact:piecewise), M_{0,p} from mpmath quadrature at dps + 10 and dps + 20 and, k >= 1, p >= 1,
+the exact symmetric moment (exact:kink). Every reason
 quotes the moments it rests on, to the digits their error bounds confirm (at most 5). A
 C_k(β_l) is zero when exactly 0 or, numerically, |C| <= 10^−(dps//2) (the bound of
 ``fltheory twostep learn``).
@@ -220,8 +224,10 @@ def derivative_moment(sigma: str | Function, k: int, p: int, dps: int = 30) -> t
 
     Returns (value, path): p = 0 by Stein's lemma M_{k,0} = √((k+1)!) μ_{k+1}(σ) from the
     Hermite engine (exact sympy value or mpmath at ``dps``, zero flag of the engine); p >= 1
-    exactly for polynomial σ, exactly 0 for odd σ and odd k (parity), ``None`` when σ' jumps
-    (σ^{(k+1)} σ'^p is a product of distributions, k >= 1), else an mpmath quadrature at
+    exactly for polynomial σ, exactly 0 for odd σ and odd k (parity); when σ' jumps (k >= 1,
+    σ^{(k+1)} σ'^p a product of distributions) the exact symmetric moment of
+    :func:`fltheory.papers.twostep.kinks.symmetric_moment` (σ'^p at a kink = the mean of its
+    one-sided values: the a^{k+1} part of the one-sided expansion); else an mpmath quadrature at
     ``dps + 10`` digits, 0 when |M| <= max(10^−dps, 10 |M(dps+10) − M(dps+20)|).
 
     >>> derivative_moment("z**3", 2, 1)
@@ -230,6 +236,8 @@ def derivative_moment(sigma: str | Function, k: int, p: int, dps: int = 30) -> t
     (0, 'exact:parity')
     >>> derivative_moment("relu", 1, 0)[0]
     sqrt(2)/(2*sqrt(pi))
+    >>> derivative_moment("relu", 1, 1)
+    (sqrt(2)/(4*sqrt(pi)), 'exact:kink')
     """
     dps = read_dps(dps)
     f = sigma if isinstance(sigma, Function) else parse_function(sigma, "sigma")
@@ -443,8 +451,8 @@ def _kinked_presence(f: Function, k: int, mu1_zero: bool, dps: int
                    + ", ".join(f"({a}, {b}): {_short(w)}" for (a, b), w in live.items())
                    + " could cancel")
     parts = int(bool(even)) + int(bool(odd_present))
-    why = (f"a^{k + 1} part: {even_why}; |a|a^{k} part (σ' jumps, reused batch): "
-           + odd_why)
+    why = (("two outliers: " if parts == 2 else "") + f"a^{k + 1} part: {even_why}; |a|a^{k} "
+           "part (σ' jumps, reused batch): " + odd_why)
     if even is None or odd_present is None:
         return None, why, M, parts
     return (parts > 0), why, M, max(parts, 1)
@@ -895,8 +903,10 @@ def term_constants(sigma: str | Function, k: int, targets: tuple[str, ...] | lis
     :func:`derivative_moment`), the leading-order constant of term k's spike along β_l
     (:func:`fltheory.papers.twostep.terms.term_prediction` for polynomial σ, which it equals).
     ``k`` in 0..12, ``targets`` non-empty (functions of z), ``psi`` = d/n (default 1 reused, 2
-    fresh), ``dps`` 5..100. Returns sympy values (exact, or Floats at ``dps``); raises
-    DomainError when an M_{k,p} is undefined (σ' jumps, reused batch).
+    fresh), ``dps`` 5..100. Returns sympy values (exact, or Floats at ``dps``). For a σ whose
+    σ' jumps with a reused batch these are the constants of the a^{k+1} part (symmetric
+    moments); the |a|a^k part's are :attr:`TermOutlier.odd_constants` of
+    :func:`effective_outliers`.
 
     >>> [round(float(c), 4) for c in term_constants("gelu", 2, ["He1"], dps=15)]
     [-0.6432]
