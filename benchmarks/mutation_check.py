@@ -127,6 +127,11 @@ MUTATIONS: list[Mutation] = [
       "one_sided and relu and 7"),
     M("twostep kinks: Q_k partial moment T_j recursion", "fltheory/papers/twostep/kinks.py",
       "+ (m - 1) * ts[m - 2]", "+ m * ts[m - 2]", TWOSTEP_KINKS, "-k", "q_moment"),
+    M("twostep kinks: C_k^odd = E[h_k^odd s], h_k^odd ∝ y/(2k!)",
+      "fltheory/papers/twostep/kinks.py",
+      "return y * tot * s * mpmath.npdf(s) / (2 * math.factorial(k))",
+      "return tot * s * mpmath.npdf(s) / (2 * math.factorial(k))", TWOSTEP_KINKS, "-k",
+      "odd_constant"),
     # ---------------------------------------------------------------- twostep Λ
     M("twostep: Λ ratio α2/(1/2 − α1)", TS, "    ratio = alpha2 / (HALF - alpha1)\n    value",
       "    ratio = alpha2 / (1 - alpha1)\n    value", TWOSTEP_LAMBDA, "-k",

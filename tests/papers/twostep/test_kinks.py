@@ -102,32 +102,31 @@ def test_symmetric_moment_p0_is_steins_lemma(sigma):
                         30)) < 1e-20
 
 
-def test_odd_constant_against_two_dimensional_quadrature():
-    # C_1^odd(β) for ReLU, target He3, ψ = 1, A = 3/4 (generic), m = 0: E_{s,ξ}[y s · odd part
-    # of G at (y, w = Aξ)] with the odd part from the definition's one-sided coefficients
-    # (checked above), by a 2-D quadrature in (s, ξ) split where the odd part has kinks
+def test_odd_constant_against_folded_normal_quadrature():
+    # C_1^odd(β) for ReLU, target He3, ψ = 1, A = 3/4 (generic), m = 0: E_s[y s · E_ξ(odd part
+    # of G at (y, w = Aξ))], the odd part at k = 1 being φ(0)/2 (|w| − |y + w|) (the one-sided
+    # coefficient checked above). E_ξ|u + Aξ| is the folded-normal mean
+    # u(2Φ(u/A) − 1) + 2Aφ(u/A) (textbook, not the module's partial-moment recursion); the
+    # outer integral is an mpmath quadrature split at the zeros of He3
     structure = kink_structure(sp.Max(0, Z))
     with mpmath.workdps(20):
         A = mpmath.mpf("0.75")
 
-        def inner(s):
+        def folded(u):
+            return u * (2 * mpmath.ncdf(u / A) - 1) + 2 * A * mpmath.npdf(u / A)
+
+        def outer(s):
             y = s**3 - 3 * s
-            # odd part at k = 1: φ(0)/2 (|w| − |ψy + w|), w = Aξ: kinks at ξ = 0, −y/A
-            def f(xi, y=y):
-                return ((abs(A * xi) - abs(y + A * xi)) / (2 * mpmath.sqrt(2 * mpmath.pi))
-                        * mpmath.npdf(xi))
+            odd = (folded(0) - folded(y)) / (2 * mpmath.sqrt(2 * mpmath.pi))
+            return y * s * odd * mpmath.npdf(s)
 
-            return y * s * mpmath.npdf(s) * mpmath.quad(f, sorted([-mpmath.inf, 0, -y / A,
-                                                                   mpmath.inf]))
-
-        ref = mpmath.quad(inner, [-mpmath.inf, -mpmath.sqrt(3), 0, mpmath.sqrt(3), mpmath.inf])
+        ref = mpmath.quad(outer, [-mpmath.inf, -mpmath.sqrt(3), 0, mpmath.sqrt(3), mpmath.inf])
         got = odd_part_constant(structure, 1, lambda s: s**3 - 3 * s, 1, sp.Rational(3, 4), 0, 15)
         assert abs(got - ref) < 1e-8 * abs(ref)
         assert abs(ref) > 0.1  # not a trivial zero
 
 
 def test_relu_reused_counts_and_learning():
-    from fltheory.papers.twostep.learning import learn
     from fltheory.papers.twostep.sigma import effective_outliers
 
     r = effective_outliers("2/5", "7/20", "relu", dps=15)
@@ -135,9 +134,10 @@ def test_relu_reused_counts_and_learning():
     assert [t.parts for t in r.terms if t.present] == [2, 2]
     assert r.present_ks == [1, 3] and r.outliers_of_w2 == 5
     assert effective_outliers("2/5", "7/20", "Abs(z)", dps=15).outliers_of_w2 == 0
-    # a τ = 3 direction is learned at k = 1 through the |a|a part (its C_1^odd ≠ 0)
-    rep = learn("relu", ["He3"], Fraction(2, 5), Fraction(7, 20), "reused", dps=15)
-    assert rep.directions[0].via_k == 1
+    # a τ = 3 direction is carried by k = 1 through the |a|a part alone (C_1^even = 0 by
+    # parity, C_1^odd ≠ 0: the value is checked above)
+    he3 = effective_outliers("2/5", "7/20", "relu", ["He3"], dps=15).terms[0]
+    assert he3.constants == (0,) and he3.aligned == (0,)
     # the fresh batch keeps its outputs: one outlier per present term
     fresh = effective_outliers("2/5", "7/20", "relu", batch="fresh", dps=15)
     assert fresh.present_ks == [1, 3] and fresh.outliers_of_w2 == 3
