@@ -39,13 +39,18 @@ outliers** at the same exponent α2 + k(α1 − 1/2). A fresh batch has no self-
 its odd part vanishes and the even part is the fresh formula.
 
 When the odd part vanishes. With Q_k(x) = E_ξ[S_k(x + ξ)] (ξ the neuron-specific Gaussian of
-:mod:`~fltheory.papers.twostep.sigma`, symmetric): for even k, Q_k is odd and strictly
-increasing; for odd k, even and strictly increasing in |x|. So a kink's contribution
-y (Q_k(ψ2 y s^- + r) − Q_k(ψ2 y s^+ + r)) is ≢ 0 (on the joint density of (y, r)) iff s^- ≠ s^+
-(always, at a kink) — except for odd k with μ_1(σ) = 0 (r ≡ 0), where it is ≢ 0 iff
-|s^-| ≠ |s^+| (|z|: s^± = ±1, no odd part). Kinks with the same (s^-, s^+) share one function
-and add their weights J_l φ(c_l) He_{k−1}(c_l); two or more such functions with non-zero weights
-could in principle cancel, and that case is reported as not decided (None). ReLU, leaky ReLU,
+:mod:`~fltheory.papers.twostep.sigma`, symmetric), the odd part is
+y Σ_s c_s Q_k(ψ2 y s + r) over the distinct slope values s of σ', with
+c_s = Σ_{l: s_l^- = s} w_l − Σ_{l: s_l^+ = s} w_l, w_l = J_l φ(c_l) He_{k−1}(c_l)
+(:func:`odd_slope_coefficients`). Q_k is entire and not a polynomial (a Gaussian smoothing of
+the non-polynomial S_k), so no derivative Q_k^{(m)} vanishes identically. With μ_1(σ) ≠ 0, r
+varies (it has the Gaussian data-noise part: (y, r) has a joint density) and the y^m Taylor
+coefficient is Q_k^{(m)}(r) ψ2^m Σ_s c_s s^m / m!: the part is ≢ 0 iff some c_s ≠ 0
+(Vandermonde in the distinct s). With μ_1(σ) = 0, r ≡ 0 and Q_k has the parity of k + 1, so
+Q_k(ψ2 y s) = sgn(s)^{k+1} Q_k(ψ2 y |s|): the coefficients fold onto |s| (s = 0 drops for even k,
+Q_k(0) = 0), and infinitely many Taylor coefficients Q_k^{(m)}(0) of one parity are non-zero, so
+again the part is ≢ 0 iff a folded coefficient is non-zero (|z|: s = ±1, k odd: the two cancel,
+no odd part). ReLU, leaky ReLU and
 |z| have one kink at 0, where He_{k−1}(0) = 0 for even k: **every even term vanishes, both
 parts**, as for a fresh batch.
 
@@ -60,6 +65,7 @@ None).
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -70,8 +76,8 @@ import sympy as sp
 from fltheory.engine.functions import Z
 from fltheory.exact import DomainError
 
-__all__ = ["Kink", "kink_structure", "odd_part_constant", "odd_weights", "one_sided_coefficients",
-           "q_moment", "symmetric_moment"]
+__all__ = ["Kink", "kink_structure", "odd_part_constant", "odd_slope_coefficients",
+           "odd_weights", "one_sided_coefficients", "q_moment", "symmetric_moment"]
 
 
 @dataclass(frozen=True)
@@ -115,9 +121,13 @@ def kink_structure(expr: sp.Expr, text: str = "") -> tuple[Kink, ...] | None:
             if root.is_real:
                 points.add(sp.nsimplify(root))
     d1 = sp.diff(expr, Z)
+    ordered = sorted(points, key=lambda v: float(v))
+    # σ' is constant between kinks (checked above), so its value at any point strictly between
+    # c and the next kink is its exact one-sided limit (sympy's limit is slow on Heaviside sums)
+    gap = min((b - a for a, b in itertools.pairwise(ordered)), default=2) / 2
     out = []
-    for c in sorted(points, key=lambda v: float(v)):
-        left, right = sp.limit(d1, Z, c, "-"), sp.limit(d1, Z, c, "+")
+    for c in ordered:
+        left, right = (sp.simplify(d1.subs(Z, c - gap)), sp.simplify(d1.subs(Z, c + gap)))
         if left != right:
             out.append(Kink(c, sp.nsimplify(left), sp.nsimplify(right)))
     return tuple(out) or None
@@ -152,6 +162,33 @@ def odd_weights(kinks: tuple[Kink, ...], k: int) -> dict[tuple[Any, Any], Any]:
         key = (q.left, q.right)
         groups[key] = sp.simplify(groups.get(key, sp.Integer(0)) + _weight(q, k))
     return {key: w for key, w in groups.items() if w != 0}
+
+
+def odd_slope_coefficients(kinks: tuple[Kink, ...], k: int, mu1_zero: bool
+                           ) -> dict[Any, Any]:
+    """The odd part of term k as y Σ_s c_s Q_k(ψ2 y s + r): slope value s -> c_s (exact, zeros
+    dropped), folded onto |s| when μ_1(σ) = 0 (r ≡ 0; s = 0 dropped for even k). Empty iff the
+    odd part vanishes (module docstring).
+
+    >>> r = kink_structure(sp.Max(0, Z))
+    >>> odd_slope_coefficients(r, 1, False)
+    {0: sqrt(2)/(2*sqrt(pi)), 1: -sqrt(2)/(2*sqrt(pi))}
+    >>> odd_slope_coefficients(kink_structure(sp.Abs(Z)), 1, True)
+    {}
+    """
+    coef: dict[Any, Any] = {}
+    for q in kinks:
+        w = _weight(q, k)
+        for s, sign in ((q.left, 1), (q.right, -1)):
+            if mu1_zero:
+                if s == 0 and k % 2 == 0:
+                    continue
+                if s != 0:
+                    sign *= int(sp.sign(s)) ** (k + 1)  # Q_k has the parity of k + 1
+                s = abs(s)
+            coef[s] = coef.get(s, sp.Integer(0)) + sign * w
+    out = {s: sp.simplify(c) for s, c in coef.items()}
+    return {s: c for s, c in sorted(out.items(), key=lambda i: float(i[0])) if c != 0}
 
 
 def one_sided_coefficients(kinks: tuple[Kink, ...], k: int, psi2: Any, y: Any, w: Any

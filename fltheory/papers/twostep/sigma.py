@@ -421,7 +421,8 @@ def _kinked_presence(f: Function, k: int, mu1_zero: bool, dps: int
     its even part (profile a^(k+1), the smooth rule with the symmetric moments N_{k,p}) and its
     odd part (profile |a|a^k), each one outlier when non-zero. The reason quotes the values
     both rest on."""
-    from fltheory.papers.twostep.kinks import kink_structure, odd_weights
+    from fltheory.papers.twostep.kinks import _weight as _weight_of
+    from fltheory.papers.twostep.kinks import kink_structure, odd_slope_coefficients
 
     structure = kink_structure(f.expr, f.text)
     assert structure is not None
@@ -429,31 +430,24 @@ def _kinked_presence(f: Function, k: int, mu1_zero: bool, dps: int
     # the even part's moments are the symmetric ones (σ'^p at a kink: its one-sided mean)
     even_why = even_why.replace("reused batch (p = 0..", "symmetric moments (p = 0..") \
         .replace("E[σ^(", "E_sym[σ^(")
-    groups = odd_weights(structure, k)
-    live = {key: w for key, w in groups.items()
-            if not (mu1_zero and k % 2 == 1 and abs(key[0]) == abs(key[1]))}
+    coef = odd_slope_coefficients(structure, k, mu1_zero)
     where = ", ".join(f"z = {q.point}" for q in structure)
-    if not groups:
-        odd_present: bool | None = False
-        odd_why = f"J φ(c) He_{k - 1}(c) = 0 at every kink ({where})"
-    elif not live:
-        odd_present = False
-        odd_why = (f"μ_1(σ) = 0 (r ≡ 0), k = {k} odd and |σ'(c−)| = |σ'(c+)| at every kink: "
-                   "Q_k(ψyσ'(c−)) = Q_k(ψyσ'(c+))")
-    elif len(live) == 1:
-        odd_present = True
-        (left, right), w = next(iter(live.items()))
-        odd_why = (f"Σ J φ(c) He_{k - 1}(c) = {_short(w)} ≠ 0 over the kinks ({where}) where σ' "
-                   f"jumps {left} → {right}")
+    odd_present = bool(coef)
+    if coef:
+        odd_why = ("y Σ_s c_s Q_k(ψys + r) with " + ", ".join(
+            f"c_{s} = {_short(c)}" for s, c in coef.items())
+            + f" ≠ 0 (kinks at {where}" + ("; folded onto |s|: μ_1(σ) = 0)" if mu1_zero
+                                           else ")"))
     else:
-        odd_present = None
-        odd_why = ("not decided: kinks with different slope pairs "
-                   + ", ".join(f"({a}, {b}): {_short(w)}" for (a, b), w in live.items())
-                   + " could cancel")
+        weights = [_weight_of(q, k) for q in structure]
+        odd_why = (f"every c_s = 0 (kinks at {where}: "
+                   + (f"J φ(c) He_{k - 1}(c) = 0 at each)" if not any(weights) else
+                      "their contributions cancel" + (" on |s|, μ_1(σ) = 0)" if mu1_zero
+                                                      else ")")))
     parts = int(bool(even)) + int(bool(odd_present))
     why = (("two outliers: " if parts == 2 else "") + f"a^{k + 1} part: {even_why}; |a|a^{k} "
            "part (σ' jumps, reused batch): " + odd_why)
-    if even is None or odd_present is None:
+    if even is None:
         return None, why, M, parts
     return (parts > 0), why, M, max(parts, 1)
 

@@ -27,7 +27,8 @@ COVERED = {"twostep.lambda", "twostep.taylor_identity", "twostep.term_constants"
            "twostep.term_exponents", "twostep.reused_learns_tau3", "twostep.fresh_does_not",
            "twostep.one_step_overlap", "twostep.below_half_is_one_step",
            "twostep.terms_present_for_sigma", "twostep.outliers_for_sigma",
-           "twostep.reused_products_for_sigma", "twostep.kinked_reused_parts"}
+           "twostep.reused_products_for_sigma", "twostep.kinked_reused_parts",
+           "twostep.kinked_reused_k2"}
 
 
 def _well_formed(v: Verdict) -> None:
@@ -227,7 +228,11 @@ def test_twostep_kinked_parts_verdicts():
         v = T._compare_kinked(pred, meas(odd_r, odd_f))
         assert v.status == status
         _well_formed(v)
-        assert len(v.points) == 5
+        assert len(v.points) == 3
+    # the k = 2 coefficients are reported, never decided
+    v = T._compare_kinked_k2(pred, meas(-0.25, 0.0))
+    assert v.status == "inconclusive" and len(v.points) == 4
+    _well_formed(v)
 
 
 def test_twostep_reported_counts_have_points():

@@ -141,3 +141,48 @@ def test_relu_reused_counts_and_learning():
     # the fresh batch keeps its outputs: one outlier per present term
     fresh = effective_outliers("2/5", "7/20", "relu", batch="fresh", dps=15)
     assert fresh.present_ks == [1, 3] and fresh.outliers_of_w2 == 3
+
+
+# the kinks (point, σ'(c−), σ'(c+)) entered by hand, and whether μ_1(σ) = 0 (then r ≡ 0)
+_HAND = {"relu": ([(0, 0, 1)], False), "Abs(z)": ([(0, -1, 1)], True),
+         "Max(z, z/5)": ([(0, mpmath.mpf(1) / 5, 1)], False),
+         "relu(z+1)-relu(z-1)-1": ([(-1, 0, 1), (1, 1, 0)], False),
+         "relu(z-1)": ([(1, 0, 1)], False)}
+
+
+@pytest.mark.parametrize("sigma", list(_HAND))
+def test_odd_part_vanishes_exactly_when_predicted(sigma):
+    # h_k^odd(y, r) = y E_ξ[odd coefficient at w = Aξ + r] from the module's formula (the odd
+    # coefficient of G, checked against the definition above), E_ξ by quadrature split at the
+    # kinks of S_k; compared at generic (y, r) with odd_slope_coefficients' verdict (present
+    # iff a coefficient is non-zero, the folding on |s| when μ_1(σ) = 0)
+    from fltheory.papers.twostep.kinks import odd_slope_coefficients
+
+    kinks, mu_zero = _HAND[sigma]
+    structure = kink_structure(parse_function(sigma, "sigma").expr)
+    with mpmath.workdps(25):
+        A, psi = mpmath.mpf("0.8"), mpmath.mpf("1.3")
+
+        def h(k, y, r):
+            def odd(xi):
+                w = A * xi + r
+                tot = 0
+                for c, sl, sr in kinks:
+                    wt = (sr - sl) * mpmath.npdf(c) * mpmath.hermite(k - 1, c / mpmath.sqrt(2)) \
+                        / mpmath.sqrt(2) ** (k - 1)  # He_{k−1}(c) from the physicists' H
+                    for s, sgn in ((sl, 1), (sr, -1)):
+                        u = psi * y * s + w
+                        tot += sgn * wt * u**k * mpmath.sign(u)
+                return tot / (2 * mpmath.factorial(k)) * mpmath.npdf(xi)
+
+            cuts = sorted({(-(psi * y * s) - r) / A for c, sl, sr in kinks for s in (sl, sr)})
+            return y * mpmath.quad(odd, [-mpmath.inf, *cuts, mpmath.inf])
+
+        for k in (1, 2, 3):
+            predicted = bool(odd_slope_coefficients(structure, k, mu_zero))
+            r = 0 if mu_zero else mpmath.mpf("0.37")
+            values = [h(k, mpmath.mpf(y), r) for y in ("0.61", "-1.17")]
+            if predicted:
+                assert max(abs(v) for v in values) > 1e-4, (sigma, k, values)
+            else:
+                assert max(abs(v) for v in values) < 1e-18, (sigma, k, values)
