@@ -186,3 +186,26 @@ def test_odd_part_vanishes_exactly_when_predicted(sigma):
                 assert max(abs(v) for v in values) > 1e-4, (sigma, k, values)
             else:
                 assert max(abs(v) for v in values) < 1e-18, (sigma, k, values)
+
+
+@pytest.mark.parametrize("sigma", ["relu", "Max(z, z/5)", "relu(z+1)-relu(z-1)-1"])
+def test_quoted_slope_coefficients_are_the_values(sigma):
+    # every "c_s = value" in a kinked term's reason is odd_slope_coefficients' c_s to the
+    # 5 digits quoted (ReLU: c_0 = −c_1 = φ(0) = 1/√(2π) = 0.39894 at k = 1)
+    import re
+
+    from fltheory.papers.twostep.kinks import odd_slope_coefficients
+    from fltheory.papers.twostep.sigma import effective_outliers
+
+    structure = kink_structure(parse_function(sigma, "sigma").expr)
+    seen = 0
+    for t in effective_outliers("2/5", "7/20", sigma, dps=15).terms:
+        coef = {str(s): float(c) for s, c in odd_slope_coefficients(structure, t.k, False).items()}
+        for s, value in re.findall(r"c_(-?[0-9/]+) = (-?[0-9.e-]+)", t.reason):
+            assert float(value) == pytest.approx(coef[s], rel=1e-4), (t.k, s)
+            seen += 1
+    assert seen >= 2
+    if sigma == "relu":
+        first = effective_outliers("2/5", "7/20", sigma, dps=15).terms[0].reason
+        assert "c_0 = 0.39894" in first and float(1 / mpmath.sqrt(2 * mpmath.pi)) == \
+            pytest.approx(0.39894, abs=5e-6)
