@@ -59,7 +59,6 @@ __all__ = ["KEY_DATA", "KEY_DIRECTION", "MAX_BYTES", "MAX_FLOPS", "MIN_N", "MODE
            "OneStepDeviation", "SimulationReport", "SpikeSummary", "TermPresence", "TwoStepRun",
            "bounded_odd_tau3", "check_sizes", "combine_presence", "count_outliers", "directions",
            "hermite_sigma", "measure", "model_run", "one_step_deviation", "profile_constant",
-           "profile_presence",
            "run_bytes", "run_flops", "simulate", "singular_values", "spike_constants",
            "spike_summary", "target_overlaps", "term_constants_task", "term_presence",
            "top_right_singular_vector"]
@@ -668,61 +667,6 @@ def term_presence(run: TwoStepRun, kmax: int = 3) -> TermPresence:
         T.append(t)
         means.append(m)
         sds.append(s)
-    if not all(math.isfinite(x) and x >= 0 for x in (*T, *means, *sds)) or min(sds) == 0:
-        raise DomainError("run", "a run with non-finite or degenerate updates",
-                          "runs whose second update is finite and non-zero")
-    p = tuple(_null_pvalue(t, m, s) for t, m, s in zip(T, means, sds, strict=True))
-    z = tuple(min(37.0, float(_norm_isf(x))) if x > 0 else 37.0 for x in p)
-    return TermPresence(run.N, run.batch, tuple(T), tuple(means), tuple(sds), p, z)
-
-
-def _profile(a: np.ndarray, power: int, signed: bool) -> np.ndarray:
-    return a**power * (np.sign(a) if signed else 1.0)
-
-
-def profile_presence(run: TwoStepRun, tests: Sequence[tuple[int, bool]],
-                     nuisance: Sequence[tuple[int, bool]] = ()) -> TermPresence:
-    r"""Presence of row profiles a^m (``(m, False)``) or a^m sgn(a) = |a|a^{m−1} (``(m, True)``)
-    in Δ = W2 − W1: the statistic and sign-flip null of :func:`term_presence`, with the test
-    vector of each profile orthogonalised against a and against every other listed profile
-    (tests and ``nuisance``) of the same parity in a (parity of a^m sgn(a)^s: (−1)^(m+s)), so
-    that a listed profile does not leak into another's test. A profile's parity decides the
-    null as in :func:`term_presence` (a = sign·|a|). Powers 1..:data:`PRESENCE_KMAX` + 1;
-    ``tests`` non-empty; N > the number of profiles + 1. Returns :class:`TermPresence` with one
-    entry per test, in order.
-
-    >>> run = simulate(Simulation(200, alpha1=0.4, alpha2=0.3), "relu", [TARGETS["He1"]],
-    ...                terms=False)
-    >>> len(profile_presence(run, [(2, False), (2, True)]).z)
-    2
-    """
-    if not isinstance(run, TwoStepRun):
-        raise DomainError("run", type(run).__name__, "a TwoStepRun")
-    tests, nuisance = list(tests), list(nuisance)
-    for m, signed in (*tests, *nuisance):
-        read_count(m, "profile power", 1, PRESENCE_KMAX + 1)
-        if not isinstance(signed, bool):
-            raise DomainError("signed", signed, "True or False")
-    if not tests or len(tests) + len(nuisance) + 2 >= run.N:
-        raise DomainError("tests", len(tests), f"1..{run.N - len(nuisance) - 3} profiles")
-    delta = run.W2 - run.W1
-    a = run.a / np.sqrt(np.mean(run.a**2))
-    everything = [(1, False), *tests, *nuisance]
-    T, means, sds = [], [], []
-    for m, signed in tests:
-        parity = (m + signed) % 2
-        others = [_profile(a, mm, ss) for mm, ss in everything
-                  if (mm, ss) != (m, signed) and (mm + ss) % 2 == parity]
-        target = _profile(a, m, signed)
-        if others:
-            Q, _ = np.linalg.qr(np.column_stack(others))
-            q, resid = target - Q @ (Q.T @ target), delta - Q @ (Q.T @ delta)
-        else:
-            q, resid = target, delta
-        t, mean, sd = _presence_stat(delta, q / np.linalg.norm(q), resid)
-        T.append(t)
-        means.append(mean)
-        sds.append(sd)
     if not all(math.isfinite(x) and x >= 0 for x in (*T, *means, *sds)) or min(sds) == 0:
         raise DomainError("run", "a run with non-finite or degenerate updates",
                           "runs whose second update is finite and non-zero")

@@ -209,3 +209,31 @@ def test_quoted_slope_coefficients_are_the_values(sigma):
         first = effective_outliers("2/5", "7/20", sigma, dps=15).terms[0].reason
         assert "c_0 = 0.39894" in first and float(1 / mpmath.sqrt(2 * mpmath.pi)) == \
             pytest.approx(0.39894, abs=5e-6)
+
+
+def test_signed_profile_constant_recovers_a_planted_profile():
+    # the simulator's signed fit: replace the update by (W2 − W1)e1 = η2 ε/√N (c1 |a|a + c2 a²)
+    # and read c1 back exactly (an unsigned fit has no |a|a column: it is not exact)
+    import dataclasses
+    import math
+
+    import numpy as np
+
+    from fltheory.exact import DomainError
+    from fltheory.papers.twostep import sim
+    from fltheory.papers.twostep.params import Simulation
+
+    run = sim.simulate(Simulation(200, alpha1=Fraction(2, 5), alpha2=Fraction(7, 20),
+                                  batch="reused", seed=3), "relu", [sim.TARGETS["He1"]],
+                       terms=False)
+    a = run.a
+    e1 = np.eye(1, run.d, 0).ravel()
+    scale = run.eta2 * run.epsilon / math.sqrt(run.N)
+    delta = np.outer(scale * (-0.3 * np.abs(a) * a + 0.7 * a**2), e1)
+    planted = dataclasses.replace(run, W2=run.W1 + delta)
+    assert sim.profile_constant(planted, e1, 1, signed=True) == pytest.approx(-0.3, abs=1e-9)
+    assert sim.profile_constant(planted, e1, 1) != pytest.approx(0.7, abs=1e-6)
+    assert sim.profile_constant(planted, e1, 1, signed=True, top=7) == pytest.approx(-0.3,
+                                                                                     abs=1e-8)
+    with pytest.raises(DomainError, match=r"^top = "):
+        sim.profile_constant(planted, e1, 2, top=2)
