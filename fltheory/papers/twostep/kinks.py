@@ -58,8 +58,8 @@ Constants. The odd part's constant along β_l is
 C_k^odd(β_l) = E[h_k^odd s_l], h_k^odd = (y/(2k!)) Σ_l J_l φ(c_l) He_{k−1}(c_l)
 [Q_k(ψ2 y s_l^- + m·s) − Q_k(ψ2 y s_l^+ + m·s)], ξ ~ N(0, A²), A² = ψ1 E[σ'²] E[y²] (the
 data-noise part of r folded into ξ, as for the even constants). Q_k is closed form (partial
-Gaussian moments); the outer expectation over the target variable is an mpmath quadrature at
-dps + 10 digits for one target (several targets: a K-dimensional integral, not implemented:
+Gaussian moments); the outer expectation over the target variable is a nested trapezoidal rule
+at dps + 10 digits for one target (several targets: a K-dimensional integral, not implemented:
 None).
 """
 
@@ -245,7 +245,8 @@ def q_moment(k: int, x: Any, A: Any) -> Any:
 def odd_part_constant(kinks: tuple[Kink, ...], k: int, g: Any, psi2: Any, A: Any, m: Any,
                       dps: int) -> Any:
     """C_k^odd(β) = E_s[h_k^odd(g(s), m s) s] for ONE target y = g(s) (a callable on mpf),
-    ξ ~ N(0, A²), r = m s (m = μ_σ μ_1(g)), by mpmath quadrature at dps + 10 digits.
+    ξ ~ N(0, A²), r = m s (m = μ_σ μ_1(g)), by a nested trapezoidal rule at dps + 10 digits
+    (:func:`_trapezoid`).
 
     h_k^odd(y, r) = (y/(2 k!)) Σ_l J_l φ(c_l) He_{k−1}(c_l)
     [Q_k(ψ2 y s_l^- + r) − Q_k(ψ2 y s_l^+ + r)].
@@ -264,4 +265,27 @@ def odd_part_constant(kinks: tuple[Kink, ...], k: int, g: Any, psi2: Any, A: Any
                               for sl, sr, wt in lefts)
             return y * tot * s * mpmath.npdf(s) / (2 * math.factorial(k))
 
-        return mpmath.quad(h, [-mpmath.inf, -4, 0, 4, mpmath.inf])
+        return _trapezoid(h, dps)
+
+
+def _trapezoid(f: Any, dps: int) -> Any:
+    """∫ f over the real line for an entire f with Gaussian decay: nested trapezoidal rules
+    (step 1/2, 1/4, …; only the new nodes evaluated) on [−R, R], R = √(2 (dps + 12) ln 10) + 3,
+    until two consecutive sums agree to 10^−(dps+3) relative (the rule's error falls like
+    exp(−2πd/h) for such integrands: Trefethen & Weideman, SIAM Review 56 (2014), §5), at most
+    10 halvings. Used instead of mpmath.quad, which takes 3–4× the evaluations here."""
+    R = mpmath.sqrt(2 * (dps + 12) * mpmath.log(10)) + 3
+    tol = mpmath.mpf(10) ** (-(dps + 3))
+    h = mpmath.mpf(1) / 2
+    J = int(R / h)
+    acc = mpmath.fsum(f(j * h) for j in range(-J, J + 1))
+    prev = h * acc
+    for _ in range(10):
+        h /= 2
+        J = int(R / h)
+        acc += mpmath.fsum(f(j * h) for j in range(-J + (J % 2 == 0), J + 1, 2))
+        new = h * acc
+        if abs(new - prev) <= tol * max(1, abs(new)):
+            return new
+        prev = new
+    return new
