@@ -783,7 +783,8 @@ def _term_outliers(f: Function, generic: LambdaResult, targets: tuple[str, ...],
 def _odd_alignment(f: Function, model: TwoStepModel, k: int, Esq: Any, mu_sigma: Any,
                    dps: int) -> tuple[Any, ...] | None:
     """C_k^odd(β) of the |a|a^k part of a kinked σ's term k (reused batch), for one target
-    (:func:`fltheory.papers.twostep.kinks.odd_part_constant`, a nested trapezoidal rule at dps + 10);
+    (:func:`fltheory.papers.twostep.kinks.odd_part_constant`, a nested trapezoidal rule at
+    dps + 10);
     None for several targets (a K-dimensional integral, not implemented)."""
     from fltheory.papers.twostep.kinks import kink_structure, odd_part_constant
 
