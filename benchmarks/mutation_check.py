@@ -53,6 +53,7 @@ TABLES = "tests/framework/test_tables.py"
 TWOSTEP = "tests/papers/twostep/test_terms.py"
 TWOSTEP_LAMBDA = "tests/papers/twostep/test_lambda.py"
 TWOSTEP_SIGMA = "tests/papers/twostep/test_sigma.py"
+TWOSTEP_KINKS = "tests/papers/twostep/test_kinks.py"
 
 ROOT = Path(__file__).resolve().parent.parent
 TH = "fltheory/"
@@ -118,6 +119,27 @@ MUTATIONS: list[Mutation] = [
       "value = num / mass / sp.sqrt(sp.factorial(k))",
       "value = num / sp.sqrt(sp.factorial(k))",
       INDEPENDENT_HERMITE, "-k", "atom_row"),
+    # ---------------------------------------------------------------- twostep kinked σ
+    M("twostep kinks: σ'^p at a kink = mean of one-sided values",
+      "fltheory/papers/twostep/kinks.py", "(q.right**p + q.left**p) / 2", "q.right**p",
+      TWOSTEP_KINKS, "-k", "one_sided and relu and 7"),
+    M("twostep kinks: odd part S_k(d−) − S_k(d+)", "fltheory/papers/twostep/kinks.py",
+      "(_s(psi2 * y * left + w, k) - _s(psi2 * y * right + w, k)) / 2",
+      "(_s(psi2 * y * right + w, k) - _s(psi2 * y * left + w, k)) / 2", TWOSTEP_KINKS, "-k",
+      "one_sided and relu and 7"),
+    M("twostep kinks: Q_k partial moment T_j recursion", "fltheory/papers/twostep/kinks.py",
+      "+ (m - 1) * ts[m - 2]", "+ m * ts[m - 2]", TWOSTEP_KINKS, "-k", "q_moment"),
+    M("twostep kinks: fold on |s| with sgn(s)^(k+1) (μ_1(σ) = 0)",
+      "fltheory/papers/twostep/kinks.py", "int(sp.sign(s)) ** (k + 1)", "int(sp.sign(s)) ** k",
+      TWOSTEP_KINKS, "-k", "vanishes and Abs"),
+    M("twostep kinks: c_s = Σ_{s^- = s} w − Σ_{s^+ = s} w", "fltheory/papers/twostep/kinks.py",
+      "for s, sign in ((q.left, 1), (q.right, -1)):", "for s, sign in ((q.left, 1), (q.right, 1)):",
+      TWOSTEP_KINKS, "-k", "vanishes"),
+    M("twostep kinks: C_k^odd = E[h_k^odd s], h_k^odd ∝ y/(2k!)",
+      "fltheory/papers/twostep/kinks.py",
+      "return y * tot * s * mpmath.npdf(s) / (2 * math.factorial(k))",
+      "return tot * s * mpmath.npdf(s) / (2 * math.factorial(k))", TWOSTEP_KINKS, "-k",
+      "odd_constant"),
     # ---------------------------------------------------------------- twostep Λ
     M("twostep: Λ ratio α2/(1/2 − α1)", TS, "    ratio = alpha2 / (HALF - alpha1)\n    value",
       "    ratio = alpha2 / (1 - alpha1)\n    value", TWOSTEP_LAMBDA, "-k",

@@ -44,6 +44,9 @@ _NAMES = {
         "EffectiveOutliers", "EffectivePhase", "KMAX", "SpikePresence", "TermOutlier",
         "derivative_moment", "effective_outliers", "effective_phase", "effective_phase_of",
         "outliers_of", "spike_presence", "term_constants"),
+    "kinks": (
+        "Kink", "kink_structure", "odd_part_constant", "odd_slope_coefficients", "odd_weights",
+        "one_sided_coefficients", "q_moment", "symmetric_moment"),
     "learning": ("LearnReport", "learn", "learn_of"),
     "runs": (
         "SimulateRun", "constants_vs_N", "figure_runs", "model_summary", "paper_model",

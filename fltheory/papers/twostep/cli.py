@@ -106,11 +106,21 @@ def _effective_json(eff: EffectiveOutliers) -> dict[str, Any]:
         "zero_threshold": f"M_k,p = E[σ^(k+1)σ'^p]: exact (polynomial σ, parity) or "
                           f"|M| <= max(10^-{eff.dps} E|σ^(k+1)σ'^p|, 10 × its error bound); "
                           f"C_k(β): exact or |C| <= 10^-{eff.dps // 2}",
-        "terms": [{"k": t.k, "present": t.present, "reason": t.reason,
-                   "targets": [i + 1 for i in t.aligned],
-                   "constants": [_num(c, min(12, eff.dps)) for c in t.constants]}
-                  for t in eff.terms],
+        "terms": [_term_json(t, eff.dps) for t in eff.terms],
     }
+
+
+def _term_json(t: Any, dps: int) -> dict[str, Any]:
+    """One term; a kinked σ's term (reused batch) adds its outlier count and the constants of
+    its |a|a^k part."""
+    out = {"k": t.k, "present": t.present, "reason": t.reason,
+           "targets": [i + 1 for i in t.aligned],
+           "constants": [_num(c, min(12, dps)) for c in t.constants]}
+    if t.parts != 1 or t.odd_constants != ():
+        out["outliers"] = t.parts if t.present else 0
+        out["odd_part_constants"] = None if t.odd_constants is None else [
+            _num(c, min(12, dps)) for c in t.odd_constants]
+    return out
 
 
 def _num(value: Any, digits: int = 12) -> str:

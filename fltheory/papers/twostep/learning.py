@@ -100,7 +100,12 @@ def learn(sigma: str, targets: str | list[str], alpha1: Fraction, alpha2: Fracti
     3
 
     Any σ (not only polynomials): for a non-polynomial σ the verdicts come from the σ-aware
-    terms (:func:`_directions_any_sigma`); a σ whose σ' jumps is refused with a reused batch.
+    terms (:func:`_directions_any_sigma`); a σ whose σ' jumps (piecewise linear) with a reused
+    batch through both parts of each term (:mod:`fltheory.papers.twostep.kinks`):
+
+    >>> r = learn("relu", ["He3"], Fraction(2, 5), Fraction(7, 20), "reused", dps=15)
+    >>> r.directions[0].via_k
+    1
     """
     # batch and ψ are read here: a setting gives a missing one the paper's default, learn has
     # none (its ψ is 1 unless given)
@@ -162,6 +167,14 @@ def _directions_any_sigma(model: TwoStepModel, eff: EffectiveOutliers
         mu1 = model.mu1(i)
         step1 = _nonzero(mu1, model.dps) and eff.one_step
         via = next((t.k for t in eff.terms if t.present and i in t.aligned), None)
+        unknown = next((t.k for t in eff.terms if t.present and t.odd_constants is None
+                        and (via is None or t.k < via)), None)
+        if unknown is not None and not (_nonzero(mu1, model.dps) and eff.one_step):
+            raise DomainError("target", g.text, "one target when σ' jumps and the batch is "
+                              "reused (or --batch fresh)",
+                              reason=f"needs the |a|a^{unknown} part's constant of a kinked σ "
+                                     "with several targets (a multi-dimensional integral, not "
+                                     "implemented)")
         if step1:
             reason = (f"μ_1(g) = {_short(mu1)} ≠ 0: in the one-step spike (rank one along "
                       "Σ μ_1(g_k) β_k)")

@@ -47,11 +47,14 @@ the target directions it reaches): the effective count is the number of terms 1 
 h_k ≢ 0, plus the one-step spike when μ_1(σ) ≠ 0; per target, the report lists the terms that
 carry it.
 
-Scope. σ must have a continuous derivative for a reused batch: when σ' jumps (ReLU, |z|), the
-self-term ψ2 σ'(z) y jumps at the kink, the update is not a power series in ε a_j (terms in
-|ε a_j| appear) and the term-by-term count is not covered (a fresh batch is: Φ(t) = E σ'(z + t)
-is smooth and its Taylor coefficients are the M_{k,0}). A σ with σ' = 0 almost everywhere (sign)
-gives no gradient and is refused.
+Scope. When σ' jumps (ReLU, leaky ReLU, |z|) and the batch is reused, the self-term
+ψ2 σ'(z) y jumps at the kink and the update is not one power series in ε a_j: it is a one-sided
+expansion, whose term k has an a^{k+1} part (the rule above with the symmetric moments
+E_sym[σ^{(k+1)}σ'^p], σ'^p at a kink = the mean of its one-sided values) and an |a|a^k part,
+each one outlier; derived in :mod:`fltheory.papers.twostep.kinks` for piecewise-linear σ (a σ'
+that jumps and is not constant between its jumps is refused). A fresh batch needs no such
+care: Φ(t) = E σ'(z + t) is smooth and its Taylor coefficients are the M_{k,0}. A σ with σ' = 0
+almost everywhere (sign) gives no gradient and is refused.
 
 Exactness. M_{k,p} = E[σ^{(k+1)} σ'^p] is exact for polynomial σ (sympy) and exactly 0 by
 parity when σ^{(k+1)} σ'^p is odd (odd σ, even σ, σ = linear + even such as GELU and softplus;
@@ -61,7 +64,8 @@ from one pass of Taylor jets over a nested trapezoidal rule
 the coarser step), kept in the run store for the next query. A numeric M is zero when
 |M| <= max(10^−dps E|σ^{(k+1)}σ'^p|, 10 × its error bound) — a rule local to these terms (the
 Hermite engine has its own). A kinked σ (ReLU) takes M_{k,0} from the Hermite engine
-(exact:piecewise) and M_{0,p} from mpmath quadrature at dps + 10 and dps + 20. Every reason
+(exact:piecewise), M_{0,p} from mpmath quadrature at dps + 10 and dps + 20 and, k >= 1, p >= 1,
+the exact symmetric moment (exact:kink). Every reason
 quotes the moments it rests on, to the digits their error bounds confirm (at most 5). A
 C_k(β_l) is zero when exactly 0 or, numerically, |C| <= 10^−(dps//2) (the bound of
 ``fltheory twostep learn``).
@@ -115,6 +119,12 @@ class TermOutlier:
     reason: str
     constants: tuple[Any, ...] = ()
     aligned: tuple[int, ...] = ()
+    #: outliers of this term when present: 1, or 2 for a kinked σ with a reused batch whose
+    #: a^(k+1) and |a|a^k parts are both non-zero (:mod:`fltheory.papers.twostep.kinks`)
+    parts: int = 1
+    #: C_k^odd(β_l) of the |a|a^k part (kinked σ, reused batch; () otherwise, None: several
+    #: targets, not computed)
+    odd_constants: tuple[Any, ...] | None = ()
 
 
 @dataclass(frozen=True)
@@ -142,7 +152,7 @@ class EffectiveOutliers(ShowsTable):
         """Terms 1 <= k <= Λ whose spike is non-zero (None when one is not covered)."""
         if any(t.present is None for t in self.terms):
             return None
-        return sum(1 for t in self.terms if t.present)
+        return sum(t.parts for t in self.terms if t.present)
 
     @property
     def outliers_of_w2(self) -> int | None:
@@ -186,7 +196,14 @@ def _kinks(expr: sp.Expr) -> list[Any]:
     """Real points where σ' jumps (arguments of DiracDelta in σ''), as mpmath numbers."""
     points = []
     for delta in sp.diff(expr, Z, 2).atoms(sp.DiracDelta):
-        for root in sp.solve(delta.args[0], Z):
+        try:
+            roots = sp.solve(delta.args[0], Z)
+        except NotImplementedError:
+            raise DomainError("sigma", str(expr), "a σ whose kinks sympy can locate (write "
+                              "nested Max/Min as a sum of relu terms)",
+                              reason=f"has a kink at the zeros of {delta.args[0]}, which sympy "
+                                     "cannot solve") from None
+        for root in roots:
             if root.is_real:
                 points.append(mpmath.mpf(sp.N(root, 30)))
     return sorted(points)
@@ -207,8 +224,10 @@ def derivative_moment(sigma: str | Function, k: int, p: int, dps: int = 30) -> t
 
     Returns (value, path): p = 0 by Stein's lemma M_{k,0} = √((k+1)!) μ_{k+1}(σ) from the
     Hermite engine (exact sympy value or mpmath at ``dps``, zero flag of the engine); p >= 1
-    exactly for polynomial σ, exactly 0 for odd σ and odd k (parity), ``None`` when σ' jumps
-    (σ^{(k+1)} σ'^p is a product of distributions, k >= 1), else an mpmath quadrature at
+    exactly for polynomial σ, exactly 0 for odd σ and odd k (parity); when σ' jumps (k >= 1,
+    σ^{(k+1)} σ'^p a product of distributions) the exact symmetric moment of
+    :func:`fltheory.papers.twostep.kinks.symmetric_moment` (σ'^p at a kink = the mean of its
+    one-sided values: the a^{k+1} part of the one-sided expansion); else an mpmath quadrature at
     ``dps + 10`` digits, 0 when |M| <= max(10^−dps, 10 |M(dps+10) − M(dps+20)|).
 
     >>> derivative_moment("z**3", 2, 1)
@@ -217,6 +236,8 @@ def derivative_moment(sigma: str | Function, k: int, p: int, dps: int = 30) -> t
     (0, 'exact:parity')
     >>> derivative_moment("relu", 1, 0)[0]
     sqrt(2)/(2*sqrt(pi))
+    >>> derivative_moment("relu", 1, 1)
+    (sqrt(2)/(4*sqrt(pi)), 'exact:kink')
     """
     dps = read_dps(dps)
     f = sigma if isinstance(sigma, Function) else parse_function(sigma, "sigma")
@@ -239,8 +260,8 @@ def _parity(expr: sp.Expr) -> int:
             with mpmath.workdps(30):
                 looks_zero = all(abs(fn(mpmath.mpf(x))) < mpmath.mpf(10) ** -20
                                  for x in ("0.3183", "1.2071", "2.7183"))
-        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
-            looks_zero = True  # undecided numerically: let sympy decide
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError, NameError):
+            looks_zero = True  # undecided numerically (or a DiracDelta): let sympy decide
         if looks_zero and sp.simplify(d) == 0:
             return sign
     return 0
@@ -333,7 +354,12 @@ def _moment(f: Function, k: int, p: int, dps: int) -> tuple[Any, str]:
             mpmath.factorial(k + 1)), dps)), c.path
     integrand = sp.diff(expr, Z, k + 1) * sp.diff(expr, Z) ** p
     if kinks and k >= 1:
-        return None, "undefined: σ' jumps"
+        from fltheory.papers.twostep.kinks import kink_structure, symmetric_moment
+
+        structure = kink_structure(expr, f.text)  # refuses a σ' not constant between jumps
+        assert structure is not None
+        value = symmetric_moment(structure, k, p)
+        return (sp.Integer(0) if value == 0 else value), "exact:kink"
     v1, v2 = _quad(integrand, dps + 10, kinks), _quad(integrand, dps + 20, kinks)
     if not mpmath.isfinite(v2):
         raise DomainError("sigma", f.text, "functions whose derivatives are integrable",
@@ -380,7 +406,54 @@ def _m_text(f: Function, k: int, p: int, dps: int, M: Any) -> str:
 
 
 def _term_presence(f: Function, k: int, batch: str, mu1_zero: bool, odd: bool, dps: int
-                   ) -> tuple[bool | None, str, list[Any]]:
+                   ) -> tuple[bool | None, str, list[Any], int]:
+    """Whether term k is present, why, the M_{k,p} computed so far and its number of outliers
+    (1; 2 for a kinked σ with a reused batch whose even and odd parts are both non-zero:
+    :func:`_kinked_presence`)."""
+    if batch == "reused" and _kinks(f.expr):
+        return _kinked_presence(f, k, mu1_zero, dps)
+    return (*_smooth_presence(f, k, batch, mu1_zero, odd, dps), 1)
+
+
+def _kinked_presence(f: Function, k: int, mu1_zero: bool, dps: int
+                     ) -> tuple[bool | None, str, list[Any], int]:
+    """Term k of a piecewise-linear σ with a reused batch (:mod:`fltheory.papers.twostep.kinks`):
+    its even part (profile a^(k+1), the smooth rule with the symmetric moments N_{k,p}) and its
+    odd part (profile |a|a^k), each one outlier when non-zero. The reason quotes the values
+    both rest on."""
+    from fltheory.papers.twostep.kinks import _weight as _weight_of
+    from fltheory.papers.twostep.kinks import kink_structure, odd_slope_coefficients
+
+    structure = kink_structure(f.expr, f.text)
+    assert structure is not None
+    even, even_why, M = _smooth_presence(f, k, "reused", mu1_zero, False, dps)
+    # the even part's moments are the symmetric ones (σ'^p at a kink: its one-sided mean)
+    even_why = even_why.replace("reused batch (p = 0..", "symmetric moments (p = 0..") \
+        .replace("E[σ^(", "E_sym[σ^(")
+    coef = odd_slope_coefficients(structure, k, mu1_zero)
+    where = ", ".join(f"z = {q.point}" for q in structure)
+    odd_present = bool(coef)
+    if coef:
+        odd_why = ("y Σ_s c_s Q_k(ψys + r) with " + ", ".join(
+            f"c_{s} = {_short(c)}" for s, c in coef.items())
+            + f" ≠ 0 (kinks at {where}" + ("; folded onto |s|: μ_1(σ) = 0)" if mu1_zero
+                                           else ")"))
+    else:
+        weights = [_weight_of(q, k) for q in structure]
+        odd_why = (f"every c_s = 0 (kinks at {where}: "
+                   + (f"J φ(c) He_{k - 1}(c) = 0 at each)" if not any(weights) else
+                      "their contributions cancel" + (" on |s|, μ_1(σ) = 0)" if mu1_zero
+                                                      else ")")))
+    parts = int(bool(even)) + int(bool(odd_present))
+    why = (("two outliers: " if parts == 2 else "") + f"a^{k + 1} part: {even_why}; |a|a^{k} "
+           "part (σ' jumps, reused batch): " + odd_why)
+    if even is None:
+        return None, why, M, parts
+    return (parts > 0), why, M, max(parts, 1)
+
+
+def _smooth_presence(f: Function, k: int, batch: str, mu1_zero: bool, odd: bool, dps: int
+                     ) -> tuple[bool | None, str, list[Any]]:
     """Whether h_k ≢ 0, why, and the M_{k,p} computed so far (lazily: stops at the first
     non-zero one; None where not computed or undefined).
 
@@ -444,6 +517,8 @@ class SpikePresence:
     one_step_reason: str
     present: tuple[bool | None, ...]
     reasons: tuple[str, ...]
+    #: outliers per present term (2 where a kinked σ's term has both parts, reused batch)
+    parts: tuple[int, ...] = ()
 
 
 def _parse_sigma(sigma: str | Function) -> Function:
@@ -507,13 +582,14 @@ def _presence(f: Function, kmax: int, batch: str, dps: int) -> SpikePresence:
     odd = _is_odd(f.expr)
     mu_sigma, _ = derivative_moment(f, 0, 0, dps)
     mu1_zero = mu_sigma == 0
-    out = [_term_presence(f, k, batch, mu1_zero, odd, dps)[:2] if isinstance(L, Infinity)
-           or k <= L - 1 else (False, f"k > L − 1 = {L - 1}: σ has degree {L}")
+    out = [_term_presence(f, k, batch, mu1_zero, odd, dps) if isinstance(L, Infinity)
+           or k <= L - 1 else (False, f"k > L − 1 = {L - 1}: σ has degree {L}", [], 1)
            for k in range(1, kmax + 1)]
     one = (f"{_mu_text(f, 0, dps, mu_sigma)} ≠ 0: W1 has the one-step spike" if not mu1_zero
            else "μ_1(σ) = 0: no one-step spike (and no k = 0 term)")
     return SpikePresence(f.text, batch, odd, not mu1_zero, one,
-                         tuple(p for p, _ in out), tuple(r for _, r in out))
+                         tuple(o[0] for o in out), tuple(o[1] for o in out),
+                         tuple(o[3] for o in out))
 
 
 def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
@@ -660,7 +736,7 @@ def outliers_of(setting: TwoStepSetting, f: Function | None = None) -> Effective
     terms = _term_outliers(f, generic, targets, batch, psi, mu_sigma, odd, dps)
     one_reason = (f"{_mu_text(f, 0, dps, mu_sigma)} ≠ 0: W1 has the one-step spike"
                   if not mu1_zero else "μ_1(σ) = 0: no one-step spike (and no k = 0 term)")
-    notes = _notes(generic, odd, batch, targets)
+    notes = _notes(generic, odd, batch, targets, batch == "reused" and bool(_kinks(f.expr)))
     return EffectiveOutliers(f.text, targets, batch, generic, not mu1_zero, one_reason,
                              tuple(terms), odd, dps, notes)
 
@@ -686,23 +762,60 @@ def _term_outliers(f: Function, generic: LambdaResult, targets: tuple[str, ...],
     for t in generic.exponents:
         if t.k > generic.value:
             continue
-        present, reason, M = _term_presence(f, t.k, batch, mu1_zero, odd, dps)
+        present, reason, M, parts = _term_presence(f, t.k, batch, mu1_zero, odd, dps)
         consts: tuple[Any, ...] = ()
         aligned: tuple[int, ...] = ()
+        odd_consts: tuple[Any, ...] | None = ()
         if targets and present:
             M = [m if m is not None else derivative_moment(f, t.k, p, dps)[0]
                  for p, m in enumerate(M)]
             consts, aligned = _alignment(model, M, t.k, batch, Esq, mu_sigma, dps)
-        terms.append(TermOutlier(t.k, t.exponent, t.status, present, reason, consts, aligned))
+            if batch == "reused" and _kinks(f.expr):
+                odd_consts = _odd_alignment(f, model, t.k, Esq, mu_sigma, dps)
+                if odd_consts is not None:
+                    aligned = tuple(sorted(set(aligned) | {
+                        i for i, c in enumerate(odd_consts) if not _zero(c, dps)}))
+        terms.append(TermOutlier(t.k, t.exponent, t.status, present, reason, consts, aligned,
+                                 parts, odd_consts))
     return terms
 
 
-def _notes(generic: LambdaResult, odd: bool, batch: str, targets: tuple[str, ...]
-           ) -> tuple[str, ...]:
+def _odd_alignment(f: Function, model: TwoStepModel, k: int, Esq: Any, mu_sigma: Any,
+                   dps: int) -> tuple[Any, ...] | None:
+    """C_k^odd(β) of the |a|a^k part of a kinked σ's term k (reused batch), for one target
+    (:func:`fltheory.papers.twostep.kinks.odd_part_constant`, a nested trapezoidal rule at
+    dps + 10);
+    None for several targets (a K-dimensional integral, not implemented)."""
+    from fltheory.papers.twostep.kinks import kink_structure, odd_part_constant
+
+    if len(model.targets) != 1:
+        return None
+    structure = kink_structure(f.expr, f.text)
+    assert structure is not None
+    s, G = _symbols(model)
+    y = sum(G, sp.Integer(0))
+    A = sp.sqrt(sp.sympify(model.psi1) * Esq * _expect(y**2, model, s, G))
+    m = mu_sigma * model.mu1(0)
+    g = sp.lambdify(Z, model.targets[0].expr, "mpmath")
+    value = odd_part_constant(structure, k, g, sp.sympify(model.psi2), A, m, dps)
+    return (sp.Integer(0) if _zero(value, dps) else sp.Float(value, dps),)
+
+
+def _notes(generic: LambdaResult, odd: bool, batch: str, targets: tuple[str, ...],
+           kinked: bool = False) -> tuple[str, ...]:
     notes = []
     if generic.omitted is not None:
         notes.append("terms not listed by Λ's exponent table are examined too")
-    if odd:
+    if kinked:
+        notes.append("σ' jumps: with a reused batch the update is a one-sided expansion in "
+                     "ε a_j; term k has an a^(k+1) part (symmetric moments E_sym: σ'^p at a "
+                     "kink is the mean of its one-sided values) and an |a|a^k part, each one "
+                     "outlier (fltheory.papers.twostep.kinks); the effective count can exceed "
+                     "1 + Λ")
+        if len(targets) > 1:
+            notes.append("with several targets the |a|a^k parts' constants are not computed: "
+                         "'targets' lists the a^(k+1) parts' only")
+    if odd and not kinked:
         notes.append("σ is odd: the terms k = 1, 3, 5, … vanish at every order in both batch "
                      "modes (the update of row j is odd under (w0_j, a_j) → (−w0_j, −a_j))")
     if not targets:
@@ -764,7 +877,9 @@ def effective_phase_of(setting: TwoStepSetting, f: Function | None = None) -> Ef
         if r.value > KMAX or any(p is None for p in seen):
             effective.append(None)
         else:
-            effective.append(int(pres.one_step) + sum(1 for p in seen if p))
+            parts = pres.parts or (1,) * len(pres.present)
+            effective.append(int(pres.one_step) + sum(
+                n for p, n in zip(seen, parts[:len(seen)], strict=True) if p))
     return EffectivePhase(setting.alpha1, degree, regions, tuple(effective), pres)
 
 
@@ -783,8 +898,10 @@ def term_constants(sigma: str | Function, k: int, targets: tuple[str, ...] | lis
     :func:`derivative_moment`), the leading-order constant of term k's spike along β_l
     (:func:`fltheory.papers.twostep.terms.term_prediction` for polynomial σ, which it equals).
     ``k`` in 0..12, ``targets`` non-empty (functions of z), ``psi`` = d/n (default 1 reused, 2
-    fresh), ``dps`` 5..100. Returns sympy values (exact, or Floats at ``dps``); raises
-    DomainError when an M_{k,p} is undefined (σ' jumps, reused batch).
+    fresh), ``dps`` 5..100. Returns sympy values (exact, or Floats at ``dps``). For a σ whose
+    σ' jumps with a reused batch these are the constants of the a^{k+1} part (symmetric
+    moments); the |a|a^k part's are :attr:`TermOutlier.odd_constants` of
+    :func:`effective_outliers`.
 
     >>> [round(float(c), 4) for c in term_constants("gelu", 2, ["He1"], dps=15)]
     [-0.6432]

@@ -719,7 +719,8 @@ def combine_presence(reports: Sequence[TermPresence]) -> TermPresence:
                         tuple(map(float, mean)), tuple(map(float, sd)), p, z)
 
 
-def profile_constant(run: TwoStepRun, v: np.ndarray, k: int) -> float:
+def profile_constant(run: TwoStepRun, v: np.ndarray, k: int, signed: bool = False,
+                     top: int | None = None) -> float:
     r"""Ĉ_k(v): the a^{k+1} coefficient of the second update along v, in the units of the
     theory's C_k(v). Least squares of (Δv)_j, Δ = W2 − W1, on a_j, a_j², …, a_j^(k+3) over the
     N neurons (powers above k + 1 absorb the next terms of the series), then
@@ -728,7 +729,11 @@ def profile_constant(run: TwoStepRun, v: np.ndarray, k: int) -> float:
     whether it is zero compare with the leading-order constant.
 
     ``run``: a :class:`TwoStepRun`; ``v`` a finite vector of length d; ``k`` in 0..6
-    (N > k + 3). Returns a float.
+    (N > k + 3; ``signed``: N > 2k + 6). Returns a float. With ``signed`` the fit is on a^m and
+    a^m sgn(a) = |a|a^(m−1), m = 1..k + 3, and the value is the coefficient of |a|a^k (the odd
+    part of a term when σ' jumps), in the same units. ``top`` (k + 1..12; default k + 3) is the
+    highest power m fitted: when ε|a| is not small, the profiles of the terms beyond k + 2 leak
+    into a lower coefficient of the same parity unless they are fitted too.
 
     >>> run = simulate(Simulation(200, alpha1=0.4, alpha2=0.35), "tanh", [TARGETS["He1"]],
     ...                terms=False)
@@ -744,9 +749,15 @@ def profile_constant(run: TwoStepRun, v: np.ndarray, k: int) -> float:
     if v.shape != (run.d,):
         raise DomainError("v", f"an array of shape {v.shape}", f"a vector of length {run.d}")
     a = run.a
-    powers = np.column_stack([a**m for m in range(1, k + 4)])
-    coef = np.linalg.lstsq(powers, (run.W2 - run.W1) @ v, rcond=None)[0]
-    return float(coef[k] * math.sqrt(run.N) / (run.eta2 * run.epsilon**k))
+    top = k + 3 if top is None else read_count(top, "top", k + 1, 12)
+    if (2 if signed else 1) * top >= run.N:
+        raise DomainError("N", run.N, f"integers > {(2 if signed else 1) * top} (the columns)")
+    columns = [a**m for m in range(1, top + 1)]
+    if signed:
+        columns += [a**m * np.sign(a) for m in range(1, top + 1)]
+    coef = np.linalg.lstsq(np.column_stack(columns), (run.W2 - run.W1) @ v, rcond=None)[0]
+    index = top + k if signed else k
+    return float(coef[index] * math.sqrt(run.N) / (run.eta2 * run.epsilon**k))
 
 
 def term_constants_task(p: dict[str, Any], seed: Any) -> dict[str, float]:

@@ -15,7 +15,8 @@ its arguments one by one (read into a setting at the door):
   mode learns, the one-step BBP overlap (:mod:`fltheory.papers.twostep.terms`);
 * the effective outlier count for a given σ, which terms vanish and why
   (:func:`outliers_of` / :func:`effective_outliers`, :func:`effective_phase_of`;
-  :mod:`fltheory.papers.twostep.sigma`);
+  :mod:`fltheory.papers.twostep.sigma`; a σ whose σ' jumps with a reused batch: the one-sided
+  expansion of :mod:`fltheory.papers.twostep.kinks`);
 * which target directions two steps learn, for any σ (:func:`learn_of` / :func:`learn`;
   :mod:`fltheory.papers.twostep.learning`).
 

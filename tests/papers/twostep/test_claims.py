@@ -27,7 +27,8 @@ COVERED = {"twostep.lambda", "twostep.taylor_identity", "twostep.term_constants"
            "twostep.term_exponents", "twostep.reused_learns_tau3", "twostep.fresh_does_not",
            "twostep.one_step_overlap", "twostep.below_half_is_one_step",
            "twostep.terms_present_for_sigma", "twostep.outliers_for_sigma",
-           "twostep.reused_products_for_sigma"}
+           "twostep.reused_products_for_sigma", "twostep.kinked_reused_parts",
+           "twostep.kinked_reused_k2"}
 
 
 def _well_formed(v: Verdict) -> None:
@@ -209,6 +210,29 @@ def test_twostep_products_points():
         ok = (abs(r.measured) > zc * r.se and np.sign(r.measured) == np.sign(r.predicted)
               and _inside(f))
         assert v.status == ("pass" if ok else "fail")
+
+
+def test_twostep_kinked_parts_verdicts():
+    # synthetic seed values: the reused |a|a coefficient present with the predicted sign and
+    # the four predicted zeros near 0 pass; a wrong sign, or a fresh |a|a at 0.06, fail
+    pred = {"reused": {"|a|a": -0.3, "a²": 0.0, "a³": 0.0, "|a|a²": 0.0},
+            "fresh": {"|a|a": 0.0, "a²": 0.0, "a³": 0.0, "|a|a²": 0.0}}
+    wave = 0.02 * np.sin(np.arange(12.0))
+
+    def meas(odd_r, odd_f):
+        zero = {"a²": wave, "a³": wave, "|a|a²": wave}
+        return {"reused": {"|a|a": odd_r + wave, **zero}, "fresh": {"|a|a": odd_f + wave, **zero}}
+
+    for odd_r, odd_f, status in ((-0.25, 0.0, "pass"), (0.25, 0.0, "fail"),
+                                 (-0.25, 0.06, "fail")):
+        v = T._compare_kinked(pred, meas(odd_r, odd_f))
+        assert v.status == status
+        _well_formed(v)
+        assert len(v.points) == 3
+    # the k = 2 coefficients are reported, never decided
+    v = T._compare_kinked_k2(pred, meas(-0.25, 0.0))
+    assert v.status == "inconclusive" and len(v.points) == 4
+    _well_formed(v)
 
 
 def test_twostep_reported_counts_have_points():

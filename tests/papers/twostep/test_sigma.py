@@ -107,10 +107,16 @@ def test_reused_uses_the_products_with_sigma_prime():
     assert ts.spike_presence("z + z**4", 3, "reused").present == (True, True, True)
 
 
-def test_kinked_sigma_reused_is_not_covered_and_sign_is_refused():
+def test_kinked_sigma_reused_is_covered_unless_outside_and_sign_is_refused():
+    # a piecewise-linear σ with a reused batch is covered by the one-sided expansion
+    # (fltheory.papers.twostep.kinks; values checked in test_kinks.py); a σ' that jumps and is
+    # not constant between its jumps is outside that derivation and refused in one line
     r = ts.effective_outliers("2/5", "3/10", "relu", batch="reused", dps=15)
-    assert r.count is None and r.outliers_of_w2 is None
-    assert any(t.present is None and "not covered" in t.reason for t in r.terms)
+    assert r.count == 4 and r.outliers_of_w2 == 5
+    assert all(t.present is not None and "not covered" not in t.reason for t in r.terms)
+    with pytest.raises(DomainError, match=r"^sigma = relu\(z\)\+tanh\(z\) has a σ' that jumps "
+                                          r"and is not constant between its jumps"):
+        ts.effective_outliers("2/5", "3/10", "relu(z)+tanh(z)", batch="reused", dps=15)
     with pytest.raises(DomainError, match=r"^sigma = sign"):
         ts.spike_presence("sign", 2)
 
@@ -233,8 +239,11 @@ def test_term_presence_bad_input():
 
 
 def test_term_constants_refuses_uncovered_and_agrees_with_effective():
-    with pytest.raises(DomainError, match=r"^sigma = relu"):
-        ts.term_constants("relu", 2, ["He1"], "reused")
+    with pytest.raises(DomainError, match=r"^sigma = relu\(z\)\+tanh\(z\)"):
+        ts.term_constants("relu(z)+tanh(z)", 2, ["He1"], "reused")
+    # a kinked σ (reused): the a^(k+1) part's constants, as effective_outliers reports them
+    relu = ts.effective_outliers("2/5", "3/10", "relu", ["He1"], dps=15)
+    assert ts.term_constants("relu", 1, ["He1"], dps=15) == relu.terms[0].constants
     r = ts.effective_outliers("2/5", "3/10", "tanh", ["He1"], dps=15)
     assert repr(r).startswith("EffectiveOutliers(σ = tanh (reused batch): generic Λ = 3")
     assert float(ts.term_constants("tanh", 2, ["He1"], dps=15)[0]) == \
@@ -318,9 +327,15 @@ def test_cli_learn_tanh(invoke):
     data = json.loads(r.stdout)
     assert [(v["step1"], v["step2"], v["via_k"]) for v in data["value"]] == \
         [(True, True, 2), (False, True, 2)]
+    # ReLU with a reused batch is answered (one-sided expansion), a σ' that jumps and is not
+    # constant between its jumps is refused in one line
     r = invoke("twostep", "learn", "--sigma", "relu", "--target", "He1", "--a1", ".4",
                "--a2", ".3")
-    assert r.exit_code == 2 and r.stderr.startswith("fltheory: error: sigma = relu")
+    assert r.exit_code == 0
+    r = invoke("twostep", "learn", "--sigma", "relu(z)+tanh(z)", "--target", "He1", "--a1",
+               ".4", "--a2", ".3")
+    assert r.exit_code == 2 and r.stderr.startswith("fltheory: error: sigma = relu(z)+tanh(z)")
+    assert r.stderr.count("\n") == 1
 
 
 # ----------------------------------------------------------------------------- μ_1(σ) = 0, by hand
