@@ -811,7 +811,9 @@ def _notes(generic: LambdaResult, odd: bool, batch: str, targets: tuple[str, ...
                      "ε a_j; term k has an a^(k+1) part (symmetric moments E_sym: σ'^p at a "
                      "kink is the mean of its one-sided values) and an |a|a^k part, each one "
                      "outlier (fltheory.papers.twostep.kinks); the effective count can exceed "
-                     "1 + Λ")
+                     "1 + Λ. This extension is derived here, not in the paper (which takes a "
+                     "smooth σ); simulation checks the |a|a part's presence "
+                     "(twostep.kinked_reused_parts), not the outlier count")
         if len(targets) > 1:
             notes.append("with several targets the |a|a^k parts' constants are not computed: "
                          "'targets' lists the a^(k+1) parts' only")
