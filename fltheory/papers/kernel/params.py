@@ -219,7 +219,7 @@ rational coefficients; allowed: a polynomial p(t) of degree <= 60 (the target p(
     coefficients: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        from fltheory.engine.expressions import parse_kernel
+        from fltheory.engine.kernels.parse import parse_kernel
 
         text = str(self.polynomial).strip()
         allowed = f"a polynomial p(t) of degree <= {MAX_POLY_TARGET} (the target p(x·u))"
