@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, TypeVar
 
 import click
@@ -396,7 +397,7 @@ def simulate_command(kernel: str | None, activation: str | None, kind: str, dept
 
 def staircase_result(spec: Any, ell: int, psi: Any, ridge: Any, noise: Any, target: Any
                      ) -> Result:
-    from fltheory.papers.kernel.theory import staircase
+    from fltheory.papers.kernel.theory import STAIRCASE_SOURCES, staircase
 
     psis = [float(p) for p in psi]
     lev = staircase(spec, ell, psis, float(ridge), {k: float(e) for k, e in
@@ -406,6 +407,23 @@ def staircase_result(spec: Any, ell: int, psi: Any, ridge: Any, noise: Any, targ
             for p, t, L, e in zip(psi, lev.theta, lev.learnability, lev.error, strict=True)]
     from fltheory.results import Table
 
+    plateau = sum((e for k, e in target.energies.items() if k > ell), Fraction(0))
+    peak: dict[str, Any] | None
+    if lev.peak is None:
+        peak = None
+        peak_line = (f"peak: none at ρ = {lev.rho:.6g} (ψ ↦ error has no interior maximum at "
+                     f"this ridge, noise and target)")
+    elif math.isinf(lev.peak[1]):
+        at = Fraction(1, math.factorial(ell))
+        peak = {"psi": str(at), "alpha": 1, "error": None, "diverges": True}
+        peak_line = (f"peak: ψ* = 1/ℓ! = {at} (α = 1), error diverges (ρ = 0 and effective "
+                     f"noise e_{{>{ell}}} + σ² > 0)")
+    else:
+        psi_star, top = lev.peak
+        alpha_star = psi_star * math.factorial(ell)
+        peak = {"psi": psi_star, "alpha": alpha_star, "error": top, "diverges": False}
+        peak_line = (f"peak: ψ* = {psi_star:.8g} (α* = ψ* ℓ! = {alpha_star:.8g}), "
+                     f"error {top:.8g} at ρ = {lev.rho:.6g}")
     table = Table(columns=["ψ", "α = ψ ℓ!", "θ = κ_eff/μ_ℓ", f"L_{ell}", "error (clean)"],
                   rows=[[str(p), f"{float(p) * math.factorial(ell):.6g}",
                          f"{t:.6g}", f"{L:.6g}", f"{e:.6g}"]
@@ -424,12 +442,16 @@ def staircase_result(spec: Any, ell: int, psi: Any, ridge: Any, noise: Any, targ
         conventions={"regime": "n = ψ d^ℓ, d → ∞ (the limit of the eigenlearning equations): "
                                "degrees < ℓ learned, > ℓ not, degree ℓ a ridge problem with "
                                "n/N(d, ℓ) → ψ ℓ! and effective ridge (λ + R_ℓ)/b_ℓ",
-                     "sources": "the shape of Misiakiewicz 2022 and Hu & Lu 2022 (n/d^ℓ → ψ); "
-                                "constants from the eigenlearning equations"},
-        summary=[f"{spec.name}: level ℓ = {ell}, b_ℓ = {lev.b:.6g}, R_ℓ = {lev.rest:.6g}",
-                 f"plateau beyond this level (ψ → ∞): "
-                 f"{sum(e for k, e in target.energies.items() if k > ell)} + noise part"],
-        details={"rows": rows, "b": lev.b, "rest": lev.rest}, table=table)
+                     **{f"source: {key}": text for key, text in STAIRCASE_SOURCES.items()}},
+        summary=[f"{spec.name}: level ℓ = {ell}, b_ℓ = {lev.b:.6g}, R_ℓ = {lev.rest:.6g}, "
+                 f"effective ridge ρ = (λ + R_ℓ)/b_ℓ = {lev.rho:.6g}",
+                 f"learned: degrees < {ell} (error → 0); degree {ell} in part (L_{ell} above); "
+                 f"degrees > {ell} not [learned]",
+                 f"plateau between levels {ell} and {ell + 1} (ψ → ∞): clean error → e_{{>{ell}}}"
+                 f" = {plateau} [plateau]",
+                 peak_line + " [peak]"],
+        details={"rows": rows, "b": lev.b, "rest": lev.rest, "rho": lev.rho,
+                 "plateau": str(plateau), "peak": peak}, table=table)
 
 
 @kernel_group.command("staircase")

@@ -105,6 +105,28 @@ def test_simulate_and_staircase(invoke):
     assert json.loads(r.stdout)["value"][0] == pytest.approx(0.5, abs=1e-5)
 
 
+def test_staircase_names_its_sources_and_locates_the_peak(invoke):
+    """The plateau is e_{>ℓ} exactly (1/5), the peak's error is the table's error at ψ*
+    (recomputed through --psi), and each output carries its source."""
+    args = ("kernel", "staircase", "--kernel", "t/2 + t**2/20", "--noise", "1",
+            "--target-energies", "1:1,2:1/5", "--format", "json")
+    r = invoke(*args)
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["details"]["plateau"] == "1/5"
+    peak = out["details"]["peak"]
+    assert not peak["diverges"] and 0.9 < peak["psi"] < 1.1
+    again = invoke(*args[:-2], "--psi", repr(peak["psi"]), "--format", "json")
+    assert json.loads(again.stdout)["value"][0] == pytest.approx(peak["error"], rel=1e-12)
+    assert {"source: learned", "source: level", "source: plateau",
+            "source: peak"} <= set(out["conventions"])
+    r = invoke("kernel", "staircase", "--kernel", "t**2", "--ell", "2", "--noise", "1/2",
+               "--target-degree", "2", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["details"]["peak"] == {"psi": "1/2", "alpha": 1, "error": None,
+                                                       "diverges": True}
+
+
 @pytest.mark.parametrize("bad", [
     ["spectrum", "--activation", "relu", "--d", "1"],
     ["spectrum", "--activation", "relu", "--d", "2000000000"],
