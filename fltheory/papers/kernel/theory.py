@@ -47,8 +47,8 @@ from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
 __all__ = ["CONVENTIONS", "STAIRCASE_SOURCES", "CurveAnswer", "KernelSpectrum", "Level",
-           "RidgeAnswer", "StaircaseLevel", "curve", "eigen", "polynomial_target", "ridge",
-           "spectrum", "staircase", "taylor"]
+           "RandomFeaturesAnswer", "RidgeAnswer", "StaircaseLevel", "curve", "eigen",
+           "polynomial_target", "random_features", "ridge", "spectrum", "staircase", "taylor"]
 
 CONVENTIONS = {
     "sphere": "x, y uniform on S^{d−1}, t = x·y",
@@ -593,3 +593,54 @@ def staircase(spec: KernelSpec, ell: int, psis: list[float], ridge_: float,
     peak = None if top is None else (top[0] / math.factorial(ell), top[1])
     return StaircaseLevel(ell, b, rest, tuple(psis), tuple(thetas), tuple(Ls), tuple(errors),
                           rho, higher, peak)
+
+
+# --------------------------------------------------------------------------- random features
+
+
+@dataclass(frozen=True)
+class RandomFeaturesAnswer:
+    """The proportional limit of random-features ridge regression (Mei & Montanari 2019,
+    :mod:`fltheory.engine.kernels.rf`): σ's Hermite parts μ_0², μ_1², μ_*² (σ normalised to
+    E σ(G)² = 1), ζ² = μ_1²/μ_*², λ̄ = λ/μ_*², the bias and variance factors B, V and the clean
+    test error F_1² B + (τ² + F_*²) V + F_*²."""
+
+    question: Any
+    mu0sq: float
+    mu1sq: float
+    mustar2: float
+    zeta2: float
+    lam_bar: float
+    bias: float
+    variance: float
+    risk: float
+
+
+def random_features(question: Any) -> RandomFeaturesAnswer:
+    """Random-features ridge regression at N/d → ψ_1, n/d → ψ_2 for the activation of
+    ``question`` (:class:`~fltheory.papers.kernel.params.RandomFeatures`): μ_0², μ_1² are the
+    first two Taylor coefficients b_0, b_1 of its depth-2 NNGP (κ(1) = 1, the He normalisation,
+    so μ_*² = 1 − b_0 − b_1); the limit is our transcription of Mei & Montanari (2019, Def. 1
+    and Thm. 1), checked against a simulation and against the ψ_1 → ∞ kernel limit
+    (tests/papers/kernel/test_independent_kernel.py).
+
+    >>> from fltheory.papers.kernel.params import RandomFeatures
+    >>> a = random_features(RandomFeatures("relu", 2, 3, "1/10", 1, 0, "1/2"))
+    >>> round(a.mu1sq, 6), round(a.risk, 4)
+    (0.5, 0.4412)
+    """
+    from fltheory.engine.kernels.rf import rf_risk
+
+    b, one = taylor(question.spec, 1)
+    mu0sq, mu1sq = float(b[0] / one), float(b[1] / one)
+    mustar2 = 1.0 - mu0sq - mu1sq
+    if mustar2 <= 1e-12 or mu1sq <= 0:
+        raise DomainError("activation", question.activation, "a σ with μ_1 ≠ 0 and a nonlinear "
+                          "part μ_*² > 0 (Mei & Montanari's setting)",
+                          reason=f"has μ_1² = {mu1sq:.6g}, μ_*² = {mustar2:.6g}")
+    lam_bar = float(question.ridge) / mustar2
+    zeta2 = mu1sq / mustar2
+    r = rf_risk(float(question.psi1), float(question.psi2), zeta2, lam_bar,
+                float(question.signal), float(question.nonlinear), float(question.noise) ** 2)
+    return RandomFeaturesAnswer(question, mu0sq, mu1sq, mustar2, zeta2, lam_bar, r.bias,
+                                r.variance, r.risk)
