@@ -26,7 +26,7 @@ from fltheory.exact import DomainError, fraction_str
 
 __all__ = ["FAST_ACTIVATIONS", "KINDS", "MAX_D", "MAX_DEPTH", "MAX_KMAX", "MAX_N", "MAX_N_VALUES",
            "MAX_POLY_TARGET", "MAX_SIM_N", "MAX_TEST", "Curve", "Experiment", "KernelSpec",
-           "Levels", "PolynomialTarget", "Ridge", "Target"]
+           "Levels", "PolynomialTarget", "RandomFeatures", "Ridge", "Target"]
 
 #: the largest dimension d of the sphere S^{d−1}
 MAX_D = 10**9
@@ -289,6 +289,38 @@ class Ridge:
         if ridge == "optimal" and signal == 0:
             raise DomainError("signal", 0, "signal > 0 for --ridge optimal (λ* = γσ²/r²)")
         settle(self, gamma=gamma, signal=signal, noise=noise, ridge=ridge)
+
+
+@dataclass(frozen=True)
+class RandomFeatures:
+    """Random-features ridge regression in the proportional limit (Mei & Montanari 2019): an
+    activation σ (a name or expression, as for the NNGP; normalised to E σ(G)² = 1), width
+    ratio ψ_1 = N/d and sample ratio ψ_2 = n/d in (0, 10^6], ridge λ in (0, 10^6] of
+    (1/n)‖y − Za‖² + (Nλ/d)‖a‖², linear signal F_1² >= 0, nonlinear energy F_*² >= 0, label
+    noise τ >= 0.
+
+    >>> RandomFeatures("relu", 2, 3, "1/10").psi2
+    Fraction(3, 1)
+    """
+
+    activation: Any
+    psi1: Any
+    psi2: Any
+    ridge: Any
+    signal: Any = 1
+    nonlinear: Any = 0
+    noise: Any = 0
+    spec: Any = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        spec = KernelSpec(activation=self.activation, kind="nngp", depth=2)
+        settle(self, spec=spec,
+               psi1=read_rational(self.psi1, "psi1", 0, 10**6, open_low=True),
+               psi2=read_rational(self.psi2, "psi2", 0, 10**6, open_low=True),
+               ridge=read_rational(self.ridge, "ridge", 0, 10**6, open_low=True),
+               signal=read_rational(self.signal, "signal", 0, 10**6),
+               nonlinear=read_rational(self.nonlinear, "nonlinear", 0, 10**6),
+               noise=read_noise(self.noise))
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from fltheory.papers.kernel.params import Experiment
 from fltheory.simkit import seeding
 
 __all__ = ["GRID", "KrrResult", "gegenbauer", "gram_eigenvalues", "harmonic_dimension", "krr",
-           "network_kernel", "ridge_risk_sample", "sphere", "table_error"]
+           "network_kernel", "rf_ridge_sample", "ridge_risk_sample", "sphere", "table_error"]
 
 Kernel = Callable[[np.ndarray], np.ndarray]
 #: ρ values of the table of a dual activation computed by quadrature
@@ -279,3 +279,33 @@ def ridge_risk_sample(p: int, n: int, signal: float, noise: float, lam: float,
     else:
         b = np.linalg.lstsq(X, y, rcond=None)[0]
     return float(np.sum((b - beta) ** 2))
+
+
+def rf_ridge_sample(activation: str, d: int, N: int, n: int, lam: float, signal: float,
+                    noise: float, n_test: int, seed: seeding.SeedLike) -> float:
+    """One draw of random-features ridge regression in Mei & Montanari's setting: x and θ_a
+    uniform on the sphere of radius √d, features σ(⟨θ_a, x⟩/√d) with σ the catalogue activation
+    scaled to E σ(G)² = 1 (Gauss–Hermite), y = ⟨β, x⟩ + N(0, noise²) with ‖β‖² = signal (a
+    linear target), â = (ZᵀZ/n + (Nλ/d) I)⁻¹Zᵀy/n; returns the clean test error on ``n_test``
+    fresh points.
+
+    >>> rf_ridge_sample("relu", 20, 40, 60, 0.1, 1.0, 0.0, 500, 0) < 1.0
+    True
+    """
+    from fltheory.simkit.activations import numpy_activation
+
+    act = numpy_activation(activation)
+    scale = 1.0 / math.sqrt(_second_moment(activation, 1.0)[0])
+    rng = seeding.rng(seed, TRAIN)
+
+    def ball(m: int) -> np.ndarray:
+        return math.sqrt(d) * sphere(m, d, rng)
+
+    X, T, Xt = ball(n), ball(N), ball(n_test)
+    beta = rng.standard_normal(d)
+    beta *= math.sqrt(signal) / np.linalg.norm(beta)
+    y = X @ beta + noise * rng.standard_normal(n)
+    Z = scale * act.g(X @ T.T / math.sqrt(d))
+    Zt = scale * act.g(Xt @ T.T / math.sqrt(d))
+    a = np.linalg.solve(Z.T @ Z / n + (N * lam / d) * np.eye(N), Z.T @ y / n)
+    return float(np.mean((Xt @ beta - Zt @ a) ** 2))

@@ -46,9 +46,9 @@ from fltheory.papers.kernel.params import (
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
-__all__ = ["CONVENTIONS", "CurveAnswer", "KernelSpectrum", "Level", "RidgeAnswer",
-           "StaircaseLevel", "curve", "eigen", "polynomial_target", "ridge", "spectrum",
-           "staircase", "taylor"]
+__all__ = ["CONVENTIONS", "STAIRCASE_SOURCES", "CurveAnswer", "KernelSpectrum", "Level",
+           "RandomFeaturesAnswer", "RidgeAnswer", "StaircaseLevel", "curve", "eigen",
+           "polynomial_target", "random_features", "ridge", "spectrum", "staircase", "taylor"]
 
 CONVENTIONS = {
     "sphere": "x, y uniform on S^{d−1}, t = x·y",
@@ -480,6 +480,40 @@ class StaircaseLevel:
     theta: tuple[float, ...]
     learnability: tuple[float, ...]
     error: tuple[float, ...]
+    #: ρ = (λ + R_ℓ)/b_ℓ, the effective ridge of the level-ℓ ridge problem
+    rho: float = 0.0
+    #: e_{>ℓ}, the clean error between levels ℓ and ℓ + 1 (ψ → ∞ here, ψ → 0 at level ℓ + 1)
+    plateau: float = 0.0
+    #: (ψ*, error at ψ*) of the interior peak of ψ ↦ error at this ρ (None: no peak;
+    #: ρ = 0 with effective noise: ψ* = 1/ℓ! and an infinite error)
+    peak: tuple[float, float] | None = None
+
+
+#: The statement each output of :func:`staircase` rests on (printed with the answer).
+STAIRCASE_SOURCES: dict[str, str] = {
+    "learned": "degrees k < ℓ learned (their error → 0), k > ℓ not (their error → e_k) at "
+               "n ≍ d^ℓ: Ghorbani, Mei, Misiakiewicz & Montanari 2021 (Ann. Statist. 49, the "
+               "kernel ridge regression theorem, stated for d^(ℓ+δ) <= n <= d^(ℓ+1−δ); its "
+               "number not checked against a copy here) and Misiakiewicz 2022 (arXiv:2204.10425, "
+               "abstract: for κ ∉ ℕ KRR fits exactly a degree-⌊κ⌋ polynomial approximation); at "
+               "κ = ℓ ∈ ℕ itself: our reading of Misiakiewicz 2022 and Hu & Lu 2022",
+    "level": "degree ℓ at n/d^ℓ → ψ: ridge regression on N(d, ℓ) isotropic features with "
+             "n/N(d, ℓ) → α = ψ ℓ!, signal e_ℓ, noise e_{>ℓ} + σ² and ridge ρ = (λ + R_ℓ)/b_ℓ "
+             "(the higher degrees act as ridge): the form of the limit in Misiakiewicz 2022 "
+             "(arXiv:2204.10425, abstract: double descent 'depending on the effective "
+             "regularization and signal-to-noise ratio at level κ') and Hu & Lu 2022 "
+             "(arXiv:2205.06798, n ≍ d^k); their theorem numbers and constants not checked "
+             "against a copy here: the constants are our reading, the d → ∞ limit of the "
+             "eigenlearning equations, equal to Hastie et al. 2022 Thm. 2 at γ = 1/α, "
+             "λ_H = ρ/α (checked in tests/papers/kernel/test_independent_kernel.py)",
+    "plateau": "ψ → ∞ (between levels ℓ and ℓ + 1): clean error → e_{>ℓ}, the label noise "
+               "averaged out: Ghorbani, Mei, Misiakiewicz & Montanari 2021 (as for 'learned'), "
+               "and the α → ∞ limit of the level-ℓ formula",
+    "peak": "Xiao, Hu, Misiakiewicz, Lu & Pennington 2022 (arXiv:2205.14846, abstract: a peak "
+            "in the learning curve whenever m ≈ d^r/r!, i.e. α = 1, the ridgeless ρ = 0 case); "
+            "at ρ > 0 located here (our computation) as the interior local maximum of "
+            "ψ ↦ error of the level-ℓ formula",
+}
 
 
 def taylor(spec: KernelSpec, J: int, dps: int = 20) -> tuple[list[Any], Any]:
@@ -529,13 +563,15 @@ def staircase(spec: KernelSpec, ell: int, psis: list[float], ridge_: float,
     test-error limit of Misiakiewicz (2022, abstract: "double descent … depending on the
     effective regularization and signal-to-noise ratio at level κ") and Hu & Lu (2022) for
     n/d^ℓ → ψ; its constants here come from the eigenlearning equations (the claim
-    kernel.staircase checks them against kernel regression).
+    kernel.staircase checks them against kernel regression). Also the plateau e_{>ℓ} and the
+    peak (ψ*, error) of ψ ↦ error at this ρ (:func:`~fltheory.engine.kernels.curves.limit_peak`);
+    :data:`STAIRCASE_SOURCES` names the statement each output rests on.
 
     >>> lev = staircase(KernelSpec(kernel="t/2 + t**2/2"), 1, [0.5, 2.0], 0.0, {1: 1.0}, 0.0)
     >>> [round(e, 6) for e in lev.error]
     [0.674437, 0.207107]
     """
-    from fltheory.engine.kernels.curves import limit_point
+    from fltheory.engine.kernels.curves import limit_peak, limit_point
 
     coefficients, at_one = taylor(spec, ell + 1)
     b = float(coefficients[ell])
@@ -553,4 +589,58 @@ def staircase(spec: KernelSpec, ell: int, psis: list[float], ridge_: float,
         thetas.append(theta)
         Ls.append(L)
         errors.append(err)
-    return StaircaseLevel(ell, b, rest, tuple(psis), tuple(thetas), tuple(Ls), tuple(errors))
+    top = limit_peak(rho, level, higher, noise2)
+    peak = None if top is None else (top[0] / math.factorial(ell), top[1])
+    return StaircaseLevel(ell, b, rest, tuple(psis), tuple(thetas), tuple(Ls), tuple(errors),
+                          rho, higher, peak)
+
+
+# --------------------------------------------------------------------------- random features
+
+
+@dataclass(frozen=True)
+class RandomFeaturesAnswer:
+    """The proportional limit of random-features ridge regression (Mei & Montanari 2019,
+    :mod:`fltheory.engine.kernels.rf`): σ's Hermite parts μ_0², μ_1², μ_*² (σ normalised to
+    E σ(G)² = 1), ζ² = μ_1²/μ_*², λ̄ = λ/μ_*², the bias and variance factors B, V and the clean
+    test error F_1² B + (τ² + F_*²) V + F_*²."""
+
+    question: Any
+    mu0sq: float
+    mu1sq: float
+    mustar2: float
+    zeta2: float
+    lam_bar: float
+    bias: float
+    variance: float
+    risk: float
+
+
+def random_features(question: Any) -> RandomFeaturesAnswer:
+    """Random-features ridge regression at N/d → ψ_1, n/d → ψ_2 for the activation of
+    ``question`` (:class:`~fltheory.papers.kernel.params.RandomFeatures`): μ_0², μ_1² are the
+    first two Taylor coefficients b_0, b_1 of its depth-2 NNGP (κ(1) = 1, the He normalisation,
+    so μ_*² = 1 − b_0 − b_1); the limit is our transcription of Mei & Montanari (2019, Def. 1
+    and Thm. 1), checked against a simulation and against the ψ_1 → ∞ kernel limit
+    (tests/papers/kernel/test_independent_kernel.py).
+
+    >>> from fltheory.papers.kernel.params import RandomFeatures
+    >>> a = random_features(RandomFeatures("relu", 2, 3, "1/10", 1, 0, "1/2"))
+    >>> round(a.mu1sq, 6), round(a.risk, 4)
+    (0.5, 0.4412)
+    """
+    from fltheory.engine.kernels.rf import rf_risk
+
+    b, one = taylor(question.spec, 1)
+    mu0sq, mu1sq = float(b[0] / one), float(b[1] / one)
+    mustar2 = 1.0 - mu0sq - mu1sq
+    if mustar2 <= 1e-12 or mu1sq <= 0:
+        raise DomainError("activation", question.activation, "a σ with μ_1 ≠ 0 and a nonlinear "
+                          "part μ_*² > 0 (Mei & Montanari's setting)",
+                          reason=f"has μ_1² = {mu1sq:.6g}, μ_*² = {mustar2:.6g}")
+    lam_bar = float(question.ridge) / mustar2
+    zeta2 = mu1sq / mustar2
+    r = rf_risk(float(question.psi1), float(question.psi2), zeta2, lam_bar,
+                float(question.signal), float(question.nonlinear), float(question.noise) ** 2)
+    return RandomFeaturesAnswer(question, mu0sq, mu1sq, mustar2, zeta2, lam_bar, r.bias,
+                                r.variance, r.risk)

@@ -105,6 +105,43 @@ def test_simulate_and_staircase(invoke):
     assert json.loads(r.stdout)["value"][0] == pytest.approx(0.5, abs=1e-5)
 
 
+def test_rf_is_the_theory_face(invoke):
+    """kernel rf prints random_features()'s error (the face the tests check against the
+    simulation and the kernel limit) and names its source."""
+    from fltheory.papers.kernel.params import RandomFeatures
+    from fltheory.papers.kernel.theory import random_features
+
+    r = invoke("kernel", "rf", "--activation", "tanh", "--psi1", "2", "--psi2", "3", "--ridge",
+               "1/10", "--noise", "1/2", "--nonlinear", "1/5", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    a = random_features(RandomFeatures("tanh", 2, 3, "1/10", 1, "1/5", "1/2"))
+    assert out["value"] == a.risk
+    assert "Mei & Montanari 2019" in out["conventions"]["source"]
+
+
+def test_staircase_names_its_sources_and_locates_the_peak(invoke):
+    """The plateau is e_{>ℓ} exactly (1/5), the peak's error is the table's error at ψ*
+    (recomputed through --psi), and each output carries its source."""
+    args = ("kernel", "staircase", "--kernel", "t/2 + t**2/20", "--noise", "1",
+            "--target-energies", "1:1,2:1/5", "--format", "json")
+    r = invoke(*args)
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["details"]["plateau"] == "1/5"
+    peak = out["details"]["peak"]
+    assert not peak["diverges"] and 0.9 < peak["psi"] < 1.1
+    again = invoke(*args[:-2], "--psi", repr(peak["psi"]), "--format", "json")
+    assert json.loads(again.stdout)["value"][0] == pytest.approx(peak["error"], rel=1e-12)
+    assert {"source: learned", "source: level", "source: plateau",
+            "source: peak"} <= set(out["conventions"])
+    r = invoke("kernel", "staircase", "--kernel", "t**2", "--ell", "2", "--noise", "1/2",
+               "--target-degree", "2", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout)["details"]["peak"] == {"psi": "1/2", "alpha": 1, "error": None,
+                                                       "diverges": True}
+
+
 @pytest.mark.parametrize("bad", [
     ["spectrum", "--activation", "relu", "--d", "1"],
     ["spectrum", "--activation", "relu", "--d", "2000000000"],
@@ -134,6 +171,10 @@ def test_simulate_and_staircase(invoke):
     ["curve", "--activation", "relu", "--d", "3", "--target-energies", "1:0"],
     ["curve", "--activation", "relu", "--d", "3", "--target-energies", "x"],
     ["ridge", "--gamma", "0"],
+    ["rf", "--activation", "relu", "--psi1", "0", "--psi2", "3", "--ridge", "1/10"],
+    ["rf", "--activation", "relu", "--psi1", "2", "--psi2", "3", "--ridge", "0"],
+    ["rf", "--activation", "z", "--psi1", "2", "--psi2", "3", "--ridge", "1/10"],
+    ["rf", "--activation", "nope", "--psi1", "2", "--psi2", "3", "--ridge", "1/10"],
     ["ridge", "--gamma", "1/2", "--signal", "0"],
     ["ridge", "--gamma", "1/2", "--ridge", "-1"],
     ["simulate", "--activation", "relu", "--d", "3", "--n", "100000", "--target-degree", "1"],
