@@ -238,15 +238,18 @@ def twostep_outliers_table(sigma: Sequence[str] = OUTLIER_TABLE_SIGMAS) -> Table
         caption=("Outliers of W2 at α1 = 2/5 in the regions Λ = 1..4 of α2 (α2 in "
                  "[Λ/10, (Λ+1)/10)): generic 1 + Λ → effective count for σ (the one-step spike "
                  "if μ_1(σ) ≠ 0, plus the terms 1 <= k <= Λ whose spike is non-zero: "
-                 "E[σ^(k+1)σ'^p] ≠ 0 for some p <= k, p = 0 only for a fresh batch); ? = a term "
-                 "not covered (σ' jumps, reused batch); - = Λ beyond L − 1. Zeros: exact, or "
-                 "numerical at 15 digits."),
+                 "E[σ^(k+1)σ'^p] ≠ 0 for some p <= k, p = 0 only for a fresh batch; where σ' "
+                 "jumps, with a reused batch, a term whose a^(k+1) and |a|a^k parts are both "
+                 "non-zero counts twice: fltheory.papers.twostep.kinks); ? = a term not "
+                 "covered; - = Λ beyond L − 1. Zeros: exact, or numerical at 15 digits."),
         latex_caption=(r"Outliers of $W_2$ at $\alpha_1 = 2/5$ in the regions $\Lambda = 1..4$ "
                        r"of $\alpha_2$: generic $1 + \Lambda$ $\to$ effective count for "
                        r"$\sigma$ (one-step spike if $\mu_1(\sigma) \ne 0$, plus the terms "
                        r"$1 \le k \le \Lambda$ with $E[\sigma^{(k+1)}\sigma'^p] \ne 0$ for "
-                       r"some $p \le k$; $p = 0$ only for a fresh batch). ? = not covered "
-                       r"($\sigma'$ jumps, reused batch); -- = $\Lambda > L - 1$."),
+                       r"some $p \le k$; $p = 0$ only for a fresh batch; where $\sigma'$ "
+                       r"jumps, with a reused batch, a term whose $a^{k+1}$ and $|a|a^k$ parts "
+                       r"are both non-zero counts twice). ? = not covered; -- = "
+                       r"$\Lambda > L - 1$."),
         label="tab:twostep-outliers",
         align="llllrrrr",
     )
