@@ -45,10 +45,10 @@ def _model_options(func: F) -> F:
                      show_default=True, help="Teacher units M, 1 <= M <= 50."),
         click.option("--a", "a", default="1", show_default=True,
                      help="Student second layer: a number for every unit, or 1/K (each 0 or "
-                          "1/100 <= |a| <= 4)."),
+                          "1/100 <= abs(a) <= 4)."),
         click.option("--a-star", "a_star", default="1", show_default=True,
                      help="Teacher second layer: a number for every unit, or 1/M (each 0 or "
-                          "1/100 <= |a*| <= 4)."),
+                          "1/100 <= abs(a*) <= 4)."),
         click.option("--noise", metavar="RATIONAL", default="0", show_default=True,
                      help="Label-noise standard deviation σ >= 0."),
         click.option("--weight-decay", "weight_decay", metavar="RATIONAL", default="0",

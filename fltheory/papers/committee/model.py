@@ -68,7 +68,7 @@ from fltheory.exact import DomainError, check_cost
 from fltheory.papers.committee.gaussian import GaussianAverages, averages
 from fltheory.papers.committee.params import MAX_FIELDS, CommitteeModel
 
-__all__ = ["MAX_FIELDS", "MAX_SYMBOLIC_FIELDS", "CommitteeEquations", "CommitteeModel",
+__all__ = ["MAX_FIELDS", "MAX_SYMBOLIC_FIELDS", "CommitteeEquations",
            "average_errors", "check_state", "equations", "flat_rhs", "generalisation_error",
            "model_averages", "rhs", "rhs_seconds"]
 
@@ -79,8 +79,8 @@ RHS_SECONDS_LIMIT = 10.0
 
 
 def model_averages(model: CommitteeModel) -> GaussianAverages:
-    """The Gaussian averages of the model's g (:func:`~fltheory.papers.committee.gaussian.
-    averages`, built once per g and kept): the theory's face of the model.
+    """The Gaussian averages of the model's g, built once per g and kept
+    (:func:`~fltheory.papers.committee.gaussian.averages`): the theory's face of the model.
 
     >>> model_averages(CommitteeModel("erf_ss", 1, 1)).method
     'closed form (Saad–Solla arcsin)'

@@ -56,12 +56,6 @@ from fltheory.papers.committee.ode import (
     runaway,
     trajectory,
 )
-from fltheory.papers.committee.params import (
-    A_RANGE,
-    CommitteeModel,
-    ODESettings,
-    SGDSettings,
-)
 from fltheory.papers.committee.plateau import (
     Convergence,
     FixedPoint,
@@ -85,16 +79,14 @@ from fltheory.papers.committee.plateau import (
 )
 
 __all__ = [
-    "A_RANGE", "MAX_DEGREE", "MAX_FIELDS", "MAX_SYMBOLIC_FIELDS", "MEMORY_LIMIT_BYTES",
-    "ODE_SECONDS_LIMIT", "CommitteeDivergence", "CommitteeEquations", "CommitteeModel",
-    "CommitteeTrajectory", "Convergence", "FixedPoint", "FlatSolution", "GaussianAverages",
-    "MaxLearningRate", "ODESettings", "Plateau", "SGDSettings", "analysis_seconds",
-    "average_errors", "averages", "check_integration_request", "check_state",
+    "MAX_DEGREE", "MAX_FIELDS", "MAX_SYMBOLIC_FIELDS", "MEMORY_LIMIT_BYTES", "ODE_SECONDS_LIMIT",
+    "CommitteeDivergence", "CommitteeEquations", "CommitteeTrajectory", "Convergence",
+    "FixedPoint", "FlatSolution", "GaussianAverages", "MaxLearningRate", "Plateau",
+    "analysis_seconds", "average_errors", "averages", "check_integration_request", "check_state",
     "check_trajectory_cost", "closed_form_eta_max", "compiled_erf_cost", "convergence_analysis",
     "convergence_rate", "eps_accuracy", "equations", "erf_i4", "eta_max_of_field",
     "evaluation_seconds", "expected_nfev", "fixed_point_of_field", "flat_rhs",
     "generalisation_error", "integrate", "integrate_flat", "integration_cost",
     "integration_seconds", "jacobian", "max_learning_rate", "max_lr_of_field", "model_averages",
     "plateau_digits", "plateau_of_field", "rhs", "rhs_seconds", "runaway", "same_point",
-    "specialised_fixed_point", "symmetric_fixed_points", "symmetric_plateau", "trajectory",
-]
+    "specialised_fixed_point", "symmetric_fixed_points", "symmetric_plateau", "trajectory"]

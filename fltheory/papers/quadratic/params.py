@@ -5,20 +5,20 @@ Definitions, not formulas: each field is read once, here, by the readers of
 objects are then trusted by the theory, the simulator, the runs and the claims alike (the
 simulator may import this module: it holds no formula of the theory).
 
-=======================  ===============================================================
-object                   what it holds
-=======================  ===============================================================
-:class:`Model`           p, p*, the teacher's eigenvalues, the label noise σ, the
-                         normalisation (mean field or the literal fixed step)
-:class:`Coefficients`    a, b, η_w, σ as floats: the coefficients one-pass SGD and its ODE
-                         share
-:class:`Overlaps`        a start of the ODE: Q(0), ρ(0) and T
-:class:`Integration`     the ODE's time grid, method and tolerances
-:class:`ODEStart`        ``quadratic ode``: η, Q(0) = q0 I, the scale and seed of ρ(0), t_max
-:class:`EscapeRequest`   ``quadratic escape``: η, the N's, q0, threshold, samples, seed, dt
-:class:`Comparison`      ``quadratic simulate``: SGD at N against the ODE (η, t_max, seed…)
+=========================  =============================================================
+object                     what it holds
+=========================  =============================================================
+:class:`Model`             p, p*, the teacher's eigenvalues, the label noise σ, the
+                           normalisation (mean field or the literal fixed step)
+:class:`Coefficients`      a, b, η_w, σ as floats: the coefficients one-pass SGD and its ODE
+                           share
+:class:`Overlaps`          a start of the ODE: Q(0), ρ(0) and T
+:class:`Integration`       the ODE's time grid, method and tolerances
+:class:`ODEStart`          ``quadratic ode``: η, Q(0) = q0 I, the scale and seed of ρ(0), t_max
+:class:`EscapeRequest`     ``quadratic escape``: η, the N's, q0, threshold, samples, seed, dt
+:class:`Comparison`        ``quadratic simulate``: SGD at N against the ODE (η, t_max, seed…)
 :class:`CurvatureRequest`  ``quadratic hessian``: the input dimension N and the step η
-=======================  ===============================================================
+=========================  =============================================================
 """
 
 from __future__ import annotations
