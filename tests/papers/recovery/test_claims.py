@@ -8,66 +8,20 @@ measured/se.
 
 from __future__ import annotations
 
-import json
 import math
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from verdicts import banded as _banded
+from verdicts import check_points
+from verdicts import is_float as _is_float
+from verdicts import rng as _rng
+from verdicts import series as _series
 
-from fltheory.claims.registry import Point, Verdict
+from fltheory.claims.registry import Verdict
 from fltheory.claims.stats import z_crit
 from fltheory.papers.recovery import claims as cr
-
-RNG_SEED = 1
-
-
-def _rng() -> np.random.Generator:
-    return np.random.default_rng(RNG_SEED)
-
-
-def _is_float(v: object) -> bool:
-    return type(v) is float and math.isfinite(v)
-
-
-def _banded(v: Verdict) -> list[Point]:
-    return [p for p in v.points if p.band is not None and p.predicted is not None]
-
-
-def _within(p: Point) -> bool:
-    assert p.predicted is not None and p.band is not None
-    return abs(p.measured - p.predicted) <= p.band
-
-
-def check_points(v: Verdict, expect: str, interval: bool = True) -> Verdict:
-    """Points present, labelled, finite floats, JSON without NaN; pass ⇒ every banded point
-    within its band; fail ⇒ (when the synthetic failure breaks an interval rule, ``interval``)
-    some banded point outside."""
-    assert v.status == expect, v
-    assert v.points, f"no points behind {v}"
-    for p in v.points:
-        assert isinstance(p, Point) and p.label.strip(), p
-        assert _is_float(p.measured), p
-        for name in ("predicted", "se", "band", "x"):
-            value = getattr(p, name)
-            assert value is None or _is_float(value), (name, p)
-        assert p.band is None or p.band >= 0, p
-        assert p.se is None or p.se >= 0, p
-        assert p.x is None or p.x_label, p
-    json.dumps([p.as_json() for p in v.points], allow_nan=False)
-    if v.status == "pass":
-        assert all(_within(p) for p in _banded(v)), v.points
-        assert _banded(v) or not interval, "an interval rule without a band"
-    elif v.status == "fail" and interval:
-        assert not all(_within(p) for p in _banded(v)), v.points
-    return v
-
-
-def _series(v: Verdict, name: str) -> list[Point]:
-    out = [p for p in v.points if p.series == name]
-    assert out, (name, {p.series for p in v.points})
-    return out
-
 
 # --------------------------------------------------------------------------- the claims
 

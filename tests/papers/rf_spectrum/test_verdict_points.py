@@ -7,62 +7,13 @@ or measurement) and the points must show it."""
 
 from __future__ import annotations
 
-import math
-import re
 from typing import Any
 
 import pytest
+from verdicts import both_ways as _both_ways
+from verdicts import check_interval as _check_interval
 
-from fltheory.claims.registry import Point, Verdict
 from fltheory.papers.rf_spectrum import claims as R
-
-
-def _well_formed(v: Verdict) -> None:
-    """Points present, labelled, finite Python floats, se and band >= 0, x with its axis."""
-    assert v.points, f"no points for {v.measured}"
-    for p in v.points:
-        assert isinstance(p, Point) and p.label.strip()
-        for name in ("measured", "predicted", "se", "band", "x"):
-            value = getattr(p, name)
-            if value is None:
-                assert name != "measured"
-                continue
-            assert type(value) is float, (p.label, name, type(value))
-            assert math.isfinite(value), (p.label, name, value)
-        assert p.se is None or p.se >= 0
-        assert p.band is None or p.band >= 0
-        assert (p.x is None) == (not p.x_label), p.label
-
-
-def _tested(v: Verdict) -> list[Point]:
-    return [p for p in v.points if p.band is not None]
-
-
-def _inside(p: Point) -> bool:
-    assert p.predicted is not None and p.band is not None
-    return abs(p.measured - p.predicted) <= p.band
-
-
-def _check_interval(v: Verdict) -> None:
-    """An interval rule: pass iff every point with a band lies within it; the largest
-    |measured − predicted|/se is the verdict's "max |z|" (or |t|) when it states one."""
-    _well_formed(v)
-    tested = _tested(v)
-    assert tested
-    assert v.status == ("pass" if all(_inside(p) for p in tested) else "fail")
-    worst = re.search(r"max \|[zt]\| = ([0-9.]+)", v.measured)
-    if worst is not None:
-        z = max(abs(p.measured - p.predicted) / p.se for p in tested  # type: ignore[operator]
-                if p.se)
-        assert f"{z:.2f}" == worst.group(1)
-
-
-def _both_ways(compare: Any, pred: Any, meas: Any, wrong_pred: Any) -> None:
-    """The right prediction and a wrong one: the points agree with both verdicts."""
-    right, wrong = compare(pred, meas), compare(wrong_pred, meas)
-    assert (right.status, wrong.status) == ("pass", "fail")
-    _check_interval(right)
-    _check_interval(wrong)
 
 
 def _shift(values: list[float], k: int, by: float) -> list[float]:
