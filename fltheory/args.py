@@ -120,6 +120,19 @@ def read_count(value: Any, param: str, low: int | None = None, high: int | None 
     return check_integer(value, param, low, high)
 
 
+def _exact(value: Any, param: str, allowed: str) -> Fraction:
+    """``value`` as an exact rational (finite; int, Fraction, float or text), the error naming
+    ``param`` and the ``allowed`` range."""
+    if _is_float(value) and not math.isfinite(float(value)):
+        raise DomainError(param, float(value), f"finite numbers with {allowed}",
+                          reason="is not a finite number")
+    try:
+        return as_rational(value, param)
+    except DomainError as exc:
+        raise DomainError(param, exc.value, f"rational numbers with {allowed} (int, Fraction, "
+                          "float or text such as 1/10)", reason=exc.reason) from None
+
+
 def read_rational(value: Any, param: str, low: Any = None, high: Any = None, *,
                   open_low: bool = False, open_high: bool = False) -> Fraction:
     """A number as an exact rational (:func:`fltheory.exact.as_rational`: int and Fraction
@@ -137,14 +150,7 @@ def read_rational(value: Any, param: str, low: Any = None, high: Any = None, *,
     fltheory.exact.DomainError: a1 = 1/2 is outside the allowed range [0, 1/2)
     """
     allowed = _allowed(param, low, high, open_low, open_high)
-    if _is_float(value) and not math.isfinite(float(value)):
-        raise DomainError(param, float(value), f"finite numbers with {allowed}",
-                          reason="is not a finite number")
-    try:
-        q = as_rational(value, param)
-    except DomainError as exc:
-        raise DomainError(param, exc.value, f"rational numbers with {allowed} (int, Fraction, "
-                          "float or text such as 1/10)", reason=exc.reason) from None
+    q = _exact(value, param, allowed)
     to_float(q, param)
     if _outside(q, low, high, open_low, open_high):
         raise DomainError(param, short_rational(q), allowed)
@@ -164,14 +170,7 @@ def read_exact(value: Any, param: str, low: Any = None, high: Any = None, *,
     fltheory.exact.DomainError: C = -1 is outside the allowed range C > 0
     """
     allowed = _allowed(param, low, high, open_low, open_high)
-    if _is_float(value) and not math.isfinite(float(value)):
-        raise DomainError(param, float(value), f"finite numbers with {allowed}",
-                          reason="is not a finite number")
-    try:
-        q = as_rational(value, param)
-    except DomainError as exc:
-        raise DomainError(param, exc.value, f"rational numbers with {allowed} (int, Fraction, "
-                          "float or text such as 1/10)", reason=exc.reason) from None
+    q = _exact(value, param, allowed)
     if _outside(q, low, high, open_low, open_high):
         raise DomainError(param, short_rational(q), allowed)
     return q
