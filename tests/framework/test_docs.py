@@ -130,6 +130,22 @@ def test_committed_ci_run_is_of_the_registered_claims() -> None:
     assert run["value"]["fail"] == 0 and not run["details"]["errors"]
 
 
+def test_committed_large_run_is_of_registered_claims_and_decides_them() -> None:
+    """docs/verify-large.json holds the large-size runs of the claims the CI size cannot decide
+    (benchmarks/verify_runs.py large): each is a registered claim with today's statement, run
+    at the large size, and decided (pass or fail: the reason the run is committed)."""
+    from fltheory.claims.registry import all_claims
+
+    run = json.loads((DOCS / "verify-large.json").read_text(encoding="utf-8"))
+    statements = {c.id: c.statement for c in all_claims()}
+    assert run["inputs"]["size"] == "large" and run["details"]["claims"]
+    for claim in run["details"]["claims"]:
+        assert statements.get(claim["id"]) == claim["statement"], claim["id"]
+        assert claim["size"] == "large" and claim["status"] in ("pass", "fail"), claim["id"]
+        assert claim["id"] in run["details"]["provenance"]["runs"]
+    assert run["value"]["pass"] + run["value"]["fail"] == len(run["details"]["claims"])
+
+
 def test_links_resolve_offline(site: Path) -> None:
     report = pagecheck.check_links(site)
     print(f"link check: {report.pages} pages, {report.references} internal references, "
