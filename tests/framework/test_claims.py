@@ -12,7 +12,11 @@ CLAIMS = all_claims()
 
 #: claims whose simulation cannot decide at feasible sizes (the reason is in the verdict)
 INCONCLUSIVE_BY_DESIGN = {"twostep.lambda", "recovery.depth_advantage",
-                          "twostep.outliers_for_sigma", "committee.plateau_duration"}
+                          "twostep.outliers_for_sigma", "committee.plateau_duration",
+                          # reported, not decided: the fit of the k = 2 part leaks higher terms
+                          "twostep.kinked_reused_k2",
+                          # above α_alg GAMP at CI size recovers w* at some seeds only
+                          "glm.amp_alg"}
 
 
 #: claims whose small size lacks the power to decide at some seeds: never "fail" there, and an

@@ -13,9 +13,10 @@ predictions are written in the helper modules beside this one, each for one part
   point, the Jacobian, the escape and convergence rates and η_max (in closed form for
   erf(x/√2), K = M = 1: :func:`closed_form_eta_max`).
 
-Every function takes the model as one typed object, :class:`CommitteeModel`
-(:mod:`fltheory.papers.committee.params`), read once at its construction.
+Every function takes the model as one typed object,
+:class:`~fltheory.papers.committee.params.CommitteeModel`, read once at its construction.
 
+>>> from fltheory.papers.committee.params import CommitteeModel
 >>> model = CommitteeModel("erf_ss", 2, 2)
 >>> round(symmetric_plateau(model, "1/10").escape_rate, 5)
 0.00653

@@ -31,7 +31,13 @@ _LOG2PI = 0.5 * math.log(2 * math.pi)
 
 
 def teacher(prior: Prior, d: int, rng: np.random.Generator) -> np.ndarray:
-    """d i.i.d. draws from the mixture prior."""
+    """The teacher w*: ``d`` i.i.d. draws from the prior's mixture of point masses and
+    Gaussians (a component with variance 0 is a point mass).
+
+    >>> from fltheory.papers.glm.params import rademacher
+    >>> teacher(rademacher(), 6, np.random.default_rng(0))
+    array([-1.,  1.,  1.,  1., -1., -1.])
+    """
     w = np.array([float(c[0]) for c in prior.components])
     k = rng.choice(len(w), size=d, p=w / w.sum())
     mu = np.array([float(c[1]) for c in prior.components])[k]
@@ -40,7 +46,11 @@ def teacher(prior: Prior, d: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def labels(channel: Channel, z: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """y = φ(z + σ_in ε') + σ ε."""
+    """The labels y = φ(z + σ_in ε') + σ ε of the channel at the teacher's fields ``z``.
+
+    >>> labels(Channel("sign"), np.array([-1.0, 0.5, 2.0]), np.random.default_rng(0))
+    array([-1.,  1.,  1.])
+    """
     zp = z + float(channel.probit) * rng.standard_normal(z.shape)
     k = channel.kind
     if k == "sign":
@@ -228,7 +238,12 @@ def amp_overlap(prior: Prior, channel: Channel, run: AmpRun, n_test: int = 4000)
 def ridge_fit(prior: Prior, channel: Channel, run: AmpRun, lam: float,
               n_test: int = 4000) -> tuple[float, float, float]:
     """Ridge ŵ = (XᵀX/d + λI)⁻¹Xᵀy/√d on one sample: (m, q, test error) with m = ŵ·w*/d,
-    q = |ŵ|²/d, the error of sign(x·ŵ/√d) (±1 labels) or its mean-square error."""
+    q = |ŵ|²/d, the error of sign(x·ŵ/√d) (±1 labels) or its mean-square error.
+
+    >>> from fltheory.papers.glm.params import gaussian
+    >>> [round(v, 2) for v in ridge_fit(gaussian(), Channel("sign"), AmpRun(400, 2), 0.5708)]
+    [0.55, 0.44, 0.19]
+    """
     rng = np.random.default_rng(run.seed)
     d, n = run.d, run.n
     w_star = teacher(prior, d, rng)

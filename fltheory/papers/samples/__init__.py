@@ -20,16 +20,18 @@ PAPER = Paper(
 # The paper's public names, each imported from its module on first use: importing this
 # package (as paper discovery does) costs no more than the declaration above.
 _NAMES = {
-    "complexity": ("ALGORITHMS", "Row", "SampleTable", "Scale", "link_table", "online_sgd_scale",
-                   "rows_for", "sample_table"),
-    "multiindex": ("GEN_MAX_POWER", "GenerativeLeap", "Leap", "Stage", "all_odd", "chain",
-                   "generative_leap", "hermite_support", "leap", "leap_of", "leap_of_support"),
-    "nonpoly": ("COORDINATES", "DISCRETE_LIMITS", "function_generative_leap", "numeric_rank",
-                "to_sympy"),
-    "params": ("DIRECTION_LIMITS", "FUNCTION_NAMES", "KMAX", "LEAP_LIMITS", "Link", "Poly",
-               "REUSE_SIZES", "ReuseSizes", "SLOPE_SIZES", "STAGE_SIZES", "SlopeSizes",
-               "StageSizes", "Target",
-               "check_function_target", "parse_directions", "parse_polynomial"),
+    "complexity": (
+        "ALGORITHMS", "Row", "SampleTable", "Scale", "link_table", "online_sgd_scale", "rows_for",
+        "sample_table"),
+    "multiindex": (
+        "DIRECTION_LIMITS", "GEN_MAX_POWER", "GenerativeLeap", "LEAP_LIMITS", "Leap", "Stage",
+        "all_odd", "generative_leap", "hermite_support", "leap", "leap_of", "leap_of_support",
+        "parse_directions", "parse_polynomial"),
+    "nonpoly": (
+        "COORDINATES", "DISCRETE_LIMITS", "function_generative_leap", "numeric_rank", "to_sympy"),
+    "params": (
+        "FUNCTION_NAMES", "KMAX", "Link", "Poly", "REUSE_SIZES", "ReuseSizes", "SLOPE_SIZES",
+        "STAGE_SIZES", "SlopeSizes", "StageSizes", "Target", "check_function_target"),
     "runs": ("BOOT", "THRESHOLD", "medians", "reuse_runs", "slope_runs", "step_power"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)

@@ -97,7 +97,6 @@ __all__ = [
     "Leap",
     "Stage",
     "all_odd",
-    "chain",
     "generative_leap",
     "hermite_support",
     "leap",
@@ -443,7 +442,13 @@ def all_odd(new: list[int], k: int, fixing: list[tuple[int, ...]],
              involving: int | None = None) -> bool:
     """Every α of degree k on the coordinates ``new`` (with α_involving > 0, if given) is made
     odd by some ε in ``fixing`` (only α's parities matter: α_j > 0 allows either parity of
-    α_j, and popcount <= k with k's parity is what a degree-k α can have)."""
+    α_j, and popcount <= k with k's parity is what a degree-k α can have).
+
+    >>> all_odd([0, 1], 2, [(-1, 1)])  # z1² and z2² are even under z1 → −z1
+    False
+    >>> all_odd([0], 1, [(-1,)])
+    True
+    """
     from itertools import product
 
     for bits in product((0, 1), repeat=len(new)):

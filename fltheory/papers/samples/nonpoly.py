@@ -364,7 +364,11 @@ def _compositions(k: int, n: int) -> list[tuple[int, ...]]:
 
 def numeric_rank(rows: list[list[Any]]) -> int:
     """Rank at ``_DPS`` digits by elimination with partial pivoting; pivots <= 1e-20 count as
-    zero."""
+    zero.
+
+    >>> numeric_rank([[1, 2], [2, 4]]), numeric_rank([[1, 2], [2, 5]])
+    (1, 2)
+    """
     with mpmath.workdps(_DPS):
         m = [[mpmath.mpf(x.numerator) / x.denominator if isinstance(x, Fraction)
               else mpmath.mpf(x) for x in row] for row in rows]

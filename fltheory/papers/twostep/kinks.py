@@ -156,7 +156,12 @@ def symmetric_moment(kinks: tuple[Kink, ...], k: int, p: int) -> Any:
 
 def odd_weights(kinks: tuple[Kink, ...], k: int) -> dict[tuple[Any, Any], Any]:
     """The odd part of term k, grouped by the slopes (s^-, s^+) of the kinks (one function of
-    (y, r) per group): group -> Σ J φ(c) He_{k−1}(c) over its kinks (exact; zeros dropped)."""
+    (y, r) per group): group -> Σ J φ(c) He_{k−1}(c) over its kinks (exact; zeros dropped).
+
+    >>> relu = kink_structure(sp.Max(0, Z))
+    >>> odd_weights(relu, 1), odd_weights(relu, 2)  # He_1(0) = 0: no odd part at k = 2
+    ({(0, 1): sqrt(2)/(2*sqrt(pi))}, {})
+    """
     groups: dict[tuple[Any, Any], Any] = {}
     for q in kinks:
         key = (q.left, q.right)
@@ -250,6 +255,10 @@ def odd_part_constant(kinks: tuple[Kink, ...], k: int, g: Any, psi2: Any, A: Any
 
     h_k^odd(y, r) = (y/(2 k!)) Σ_l J_l φ(c_l) He_{k−1}(c_l)
     [Q_k(ψ2 y s_l^- + r) − Q_k(ψ2 y s_l^+ + r)].
+
+    >>> relu = kink_structure(sp.Max(0, Z))
+    >>> mpmath.nstr(odd_part_constant(relu, 1, lambda s: s, 1, 1, sp.Rational(1, 2), 15), 10)
+    '-0.2720292669'
     """
     weights = [(q, mpmath.mpf(sp.N(_weight(q, k), dps + 15))) for q in kinks]
     with mpmath.workdps(dps + 10):
