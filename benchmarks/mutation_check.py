@@ -26,9 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # the test files the mutations are run against
-FISHER = "tests/papers/fisher/test_fisher.py"
+FISHER = "tests/papers/fisher/test_spectrum.py"
+EXPRESSIONS = "fltheory/engine/expressions.py"
+RECOVERY_COUNTING = "fltheory/papers/recovery/counting.py"
+RECOVERY_LULI = "fltheory/papers/recovery/luli.py"
 HERMITE = "tests/engine/test_hermite.py"
-INDEPENDENT_FISHER = "tests/papers/fisher/test_independent_fisher.py"
+INDEPENDENT_FISHER = "tests/papers/fisher/test_independent.py"
 INDEPENDENT_HERMITE = "tests/engine/test_independent_hermite.py"
 INDEPENDENT_KERNEL = "tests/papers/kernel/test_independent_kernel.py"
 KERNEL_CLI = "tests/papers/kernel/test_kernel_cli.py"
@@ -95,7 +98,7 @@ MUTATIONS: list[Mutation] = [
       INDEPENDENT_HERMITE, "-k", "piecewise and Max"),
     M("hermite: interval moment recursion (n−1)J_{n−2}", H, "(n - 1) * J[n - 2]",
       "n * J[n - 2]", INDEPENDENT_HERMITE, "-k", "piecewise and Max"),
-    M("hermite: Φ(x) = (1 + erf(x/√2))/2", H, "return (1 + sp.erf(x / sp.sqrt(2))) / 2",
+    M("hermite: Φ(x) = (1 + erf(x/√2))/2", EXPRESSIONS, "return (1 + sp.erf(x / sp.sqrt(2))) / 2",
       "return (1 + sp.erf(x / 2)) / 2", INDEPENDENT_HERMITE, "-k", "piecewise and Heaviside"),
     M("hermite: Gaussian moment e^{b²/(4s)}", H, "sp.exp(b**2 / (4 * s))",
       "sp.exp(b**2 / (2 * s))", INDEPENDENT_HERMITE, "-k", "gaussian_path and exp"),
@@ -205,8 +208,8 @@ MUTATIONS: list[Mutation] = [
       "on_boundary = not step1 and via is not None and next(\n            t.exponent for t in "
       "eff.terms if t.k == via) < 0", _TSGT, "-k", "boundary"),
     M("twostep: boundary term not learned (polynomial σ)", TT,
-      "via is not None and term_exponent(alpha1, alpha2, via) == 0",
-      "via is not None and term_exponent(alpha1, alpha2, via) < 0", _TSGT, "-k", "boundary"),
+      "via is not None and exponent_of(setting, via) == 0",
+      "via is not None and exponent_of(setting, via) < 0", _TSGT, "-k", "boundary"),
     M("twostep σ: jet of tanh, t' = (1 − t²)u'", TMO, "q.append(-mpmath.fdot(t, t[::-1]))",
       "q.append(mpmath.fdot(t, t[::-1]))", _TSGT, "-k", "jets"),
     M("twostep σ: jet of erf, 2/√π", TMO, "g = [2 / mpmath.sqrt(mpmath.pi) * v for v in g]",
@@ -223,7 +226,7 @@ MUTATIONS: list[Mutation] = [
       "if abs(value) <= max(mpmath.mpf(10) ** (-3) * scale, 10 * err):", _TSGT, "-k",
       "quoted or small_but"),
     # ---------------------------------------------------------------- recovery
-    M("recovery: D(d, q) = C(d+q−1, q)", R, "return math.comb(d + q - 1, q)",
+    M("recovery: D(d, q) = C(d+q−1, q)", RECOVERY_COUNTING, "return math.comb(d + q - 1, q)",
       "return math.comb(d + q, q)", INDEPENDENT_RECOVERY, "-k", "depth_rows"),
     M("recovery: kernel D(d, 2q)", R, '"kernel": feature_dimension(d, 2 * q)',
       '"kernel": feature_dimension(d, q + 2)', INDEPENDENT_RECOVERY, "-k", "depth_rows"),
@@ -268,10 +271,10 @@ MUTATIONS: list[Mutation] = [
       "lam / delta - lam + lam * lam * L / 3", INDEPENDENT_RECOVERY, "-k", "luli and 6.0-3-rank"),
     M("recovery: ψ' closed form (rank)", R, "lam * L - lam * lam / (lam * lam - 1)",
       "lam * L - lam / (lam * lam - 1)", INDEPENDENT_RECOVERY, "-k", "luli and 6.0-3-rank"),
-    M("recovery: ψ' generic (sign)", R, "return lam * (1 / delta + e1), 1 / delta - e2",
+    M("recovery: ψ' generic (sign)", RECOVERY_LULI, "return lam * (1 / delta + e1), 1 / delta - e2",
       "return lam * (1 / delta + e1), 1 / delta + e2", INDEPENDENT_RECOVERY, "-k",
       "luli and 6.0-1-sign"),
-    M("recovery: φ_i(λ) = λ E[T h²/(λ − T)]", R,
+    M("recovery: φ_i(λ) = λ E[T h²/(λ − T)]", RECOVERY_LULI,
       "return (lam * float(b @ (self.t / (lam - self.t))),",
       "return (float(b @ (self.t / (lam - self.t))),", INDEPENDENT_RECOVERY, "-k",
       "luli and 6.0-1-sign"),
@@ -393,7 +396,8 @@ MUTATIONS: list[Mutation] = [
       "extra = (p - p_star) * (p - p_star - 1) // 2",
       QUADRATIC, "-k", "jacobian_counts and 3-1"),
     M("quadratic: --scaling fixed is step η/p", Q,
-      'return eta / p if scaling == "fixed" else eta', 'return eta if scaling == "fixed" else eta',
+      'return eta / self.p if self.scaling == "fixed" else eta',
+      'return eta if self.scaling == "fixed" else eta',
       QUADRATIC, "-k", "fixed_scaling_rate"),
     # ---------------------------------------------------------------- fisher
     M("fisher: N(d, l)", F, "return math.comb(l + d - 1, d - 1) - math.comb(l + d - 3, d - 1)",
@@ -421,7 +425,7 @@ MUTATIONS: list[Mutation] = [
       "return 1 / (2 * mpmath.pi * (d + 1))", TABLES, "-k", "fisher_table_cells"),
     M("fisher: top-3 limit 1/2 + 3/(2π)", F, "mpmath.mpf(1) / 2 + 3 / (2 * mpmath.pi)",
       "mpmath.mpf(1) / 2 + 3 / (4 * mpmath.pi)", FISHER, "-k", "huge_d"),
-    M("fisher: trace d/2", F, "return Fraction(_check_d(d), 2)", "return Fraction(_check_d(d), 3)",
+    M("fisher: trace d/2", F, "return Fraction(Levels(d).d, 2)", "return Fraction(Levels(d).d, 3)",
       INDEPENDENT_FISHER, "-k", "trace"),
     M("fisher: sphere moments d(d+2)…", F, "den = math.prod(d + 2 * i for i in range(total // 2))",
       "den = math.prod(d + i for i in range(total // 2))", INDEPENDENT_FISHER, "-k", "gram"),

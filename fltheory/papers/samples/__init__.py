@@ -26,9 +26,8 @@ _NAMES = {
     "multiindex": (
         "DIRECTION_LIMITS", "GEN_MAX_POWER", "GenerativeLeap", "LEAP_LIMITS", "Leap", "Stage",
         "all_odd", "generative_leap", "hermite_support", "leap", "leap_of", "leap_of_support",
-        "parse_directions", "parse_polynomial"),
-    "nonpoly": (
-        "COORDINATES", "DISCRETE_LIMITS", "function_generative_leap", "numeric_rank", "to_sympy"),
+        "numeric_rank", "parse_directions", "parse_polynomial"),
+    "nonpoly": ("COORDINATES", "DISCRETE_LIMITS", "function_generative_leap", "to_sympy"),
     "params": (
         "FUNCTION_NAMES", "KMAX", "Link", "Poly", "REUSE_SIZES", "ReuseSizes", "SLOPE_SIZES",
         "STAGE_SIZES", "SlopeSizes", "StageSizes", "Target", "check_function_target"),

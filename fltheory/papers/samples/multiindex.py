@@ -78,8 +78,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
-from typing import Any
 
+from fltheory.papers.samples._chain import (  # the chain the non-polynomial path shares
+    GenerativeLeap,
+    _sign,
+    all_odd,
+    chain,
+    numeric_rank,
+)
 from fltheory.papers.samples.params import (
     DIRECTION_LIMITS,
     LEAP_LIMITS,
@@ -102,6 +108,7 @@ __all__ = [
     "leap",
     "leap_of",
     "leap_of_support",
+    "numeric_rank",
     "parse_directions",
     "parse_polynomial",
 ]
@@ -262,24 +269,6 @@ def leap_of(target: Target) -> Leap:
 GEN_MAX_POWER = 4
 
 
-@dataclass(frozen=True)
-class GenerativeLeap:
-    """The generative leap of a polynomial target of two or more coordinates (module
-    docstring): ``lower`` <= k* <= ``upper`` (``upper`` None: no upper bound found), ``value``
-    when they meet, ``steps``: (exponent, coordinates added (1-based)) along the chain, and the
-    ``reason`` (with where the chain stopped, if it did)."""
-
-    lower: int
-    upper: int | None
-    steps: tuple[tuple[int, tuple[int, ...]], ...]
-    reason: str
-
-    @property
-    def value(self) -> int | None:
-        """k* when the bounds meet, else None."""
-        return self.lower if self.upper == self.lower else None
-
-
 def _poly_mul(a: Poly, b: Poly) -> Poly:
     out: Poly = {}
     for ka, va in a.items():
@@ -287,31 +276,6 @@ def _poly_mul(a: Poly, b: Poly) -> Poly:
             k = tuple(x + y for x, y in zip(ka, kb, strict=True))
             out[k] = out.get(k, Fraction(0)) + va * vb
     return {k: v for k, v in out.items() if v}
-
-
-def _rank(rows: list[list[Any]]) -> int:
-    """Exact rank by Gaussian elimination over the rationals (numbers that are not Fractions,
-    from the product links, are decided non-zero above 1e-20 at 40 digits instead)."""
-    if any(not isinstance(x, Fraction | int) for row in rows for x in row):
-        from fltheory.papers.samples.nonpoly import numeric_rank
-
-        return numeric_rank(rows)
-    m = [list(r) for r in rows if any(r)]
-    rank, col = 0, 0
-    ncol = len(m[0]) if m else 0
-    while rank < len(m) and col < ncol:
-        piv = next((i for i in range(rank, len(m)) if m[i][col]), None)
-        if piv is None:
-            col += 1
-            continue
-        m[rank], m[piv] = m[piv], m[rank]
-        for i in range(len(m)):
-            if i != rank and m[i][col]:
-                f = m[i][col] / m[rank][col]
-                m[i] = [x - f * y for x, y in zip(m[i], m[rank], strict=True)]
-        rank += 1
-        col += 1
-    return rank
 
 
 def generative_leap(poly: Poly, coeffs: dict[tuple[int, ...], Fraction],
@@ -331,52 +295,6 @@ def generative_leap(poly: Poly, coeffs: dict[tuple[int, ...], Fraction],
     kmax = max(sum(g) for h in powers for g in h)
     return chain(powers, _sign_symmetries(coeffs, r), used, r, kmax,
                  "(zeros by sign symmetries of f, non-zeros by Hermite coefficients of f^m)")
-
-
-def chain(powers: list[dict[tuple[int, ...], Any]], group: list[tuple[int, ...]],
-          used: list[int], r: int, kmax: int, how: str) -> GenerativeLeap:
-    """The generative-leap chain from label tests and sign symmetries: ``powers[m − 1]`` holds
-    the monic-He coefficients c_γ of the label y^m (E[y^m He_γ(z)] = γ! c_γ; exact Fractions, or
-    numbers decided non-zero elsewhere), ``group`` the sign flips ε with f(εz) = f(z), ``used``
-    the coordinates (0-based) of f, degrees up to ``kmax``; ``how`` ends an exact answer's
-    reason. See the module docstring (the polynomial path and the product links of
-    :mod:`fltheory.papers.samples.nonpoly` share it)."""
-    mmax = len(powers)
-    known: set[int] = set()
-    steps: list[tuple[int, tuple[int, ...]]] = []
-    certain = 0  # the steps whose starting subspace is the true one (their exponent is exact)
-    complete = True  # every revealed subspace so far is certified to be all of V
-    while len(known) < len(used):
-        new = [j for j in used if j not in known]
-        fixing = [e for e in group if all(e[j] == 1 for j in known)]
-        if complete:
-            certain += 1
-        for k in range(1, kmax + 1):
-            columns = _label_columns(powers, new, k, r)
-            if columns:
-                rows = sorted({j for col in columns.values() for j in col})
-                if not _spans_axes(columns, rows):
-                    steps.append((k, ()))
-                    return _bounds(steps, certain, complete, kmax, (
-                        f"step {len(steps)}: exponent {k}, but the directions found (exact "
-                        f"vectors on z{', z'.join(str(j + 1) for j in rows)}) do not span "
-                        "coordinate axes: the chain stops there"), how)
-                # V is exactly these axes when every other new coordinate is made odd
-                rest_new = [j for j in new if j not in rows]
-                complete = complete and all(all_odd(new, k, fixing, j) for j in rest_new)
-                steps.append((k, tuple(j + 1 for j in rows)))
-                known.update(rows)
-                break
-            if not all_odd(new, k, fixing):
-                return _bounds(steps, certain, complete, k, (
-                    f"step {len(steps) + 1}: at degree {k} no label test y^m He_β(z_S) (m <= "
-                    f"{mmax}) correlates with He_α of the new coordinates, and no sign symmetry "
-                    "of f makes them vanish: undecided from there"), how)
-        else:
-            return _bounds(steps, certain, complete, kmax + 1, (
-                f"step {len(steps) + 1}: no label test y^m He_β(z_S) (m <= {mmax}) up to "
-                f"degree {kmax} reaches the new coordinates: undecided from there"), how)
-    return _bounds(steps, certain, complete, 0, "every coordinate reached", how)
 
 
 def _label_powers(poly: Poly, r: int, max_power: int) -> list[dict[tuple[int, ...], Fraction]]:
@@ -399,97 +317,6 @@ def _sign_symmetries(coeffs: dict[tuple[int, ...], Fraction], r: int) -> list[tu
     from itertools import product
 
     return [e for e in product((1, -1), repeat=r) if all(_sign(e, a) == 1 for a in coeffs)]
-
-
-def _label_columns(powers: list[dict[tuple[int, ...], Fraction]], new: list[int], k: int,
-                   r: int) -> dict[tuple[Any, ...], dict[int, Fraction]]:
-    """The degree-k label tests E[y^m He_β(z_S) He_α]: one column per (m, β), keyed by j."""
-    columns: dict[tuple[Any, ...], dict[int, Fraction]] = {}
-    for m, h in enumerate(powers, 1):
-        for g, c in h.items():
-            if sum(g[j] for j in new) != k:
-                continue
-            value = c * _factorial_of(g)
-            for j in new:
-                if g[j]:
-                    rest = tuple(g[i] - (i == j) for i in range(r))
-                    columns.setdefault((m, rest), {})[j] = value
-    return columns
-
-
-def _spans_axes(columns: dict[tuple[Any, ...], dict[int, Fraction]], rows: list[int]) -> bool:
-    """Whether the label tests' vectors span the coordinate axes ``rows`` (full rank)."""
-    matrix = [[col.get(j, Fraction(0)) for col in columns.values()] for j in rows]
-    return _rank(matrix) == len(rows)
-
-
-def _sign(e: tuple[int, ...], a: tuple[int, ...]) -> int:
-    out = 1
-    for x, n in zip(e, a, strict=True):
-        if x < 0 and n % 2:
-            out = -out
-    return out
-
-
-def _factorial_of(a: tuple[int, ...]) -> int:
-    out = 1
-    for n in a:
-        out *= factorial(n)
-    return out
-
-
-def all_odd(new: list[int], k: int, fixing: list[tuple[int, ...]],
-             involving: int | None = None) -> bool:
-    """Every α of degree k on the coordinates ``new`` (with α_involving > 0, if given) is made
-    odd by some ε in ``fixing`` (only α's parities matter: α_j > 0 allows either parity of
-    α_j, and popcount <= k with k's parity is what a degree-k α can have).
-
-    >>> all_odd([0, 1], 2, [(-1, 1)])  # z1² and z2² are even under z1 → −z1
-    False
-    >>> all_odd([0], 1, [(-1,)])
-    True
-    """
-    from itertools import product
-
-    for bits in product((0, 1), repeat=len(new)):
-        ones = sum(bits)
-        if (k - ones) % 2 or ones > k:
-            continue
-        if involving is not None:
-            i = new.index(involving)
-            # α_involving > 0 with this parity: odd always possible; even needs 2 of the degree
-            if not bits[i] and ones + 2 > k:
-                continue
-        if not any(sum(1 for j, b in zip(new, bits, strict=True) if b and e[j] < 0) % 2
-                   for e in fixing):
-            return False
-    return True
-
-
-def _bounds(steps: list[tuple[int, tuple[int, ...]]], certain: int, complete: bool,
-            at_least: int, why: str, how: str) -> GenerativeLeap:
-    """lower: the largest exponent of the steps that start from the true subspace (and, when
-    the chain stopped undecided at such a step, the degree it reached); upper: the chain's
-    largest exponent when it reached every coordinate."""
-    exps = [k for k, _ in steps]
-    finished = why == "every coordinate reached"
-    lower = max(exps[:certain] or [1])
-    if not finished and len(steps) < certain:  # stopped undecided at a certain step
-        lower = max(lower, at_least)
-    upper = max(exps) if finished else None
-    chain = "; ".join(f"k = {k}: " + (", ".join(f"z{j}" for j in c) if c else "—")
-                      for k, c in steps) or "—"
-    if upper == lower:
-        text = (f"exactly {lower}: chain {chain}"
-                + ("" if complete else "; the first step's exponent bounds it below")
-                + " " + how)
-    else:
-        text = (f"between {lower} and {upper if upper is not None else '(not bounded)'}: "
-                f"chain {chain}; {why}"
-                + ("" if complete or not finished else
-                   "; a revealed subspace is not certified complete, so the later steps' "
-                   "exponents are upper bounds only"))
-    return GenerativeLeap(lower, upper, tuple(steps), text)
 
 
 def _one_coordinate_generative(coeffs: dict[tuple[int, ...], Fraction], j: int

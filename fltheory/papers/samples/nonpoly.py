@@ -53,11 +53,11 @@ import mpmath
 import sympy as sp
 
 from fltheory.exact import parse_rational
-from fltheory.papers.samples.multiindex import GenerativeLeap, chain
+from fltheory.papers.samples._chain import DPS as _DPS
+from fltheory.papers.samples._chain import NONZERO_EXPONENT, GenerativeLeap, chain, numeric_rank
 from fltheory.papers.samples.params import LEAP_LIMITS
 
-__all__ = ["COORDINATES", "DISCRETE_LIMITS", "function_generative_leap", "numeric_rank",
-           "to_sympy"]
+__all__ = ["COORDINATES", "DISCRETE_LIMITS", "function_generative_leap", "to_sympy"]
 
 #: the coordinates z1 … z8 as real sympy symbols
 COORDINATES = tuple(sp.Symbol(f"z{i}", real=True) for i in range(1, LEAP_LIMITS["coordinates"]
@@ -65,8 +65,7 @@ COORDINATES = tuple(sp.Symbol(f"z{i}", real=True) for i in range(1, LEAP_LIMITS[
 #: bounds of the exact threshold-link path: interval patterns, tensor entries × patterns (work),
 #: largest degree examined
 DISCRETE_LIMITS = {"patterns": 4096, "work": 400_000, "degree": 12}
-_DPS = 40
-_NONZERO = mpmath.mpf(10) ** -20
+_NONZERO = mpmath.mpf(10) ** -NONZERO_EXPONENT
 _SECONDS = 10.0
 
 
@@ -362,31 +361,6 @@ def _compositions(k: int, n: int) -> list[tuple[int, ...]]:
     return [(a, *rest) for a in range(k, -1, -1) for rest in _compositions(k - a, n - 1)]
 
 
-def numeric_rank(rows: list[list[Any]]) -> int:
-    """Rank at ``_DPS`` digits by elimination with partial pivoting; pivots <= 1e-20 count as
-    zero.
-
-    >>> numeric_rank([[1, 2], [2, 4]]), numeric_rank([[1, 2], [2, 5]])
-    (1, 2)
-    """
-    with mpmath.workdps(_DPS):
-        m = [[mpmath.mpf(x.numerator) / x.denominator if isinstance(x, Fraction)
-              else mpmath.mpf(x) for x in row] for row in rows]
-        rank, ncol = 0, len(m[0]) if m else 0
-        for col in range(ncol):
-            if rank == len(m):
-                break
-            piv = max(range(rank, len(m)), key=lambda i: abs(m[i][col]))
-            if abs(m[piv][col]) <= _NONZERO:
-                continue
-            m[rank], m[piv] = m[piv], m[rank]
-            for i in range(rank + 1, len(m)):
-                factor = m[i][col] / m[rank][col]
-                m[i] = [x - factor * y for x, y in zip(m[i], m[rank], strict=True)]
-            rank += 1
-        return rank
-
-
 def _shown_moment(y: Any, alpha: tuple[int, ...], new: list[int], entry: sp.Expr,
                   members: list[tuple[int, ...]], moment: Any) -> str:
     """'; E[z1·z2·z3 | y = 1] = …' for the first non-zero entry (exact, then 12 digits)."""
@@ -624,7 +598,7 @@ def _symmetry_only(f: sp.Expr, used: list[int], r: int, kmax: int) -> Generative
     """k* >= the least degree that the sign flips keeping f do not kill (module docstring,
     4.); no upper bound."""
     from fltheory.engine.timer import Timeout, time_limit
-    from fltheory.papers.samples.multiindex import all_odd
+    from fltheory.papers.samples._chain import all_odd
 
     group = []
     points = [mpmath.mpf(x) / 7 for x in (3, -5, 8, -11, 13, -2, 17, 6)]
