@@ -31,7 +31,7 @@ this order; each answer says which one decided it:
    z1·sign(z2)): the label tests y^m He_β(z_S) factorise, E[y^m He_γ(z)] = Π_i E[h_i^m He_{γ_i}],
    each a Hermite coefficient of h_i^m from the Hermite engine (m <= 2, degrees <= 8); zeros by
    the sign flips that keep f (from the parity of each h_i) and non-zeros by these products feed
-   the same chain as the polynomial path (:func:`~fltheory.papers.samples.multiindex.chain`),
+   the same chain as the polynomial path (``fltheory.papers.samples._chain.chain``),
    which reports bounds where it cannot decide.
    **Additive links** f = Σ_i h_i(z_i) likewise: E[y He_γ] = c_{γ_i}(h_i) for γ on one
    coordinate, and y² = Σ h_i² + 2 Σ_{i<j} h_i h_j gives products of one-coordinate
