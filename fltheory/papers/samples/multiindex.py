@@ -95,6 +95,9 @@ from fltheory.papers.samples.params import (
     parse_polynomial,
 )
 
+# the chain's result is this module's public type (documented here, not in the private _chain)
+GenerativeLeap.__module__ = __name__
+
 __all__ = [
     "DIRECTION_LIMITS",
     "GEN_MAX_POWER",
