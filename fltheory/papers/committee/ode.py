@@ -563,6 +563,18 @@ def eps_accuracy(model: CommitteeModel, traj: CommitteeTrajectory,
                       dtype=float)
 
 
+def _joint_covariance(Q: np.ndarray, R: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """The joint covariance [[Q, R], [Rᵀ, T]] of the student and teacher fields on every grid
+    point (Q: t × K × K, R: t × K × M, T: M × M)."""
+    n_t, K, M = R.shape
+    C = np.empty((n_t, K + M, K + M))
+    C[:, :K, :K] = Q
+    C[:, :K, K:] = R
+    C[:, K:, :K] = R.transpose(0, 2, 1)
+    C[:, K:, K:] = T
+    return C
+
+
 def _eps_gradient(model: CommitteeModel, Q: np.ndarray, R: np.ndarray, T: np.ndarray
                   ) -> np.ndarray:
     """Σ |∂ε_g/∂y| over the state's entries y (Q_ij, i <= j, and R_in) on every grid point,
@@ -570,13 +582,9 @@ def _eps_gradient(model: CommitteeModel, Q: np.ndarray, R: np.ndarray, T: np.nda
     |C|)) of E2 in each argument, one-sided where one side leaves the admissible covariances,
     NaN where both do."""
     av, w = averages(model.g), model.w
-    n_t, K, M = R.shape
+    _, K, M = R.shape
     n = K + M
-    C = np.empty((n_t, n, n))
-    C[:, :K, :K] = Q
-    C[:, :K, K:] = R
-    C[:, K:, :K] = R.transpose(0, 2, 1)
-    C[:, K:, K:] = T
+    C = _joint_covariance(Q, R, T)
     d = np.diagonal(C, axis1=1, axis2=2)
     h = 1e-5 * np.maximum(1.0, np.abs(C).max(axis=(1, 2)))[:, None, None]
 
@@ -618,11 +626,7 @@ def _eps_grid(model: CommitteeModel, Q: np.ndarray, R: np.ndarray, T: np.ndarray
     av, w = averages(model.g), model.w
     n_t, K, M = R.shape
     n = K + M
-    C = np.empty((n_t, n, n))
-    C[:, :K, :K] = Q
-    C[:, :K, K:] = R
-    C[:, K:, :K] = R.transpose(0, 2, 1)
-    C[:, K:, K:] = T
+    C = _joint_covariance(Q, R, T)
     d = np.diagonal(C, axis1=1, axis2=2)
     P = np.empty((n_t, n, n, 2, 2))
     P[..., 0, 0] = d[:, :, None]
