@@ -241,8 +241,9 @@ class Curve:
             out.append(FixedPoint(qh, se.q_of(qh), alpha, se.free_entropy(qh, alpha), True,
                                   "interior"))
         if se.perfect:
+            # at α = A(∞) exactly the interior branch has run into q = ρ (q̂ → ∞)
             out.append(FixedPoint(math.inf, se.P.rho, alpha, se.f_perfect(alpha),
-                                  alpha > se.alpha_perfect(), "perfect"))
+                                  alpha >= se.alpha_perfect(), "perfect"))
         return out
 
     def _extend(self, alpha: float) -> float:
