@@ -45,6 +45,7 @@ INDEPENDENT_SPECTRAL_NOISE = "tests/papers/spectral/test_independent_spectral_no
 INDEPENDENT_SPECTRAL_SAMPLE = "tests/papers/spectral/test_independent_spectral_sample.py"
 INDEPENDENT_GLM = "tests/papers/glm/test_independent_glm.py"
 GLM_ERM = "tests/papers/glm/test_erm.py"
+GLM_NOISY = "tests/papers/glm/test_noisy_channels.py"
 INDEPENDENT_TWOSTEP = "tests/papers/twostep/test_independent.py"
 QUADRATIC = "tests/papers/quadratic/test_theory.py"
 QUADRATIC_ESCAPE = "tests/papers/quadratic/test_escape.py"
@@ -492,6 +493,11 @@ MUTATIONS: list[Mutation] = [
       "        slope = abs(mpmath.polyval(deriv, u))\n        return mpmath.npdf(u) / slope ** 2",
       "tests/papers/spectral/test_independent_spectral_pieces.py", "-k", "odd"),
     # ---------------------------------------------------------------- glm (issue 36)
+    M("glm: noisy channel, posterior mean of a sloped piece (y − b)",
+      "fltheory/papers/glm/_channels.py", "m = (W * sig2 + a * V * (Y - b)) / S2",
+      "m = (W * sig2 + a * V * (Y + b)) / S2", GLM_NOISY, "-k", "linear_channel"),
+    M("glm: noisy channel, Stein term (m − ω)", "fltheory/papers/glm/_channels.py",
+      "dZ = dZ + (m - W) * mass", "dZ = dZ + (m + W) * mass", GLM_NOISY),
     M("glm: posterior variance, between-component term squared",
       "fltheory/papers/glm/_priors.py", "out = out + r[j] * r[k] * (m[j] - m[k]) ** 2",
       "out = out + r[j] * r[k] * (m[j] - m[k])", INDEPENDENT_GLM, "-k", "mixture_prior"),

@@ -28,7 +28,7 @@ def _run(*args):
     (["--noise", "-1"], "noise"),
     (["--alpha", "0"], "alpha = 0"),
     (["--alpha", "1,x"], "alpha"),
-    (["--channel", "sign", "--noise", "1/10"], "not implemented"),
+    (["--channel", "square", "--noise", "1/10"], "not implemented"),
     (["--channel", "tanh(z)", "--noise", "1/10"], "not implemented"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needle):
