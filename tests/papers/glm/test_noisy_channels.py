@@ -133,3 +133,20 @@ def test_cli_noisy_channels(invoke):
     bad = invoke("glm", "--channel", "square", "--noise", "1/2")
     assert bad.exit_code == 2
     assert "noisy phase retrieval" in bad.stderr and bad.stderr.count("\n") == 1
+
+
+def test_the_noisy_claim_quotes_the_values_it_rests_on():
+    """glm.amp_noisy's statement quotes α_IT ≈ 1.2472, α_alg ≈ 1.4956 and q ≈ 0.5598 of the
+    noisy perceptron (σ = 3/10): held to the computed values at the quoted digits."""
+    from fltheory.claims.registry import select
+    from fltheory.papers.glm.theory import point
+
+    (claim,) = select("glm.amp_noisy")
+    text = claim.statement
+    ch = Channel("sign", noise=Fraction(3, 10))
+    th = thresholds(rademacher(), ch)
+    for name, quoted in (("IT", "1.2472"), ("alg", "1.4956")):
+        assert quoted in text
+        assert f"{th.get(name).value:.4f}" == quoted
+    assert "0.5598" in text
+    assert f"{point(rademacher(), ch, 1.0).amp_q.value:.4f}" == "0.5598"
