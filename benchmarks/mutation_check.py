@@ -46,6 +46,7 @@ INDEPENDENT_SPECTRAL_SAMPLE = "tests/papers/spectral/test_independent_spectral_s
 INDEPENDENT_GLM = "tests/papers/glm/test_independent_glm.py"
 GLM_ERM = "tests/papers/glm/test_erm.py"
 GLM_NOISY = "tests/papers/glm/test_noisy_channels.py"
+GLM_ERM_CURVE = "tests/papers/glm/test_erm_curve.py"
 INDEPENDENT_TWOSTEP = "tests/papers/twostep/test_independent.py"
 QUADRATIC = "tests/papers/quadratic/test_theory.py"
 QUADRATIC_ESCAPE = "tests/papers/quadratic/test_escape.py"
@@ -535,6 +536,16 @@ MUTATIONS: list[Mutation] = [
     M("glm: logistic prox 1 − ∂h = c/(1 + c)", "fltheory/papers/glm/_losses.py",
       "return x, (x - t) / sigma, curv / (1.0 + curv)",
       "return x, (x - t) / sigma, curv / (1.0 + 2 * curv)", GLM_ERM, "-k", "logistic_against"),
+    M("glm: ERM seeded bracket walks downhill", "fltheory/papers/glm/erm.py",
+      "            if left < here and left < right:\n                i -= 1",
+      "            if left < here and left < right:\n                i += 1", GLM_ERM_CURVE,
+      "-k", "seed_reads"),
+    M("glm: ERM curve seeds each α from the one before", "fltheory/papers/glm/erm.py",
+      "    seed = _seed(previous, loss)", "    seed = None", GLM_ERM_CURVE, "-k",
+      "seeded_curve"),
+    M("glm: ERM overlaps at a located λ known as λ is", "fltheory/papers/glm/erm.py",
+      "known = math.floor(ans.lam.digits - math.log10(slope))", "known = 13", GLM_ERM_CURVE,
+      "-k", "keep_their_digits"),
     # ---------------------------------------------------------------- spectral (issue 27)
     M("spectral: semicircle overlap 1 − 1/θ²", "fltheory/engine/spectral/spikes.py",
       "outlier, overlap = th + 1 / th, 1 - 1 / th ** 2",
