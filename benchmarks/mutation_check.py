@@ -660,6 +660,17 @@ MUTATIONS: list[Mutation] = [
     M("kernel (user check): eigenlearning E_0 = n/(n − Σ N L²)", KC,
       "E0 = n / (n - sum2) if n > sum2", "E0 = n / (n - sum2 / 2) if n > sum2", USER_KERNEL,
       "-k", "effective_ridge"),
+    M("kernel: random-feature relation E[σ²] = (a² + c²)/2 (issue 35)", KT,
+      "second = (Fraction(form.a) ** 2 + Fraction(form.c) ** 2) / 2",
+      "second = (Fraction(form.a) ** 2 + Fraction(form.c) ** 2) / 3", KERNEL_CLI, "-k",
+      "relation"),
+    M("kernel: random-feature relation λ_(l,0) = s^{2q} E[σ²] μ_l, printed (issue 35)", KT,
+      "return f\"{coefficient}{'s²·' if self.degree else ''}μ_l\"",
+      "return f\"{coefficient}{'s·' if self.degree else ''}μ_l\"", KERNEL_CLI, "-k",
+      "relation"),
+    M("kernel: random-feature relation λ_(l,0) = s^{2q} E[σ²] μ_l, factor() (issue 35)", KT,
+      "return Fraction(s) ** (2 * self.degree) * self.second_moment",
+      "return Fraction(s) ** self.degree * self.second_moment", KT, "-k", "RFSpectrumRelation"),
     M("kernel: polynomial target e_k = N(d, k)·c_k²", KT,
       "energies[k] = multiplicity(d, k) * c * c", "energies[k] = multiplicity(d, k) * c",
       KERNEL_CLI, "-k", "polynomial_target"),
@@ -720,8 +731,8 @@ def run(m: Mutation, timeout: float) -> tuple[str, float]:
                                                    f"pytest exit {proc.returncode}")
         if proc.returncode == 5:
             status = "no test selected"
-        failed = [line.split()[1] for line in proc.stdout.splitlines()
-                  if line.startswith("FAILED ")]
+        failed = [line.removeprefix("FAILED ").split(" - ")[0]
+                  for line in proc.stdout.splitlines() if line.startswith("FAILED ")]
         if proc.returncode == 1 and failed:  # the test that caught it (pytest -x: the first)
             status += f" by {failed[0]}"
     except subprocess.TimeoutExpired:
