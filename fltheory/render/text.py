@@ -11,10 +11,10 @@ WIDTH = 100
 
 
 def wrap_line(line: str, width: int = WIDTH) -> list[str]:
-    """``line`` in lines of at most ``width`` characters, broken at spaces only (never inside
-    a word, nor at a hyphen: ``k*−1`` and ``1/(2π)`` stay whole), continuation lines indented
-    by four spaces; a line that fits comes back whole. A word longer than the width is split
-    (textwrap's rule), so no line is ever longer.
+    """``line`` in lines of at most ``width`` characters, broken at spaces (not at a hyphen:
+    ``k*-th`` stays whole; inside a word only when that word alone is longer than the width,
+    textwrap's rule, so no line is ever longer), continuation lines indented by four spaces; a
+    line that fits comes back whole.
 
     >>> wrap_line("short")
     ['short']
