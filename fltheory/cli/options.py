@@ -160,9 +160,13 @@ def check_dps(dps: int) -> int:
     return _check_dps(dps)
 
 
-def emit(result: Result, fmt: str, width: int | None = None) -> None:
+#: text output is wrapped to this many columns (summary, conventions, notes; issue 37 item 7)
+TEXT_WIDTH = 100
+
+
+def emit(result: Result, fmt: str, width: int | None = TEXT_WIDTH) -> None:
     """Render a result in the requested format on stdout; ``width``: text lines wrapped to it
-    (:func:`fltheory.render.text.render_text`), JSON and LaTeX unchanged."""
+    (:func:`fltheory.render.text.render_text`; None: unwrapped), JSON and LaTeX unchanged."""
     # each renderer module is imported only for its format (the LaTeX one compiles regular
     # expressions that a text query does not need at start-up)
     if fmt == "latex":
