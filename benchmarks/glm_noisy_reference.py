@@ -314,6 +314,17 @@ def gaussian_fixed_point(ch: Channel, rho: float, alpha: float, q0: float = 0.0,
     raise RuntimeError("no convergence")
 
 
+def gaussian_map_scan(ch: Channel, rho: float, alpha: float, fracs: Any,
+                      steps: Steps = Steps()) -> list[float]:
+    """F(α Q(q)) − q at q = frac·ρ (Gaussian prior): one sign change on (0, ρ) means one fixed
+    point, so the Bayes point is AMP's."""
+    out = []
+    for f in fracs:
+        qh = alpha * q_only(ch, rho, f * rho, steps)
+        out.append(rho * rho * qh / (1 + rho * qh) - f * rho)
+    return out
+
+
 def _q_at_zero(ch: Channel, rho: float, steps: Steps) -> float:
     """Q(0) = ∫ dy (∂_ω Z(y, 0, ρ))²/Z(y, 0, ρ) (ω ≡ 0)."""
     s = math.sqrt(rho + ch.probit ** 2)
@@ -322,23 +333,35 @@ def _q_at_zero(ch: Channel, rho: float, steps: Steps) -> float:
     return float((y[1] - y[0]) * np.where(Z > 0, dZ * dZ / np.where(Z > 0, Z, 1.0), 0.0).sum())
 
 
+def mean_g(ch: Channel, w: np.ndarray, s: float) -> np.ndarray:
+    """ŷ(ω) = E_t g(ω + s t): on a piece g = c + d x of (a, b), (c + dω)[Φ(B) − Φ(A)]
+    + d s [φ(A) − φ(B)], A = (a − ω)/s, B = (b − ω)/s; for smooth g 120-node Gauss–Hermite."""
+    if ch.g is not None:
+        nodes, weights = np.polynomial.hermite_e.hermegauss(120)
+        weights = weights / weights.sum()
+        out = np.empty_like(w)
+        for k in range(0, w.size, 50_000):
+            out[k:k + 50_000] = ch.g(w[k:k + 50_000, None] + s * nodes[None, :]) @ weights
+        return out
+    out = np.zeros_like(w)
+    for a, b, c, d in ch.pieces:
+        A, B = (a - w) / s, (b - w) / s
+        out += (c + d * w) * _dPhi(A, B) + d * s * (_phi(A) - _phi(B))
+    return out
+
+
 def monte_carlo_error(ch: Channel, rho: float, q: float, n: int = 10 ** 6,
                       seed: int = 0) -> tuple[float, float]:
     """E(y − ŷ(ω))² by sampling (ω, u, ε) (n of each; probit ε' too): ω ~ N(0, q),
-    y = g(ω + √(ρ − q) u + σ_in ε') + σε; ŷ(ω) = E_t g(ω + √V' t) by 120-node Gauss–Hermite
-    (a 1-d average of g, not the reference's y-integral). Returns (mean, standard error)."""
+    y = g(ω + √(ρ − q) u + σ_in ε') + σε; ŷ(ω) = E_t g(ω + √V' t) by :func:`mean_g` (a 1-d
+    average of g, not the reference's y-integral). Returns (mean, standard error)."""
     rng = np.random.default_rng(seed)
     w = rng.standard_normal(n) * math.sqrt(q)
     u = rng.standard_normal(n)
     e = rng.standard_normal(n)
     ep = rng.standard_normal(n) if ch.probit else 0.0
     y = ch.gx(w + math.sqrt(rho - q) * u + ch.probit * ep) + ch.sigma * e
-    nodes, weights = np.polynomial.hermite_e.hermegauss(120)
-    weights = weights / weights.sum()
-    s = math.sqrt(rho - q + ch.probit ** 2)
-    yhat = np.empty(n)
-    for k in range(0, n, 50_000):
-        yhat[k:k + 50_000] = ch.gx(w[k:k + 50_000, None] + s * nodes[None, :]) @ weights
+    yhat = mean_g(ch, w, math.sqrt(rho - q + ch.probit ** 2))
     r = (y - yhat) ** 2
     return float(r.mean()), float(r.std(ddof=1) / math.sqrt(n))
 
@@ -408,6 +431,10 @@ def main() -> None:
     print(f"\nGaussian prior ρ=1, tanh(z) + σ=1/2, α=2: AMP fixed point q = {q:.12g} "
           f"(MMSE {1 - q:.12g}, gen_error {averages(tanh(0.5), 1.0, q).gen_error:.12g}; "
           f"{calls} calls of Q)")
+    fr = [0.02, 0.2, 0.4, 0.6, 0.65, 0.67, 0.7, 0.8, 0.9, 0.95, 0.99]
+    h = gaussian_map_scan(tanh(0.5), 1.0, 2.0, fr)
+    print("  F(2Q(q)) − q at q = " + ", ".join(f"{f}: {v:+.3g}" for f, v in zip(fr, h,
+                                                                               strict=True)))
     m2a = spread(square(1.0), 1.0, Steps(0.1, 1 / 5))[0]
     m2b = square_spread_pcfd(1.0)
     print(f"square + σ=1, Gaussian prior ρ=1: m2_spread = {m2a:.12g} (trapezoid), {m2b:.12g} "
