@@ -199,12 +199,15 @@ def _y_grid(ch: Channel, w: float, s: float, steps: Steps) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Averages:
-    """Q, ΔΨ, gen_error at one (q, ρ), and the worst |∫ Z dy − 1| met."""
+    """Q, ΔΨ, gen_error at one (q, ρ), the worst |∫ Z dy − 1| met, and Q again by the
+    Nishimori identity E g_out² = (V' − E Var(x | y, ω))/V'² (x = ω + √V' t: the posterior
+    variance from the first and second x-moments, not from ∂_ω Z)."""
 
     Q: float
     dpsi: float
     gen_error: float
     norm_error: float
+    Q_nishimori: float
 
 
 def averages(ch: Channel, rho: float, q: float, steps: Steps = Steps()) -> Averages:
@@ -217,7 +220,7 @@ def averages(ch: Channel, rho: float, q: float, steps: Steps = Steps()) -> Avera
     def inner(w: float) -> np.ndarray:
         y = _y_grid(ch, w, s, steps)
         h = y[1] - y[0]
-        Z, dZ, _ = _moments(ch, y, w, s, steps)
+        Z, dZ, M1, M2 = _moments(ch, y, w, s, steps, second=True)
         Z0 = _moments(ch, y, 0.0, s0, steps)[0]
         pos = Z > 0
         Zs = np.where(pos, Z, 1.0)
@@ -225,14 +228,18 @@ def averages(ch: Channel, rho: float, q: float, steps: Steps = Steps()) -> Avera
         yhat = h * (y * Z).sum()
         worst[0] = max(worst[0], abs(norm - 1))
         lr = np.where(pos, np.log(Zs) - np.log(np.where(Z0 > 0, Z0, 1e-300)), 0.0)
+        var = np.where(pos, M2 - M1 * M1 / Zs, 0.0)   # Z · Var(x | y, ω)
         return np.array([h * np.where(pos, dZ * dZ / Zs, 0.0).sum(),
                          h * (Z * lr).sum(),
-                         h * (Z * (y - yhat) ** 2).sum()]) * _normal(w, 0.0, q)
+                         h * (Z * (y - yhat) ** 2).sum(),
+                         h * var.sum()]) * _normal(w, 0.0, q)
 
     L = steps.width * math.sqrt(q)
     val, _ = integrate.quad_vec(inner, -L, L, epsabs=1e-14, epsrel=1e-12, points=[0.0],
                                 limit=400)
-    return Averages(float(val[0]), float(val[1]), float(val[2]), worst[0])
+    V1 = s * s
+    return Averages(float(val[0]), float(val[1]), float(val[2]), worst[0],
+                    (V1 - float(val[3])) / (V1 * V1))
 
 
 def q_only(ch: Channel, rho: float, q: float, steps: Steps = Steps()) -> float:
@@ -388,8 +395,10 @@ def self_check() -> float:
         for f in fracs:
             a = averages(ch, rho, f * rho, st)
             b = averages(ch, rho, f * rho, st.halved())
-            d = max(abs(a.Q / b.Q - 1), abs(a.dpsi / b.dpsi - 1), abs(a.gen_error / b.gen_error
-                                                                          - 1))
+            d = max(abs(a.Q / b.Q - 1), abs(a.dpsi / b.dpsi - 1),
+                    abs(a.gen_error / b.gen_error - 1))
+            print(f"  {label} q={f}ρ: Q by the Nishimori identity differs by "
+                  f"{abs(b.Q_nishimori / b.Q - 1):.1e}")
             worst = max(worst, d)
             print(f"  {label} q={f}ρ: halved steps and ranges 9 → 11 sd change {d:.1e}, "
                   f"|∫Z−1| <= {b.norm_error:.1e}")

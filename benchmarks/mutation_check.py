@@ -540,11 +540,17 @@ MUTATIONS: list[Mutation] = [
     M("glm noisy reference: ∂_ω Z on a linear piece ((m − ω)P + τ(φ(A) − φ(B)))/V'",
       GLM_NOISY_REF, "dZ += Nm / (s * s) * ((m - w) * P",
       "dZ += Nm / (s * s) * ((m - 0.99 * w) * P", INDEPENDENT_GLM_NOISY, "-k",
-      "linear_channel or b-"),
+      "linear_channel or nishimori and b-"),
     M("glm noisy reference: smooth g, ∂_ω Z = E[(t/s) N]", GLM_NOISY_REF,
       "out = [K.sum(1), (K * (t / s)).sum(1), (K * x).sum(1)]",
       "out = [K.sum(1), (K * (t / s) * 1.001).sum(1), (K * x).sum(1)]", INDEPENDENT_GLM_NOISY,
-      "-k", "c-0.3 or tanh_fixed"),
+      "-k", "nishimori and c-0.3"),
+    # (the x² moment's ±Aφ(A) terms cancel in the average over the symmetric ω: a sign flip
+    # there is an equivalent mutation, so the first moment is mutated instead)
+    M("glm noisy reference: x moment of a constant piece, wP + s(φ(A) − φ(B))", GLM_NOISY_REF,
+      "M1 += Ny * (w * P + s * (_phi(A) - _phi(B)))",
+      "M1 += Ny * (w * P + s * (_phi(A) + _phi(B)))", INDEPENDENT_GLM_NOISY,
+      "-k", "nishimori and e-0.3"),
     # ---------------------------------------------------------------- spectral (issue 27)
     M("spectral: semicircle overlap 1 − 1/θ²", "fltheory/engine/spectral/spikes.py",
       "outlier, overlap = th + 1 / th, 1 - 1 / th ** 2",
