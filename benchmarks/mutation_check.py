@@ -47,6 +47,8 @@ INDEPENDENT_GLM = "tests/papers/glm/test_independent_glm.py"
 GLM_ERM = "tests/papers/glm/test_erm.py"
 INDEPENDENT_GLM_NOISY = "tests/papers/glm/test_independent_noisy.py"
 GLM_NOISY_REF = "benchmarks/glm_noisy_reference.py"
+GLM_NOISY = "tests/papers/glm/test_noisy_channels.py"
+GLM_ERM_CURVE = "tests/papers/glm/test_erm_curve.py"
 INDEPENDENT_TWOSTEP = "tests/papers/twostep/test_independent.py"
 QUADRATIC = "tests/papers/quadratic/test_theory.py"
 QUADRATIC_ESCAPE = "tests/papers/quadratic/test_escape.py"
@@ -494,6 +496,11 @@ MUTATIONS: list[Mutation] = [
       "        slope = abs(mpmath.polyval(deriv, u))\n        return mpmath.npdf(u) / slope ** 2",
       "tests/papers/spectral/test_independent_spectral_pieces.py", "-k", "odd"),
     # ---------------------------------------------------------------- glm (issue 36)
+    M("glm: noisy channel, posterior mean of a sloped piece (y − b)",
+      "fltheory/papers/glm/_channels.py", "m = (W * sig2 + a * V * (Y - b)) / S2",
+      "m = (W * sig2 + a * V * (Y + b)) / S2", GLM_NOISY, "-k", "linear_channel"),
+    M("glm: noisy channel, Stein term (m − ω)", "fltheory/papers/glm/_channels.py",
+      "dZ = dZ + (m - W) * mass", "dZ = dZ + (m + W) * mass", GLM_NOISY),
     M("glm: posterior variance, between-component term squared",
       "fltheory/papers/glm/_priors.py", "out = out + r[j] * r[k] * (m[j] - m[k]) ** 2",
       "out = out + r[j] * r[k] * (m[j] - m[k])", INDEPENDENT_GLM, "-k", "mixture_prior"),
@@ -551,6 +558,16 @@ MUTATIONS: list[Mutation] = [
       "M1 += Ny * (w * P + s * (_phi(A) - _phi(B)))",
       "M1 += Ny * (w * P + s * (_phi(A) + _phi(B)))", INDEPENDENT_GLM_NOISY,
       "-k", "nishimori and e-0.3"),
+    M("glm: ERM seeded bracket walks downhill", "fltheory/papers/glm/erm.py",
+      "            if left < here and left < right:\n                i -= 1",
+      "            if left < here and left < right:\n                i += 1", GLM_ERM_CURVE,
+      "-k", "seed_reads"),
+    M("glm: ERM curve seeds each α from the one before", "fltheory/papers/glm/erm.py",
+      "    seed = _seed(previous, loss)", "    seed = None", GLM_ERM_CURVE, "-k",
+      "seeded_curve"),
+    M("glm: ERM overlaps at a located λ known as λ is", "fltheory/papers/glm/erm.py",
+      "known = math.floor(ans.lam.digits - math.log10(slope))", "known = 13", GLM_ERM_CURVE,
+      "-k", "keep_their_digits"),
     # ---------------------------------------------------------------- spectral (issue 27)
     M("spectral: semicircle overlap 1 − 1/θ²", "fltheory/engine/spectral/spikes.py",
       "outlier, overlap = th + 1 / th, 1 - 1 / th ** 2",

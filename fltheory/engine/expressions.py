@@ -26,6 +26,7 @@ function with its integrability is :func:`fltheory.engine.functions.parse_functi
 from __future__ import annotations
 
 import ast
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,8 +37,8 @@ import sympy as sp
 from fltheory.args import read_count
 from fltheory.exact import DomainError, did_you_mean, parse_rational
 
-__all__ = ["BOUNDS", "CATALOGUE", "GRAMMAR", "LIMITS", "Z", "hermite_He", "normal_cdf",
-           "parse_expression"]
+__all__ = ["BOUNDS", "CATALOGUE", "GRAMMAR", "LIMITS", "Z", "hermite_He", "linear_pieces",
+           "normal_cdf", "parse_expression"]
 
 #: The variable every function is written in (``x`` is accepted as another name for it).
 Z = sp.Symbol("z", real=True)
@@ -490,3 +491,104 @@ def _check_real_valued(expr: sp.Expr, param: str, shown: str) -> None:
         raise DomainError(param, shown, _ALLOWED,
                           reason=f"cannot be evaluated numerically ({type(exc).__name__})"
                           ) from None
+
+
+#: at most this many breakpoints in :func:`linear_pieces`
+_MAX_PIECES = 64
+
+
+def linear_pieces(expr: sp.Expr) -> tuple[tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr], ...] | None:
+    """The pieces of a piecewise-linear f(z): ``(c, d, a, b)`` with f = a z + b on (c, d), exact
+    (c = −oo and d = oo at the ends; adjacent equal pieces merged), or None when f is not
+    piecewise linear with finitely many breakpoints (the breakpoints are the real zeros of the
+    arguments of Abs, sign, Heaviside and of the differences of Max/Min arguments; on each
+    interval every such function is resolved at the midpoint and what remains must be a
+    polynomial of degree <= 1 in z).
+
+    >>> linear_pieces(parse_expression("Max(0, z) - z/3"))
+    ((-oo, 0, -1/3, 0), (0, oo, 2/3, 0))
+    >>> linear_pieces(parse_expression("sign(Abs(z) - 1)"))
+    ((-oo, -1, 0, 1), (-1, 1, 0, -1), (1, oo, 0, 1))
+    >>> linear_pieces(parse_expression("tanh(z)")) is None
+    True
+    """
+    pts: set[sp.Expr] = set()
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, sp.Abs | sp.sign | sp.Heaviside):
+            args = [node.args[0]]
+        elif isinstance(node, sp.Max | sp.Min):
+            args = [a - b for i, a in enumerate(node.args) for b in node.args[i + 1:]]
+        else:
+            continue
+        for a in args:
+            if not a.has(Z):
+                continue
+            try:
+                roots = sp.solveset(a, Z, domain=sp.S.Reals)
+            except (NotImplementedError, ValueError, TypeError):
+                return None
+            if not isinstance(roots, sp.FiniteSet):
+                return None
+            for r in roots:
+                if not (r.is_number and r.is_real):
+                    return None
+                pts.add(r)
+            if len(pts) > _MAX_PIECES:
+                return None
+    edges = [-sp.oo, *sorted(pts, key=lambda r: float(r)), sp.oo]
+    pieces: list[tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]] = []
+    for c, d in itertools.pairwise(edges):
+        if c.is_finite and d.is_finite:
+            m = (c + d) / 2
+        elif c.is_finite:
+            m = c + 1
+        elif d.is_finite:
+            m = d - 1
+        else:
+            m = sp.Integer(0)
+        res = _resolve(expr, m)
+        if res is None:
+            return None
+        res = sp.expand(res)
+        if not res.is_polynomial(Z) or sp.degree(res, Z) > 1:
+            return None
+        a, b = res.coeff(Z, 1), res.subs(Z, 0)
+        if not (a.is_number and b.is_number and a.is_real and b.is_real):
+            return None
+        if pieces and pieces[-1][2] == a and pieces[-1][3] == b:
+            pieces[-1] = (pieces[-1][0], d, a, b)
+        else:
+            pieces.append((c, d, a, b))
+    return tuple(pieces)
+
+
+def _resolve(e: sp.Expr, m: sp.Expr) -> sp.Expr | None:
+    """``e`` with every Abs, sign, Heaviside, Max and Min replaced by its branch at
+    z = m (None when a branch is not decided there)."""
+    if e.is_Atom or not e.has(Z):
+        return e
+    if isinstance(e, sp.Abs | sp.sign | sp.Heaviside):
+        inner = _resolve(e.args[0], m)
+        if inner is None:
+            return None
+        v = inner.subs(Z, m)
+        if v == 0 or not v.is_real:
+            return None
+        pos = bool(v > 0)
+        if isinstance(e, sp.Abs):
+            return inner if pos else -inner
+        if isinstance(e, sp.sign):
+            return sp.Integer(1 if pos else -1)
+        return sp.Integer(1 if pos else 0)
+    if isinstance(e, sp.Max | sp.Min):
+        resolved = [_resolve(a, m) for a in e.args]
+        args = [a for a in resolved if a is not None]
+        if len(args) < len(resolved):
+            return None
+        vals = [a.subs(Z, m) for a in args]
+        best = max(vals) if isinstance(e, sp.Max) else min(vals)
+        return args[vals.index(best)]
+    args = [_resolve(a, m) for a in e.args]
+    if any(a is None for a in args):
+        return None
+    return e.func(*args)

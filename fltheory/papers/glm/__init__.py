@@ -23,8 +23,8 @@ _NAMES = {
     "theory": (
         "NotConverged", "PointAnswer", "ThresholdAnswer", "Value", "alpha_wr_exact", "curve_points",
         "digits", "point", "state_evolution", "thresholds"),
-    "erm": ("ErmAnswer", "RidgeAnswer", "erm_fixed_point", "erm_optimal", "erm_point", "ridge",
-            "ridge_optimal"),
+    "erm": ("ErmAnswer", "RidgeAnswer", "erm_curve", "erm_fixed_point", "erm_optimal",
+            "erm_point", "ridge", "ridge_optimal"),
     "params": (
         "Alphas", "AmpRun", "CHANNEL_KINDS", "Channel", "ERM_LOSSES", "Erm", "ErmRun",
         "MAX_ALPHA", "MAX_D", "MAX_LAMBDA", "PRIOR_NAMES", "Prior", "check_erm",

@@ -141,7 +141,8 @@ class SE:
     def perfect(self) -> bool:
         """q = ρ is a fixed point: a noiseless channel and a prior that reaches mmse 0
         (a discrete prior, or a density with labels that have one)."""
-        return self.C.perfect and (self.prior.discrete or self.C.c_continuous > 0)
+        return ((self.C.perfect and (self.prior.discrete or self.C.c_continuous > 0))
+                or (self.C.jumps and self.prior.discrete))
 
     def alpha_perfect(self) -> float:
         """A(∞): perfect recovery is stable for α above it. Discrete prior: 0 (the mmse falls
@@ -241,8 +242,9 @@ class Curve:
             out.append(FixedPoint(qh, se.q_of(qh), alpha, se.free_entropy(qh, alpha), True,
                                   "interior"))
         if se.perfect:
+            # at α = A(∞) exactly the interior branch has run into q = ρ (q̂ → ∞)
             out.append(FixedPoint(math.inf, se.P.rho, alpha, se.f_perfect(alpha),
-                                  alpha > se.alpha_perfect(), "perfect"))
+                                  alpha >= se.alpha_perfect(), "perfect"))
         return out
 
     def _extend(self, alpha: float) -> float:

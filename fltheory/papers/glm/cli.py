@@ -33,12 +33,14 @@ _CONVENTIONS = {
 @click.option("--channel", default="sign", show_default=True,
               help="sign, abs, square, relu, linear, door(K), or an expression g(z) in the "
                    "shared grammar (recognised when it is one of these, e.g. "
-                   "'sign(Abs(z) - 1/2)' is door(1/2); any other g needs --noise > 0).")
+                   "'sign(Abs(z) - 1/2)' is door(1/2); any other g needs --noise > 0 and must "
+                   "be piecewise linear, e.g. 'Max(0, z) - z/3' or 'Max(-1, Min(1, z))').")
 @click.option("--probit", type=RATIONAL, default="0", show_default=True,
               help="σ_in >= 0: noise inside φ, y = φ(z + σ_in ε') (the probit channel for "
                    "sign).")
 @click.option("--noise", type=RATIONAL, default="0", show_default=True,
-              help="σ >= 0: additive Gaussian noise on the label.")
+              help="σ >= 0: additive Gaussian noise on the label, y = g(z) + σε (every "
+                   "channel but square; a g with several kinks costs minutes).")
 @click.option("--alpha", default=None,
               help="Sample ratios α = n/d > 0, comma-separated (at most 200): the overlap, "
                    "MMSE and errors at each.")
@@ -65,7 +67,8 @@ def glm_command(prior: str, channel: str, probit: object, noise: object, alpha: 
     fltheory glm --prior gaussian --channel sign --alpha 2 --ridge opt ;
     fltheory glm --prior gaussian --channel sign --alpha 2 --erm logistic,hinge,ridge ;
     fltheory glm --prior rademacher --channel sign --probit 1/2 --alpha 3 --erm logistic
-    --lambda 1/10
+    --lambda 1/10 ;
+    fltheory glm --prior rademacher --channel sign --noise 3/10 --alpha 1,2
     """
     from fltheory.papers.glm.params import Alphas, read_channel, read_erm, read_prior, read_ridge
 

@@ -47,14 +47,24 @@ ln λ, warm-started fixed points): a located minimum, not a grid. The error at t
 confirmed like every other number; λ itself is confirmed by the two resolutions and by the
 flatness of the minimum (a minimum of curvature c in ln λ located from values with relative
 noise ε is known to √(2ε·error/c) in ln λ: the digits beyond are not printed). A minimum at an
-end of the range is reported as such, never as an interior optimum.
+end of the range is reported as such, never as an interior optimum. The overlaps m, q and Σ at
+the located λ are printed to no more digits than λ's allow (λ known to relative 10^-D moves
+x ∈ {m, q, Σ} by |d ln x/d ln λ|·10^-D): agreement of the two resolutions at one λ says
+nothing of where λ is.
+
+**Along α** (:func:`erm_curve`, and the command's ``--alpha`` list) each α is seeded by the
+answer at the one before: its λ* says which of the 21 bracketing values to compute first,
+walking downhill until one is below both neighbours (where the error is unimodal in ln λ, the
+bracket the full scan gives, from 3 or 4 values instead of 21; at an end of the grid or on equal
+values the rest of the grid is computed), and its (m, q, Σ) start the first fixed point. Brent's
+tolerance, the 10⁻¹² of every fixed point and the digits are those of a cold start.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -66,8 +76,8 @@ from fltheory.papers.glm._quad import gauss_panels, nodes, normal_weight_integra
 from fltheory.papers.glm.params import ERM_LOSSES, Channel, Prior, check_erm
 from fltheory.papers.glm.theory import MAX_DIGITS, NotConverged, Value, digits
 
-__all__ = ["ERM_LOSSES", "ErmAnswer", "RidgeAnswer", "erm_fixed_point", "erm_optimal",
-           "erm_point", "ridge", "ridge_optimal"]
+__all__ = ["ERM_LOSSES", "ErmAnswer", "RidgeAnswer", "erm_curve", "erm_fixed_point",
+           "erm_optimal", "erm_point", "ridge", "ridge_optimal"]
 
 #: the range of λ searched for the optimum
 LAM_RANGE = (1e-6, 1e4)
@@ -100,6 +110,12 @@ def _moments(prior: Prior, channel: Channel) -> tuple[float, float, float]:
     return (rho / rho1) * ez / rho, ey2, rho1
 
 
+def _stieltjes(alpha: float, lam: float) -> float:
+    """g, the root of λg² + (λ + α − 1)g − 1 = 0 that is positive (module docstring)."""
+    b = lam + alpha - 1
+    return (-b + math.sqrt(b * b + 4 * lam)) / (2 * lam)
+
+
 def ridge(prior: Prior, channel: Channel, alpha: float, lam: float) -> RidgeAnswer:
     """m, q and the error of ridge at λ > 0 (module docstring).
 
@@ -111,8 +127,7 @@ def ridge(prior: Prior, channel: Channel, alpha: float, lam: float) -> RidgeAnsw
     mu1, ey2, rho1 = _moments(prior, channel)
     rho = float(prior.rho)
     delta = ey2 - mu1 * mu1 * rho
-    b = lam + alpha - 1
-    g = (-b + math.sqrt(b * b + 4 * lam)) / (2 * lam)
+    g = _stieltjes(alpha, lam)
     gp = 1.0 / (1.0 / g ** 2 - alpha / (1 + g) ** 2)
     m = mu1 * rho * (1 - lam * g)
     q = mu1 * mu1 * rho * (1 - 2 * lam * g + lam * lam * gp) + delta * (g - lam * gp)
@@ -322,15 +337,17 @@ def _ridge_answer(prior: Prior, channel: Channel, alpha: float, lam: float, lam_
         err = Value(r.error, digits(e1, r.error))
     else:
         err = Value(r.error, MAX_DIGITS)       # E y² − 2μ₁m + q: closed form
-    b = lam + alpha - 1
-    g = (-b + math.sqrt(b * b + 4 * lam)) / (2 * lam)
+    g = _stieltjes(alpha, lam)
     return ErmAnswer("ridge", alpha, lam_val, Value(r.m, MAX_DIGITS), Value(r.q, MAX_DIGITS),
                      Value(g, MAX_DIGITS), err, r.error_kind, optimal, note)
 
 
-def erm_point(prior: Prior, channel: Channel, alpha: float, loss: str, lam: float) -> ErmAnswer:
+def erm_point(prior: Prior, channel: Channel, alpha: float, loss: str, lam: float,
+              previous: ErmAnswer | None = None) -> ErmAnswer:
     """``loss`` (ridge, logistic or hinge) at penalty λ > 0 and sample ratio α, every number
-    confirmed by two quadrature resolutions (ridge's overlaps are closed forms).
+    confirmed by two quadrature resolutions (ridge's overlaps are closed forms). ``previous``:
+    the answer of the same loss at a neighbouring α, whose (m, q, Σ) start the fixed-point
+    solves (a start only: each is solved to 10⁻¹² as from a cold start).
 
     >>> from fltheory.papers.glm.params import gaussian, Channel
     >>> erm_point(gaussian(), Channel("sign"), 2.0, "hinge", 0.1).error.text()
@@ -341,30 +358,46 @@ def erm_point(prior: Prior, channel: Channel, alpha: float, loss: str, lam: floa
         return _ridge_answer(prior, channel, alpha, lam, Value(lam, MAX_DIGITS), False,
                              "given")
     rho, s2, rho1 = _sign_teacher(prior, channel)
-    return _answer(loss, alpha, Value(lam, MAX_DIGITS), _solve_levels(loss, alpha, lam, rho, s2),
+    st = _start(previous, loss)
+    return _answer(loss, alpha, Value(lam, MAX_DIGITS),
+                   _solve_levels(loss, alpha, lam, rho, s2, None if st is None else {1: st, 2: st}),
                    rho1, False, "given")
 
 
-def _locate(fun: Callable[[float], float],
-            near: float | None = None) -> tuple[float, float, str]:
+def _start(previous: ErmAnswer | None, loss: str) -> tuple[float, float, float] | None:
+    """The fixed point (m, q, Σ) of ``previous`` (the same loss at a neighbouring α), or None."""
+    if previous is None or previous.loss != loss or loss == "ridge":
+        return None
+    return previous.m.value, previous.q.value, previous.sigma.value
+
+
+def _seed(previous: ErmAnswer | None, loss: str) -> float | None:
+    """ln λ* of ``previous`` when it is a located interior minimum of the same loss, or None."""
+    if previous is None or previous.loss != loss or not previous.optimal or \
+            previous.note != OPTIMAL_NOTE:
+        return None
+    return math.log(previous.lam.value)
+
+
+def _locate(fun: Callable[[float], float], near: float | None = None,
+            seed: float | None = None, curvature: bool = True) -> tuple[float, float, str]:
     """The t = ln λ minimising fun over ln LAM_RANGE, the minimum's curvature in t (a central
     difference), and a note saying what was found. The range is first bracketed at 21 values
     of ln λ (half a decade apart: the hinge loss's error is flat at small λ, where the fit is
     the hard-margin one, and a golden section started there would stop on the plateau); the
     minimum is then located by bounded Brent inside the best bracket. ``near``: the minimum
-    located at the coarser resolution (the bracket is then ``near`` ± 0.5)."""
+    located at the coarser resolution (the bracket is then ``near`` ± 0.5). ``seed``: the
+    minimum at a neighbouring α (:func:`_grid_bracket`: the same bracket from a few of the 21
+    values). ``curvature`` False: the curvature (4 more evaluations) is not measured (0.0)."""
     lo, hi = math.log(LAM_RANGE[0]), math.log(LAM_RANGE[1])
     if near is None:
-        ts = np.linspace(lo, hi, 21)
-        vals = [fun(float(t)) for t in ts]
-        i = int(np.argmin(vals))
-        a, b = float(ts[max(i - 1, 0)]), float(ts[min(i + 1, len(ts) - 1)])
+        a, b = _grid_bracket(fun, lo, hi, seed)
     else:
         a, b = max(lo, near - 0.5), min(hi, near + 0.5)
     res = optimize.minimize_scalar(fun, bounds=(a, b), method="bounded",
                                    options={"xatol": 1e-9})
     t = float(res.x)
-    note = "optimal λ (located minimum of the error)"
+    note = OPTIMAL_NOTE
     if t - lo < 1e-3 or hi - t < 1e-3:
         end = "10⁻⁶" if t - lo < 1e-3 else "10⁴"
         note = (f"the error decreases up to the end λ = {end} of the searched range: the "
@@ -375,9 +408,49 @@ def _locate(fun: Callable[[float], float],
         note = ("the error is flat at and below this λ (the same fit for every smaller λ, "
                 "e.g. hinge's hard-margin solution): any such λ is optimal")
         return t, 0.0, note
-    h = 0.05
-    curv = (fun(t + h) - 2 * f0 + fun(t - h)) / (h * h)
+    if not curvature:
+        return t, 0.0, note
+    curv = (fun(t + _H) - 2 * f0 + fun(t - _H)) / (_H * _H)
     return t, curv, note
+
+
+#: the note of a located interior minimum (the only one a neighbouring α may seed)
+OPTIMAL_NOTE = "optimal λ (located minimum of the error)"
+
+
+def _grid_bracket(fun: Callable[[float], float], lo: float, hi: float,
+                  seed: float | None) -> tuple[float, float]:
+    """The bracket of Brent's search: the neighbours of the smallest of fun at 21 equally spaced
+    values of t in [lo, hi]. With ``seed`` (the minimum at a neighbouring α) the values are
+    computed from the grid point nearest to it, downhill, until one is below both its
+    neighbours: where fun is unimodal on the grid (as the error is in ln λ) that is the
+    smallest of the 21 and the bracket is the one the full scan gives, from 3 values instead of
+    21. A walk that ends at an end of the grid, or on two equal values (a plateau), computes
+    the rest of the grid and takes the smallest, as without a seed."""
+    ts = np.linspace(lo, hi, 21)
+    vals: dict[int, float] = {}
+
+    def val(j: int) -> float:
+        if j not in vals:
+            vals[j] = fun(float(ts[j]))
+        return vals[j]
+
+    i = -1
+    if seed is not None:
+        i = int(np.argmin(np.abs(ts - seed)))
+        while 0 < i < len(ts) - 1:
+            here, left, right = val(i), val(i - 1), val(i + 1)
+            if left < here and left < right:
+                i -= 1
+            elif right < here and right < left:
+                i += 1
+            else:
+                break
+        if not (0 < i < len(ts) - 1 and val(i) < val(i - 1) and val(i) < val(i + 1)):
+            i = -1
+    if i < 0:
+        i = int(np.argmin([val(j) for j in range(len(ts))]))
+    return float(ts[max(i - 1, 0)]), float(ts[min(i + 1, len(ts) - 1)])
 
 
 def _lam_digits(t1: float, t2: float, curv: float, err: float) -> int:
@@ -390,10 +463,15 @@ def _lam_digits(t1: float, t2: float, curv: float, err: float) -> int:
     return max(0, min(agree, math.floor(-math.log10(dt))))
 
 
-def erm_optimal(prior: Prior, channel: Channel, alpha: float, loss: str) -> ErmAnswer:
+def erm_optimal(prior: Prior, channel: Channel, alpha: float, loss: str,
+                previous: ErmAnswer | None = None) -> ErmAnswer:
     """``loss`` at the λ minimising its error (ridge: the mean-square error on continuous
     labels, the classification error on ±1 labels), located by bounded Brent in ln λ at each
     quadrature resolution (warm-started fixed points); module docstring for the digits.
+    ``previous``: the answer of the same loss at a neighbouring α (:func:`erm_curve`): its λ*
+    picks the grid values computed to bracket the minimum (:func:`_grid_bracket`, the same
+    bracket as the full scan where the error is unimodal in ln λ) and its (m, q, Σ) start the
+    first fixed point; every solve, Brent's tolerance and the digits are as without it.
 
     >>> from fltheory.papers.glm.params import gaussian, Channel
     >>> r = erm_optimal(gaussian(), Channel("sign"), 2.0, "ridge")
@@ -401,19 +479,27 @@ def erm_optimal(prior: Prior, channel: Channel, alpha: float, loss: str) -> ErmA
     ('0.5708', '0.186027902646')
     """
     check_erm(channel, (loss,))
+    seed = _seed(previous, loss)
     if loss == "ridge":
         ts: list[tuple[float, float, str, Callable[[float], float]]] = []
         for level in (1, 2):
             def fr(t: float, level: int = level) -> float:
                 return _ridge_error(prior, channel, alpha, math.exp(t), level)
-            ts.append((*_locate(fr, ts[0][0] if ts else None), fr))
+            # the coarser resolution gives only the bracket of the finer: no curvature there
+            ts.append((*_locate(fr, ts[0][0] if ts else None, seed, curvature=bool(ts)), fr))
         (t1, _, _, _), (t2, c2, note, f2) = ts
         lam = Value(math.exp(t2), _lam_digits(t1, t2, c2, f2(t2)))
-        return _ridge_answer(prior, channel, alpha, math.exp(t2), lam, True, note)
+        ans = _ridge_answer(prior, channel, alpha, math.exp(t2), lam, True, note)
+        around = [ridge(prior, channel, alpha, math.exp(t2 + s * _H)) for s in (1, -1)]
+        return _as_known_as_lambda(ans, [(r.m, r.q, _stieltjes(alpha, r.lam)) for r in around])
     rho, s2, rho1 = _sign_teacher(prior, channel)
     found: dict[int, tuple[float, float, str, tuple[float, float, float]]] = {}
+    seen: dict[int, dict[float, tuple[float, float, float]]] = {1: {}, 2: {}}
     for level in (1, 2):
-        warm: list[tuple[float, float, float] | None] = [None]
+        # the first fixed point of level 1 starts from the neighbouring α's, of level 2 from
+        # level 1's at its minimum
+        warm: list[tuple[float, float, float] | None] = \
+            [_start(previous, loss) if level == 1 else found[1][3]]
 
         def fe(t: float, level: int = level,
                warm: list[tuple[float, float, float] | None] = warm) -> float:
@@ -422,9 +508,11 @@ def erm_optimal(prior: Prior, channel: Channel, alpha: float, loss: str) -> ErmA
             except NotConverged:
                 fp = erm_fixed_point(loss, alpha, math.exp(t), rho, s2, level, None)
             warm[0] = fp
+            seen[level][t] = fp
             return _class_error(fp[0], fp[1], rho1)
 
-        t, curv, note = _locate(fe, None if level == 1 else found[1][0])
+        t, curv, note = _locate(fe, None if level == 1 else found[1][0], seed,
+                                curvature=level == 2)
         found[level] = (t, curv, note, erm_fixed_point(loss, alpha, math.exp(t), rho, s2,
                                                        level, warm[0]))
     t1, t2 = found[1][0], found[2][0]
@@ -433,4 +521,56 @@ def erm_optimal(prior: Prior, channel: Channel, alpha: float, loss: str) -> ErmA
     fps = {1: erm_fixed_point(loss, alpha, math.exp(t2), rho, s2, 1, found[1][3]), 2: fp2}
     err = _class_error(fp2[0], fp2[1], rho1)
     lam = Value(math.exp(t2), _lam_digits(t1, t2, curv, err))
-    return _answer(loss, alpha, lam, fps, rho1, True, note)
+    # (m, q, Σ) at λ ± a step, for their sensitivity to λ (cached where the curvature was)
+    near = [seen[2].get(t2 + s * _H) or erm_fixed_point(loss, alpha, math.exp(t2 + s * _H), rho,
+                                                        s2, 2, fp2) for s in (1, -1)]
+    return _as_known_as_lambda(_answer(loss, alpha, lam, fps, rho1, True, note), near)
+
+
+#: the step in ln λ of the curvature at the minimum, and of the sensitivities to λ
+_H = 0.05
+
+
+def _as_known_as_lambda(ans: ErmAnswer, near: list[tuple[float, float, float]]) -> ErmAnswer:
+    """``ans`` at a located λ, with m, q and Σ printed to no more digits than λ's allow: λ is
+    known to relative 10^-D (D its digits), so x ∈ {m, q, Σ} to |d ln x/d ln λ|·10^-D, the
+    derivative a central difference over ln λ ± 0.05 (``near``: (m, q, Σ) there). Agreement of
+    two resolutions at one λ says nothing of where λ is."""
+    def capped(v: Value, up: float, down: float) -> Value:
+        if v.value == 0 or up == 0 or down == 0 or (up > 0) != (down > 0):
+            return Value(v.value, min(v.digits, ans.lam.digits))
+        slope = abs(math.log(abs(up)) - math.log(abs(down))) / (2 * _H)
+        if slope == 0:
+            return v
+        known = math.floor(ans.lam.digits - math.log10(slope))
+        return Value(v.value, max(0, min(v.digits, known)))
+
+    (mp, qp, sp), (mm, qm, sm) = near
+    return replace(ans, m=capped(ans.m, mp, mm), q=capped(ans.q, qp, qm),
+                   sigma=capped(ans.sigma, sp, sm))
+
+
+def erm_curve(prior: Prior, channel: Channel, alphas: tuple[float, ...], loss: str,
+              lam: float | str = "opt") -> tuple[ErmAnswer | str, ...]:
+    """``loss`` at each α of ``alphas`` (in their order), at penalty ``lam`` > 0 or ``"opt"``;
+    each α is seeded by the answer at the one before (``previous`` of :func:`erm_optimal` and
+    :func:`erm_point`), so that a curve costs a fraction of as many separate points, with the
+    same confirmed digits. A point whose fixed point does not converge is the text of its
+    :class:`~fltheory.papers.glm.theory.NotConverged` (and seeds nothing).
+
+    >>> from fltheory.papers.glm.params import gaussian, Channel
+    >>> [r.lam.text() for r in erm_curve(gaussian(), Channel("sign"), (1.0, 2.0), "ridge")]
+    ['0.5708', '0.5708']
+    """
+    out: list[ErmAnswer | str] = []
+    previous: ErmAnswer | None = None
+    for a in alphas:
+        try:
+            r = erm_optimal(prior, channel, a, loss, previous) if lam == "opt" else \
+                erm_point(prior, channel, a, loss, float(lam), previous)
+        except NotConverged as exc:
+            out.append(str(exc))
+            continue
+        out.append(r)
+        previous = r
+    return tuple(out)

@@ -288,6 +288,14 @@ class Channel:
                                   "is not sign, abs, square, relu, linear or a door",
                                   reason="leaves the likelihood undefined (not a density)")
             expr = str(self.expression)
+            if not _piecewise_linear(expr):
+                raise DomainError("channel", expr, _NOISY_ALLOWED,
+                                  reason="is not piecewise linear: additive noise on it is "
+                                         "not implemented")
+        if kind == "square" and noise > 0:
+            raise DomainError("channel", "square", _NOISY_ALLOWED,
+                              reason="with --noise > 0 (noisy phase retrieval) is not "
+                                     "implemented")
         settle(self, kind=kind, K=K, probit=probit, noise=noise, expression=expr)
 
     @property
@@ -310,6 +318,19 @@ class Channel:
         if self.noise:
             s += f", noise {fraction_text(self.noise)}"
         return s
+
+
+#: what additive label noise is implemented on
+_NOISY_ALLOWED = ("with --noise > 0: sign, abs, relu, linear, door(K) or any piecewise-linear "
+                  "g(z) (Abs, sign, Heaviside, Max, Min of linear functions of z)")
+
+
+def _piecewise_linear(text: str) -> bool:
+    """Whether g(z) is piecewise linear with finitely many breakpoints (the grammar's
+    :func:`~fltheory.engine.expressions.linear_pieces`)."""
+    from fltheory.engine.expressions import linear_pieces, parse_expression
+
+    return linear_pieces(parse_expression(text, "channel")) is not None
 
 
 def read_channel(value: Any, probit: Any = 0, noise: Any = 0) -> Channel:

@@ -55,12 +55,17 @@ def glm_run(prior: Prior, channel: Channel, alphas: tuple[float, ...] = (),
     ermed: list[tuple[ErmAnswer | str, ...]] = []
     ridged: list[RidgeAnswer] = []
     slow = erm is not None and erm.lam == "opt" and any(x != "ridge" for x in erm.losses)
+    # each loss's answer at the α before seeds it at the next (erm.erm_curve)
+    previous: dict[str, ErmAnswer] = {}
     for i, a in enumerate(alphas):
         if progress and ((len(alphas) > 20 and i % 10 == 0) or slow):
             print(f"glm: α {i + 1}/{len(alphas)}", file=sys.stderr)
         pts.append(point(prior, channel, a))
         if erm is not None:
-            ermed.append(tuple(_erm_at(prior, channel, a, loss, erm.lam) for loss in erm.losses))
+            here = tuple(_erm_at(prior, channel, a, loss, erm.lam, previous.get(loss))
+                         for loss in erm.losses)
+            previous.update((r.loss, r) for r in here if not isinstance(r, str))
+            ermed.append(here)
         if ridge is not None:
             from fltheory.papers.glm.erm import ridge as ridge_at
             from fltheory.papers.glm.erm import ridge_optimal
@@ -71,12 +76,12 @@ def glm_run(prior: Prior, channel: Channel, alphas: tuple[float, ...] = (),
 
 
 def _erm_at(prior: Prior, channel: Channel, alpha: float, loss: str,
-            lam: Fraction | str) -> ErmAnswer | str:
+            lam: Fraction | str, previous: ErmAnswer | None = None) -> ErmAnswer | str:
     from fltheory.papers.glm.erm import erm_optimal, erm_point
 
     try:
-        return erm_optimal(prior, channel, alpha, loss) if lam == "opt" else \
-            erm_point(prior, channel, alpha, loss, float(lam))
+        return erm_optimal(prior, channel, alpha, loss, previous) if lam == "opt" else \
+            erm_point(prior, channel, alpha, loss, float(lam), previous)
     except NotConverged as exc:
         return str(exc)
 

@@ -145,9 +145,13 @@ def _notes(curve: Curve, names: list[str]) -> list[str]:
     if "alg" not in names:
         out.append("no α_alg: the branch reached from the uninformative start never ends "
                    "(AMP is Bayes-optimal at every α)")
-    if not se.C.perfect:
+    if se.perfect:
+        pass
+    elif se.C.jumps:
+        out.append("no perfect recovery: noisy labels cannot pin down a prior with a density")
+    elif not se.C.perfect:
         out.append("no perfect recovery: the channel is noisy")
-    elif not se.perfect:
+    else:
         out.append("no perfect recovery: ±1 labels cannot pin down a prior with a density")
     return out
 

@@ -28,7 +28,7 @@ def _run(*args):
     (["--noise", "-1"], "noise"),
     (["--alpha", "0"], "alpha = 0"),
     (["--alpha", "1,x"], "alpha"),
-    (["--channel", "sign", "--noise", "1/10"], "not implemented"),
+    (["--channel", "square", "--noise", "1/10"], "not implemented"),
     (["--channel", "tanh(z)", "--noise", "1/10"], "not implemented"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needle):
@@ -89,3 +89,19 @@ def test_just_above_the_weak_recovery_threshold_answers(invoke):
     near, far = (float(row[1].lstrip("~")) for row in out["table"]["rows"])
     assert 0 < near < 1e-6
     assert abs(near / 1e-7 - far / 1e-3) < 0.05 * far / 1e-3
+
+
+@pytest.mark.parametrize("channel,alphas", [("linear", "999999/1000000,1"),
+                                            ("relu", "1999998/1000000,2")])
+def test_alpha_exactly_at_perfect_recovery_answers(invoke, channel, alphas):
+    """Gaussian prior, noiseless linear or ReLU labels at α = A(∞) = c_w/c_y exactly (1 and 2:
+    the fraction of labels with a density, 1 and 1/2): no fixed point was stable there (the
+    interior branch reaches A(∞) only as q̂ → ∞, and q = ρ counted as stable only above it),
+    and the command stopped with an internal error. Noiseless linear labels at n = d determine
+    w* (a square Gaussian system), and the MMSE just below A(∞) tends to 0 (checked at
+    A(∞)(1 − 10⁻⁶)), so the answer at A(∞) is q = ρ = 1."""
+    out = json.loads(invoke("glm", "--prior", "gaussian", "--channel", channel, "--alpha",
+                            alphas, "--format", "json").stdout)
+    below, at = (float(row[2].lstrip("~")) for row in out["table"]["rows"])
+    assert at == 0.0
+    assert 0 < below < 1e-2

@@ -1,0 +1,152 @@
+"""Additive label noise y = g(z') + σε on piecewise-linear channels (issue 36, item 1).
+
+The references here are other computations than the one under test (the closed forms of the
+linear channel, the noiseless channels' own code as σ → 0, exact limits); the definitions
+themselves are integrated independently in test_independent_noisy.py.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from fltheory.engine.expressions import Z, linear_pieces, parse_expression
+from fltheory.exact import DomainError
+from fltheory.papers.glm._channels import channel_numerics
+from fltheory.papers.glm.params import Channel, rademacher
+from fltheory.papers.glm.theory import thresholds
+
+
+@pytest.mark.parametrize("rho,sigma,probit,q_frac", [(1.0, Fraction(3, 10), 0, 0.3),
+                                                     (1.5, Fraction(7, 10), Fraction(1, 3), 0.8),
+                                                     (0.6, Fraction(1, 5), 0, 0.97)])
+def test_identity_written_as_pieces_is_the_linear_channel(rho, sigma, probit, q_frac):
+    """g = Max(z, 2z) − Max(0, z) + 1/2 is z + 1/2 written with kinks: its pieces merge into
+    one (a = 1, b = 1/2), and the piecewise path must give the linear channel's closed forms
+    (a shift of y changes none of them) Q = 1/(V' + σ²), ΔΨ = −½ ln((V' + σ²)/(ρ' + σ²)),
+    error V' + σ² (V' = ρ − q + σ_in²)."""
+    ch = Channel("expr", noise=sigma, probit=probit,
+                 expression="Max(z, 2*z) - Max(0, z) + 1/2")
+    C = channel_numerics(ch, rho)
+    assert type(C).__name__ == "_PiecewiseNoisy"
+    q = q_frac * rho
+    s2, v1 = float(sigma) ** 2, rho - q + float(probit) ** 2
+    for level in (1, 2):
+        assert C.Q(q, level) == pytest.approx(1 / (v1 + s2), rel=1e-11)
+        assert C.dpsi(q, level) == pytest.approx(
+            -0.5 * math.log((v1 + s2) / (rho + float(probit) ** 2 + s2)), abs=1e-11)
+        assert C.gen_error(q, level) == pytest.approx(v1 + s2, rel=1e-11)
+
+
+@pytest.mark.parametrize("kind,K", [("sign", None), ("door", Fraction(3, 4))])
+@pytest.mark.parametrize("q", [0.35, 0.8])
+def test_small_noise_tends_to_the_noiseless_channel(kind, K, q):
+    """σ → 0: Q and the information ΔΨ of the noisy ±1 channel tend to the noiseless one's
+    (computed by the interval code, another class); the gap closes like the overlap of the two
+    label clusters, e^(−2/σ²) — at σ = 1/20 it is below every printed digit."""
+    noisy = channel_numerics(Channel(kind, K=K, noise=Fraction(1, 20)), 1.0)
+    clean = channel_numerics(Channel(kind, K=K), 1.0)
+    assert noisy.Q(q, 2) == pytest.approx(clean.Q(q, 2), rel=1e-9)
+    assert noisy.dpsi(q, 2) == pytest.approx(clean.dpsi(q, 2), abs=1e-9)
+
+
+def test_noisy_relu_tends_to_relu_and_its_error_adds_sigma2():
+    """ReLU + σε at small σ approaches the noiseless ReLU channel in the information ΔΨ only
+    slowly (the point mass at y = 0 is smeared), but the Bayes MSE is exact in σ: E(y − ŷ)² =
+    σ² + (noiseless error), ŷ = E[g(z') | ω] does not depend on σ."""
+    clean = channel_numerics(Channel("relu"), 1.0)
+    for sigma in (Fraction(1, 2), Fraction(1, 10)):
+        noisy = channel_numerics(Channel("relu", noise=sigma), 1.0)
+        for q in (0.3, 0.9):
+            assert noisy.gen_error(q, 2) == pytest.approx(clean.gen_error(q, 2) + float(sigma) ** 2,
+                                                          rel=1e-12)
+
+
+def test_limits_at_q_zero_and_rho():
+    """q = 0: ΔΨ = 0 (ω carries nothing) and the error is σ² + E g(z)² − (E g)²; q = ρ: the
+    error is σ² (ŷ = g(ω) exactly) and ΔΨ = I(y; z)."""
+    sigma = Fraction(2, 5)
+    C = channel_numerics(Channel("relu", noise=sigma), 1.0)
+    assert C.dpsi(0.0) == 0.0
+    mean = 1 / math.sqrt(2 * math.pi)                  # E max(0, z), z ~ N(0, 1)
+    assert C.gen_error(0.0) == pytest.approx(0.16 + 0.5 - mean ** 2, rel=1e-13)
+    assert C.gen_error(1.0, 1, 0.0) == pytest.approx(0.16, rel=1e-15)
+    assert C.dpsi(1.0, 2, 0.0) == pytest.approx(C.info_full(), rel=1e-10)
+
+
+def test_mean_free_and_jumps():
+    sigma = Fraction(1, 4)
+    assert channel_numerics(Channel("abs", noise=sigma), 1.0).mean_free
+    assert channel_numerics(Channel("door", K=1, noise=sigma), 1.0).mean_free
+    assert channel_numerics(Channel("expr", noise=sigma, expression="Abs(Abs(z) - 1)"),
+                            1.0).mean_free
+    assert not channel_numerics(Channel("relu", noise=sigma), 1.0).mean_free
+    assert channel_numerics(Channel("sign", noise=sigma), 1.0).jumps
+    assert not channel_numerics(Channel("sign", noise=sigma, probit=Fraction(1, 10)), 1.0).jumps
+    assert not channel_numerics(Channel("relu", noise=sigma), 1.0).jumps
+
+
+def test_noisy_perceptron_thresholds_tend_to_the_noiseless_ones():
+    """Rademacher teacher, y = sign(z) + σε: a jump with additive noise keeps q = ρ a stable
+    fixed point (Q ~ 1/√(ρ − q)), so the first-order transition survives; as σ → 0 its α_IT
+    and α_alg tend to the noiseless perceptron's (1.24468, 1.49263, located by the interval
+    code), from above (noise removes information)."""
+    clean = thresholds(rademacher(), Channel("sign"))
+    noisy = thresholds(rademacher(), Channel("sign", noise=Fraction(1, 5)))
+    for name in ("IT", "alg"):
+        a0, a1 = clean.get(name).value, noisy.get(name).value
+        assert a0 < a1 < a0 + 1e-3
+
+
+def test_linear_pieces_reference_by_evaluation():
+    """The pieces reproduce the expression at random points of every piece (sympy evaluation
+    of the expression itself)."""
+    rng = np.random.default_rng(3)
+    for text in ("Max(0, z) - z/3", "Abs(Abs(z) - 1) + sign(z - 1/2)/4", "Max(-1, Min(1, 2*z))",
+                 "2*Heaviside(z + 1) - 1"):
+        expr = parse_expression(text)
+        pieces = linear_pieces(expr)
+        assert pieces is not None
+        for c, d, a, b in pieces:
+            lo = float(c) if c.is_finite else float(d) - 5
+            hi = float(d) if d.is_finite else float(c) + 5
+            for t in rng.uniform(lo, hi, 5):
+                assert float(a) * t + float(b) == pytest.approx(float(expr.subs(Z, t)),
+                                                                abs=1e-12)
+
+
+@pytest.mark.parametrize("text", ["tanh(z)", "z**2 - 1", "Abs(z**2 - 1)", "sign(sin(z))"])
+def test_not_piecewise_linear_is_refused_before_work(text):
+    with pytest.raises(DomainError, match="not piecewise linear"):
+        Channel("expr", noise=1, expression=text)
+
+
+def test_cli_noisy_channels(invoke):
+    out = json.loads(invoke("glm", "--prior", "gaussian", "--channel", "relu", "--noise", "1/2",
+                            "--alpha", "1", "--format", "json").stdout)
+    q = float(out["table"]["rows"][0][1].lstrip("~"))
+    assert 0.3 < q < 0.4
+    bad = invoke("glm", "--channel", "square", "--noise", "1/2")
+    assert bad.exit_code == 2
+    assert "noisy phase retrieval" in bad.stderr and bad.stderr.count("\n") == 1
+
+
+def test_the_noisy_claim_quotes_the_values_it_rests_on():
+    """glm.amp_noisy's statement quotes α_IT ≈ 1.2472, α_alg ≈ 1.4956 and q ≈ 0.5598 of the
+    noisy perceptron (σ = 3/10): held to the computed values at the quoted digits."""
+    from fltheory.claims.registry import select
+    from fltheory.papers.glm.theory import point
+
+    (claim,) = select("glm.amp_noisy")
+    text = claim.statement
+    ch = Channel("sign", noise=Fraction(3, 10))
+    th = thresholds(rademacher(), ch)
+    for name, quoted in (("IT", "1.2472"), ("alg", "1.4956")):
+        assert quoted in text
+        assert f"{th.get(name).value:.4f}" == quoted
+    assert "0.5598" in text
+    assert f"{point(rademacher(), ch, 1.0).amp_q.value:.4f}" == "0.5598"
