@@ -38,6 +38,7 @@ Usage: python benchmarks/glm_noisy_reference.py [--check] [--mc]
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -446,6 +447,12 @@ def main() -> None:
     h = gaussian_map_scan(tanh(0.5), 1.0, 2.0, fr)
     print("  F(2Q(q)) − q at q = " + ", ".join(f"{f}: {v:+.3g}" for f, v in zip(fr, h,
                                                                                strict=True)))
+    for ch in (relu(0.5), sign(0.3)):
+        q, calls = gaussian_fixed_point(ch, 1.0, 2.0)
+        h = gaussian_map_scan(ch, 1.0, 2.0, fr)
+        print(f"Gaussian prior ρ=1, {ch.name} + σ={ch.sigma:g}, α=2: q = {q!r} (MMSE {1 - q!r}, "
+              f"gen_error {averages(ch, 1.0, q).gen_error!r}); sign changes of F(2Q(q)) − q "
+              f"on the scan: {sum(a * b < 0 for a, b in itertools.pairwise(h))}")
     m2a = spread(square(1.0), 1.0, Steps(0.1, 1 / 5))[0]
     m2b = square_spread_pcfd(1.0)
     print(f"square + σ=1, Gaussian prior ρ=1: m2_spread = {m2a!r} (trapezoid), {m2b!r} "
