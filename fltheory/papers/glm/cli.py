@@ -193,6 +193,8 @@ def _erm_lines(loss: str, alpha: str, r: Any, bayes: Any) -> list[str]:
         return [f"{loss} at α = {alpha}: {r}"]
     lines = [f"{loss} at α = {alpha}: error {r.error.text()} at λ = {r.lam.text()} vs Bayes "
              f"{bayes.text()} (excess {_excess(r, bayes)})"]
-    if r.note not in ("given", "optimal λ (located minimum of the error)"):
+    from fltheory.papers.glm.erm import OPTIMAL_NOTE
+
+    if r.note not in ("given", OPTIMAL_NOTE):
         lines.append(f"{loss} at α = {alpha}: {r.note}")
     return lines
