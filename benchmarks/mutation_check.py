@@ -176,8 +176,16 @@ MUTATIONS: list[Mutation] = [
       "math.prod(range(2 * self.k + 1, 0, -1))", INDEPENDENT_TWOSTEP, "-k", "mean_square"),
     M("twostep: mean square C² + (Q − C²)/n2", TT, "(float(self.Q) - C2) / n2",
       "float(self.Q) / n2", INDEPENDENT_TWOSTEP, "-k", "mean_square"),
-    M("twostep: BBP 1 − (c + θ²)/(θ²(θ² + 1))", TT, "1 - (cf + theta**2) /",
-      "1 - (1 + theta**2) /", INDEPENDENT_TWOSTEP, "-k", "bbp_overlap"),
+    # the rectangular BBP form is the engine's (spikes.rectangular_spike); one_step_overlap
+    # takes its right overlap: c dropped there, and the left overlap taken instead
+    M("twostep: BBP 1 − (c + θ²)/(θ²(θ² + 1)) (rectangular_spike, c → 1)",
+      "fltheory/engine/spectral/spikes.py", "1 - (c + theta**2) / (theta**2 * (theta**2 + 1)))",
+      "1 - (1 + theta**2) / (theta**2 * (theta**2 + 1)))", INDEPENDENT_TWOSTEP, "-k",
+      "bbp_overlap"),
+    M("twostep: the right singular vector's overlap (not the left)", TT,
+      "along_b = rectangular_spike(theta, float(c)).right",
+      "along_b = rectangular_spike(theta, float(c)).left", INDEPENDENT_TWOSTEP, "-k",
+      "bbp_overlap"),
     M("twostep: B² = Σμ_1² + ψ1 E[y²]", TT, "B2 = signal + float(model.psi1) * Ey2",
       "B2 = signal + Ey2", INDEPENDENT_TWOSTEP, "-k", "strength_and_alignment"),
     M("twostep: θ = N^{α1} |μ_σ| B", TT, "theta = float(N) ** float(alpha1)",
@@ -275,10 +283,13 @@ MUTATIONS: list[Mutation] = [
       "lam / delta - lam + lam * lam * L / 3", INDEPENDENT_RECOVERY, "-k", "luli and 6.0-3-rank"),
     M("recovery: ψ' closed form (rank)", R, "lam * L - lam * lam / (lam * lam - 1)",
       "lam * L - lam / (lam * lam - 1)", INDEPENDENT_RECOVERY, "-k", "luli and 6.0-3-rank"),
-    M("recovery: ψ' generic (sign)", RECOVERY_LULI, "return lam * (1 / delta + e1), 1 / delta - e2",
+    # recovery's label laws are the engine's DiscreteLaw (its ψ and φ sums), rank's ψ aside
+    M("recovery: ψ' generic (sign; engine DiscreteLaw)", "fltheory/engine/spectral/luli.py",
+      "return lam * (1 / delta + e1), 1 / delta - e2",
       "return lam * (1 / delta + e1), 1 / delta + e2", INDEPENDENT_RECOVERY, "-k",
       "luli and 6.0-1-sign"),
-    M("recovery: φ_i(λ) = λ E[T h²/(λ − T)]", RECOVERY_LULI,
+    M("recovery: φ_i(λ) = λ E[T h²/(λ − T)] (engine DiscreteLaw)",
+      "fltheory/engine/spectral/luli.py",
       "return (lam * float(b @ (self.t / (lam - self.t))),",
       "return (float(b @ (self.t / (lam - self.t))),", INDEPENDENT_RECOVERY, "-k",
       "luli and 6.0-1-sign"),
@@ -291,8 +302,11 @@ MUTATIONS: list[Mutation] = [
     M("recovery: δ_BBP = E[T²]/θ²", R, "return self.law.second_moment / self.theta() ** 2",
       "return self.law.second_moment / self.theta()", INDEPENDENT_RECOVERY, "-k",
       "theta_and_threshold"),
-    M("recovery: BBP overlap 1 − 1/x", R, "return np.clip(1 - 1 / x, 0.0, None)",
-      "return np.clip(1 - 2 / x, 0.0, None)", INDEPENDENT_RECOVERY, "-k", "theta_and_threshold"),
+    # the large-δ form max(0, 1 − δ_i/δ) is the engine's semicircle spike with r = 1/x
+    M("recovery: BBP overlap 1 − 1/x (semicircle_overlap_ratio(1/x))", RECOVERY_LULI,
+      "out: np.ndarray = semicircle_overlap_ratio(1 / x)",
+      "out: np.ndarray = semicircle_overlap_ratio(2 / x)", INDEPENDENT_RECOVERY, "-k",
+      "theta_and_threshold"),
     M("recovery: MSE = 1 − Σ c² ρ⁴", R, "out: np.ndarray = 1 - (rho2 ** 2) @ (self.c ** 2)",
       "out: np.ndarray = 1 - (rho2) @ (self.c ** 2)", INDEPENDENT_RECOVERY, "-k", "mse_formula"),
     M("recovery: weak constant E[T²]/(2 slope²)", R,
@@ -377,8 +391,11 @@ MUTATIONS: list[Mutation] = [
       "return -math.log(1 + self.noise_variance / self.q0) / (2 * self.rate)",
       "return -math.log(1 + self.noise_variance / self.q0) / self.rate",
       QUADRATIC_ESCAPE, "-k", "linear_stage"),
-    M("quadratic: crossing time log interpolation", Q, "(np.log(level) - x0) / (x1 - x0)",
-      "(level - x0) / (x1 - x0)", QUADRATIC_ESCAPE, "-k", "crossing_time"),
+    # quadratic.crossing_time is the shared crossing rule of simkit.observables (the theory and
+    # the simulator read escapes by it)
+    M("quadratic: crossing time log interpolation (simkit.observables.crossing_time)",
+      "fltheory/simkit/observables.py", "(math.log(level) - lo) / (hi - lo)",
+      "(level - lo) / (hi - lo)", QUADRATIC_ESCAPE, "-k", "crossing_time"),
     M("quadratic: manifold dim pp* − p*(p*+1)/2", Q,
       "return p * p_star - p_star * (p_star + 1) // 2",
       "return p * p_star - p_star * (p_star - 1) // 2", INDEPENDENT_QUADRATIC, "-k",
@@ -685,6 +702,17 @@ MUTATIONS: list[Mutation] = [
     M("kernel (user check): eigenlearning E_0 = n/(n − Σ N L²)", KC,
       "E0 = n / (n - sum2) if n > sum2", "E0 = n / (n - sum2 / 2) if n > sum2", USER_KERNEL,
       "-k", "effective_ridge"),
+    M("kernel: random-feature relation E[σ²] = (a² + c²)/2 (issue 35)", KT,
+      "second = (Fraction(form.a) ** 2 + Fraction(form.c) ** 2) / 2",
+      "second = (Fraction(form.a) ** 2 + Fraction(form.c) ** 2) / 3", KERNEL_CLI, "-k",
+      "relation"),
+    M("kernel: random-feature relation λ_(l,0) = s^{2q} E[σ²] μ_l, printed (issue 35)", KT,
+      "return f\"{coefficient}{'s²·' if self.degree else ''}μ_l\"",
+      "return f\"{coefficient}{'s·' if self.degree else ''}μ_l\"", KERNEL_CLI, "-k",
+      "relation"),
+    M("kernel: random-feature relation λ_(l,0) = s^{2q} E[σ²] μ_l, factor() (issue 35)", KT,
+      "return Fraction(s) ** (2 * self.degree) * self.second_moment",
+      "return Fraction(s) ** self.degree * self.second_moment", KT, "-k", "RFSpectrumRelation"),
     M("kernel: polynomial target e_k = N(d, k)·c_k²", KT,
       "energies[k] = multiplicity(d, k) * c * c", "energies[k] = multiplicity(d, k) * c",
       KERNEL_CLI, "-k", "polynomial_target"),
@@ -745,6 +773,10 @@ def run(m: Mutation, timeout: float) -> tuple[str, float]:
                                                    f"pytest exit {proc.returncode}")
         if proc.returncode == 5:
             status = "no test selected"
+        failed = [line.removeprefix("FAILED ").split(" - ")[0]
+                  for line in proc.stdout.splitlines() if line.startswith("FAILED ")]
+        if proc.returncode == 1 and failed:  # the test that caught it (pytest -x: the first)
+            status += f" by {failed[0]}"
     except subprocess.TimeoutExpired:
         status = f"timeout ({timeout:.0f} s)"
     finally:
@@ -765,7 +797,7 @@ def main() -> int:
     survived = 0
     for m in chosen:
         status, secs = run(m, args.timeout)
-        survived += status != "caught"
+        survived += not status.startswith("caught")
         change = f"{m.old.strip()[:28]} → {m.new.strip()[:28]}".replace("\n", " ")
         print(f"{m.label:{width}}  {change:60}  {status}  ({secs:.0f})", flush=True)
     print(f"{len(chosen) - survived}/{len(chosen)} caught", flush=True)

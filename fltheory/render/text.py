@@ -4,7 +4,28 @@ from __future__ import annotations
 
 from fltheory.results import Result, Table, finite
 
-__all__ = ["render_json", "render_text", "text_table"]
+__all__ = ["WIDTH", "render_json", "render_text", "text_table", "wrap_line"]
+
+#: the columns a text line may take where a command asks for wrapping (issue 37, item 7)
+WIDTH = 100
+
+
+def wrap_line(line: str, width: int = WIDTH) -> list[str]:
+    """``line`` in lines of at most ``width`` characters, broken at spaces (not at a hyphen:
+    ``k*-th`` stays whole; inside a word only when that word alone is longer than the width,
+    textwrap's rule, so no line is ever longer), continuation lines indented by four spaces; a
+    line that fits comes back whole.
+
+    >>> wrap_line("short")
+    ['short']
+    >>> wrap_line("[n ≍] order of the number of samples in d (constants dropped)", 30)
+    ['[n ≍] order of the number of', '    samples in d (constants', '    dropped)']
+    """
+    if len(line) <= width:
+        return [line]
+    import textwrap  # only a long line needs it: keep light queries light
+
+    return textwrap.wrap(line, width, subsequent_indent="    ", break_on_hyphens=False) or [""]
 
 
 def text_table(table: Table) -> str:
@@ -20,18 +41,29 @@ def text_table(table: Table) -> str:
     return "\n".join(lines)
 
 
-def render_text(result: Result) -> str:
+def render_text(result: Result, width: int | None = None) -> str:
+    """The result as plain text: summary, table, conventions ``[key] text``, notes ``note: …``.
+    With ``width``, each summary, convention and note line and each of the table's notes
+    longer than ``width`` is wrapped by :func:`wrap_line` (the table's own rows are laid out
+    as they are: a command that asks for a width keeps its table within it); without it,
+    every line is printed whole."""
     result = finite(result)
-    parts = list(result.summary)
+
+    def lines(texts: list[str]) -> list[str]:
+        return texts if width is None else [w for t in texts for w in wrap_line(t, width)]
+
+    parts = lines(list(result.summary))
     if result.table is not None:
         parts.append("")
-        parts.append(text_table(result.table))
+        table = result.table if width is None else result.table.replace(
+            notes=lines(result.table.notes))
+        parts.append(text_table(table))
     if result.conventions:
         parts.append("")
-        parts.extend(f"[{key}] {text}" for key, text in result.conventions.items())
+        parts.extend(lines([f"[{key}] {text}" for key, text in result.conventions.items()]))
     if result.notes:
         parts.append("")
-        parts.extend(f"note: {note}" for note in result.notes)
+        parts.extend(lines([f"note: {note}" for note in result.notes]))
     return "\n".join(parts).strip("\n") + "\n"
 
 

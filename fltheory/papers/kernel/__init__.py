@@ -22,7 +22,8 @@ PAPER = Paper(
 # parameter objects are in fltheory.papers.kernel.params, the runs in .runs.
 _NAMES = {
     "theory": (
-        "CONVENTIONS", "CurveAnswer", "KernelSpectrum", "Level", "RandomFeaturesAnswer",
+        "CONVENTIONS", "CurveAnswer", "KernelSpectrum", "Level", "RFSpectrumRelation",
+        "RandomFeaturesAnswer",
         "RidgeAnswer", "STAIRCASE_SOURCES", "StaircaseLevel", "curve", "eigen",
         "polynomial_target", "random_features", "ridge", "spectrum", "staircase", "taylor"),
     "params": (

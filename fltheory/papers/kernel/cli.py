@@ -105,15 +105,35 @@ def spectrum_result(spec: Any, levels: Any) -> Result:
               "depth": spec.depth if spec.activation else None,
               "bias": str(spec.bias) if spec.activation else None,
               "d": levels.d, "kmax": levels.kmax, "dps": dps}
+    details = {"levels": rows, "kappa_1": one,
+               "kappa_minus_1": mpmath.nstr(s.at_minus_one, dps),
+               "mercer_sum": mpmath.nstr(s.mercer, dps),
+               "mercer_share": mpmath.nstr(s.share, dps), "method": s.method}
+    conventions, table = s.conventions, s.table()
+    relation = s.rf_relation()
+    if relation is not None:  # printed once: a convention (text, JSON), a table note (LaTeX)
+        from fltheory.render.latex import latex_escape
+
+        conventions = {**conventions, "random features": relation.text}
+        details["random_features"] = relation.as_json()
+        table = table.replace(latex_notes=[latex_escape(n) for n in table.notes]
+                              + ["random features: " + _relation_latex(relation)])
     return Result(command="kernel spectrum", inputs=inputs,
                   value=[r["exact"] if r["exact"] is not None else r["numeric"] for r in rows],
-                  numeric=mpmath.nstr(s.mercer, 15), conventions=s.conventions,
-                  summary=summary,
-                  details={"levels": rows, "kappa_1": one,
-                           "kappa_minus_1": mpmath.nstr(s.at_minus_one, dps),
-                           "mercer_sum": mpmath.nstr(s.mercer, dps),
-                           "mercer_share": mpmath.nstr(s.share, dps), "method": s.method},
-                  table=s.table(), notes=list(s.notes))
+                  numeric=mpmath.nstr(s.mercer, 15), conventions=conventions,
+                  summary=summary, details=details, table=table, notes=list(s.notes))
+
+
+def _relation_latex(relation: Any) -> str:
+    """The relation's line in LaTeX, its command lines as typed (``\\texttt``)."""
+    from fltheory.render.latex import latex_code, latex_escape
+
+    text, out = relation.text, []
+    for command in (relation.command(), relation.fisher_command):
+        if command is not None:
+            before, _, text = text.partition(command)
+            out += [latex_escape(before), r"\texttt{" + latex_code(command) + "}"]
+    return "".join(out) + latex_escape(text)
 
 
 @kernel_group.command("spectrum")
@@ -131,7 +151,9 @@ def spectrum_command(kernel: str | None, activation: str | None, kind: str, dept
 
     Examples: fltheory kernel spectrum --kernel 'exp(2*t - 2)' --d 3 --kmax 6 ;
     fltheory kernel spectrum --activation relu --kind ntk --depth 2 --d 3 --kmax 6 ;
-    fltheory kernel spectrum --activation relu --kind ntk --d 1000000 --kmax 200
+    fltheory kernel spectrum --activation relu --kind ntk --d 1000000 --kmax 200 ;
+    fltheory kernel spectrum --activation relu --d 6 --kmax 4   (the NNGP: its relation to
+    the random-feature spectrum of fltheory fisher --sigma relu, printed)
     """
     from fltheory.papers.kernel.params import Levels
 

@@ -33,7 +33,7 @@ from fltheory.engine.kernels.activations import ActivationForm
 from fltheory.engine.kernels.moments import confirmed_digits
 from fltheory.engine.kernels.networks import Eigen
 from fltheory.engine.spherical import multiplicity
-from fltheory.exact import DomainError
+from fltheory.exact import DomainError, fraction_str
 from fltheory.papers.kernel.params import (
     FAST_ACTIVATIONS,
     Curve,
@@ -47,8 +47,9 @@ from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
 __all__ = ["CONVENTIONS", "STAIRCASE_SOURCES", "CurveAnswer", "KernelSpectrum", "Level",
-           "RandomFeaturesAnswer", "RidgeAnswer", "StaircaseLevel", "curve", "eigen",
-           "polynomial_target", "random_features", "ridge", "spectrum", "staircase", "taylor"]
+           "RFSpectrumRelation", "RandomFeaturesAnswer", "RidgeAnswer", "StaircaseLevel", "curve",
+           "eigen", "polynomial_target", "random_features", "ridge", "spectrum", "staircase",
+           "taylor"]
 
 CONVENTIONS = {
     "sphere": "x, y uniform on S^{d−1}, t = x·y",
@@ -141,6 +142,23 @@ class KernelSpectrum(ShowsTable):
             out["network"] = NETWORK
         return out
 
+    def rf_relation(self) -> RFSpectrumRelation | None:
+        """The relation of these μ_l to the random-feature spectrum of ``fltheory fisher
+        --sigma`` (:class:`RFSpectrumRelation`) where one holds: an NNGP of depth 2 without bias
+        of a positively homogeneous σ (the relu/abs/leaky family, or a step); else None."""
+        spec = self.spec
+        if (spec.activation is None or spec.kind != "nngp" or int(spec.depth) != 2
+                or spec.bias):
+            return None
+        form = _form(spec)
+        if form.family not in ("linear", "step"):
+            return None
+        degree = 1 if form.family == "linear" else 0
+        relu = form.family == "linear" and (form.a, form.c) == (1, 0)
+        second = (Fraction(form.a) ** 2 + Fraction(form.c) ** 2) / 2
+        return RFSpectrumRelation(str(spec.activation), self.d, degree, second,
+                                  Fraction(self.d) * second if relu else None)
+
     def __repr__(self) -> str:
         values = ", ".join(lev.exact_text(20) or lev.shown()[:12] for lev in self.levels[:6])
         more = ", …" if len(self.levels) > 6 else ""
@@ -174,6 +192,77 @@ class KernelSpectrum(ShowsTable):
                      caption=f"Eigenvalues of {self.spec.name} on S^{self.d - 1} (d = {self.d})",
                      label="tab:fltheory-kernel-spectrum", align="rrllrr",
                      notes=[self.method, *self.notes])
+
+
+@dataclass(frozen=True)
+class RFSpectrumRelation:
+    """Where a depth-2 NNGP meets fltheory's random-feature spectrum (``fltheory fisher
+    --sigma``, :mod:`fltheory.engine.randomfeatures`). For σ positively homogeneous of degree
+    ``degree`` q — a·relu(z) + c·relu(−z) (q = 1) or a·1(z > 0) + c·1(z < 0) (q = 0) — and
+    random features w ~ N(0, s² I_d/d), x ~ N(0, I_d): σ(w·x) = ‖w‖^q σ(ŵ·x), so
+    K(w, w') = E_x σ(w·x)σ(w'·x) = ‖w‖^q ‖w'‖^q · E[σ(z)²] · κ(ŵ·ŵ') with κ the NNGP of depth 2
+    without bias (normalised κ(1) = 1, c_σ = 1/E[σ²]) and ŵ uniform on S^{d−1}, independent of
+    ‖w‖. The degree-l radial operator therefore has rank one (the function ‖w‖^q):
+    λ_(l,0) = E‖w‖^{2q} · E[σ²] · μ_l = s^{2q} · E[σ²] · μ_l (E‖w‖² = s²) and λ_(l,j) = 0 for
+    j >= 1. For ReLU, the Fisher paper's model (``fltheory fisher`` without --sigma) is s = √d:
+    λ_l = (d/2) · μ_l. ``second_moment`` is E[σ(z)²] = (a² + c²)/2, exact.
+
+    >>> r = spectrum(KernelSpec(activation="relu"), Levels(6, 2)).rf_relation()
+    >>> r.factor(Fraction(3, 2)), r.fisher_factor
+    (Fraction(9, 8), Fraction(3, 1))
+    """
+
+    activation: str
+    d: int
+    degree: int
+    second_moment: Fraction
+    #: λ_l / μ_l of ``fltheory fisher --d d`` (ReLU, s = √d), None for another σ
+    fisher_factor: Fraction | None
+
+    def factor(self, s: Fraction | int) -> Fraction:
+        """λ_(l,0)/μ_l at scale s > 0: s^{2q}·E[σ²]."""
+        return Fraction(s) ** (2 * self.degree) * self.second_moment
+
+    def command(self, s: object = "s") -> str:
+        """The command line that prints the random-feature spectrum this relation is about."""
+        import shlex
+
+        return f"fltheory fisher --sigma {shlex.quote(self.activation)} --d {self.d} --scale {s}"
+
+    @property
+    def fisher_command(self) -> str | None:
+        """``fltheory fisher --d d`` (the Fisher paper's ReLU, s = √d) for ReLU, else None."""
+        return None if self.fisher_factor is None else f"fltheory fisher --d {self.d}"
+
+    @property
+    def formula(self) -> str:
+        """λ_(l,0) in terms of μ_l and s, with E[σ²] written out: ``(1/2)·s²·μ_l``."""
+        m = fraction_str(self.second_moment)
+        coefficient = "" if self.second_moment == 1 else f"({m})·" if "/" in m else f"{m}·"
+        return f"{coefficient}{'s²·' if self.degree else ''}μ_l"
+
+    @property
+    def text(self) -> str:
+        """The relation as printed by ``fltheory kernel spectrum`` (one line)."""
+        kind = ("positively homogeneous of degree 1: K(w, w') = ‖w‖‖w'‖·E[σ²]·κ(ŵ·ŵ'), "
+                "E‖w‖² = s²" if self.degree else
+                "homogeneous of degree 0: K(w, w') = E[σ²]·κ(ŵ·ŵ'), whatever s")
+        scale = "s²·" if self.degree else ""
+        out = (f"{self.command()} prints, for every s > 0, λ_(l,0) = {scale}E[σ(z)²]·μ_l = "
+               f"{self.formula} (E[σ(z)²] = {fraction_str(self.second_moment)}) and "
+               f"λ_(l,j) = 0 for j >= 1, μ_l being μ_k above at k = l (σ {kind})")
+        if self.fisher_factor is not None:
+            out += (f"; {self.fisher_command} (ReLU, s = √d) prints λ_l = (d/2)·μ_l = "
+                    f"{fraction_str(self.fisher_factor)}·μ_l")
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        return {"command": self.command(), "lambda_l0": f"{self.formula}",
+                "lambda_lj": "0 for j >= 1", "second_moment": fraction_str(self.second_moment),
+                "scale_power": 2 * self.degree,
+                "fisher_command": self.fisher_command,
+                "fisher_factor": None if self.fisher_factor is None
+                else fraction_str(self.fisher_factor)}
 
 
 def _latex_exact(lev: Level) -> str:

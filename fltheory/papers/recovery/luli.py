@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from fltheory.args import read_choice, read_count, read_real
-from fltheory.engine.spectral.luli import luli_overlap
+from fltheory.engine.spectral.luli import DiscreteLaw, luli_overlap
 from fltheory.engine.spectral.spikes import semicircle_overlap_ratio
 from fltheory.exact import CostError, DomainError, check_cost, short_rational
 from fltheory.papers.recovery.chi2 import (
@@ -31,16 +31,14 @@ __all__ = ["LabelLaw", "Overlap", "RecoveryModel", "ruben_work"]
 
 
 @dataclass(frozen=True)
-class LabelLaw:
+class LabelLaw(DiscreteLaw):
     """The law of T (nodes ``t`` with weights ``base``) and its size-biased versions
-    (``biased[i]``: weights of E[h_i² ·]); sup of the support ``tau``. Built by
+    (``biased[i]``: weights of E[h_i² ·]); sup of the support ``tau``: the engine's
+    :class:`~fltheory.engine.spectral.luli.DiscreteLaw` (its ψ and φ sums), with the transform's
+    ``name``, the ``slope`` E[T'(s)] and, for the rank transform, ψ in closed form. Built by
     :class:`RecoveryModel` (its ``law``), not by hand."""
 
     name: str
-    t: np.ndarray
-    base: np.ndarray
-    biased: np.ndarray  # d1 × len(t)
-    tau: float
     slope: float  # E[T'(s)]: θ_i = √2 c_i E[T'(s)] + O(c_i²) (Stein)
 
     @property
@@ -52,20 +50,13 @@ class LabelLaw:
         return self.biased @ self.t - self.base @ self.t
 
     def psi(self, lam: float, delta: float) -> tuple[float, float]:
-        """ψ_δ(λ) and ψ_δ'(λ)."""
+        """ψ_δ(λ) and ψ_δ'(λ): the engine's sums, or the closed form for the rank transform
+        (T uniform on [−1, 1]). φ_i(λ) is the engine's sum over the size-biased weights."""
         if self.name == "rank":  # closed form, T uniform on [−1, 1]
             L = math.log((lam + 1) / (lam - 1))
             return (lam / delta - lam + lam * lam * L / 2,
                     1 / delta - 1 + lam * L - lam * lam / (lam * lam - 1))
-        e1 = float(self.base @ (self.t / (lam - self.t)))
-        e2 = float(self.base @ (self.t ** 2 / (lam - self.t) ** 2))
-        return lam * (1 / delta + e1), 1 / delta - e2
-
-    def phi(self, i: int, lam: float) -> tuple[float, float]:
-        """φ_i(λ) = λ E[T h_i²/(λ − T)] and its derivative −E[T² h_i²/(λ − T)²]."""
-        b = self.biased[i]
-        return (lam * float(b @ (self.t / (lam - self.t))),
-                -float(b @ (self.t ** 2 / (lam - self.t) ** 2)))
+        return super().psi(lam, delta)
 
 
 def _family(w: np.ndarray, method: str) -> tuple[Any, list[Any]]:
@@ -100,7 +91,7 @@ def _rank_law(w: np.ndarray, method: str = "ruben", nodes: int = 6001) -> LabelL
     biased = [law.pdf(x) * jac for law in laws]
     # E[T'(s)] = 2∫p²: infinite for d1 = 1 (p ~ x^{−1/2} at 0), finite for d1 >= 2
     slope = float(2 * weights @ p) if np.isfinite(p[0]) else math.inf
-    return LabelLaw("rank", t, weights, np.array(biased), 1.0, slope)
+    return LabelLaw(t, weights, np.array(biased), 1.0, name="rank", slope=slope)
 
 
 def _sign_law(w: np.ndarray, method: str = "ruben") -> LabelLaw:
@@ -114,8 +105,8 @@ def _sign_law(w: np.ndarray, method: str = "ruben") -> LabelLaw:
     for law in laws:
         up = float(law.sf(np.array([med]))[0])
         biased.append([1 - up, up])
-    return LabelLaw("sign", np.array([-1.0, 1.0]), np.array([0.5, 0.5]), np.array(biased), 1.0,
-                    float(2 * base.pdf(np.array([med]))[0]))
+    return LabelLaw(np.array([-1.0, 1.0]), np.array([0.5, 0.5]), np.array(biased), 1.0,
+                    name="sign", slope=float(2 * base.pdf(np.array([med]))[0]))
 
 
 LAWS = {"rank": _rank_law, "sign": _sign_law}

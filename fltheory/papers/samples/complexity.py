@@ -285,8 +285,9 @@ class SampleTable(ShowsTable):
     def table(self) -> Table:
         """The rows as a table that fits 100 columns of text: short cells (the exponent as
         k = …, the recovery as weak / weak, then strong), the sources as numbered notes [1], [2],
-        … below it, then each row's assumptions and the exponents' reasons, every note wrapped
-        at 100 columns (LaTeX: the same notes unwrapped, the kind and recovery as paragraph
+        … below it, then each row's assumptions and the exponents' reasons, each note whole
+        (``fltheory samples`` prints text wrapped at 100 columns by the renderer's rule,
+        :func:`fltheory.render.text.wrap_line`; LaTeX: the kind and recovery as paragraph
         columns, g(z) in the caption from sympy's LaTeX printer)."""
         from fltheory.render.latex import latex_escape
 
@@ -326,7 +327,7 @@ class SampleTable(ShowsTable):
                                     f"exponent $k = {self.information}$, generative exponent "
                                     f"$k^* = {self.generative}$"),
                      label="tab:samples", align="llp{3.2cm}lp{2.2cm}l",
-                     notes=[line for n in notes for line in _wrap(n)],
+                     notes=notes,
                      latex_notes=[latex_escape(n) for n in notes])
 
 
@@ -338,13 +339,6 @@ def _latex_exponent(text: str) -> str:
     value = value.replace(">", "").strip()
     relation = ">" if ">" in text else "="
     return f"${'k^*' if symbol == 'k*' else 'k'} {relation} {value}$"
-
-
-def _wrap(note: str, width: int = 100) -> list[str]:
-    """A note in lines of at most ``width`` characters, continuation lines indented."""
-    import textwrap
-
-    return textwrap.wrap(note, width, subsequent_indent="    ", break_on_hyphens=False) or [""]
 
 
 def sample_table(g: str, noise: Fraction | int = 0, kmax: int = 8, dps: int = 20

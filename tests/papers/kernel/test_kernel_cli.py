@@ -237,3 +237,100 @@ def test_polynomial_target_energies_are_its_harmonic_parts(invoke):
                      "--n", "10,100,1000", "--noise", "1/10", "--target-energies",
                      ",".join(f"{k}:{e}" for k, e in energies.items()), "--format", "json")
     assert json.loads(by_hand.stdout)["value"] == data["value"]
+
+
+def _json(invoke, *args):
+    r = invoke(*args, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+@pytest.mark.parametrize(("activation", "d", "a", "c", "degree"), [
+    ("3*relu(z)/2 - relu(-z)/3", 7, "3/2", "-1/3", 1),  # a leaky ReLU, generic slopes and d
+    ("relu", 6, "1", "0", 1),  # the Fisher paper's σ, at an even d (values with 1/π²)
+    ("sign", 5, "1", "-1", 0),  # a step: homogeneous of degree 0, no s in the relation
+])
+def test_spectrum_prints_its_relation_to_the_random_feature_spectrum(invoke, activation, d, a,
+                                                                     c, degree):
+    """``kernel spectrum`` of a depth-2 NNGP of a positively homogeneous σ prints, once, which
+    command prints the random-feature spectrum and how its levels follow from μ_l (issue 35,
+    item 1: state the relation). Held here to both commands' numbers: the printed command is
+    run at a generic scale s = 5/3 and each λ_(l,0) must be s^{2q}·E[σ²]·μ_l, each λ_(l,j >= 1)
+    zero. The reference E[σ²] = (a² + c²)/2 for σ = a·relu(z) + c·relu(−z) or a·1(z > 0) +
+    c·1(z < 0) is worked out here by hand (E[relu(z)²] = E[1(z > 0)] = 1/2), not read."""
+    import shlex
+    from fractions import Fraction
+
+    kmax, s = 5, Fraction(5, 3)
+    kernel = _json(invoke, "kernel", "spectrum", "--activation", activation, "--d", str(d),
+                   "--kmax", str(kmax))
+    rel = kernel["details"]["random_features"]
+    second = (Fraction(a) ** 2 + Fraction(c) ** 2) / 2
+    assert Fraction(rel["second_moment"]) == second and rel["scale_power"] == 2 * degree
+    # the line a reader sees says the same: the command and the factor, written out
+    line = kernel["conventions"]["random features"]
+    assert line.startswith(rel["command"] + " prints") and f"= {rel['lambda_l0']} " in line
+    factor = ("" if second == 1 else f"({second})·" if second.denominator > 1
+              else f"{second}·") + ("s²·" if degree else "")
+    assert rel["lambda_l0"] == factor + "μ_l"
+    mu = kernel["details"]["levels"]
+    argv = shlex.split(rel["command"].replace("--scale s", f"--scale {s}"))
+    assert argv[:2] == ["fltheory", "fisher"]
+    rf = _json(invoke, *argv[1:], "--lmax", str(kmax), "--jmax", "2")
+    levels = rf["details"]["levels"]
+    assert len(levels) == 3 * (kmax + 1)
+    want = s ** (2 * degree) * second
+    for lev in levels:
+        l, value = lev["l"], float(lev["numeric"])
+        if lev["j"] > 0:
+            assert value == 0 and lev["exact"] == "0"
+            continue
+        assert value == pytest.approx(float(want) * float(mu[l]["numeric"]), rel=1e-13, abs=0)
+        if "pi" not in mu[l]["exact"]:  # rational on both sides: exactly
+            assert Fraction(lev["exact"]) == want * Fraction(mu[l]["exact"])
+    # the text form shows no λ of the fisher paper unless σ is ReLU, whose command it names
+    if activation == "relu":
+        assert rel["fisher_command"] == f"fltheory fisher --d {d}"
+        assert Fraction(rel["fisher_factor"]) == Fraction(d, 2)
+        assert f"{rel['fisher_command']} (ReLU, s = √d) prints λ_l = (d/2)·μ_l = {d // 2}·μ_l" \
+            in line
+        paper = _json(invoke, "fisher", "--d", str(d), "--lmax", str(kmax))["details"]["levels"]
+        import mpmath
+
+        with mpmath.workdps(40):  # both printed to 30 digits
+            for lev in paper:
+                want_l = mpmath.mpf(d) / 2 * mpmath.mpf(mu[lev["l"]]["numeric"])
+                assert abs(mpmath.mpf(lev["numeric"]) - want_l) <= mpmath.mpf(10) ** -27 * want_l
+    else:
+        assert rel["fisher_command"] is None and "(ReLU, s = √d)" not in line
+
+
+@pytest.mark.parametrize("args", [
+    ("--activation", "relu", "--kind", "ntk"), ("--activation", "relu", "--depth", "3"),
+    ("--activation", "relu", "--bias", "1/2"), ("--activation", "tanh"),
+    ("--kernel", "exp(2*t - 2)"),
+])
+def test_spectrum_prints_no_random_feature_relation_where_none_holds(invoke, args):
+    """The NTK, a deeper NNGP, a bias, a σ that is not homogeneous (the random-feature kernel
+    then depends on ‖w‖ and ‖w'‖ apart: no rank one) and a kernel given in t: no relation
+    printed, in any format."""
+    data = _json(invoke, "kernel", "spectrum", *args, "--d", "5", "--kmax", "3")
+    assert "random_features" not in data["details"]
+    assert "random features" not in data["conventions"]
+    r = invoke("kernel", "spectrum", *args, "--d", "5", "--kmax", "3", "--format", "latex")
+    assert "random features" not in r.stdout and "fltheory fisher" not in r.stdout
+
+
+def test_spectrum_relation_in_text_and_latex_once(invoke, tmp_path):
+    """Text: one ``[random features]`` line; LaTeX: one table note naming the commands as
+    typed, and the document compiles."""
+    from latexcheck import compile_body
+
+    text = invoke("kernel", "spectrum", "--activation", "abs", "--d", "4", "--kmax", "3").stdout
+    assert text.count("fltheory fisher --sigma abs --d 4 --scale s prints") == 1
+    assert text.count("[random features] ") == 1
+    tex = invoke("kernel", "spectrum", "--activation", "abs", "--d", "4", "--kmax", "3",
+                 "--format", "latex").stdout
+    assert tex.count(r"random features: \texttt{fltheory fisher --sigma abs --d 4 --scale s}") \
+        == 1
+    compile_body(tex, tmp_path)

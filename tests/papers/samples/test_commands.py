@@ -88,6 +88,51 @@ def test_samples_table_fits_100_columns_with_numbered_sources(invoke):
             assert note.startswith(row.source), (g, row.algorithm)
 
 
+def _samples_help_examples() -> list[list[str]]:
+    """The command lines ``fltheory samples --help`` gives as examples (its docstring and its
+    epilog), each as arguments without ``--format`` (they are run in text)."""
+    import re
+    import shlex
+
+    from fltheory.papers.samples.cli import samples_command
+
+    found: list[list[str]] = []
+    for text in (samples_command.help or "", samples_command.epilog or ""):
+        for block in re.findall(r"Examples?:\s*(fltheory .*?)(?:\n\s*\n|$)", text, re.S):
+            for line in " ".join(block.split()).split(";"):
+                line = re.sub(r"\s+\(.*\)\s*$", "", line.strip())  # a trailing "(what it says)"
+                words = shlex.split(line)[2:]
+                args = [w for i, w in enumerate(words)
+                        if w != "--format" and (i == 0 or words[i - 1] != "--format")]
+                if args not in found:
+                    found.append(args)
+    return found
+
+
+def test_samples_help_examples_fit_100_columns_of_text(invoke):
+    """Every line of every help example's text output, summary and conventions included, fits
+    100 columns (issue 37, item 7): the renderer's wrapping rule, continuation lines indented by
+    four spaces, and no word of the output lost to the wrapping."""
+    from fltheory.papers.samples.cli import samples_result
+    from fltheory.papers.samples.params import Link
+
+    examples = _samples_help_examples()
+    assert ["He3"] in examples and ["relu", "--noise", "1/2"] in examples
+    assert ["z**2*sign(z)"] in examples and len(examples) == 3
+    for args in examples:
+        r = invoke("samples", *args)
+        assert r.exit_code == 0, r.stderr
+        lines = r.stdout.splitlines()
+        assert max(len(line) for line in lines) <= 100, (args, max(map(len, lines)))
+        noise = args[args.index("--noise") + 1] if "--noise" in args else "0"
+        result = samples_result(Link(args[0], noise))
+        # each convention and summary line is printed, wrapped: its words in order
+        words = " ".join(r.stdout.split())
+        for text in [*result.summary, *(f"[{k}] {v}" for k, v in result.conventions.items())]:
+            assert " ".join(text.split()) in words, text
+        assert any(len(line) > 100 for line in result.summary) or args != ["He3"]
+
+
 def test_samples_latex_caption_from_sympy(invoke):
     tex = invoke("samples", "He3", "--format", "latex").stdout
     assert "$g(z) = z^{3} - 3 z$" in tex and "3*z" not in tex
