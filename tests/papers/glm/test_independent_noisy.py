@@ -99,8 +99,8 @@ def test_channel_averages_against_the_definitions(label, frac):
     (e) door(1/2) σ = 1/5, (f) |z| σ = 1/2 with σ_in = 1/3, all at ρ = 1; (e') the door at
     ρ = 3/2. Reference accuracy 3e-14 (halved steps, wider ranges); tolerance 1e-8 relative for
     the code's default resolution, and its finer one right to the digits the two confirm
-    (measured on i36-noisy, d3dd9ee: level 1 within 9.2e-10 (door, ρ = 3/2), level 2 within
-    1.1e-14 of the reference)."""
+    (measured on i36-noisy d3dd9ee and c44c24f: level 1 within 9.2e-10 (door, ρ = 3/2),
+    level 2 within 1.1e-14 of the reference)."""
     ours, _, rho, _ = _case(label)
     ref = _averages(label, frac)
     assert ref.norm_error < 1e-12
@@ -294,7 +294,7 @@ def test_piecewise_weak_recovery_threshold(label, prior):
     """Even g with label noise under a Gaussian prior: α_WR = ρ'⁴/(ρ² m2_spread) with the
     reference's m2_spread — |z| with σ_in = 1/3, σ = 1/2 at ρ = 1 (0.91948036050281) and the
     door(1/2) with σ = 1/5 at ρ = 3/2 (2.41027613354146); the printed value right to the digits
-    it claims (measured on i36-noisy 9645e9e: 3e-15 and 1.2e-14 relative)."""
+    it claims (measured on i36-noisy c44c24f: 2.9e-15 and 1.2e-14 relative)."""
     ours, ch, rho, steps = _case(label)
     m2, _ = _ref().spread(ch, rho, steps)
     rho1 = rho + ch.probit ** 2
