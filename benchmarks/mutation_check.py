@@ -45,6 +45,8 @@ INDEPENDENT_SPECTRAL_NOISE = "tests/papers/spectral/test_independent_spectral_no
 INDEPENDENT_SPECTRAL_SAMPLE = "tests/papers/spectral/test_independent_spectral_sample.py"
 INDEPENDENT_GLM = "tests/papers/glm/test_independent_glm.py"
 GLM_ERM = "tests/papers/glm/test_erm.py"
+INDEPENDENT_GLM_NOISY = "tests/papers/glm/test_independent_noisy.py"
+GLM_NOISY_REF = "benchmarks/glm_noisy_reference.py"
 GLM_NOISY = "tests/papers/glm/test_noisy_channels.py"
 GLM_ERM_CURVE = "tests/papers/glm/test_erm_curve.py"
 INDEPENDENT_TWOSTEP = "tests/papers/twostep/test_independent.py"
@@ -553,6 +555,26 @@ MUTATIONS: list[Mutation] = [
     M("glm: logistic prox 1 − ∂h = c/(1 + c)", "fltheory/papers/glm/_losses.py",
       "return x, (x - t) / sigma, curv / (1.0 + curv)",
       "return x, (x - t) / sigma, curv / (1.0 + 2 * curv)", GLM_ERM, "-k", "logistic_against"),
+    # glm noisy channels (issue 36): the independent reference perturbed, so that its tests
+    # are seen to fail when it and the code part (the code's own formulas are the lead's)
+    M("glm noisy reference: V' = ρ − q + σ_in²", GLM_NOISY_REF,
+      "    s = math.sqrt(rho - q + sp2)\n    s0 = math.sqrt(rho + sp2)",
+      "    s = math.sqrt(rho - q)\n    s0 = math.sqrt(rho + sp2)", INDEPENDENT_GLM_NOISY, "-k",
+      "linear_channel or f-"),
+    M("glm noisy reference: ∂_ω Z on a linear piece ((m − ω)P + τ(φ(A) − φ(B)))/V'",
+      GLM_NOISY_REF, "dZ += Nm / (s * s) * ((m - w) * P",
+      "dZ += Nm / (s * s) * ((m - 0.99 * w) * P", INDEPENDENT_GLM_NOISY, "-k",
+      "linear_channel or nishimori and b-"),
+    M("glm noisy reference: smooth g, ∂_ω Z = E[(t/s) N]", GLM_NOISY_REF,
+      "out = [K.sum(1), (K * (t / s)).sum(1), (K * x).sum(1)]",
+      "out = [K.sum(1), (K * (t / s) * 1.001).sum(1), (K * x).sum(1)]", INDEPENDENT_GLM_NOISY,
+      "-k", "nishimori and c-0.3"),
+    # (the x² moment's ±Aφ(A) terms cancel in the average over the symmetric ω: a sign flip
+    # there is an equivalent mutation, so the first moment is mutated instead)
+    M("glm noisy reference: x moment of a constant piece, wP + s(φ(A) − φ(B))", GLM_NOISY_REF,
+      "M1 += Ny * (w * P + s * (_phi(A) - _phi(B)))",
+      "M1 += Ny * (w * P + s * (_phi(A) + _phi(B)))", INDEPENDENT_GLM_NOISY,
+      "-k", "nishimori and e-0.3"),
     M("glm: ERM seeded bracket walks downhill", "fltheory/papers/glm/erm.py",
       "            if left < here and left < right:\n                i -= 1",
       "            if left < here and left < right:\n                i += 1", GLM_ERM_CURVE,
