@@ -37,6 +37,7 @@ import pytest
 from click.testing import CliRunner
 
 from fltheory.cli import cli
+from fltheory.exact import DomainError
 from fltheory.papers.glm._channels import channel_numerics
 from fltheory.papers.glm.params import Channel, gaussian
 from fltheory.papers.glm.theory import digits, thresholds
@@ -91,8 +92,20 @@ CASES = [("a", 0.3), ("a", 0.8), ("a", 0.97), ("b", 0.3), ("b", 0.8), ("c", 0.3)
          ("d", 0.3), ("d", 0.8), ("e", 0.3), ("e", 0.8), ("f", 0.3), ("f", 0.8), ("e'", 0.3),
          ("e'", 0.8)]
 
+#: noisy tanh (c) and noisy square (d) are refused by fltheory as not implemented (their Z_out
+#: has no closed form; issue 36 item 1 is open for them): the comparisons with the code are
+#: expected to raise that refusal, and strict, so they fail the day the channels answer and
+#: must then be held to these reference values
+_NOT_YET = pytest.mark.xfail(raises=DomainError, strict=True,
+                             reason="noisy tanh / square refused as not implemented")
 
-@pytest.mark.parametrize("label,frac", CASES)
+
+def _code_cases(cases):
+    return [pytest.param(*c, marks=_NOT_YET) if c[0] in ("c", "d")
+            else (c[0] if len(c) == 1 else c) for c in cases]
+
+
+@pytest.mark.parametrize("label,frac", _code_cases(CASES))
 def test_channel_averages_against_the_definitions(label, frac):
     """Q, ΔΨ and gen_error of ``channel_numerics`` against the reference (module docstring) at
     q = frac·ρ: (a) sign σ = 3/10, (b) relu σ = 1/2, (c) tanh(z) σ = 1/2, (d) z² σ = 1,
@@ -144,7 +157,8 @@ def test_the_reference_dpsi_is_half_the_integral_of_q(label):
     assert integral == pytest.approx(diff, rel=1e-10)
 
 
-@pytest.mark.parametrize("label", ["a", "b", "c", "d", "e", "f", "e'"])
+@pytest.mark.parametrize("label", _code_cases([("a",), ("b",), ("c",), ("d",), ("e",), ("f",),
+                                               ("e'",)]))
 def test_m2_spread_and_mean_free_against_the_definitions(label):
     """m2_spread = E_y[(E[z'²|y] − ρ')²] (z' = z + σ_in ε' ~ N(0, ρ'), ρ' = ρ + σ_in²) and
     whether E[z'|y] = 0, both from the y-density and its conditional moments on the reference's
@@ -175,6 +189,7 @@ def test_the_reference_reproduces_the_linear_channel_and_the_code_there():
     assert (C.Q(0.9), C.dpsi(0.9), C.gen_error(0.9)) == pytest.approx(closed, rel=1e-10)
 
 
+@_NOT_YET
 def test_square_gen_error_closed_form():
     """y = z² + σε: ŷ(ω) = ω² + V and Var(x² | ω) = 4ω²V + 2V², so gen_error = σ² + 4qV + 2V²
     (a second, closed-form route for case (d); the reference and the code both meet it)."""
@@ -236,6 +251,8 @@ def test_the_printed_digits_reader_on_the_linear_channel():
         _printed(row["MMSE"], V * (1 + 1e-9))
 
 
+@pytest.mark.xfail(raises=AssertionError, strict=True,
+                   reason="noisy tanh refused as not implemented: the command exits 2")
 def test_tanh_fixed_point_against_the_command():
     """Gaussian prior ρ = 1, y = tanh(z) + σε with σ = 1/2, α = 2: the AMP fixed point by
     iterating the reference's Q with F(q̂) = q̂/(1 + q̂) from q = 0 (Aitken Δ² on every
@@ -274,6 +291,7 @@ def _square_spread():
     return R.spread(R.square(1.0), 1.0, R.Steps(0.1, 1 / 5))[0], R.square_spread_pcfd(1.0)
 
 
+@_NOT_YET
 def test_square_weak_recovery_threshold():
     """Gaussian prior ρ = 1, y = z² + σε, σ = 1: α_WR = ρ⁴/(ρ² m2_spread) = 1/m2_spread, with
     m2_spread = E_y[(E[z²|y] − 1)²] by two routes: the reference's trapezoid, and the
