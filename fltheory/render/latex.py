@@ -39,7 +39,7 @@ _SYMBOLS = {
     "₋": "_-", "½": r"\tfrac{1}{2}", "¼": r"\tfrac{1}{4}", "Ĉ": r"\hat{C}",
     "Â": r"\hat{A}", "ŵ": r"\hat{w}", "ĝ": r"\hat{g}", "ĥ": r"\hat{h}", "û": r"\hat{u}",
     "ũ": r"\tilde{u}", "ṽ": r"\tilde{v}", "ȳ": r"\bar{y}", "ŷ": r"\hat{y}", "∮": r"\oint",
-    "⁹": "^9", "₄": "_4", "ℕ": r"\mathbf{N}",
+    "⁷": "^7", "⁸": "^8", "⁹": "^9", "₄": "_4", "ℕ": r"\mathbf{N}",
 }
 #: combining accents (after the letter they sit on), as maths accents
 _COMBINING = {"\u0300": r"\grave", "\u0301": r"\acute", "\u0302": r"\hat", "\u0303": r"\tilde",

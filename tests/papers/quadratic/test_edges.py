@@ -19,6 +19,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from layout import ROOT
+from unwrap import unwrap
 
 from fltheory.exact import CostError, DomainError
 from fltheory.papers.quadratic import sim
@@ -325,11 +326,11 @@ def test_drift_of_s_prints_no_round_off_digits():
     printed, the same number as the JSON's S_drift."""
     iso = _run("ode", "--p", "4", "--p-star", "2", "--eta", "1/10")
     assert iso.returncode == 0, iso.stderr
-    line = next(s for s in iso.stdout.splitlines() if "drift of S" in s)
+    line = next(s for s in unwrap(iso.stdout).splitlines() if "drift of S" in s)
     assert "< 1e-12 (round-off)" in line and "e-16" not in line and "conserved" in line
     args = ("ode", "--p", "4", "--p-star", "2", "--eta", "1/10", "--teacher",
             "diag:3/2,1/2")
     aniso, js = _run(*args), _run(*args, "--format", "json")
-    line = next(s for s in aniso.stdout.splitlines() if "drift of S" in s)
+    line = next(s for s in unwrap(aniso.stdout).splitlines() if "drift of S" in s)
     drift = json.loads(js.stdout)["details"]["S_drift"]
     assert drift > 0.1 and f"{drift:.2e}" in line and "not conserved" in line

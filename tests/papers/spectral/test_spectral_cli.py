@@ -11,6 +11,7 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from unwrap import unwrap
 
 from fltheory.cli import cli
 from fltheory.engine.spectral.bulks import read_bulk
@@ -159,4 +160,4 @@ def test_sample_bulk_from_a_file(tmp_path):
     assert r.exit_code == 0 and data["inputs"]["eigenvalues"] == str(f)
     assert data["inputs"]["bulk"] == "sample" and data["inputs"]["gamma"] is None
     r = CliRunner().invoke(cli, ["spike", "--theta", "3", "--eigenvalues", str(f)])
-    assert f"1 spike(s) on the bulk of the 3000 eigenvalues of {f}" in r.output
+    assert f"1 spike(s) on the bulk of the 3000 eigenvalues of {f}" in unwrap(r.output)

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from numpy.polynomial import hermite_e as He
 from numpy.polynomial import polynomial as P
+from unwrap import unwrap
 
 from fltheory.exact import DomainError
 from fltheory.papers.twostep import sigma as ts
@@ -499,11 +500,11 @@ def test_learn_reports_a_boundary_term_as_boundary(invoke):
     v = data["value"][0]
     assert (v["step1"], v["step2"], v["boundary"], v["via_k"]) == (False, False, True, 2)
     assert data["details"]["directions"][0]["reason"].startswith("boundary")
-    text = invoke("twostep", "learn", "--sigma", "tanh", "--target", "He3", "--a1", "2/5",
-                  "--a2", "1/5").stdout
+    text = unwrap(invoke("twostep", "learn", "--sigma", "tanh", "--target", "He3", "--a1",
+                         "2/5", "--a2", "1/5").stdout)
     assert "k = 2 is a boundary case" in text
     assert "boundary" in text.split("He3", 1)[1].split("\n")[0]
-    lam = invoke("lambda", "--a1", "2/5", "--a2", "1/5", "--sigma", "tanh").stdout
+    lam = unwrap(invoke("lambda", "--a1", "2/5", "--a2", "1/5", "--sigma", "tanh").stdout)
     assert "k = 2 is a boundary case" in lam
     data = json.loads(invoke("twostep", "learn", "--sigma", "tanh", "--target", "He3",
                              "--a1", "2/5", "--a2", "1/4", "--format", "json").stdout)
