@@ -50,6 +50,10 @@ def glm_run(prior: Prior, channel: Channel, alphas: tuple[float, ...] = (),
     the older option's λ (or "opt")."""
     import sys
 
+    if progress and channel.noise > 0 and channel.kind == "expr":
+        print("glm: a noisy expression channel: each fixed point is a two-dimensional (ω, y) sum "
+              "at two resolutions; with several kinks the thresholds take minutes",
+              file=sys.stderr)
     th = thresholds(prior, channel)
     pts = []
     ermed: list[tuple[ErmAnswer | str, ...]] = []

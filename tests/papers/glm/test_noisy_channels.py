@@ -150,3 +150,16 @@ def test_the_noisy_claim_quotes_the_values_it_rests_on():
         assert f"{th.get(name).value:.4f}" == quoted
     assert "0.5598" in text
     assert f"{point(rademacher(), ch, 1.0).amp_q.value:.4f}" == "0.5598"
+
+
+def test_a_noisy_expression_channel_says_it_may_take_minutes():
+    """A noisy expression channel (here 2·Heaviside(z) − 1, not recognised as sign: it differs
+    at z = 0) warns on stderr before the thresholds, which for several kinks take minutes."""
+    from click.testing import CliRunner
+
+    from fltheory.cli import cli
+
+    r = CliRunner().invoke(cli, ["glm", "--channel", "2*Heaviside(z) - 1", "--noise", "1/4"])
+    assert r.exit_code == 0, r.output
+    assert "take minutes" in r.stderr and "take minutes" not in r.stdout
+    assert "Heaviside" in r.stdout
