@@ -160,13 +160,10 @@ def check_dps(dps: int) -> int:
     return _check_dps(dps)
 
 
-#: text output is wrapped to this many columns (summary, conventions, notes; issue 37 item 7)
-TEXT_WIDTH = 100
-
-
-def emit(result: Result, fmt: str, width: int | None = TEXT_WIDTH) -> None:
-    """Render a result in the requested format on stdout; ``width``: text lines wrapped to it
-    (:func:`fltheory.render.text.render_text`; None: unwrapped), JSON and LaTeX unchanged."""
+def emit(result: Result, fmt: str, wrap: bool = True) -> None:
+    """Render a result in the requested format on stdout; ``wrap``: text lines wrapped to the
+    renderer's width (:data:`fltheory.render.text.WIDTH`, issue 37 item 7), JSON and LaTeX
+    unchanged."""
     # each renderer module is imported only for its format (the LaTeX one compiles regular
     # expressions that a text query does not need at start-up)
     if fmt == "latex":
@@ -174,9 +171,10 @@ def emit(result: Result, fmt: str, width: int | None = TEXT_WIDTH) -> None:
 
         click.echo(render_latex(result), nl=False)
         return
-    from fltheory.render.text import render_json, render_text
+    from fltheory.render.text import WIDTH, render_json, render_text
 
-    click.echo(render_json(result) if fmt == "json" else render_text(result, width), nl=False)
+    click.echo(render_json(result) if fmt == "json"
+               else render_text(result, WIDTH if wrap else None), nl=False)
 
 
 def check_output_path(path: Path) -> Path:

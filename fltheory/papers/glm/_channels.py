@@ -352,22 +352,17 @@ _T = 10.0
 #: on sign, door, abs and a leaky ReLU (q = 0.3, 0.9, 1 − 10⁻⁵): relative error <= 1.1e-11 at
 #: level 1 (the two levels' agreement is what the printed digits rest on)
 _NODES_2D = 12
+_YW = 2.0
+_WW = 2.0
 #: below this V' the limit V' → 0 is taken (its error is O(√V'), 1e-100 here; (c − ω)/√V'
 #: would overflow near the smallest doubles)
 _V_TINY = 1e-200
-_YW = 2.0
-_WW = 2.0
+#: the most (ω, y) nodes of one sum at level 2 (8 bytes each, a few arrays live at once)
+MAX_CELLS = 10_000_000
 
 
 def _log_normal(x: np.ndarray, mean: np.ndarray | float, var: float | np.ndarray) -> np.ndarray:
     return -0.5 * (x - mean) ** 2 / var - 0.5 * np.log(2.0 * np.pi * var)
-
-
-def _phi_inf(x: np.ndarray, end: float = 0.0) -> np.ndarray:
-    """φ(x) at x = (end − ·)/·: 0 when ``end`` is infinite."""
-    if not math.isfinite(end):
-        return np.zeros(np.shape(x))
-    return np.exp(-0.5 * x * x - LOG_SQRT_2PI)
 
 
 def _phi_diff(a: np.ndarray, b: np.ndarray, c: float = 0.0, d: float = 0.0) -> np.ndarray:
@@ -381,10 +376,16 @@ def _phi_diff(a: np.ndarray, b: np.ndarray, c: float = 0.0, d: float = 0.0) -> n
     return special.ndtr(np.where(right, -a, b)) - special.ndtr(np.where(right, -b, a))
 
 
-def _xphi(x: np.ndarray) -> np.ndarray:
-    """x φ(x), 0 at ±inf."""
-    with np.errstate(invalid="ignore"):
-        return np.where(np.isfinite(x), x * phi(np.where(np.isfinite(x), x, 0.0)), 0.0)
+def _moments(a: np.ndarray, b: np.ndarray, c: float,
+             d: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """∫_a^b t^k φ(t) dt for k = 0, 1, 2: Φ(b) − Φ(a), φ(a) − φ(b), Φ(b) − Φ(a) + aφ(a) − bφ(b)
+    (a term at an infinite end is 0; ``c``, ``d`` the piece's ends, as in :func:`_phi_diff`)."""
+    t0 = _phi_diff(a, b, c, d)
+    pa = phi(a) if math.isfinite(c) else np.zeros_like(t0)
+    pb = phi(b) if math.isfinite(d) else np.zeros_like(t0)
+    ta = a * pa if math.isfinite(c) else pa
+    tb = b * pb if math.isfinite(d) else pb
+    return t0, pa - pb, t0 + ta - tb
 
 
 @dataclass(frozen=True)
@@ -397,7 +398,7 @@ class _PiecewiseNoisy(ChannelNumerics):
     c' = (c − m)/τ, m = (ωσ² + aV'(y − b))/(a²V' + σ²), τ² = V'σ²/(a²V' + σ²), and
     ∂_ω Z_out = (1/V') ∫ (z − ω) N(z; ω, V') P(y | z) dz (Stein), so the averages over (ω, y)
     are two-dimensional composite Gauss–Legendre sums (ω with breakpoints at the pieces' ends,
-    width √V'; y in panels of width σ, the integrand being a Gaussian convolution in y)."""
+    width √V'; y in panels of width 2σ, the integrand being a Gaussian convolution in y)."""
 
     pieces: tuple[tuple[float, float, float, float], ...] = ()
     c_continuous: float = 1.0
@@ -417,8 +418,18 @@ class _PiecewiseNoisy(ChannelNumerics):
     def _ends(self) -> list[float]:
         return sorted({e for c, d, _a, _b in self.pieces for e in (c, d) if math.isfinite(e)})
 
-    def _ygrid(self, level: int) -> tuple[np.ndarray, np.ndarray]:
-        """Nodes and weights in y covering g(z) ± 10σ for |z| <= 10√ρ'."""
+    def cells(self) -> int:
+        """The most (ω, y) nodes of one sum at level 2 (before any of them is built): the y
+        panels of :meth:`_ygrid` and the ω panels of :meth:`_wgrid` with every feature's
+        breakpoints distinct."""
+        ny = sum(math.ceil((hi - lo) / (_YW * self.sigma)) for lo, hi in self._yspans())
+        sd = math.sqrt(self.rho)
+        feats = [(0.0, sd), *[(e, 1e-12 * sd) for e in self._ends()]]
+        nw = len(gauss_panels(-_T * sd, _T * sd, feats, _WW * sd, 1)) - 1
+        return 4 * _NODES_2D * _NODES_2D * ny * nw
+
+    def _yspans(self) -> list[list[float]]:
+        """The intervals of y covering g(z) ± 10σ for |z| <= 10√ρ', overlaps merged."""
         r, sig = math.sqrt(self.rho1), self.sigma
         spans = []
         for c, d, a, b in self.pieces:
@@ -433,9 +444,13 @@ class _PiecewiseNoisy(ChannelNumerics):
                 merged[-1][1] = max(merged[-1][1], hi)
             else:
                 merged.append([lo, hi])
+        return merged
+
+    def _ygrid(self, level: int) -> tuple[np.ndarray, np.ndarray]:
+        """Nodes and weights in y covering g(z) ± 10σ for |z| <= 10√ρ'."""
         xs, ws = [], []
-        for lo, hi in merged:
-            x, w = nodes(gauss_panels(lo, hi, [], _YW * sig, level), _NODES_2D)
+        for lo, hi in self._yspans():
+            x, w = nodes(gauss_panels(lo, hi, [], _YW * self.sigma, level), _NODES_2D)
             xs.append(x)
             ws.append(w)
         return np.concatenate(xs), np.concatenate(ws)
@@ -469,7 +484,7 @@ class _PiecewiseNoisy(ChannelNumerics):
             if a == 0:
                 cp, dp = (c - w) / s, (d - w) / s
                 flat_w.append(_phi_diff(cp, dp, c, d))
-                flat_g.append(s * (_phi_inf(cp, c) - _phi_inf(dp, d)))
+                flat_g.append(s * (phi(cp) - phi(dp)))
                 flat_y.append(np.exp(_log_normal(y, b, sig2)))
                 continue
             S2 = a * a * V + sig2
@@ -483,7 +498,7 @@ class _PiecewiseNoisy(ChannelNumerics):
                 dZ = dZ + (m - W) * mass
                 for e, end, sgn in ((cp, c, 1.0), (dp, d, -1.0)):
                     if math.isfinite(end):
-                        dZ = dZ + sgn * tau * n * _phi_inf(e, end)
+                        dZ = dZ + sgn * tau * n * phi(e)
         if flat_w:
             ny = np.stack(flat_y)
             Z = Z + np.stack(flat_w, axis=1) @ ny
@@ -513,7 +528,7 @@ class _PiecewiseNoisy(ChannelNumerics):
         if self.jumps:
             return math.inf
         r = math.sqrt(self.rho1)
-        return sum(a * a * float(np.exp(log_phi_diff(np.array(c / r), np.array(d / r))))
+        return sum(a * a * float(_phi_diff(np.array(c / r), np.array(d / r), c, d))
                    for c, d, a, _b in self.pieces) / self.sigma ** 2
 
     def Q(self, q: float, level: int = 1, V: float | None = None) -> float:
@@ -547,12 +562,8 @@ class _PiecewiseNoisy(ChannelNumerics):
             S2 = a * a * r2 + sig2
             m = a * r2 * (y - b) / S2
             tau = math.sqrt(r2 * sig2 / S2) if a else math.sqrt(r2)
-            cp, dp = (c - m) / tau, (d - m) / tau
-            dphi = np.exp(log_phi_diff(cp, dp))
-            pc = np.where(np.isfinite(cp), phi(np.where(np.isfinite(cp), cp, 0.0)), 0.0)
-            pd = np.where(np.isfinite(dp), phi(np.where(np.isfinite(dp), dp, 0.0)), 0.0)
-            trunc = (m * m * dphi + 2.0 * m * tau * (pc - pd)
-                     + tau * tau * (dphi + _xphi(cp) - _xphi(dp)))
+            t0, t1, t2 = _moments((c - m) / tau, (d - m) / tau, c, d)
+            trunc = m * m * t0 + 2.0 * m * tau * t1 + tau * tau * t2     # ∫ (m + τt)² φ
             m2 = m2 + np.exp(_log_normal(y, b, S2)) * trunc
         with np.errstate(invalid="ignore", divide="ignore"):
             val = np.where(p > 0, (m2 - r2 * p) ** 2 / p, 0.0)
@@ -563,12 +574,8 @@ class _PiecewiseNoisy(ChannelNumerics):
         r = math.sqrt(self.rho1)
         tot = 0.0
         for c, d, a, b in self.pieces:
-            cp, dp = np.array(c / r), np.array(d / r)
-            dphi = float(np.exp(log_phi_diff(cp, dp)))
-            pc = 0.0 if not math.isfinite(c) else float(phi(cp))
-            pd = 0.0 if not math.isfinite(d) else float(phi(dp))
-            tot += (a * a * r * r * (dphi + float(_xphi(cp)) - float(_xphi(dp)))
-                    + 2.0 * a * b * r * (pc - pd) + b * b * dphi)
+            t0, t1, t2 = _moments(np.array(c / r), np.array(d / r), c, d)
+            tot += float(a * a * r * r * t2 + 2.0 * a * b * r * t1 + b * b * t0)  # ∫ (art + b)² φ
         return tot
 
     def gen_error(self, q: float, level: int = 1, V: float | None = None) -> float:
@@ -581,25 +588,14 @@ class _PiecewiseNoisy(ChannelNumerics):
         def f(w: np.ndarray) -> np.ndarray:
             yhat = np.zeros_like(w)
             for c, d, a, b in self.pieces:
-                cp, dp = (c - w) / s, (d - w) / s
-                dphi = np.exp(log_phi_diff(cp, dp))
-                pc = phi(np.where(np.isfinite(cp), cp, 1e3))
-                pd = phi(np.where(np.isfinite(dp), dp, 1e3))
-                yhat = yhat + (a * w + b) * dphi + a * s * (pc - pd)
+                t0, t1, _ = _moments((c - w) / s, (d - w) / s, c, d)
+                yhat = yhat + (a * w + b) * t0 + a * s * t1        # ∫ (a(ω + st) + b) φ
             return yhat * yhat
 
         feats = [(e, s) for e in self._ends()]
         return (self.sigma ** 2 + self._eg2()
                 - normal_weight_integral(f, 0.0, math.sqrt(q), feats, level))
 
-
-#: the pieces (c, d, a, b) of the piecewise-linear channels: g = a z + b on (c, d)
-_PIECES = {
-    "sign": lambda K: ((-_INF, 0.0, 0.0, -1.0), (0.0, _INF, 0.0, 1.0)),
-    "door": lambda K: ((-_INF, -K, 0.0, 1.0), (-K, K, 0.0, -1.0), (K, _INF, 0.0, 1.0)),
-    "abs": lambda K: ((-_INF, 0.0, -1.0, 0.0), (0.0, _INF, 1.0, 0.0)),
-    "relu": lambda K: ((-_INF, 0.0, 0.0, 0.0), (0.0, _INF, 1.0, 0.0)),
-}
 
 def _expression_pieces(text: str) -> tuple[tuple[float, float, float, float], ...] | None:
     """The linear pieces (c, d, a, b) of g(z), as floats, or None."""
@@ -616,16 +612,19 @@ def channel_numerics(channel: Channel, rho: float) -> ChannelNumerics:
     kind = channel.kind
     if kind == "linear":
         return _Linear(channel, rho)
-    if channel.noise > 0 and kind in _PIECES:
-        K = float(channel.K) if kind == "door" else 0.0
-        return _PiecewiseNoisy(channel, rho, mean_free=kind in ("door", "abs"),
-                               pieces=_PIECES[kind](K))
-    if kind == "expr" and channel.noise > 0:
-        pieces = _expression_pieces(channel.expression)
-        if pieces is not None:
-            mirror = tuple(sorted((-d, -c, -a, b) for c, d, a, b in pieces))
-            return _PiecewiseNoisy(channel, rho, mean_free=mirror == tuple(sorted(pieces)),
+    pieces = _expression_pieces(channel.phi_text) if channel.noise > 0 else None
+    if pieces is not None:
+        # even g (E[z | y] = 0): the pieces are their own mirror image
+        mirror = tuple(sorted((-d, -c, -a, b) for c, d, a, b in pieces))
+        numerics = _PiecewiseNoisy(channel, rho, mean_free=mirror == tuple(sorted(pieces)),
                                    pieces=pieces)
+        cells = numerics.cells()
+        if cells > MAX_CELLS:
+            from fltheory.exact import CostError
+
+            raise CostError(f"noise = {channel.noise}", cells, MAX_CELLS, "quadrature nodes",
+                            "a y panel every 2σ: a larger --noise")
+        return numerics
     if channel.noise > 0 or kind == "expr":
         from fltheory.exact import DomainError
 

@@ -226,9 +226,7 @@ class Curve:
         xs = np.concatenate([[br.a], self.grid[inside], [br.b]])
         vs = np.concatenate([[br.Aa], self.values[inside], [br.Ab]]) - alpha
         for i in range(len(xs) - 1):
-            if vs[i] == 0:
-                return float(xs[i]), float(xs[i + 1]) if vs[i + 1] != 0 else float(xs[i])
-            if vs[i] * vs[i + 1] < 0:
+            if vs[i] * vs[i + 1] <= 0:
                 return float(xs[i]), float(xs[i + 1])
         return br.a, br.b
 

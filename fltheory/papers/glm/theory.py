@@ -145,14 +145,11 @@ def _notes(curve: Curve, names: list[str]) -> list[str]:
     if "alg" not in names:
         out.append("no α_alg: the branch reached from the uninformative start never ends "
                    "(AMP is Bayes-optimal at every α)")
-    if se.perfect:
-        pass
-    elif se.C.jumps:
-        out.append("no perfect recovery: noisy labels cannot pin down a prior with a density")
-    elif not se.C.perfect:
-        out.append("no perfect recovery: the channel is noisy")
-    else:
-        out.append("no perfect recovery: ±1 labels cannot pin down a prior with a density")
+    if not se.perfect:
+        out.append("no perfect recovery: " + (
+            "noisy labels cannot pin down a prior with a density" if se.C.jumps
+            else "the channel is noisy" if not se.C.perfect
+            else "±1 labels cannot pin down a prior with a density"))
     return out
 
 

@@ -10,7 +10,6 @@ import click
 
 from fltheory.cli.options import CountType, RationalType, emit, format_option
 from fltheory.papers.samples.params import KMAX, Link, Target
-from fltheory.render.text import WIDTH
 from fltheory.results import Result, Table
 
 if TYPE_CHECKING:
@@ -90,7 +89,7 @@ def samples_command(g: str, noise: object, kmax: int, dps: int, fmt: str) -> Non
 
     Example: fltheory samples He3   (online SGD d^2, smoothed d^(3/2), reuse d)
     """
-    emit(samples_result(Link(g, noise, kmax, dps)), fmt, width=WIDTH)
+    emit(samples_result(Link(g, noise, kmax, dps)), fmt)
 
 
 def _alpha_text(alpha: tuple[int, ...]) -> str:

@@ -163,3 +163,42 @@ def test_a_noisy_expression_channel_says_it_may_take_minutes():
     assert r.exit_code == 0, r.output
     assert "take minutes" in r.stderr and "take minutes" not in r.stdout
     assert "Heaviside" in r.stdout
+
+
+def test_small_noise_on_a_sloped_piece_is_refused_for_cost_before_work(invoke):
+    """The y grid has a panel every 2σ over the range of g: relu + σ = 1/100 would need about
+    1.35e7 quadrature nodes at the finer resolution (limit 1e7), refused in one line naming
+    --noise; sign + σ = 1/1000 (flat pieces: the grid follows the label clusters) answers."""
+    r = invoke("glm", "--channel", "relu", "--noise", "1/100", "--alpha", "1")
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1
+    assert "noise = 1/100" in r.stderr and "larger --noise" in r.stderr
+    assert channel_numerics(Channel("sign", noise=Fraction(1, 1000)), 1.0).cells() < 1e6
+
+
+def test_sloped_piece_between_breakpoints_against_scipy_quadrature():
+    """g = clip(z − 1/2, 0, 1) (a = 1, b = −1/2 on (1/2, 3/2): the only case where the cross
+    term 2ab·r·(φ(c') − φ(d')) of E g² is not zero): the error at q = 0 is σ² + Var g(z),
+    Var g by scipy.integrate.quad of the definition."""
+    from scipy import integrate, stats
+
+    sigma = Fraction(1, 3)
+    C = channel_numerics(Channel("expr", noise=sigma, expression="Max(0, Min(1, z - 1/2))"),
+                         1.0)
+    g = lambda z: min(max(z - 0.5, 0.0), 1.0)  # noqa: E731
+    m1 = integrate.quad(lambda z: g(z) * stats.norm.pdf(z), -12, 12, points=[0.5, 1.5],
+                        epsabs=1e-14, epsrel=1e-13)[0]
+    m2 = integrate.quad(lambda z: g(z) ** 2 * stats.norm.pdf(z), -12, 12, points=[0.5, 1.5],
+                        epsabs=1e-14, epsrel=1e-13)[0]
+    assert C.gen_error(0.0) == pytest.approx(1 / 9 + m2 - m1 * m1, rel=1e-12)
+
+
+def test_limit_q_to_rho_of_a_continuous_g():
+    """Hard tanh + σε at q = ρ (V' = 0): Z_out = N(y; g(ω), σ²), so Q = E g'(z)²/σ² =
+    P(|z| < 1)/σ² = erf(1/√2)/σ²; the grid at ρ − q = 10⁻⁸ is within 10⁻³ of it (Q is
+    continuous in V' when g has no jump); sign + σε has Q → ∞ there (a jump)."""
+    sigma = Fraction(1, 4)
+    C = channel_numerics(Channel("expr", noise=sigma, expression="Max(-1, Min(1, z))"), 1.0)
+    exact = math.erf(1 / math.sqrt(2)) * 16
+    assert C.Q(1.0, 2, 0.0) == pytest.approx(exact, rel=1e-14)
+    assert C.Q(1 - 1e-8, 2) == pytest.approx(exact, rel=1e-3)
+    assert channel_numerics(Channel("sign", noise=sigma), 1.0).Q(1.0, 2, 0.0) == math.inf
