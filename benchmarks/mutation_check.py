@@ -747,6 +747,16 @@ MUTATIONS: list[Mutation] = [
       "fltheory/papers/committee/plateau.py", "ZERO_ERROR_FRACTION = 1e-4",
       "ZERO_ERROR_FRACTION = 1e-9", "tests/papers/committee/test_fixed_points.py", "-k",
       "relu_k2_m1"),
+    M("committee: relu I4 with u = v, the conditional term's sign (numpy)",
+      "fltheory/papers/committee/gaussian.py",
+      "+ _stein_weight(c, w, u) * relu_theta(_given(c, u, (z, w)), z, w)",
+      "- _stein_weight(c, w, u) * relu_theta(_given(c, u, (z, w)), z, w)",
+      "tests/papers/committee/test_averages.py", "-k", "one_theta"),
+    M("committee: relu I4 with u = v, the trivariate orthant (compiled loops)",
+      "fltheory/papers/committee/_flat.py",
+      "orthant = 0.125 + (math.asin(r_wz) + math.asin(r_wu) + math.asin(r_zu)) / (2.0 * _TWO_PI)",
+      "orthant = 0.125 + (math.asin(r_wz) + math.asin(r_wu) - math.asin(r_zu)) / (2.0 * _TWO_PI)",
+      "tests/papers/committee/test_averages.py", "-k", "one_theta"),
 ]
 
 

@@ -74,25 +74,60 @@ def density0(c: float) -> float:
     return 1.0 / math.sqrt(_TWO_PI * max(c, _TINY))
 
 
-def ttr(c: np.ndarray, a: int, b: int, r: int) -> float:
-    """E[θ(x_a) θ(x_b) relu(x_r)] for the covariance matrix c (Stein's lemma on x_r), the
-    conditioning through correlations clipped to [−1, 1] (gaussian._given)."""
-    total = 0.0
+def ttr_pair(c: np.ndarray, a: int, p: int, q: int) -> tuple[float, float]:
+    """(E[θ(x_a) θ(x_p) relu(x_q)], E[θ(x_a) θ(x_q) relu(x_p)]) for the covariance matrix c:
+    Stein's lemma on the relu field, Σ_j C_rj φ_j(0) P(the other two > 0 | x_j = 0) (the
+    conditioning through correlations clipped to [−1, 1], gaussian._given). Both share the
+    three conditional orthants; only the Stein weights differ."""
+    first = 0.0
+    second = 0.0
     for s in range(3):
         if s == 0:
-            j, p, q = a, b, r
+            j, u, v = a, p, q
         elif s == 1:
-            j, p, q = b, a, r
+            j, u, v = p, a, q
         else:
-            j, p, q = r, a, b
-        rp = safe_rho(c[p, j], c[p, p], c[j, j])
-        rq = safe_rho(c[q, j], c[q, q], c[j, j])
-        vp = max(c[p, p], 0.0)
-        vq = max(c[q, q], 0.0)
-        cpq = c[p, q] - math.sqrt(vp * vq) * rp * rq
-        weight = math.sqrt(max(c[r, r], 0.0) / _TWO_PI) * safe_rho(c[r, j], c[r, r], c[j, j])
-        total += weight * orthant2(vp * (1.0 - rp * rp), vq * (1.0 - rq * rq), cpq)
-    return total
+            j, u, v = q, a, p
+        ru = safe_rho(c[u, j], c[u, u], c[j, j])
+        rv = safe_rho(c[v, j], c[v, v], c[j, j])
+        vu = max(c[u, u], 0.0)
+        vv = max(c[v, v], 0.0)
+        cuv = c[u, v] - math.sqrt(vu * vv) * ru * rv
+        orth = orthant2(vu * (1.0 - ru * ru), vv * (1.0 - rv * rv), cuv)
+        first += math.sqrt(max(c[q, q], 0.0) / _TWO_PI) * safe_rho(c[q, j], c[q, q],
+                                                                    c[j, j]) * orth
+        second += math.sqrt(max(c[p, p], 0.0) / _TWO_PI) * safe_rho(c[p, j], c[p, p],
+                                                                     c[j, j]) * orth
+    return first, second
+
+
+def relu_theta(var: float, cov: float, var_b: float) -> float:
+    """E[relu(a) θ(b)] = √(Var a/2π) (1 + ρ_ab)/2."""
+    v = max(var, 0.0)
+    return math.sqrt(v / _TWO_PI) * (1.0 + safe_rho(cov, v, var_b)) / 2.0
+
+
+def same_field(C: np.ndarray, a: int, b: int) -> bool:
+    """Whether fields a and b are one field: C_aa = C_bb = C_ab exactly (Var(x_a − x_b) = 0)."""
+    return C[a, a] == C[b, b] and C[a, b] == C[a, a]
+
+
+def theta_relu_relu(C: np.ndarray, u: int, w: int, z: int) -> float:
+    """E[θ(x_u) relu(x_w) relu(x_z)] (gaussian._theta_relu_relu: Stein's lemma on x_w, the
+    conditioning through correlations clipped to [−1, 1])."""
+    r_wz = safe_rho(C[w, z], C[w, w], C[z, z])
+    r_wu = safe_rho(C[w, u], C[w, w], C[u, u])
+    r_zu = safe_rho(C[z, u], C[z, z], C[u, u])
+    vw, vz, vu = max(C[w, w], 0.0), max(C[z, z], 0.0), max(C[u, u], 0.0)
+    sw, sz, su = math.sqrt(vw), math.sqrt(vz), math.sqrt(vu)
+    weight = sw / math.sqrt(_TWO_PI)
+    # given w = 0: (z, u); given u = 0: (z, w)
+    t1 = weight * relu_theta(vz * (1.0 - r_wz * r_wz), C[z, u] - sz * su * r_wz * r_wu,
+                             vu * (1.0 - r_wu * r_wu))
+    t2 = weight * r_wu * relu_theta(vz * (1.0 - r_zu * r_zu), C[z, w] - sz * sw * r_zu * r_wu,
+                                    vw * (1.0 - r_wu * r_wu))
+    orthant = 0.125 + (math.asin(r_wz) + math.asin(r_wu) + math.asin(r_zu)) / (2.0 * _TWO_PI)
+    return t1 + t2 + C[w, z] * orthant
 
 
 def _clip_pair(c: np.ndarray, p: int, q: int) -> None:
@@ -105,12 +140,27 @@ def _clip_pair(c: np.ndarray, p: int, q: int) -> None:
 
 def relu_i4(C: np.ndarray, nodes: np.ndarray, weights: np.ndarray, cs: np.ndarray,
             cc: np.ndarray) -> float:
-    """The 1-D integral of :mod:`fltheory.papers.committee.gaussian` (``_relu_i4``: the
-    conditional covariances as Schur complements plus exact multiples of ε = 1 − s = t²)
+    """I4 of relu as :mod:`fltheory.papers.committee.gaussian` computes it: the closed form
+    when a θ field (u or v) is one of the other three (``_theta_relu_relu``), else the 1-D
+    integral
+    (``_relu_i4_integral``: the conditional covariances as Schur complements plus exact
+    multiples of ε = 1 − s = t²)
     for one 4 × 4 C, at the Gauss–Legendre nodes t (in [0, 1]) and weights given; cs, cc are
     4 × 4 work arrays (the Schur complements of u and of v)."""
-    total = 0.25 * relu_relu(C[2, 2], C[3, 3], C[2, 3])
+    # a θ field that is also a relu field (or the other θ field): θ² = θ, θ(u) relu(u) =
+    # relu(u), and the closed form E[θ relu relu] (fields equal when C_aa = C_bb = C_ab)
+    if same_field(C, 0, 1):
+        return theta_relu_relu(C, 0, 2, 3)
+    if same_field(C, 0, 2):
+        return theta_relu_relu(C, 1, 0, 3)
+    if same_field(C, 0, 3):
+        return theta_relu_relu(C, 1, 2, 0)
+    if same_field(C, 1, 2):
+        return theta_relu_relu(C, 0, 1, 3)
+    if same_field(C, 1, 3):
+        return theta_relu_relu(C, 0, 2, 1)
     c00, c11, c01 = C[0, 0], C[1, 1], C[0, 1]
+    total = 0.25 * relu_relu(C[2, 2], C[3, 3], C[2, 3])
     det0 = max(c00 * c11 - c01 * c01, 0.0)
     n1 = np.empty((4, 4))
     pa = np.empty((4, 4))
@@ -157,7 +207,8 @@ def relu_i4(C: np.ndarray, nodes: np.ndarray, weights: np.ndarray, cs: np.ndarra
                     else:
                         m[p, q] = sc[p, q] + e1 * proj
             dens = density0(C[x, x])
-            f += C[x, 2] * dens * ttr(m, y, 2, 3) + C[x, 3] * dens * ttr(m, y, 3, 2)
+            t23, t32 = ttr_pair(m, y, 2, 3)
+            f += C[x, 2] * dens * t23 + C[x, 3] * dens * t32
         total += f * 2.0 * t * weights[k]
     return total
 
@@ -442,16 +493,18 @@ def loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.nda
 
 def cost(model: CommitteeModel, av: GaussianAverages | None = None) -> float:
     """Estimated seconds of one compiled evaluation (K(K+1)/2 · n(n+1)/2 I4 and K n² I3, n =
-    K + M) of an erf, relu, polynomial or erf-mixture ``model`` (``inf`` for other g), with
-    the averages ``av`` (default the model's own)."""
+    K + M; for relu only the K(K−1)/2 · (n−2)(n−1)/2 I4 with i < k and c, e not in {i, k}
+    are integrals, 1e-6 s for each closed form) of an erf, relu, polynomial or erf-mixture ``model`` (``inf`` for other
+    g), with the averages ``av`` (default the model's own)."""
     if av is None:
         from fltheory.papers.committee.gaussian import averages
 
         av = averages(model.g)
     # compiled seconds per I4 (this machine, loaded): erf 5e-9 (hoisted loops; 3e-6 fixed),
-    # relu 3e-5–8e-5 (80 nodes), polynomials 1e-8 per term; I3 at most as much; a margin of 2
-    # (relu, polynomials); the erf mixture measured 4e-9 per arcsin term (tanh, K = M = 2:
-    # 7e-4 s per evaluation, K = M = 3: 2.3e-3; benchmarks/committee.py, cost_table)
+    # relu 3e-5–8e-5 per integral (112 nodes), polynomials 1e-8 per term; I3 at most as
+    # much; a margin of 2 (relu, polynomials); the erf mixture measured 4e-9 per arcsin term
+    # (tanh, K = M = 2: 7e-4 s per evaluation, K = M = 3: 2.3e-3; benchmarks/committee.py,
+    # cost_table)
     unit = {"erf": 5e-9, "relu": 1.6e-4, "polynomial": 2e-8, "mixture": 4e-9}.get(av.kind,
                                                                                  math.inf)
     if av.kind == "polynomial":
@@ -460,6 +513,10 @@ def cost(model: CommitteeModel, av: GaussianAverages | None = None) -> float:
         J = len(av.mixture.c)
         unit *= (J + 1) ** 2 * J * J
     K, n = model.K, model.K + model.M
+    if av.kind == "relu":  # the 1-D integral for i < k and c, e not in {i, k} only
+        integrals = K * (K - 1) / 2 * (n - 2) * (n - 1) / 2
+        closed = K * (K + 1) / 2 * n * (n + 1) / 2 - integrals + K * n * n
+        return float(integrals * unit + closed * 1e-6)
     return float((K * (K + 1) / 2 * n * (n + 1) / 2 + K * n * n) * unit
                  + (3e-6 if av.kind in ("erf", "mixture") else 0.0))
 

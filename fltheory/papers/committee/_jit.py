@@ -27,10 +27,14 @@ orthant2 = _compile(_flat.orthant2, safe_rho=safe_rho)
 relu_relu = _compile(_flat.relu_relu, safe_rho=safe_rho)
 density0 = _compile(_flat.density0)
 relu_i3 = _compile(_flat.relu_i3, orthant2=orthant2)
-ttr = _compile(_flat.ttr, safe_rho=safe_rho, orthant2=orthant2)
 _clip_pair = _compile(_flat._clip_pair)
-relu_i4 = _compile(_flat.relu_i4, relu_relu=relu_relu, density0=density0, ttr=ttr,
-                   _clip_pair=_clip_pair)
+relu_theta = _compile(_flat.relu_theta, safe_rho=safe_rho)
+theta_relu_relu = _compile(_flat.theta_relu_relu, safe_rho=safe_rho, relu_theta=relu_theta)
+same_field = _compile(_flat.same_field)
+ttr_pair = _compile(_flat.ttr_pair, safe_rho=safe_rho, orthant2=orthant2)
+relu_i4 = _compile(_flat.relu_i4, relu_relu=relu_relu, density0=density0, ttr_pair=ttr_pair,
+                   _clip_pair=_clip_pair, theta_relu_relu=theta_relu_relu,
+                   same_field=same_field)
 poly_eval = _compile(_flat.poly_eval)
 average = _compile(_flat.average, erf_i2=erf_i2, erf_i3=erf_i3, erf_i4=erf_i4,
                    orthant2=orthant2, relu_i3=relu_i3, relu_i4=relu_i4, poly_eval=poly_eval)

@@ -21,6 +21,9 @@ Which method each activation gets (:attr:`GaussianAverages.method` says it):
   Saad–Solla's Λ's (:func:`erf_i4`).
 * ``relu``: E2 is the degree-1 arc-cosine kernel, I2 = ¼ + arcsin(ρ)/(2π), and by Stein's
   lemma I3 = C12 √(C11 C33 − C13²)/(2π C11) + C23 (¼ + arcsin ρ13/(2π)) (closed forms).
+  I4 where a θ field is one of the other three (u = v: the ODE's terms i = k; w or z equal
+  to u or v: c or e equal to i or k) is E[θ relu relu] (θ² = θ, θ(u) relu(u) = relu(u)),
+  closed by Stein's lemma (:func:`_theta_relu_relu`). Otherwise
   I4 has no closed form (it contains four-variable orthant integrals). It is the exact 1-D
   integral F(1) = F(0) + ∫_0^1 F'(s) ds along C(s), where every entry coupling u or v to
   another field is multiplied by s (C(0): u, v independent of each other and of (w, z), so
@@ -229,6 +232,23 @@ def _ttr(c: dict[tuple[int, int], Any], a: int, b: int, r: int) -> Any:
     return total
 
 
+def _theta_relu_relu(c: dict[tuple[int, int], Any], u: int, w: int, z: int) -> Any:
+    """E[θ(x_u) relu(x_w) relu(x_z)] in closed form (the relu I4 with its two θ on one field,
+    θ² = θ): Stein's lemma on x_w (relu(w) = w θ(w)) gives C_ww E[δ(w) relu(z) θ(u)] +
+    C_wu E[δ(u) θ(w) relu(z)] + C_wz P(w, z, u > 0); each δ term is a density at 0 times
+    E[relu(a) θ(b)] = √(Var a/2π) (1 + ρ_ab)/2 given that field (conditioning through clipped
+    correlations, :func:`_given`), and the trivariate orthant is ⅛ + Σ arcsin ρ/(4π)."""
+    def relu_theta(cc: dict[tuple[int, int], Any], a: int, b: int) -> Any:
+        var = np.maximum(cc[a, a], 0.0)
+        return np.sqrt(var / _TWO_PI) * (1.0 + _safe_rho(cc[a, b], var, cc[b, b])) / 2
+    orthant = 0.125 + (np.arcsin(_safe_rho(c[w, z], c[w, w], c[z, z]))
+                       + np.arcsin(_safe_rho(c[w, u], c[w, w], c[u, u]))
+                       + np.arcsin(_safe_rho(c[z, u], c[z, z], c[u, u]))) / (2 * _TWO_PI)
+    return (_stein_weight(c, w, w) * relu_theta(_given(c, w, (z, u)), z, u)
+            + _stein_weight(c, w, u) * relu_theta(_given(c, u, (z, w)), z, w)
+            + c[w, z] * orthant)
+
+
 def _relu_e2(C: np.ndarray) -> np.ndarray:
     return _relu_relu(C[..., 0, 0], C[..., 1, 1], C[..., 0, 1])
 
@@ -270,7 +290,34 @@ def _clip_psd(c: dict[tuple[int, int], Any], p: int, q: int) -> None:
     c[q, p] = c[p, q]
 
 
+#: I4 = E[θ(u) θ(v) relu(w) relu(z)] when a θ field is one of the others (θ² = θ, θ(u) relu(u)
+#: = relu(u)): (the two fields that coincide, the (θ, relu, relu) fields of the closed form)
+_RELU_I4_COINCIDENCES = (((0, 1), (0, 2, 3)), ((0, 2), (1, 0, 3)), ((0, 3), (1, 2, 0)),
+                         ((1, 2), (0, 1, 3)), ((1, 3), (0, 2, 1)))
+
+
 def _relu_i4(C: np.ndarray, nodes: int = RELU_NODES, graded: bool = True) -> np.ndarray:
+    """I4 of relu: where a θ field (u or v) is one of the other three fields (C_aa = C_bb = C_ab
+    exactly, so Var(x_a − x_b) = 0: the ODE's terms i = k, and c or e equal to i or k) the
+    closed form E[θ relu relu] (:func:`_theta_relu_relu`), elsewhere
+    :func:`_relu_i4_integral`."""
+    C = np.asarray(C, dtype=float)
+    out = np.full(C.shape[:-2], np.nan)
+    todo = np.ones(C.shape[:-2], dtype=bool)
+    for (a, b), (u, w, z) in _RELU_I4_COINCIDENCES:
+        pick = todo & (C[..., a, a] == C[..., b, b]) & (C[..., a, b] == C[..., a, a])
+        if pick.any():
+            sub = C[pick]
+            full = {(p, q): sub[:, p, q] for p in range(4) for q in range(4)}
+            out[pick] = _theta_relu_relu(full, u, w, z)
+            todo &= ~pick
+    if todo.any():
+        out[todo] = _relu_i4_integral(C[todo], nodes, graded)
+    return _finite_result(out, "I4")
+
+
+def _relu_i4_integral(C: np.ndarray, nodes: int = RELU_NODES, graded: bool = True
+                      ) -> np.ndarray:
     """The 1-D integral of the module docstring. Every covariance conditioned on u and/or v at
     s = 1 − ε (ε = t²) is written as its s-independent Schur complement (from C, once) plus
     exact multiples of ε: no difference of nearly equal numbers at the nodes near s = 1, so
@@ -632,10 +679,11 @@ def averages(g: str, dps: int | None = None, method: str = "auto") -> GaussianAv
     if expr == sp.Max(Z, 0) or text == "relu":
         return GaussianAverages(
             "relu", "relu",
-            f"closed form (arc-cosine, Stein) for E2, I2, I3; I4 by a 1-D integral "
-            f"(graded Gauss–Legendre, 7 panels × {RELU_NODES} nodes; error <= 1e-9 measured "
-            f"against 3000-node Gauss–Legendre at generic, singular and near-singular "
-            f"covariances)",
+            f"closed form (arc-cosine, Stein) for E2, I2, I3 and I4 with a θ field repeated; "
+            f"other I4 by "
+            f"a 1-D integral (graded Gauss–Legendre, 7 panels × {RELU_NODES} nodes; error <= "
+            f"1e-9 measured against 3000-node Gauss–Legendre at generic, singular and "
+            f"near-singular covariances)",
             sp.Max(Z, 0), {"e2": _relu_e2, "i2": _relu_i2, "i3": _relu_i3, "i4": _relu_i4},
             _relu_symbolic)
     if expr.is_polynomial(Z):

@@ -14,7 +14,7 @@ from scipy.special import erf
 
 from fltheory.exact import DomainError
 from fltheory.papers.committee import _wick as wick
-from fltheory.papers.committee.gaussian import _relu_i4, averages
+from fltheory.papers.committee.gaussian import _relu_i4, _relu_i4_integral, averages
 from fltheory.papers.quadratic.equations import wick_expectation
 
 
@@ -124,7 +124,8 @@ def test_relu_i4_quadrature_error_and_exact_cases():
                   for C in (_generic_cov(4), _embed(G, [0, 0, 1, 2]), B @ B.T,
                             _embed(G, [0, 1, 0, 1]), _embed(G, [0, 1, 2, 2]))
                   for eps in (0.0, 1e-2, 1e-4, 1e-6, 1e-8, 1e-10)])
-    assert np.abs(_relu_i4(C) - _relu_i4(C, 3000, graded=False)).max() < 1e-9
+    # (u = v exactly: _relu_i4 takes the closed form, held here to the integral's fine rule)
+    assert np.abs(_relu_i4(C) - _relu_i4_integral(C, 3000, graded=False)).max() < 1e-9
     # all four fields equal: E[θ(u) relu(u)²] = E[u² θ(u)] = C/2; the stated error 1e-9 (here
     # round-off near s = 1 limits every rule to ~2e-10, the 3000-node one included)
     assert float(averages("relu").i4(np.full((4, 4), 1.7))) == pytest.approx(0.85, abs=1e-9)
@@ -252,3 +253,72 @@ def test_erf_is_erf_of_z_in_the_committee_too():
     assert float(erf.i2(C)) == pytest.approx(i2, rel=1e-13)
     # and erf_ss is the same function at half the variance: erf(z/√2) = erf(z') with z' = z/√2
     assert float(averages("erf_ss").e2(C)) == pytest.approx(float(erf.e2(C / 2)), rel=1e-13)
+
+
+def _theta_relu_relu_by_dblquad(C: np.ndarray) -> float:
+    """E[θ(u) relu(w) relu(z)] for the 3 × 3 covariance of (u, w, z), as a 2-D integral over
+    w, z > 0 of w z P(u > 0 | w, z) times their density (scipy's dblquad, 1e-13 absolute):
+    a computation that shares nothing with Stein's lemma."""
+    from scipy import integrate, stats
+
+    S = C[1:, 1:]
+    b = C[0, 1:]
+    coef = np.linalg.solve(S, b)
+    sd = math.sqrt(C[0, 0] - b @ coef)
+    Si = np.linalg.inv(S)
+    norm = 2 * math.pi * math.sqrt(np.linalg.det(S))
+
+    def f(z: float, w: float) -> float:
+        x = np.array([w, z])
+        return w * z * stats.norm.cdf(coef @ x / sd) * math.exp(-0.5 * x @ Si @ x) / norm
+
+    top = 14 * math.sqrt(S.max())
+    return integrate.dblquad(f, 0, top, 0, top, epsabs=1e-13, epsrel=1e-12)[0]
+
+
+# I4 = E[θ(x0) θ(x1) relu(x2) relu(x3)] with a θ field repeated, as fields of a generic
+# (θ field t, relu fields r, s) triple: (the four fields' indices into (t, r, s) order)
+_COINCIDENT = {"u=v": [0, 0, 1, 2], "w=u": [1, 0, 1, 2], "z=u": [1, 0, 2, 1],
+               "w=v": [0, 1, 1, 2], "z=v": [0, 1, 2, 1]}
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23])
+@pytest.mark.parametrize("pattern", sorted(_COINCIDENT))
+def test_relu_i4_with_one_theta_field_is_the_closed_form(seed, pattern):
+    """I4 of relu with a θ field repeated (u = v: the ODE's terms i = k; w or z equal to u or
+    v: c or e equal to i or k): θ² = θ and θ(u) relu(u) = relu(u) leave E[θ(t) relu(r)
+    relu(s)], in closed form (Stein's lemma), against a 2-D quadrature of that definition at
+    generic covariances, in numpy and in the compiled loops' plain code."""
+    from fltheory.papers.committee import _flat
+    from fltheory.papers.committee.gaussian import RELU_NODES, _legendre
+
+    C3 = _generic_cov(seed, 3)
+    C = _embed(C3, _COINCIDENT[pattern])
+    reference = _theta_relu_relu_by_dblquad(C3)
+    assert float(_relu_i4(C)) == pytest.approx(reference, abs=1e-12)
+    work = np.empty((4, 4)), np.empty((4, 4))
+    # the plain-Python loops (numba compiles the same code)
+    assert _flat.relu_i4(C, *_legendre(RELU_NODES), *work) == pytest.approx(reference, abs=1e-12)
+    # batched with a generic covariance, which keeps the integral
+    G = _generic_cov(seed + 10)
+    both = _relu_i4(np.stack([C, G]))
+    assert both[0] == pytest.approx(reference, abs=1e-12)
+    assert both[1] == float(_relu_i4(G))
+
+
+def test_relu_i4_closed_form_limits():
+    # u independent of (w, z): ½ E[relu(w) relu(z)] (the arc-cosine kernel); u = w: E[relu(w)
+    # relu(z)] (θ(w) relu(w) = relu(w)), where the conditioning on u = 0 is degenerate
+    C3 = np.array([[1.3, 0.0, 0.0], [0.0, 1.0, 0.5], [0.0, 0.5, 2.0]])
+    kernel = math.sqrt(2.0) * (math.sqrt(1 - 0.125) + (math.pi - math.acos(0.5 / math.sqrt(2)))
+                               * 0.5 / math.sqrt(2)) / (2 * math.pi)
+    assert float(_relu_i4(_embed(C3, [0, 0, 1, 2]))) == pytest.approx(kernel / 2, rel=1e-13)
+    C3 = _generic_cov(25, 2)
+    same = _embed(C3, [0, 0, 0, 1])
+    assert float(_relu_i4(same)) == pytest.approx(float(averages("relu").e2(C3)), rel=1e-12)
+    # E[θ(v) relu(u)²] = E[u² θ(u) θ(v)] = C_uu ((π/2 + arcsin ρ) + ρ√(1 − ρ²))/(2π), the
+    # bivariate truncated second moment
+    rho = C3[0, 1] / math.sqrt(C3[0, 0] * C3[1, 1])
+    moment = C3[0, 0] * (math.pi / 2 + math.asin(rho) + rho * math.sqrt(1 - rho**2)) / (
+        2 * math.pi)
+    assert float(_relu_i4(_embed(C3, [0, 1, 0, 0]))) == pytest.approx(moment, rel=1e-12)

@@ -118,15 +118,16 @@ def test_mode_amplitude_is_the_left_eigenvector_projection():
 
 
 def test_long_integration_is_announced_on_stderr_only(capsys):
-    """An integration estimated at 5 s or more says so on stderr before the work (relu, whose
-    I4 is a 1-D integral, to t = 2000: estimated well above 5 s); a short one says nothing."""
+    """An integration estimated at 5 s or more says so on stderr before the work (relu, some
+    of whose I4 are 1-D integrals, K = M = 3 to t = 1000: estimated well above 5 s); a short
+    one says nothing."""
     from fltheory.papers.committee.cli import _announce
     from fltheory.papers.committee.params import CommitteeModel, ODESettings
 
-    long = _announce(CommitteeModel("relu", 2, 2), ODESettings("1/2", t_max=2000))
+    long = _announce(CommitteeModel("relu", 3, 3), ODESettings("1/2", t_max=1000))
     out = capsys.readouterr()
     assert long >= 5 and out.out == ""
-    assert out.err.startswith("fltheory committee ode: integrating to t = 2000 (estimated ")
+    assert out.err.startswith("fltheory committee ode: integrating to t = 1000 (estimated ")
     short = _announce(CommitteeModel("erf_ss", 2, 2), ODESettings("1/2", t_max=10))
     out = capsys.readouterr()
     assert short < 5 and out.out == "" and out.err == ""

@@ -79,7 +79,7 @@ def test_serial_equals_two_workers():
     ("committee.ode", ["K=10", "M=10", "t_max=10"], "g = erf_ss, K = 10"),  # this task's 30 s
     # mixture: compiled (numba) or numpy, the integrator's own estimate, beyond this task's 30 s
     ("committee.ode", ["g=tanh", "K=5", "M=5"], "K = 5, M = 5, t_max = 100"),
-    ("committee.ode", ["g=relu", "K=3", "M=3", "t_max=1000"], "t-max = 1e+03"),  # integrate's bound
+    ("committee.ode", ["g=relu", "K=4", "M=4", "t_max=1000"], "t-max = 1e+03"),  # integrate's bound
     ("committee.ode", ["eta=0"], "eta"),
 ])
 def test_bad_points_refused_before_work(invoke, monkeypatch, task, grid, param):
