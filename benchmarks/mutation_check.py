@@ -35,6 +35,7 @@ INDEPENDENT_FISHER = "tests/papers/fisher/test_independent.py"
 INDEPENDENT_HERMITE = "tests/engine/test_independent_hermite.py"
 INDEPENDENT_KERNEL = "tests/papers/kernel/test_independent_kernel.py"
 KERNEL_CLI = "tests/papers/kernel/test_kernel_cli.py"
+KERNEL_CITATIONS = "tests/papers/kernel/test_citations.py"
 KERNEL_SIM = "tests/papers/kernel/test_kernel_sim.py"
 USER_KERNEL = "tests/papers/kernel/test_user_checks.py"
 INDEPENDENT_QUADRATIC = "tests/papers/quadratic/test_independent.py"
@@ -702,6 +703,27 @@ MUTATIONS: list[Mutation] = [
       INDEPENDENT_KERNEL, "-k", "marchenko"),
     M("kernel: optimal ridge λ* = γσ²/r²", KR, "lam_e = g * s2 / r2 if lam is None",
       "lam_e = g * s2 / r2 / 2 if lam is None", INDEPENDENT_KERNEL, "-k", "optimal_ridge"),
+    # the same formulas against third-party transcriptions of the cited statements (issue 35)
+    M("kernel (citations): random features E_0 term 3ψ_1ψ_2χζ²", "fltheory/engine/kernels/rf.py",
+      "+ 3 * p1 * p2 * c * z2 - p1 * p2)", "+ 2 * p1 * p2 * c * z2 - p1 * p2)",
+      KERNEL_CITATIONS, "-k", "wang_et_al"),
+    M("kernel (citations): random features E_1 term −ψ_2χ²ζ²", "fltheory/engine/kernels/rf.py",
+      "e1 = p2 * c**3 * z4 - p2 * c**2 * z2", "e1 = p2 * c**3 * z4 - p1 * c**2 * z2",
+      KERNEL_CITATIONS, "-k", "wang_et_al"),
+    M("kernel (citations): random features E_2 term (ψ_1 − 1)χ³ζ⁶", "fltheory/engine/kernels/rf.py",
+      "+ (p1 - 1) * c**3 * z6", "+ (p1 + 1) * c**3 * z6", KERNEL_CITATIONS, "-k", "wang_et_al"),
+    M("kernel (citations): random features fixed point ζ²ν_2/(1 − ζ²ν_1ν_2)",
+      "fltheory/engine/kernels/rf.py",
+      "m1 = psi1 / (-xi - n2 - zeta2 * n2 / d)", "m1 = psi1 / (-xi - n2 - zeta2 * n1 / d)",
+      KERNEL_CITATIONS, "-k", "polynomial_form"),
+    M("kernel (citations): ridge variance σ²γ(m − λm')", KR,
+      "variance = sp.radsimp(s2 * g * (m - lam_e * dm))",
+      "variance = sp.radsimp(s2 * g * (m - lam_e * dm / 2))", KERNEL_CITATIONS, "-k",
+      "isotropic_limit"),
+    M("kernel (citations): optimal ridge λ* = γσ²/r²", KR, "lam_e = g * s2 / r2 if lam is None",
+      "lam_e = g * s2 / r2 / 2 if lam is None", KERNEL_CITATIONS, "-k", "optimal_ridge"),
+    M("kernel (citations): ridgeless risk for γ < 1, σ²γ/(1 − γ)", KR,
+      "return s2 * g / (1 - g)", "return s2 / (1 - g)", KERNEL_CITATIONS, "-k", "ridgeless"),
     # the same formulas against the user-level checks (published formulas, no engine code)
     M("kernel (user check): t·P_k recursion α_k of the exact ReLU NTK", KA,
       "alpha = Fraction(k + d - 2, 2 * k + d - 2)", "alpha = Fraction(k + d - 1, 2 * k + d - 2)",
