@@ -8,8 +8,13 @@ features σ(⟨θ_a, x⟩/√d), a ≤ N; â minimises (1/n) Σ_i (y_i − Σ_a 
 N/d → ψ_1, n/d → ψ_2. The activation enters through μ_1 = E[σ(G)G] and
 μ_*² = E[σ(G)²] − μ_0² − μ_1² (G ~ N(0, 1)), as ζ = μ_1/μ_* and λ̄ = λ/μ_*².
 
-The limit (our transcription of their Definition 1 and Theorem 1; the stored copies at hand
-give the abstract only, and the formulas were checked here against a numpy simulation at
+The limit (our transcription of their Definition 1 and Theorem 1; the stored copies of the
+paper at hand, https://ar5iv.labs.arxiv.org/html/1908.05355 and a mirror, give its abstract and
+introduction only, so it is not checked against the paper's own text. It agrees at generic
+parameters with two independent public transcriptions: github.com/Jeffwang87/RFR_AF,
+RunMeToGenerateFigure1.nb (E_0, E_1, E_2, B, V and the risk) and a public Python file
+("Equation (15)" to "(20)" of Mei and Montanari: the fixed point in polynomial form, χ, E_0–E_2),
+tests/papers/kernel/test_citations.py; and it was checked here against a numpy simulation at
 d = 200 and against the ψ_1 → ∞ kernel limit, tests/papers/kernel/test_independent_kernel.py):
 ν_1, ν_2 analytic on the upper half plane with
 

@@ -17,6 +17,14 @@ Thm. 2.1). Ridgeless (λ → 0+): σ²γ/(1 − γ) for γ < 1 and r²(1 − 1/�
 R(λ*) = σ²γ m(−λ*) (Dobriban & Wager 2018, Thm. 2.1; the terms in m' cancel since r²λ* = σ²γ).
 The test error against noisy labels is R + σ².
 
+The theorem numbers above were not checked against the papers (the stored copies give their
+abstracts only). The formulas were: the risk σ²γ(m(−λ) − λ(1 − αλ)m'(−λ)), α = r²/(σ²γ) (the
+same as above), λ* = 1/α, R(λ*) = σ²γ m(−1/α) and both ridgeless limits agree with R.
+Tibshirani's Stat 241B lecture notes (a co-author of Hastie et al.; github.com/ryantibs/
+statlearn-s23, lectures/ridge/ridge.tex and lectures/ridgeless/ridgeless.tex) at generic
+parameters, and m with a quadrature of the Marchenko–Pastur density
+(tests/papers/kernel/test_citations.py).
+
 Everything is a sympy expression in square roots of the rationals given (exact).
 """
 

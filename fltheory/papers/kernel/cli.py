@@ -314,7 +314,9 @@ def ridge_result(question: Any) -> Result:
                      "risk": "E_x(xᵀβ̂ − xᵀβ)² (clean); noisy-label test error adds σ²",
                      "formula": "r²λ²m'(−λ) + σ²γ(m(−λ) − λm'(−λ)), m the Marchenko–Pastur "
                                 "Stieltjes transform (Hastie et al. 2022, Thm. 2; Dobriban & "
-                                "Wager 2018, Thm. 2.1); exact (algebraic)"},
+                                "Wager 2018, Thm. 2.1; theorem numbers not checked against the "
+                                "papers, the formula as restated in R. Tibshirani's Stat 241B "
+                                "notes, ridge.tex); exact (algebraic)"},
         summary=summary,
         details={"lambda": str(a.lam), "risk": str(a.risk),
                  "risk_numeric": None if a.risk == sp.oo else num(a.risk),
@@ -376,9 +378,12 @@ def rf_result(question: Any) -> Result:
                                    "coefficients b_0, b_1 of its depth-2 NNGP",
                      "risk": "F_1² B + (τ² + F_*²) V + F_*² against the clean target",
                      "source": "Mei & Montanari 2019 (arXiv:1908.05355), Definition 1 and "
-                               "Theorem 1, as transcribed here (the stored copies give the "
-                               "abstract only); tested against a numpy simulation at d = 200 "
-                               "and against the ψ_1 → ∞ kernel ridge limit"},
+                               "Theorem 1, as transcribed here (the stored copies of the paper "
+                               "give its abstract and introduction only); agrees with two "
+                               "public transcriptions (github.com/Jeffwang87/RFR_AF and one "
+                               "other, tests/papers/kernel/test_citations.py), tested against "
+                               "a numpy simulation at d = 200 and against the ψ_1 → ∞ kernel "
+                               "ridge limit"},
         summary=[f"σ = {q.activation}: ζ² = {a.zeta2:.6g}, λ/μ_*² = {a.lam_bar:.6g}",
                  f"test error (clean) = {a.risk:.10g} (B = {a.bias:.6g}, V = {a.variance:.6g})"],
         details={"mu0sq": a.mu0sq, "mu1sq": a.mu1sq, "mustar2": a.mustar2, "zeta2": a.zeta2,

@@ -710,8 +710,9 @@ def random_features(question: Any) -> RandomFeaturesAnswer:
     ``question`` (:class:`~fltheory.papers.kernel.params.RandomFeatures`): μ_0², μ_1² are the
     first two Taylor coefficients b_0, b_1 of its depth-2 NNGP (κ(1) = 1, the He normalisation,
     so μ_*² = 1 − b_0 − b_1); the limit is our transcription of Mei & Montanari (2019, Def. 1
-    and Thm. 1), checked against a simulation and against the ψ_1 → ∞ kernel limit
-    (tests/papers/kernel/test_independent_kernel.py).
+    and Thm. 1; the paper's full text was not at hand), equal at generic parameters to two
+    public transcriptions (tests/papers/kernel/test_citations.py), checked against a simulation
+    and against the ψ_1 → ∞ kernel limit (tests/papers/kernel/test_independent_kernel.py).
 
     >>> from fltheory.papers.kernel.params import RandomFeatures
     >>> a = random_features(RandomFeatures("relu", 2, 3, "1/10", 1, 0, "1/2"))
