@@ -609,6 +609,13 @@ MUTATIONS: list[Mutation] = [
       "return (self.P.psi(qh, self.level) + alpha * self.C.dpsi(q, self.level, v)",
       "return (self.P.psi(qh, self.level) + alpha * self.C.dpsi(q, self.level, v) * 1.001",
       GLM_CITATIONS, "-k", "free_entropy or command_point"),
+    M("glm: hinge prox, the flat piece f = (1 − t)/Σ", "fltheory/papers/glm/_losses.py",
+      "f = np.where(low, 1.0, np.where(mid, (1.0 - t) / sigma, 0.0))",
+      "f = np.where(low, 1.0, np.where(mid, (1.0 - t) / sigma ** 0.9, 0.0))", GLM_CITATIONS,
+      "-k", "hinge"),
+    M("glm: hinge prox, the flat piece begins at t = 1 − Σ", "fltheory/papers/glm/_losses.py",
+      "    low = t < 1.0 - sigma\n", "    low = t < 1.0 - 0.99 * sigma\n", GLM_CITATIONS, "-k",
+      "hinge"),
     # ---------------------------------------------------------------- spectral (issue 27)
     M("spectral: semicircle overlap 1 − 1/θ²", "fltheory/engine/spectral/spikes.py",
       "outlier, overlap = th + 1 / th, 1 - 1 / th ** 2",

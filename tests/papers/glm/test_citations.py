@@ -17,17 +17,22 @@ Z₀, Z_out, the potential f_RS(q, q̂) = ψ₀(q̂) + α Ψ_out(q) − q q̂/2,
 prediction ŷ = argmax_y Z_out), by scipy quadrature of those definitions — never the code's
 variables — at a generic prior × channel pair that no other test uses: a Gauss–Bernoulli prior
 (ρ = 3/10, not centred in law: mass 7/10 at 0) and a sign channel with probit noise σ_in = 1/2.
+The ERM fixed-point equations of the page are checked for the hinge loss (the one loss no other
+test computes a second way; logistic and square are in test_erm.py).
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
+import numpy as np
 import pytest
 from scipy import integrate, special
 
 from fltheory.papers.glm._se import SE
-from fltheory.papers.glm.params import Channel, gauss_bernoulli
+from fltheory.papers.glm.erm import erm_point
+from fltheory.papers.glm.params import Channel, gauss_bernoulli, gaussian
 from fltheory.papers.glm.theory import point
 
 RHO = 0.3
@@ -166,3 +171,87 @@ def test_the_command_point_is_a_stationary_point_of_the_potential():
     assert p.bayes_f.value == pytest.approx(f_rs(q, qh, ALPHA), rel=1e-7)
     assert p.bayes_error.value == pytest.approx(
         math.acos(math.sqrt(q / (RHO + SIG * SIG))) / math.pi, rel=1e-9)
+
+
+# ---------------------------------------------------------------- hinge ERM, a second route
+
+
+def _tmom(c, s, a, b):
+    """(P, E[ν; a<ν<b], E[ν²; a<ν<b]) for ν ~ N(c, s²), in closed form (truncated moments)."""
+    def ends(e):
+        if math.isinf(e):
+            return (1.0 if e > 0 else 0.0), 0.0, 0.0
+        t = (e - c) / s
+        d = math.exp(-t * t / 2) / math.sqrt(2 * math.pi)
+        return special.ndtr(t), d, t * d
+    (Fa, da, tda), (Fb, db, tdb) = ends(a), ends(b)
+    P = Fb - Fa
+    return (P, c * P + s * (da - db),
+            (c * c + s * s) * P + 2 * c * s * (da - db) + s * s * (tda - tdb))
+
+
+def _hinge_reference(alpha, lam, rho, sigma_in):
+    """ℓ2-penalised hinge regression's (m, q, Σ, error) from the page's general ERM equations
+    (Aubin, Krzakala, Lu & Zdeborová 2020, arXiv:2006.06560; equation numbers not confirmed:
+    abstract only), written another way than the module:
+
+    * the prox of Σ max(0, 1 − y h) at ω, in ν = yω: h = y g(ν), g = ν for ν ≥ 1, 1 on
+      (1 − Σ, 1), ν + Σ for ν ≤ 1 − Σ; so f = (h − ω)/Σ = y(g − ν)/Σ, 1 − ∂_ω h = 1 on the
+      middle piece, 0 elsewhere;
+    * the average over the *teacher's* field z ~ N(0, ρ) and labels y (sign z, or probit
+      weights Φ(yz/σ_in)) by scipy quadrature in z, and over the student's field given z,
+      ν ~ N(y(m/ρ)z, q − m²/ρ), *exactly* by truncated Gaussian moments on the three pieces
+      (the module: composite Gauss–Legendre in ξ with breakpoints at the kinks);
+    * m̂ in its Stein form α E[f (z − (m/q)ω)]/(ρ − m²/q) (the module: the density term);
+    * the fixed point by damped iteration (the module: Powell's hybrid method)."""
+
+    def inner(z, y, m, q, S):
+        s = math.sqrt(q - m * m / rho)
+        c, k = y * (m / rho) * z, m / q
+        PB, E1B, E2B = _tmom(c, s, 1 - S, 1.0)
+        PC, E1C, _ = _tmom(c, s, -math.inf, 1 - S)
+        f2 = (PB - 2 * E1B + E2B) / (S * S) + PC
+        stein = ((y * z * PB - (y * z + k) * E1B + k * E2B) / S
+                 + y * z * PC - k * E1C)
+        return np.array([stein, f2, PB])
+
+    def avg(m, q, S):
+        def integrand(z, y):
+            w = math.exp(-z * z / (2 * rho)) / math.sqrt(2 * math.pi * rho)
+            py = (1.0 if y * z > 0 else 0.0) if sigma_in == 0 else special.ndtr(y * z / sigma_in)
+            return w * py * inner(z, y, m, q, S)
+        top = 14 * math.sqrt(rho)
+        tot = np.zeros(3)
+        for y in (-1, 1):
+            for a, b in ((-top, 0.0), (0.0, top)):
+                tot += integrate.quad_vec(lambda z, y=y: integrand(z, y), a, b,
+                                          epsabs=1e-15, epsrel=1e-13)[0]
+        return tot
+
+    m, q, S = 0.5, 1.0, 1.0
+    for _ in range(3000):
+        stein, f2, pb = avg(m, q, S)
+        mh, qh, Sh = alpha * stein / (rho - m * m / q), alpha * f2, alpha * pb / S
+        Sn = 1 / (lam + Sh)
+        mn, qn = rho * mh * Sn, (rho * mh * mh + qh) * Sn * Sn
+        moved = max(abs(mn - m), abs(qn - q), abs(Sn - S))
+        m, q, S = (m + mn) / 2, (q + qn) / 2, (S + Sn) / 2
+        if moved < 1e-13:
+            break
+    else:
+        raise AssertionError("the reference iteration did not settle")
+    return m, q, S, math.acos(m / math.sqrt((rho + sigma_in ** 2) * q)) / math.pi
+
+
+@pytest.mark.parametrize("alpha,lam,rho,probit",
+                         [(1.7, 0.23, "13/10", 0), (2.6, 0.31, "7/10", "1/3")])
+def test_hinge_against_a_second_route(alpha, lam, rho, probit):
+    """m, q, Σ and the classification error of ℓ2-penalised hinge regression at generic
+    (α, λ, ρ), noiseless and probit labels, against :func:`_hinge_reference` (the page's ERM
+    fixed-point equations; no other test checks the hinge fixed point a second way)."""
+    m, q, S, err = _hinge_reference(alpha, lam, float(Fraction(rho)), float(Fraction(probit)))
+    r = erm_point(gaussian(rho), Channel("sign", probit=probit), alpha, "hinge", lam)
+    assert r.m.value == pytest.approx(m, rel=1e-9)
+    assert r.q.value == pytest.approx(q, rel=1e-9)
+    assert r.sigma.value == pytest.approx(S, rel=1e-9)
+    assert r.error.value == pytest.approx(err, rel=1e-9)
