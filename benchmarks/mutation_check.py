@@ -50,6 +50,7 @@ INDEPENDENT_GLM_NOISY = "tests/papers/glm/test_independent_noisy.py"
 GLM_NOISY_REF = "benchmarks/glm_noisy_reference.py"
 GLM_NOISY = "tests/papers/glm/test_noisy_channels.py"
 GLM_ERM_CURVE = "tests/papers/glm/test_erm_curve.py"
+GLM_CITATIONS = "tests/papers/glm/test_citations.py"
 INDEPENDENT_TWOSTEP = "tests/papers/twostep/test_independent.py"
 QUADRATIC = "tests/papers/quadratic/test_theory.py"
 QUADRATIC_ESCAPE = "tests/papers/quadratic/test_escape.py"
@@ -598,6 +599,24 @@ MUTATIONS: list[Mutation] = [
     M("glm: ERM overlaps at a located λ known as λ is", "fltheory/papers/glm/erm.py",
       "known = math.floor(ans.lam.digits - math.log10(slope))", "known = 13", GLM_ERM_CURVE,
       "-k", "keep_their_digits"),
+    # glm: the page's equations against their definitions (issue 36, test_citations.py)
+    M("glm: probit noise enters as σ_in² (ρ' = ρ + σ_in²)", "fltheory/papers/glm/_channels.py",
+      "return float(self.channel.probit) ** 2", "return float(self.channel.probit)",
+      GLM_CITATIONS),
+    M("glm: mixture posterior variance, within-component variance c = s/(1 + q̂s)",
+      "fltheory/papers/glm/_priors.py", "        c = self.s / d\n",
+      "        c = self.s / d / d\n", GLM_CITATIONS, "-k", "overlap"),
+    M("glm: free entropy α ΔΨ(q)", "fltheory/papers/glm/_se.py",
+      "return (self.P.psi(qh, self.level) + alpha * self.C.dpsi(q, self.level, v)",
+      "return (self.P.psi(qh, self.level) + alpha * self.C.dpsi(q, self.level, v) * 1.001",
+      GLM_CITATIONS, "-k", "free_entropy or command_point"),
+    M("glm: hinge prox, the flat piece f = (1 − t)/Σ", "fltheory/papers/glm/_losses.py",
+      "f = np.where(low, 1.0, np.where(mid, (1.0 - t) / sigma, 0.0))",
+      "f = np.where(low, 1.0, np.where(mid, (1.0 - t) / sigma ** 0.9, 0.0))", GLM_CITATIONS,
+      "-k", "hinge"),
+    M("glm: hinge prox, the flat piece begins at t = 1 − Σ", "fltheory/papers/glm/_losses.py",
+      "    low = t < 1.0 - sigma\n", "    low = t < 1.0 - 0.99 * sigma\n", GLM_CITATIONS, "-k",
+      "hinge"),
     # ---------------------------------------------------------------- spectral (issue 27)
     M("spectral: semicircle overlap 1 − 1/θ²", "fltheory/engine/spectral/spikes.py",
       "outlier, overlap = th + 1 / th, 1 - 1 / th ** 2",
