@@ -494,8 +494,8 @@ def loops(y: np.ndarray, K: int, M: int, T: np.ndarray, a: np.ndarray, w: np.nda
 def cost(model: CommitteeModel, av: GaussianAverages | None = None) -> float:
     """Estimated seconds of one compiled evaluation (K(K+1)/2 · n(n+1)/2 I4 and K n² I3, n =
     K + M; for relu only the K(K−1)/2 · (n−2)(n−1)/2 I4 with i < k and c, e not in {i, k}
-    are integrals, 1e-6 s for each closed form) of an erf, relu, polynomial or erf-mixture ``model`` (``inf`` for other
-    g), with the averages ``av`` (default the model's own)."""
+    are integrals, 1e-6 s for each closed form) of an erf, relu, polynomial or erf-mixture
+    ``model`` (``inf`` for other g), with the averages ``av`` (default the model's own)."""
     if av is None:
         from fltheory.papers.committee.gaussian import averages
 

@@ -1,5 +1,5 @@
 r"""The channel's side of the replica formula: the output function g_out and its averages
-(Barbier et al. 2019, eq. (9)–(11) and SI).
+(Barbier et al. 2019).
 
 With the prior's second moment ρ, the overlap q and V = ρ − q, the label of a fresh sample is
 y ~ P_out(· | z), z = ω + √V u, ω ~ N(0, q), u ~ N(0, 1), and

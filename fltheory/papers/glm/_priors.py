@@ -1,5 +1,5 @@
 r"""The prior's side of the replica formula: the scalar Gaussian channel B = q̂ w* + √q̂ ξ,
-w* ~ P₀, observed at signal-to-noise q̂ (Barbier et al. 2019, eq. (9)–(10) and SI).
+w* ~ P₀, observed at signal-to-noise q̂ (Barbier et al. 2019).
 
 For P₀ = Σ_k π_k N(μ_k, s_k) (s_k = 0 a point mass) the partition function is
 Z₀(B, q̂) = ∫dP₀(w) e^{Bw − q̂w²/2} = Σ_k exp ℓ_k(B) with

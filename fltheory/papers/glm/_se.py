@@ -1,7 +1,7 @@
 r"""State evolution and the replica-symmetric free entropy of a GLM, on the curve of fixed
-points parametrised by q̂ (Barbier et al. 2019, eq. (11)–(13)).
+points parametrised by q̂ (Barbier et al. 2019).
 
-The state evolution of GAMP (Barbier et al. 2019, eq. (13); Rangan 2011) is
+The state evolution of GAMP (Barbier et al. 2019; Rangan 2011) is
 q̂_t = α Q(q_t), q_{t+1} = F(q̂_t) with F(q̂) = ρ − mmse(q̂) (the prior's scalar channel) and
 Q(q) = E g_out² (the channel). Its fixed points are, for each q̂ > 0, exactly the pairs
 (q = F(q̂), α = A(q̂)) with
@@ -16,7 +16,7 @@ with A(0⁺) = α_WR = ρ'⁴/(ρ² E_y[(E[z'² | y] − ρ')²]) (linearisation
 end q̂ → ∞ is perfect recovery q = ρ (a fixed point of a noiseless channel), stable for
 α > A(∞).
 
-The free entropy of a fixed point (eq. (9)–(10)) with the q-independent entropy of the labels
+The free entropy of a fixed point (Barbier et al. 2019) with the q-independent entropy of the labels
 subtracted is f(q̂) = ψ₀(q̂) + α ΔΨ(q) − q q̂/2; the Bayes-optimal overlap is the fixed point of
 largest f (the sup–inf of the replica formula is reached at a fixed point).
 """

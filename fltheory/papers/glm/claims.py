@@ -259,7 +259,7 @@ CLAIMS = [
         why="m fluctuates by O(d^(-1/2)) between instances (and GAMP's bias is O(1/d), below "
             "it): the mean over 5 seeds must lie within 4 standard errors of the prediction",
         sizes=_OVERLAP_SIZES,
-        source="Barbier et al. 2019, eq. (13) (state evolution); Rangan 2011 (GAMP)"),
+        source="Barbier et al. 2019 (state evolution); Rangan 2011 (GAMP)"),
     Claim(
         id="glm.amp_alg",
         statement="on the binary perceptron GAMP from an uninformative start stalls at the "
@@ -285,7 +285,7 @@ CLAIMS = [
             "mean over the seeds, with no allowance for GAMP's O(1/d) bias; perfect recovery "
             "is q > 0.999 in every instance",
         sizes=_NOISY_SIZES,
-        source="Barbier et al. 2019 (state evolution of GAMP, eq. (13)), the noisy channel "
+        source="Barbier et al. 2019 (state evolution of GAMP), the noisy channel "
                "of fltheory's closed forms per linear piece"),
     Claim(
         id="glm.bayes_error",

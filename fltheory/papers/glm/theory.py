@@ -252,7 +252,7 @@ def curve_points(prior: Prior, channel: Channel, alphas: list[float]) -> list[Po
 def state_evolution(prior: Prior, channel: Channel, alpha: float, iterations: int = 1000,
                     q0: float = 1e-6, tol: float = 1e-13) -> list[float]:
     """The iterates q_t of the state evolution q_{t+1} = F(α Q(q_t)) from q₀ (Barbier et al.
-    2019, eq. (13)), until |q_{t+1} − q_t| < tol·ρ; a run that does not settle within
+    2019), until |q_{t+1} − q_t| < tol·ρ; a run that does not settle within
     ``iterations`` raises :class:`NotConverged` naming α and the count (never a number).
 
     >>> from fltheory.papers.glm.params import rademacher, Channel

@@ -4,9 +4,9 @@ Every reference is computed here from the published formulas, another way than t
 test and at generic parameter values: mpmath / scipy quadrature of the *definitions*
 Z_out(y, ω, V) = E_u P_out(y | ω + √V u), g_out = ∂_ω ln Z_out, q̂ = α E g_out² and of the
 prior's scalar channel (Barbier, Krzakala, Macris, Miolane & Zdeborová, PNAS 116 (2019) 5451,
-eq. (9)–(13) and SI), with the textbook forms of the binary perceptron (tanh denoiser, Gardner's
-Φ-form of the output term: Györgyi 1990, Engel & Van den Broeck 2001 ch. 7) — never the
-variables (log space, r = ω/√V, breakpoints) the code uses.
+the replica formula and state evolution), with the textbook forms of the binary perceptron
+(tanh denoiser, Gardner's Φ-form of the output term: Györgyi 1990, Engel & Van den Broeck 2001
+ch. 7) — never the variables (log space, r = ω/√V, breakpoints) the code uses.
 """
 
 from __future__ import annotations
