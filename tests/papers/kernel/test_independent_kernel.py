@@ -97,6 +97,17 @@ def test_gegenbauer_moment_is_the_sphere_moment_of_t_power_times_P(d, k, j):
     assert moments.gegenbauer_moment(d, k, j) == expected
 
 
+@pytest.mark.parametrize(("d", "k", "j"), [(7, 3, 9), (10, 400, 17800), (3, 37, 1001),
+                                          (1000000, 200, 600), (2, 4, 14)])
+def test_moment_at_working_precision_is_the_exact_moment(d, k, j):
+    """moment_mp (log-Gamma closed form, used for the peak moment of the truncation bound,
+    j* ~ k²/(d − 1) up to ~18000) against the exact rational a_{j,k} (products of ratios)."""
+    exact = moments.gegenbauer_moment(d, k, j)
+    with mpmath.workdps(50):
+        value = moments.moment_mp(d, k, j)
+        assert abs(value / (mpmath.mpf(exact.numerator) / exact.denominator) - 1) < 1e-45
+
+
 @pytest.mark.parametrize("d", [2, 5, 7, 12])
 def test_arccos_eigenvalues_against_quadrature(d):
     """The Gamma-ratio closed forms of κ_0 and κ_1 (Bach 2017, App. D.2) against tanh-sinh
