@@ -237,7 +237,7 @@ def _theta_relu_relu(c: dict[tuple[int, int], Any], u: int, w: int, z: int) -> A
     θ² = θ): Stein's lemma on x_w (relu(w) = w θ(w)) gives C_ww E[δ(w) relu(z) θ(u)] +
     C_wu E[δ(u) θ(w) relu(z)] + C_wz P(w, z, u > 0); each δ term is a density at 0 times
     E[relu(a) θ(b)] = √(Var a/2π) (1 + ρ_ab)/2 given that field (conditioning through clipped
-    correlations, :func:`_given`), and the trivariate orthant is ⅛ + Σ arcsin ρ/(4π)."""
+    correlations, :func:`_given`), and the trivariate orthant is 1/8 + Σ arcsin ρ/(4π)."""
     def relu_theta(cc: dict[tuple[int, int], Any], a: int, b: int) -> Any:
         var = np.maximum(cc[a, a], 0.0)
         return np.sqrt(var / _TWO_PI) * (1.0 + _safe_rho(cc[a, b], var, cc[b, b])) / 2
