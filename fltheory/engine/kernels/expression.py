@@ -19,7 +19,7 @@ import mpmath
 import sympy as sp
 
 from fltheory.engine.expressions import Z
-from fltheory.engine.kernels.moments import funk_hecke
+from fltheory.engine.kernels.moments import confirmed_digits, funk_hecke
 from fltheory.engine.kernels.networks import Eigen, poly_eigenvalues
 from fltheory.engine.kernels.parse import kernel_text
 from fltheory.engine.kernels.series import series_eigenvalues
@@ -71,7 +71,17 @@ def expression_eigenvalues(expr: sp.Expr, d: int, kmax: int, dps: int,
     fn = sp.lambdify(Z, expr, modules="mpmath")
     with mpmath.workdps(dps + 10):
         one, minus = mpmath.mpf(fn(mpmath.mpf(1)).real), mpmath.mpf(fn(mpmath.mpf(-1)).real)
-    s = series_eigenvalues(fn, one, minus, d, kmax, dps, progress=progress)
+    def not_psd(part: Any) -> bool:
+        # a μ_k below zero by more than its bound (by the change from half the degrees when
+        # a coefficient is negative) at this truncation already refuses the kernel
+        if not any(v < 0 for v in part.spectrum.values):
+            return False
+        bounds = part.spectrum.bounds if not part.taylor.negative else \
+            _agreement(part.taylor.coefficients, d, kmax, dps)
+        return any(v < 0 and abs(v) > b for v, b in zip(part.spectrum.values, bounds,
+                                                          strict=True))
+
+    s = series_eigenvalues(fn, one, minus, d, kmax, dps, progress=progress, settled=not_psd)
     _check_analytic(fn, s.taylor.coefficients, dps, shown, param)
     notes: tuple[str, ...] = ()
     bounds = s.spectrum.bounds
@@ -116,7 +126,12 @@ def _check_psd(eig: Eigen, shown: str, param: str) -> None:
     negative = [k for k, (v, b) in enumerate(zip(eig.values, eig.bounds, strict=True))
                 if v < 0 and abs(v) > b]
     if negative:
-        listed = ", ".join(f"μ_{k} = {mpmath.nstr(eig.values[k], 6)}" for k in negative[:4])
+        # each value to at most 6 digits, and no more than its bound confirms
+        def shown_value(k: int) -> str:
+            digits = confirmed_digits(eig.values[k], eig.bounds[k], 6)
+            return mpmath.nstr(eig.values[k], max(1, digits))
+
+        listed = ", ".join(f"μ_{k} = {shown_value(k)}" for k in negative[:4])
         more = f" and {len(negative) - 4} more" if len(negative) > 4 else ""
         raise DomainError(param, shown, f"a kernel positive semi-definite on S^{eig.d - 1} "
                           "(every μ_k >= 0)", reason=f"has {listed}{more} < 0")

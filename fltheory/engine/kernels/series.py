@@ -148,9 +148,13 @@ class SeriesSpectrum:
 
 def series_eigenvalues(f: Callable[[Any], Any], at_one: Any, at_minus_one: Any, d: int,
                        kmax: int, dps: int, jmax: int = JMAX,
-                       progress: Callable[[str], None] | None = None) -> SeriesSpectrum:
+                       progress: Callable[[str], None] | None = None,
+                       settled: Callable[[SeriesSpectrum], bool] | None = None
+                       ) -> SeriesSpectrum:
     """Eigenvalues of the kernel f on S^{d−1} through its Taylor series (module docstring);
-    ``at_one``, ``at_minus_one``: f(1) and f(−1) (the parity masses).
+    ``at_one``, ``at_minus_one``: f(1) and f(−1) (the parity masses); ``settled``: asked after
+    each truncation whether the answer so far already decides (e.g. a kernel that is not
+    positive semi-definite, to be refused): then no longer series are computed.
 
     >>> s = series_eigenvalues(lambda z: z**3 + z, 2, -2, 3, 3, 20)
     >>> [mpmath.nstr(v, 10) for v in s.spectrum.values], s.spectrum.digits(3)
@@ -188,5 +192,7 @@ def series_eigenvalues(f: Callable[[Any], Any], at_one: Any, at_minus_one: Any, 
                     if worst0 > worst else mpmath.mpf(0)
                 if power <= 0 or J * (worst / target) ** (1 / power) > jmax:
                     return SeriesSpectrum(spec, t, J, tail)
+        if settled is not None and settled(SeriesSpectrum(spec, t, J, tail)):
+            return SeriesSpectrum(spec, t, J, tail)
         previous = (J, worst)
         J = min(4 * J, jmax)

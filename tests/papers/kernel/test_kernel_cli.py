@@ -4,6 +4,7 @@ any work)."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -334,3 +335,68 @@ def test_spectrum_relation_in_text_and_latex_once(invoke, tmp_path):
     assert tex.count(r"random features: \texttt{fltheory fisher --sigma abs --d 4 --scale s}") \
         == 1
     compile_body(tex, tmp_path)
+
+
+def _sphere_eigenvalue(kappa, d: int, k: int) -> float:
+    """μ_k = E_t[κ(t) P_k(t)] on S^{d−1} by mpmath quadrature (density ∝ (1 − t²)^{(d−3)/2},
+    P_k the Gegenbauer polynomial with P_k(1) = 1, from mpmath's gegenbauer)."""
+    import mpmath
+
+    with mpmath.workdps(30):
+        lam = mpmath.mpf(d - 2) / 2
+        weight = lambda t: (1 - t * t) ** ((d - 3) / mpmath.mpf(2))  # noqa: E731
+        P = lambda t: mpmath.gegenbauer(k, lam, t) / mpmath.gegenbauer(k, lam, 1)  # noqa: E731
+        return float(mpmath.quad(lambda t: kappa(t) * P(t) * weight(t), [-1, 1])
+                     / mpmath.quad(weight, [-1, 1]))
+
+
+def test_a_kernel_not_psd_is_refused_naming_its_negative_eigenvalue(invoke):
+    """sqrt(1 − t²) on S^9: μ_2 < 0 (quadrature of its definition here), refused in one line
+    that quotes it, and already at the first truncation of the series (kmax 400, dps 100 took
+    29 s before, refining a series whose answer was already a refusal)."""
+    import re
+
+    import mpmath
+
+    mu2 = _sphere_eigenvalue(lambda t: mpmath.sqrt(1 - t * t), 10, 2)
+    assert mu2 < 0
+    r = invoke("kernel", "spectrum", "--kernel", "sqrt(1-t**2)", "--d", "10", "--kmax", "6")
+    assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "positive semi-definite" in r.stderr
+    # the quoted μ_2 carries only the digits its bound confirms: right to its last digit
+    quoted = re.search(r"μ_2 = (-[0-9.e-]+)", r.stderr).group(1)
+    mantissa = quoted.split("e")[0].lstrip("-")
+    last = 10.0 ** (math.floor(math.log10(abs(float(quoted)))) - (len(mantissa.replace(
+        ".", "").lstrip("0")) - 1))
+    assert abs(float(quoted) - mu2) <= last
+
+
+def test_a_negative_taylor_coefficient_with_a_psd_kernel_is_answered(invoke):
+    """t⁴eᵗ − t²/100 has a negative t² coefficient but every μ_k >= 0 on S^9 (the t⁴ term
+    outweighs it at k = 2): answered, with the note on the negative coefficient; μ_2 against
+    quadrature of the definition."""
+    import json
+
+    import mpmath
+
+    r = invoke("kernel", "spectrum", "--kernel", "t**4*exp(t) - t**2/100", "--d", "10",
+               "--kmax", "4", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert any("negative" in n for n in out["notes"])
+    mu2 = _sphere_eigenvalue(lambda t: t**4 * mpmath.exp(t) - t**2 / 100, 10, 2)
+    row = next(row for row in out["table"]["rows"] if row[0] == "2")
+    assert float(row[3]) == pytest.approx(mu2, rel=1e-12)
+
+
+def test_the_series_stops_refining_once_settled():
+    """series_eigenvalues asks ``settled`` after each truncation: a True ends the refinement at
+    the first one (J = max(2 kmax + 32, 64))."""
+    import mpmath
+
+    from fltheory.engine.kernels.series import series_eigenvalues
+
+    f = lambda z: mpmath.acos(-z)  # noqa: E731  (singular at ±1: it refines)
+    first = series_eigenvalues(f, mpmath.pi, 0, 10, 40, 20, settled=lambda s: True)
+    assert first.J == 112
+    assert series_eigenvalues(f, mpmath.pi, 0, 10, 40, 20).J > 112
