@@ -3,7 +3,7 @@
 
 The reference is benchmarks/glm_noisy_reference.py (it imports no fltheory), loaded here and run
 at test time. It computes the *definitions* (Barbier, Krzakala, Macris, Miolane & Zdeborová, PNAS
-116 (2019) 5451, eqs. (9)–(13)):
+116 (2019) 5451; its equation numbers were not checked here):
 
     Z_out(y, ω, V) = ∫ dx N(x; ω, V + σ_in²) N(y; g(x), σ²),  ∂_ω Z_out by (x − ω)/(V + σ_in²)
     Q = E_ω ∫ dy (∂_ω Z_out)²/Z_out,  ΔΨ = E_ω ∫ dy Z_out ln[Z_out(y, ω, V)/Z_out(y, 0, ρ)],
