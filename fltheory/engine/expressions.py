@@ -37,8 +37,8 @@ import sympy as sp
 from fltheory.args import read_count
 from fltheory.exact import DomainError, did_you_mean, parse_rational
 
-__all__ = ["BOUNDS", "CATALOGUE", "GRAMMAR", "LIMITS", "Z", "hermite_He", "linear_pieces",
-           "normal_cdf", "parse_expression"]
+__all__ = ["BOUNDS", "CATALOGUE", "GRAMMAR", "LIMITS", "Z", "hermite_He", "is_smooth",
+           "linear_pieces", "normal_cdf", "parse_expression"]
 
 #: The variable every function is written in (``x`` is accepted as another name for it).
 Z = sp.Symbol("z", real=True)
@@ -495,6 +495,24 @@ def _check_real_valued(expr: sp.Expr, param: str, shown: str) -> None:
 
 #: at most this many breakpoints in :func:`linear_pieces`
 _MAX_PIECES = 64
+
+
+def is_smooth(expr: sp.Expr) -> bool:
+    """Whether g(z) has no kink or jump and is real and finite at z = 0, ±1, ±10: free of Abs,
+    sign, Heaviside, Max, Min, Piecewise, floor and ceiling (a quadrature that assumes a smooth
+    integrand may take it).
+
+    >>> is_smooth(parse_expression("tanh(z)")), is_smooth(parse_expression("Max(0, z**3)"))
+    (True, False)
+    """
+    kinked = (sp.Abs, sp.sign, sp.Heaviside, sp.Max, sp.Min, sp.Piecewise, sp.floor, sp.ceiling)
+    if any(expr.atoms(k) for k in kinked):
+        return False
+    for z0 in (0, 1, -1, 10, -10):
+        v = complex(expr.subs(Z, z0).evalf())
+        if not (math.isfinite(v.real) and math.isfinite(v.imag) and abs(v.imag) < 1e-12):
+            return False
+    return True
 
 
 def linear_pieces(expr: sp.Expr) -> tuple[tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr], ...] | None:

@@ -34,7 +34,8 @@ _CONVENTIONS = {
               help="sign, abs, square, relu, linear, door(K), or an expression g(z) in the "
                    "shared grammar (recognised when it is one of these, e.g. "
                    "'sign(Abs(z) - 1/2)' is door(1/2); any other g needs --noise > 0 and must "
-                   "be piecewise linear, e.g. 'Max(0, z) - z/3' or 'Max(-1, Min(1, z))').")
+                   "be piecewise linear, e.g. 'Max(0, z) - z/3' or 'Max(-1, Min(1, z))', or "
+                   "smooth, e.g. 'tanh(z)' (a three-dimensional quadrature: seconds a point).")
 @click.option("--probit", type=RATIONAL, default="0", show_default=True,
               help="σ_in >= 0: noise inside φ, y = φ(z + σ_in ε') (the probit channel for "
                    "sign).")

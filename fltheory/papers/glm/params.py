@@ -288,10 +288,10 @@ class Channel:
                                   "is not sign, abs, square, relu, linear or a door",
                                   reason="leaves the likelihood undefined (not a density)")
             expr = str(self.expression)
-            if not _piecewise_linear(expr):
+            if not _piecewise_linear(expr) and not smooth_expression(expr):
                 raise DomainError("channel", expr, _NOISY_ALLOWED,
-                                  reason="is not piecewise linear: additive noise on it is "
-                                         "not implemented")
+                                  reason="mixes kinks or jumps with a curved part: additive "
+                                         "noise on it is not implemented")
         if kind == "square" and noise > 0:
             raise DomainError("channel", "square", _NOISY_ALLOWED,
                               reason="with --noise > 0 (noisy phase retrieval) is not "
@@ -321,8 +321,16 @@ class Channel:
 
 
 #: what additive label noise is implemented on
-_NOISY_ALLOWED = ("with --noise > 0: sign, abs, relu, linear, door(K) or any piecewise-linear "
-                  "g(z) (Abs, sign, Heaviside, Max, Min of linear functions of z)")
+_NOISY_ALLOWED = ("with --noise > 0: sign, abs, relu, linear, door(K), any piecewise-linear "
+                  "g(z) (Abs, sign, Heaviside, Max, Min of linear functions of z) or a smooth "
+                  "g(z) without those (tanh, erf, polynomials other than z²)")
+
+
+def smooth_expression(text: str) -> bool:
+    """Whether g(z) is smooth (:func:`fltheory.engine.expressions.is_smooth`)."""
+    from fltheory.engine.expressions import is_smooth, parse_expression
+
+    return is_smooth(parse_expression(text, "channel"))
 
 
 def _piecewise_linear(text: str) -> bool:

@@ -51,8 +51,12 @@ def glm_run(prior: Prior, channel: Channel, alphas: tuple[float, ...] = (),
     import sys
 
     if progress and channel.noise > 0 and channel.kind == "expr":
+        from fltheory.papers.glm._channels import channel_numerics
+
+        channel_numerics(channel, float(prior.rho))   # a refusal for cost comes first
         print("glm: a noisy expression channel: each fixed point is a two-dimensional (ω, y) sum "
-              "at two resolutions; with several kinks the thresholds take minutes",
+              "(piecewise-linear g) or a three-dimensional (ω, y, z) one (smooth g) at two "
+              "resolutions; with several kinks or a smooth g the thresholds can take minutes",
               file=sys.stderr)
     th = thresholds(prior, channel)
     pts = []

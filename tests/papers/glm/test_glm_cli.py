@@ -29,7 +29,8 @@ def _run(*args):
     (["--alpha", "0"], "alpha = 0"),
     (["--alpha", "1,x"], "alpha"),
     (["--channel", "square", "--noise", "1/10"], "not implemented"),
-    (["--channel", "tanh(z)", "--noise", "1/10"], "not implemented"),
+    (["--channel", "tanh(z)", "--noise", "1/10"], "quadrature nodes"),   # cost, before work
+    (["--channel", "Abs(z**2 - 1)", "--noise", "1/2"], "not implemented"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needle):
     r = _run(*args)
