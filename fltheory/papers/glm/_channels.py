@@ -395,6 +395,18 @@ def _moments(a: np.ndarray, b: np.ndarray, c: float,
     return t0, pa - pb, t0 + ta - tb
 
 
+def _grid_average(Z: np.ndarray, dZ: Any, V1: float, ww: np.ndarray, wy: np.ndarray,
+                  what: str) -> float:
+    """Σ over the (ω, y) grid of (V'∂Z)²/(V'² Z) (``what`` "Q") or Z ln Z (else), points
+    where Z underflowed to 0 dropped."""
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+        if what == "Q":
+            val = np.where(Z > 0, dZ * dZ / Z, 0.0) / (V1 * V1)
+        else:
+            val = np.where(Z > 0, Z * np.log(Z), 0.0)
+    return float(ww @ val @ wy)
+
+
 @dataclass(frozen=True)
 class _PiecewiseNoisy(ChannelNumerics):
     """y = g(z') + σ ε, σ > 0, with g = a z + b on each piece (c, d) of the line (sign, door,
@@ -520,12 +532,7 @@ class _PiecewiseNoisy(ChannelNumerics):
         w, ww = self._wgrid(q, V1, level)
         y, wy = self._ygrid(level)
         Z, dZ = self._core(w, y, V1, grad=what == "Q")
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if what == "Q":
-                val = np.where(Z > 0, dZ * dZ / Z, 0.0) / (V1 * V1)
-            else:
-                val = np.where(Z > 0, Z * np.log(Z), 0.0)
-        return float(ww @ val @ wy)
+        return _grid_average(Z, dZ, V1, ww, wy, what)
 
     def _at_rho(self, what: str) -> float:
         """The limit V' → 0 (q = ρ, no noise inside φ): Z_out = N(y; g(ω), σ²), so
@@ -681,16 +688,8 @@ class _SmoothNoisy(ChannelNumerics):
             return self._at_rho(what)
         w, ww = self._wgrid(q, level)
         y, wy = self._ygrid(level)
-        if what == "Q":
-            Z, dZ = self._core(w, y, V1, level)
-        else:
-            (Z,) = self._core(w, y, V1, level, ("Z",))
-        with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
-            if what == "Q":
-                val = np.where(Z > 0, dZ * dZ / Z, 0.0) / (V1 * V1)
-            else:
-                val = np.where(Z > 0, Z * np.log(Z), 0.0)
-        return float(ww @ val @ wy)
+        parts = self._core(w, y, V1, level, ("Z", "dZ") if what == "Q" else ("Z",))
+        return _grid_average(parts[0], parts[-1], V1, ww, wy, what)
 
     def _at_rho(self, what: str) -> float:
         """V' → 0: Z_out = N(y; g(ω), σ²): Q = E g'(ω)²/σ², and the entropy term −½ ln(2πeσ²)."""
