@@ -505,7 +505,8 @@ def is_smooth(expr: sp.Expr) -> bool:
     >>> is_smooth(parse_expression("tanh(z)")), is_smooth(parse_expression("Max(0, z**3)"))
     (True, False)
     """
-    kinked = (sp.Abs, sp.sign, sp.Heaviside, sp.Max, sp.Min, sp.Piecewise, sp.floor, sp.ceiling)
+    kinked = (sp.Abs, sp.sign, sp.Heaviside, sp.Max, sp.Min, sp.Piecewise,
+              sp.floor, sp.ceiling)
     if any(expr.atoms(k) for k in kinked):
         return False
     for z0 in (0, 1, -1, 10, -10):

@@ -28,6 +28,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -44,7 +45,7 @@ from fltheory.papers.glm._quad import (
     normal_weight_integral,
     phi,
 )
-from fltheory.papers.glm.params import Channel
+from fltheory.papers.glm.params import Channel, smooth_expression
 
 __all__ = ["ChannelNumerics", "channel_numerics"]
 
@@ -408,7 +409,35 @@ def _grid_average(Z: np.ndarray, dZ: Any, V1: float, ww: np.ndarray, wy: np.ndar
 
 
 @dataclass(frozen=True)
-class _PiecewiseNoisy(ChannelNumerics):
+class _AdditiveNoise(ChannelNumerics):
+    """What the channels y = g(z') + σε (σ > 0) share: Q and ΔΨ from one (ω, y) average
+    (``_avg``) and the marginal's entropy (``_plogp``), and I(y; z') = h(y) − ½ ln(2πeσ²)."""
+
+    c_continuous: float = 1.0
+
+    @property
+    def sigma(self) -> float:
+        return float(self.channel.noise)
+
+    def _avg(self, q: float, level: int, V: float | None, what: str) -> float:
+        raise NotImplementedError
+
+    def _plogp(self, level: int) -> float:
+        raise NotImplementedError
+
+    def Q(self, q: float, level: int = 1, V: float | None = None) -> float:
+        return self._avg(q, level, V, "Q")
+
+    def dpsi(self, q: float, level: int = 1, V: float | None = None) -> float:
+        return self._avg(q, level, V, "psi") - self._plogp(level)
+
+    def info_full(self) -> float:
+        """I(y; z') = h(y) − ½ ln(2πeσ²)."""
+        return -self._plogp(2) - 0.5 * math.log(2.0 * math.pi * math.e * self.sigma ** 2)
+
+
+@dataclass(frozen=True)
+class _PiecewiseNoisy(_AdditiveNoise):
     """y = g(z') + σ ε, σ > 0, with g = a z + b on each piece (c, d) of the line (sign, door,
     abs, relu): Z_out and ∂_ω Z_out in closed form per piece,
 
@@ -420,11 +449,6 @@ class _PiecewiseNoisy(ChannelNumerics):
     width √V'; y in panels of width 2σ, the integrand being a Gaussian convolution in y)."""
 
     pieces: tuple[tuple[float, float, float, float], ...] = ()
-    c_continuous: float = 1.0
-
-    @property
-    def sigma(self) -> float:
-        return float(self.channel.noise)
 
     @property
     def jumps(self) -> bool:
@@ -545,9 +569,6 @@ class _PiecewiseNoisy(ChannelNumerics):
         return sum(a * a * float(_phi_diff(np.array(c / r), np.array(d / r), c, d))
                    for c, d, a, _b in self.pieces) / self.sigma ** 2
 
-    def Q(self, q: float, level: int = 1, V: float | None = None) -> float:
-        return self._avg(q, level, V, "Q")
-
     def _marginal(self, level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """y nodes, weights and p(y) = Z_out(y, 0, ρ')."""
         y, wy = self._ygrid(level)
@@ -558,13 +579,6 @@ class _PiecewiseNoisy(ChannelNumerics):
         _y, wy, p = self._marginal(level)
         with np.errstate(divide="ignore", invalid="ignore"):
             return float(wy @ np.where(p > 0, p * np.log(p), 0.0))
-
-    def dpsi(self, q: float, level: int = 1, V: float | None = None) -> float:
-        return self._avg(q, level, V, "psi") - self._plogp(level)
-
-    def info_full(self) -> float:
-        """I(y; z') = h(y) − ½ ln(2πeσ²)."""
-        return -self._plogp(2) - 0.5 * math.log(2.0 * math.pi * math.e * self.sigma ** 2)
 
     def m2_spread(self) -> float:
         """∫ (M₂(y) − ρ' p(y))²/p(y) dy, M₂(y) = ∫ z² N(z; 0, ρ') P(y | z) dz in closed form per
@@ -612,7 +626,7 @@ class _PiecewiseNoisy(ChannelNumerics):
 
 
 @dataclass(frozen=True)
-class _SmoothNoisy(ChannelNumerics):
+class _SmoothNoisy(_AdditiveNoise):
     """y = g(z') + σ ε, σ > 0, g smooth (no kink or jump: tanh, erf, polynomials, …): Z_out has
     no closed form, so the z-integral given ω is a third quadrature. With z = ω + √V' t,
 
@@ -623,11 +637,6 @@ class _SmoothNoisy(ChannelNumerics):
     for the piecewise-linear channels; level 2 halves every panel of the three rules."""
 
     expr_text: str = ""
-    c_continuous: float = 1.0
-
-    @property
-    def sigma(self) -> float:
-        return float(self.channel.noise)
 
     def _g(self) -> tuple[Any, Any]:
         """g and g' as numpy functions."""
@@ -699,21 +708,11 @@ class _SmoothNoisy(ChannelNumerics):
         t, wt = self._tgrid(self.rho1, 2)
         return float(wt @ gp(math.sqrt(self.rho1) * t) ** 2) / self.sigma ** 2
 
-    def Q(self, q: float, level: int = 1, V: float | None = None) -> float:
-        return self._avg(q, level, V, "Q")
-
     def _plogp(self, level: int) -> float:
         y, wy = self._ygrid(level)
         (p,) = self._core(np.zeros(1), y, self.rho1, level, ("Z",))
         with np.errstate(divide="ignore", invalid="ignore"):
             return float(wy @ np.where(p[0] > 0, p[0] * np.log(p[0]), 0.0))
-
-    def dpsi(self, q: float, level: int = 1, V: float | None = None) -> float:
-        return self._avg(q, level, V, "psi") - self._plogp(level)
-
-    def info_full(self) -> float:
-        """I(y; z') = h(y) − ½ ln(2πeσ²)."""
-        return -self._plogp(2) - 0.5 * math.log(2.0 * math.pi * math.e * self.sigma ** 2)
 
     def m2_spread(self) -> float:
         """∫ (M₂(y) − ρ' p(y))²/p(y) dy, M₂(y) = E_t ρ' t² N(y; g(√ρ' t), σ²)."""
@@ -737,41 +736,29 @@ class _SmoothNoisy(ChannelNumerics):
         return self.sigma ** 2 + float(ww @ var)
 
 
-_SMOOTH_CACHE: dict[str, tuple[Any, Any]] = {}
-
-
+@lru_cache(maxsize=32)
 def _smooth_functions(text: str) -> tuple[Any, Any]:
-    """g and g' of the expression ``text`` as numpy functions (cached per text)."""
-    hit = _SMOOTH_CACHE.get(text)
-    if hit is None:
-        import sympy as sp
+    """g and g' of the expression ``text`` as numpy functions."""
+    import sympy as sp
 
-        from fltheory.engine.expressions import Z, parse_expression
+    from fltheory.engine.expressions import Z, parse_expression
 
-        expr = parse_expression(text, "channel")
+    expr = parse_expression(text, "channel")
 
-        def vectorised(e: Any) -> Any:
-            f = sp.lambdify(Z, e, modules=["scipy", "numpy"])
-            return lambda x: np.broadcast_to(np.asarray(f(x), dtype=float), np.shape(x))
+    def vectorised(e: Any) -> Any:
+        f = sp.lambdify(Z, e, modules=["scipy", "numpy"])
+        return lambda x: np.broadcast_to(np.asarray(f(x), dtype=float), np.shape(x))
 
-        hit = (vectorised(expr), vectorised(sp.diff(expr, Z)))
-        _SMOOTH_CACHE[text] = hit
-    return hit
+    return vectorised(expr), vectorised(sp.diff(expr, Z))
 
 
-_SPAN_CACHE: dict[tuple[str, float], tuple[float, float, float]] = {}
-
-
+@lru_cache(maxsize=32)
 def _smooth_span(text: str, scale: float) -> tuple[float, float, float]:
-    key = (text, scale)
-    hit = _SPAN_CACHE.get(key)
-    if hit is None:
-        g, gp = _smooth_functions(text)
-        z = np.linspace(-_T * scale, _T * scale, 4001)
-        gz = g(z)
-        hit = (float(gz.min()), float(gz.max()), float(np.abs(gp(z)).max()))
-        _SPAN_CACHE[key] = hit
-    return hit
+    """(min g, max g, max |g'|) over |z| <= 10·scale (a 4001-point grid)."""
+    g, gp = _smooth_functions(text)
+    z = np.linspace(-_T * scale, _T * scale, 4001)
+    gz = g(z)
+    return float(gz.min()), float(gz.max()), float(np.abs(gp(z)).max())
 
 
 def _expression_pieces(text: str) -> tuple[tuple[float, float, float, float], ...] | None:
@@ -782,13 +769,6 @@ def _expression_pieces(text: str) -> tuple[tuple[float, float, float, float], ..
     if exact is None:
         return None
     return tuple(tuple(float(v) for v in piece) for piece in exact)  # type: ignore[misc]
-
-
-def _smooth(text: str) -> bool:
-    """Whether g(z) has no kink or jump (no Abs, sign, Heaviside, Max, Min, Piecewise)."""
-    from fltheory.papers.glm.params import smooth_expression
-
-    return smooth_expression(text)
 
 
 def _even(text: str) -> bool:
@@ -819,7 +799,7 @@ def channel_numerics(channel: Channel, rho: float) -> ChannelNumerics:
             raise CostError(f"noise = {channel.noise}", cells, MAX_CELLS, "quadrature nodes",
                             "a y panel every 2σ: a larger --noise")
         return numerics
-    if channel.noise > 0 and kind == "expr" and _smooth(channel.phi_text):
+    if channel.noise > 0 and kind == "expr" and smooth_expression(channel.phi_text):
         smooth = _SmoothNoisy(channel, rho, mean_free=_even(channel.phi_text),
                               expr_text=channel.phi_text)
         cells = smooth.cells()

@@ -322,3 +322,18 @@ def test_relu_i4_closed_form_limits():
     moment = C3[0, 0] * (math.pi / 2 + math.asin(rho) + rho * math.sqrt(1 - rho**2)) / (
         2 * math.pi)
     assert float(_relu_i4(_embed(C3, [0, 1, 0, 0]))) == pytest.approx(moment, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", [31, 32, 33])
+def test_compiled_relu_i4_integral_is_the_numpy_one(seed):
+    """The scalar-loop I4 that numba compiles (_flat.relu_i4: the two Stein sums share their
+    three conditional orthants, ttr_pair) against the numpy integral at a generic covariance
+    (no field repeated, unequal variances), same nodes: the two are the same formula written
+    twice, so they agree to rounding."""
+    from fltheory.papers.committee import _flat
+    from fltheory.papers.committee.gaussian import RELU_NODES, _legendre
+
+    C = _generic_cov(seed) + np.diag([0.3, 0.1, 0.7, 0.2])
+    work = np.empty((4, 4)), np.empty((4, 4))
+    compiled = _flat.relu_i4(C, *_legendre(RELU_NODES), *work)
+    assert compiled == pytest.approx(float(_relu_i4_integral(C)), rel=1e-13)
