@@ -605,8 +605,7 @@ CLAIMS: list[Claim] = [
           "from a cold start the plateau lasts ln N/(2λ) + O(1): the escape time (first "
           "‖R − mean R‖_F >= 1/2) grows with slope 1/(2λ) in ln N, λ the plateau's escape rate "
           "(erf, K = M = 2, η = 3/2: slope 6.55). Decided only at the large size (N = "
-          "500…8000, 12 seeds); the small size (N = 250, 500, 2 seeds) cannot tell the slope "
-          "from 0 and says so",
+          "500…8000, 24 seeds); the small size (N = 250, 500, 2 seeds) cannot tell the slope from 0 and says so",
           _predict_duration, _sim_duration, _compare_duration,
           "the symmetry-breaking overlaps start at O(N^(−1/2)) and SGD's plateau noise adds "
           "O(N^(−1/2)), both amplified by e^{λt} to an O(1) level; the least-squares slope of "
@@ -617,7 +616,7 @@ CLAIMS: list[Claim] = [
           {"small": _ERF | {"q0": Fraction(1, 4), "t_max": 120, "N_grid": (250, 500),
                             "seeds": 2},
            "large": _ERF | {"q0": Fraction(1, 4), "t_max": 160,
-                            "N_grid": (500, 1000, 2000, 4000, 8000), "seeds": 12}},
+                            "N_grid": (500, 1000, 2000, 4000, 8000), "seeds": 24}},
           source=_SOURCE),
     Claim("committee.escape_rate",
           "SGD leaves the unspecialised plateau at the rate λ of the Jacobian's unstable "
