@@ -605,7 +605,8 @@ CLAIMS: list[Claim] = [
           "from a cold start the plateau lasts ln N/(2λ) + O(1): the escape time (first "
           "‖R − mean R‖_F >= 1/2) grows with slope 1/(2λ) in ln N, λ the plateau's escape rate "
           "(erf, K = M = 2, η = 3/2: slope 6.55). Decided only at the large size (N = "
-          "500…8000, 24 seeds); the small size (N = 250, 500, 2 seeds) cannot tell the slope from 0 and says so",
+          "500…8000, 24 seeds); the small size (N = 250, 500, 2 seeds) cannot tell the slope "
+          "from 0 and says so",
           _predict_duration, _sim_duration, _compare_duration,
           "the symmetry-breaking overlaps start at O(N^(−1/2)) and SGD's plateau noise adds "
           "O(N^(−1/2)), both amplified by e^{λt} to an O(1) level; the least-squares slope of "
