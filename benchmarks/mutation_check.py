@@ -832,6 +832,12 @@ MUTATIONS: list[Mutation] = [
       "orthant = 0.125 + (math.asin(r_wz) + math.asin(r_wu) + math.asin(r_zu)) / (2.0 * _TWO_PI)",
       "orthant = 0.125 + (math.asin(r_wz) + math.asin(r_wu) - math.asin(r_zu)) / (2.0 * _TWO_PI)",
       "tests/papers/committee/test_averages.py", "-k", "one_theta"),
+    # ---------------------------------------------------------------- light path (issue 37)
+    M("light fisher: --lmax default 4", "fltheory/papers/fisher/light.py",
+      'LightOption("--lmax", "lmax", _count(0), 4)', 'LightOption("--lmax", "lmax", _count(0), 5)',
+      "tests/framework/test_light.py"),
+    M("light path: a repeated option left to click", "fltheory/cli/light.py",
+      "if flag in given or (flag", "if (flag", "tests/framework/test_light.py"),
 ]
 
 

@@ -1,8 +1,12 @@
-"""Start-up cost of a light query against the floor of importing click.
+"""Start-up cost of light queries against the floor of their imports.
 
-Prints the median wall time of ``fltheory lambda --a1 .4 --a2 .3`` (the installed console script)
-and of ``python -c "import click"`` over repeated, interleaved runs, and their ratio
-(issue 24 target: <= 1.15). Usage: python benchmarks/startup.py [--runs 40]
+Prints the median wall time, over repeated interleaved runs, of
+``fltheory lambda --a1 .4 --a2 .3`` (the installed console script) against
+``python -c "import click"`` (issue 24 target: <= 1.15), and of
+``fltheory fisher --d 1000000 --dps 50`` (answered without click, :mod:`fltheory.cli.light`)
+against ``python -c "import mpmath"`` (issue 37 item 8 target: <= 1.3), and their ratios.
+The figures reported in the issues come from farm-bench (whole processes, paired, pinned);
+this script is the quick look. Usage: python benchmarks/startup.py [--runs 40]
 """
 
 from __future__ import annotations
@@ -23,19 +27,22 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=40)
     args = parser.parse_args()
     script = console_script()
-    query = [script, "lambda", "--a1", ".4", "--a2", ".3"]
-    floor = [sys.executable, "-c", "import click"]
-    for cmd in (query, floor):  # warm the file cache
-        _time(cmd)
-    t_query, t_floor = [], []
-    for _ in range(args.runs):  # interleaved, so drifts in machine load hit both alike
-        t_query.append(_time(query))
-        t_floor.append(_time(floor))
-    mq, mf = statistics.median(t_query), statistics.median(t_floor)
-    print(f"fltheory lambda --a1 .4 --a2 .3 : median {mq * 1000:7.1f} ms over {args.runs} runs")
-    print(f"python -c 'import click'        : median {mf * 1000:7.1f} ms over {args.runs} runs")
-    print(f"ratio                           : {mq / mf:.2f}  (target <= 1.15)")
-
+    pairs = [("fltheory lambda --a1 .4 --a2 .3", [script, "lambda", "--a1", ".4", "--a2", ".3"],
+              "python -c 'import click'", [sys.executable, "-c", "import click"], 1.15),
+             ("fltheory fisher --d 1000000 --dps 50",
+              [script, "fisher", "--d", "1000000", "--dps", "50"],
+              "python -c 'import mpmath'", [sys.executable, "-c", "import mpmath"], 1.3)]
+    for label, query, floor_label, floor, target in pairs:
+        for cmd in (query, floor):  # warm the file cache
+            _time(cmd)
+        t_query, t_floor = [], []
+        for _ in range(args.runs):  # interleaved, so drifts in machine load hit both alike
+            t_query.append(_time(query))
+            t_floor.append(_time(floor))
+        mq, mf = statistics.median(t_query), statistics.median(t_floor)
+        print(f"{label:38s}: median {mq * 1000:7.1f} ms over {args.runs} runs")
+        print(f"{floor_label:38s}: median {mf * 1000:7.1f} ms over {args.runs} runs")
+        print(f"{'ratio':38s}: {mq / mf:.2f}  (target <= {target})")
 
 if __name__ == "__main__":
     main()

@@ -3,8 +3,8 @@ under ``fltheory/engine/``, the shared numpy kit under ``fltheory/simkit/``.
 
 Inside a paper package the roles are :mod:`fltheory.papers.shape`'s: ``__init__`` (the
 declaration), ``params``, ``theory``, ``sim``, ``runs``, ``claims``, ``views``, ``cli``,
-``sweeps``; every other module is a helper of the paper's theory. Used by the tests that read
-the tree (the wall, the public API, the docs' API reference)."""
+``light``, ``sweeps``; every other module is a helper of the paper's theory. Used by the tests
+that read the tree (the wall, the public API, the docs' API reference)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ TESTS_DIR = Path(__file__).resolve().parent
 ROOT = TESTS_DIR.parent
 PKG = ROOT / "fltheory"
 #: the roles of a paper package's modules that are not its theory (theory.py and its helpers)
-ROLES = ("__init__", "params", "sim", "runs", "claims", "views", "cli", "sweeps")
+ROLES = ("__init__", "params", "sim", "runs", "claims", "views", "cli", "light", "sweeps")
 
 
 def paper_keys() -> list[str]:

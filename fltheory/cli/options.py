@@ -9,14 +9,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from fltheory.cli.light import DEFAULT_DPS, FORMATS, count_value, rendered
 from fltheory.exact import (
     MAX_DPS,
     MIN_DPS,
     DomainError,
     Infinity,
-    check_integer,
-    parse_count,
-    parse_int_or_inf,
     parse_rational,
     to_float,
 )
@@ -28,8 +26,6 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-FORMATS = ("text", "json", "latex")
-DEFAULT_DPS = 30
 
 
 class RationalType(click.ParamType):
@@ -53,8 +49,8 @@ class RationalType(click.ParamType):
 class CountType(click.ParamType):
     """An integer in [``minimum``, ``maximum``] (``1e3`` accepted when it is an integer).
 
-    Parsed by :func:`fltheory.exact.parse_count`: at most 1000 digits, and a value a double can
-    hold, whatever the command."""
+    Parsed by :func:`fltheory.cli.light.count_value` (:func:`fltheory.exact.parse_count`): at
+    most 1000 digits, and a value a double can hold, whatever the command."""
 
     name = "integer"
 
@@ -65,17 +61,7 @@ class CountType(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> int | Infinity:
-        if isinstance(value, int | Infinity) and not isinstance(value, bool):
-            out: int | Infinity = value
-        elif self.allow_inf:
-            out = parse_int_or_inf(value, _name(param), self.minimum)
-        else:
-            out = parse_count(value, _name(param), self.minimum, self.maximum)
-        if isinstance(out, int):
-            check_integer(out, _name(param), self.minimum, self.maximum)
-        elif self.maximum is not None:
-            raise DomainError(_name(param), out, f"integers in [{self.minimum}, {self.maximum}]")
-        return out
+        return count_value(value, _name(param), self.minimum, self.maximum, self.allow_inf)
 
 
 def _name(param: click.Parameter | None) -> str:
@@ -164,17 +150,7 @@ def emit(result: Result, fmt: str, wrap: bool = True) -> None:
     """Render a result in the requested format on stdout; ``wrap``: text lines wrapped to the
     renderer's width (:data:`fltheory.render.text.WIDTH`, issue 37 item 7), JSON and LaTeX
     unchanged."""
-    # each renderer module is imported only for its format (the LaTeX one compiles regular
-    # expressions that a text query does not need at start-up)
-    if fmt == "latex":
-        from fltheory.render.latex import render_latex
-
-        click.echo(render_latex(result), nl=False)
-        return
-    from fltheory.render.text import WIDTH, render_json, render_text
-
-    click.echo(render_json(result) if fmt == "json"
-               else render_text(result, WIDTH if wrap else None), nl=False)
+    click.echo(rendered(result, fmt, wrap), nl=False)
 
 
 def check_output_path(path: Path) -> Path:

@@ -34,9 +34,9 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["ENTRY_POINT_GROUP", "Paper", "builtin_command", "builtin_papers", "clear",
-           "command_homes", "contribution", "contributions", "lazy_names", "load", "paper",
-           "papers"]
+__all__ = ["ENTRY_POINT_GROUP", "Paper", "builtin_command", "builtin_light", "builtin_papers",
+           "clear", "command_homes", "contribution", "contributions", "lazy_names", "load",
+           "paper", "papers"]
 
 #: entry-point group through which installed distributions contribute papers
 ENTRY_POINT_GROUP = "fltheory.papers"
@@ -57,6 +57,10 @@ class Paper:
         objects (it may define ``clear_cache()``).
     commands:
         name → click command or group of the ``fltheory`` command.
+    light:
+        name → :class:`fltheory.cli.light.LightCommand`: the plain form of one of the paper's
+        commands, answered without click (built-in papers; the click command stays the
+        reference for every other form).
     tables:
         name → function returning a :class:`fltheory.results.Table` (``fltheory table NAME``).
     figures:
@@ -72,16 +76,18 @@ class Paper:
 
     # A plain class, not a dataclass: building a dataclass costs about a millisecond at import,
     # and every command, ``fltheory lambda`` included, reads the declarations.
-    __slots__ = ("claims", "commands", "figures", "key", "notebook", "order", "sweep_tasks",
-                 "tables", "title")
+    __slots__ = ("claims", "commands", "figures", "key", "light", "notebook", "order",
+                 "sweep_tasks", "tables", "title")
 
     def __init__(self, key: str, title: str, claims: str | None = None,
                  commands: Mapping[str, str] | None = None,
                  tables: Mapping[str, str] | None = None,
                  figures: Mapping[str, str] | None = None, sweep_tasks: str | None = None,
-                 notebook: str | None = None, order: int = 1000) -> None:
+                 notebook: str | None = None, order: int = 1000,
+                 light: Mapping[str, str] | None = None) -> None:
         self.key, self.title, self.claims = key, title, claims
         self.commands: Mapping[str, str] = dict(commands or {})
+        self.light: Mapping[str, str] = dict(light or {})
         self.tables: Mapping[str, str] = dict(tables or {})
         self.figures: Mapping[str, str] = dict(figures or {})
         self.sweep_tasks, self.notebook, self.order = sweep_tasks, notebook, order
@@ -126,6 +132,9 @@ _COMMANDS_DECLARED = r"commands\s*=\s*\{([^}]*)\}"
 _COMMAND_NAME = r"[\"']([\w-]+)[\"']\s*:"
 
 
+_homes: dict[str, str] = {}
+
+
 def command_homes() -> dict[str, str]:
     """Command name → key of the built-in paper whose declaration names it, read from the text of
     each ``papers/<key>/__init__.py`` (its ``commands={...}`` literal) without importing any of
@@ -138,6 +147,8 @@ def command_homes() -> dict[str, str]:
     >>> command_homes()["lambda"]
     'twostep'
     """
+    if _homes:
+        return dict(_homes)
     import re
 
     homes: dict[str, str] = {}
@@ -153,6 +164,7 @@ def command_homes() -> dict[str, str]:
             declared = re.search(_COMMANDS_DECLARED, text)
             for name in re.findall(_COMMAND_NAME, declared.group(1)) if declared else ():
                 homes.setdefault(name, key)
+    _homes.update(homes)  # once a process (the light path and the click path both ask); clear()
     return homes
 
 
@@ -166,6 +178,14 @@ def builtin_command(name: str) -> str | None:
         if target is not None:
             return target
     return contributions("commands", builtin_papers()).get(name)
+
+
+def builtin_light(name: str) -> str | None:
+    """``"module:attribute"`` of the light form of the built-in command ``name``
+    (:mod:`fltheory.cli.light`), if the paper that declares the command declares one: read from
+    that one paper's declaration (:func:`command_homes`)."""
+    home = command_homes().get(name)
+    return None if home is None else _declared(f"{__name__}.{home}").light.get(name)
 
 
 def _installed_papers() -> tuple[Paper, ...]:
@@ -232,6 +252,7 @@ def _unique(what: str, items: Iterable[tuple[str, Paper]]) -> None:
 def clear() -> None:
     """Forget the discovered papers (after installing a plugin in a running interpreter)."""
     _found.clear()
+    _homes.clear()
 
 
 def lazy_names(package: str, names: Mapping[str, Iterable[str]]) -> tuple[Any, Any]:

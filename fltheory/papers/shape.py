@@ -21,6 +21,8 @@ module          role
                 functions; nothing else of the paper imports it
 ``views``       tables, figures, notebook cells: present, compute no theory, check no domain
 ``cli``         (optional) the command: parse, build the parameters, call, render
+``light``       (optional) the plain form of a command answered without click
+                (:mod:`fltheory.cli.light`): its options, and the result both paths print
 ``sweeps``      (optional) the sweep tasks
 ==============  ===========================================================================
 
@@ -45,7 +47,7 @@ _BUILTIN = Path(__file__).resolve().parent
 #: the modules every paper has
 REQUIRED = ("__init__", "params", "theory", "sim", "runs", "claims", "views")
 #: the modules a paper may have (a paper without a command has no ``cli``)
-OPTIONAL = ("cli", "sweeps")
+OPTIONAL = ("cli", "light", "sweeps")
 #: every role that is not "theory" (any other module of the package is a theory helper)
 ROLES = (*REQUIRED, *OPTIONAL)
 
@@ -140,7 +142,7 @@ def problems(folder: Path | str, package: str) -> list[str]:
         where = f"{package}.{path.stem}"
         for name, top in imports(path, package):
             out += _import_problem(where, r, name, top, own, papers_root)
-        if r in ("views", "cli"):
+        if r in ("views", "cli", "light"):
             out += [f"{where}:{line}: raises a domain or cost error (a rule of the parameters or "
                     "the theory, not of a view or command)" for line in _raises_domain(path)]
         if r == "claims":
@@ -170,9 +172,12 @@ def _import_problem(where: str, r: str, name: str, top: bool, own: str,
     if not name.startswith(("fltheory", own.split(".")[0])) and not _under(name, _SYMBOLIC):
         if r == "params" and top and _under(name, ("numpy", "scipy")):
             return [f"{where}: imports {name} at module level (parameters stay light)"]
+        if r == "light" and _under(name, ("click",)):
+            return [f"{where}: imports {name} (the light form of a command answers without "
+                    "click)"]
         return []
     if _under(name, _SYMBOLIC):
-        if r in ("sim", "params") or (r == "cli" and top):
+        if r in ("sim", "params") or (r in ("cli", "light") and top):
             return [f"{where}: imports {name} (the {r} holds no symbolic maths)"]
         return []
     in_own = name.startswith(own)

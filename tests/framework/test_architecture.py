@@ -95,14 +95,16 @@ def test_the_shape_rules_can_fail(tmp_path):
              "claims.py": "def helper():\n    pass\nCLAIMS = []\n",
              "views.py": "from fltheory.papers.fisher import theory\n",
              "cli.py": "from fltheory.exact import DomainError\n"
-                       "def f():\n    raise DomainError('x', 1, 'y')\n"}
+                       "def f():\n    raise DomainError('x', 1, 'y')\n",
+             "light.py": "import click\nimport mpmath\n"}
     for name, text in files.items():
         (pkg / name).write_text(text, encoding="utf-8")
     found = "\n".join(shape.problems(pkg, "bad"))
     for expected in ("params: imports numpy at module level", "theory: imports bad.sim",
                      "sim: imports sympy", "sim: imports fltheory.engine.expressions",
                      "runs: imports bad.claims", "claims: defines public helper",
-                     "views: imports fltheory.papers.fisher.theory", "cli:3: raises"):
+                     "views: imports fltheory.papers.fisher.theory", "cli:3: raises",
+                     "light: imports click", "light: imports mpmath"):
         assert expected in found, (expected, found)
 
 

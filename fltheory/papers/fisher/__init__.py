@@ -13,6 +13,7 @@ PAPER = Paper(
     title="ReLU Fisher information, Takeishi et al. line",
     claims="fltheory.papers.fisher.claims",
     commands={"fisher": "fltheory.papers.fisher.cli:fisher_command"},
+    light={"fisher": "fltheory.papers.fisher.light:FISHER"},
     tables={"fisher": "fltheory.papers.fisher.views:fisher_table"},
     figures={"fisher": "fltheory.papers.fisher.views:fisher_figure"},
     sweep_tasks="fltheory.papers.fisher.sweeps:SWEEP_TASKS",

@@ -30,7 +30,8 @@ _NAMES = {
         "Curve", "Experiment", "FAST_ACTIVATIONS", "KINDS", "KernelSpec", "Levels", "MAX_D",
         "MAX_DEPTH", "MAX_KMAX", "MAX_N", "MAX_N_VALUES", "MAX_POLY_TARGET", "MAX_SIM_N",
         "MAX_TEST", "PolynomialTarget", "RandomFeatures", "Ridge", "Target"),
-    "runs": ("GramRun", "KrrRun", "RidgeRun", "gram_run", "krr_run", "numpy_kernel", "ridge_run"),
+    "runs": ("GramRun", "KrrRun", "RFRun", "RidgeRun", "gram_run", "krr_run", "numpy_kernel",
+             "rf_run", "ridge_run"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

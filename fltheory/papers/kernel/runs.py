@@ -13,19 +13,27 @@ from typing import Any
 
 import numpy as np
 
+from fltheory.exact import DomainError
 from fltheory.papers.kernel import sim
 from fltheory.papers.kernel.params import (
     Curve,
     Experiment,
     KernelSpec,
     Levels,
+    RandomFeatures,
     Ridge,
     Target,
 )
-from fltheory.papers.kernel.theory import curve, ridge, spectrum
+from fltheory.papers.kernel.theory import curve, random_features, ridge, spectrum
 from fltheory.simkit import seeding
 
-__all__ = ["GramRun", "KrrRun", "RidgeRun", "gram_run", "krr_run", "numpy_kernel", "ridge_run"]
+__all__ = ["GramRun", "KrrRun", "RFRun", "RidgeRun", "gram_run", "krr_run", "numpy_kernel",
+           "rf_run", "ridge_run"]
+
+#: the width ψ_1 that stands for ψ_1 → ∞ (the kernel limit of random features) in
+#: :func:`rf_run`'s ``kernel_limit``: the largest the parameters take; its risk moves by under
+#: 1e-5 (relative) from ψ_1 = 10^6 to 10^8 at the claim's ψ_2, ζ², λ̄ (measured)
+WIDE = 10**6
 
 
 def numpy_kernel(spec: KernelSpec) -> Callable[[np.ndarray], np.ndarray]:
@@ -178,3 +186,33 @@ def ridge_run(question: Ridge, ns: Sequence[int], draws: int, seed: seeding.Seed
                                              lam, seeding.child(seed, n, r))
                        for r in range(draws)] for n in ns])
     return RidgeRun(question, float(sp.N(a.risk, 20)), lam, tuple(ns), risks)
+
+
+@dataclass(frozen=True)
+class RFRun:
+    """Random-features ridge regression (Mei & Montanari's setting, a linear target): the
+    proportional limit, the same at ψ_1 = :data:`WIDE` (the kernel limit: what the width adds
+    is told from it), and the simulated clean test errors at each d (N = round(ψ_1 d),
+    n = round(ψ_2 d)), ``draws`` per d."""
+
+    question: RandomFeatures
+    predicted: float
+    kernel_limit: float
+    d: tuple[int, ...]
+    risks: np.ndarray  # (len(d), draws)
+
+
+def rf_run(question: RandomFeatures, ds: Sequence[int], draws: int, n_test: int,
+           seed: seeding.SeedLike = 0) -> RFRun:
+    """The limit and ``draws`` numpy simulations (:func:`sim.rf_ridge_sample`) at each d, on
+    ``n_test`` fresh points each; the simulator's target is linear (F_*² = 0)."""
+    if question.nonlinear != 0:
+        raise DomainError("nonlinear", question.nonlinear, "0 (the simulated target is linear)")
+    q = question
+    wide = RandomFeatures(q.activation, WIDE, q.psi2, q.ridge, q.signal, q.nonlinear, q.noise)
+    risks = np.array([[sim.rf_ridge_sample(q.activation, d, round(float(q.psi1) * d),
+                                           round(float(q.psi2) * d), float(q.ridge),
+                                           float(q.signal), float(q.noise), n_test,
+                                           seeding.child(seed, d, r))
+                       for r in range(draws)] for d in ds])
+    return RFRun(q, random_features(q).risk, random_features(wide).risk, tuple(ds), risks)
