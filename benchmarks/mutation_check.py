@@ -838,6 +838,11 @@ MUTATIONS: list[Mutation] = [
       "tests/framework/test_light.py"),
     M("light path: a repeated option left to click", "fltheory/cli/light.py",
       "if flag in given or (flag", "if (flag", "tests/framework/test_light.py"),
+    M("kernel θ route: one more level past d = 10", "fltheory/engine/kernels/networks.py",
+      "+ (d > 10)", "+ 0", "tests/papers/kernel/test_user_checks.py", "-k", "deep_relu_ntk"),
+    M("kernel θ route up to d = 150", "fltheory/engine/kernels/networks.py",
+      "THETA_MAX_D = 150", "THETA_MAX_D = 20", "tests/papers/kernel/test_user_checks.py", "-k",
+      "deep_relu_ntk"),
 ]
 
 

@@ -16,7 +16,8 @@ same format, with the machine's load at the time.
 
 ``splice`` takes BASE's runs, replaces or adds every claim of each RUN, keeps the registry's order,
 drops claims no longer registered, and recomputes the counts and the table. ``large`` runs each
-CLAIM at ``--size large`` (``--no-cache``, seed 0), or takes already made runs with ``--from``.
+CLAIM at ``--size large`` (``--no-cache``, seed 0), or takes already made runs with ``--from``
+(a later file's run of a claim replaces an earlier one's, so the committed file can come first).
 """
 
 from __future__ import annotations
@@ -102,15 +103,18 @@ def large(claim_ids: list[str], from_paths: list[str], note: str = "") -> dict[s
             raise SystemExit(f"{cid}: exit {p.returncode}: {p.stderr.strip()}")
         print(f"{cid}: {time.perf_counter() - start:.0f} s wall", file=sys.stderr)
         made.append(json.loads(p.stdout))
-    claims, runs, version = [], {}, ""
-    for run in made:
+    chosen: dict[str, dict[str, Any]] = {}
+    runs, version = {}, ""
+    for run in made:  # a later run of a claim replaces an earlier one (e.g. the committed file)
         if run["inputs"].get("size") != "large":
             raise SystemExit(f"a run of {run['inputs']} is not at the large size")
         for c in run["details"]["claims"]:
             if not claim_ids or c["id"] in claim_ids:
-                claims.append(c)
+                chosen[c["id"]] = c
                 runs[c["id"]] = run["details"]["provenance"]["runs"][c["id"]]
         version = run["details"]["provenance"]["code_version"]
+    order = claim_ids or list(chosen)
+    claims = [chosen[cid] for cid in order if cid in chosen]
     load = os.getloadavg()
     notes = [f"the claims the CI size cannot decide, each run at --size large, seed 0, one "
              f"process each ({os.cpu_count()} cores; load average when assembled "
