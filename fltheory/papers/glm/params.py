@@ -292,10 +292,6 @@ class Channel:
                 raise DomainError("channel", expr, _NOISY_ALLOWED,
                                   reason="mixes kinks or jumps with a curved part: additive "
                                          "noise on it is not implemented")
-        if kind == "square" and noise > 0:
-            raise DomainError("channel", "square", _NOISY_ALLOWED,
-                              reason="with --noise > 0 (noisy phase retrieval) is not "
-                                     "implemented")
         settle(self, kind=kind, K=K, probit=probit, noise=noise, expression=expr)
 
     @property
