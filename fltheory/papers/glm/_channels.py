@@ -861,23 +861,27 @@ class _SquareNoisy(_AdditiveNoise):
                moments: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
         """(row of each y node, y weights, [Z, V'∂_ω Z or M₂ = ∫ x² … at each (ω, y)])."""
         yrow, y, wy, xpair, x, wx = self._nodes3(w, V, level, radius)
-        sig2 = self.sigma ** 2
         wo = w[yrow][xpair]
-        em = x - wo
-        ep = x + wo
-        ey = -0.5 * (y[xpair] - x * x) ** 2 / sig2
-        norm = 1.0 / (2.0 * math.pi * math.sqrt(V * sig2))
-        gm = np.exp(ey - 0.5 * em * em / V) * wx
-        gp = np.exp(ey - 0.5 * ep * ep / V) * wx
+        em = x - wo                                  # x − ω
+        e = y[xpair] - x * x
+        e *= e
+        e *= -0.5 / self.sigma ** 2
+        e -= (0.5 / V) * em * em
+        gm = np.exp(e, out=e)
+        gm *= wx                                     # w_x N(x; ω, V') N(y; x², σ²) up to norm
+        ratio = x * wo                               # N(x; −ω, V')/N(x; ω, V') = e^(−2xω/V')
+        ratio *= -2.0 / V
+        np.exp(ratio, out=ratio)
+        norm = 1.0 / (2.0 * math.pi * math.sqrt(V) * self.sigma)
         n = len(y)
         out = []
         for m in moments:
             if m == "Z":
-                v = gm + gp
-            elif m == "dZ":
-                v = em * gm - ep * gp
+                v = gm * (1.0 + ratio)
+            elif m == "dZ":                          # (x − ω) gm − (x + ω) gp
+                v = gm * (em - (x + wo) * ratio)
             else:
-                v = x * x * (gm + gp)
+                v = x * x * gm * (1.0 + ratio)
             out.append(np.bincount(xpair, v, minlength=n) * norm)
         return yrow, wy, out
 
@@ -890,7 +894,7 @@ class _SquareNoisy(_AdditiveNoise):
         sd, sv = math.sqrt(q), math.sqrt(V)
         pts = [0.0, *np.arange(1, math.ceil(_SQ_R / _SQ_CW) + 1) * _SQ_CW * sd]
         g = min(sv, sd / 2)
-        while g < _SQ_CW * sd:
+        while g < min(_SQ_CW * sd, 256.0 * sv):
             pts.append(g)
             g *= 2.0 ** _SQ_CG
         edges = np.unique(np.clip(pts, 0.0, _SQ_R * sd))
