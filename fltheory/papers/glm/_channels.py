@@ -743,11 +743,13 @@ _SQ_R = 9.0
 #: its panel widths at level 1 (level 2 halves every panel): x in units of √V' where the
 #: Gaussian in x is the narrower factor and u = x² in units of σ where N(y; x², σ²) is
 #: (``_SQ_CX``, ``_SQ_CU``); y in units of the scale L(y) on which Z_out varies (``_SQ_CY``,
-#: :meth:`_SquareNoisy._y_metric`); ω in units of √q (``_SQ_CW``), graded below √q from √V'
-#: by factors 2^``_SQ_CG``. Measured against level 2 with every width 2/3 of these (σ = 1/100,
-#: 1/10, 1, 3 and σ = 1/2 with σ_in = 1/3; q/ρ = 10⁻³, 0.3, 0.8, 0.99, 1 − 10⁻⁶): level 1
-#: within 3.5e-11 (Q) and 5e-12 (the Z ln Z average), level 2 within 3e-14; widths 3 for y
-#: too: 1e-8. One average: ~0.04 s at level 1, ~0.26 s at level 2 (2 cores, loaded)
+#: :meth:`_SquareNoisy._y_metric`); ω in units of √q (``_SQ_CW``), graded below from √V' by
+#: factors 2^``_SQ_CG`` (up to 256√V'). Measured against a reference grid (these widths 2/3 or
+#: 1/2 as wide, then halved; σ = 1/100, 1/10, 1, 3, and σ = 1/2 with σ_in = 1/3; q/ρ = 10⁻³,
+#: 0.3, 0.8, 0.99, 1 − 10⁻⁶): level 1 within 3.5e-11 (Q) and 5e-12 (the Z ln Z average),
+#: level 2 within 3e-14; y panels of 3L instead: 1e-8. The two levels agree within 3e-12 down
+#: to V' = 10⁻¹⁰ρ'; at V' = 10⁻¹² only 3e-10 (x − ω rounds to 1e-16·ω against √V' = 1e-6),
+#: which the printed digits show. One average: ~0.04 s at level 1, ~0.3 s at level 2
 _SQ_CX = 3.0
 _SQ_CU = 3.0
 _SQ_CY = 2.0
@@ -774,14 +776,17 @@ class _SquareNoisy(_AdditiveNoise):
                         = ∫_0^∞ [N(x; ω, V') + N(x; −ω, V')] N(y; x², σ²) dx,
 
     V'∂_ω Z_out = ∫_0^∞ [(x − ω)N(x; ω, V') − (x + ω)N(x; −ω, V')] N(y; x², σ²) dx (Stein).
-    Every average is even in ω (x → −x), so ω runs over [0, 9√q] only. The x-integral of each
-    (ω, y) runs over where both factors live: x within 9√V' of ω (or of −ω) and x² within 9σ
-    of y, in panels no wider than 2√V' in x and 2σ in u = x² (Gauss–Legendre, 12 nodes, in x:
-    the integrand is analytic in x, not in u at u = 0); y runs over g's range at that ω ± 9σ
-    in panels of 2L(y), L(y) = max(σ, min(y, 2√(yV'))) the scale on which Z_out varies (σ near
-    y = 0 and for y < 0; y where the density of x² is ∝ 1/√u; 2√(yV') where it is a Gaussian
-    in √u). So the nodes are placed where N(y; x², σ²)·N(x; ω, V') lives, and their number
-    does not grow as σ → 0 (the u-panels narrow with σ and so does the band of x per y)."""
+    Every average is even in ω (x → −x), so ω runs over [0, 9√q] only (panels of 2√q, graded
+    geometrically from √V' below, where the two signs of x compete). The x-integral of each
+    (ω, y) runs over where both factors live: x within 9√V' of ω (or of −ω; jointly with ω,
+    ω²/q + t² <= 81) and x² within 9σ of y, in panels no wider than 3√V' in x and 3σ in u = x²
+    (Gauss–Legendre, 12 nodes, in x: the integrand is analytic in x, not in u at u = 0); y runs
+    over x²'s range at that ω, ± 9σ, in panels of 2L(y), L(y) = max(σ, min(y/2, 2√(yV'))) the
+    scale on which Z_out varies (σ near y = 0 and for y < 0; a geometric grading by 2 where the
+    density of x² is ∝ 1/√u; 2√(yV') where it is a Gaussian in √u). So the nodes sit where
+    N(y; x², σ²)·N(x; ω, V') lives and their number hardly depends on σ (the u-panels narrow
+    with σ and so does the band of x for each y): ~1.5e6 at level 1, 1.2e7 at most at level 2.
+    The error E(y − ŷ)² is a closed form (:meth:`gen_error`)."""
 
     def _y_metric(self, V: float, lo: float, hi: float,
                   width: float) -> tuple[np.ndarray, np.ndarray]:

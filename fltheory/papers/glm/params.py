@@ -317,9 +317,9 @@ class Channel:
 
 
 #: what additive label noise is implemented on
-_NOISY_ALLOWED = ("with --noise > 0: sign, abs, relu, linear, door(K), any piecewise-linear "
-                  "g(z) (Abs, sign, Heaviside, Max, Min of linear functions of z) or a smooth "
-                  "g(z) without those (tanh, erf, polynomials other than z²)")
+_NOISY_ALLOWED = ("with --noise > 0: sign, abs, square, relu, linear, door(K), any "
+                  "piecewise-linear g(z) (Abs, sign, Heaviside, Max, Min of linear functions "
+                  "of z) or a smooth g(z) without those (tanh, erf, polynomials)")
 
 
 def smooth_expression(text: str) -> bool:
