@@ -825,8 +825,8 @@ class _SquareNoisy(_AdditiveNoise):
         return yrow, y, wy, lo, np.maximum(lo, hi)
 
     def _xmetric(self, V: float, level: int) -> tuple[Any, Any]:
-        """S(x) and its inverse: panels of unit width in S are no wider than 2√V' in x and
-        2σ in u = x² (halved at level 2)."""
+        """S(x) and its inverse: panels of unit width in S are no wider than 3√V' in x and
+        3σ in u = x² (``_SQ_CX``, ``_SQ_CU``; halved at level 2)."""
         k = 1.0 if level == 1 else 0.5
         c1, c2 = _SQ_CX * k * math.sqrt(V), _SQ_CU * k * self.sigma
         xs = 0.5 * c2 / c1                      # where 2x/c2 overtakes 1/c1
@@ -891,9 +891,9 @@ class _SquareNoisy(_AdditiveNoise):
         return yrow, wy, out
 
     def _wgrid(self, q: float, V: float, level: int) -> tuple[np.ndarray, np.ndarray]:
-        """ω >= 0 nodes with the density of |ω| (one node at 0 when q = 0): panels of
-        width√q, and below √q a geometric grading from √V' (where the two signs of x stop
-        competing) when √V' < √q."""
+        """ω >= 0 nodes with the density of |ω| (one node at 0 when q = 0): panels of 2√q, and
+        breakpoints from min(√V', √q/2) up by factors of 4 to min(2√q, 256√V') (where the two
+        signs of x compete, ω ≲ √V', the integrand changes on the scale √V')."""
         if q <= 0:
             return np.zeros(1), np.ones(1)
         sd, sv = math.sqrt(q), math.sqrt(V)
@@ -1074,7 +1074,8 @@ def channel_numerics(channel: Channel, rho: float) -> ChannelNumerics:
             from fltheory.exact import CostError
 
             raise CostError(f"noise = {channel.noise}", cells, MAX_SQUARE_CELLS,
-                            "quadrature nodes", "x panels of 3σ in x²: a larger --noise")
+                            "quadrature nodes", "(ω, y, x) nodes of one fine average, "
+                            "largest as q → ρ")
         return square
     pieces = _expression_pieces(channel.phi_text) if channel.noise > 0 else None
     if pieces is not None:
