@@ -124,6 +124,27 @@ def test_command_gaussian_prior_weak_recovery():
     assert "alpha_IT" not in value and "alpha_alg" not in value
 
 
+def test_command_fixed_point_against_the_reference():
+    """Gaussian prior ρ = 1, y = z² + σε with σ = 1, α = 2: AMP's fixed point by iterating the
+    reference's Q (benchmarks/glm_noisy_reference.py, from q₀ = 1/2, Aitken Δ², |step| <
+    1e-12), q ≈ 0.62731661515033; its map F(2Q(q)) − q changes sign once on [0.02, 0.99]
+    (7-point scan: +0.034 at 0.02, −0.028 at 0.7), and q = 0 is unstable (α > α_WR), so the
+    Bayes point is the same. The command prints q, MMSE = 1 − q and the error
+    1 + 4qV + 2V² (V = 1 − q) with every printed digit right."""
+    R = _ref()
+    q, _ = R.gaussian_fixed_point(R.square(1.0), 1.0, 2.0, q0=0.5, steps=R.Steps(0.1, 1 / 5))
+    r = CliRunner().invoke(cli, ["glm", "--prior", "gaussian", "--channel", "square", "--noise",
+                                 "1", "--alpha", "2", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    row = json.loads(r.stdout)["value"]["points"][0]
+    for key in ("q Bayes", "q AMP"):
+        _printed(row[key], q)
+    _printed(row["MMSE"], 1 - q)
+    V = 1 - q
+    for key in ("error Bayes", "error AMP"):
+        _printed(row[key], 1 + 4 * q * V + 2 * V * V)
+
+
 @pytest.mark.slow
 def test_command_rademacher_prior_first_order():
     """`fltheory glm --prior rademacher --channel square --noise 1/10` (about 15 CPU minutes on
