@@ -755,8 +755,8 @@ _SQ_CU = 3.0
 _SQ_CY = 2.0
 _SQ_CW = 2.0
 _SQ_CG = 2.0
-#: the most (ω, y, x) nodes of one average at level 2 (measured: at most 1.2e7 over σ/ρ' from
-#: 10⁻⁶ to 10⁴, the count being largest at q → ρ and almost independent of σ: a guard)
+#: the most (ω, y, x) nodes of one average at level 2 (measured over σ/ρ' from 10⁻⁶ to 10⁴:
+#: 5.6e6 for σ >= ρ'/100, 9.8e6 at σ = 10⁻⁶ρ' and small q; a guard)
 MAX_SQUARE_CELLS = 20_000_000
 #: the smallest σ/ρ' of the noisy square: below it x² − y (x² ~ 100ρ') is not resolved on the
 #: scale σ in double precision (measured at ρ = 1: σ = 10⁻⁶ keeps both levels within 3e-11 of
@@ -785,7 +785,7 @@ class _SquareNoisy(_AdditiveNoise):
     scale on which Z_out varies (σ near y = 0 and for y < 0; a geometric grading by 2 where the
     density of x² is ∝ 1/√u; 2√(yV') where it is a Gaussian in √u). So the nodes sit where
     N(y; x², σ²)·N(x; ω, V') lives and their number hardly depends on σ (the u-panels narrow
-    with σ and so does the band of x for each y): ~1.5e6 at level 1, 1.2e7 at most at level 2.
+    with σ and so does the band of x for each y): <= 1e7 at level 2, ~8 times fewer at 1.
     The error E(y − ŷ)² is a closed form (:meth:`gen_error`)."""
 
     def _y_metric(self, V: float, lo: float, hi: float,
@@ -952,13 +952,17 @@ class _SquareNoisy(_AdditiveNoise):
         return _NODES_2D * np.bincount(yrow, nx, minlength=len(w)).astype(int)
 
     def cells(self) -> int:
-        """(ω, y, x) nodes of one average at level 2 where they are most: q = ρ(1 − 10⁻¹³),
-        the smallest V' the state evolution reaches (the ω grading grows with ln(q/V'); the
-        y and x panels of one ω do not depend on V'), counted from the panels."""
-        q = self.rho * (1.0 - 1e-13)
-        V = self.V1(q, 1e-13 * self.rho)
-        w, _ = self._wgrid(q, V, 2)
-        return int(self._counts(w, V, 2, self._radius(q, w)).sum())
+        """(ω, y, x) nodes of one average at level 2 where they are most, counted from the
+        panels: the largest count at q/ρ = 10⁻⁶, 10⁻³, 1/2 and 1 − 10⁻¹³ with V' = ρ − q + σ_in²
+        (small σ: largest at small q, the y grading near y = 0 growing with ln(ρ'/σ);
+        otherwise at q → ρ, the ω grading growing with ln(q/V') up to 256√V')."""
+        best = 0
+        for frac in (1e-6, 1e-3, 0.5, 1.0 - 1e-13):
+            q = self.rho * frac
+            V = self.V1(q, max(self.rho - q, 1e-13 * self.rho))
+            w, _ = self._wgrid(q, V, 2)
+            best = max(best, int(self._counts(w, V, 2, self._radius(q, w)).sum()))
+        return best
 
     def _at_rho(self, what: str) -> float:
         """V' → 0 (q = ρ, no noise inside φ): Z_out = N(y; ω², σ²), so Q = E(2ω)²/σ² = 4ρ/σ²

@@ -196,9 +196,10 @@ def test_the_floor_is_relative_to_rho():
 
 def test_the_node_count_is_bounded_before_work(monkeypatch):
     """The (ω, y, x) nodes of one fine average are counted from the panels before any node is
-    built (at most 1.2e7 measured over σ/ρ' from 10⁻⁶ to 10⁴, the count being almost independent
-    of σ), and a count above MAX_SQUARE_CELLS is refused naming --noise: with the bound lowered
-    below the count of σ = 1, the command exits 2 with that one line, before any average."""
+    built (measured over σ/ρ' from 10⁻⁶ to 10⁴: 5.6e6 for σ >= ρ'/100, 9.8e6 at σ = 10⁻⁶ρ'; the
+    count grows only as ln(ρ'/σ)), and a count above MAX_SQUARE_CELLS is refused naming --noise:
+    with the bound lowered below the count of σ = 1, the command exits 2 with that one line,
+    before any average."""
     C = channel_numerics(Channel("square", noise=1), 1.0)
     cells = C.cells()
     assert 1e6 < cells <= _channels.MAX_SQUARE_CELLS
