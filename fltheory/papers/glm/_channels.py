@@ -762,6 +762,10 @@ MAX_SQUARE_CELLS = 20_000_000
 #: scale σ in double precision (measured at ρ = 1: σ = 10⁻⁶ keeps both levels within 3e-11 of
 #: each other and of the noiseless limit, 10⁻⁷ only 3e-10, 10⁻⁹ 2e-8); Q(σ) − Q(0) = O(σ²)
 _SQ_SIGMA_MIN = 1e-6
+#: below V' = this·ρ' the noisy square's averages are interpolated to their V' = 0 limit
+#: (x − ω rounds to 1e-16·ω: at V' = 1e-12ρ' the two levels part by 3e-10, at 1e-10ρ' they
+#: agree within 6e-12; at V' = 1e-24 the quadrature gave Q 10⁵ times too large)
+_SQ_V_SMALL = 1e-10
 #: the (ω, y, x) nodes evaluated at once (memory: a few arrays of this length)
 _SQ_BLOCK = 1_000_000
 _GL_2D = np.polynomial.legendre.leggauss(_NODES_2D)
@@ -916,8 +920,14 @@ class _SquareNoisy(_AdditiveNoise):
 
     def _avg(self, q: float, level: int, V: float | None, what: str) -> float:
         V1 = self.V1(q, V)
-        if V1 < _V_TINY:
-            return self._at_rho(what)
+        v_lo = _SQ_V_SMALL * self.rho1
+        if v_lo > V1:
+            # below it x − ω is not resolved on the scale √V' in double precision: the average
+            # is analytic in V' (σ > 0), so it is interpolated linearly between its limit at
+            # V' = 0 and its value at V' = v_lo (the neglected O(V'²) term is ~(V'·slope)²/Q:
+            # below 1e-12 relative at v_lo = 1e-10ρ', the slope measured ~2e6 at σ = ρ/10)
+            lim = self._limit(q, what)
+            return lim + (self._avg(q, level, v_lo - self.sin2, what) - lim) * (V1 / v_lo)
         w, ww = self._wgrid(q, V1, level)
         radius = self._radius(q, w)
         total = 0.0
@@ -964,12 +974,12 @@ class _SquareNoisy(_AdditiveNoise):
             best = max(best, int(self._counts(w, V, 2, self._radius(q, w)).sum()))
         return best
 
-    def _at_rho(self, what: str) -> float:
-        """V' → 0 (q = ρ, no noise inside φ): Z_out = N(y; ω², σ²), so Q = E(2ω)²/σ² = 4ρ/σ²
+    def _limit(self, q: float, what: str) -> float:
+        """The average at V' = 0: Z_out = N(y; ω², σ²), ω ~ N(0, q), so Q = E(2ω)²/σ² = 4q/σ²
         and the entropy term is −½ ln(2πeσ²)."""
         if what != "Q":
             return -0.5 * math.log(2.0 * math.pi * math.e * self.sigma ** 2)
-        return 4.0 * self.rho1 / self.sigma ** 2
+        return 4.0 * q / self.sigma ** 2
 
     def _marginal(self, level: int, moments: tuple[str, ...]
                   ) -> tuple[np.ndarray, list[np.ndarray]]:

@@ -95,6 +95,27 @@ def test_dpsi_is_half_the_integral_of_q():
     assert integral == pytest.approx(C.dpsi(0.8) - C.dpsi(0.3), rel=1e-10)
 
 
+def test_vanishing_posterior_variance_tends_to_the_closed_limit():
+    """As V' = ρ − q → 0 (a discrete prior's informed branch reaches V' ~ 1e-24 and below),
+    Z_out → N(y; ω², σ²): Q → 4q/σ² and the Z ln Z average → −½ ln(2πeσ²) (closed forms).
+    The quadrature cannot resolve x − ω below V' ~ 1e-10ρ' in double precision (at V' = 1e-24
+    it gave Q = 8.9e13 instead of 400 at σ = 1/10, measured before the interpolation), so the
+    code interpolates there: held, Q within 1e-12 of the limit at V' = 1e-24 and 1e-60, the
+    averages continuous across V' = 1e-10 within the quadrature's own accuracy there (the two
+    levels agree within 6e-12 at V' = 1e-10; the two sides measured 2.3e-12 apart: held to
+    1e-11), and Q(V') decreasing towards the limit (measured 399.99990392 at 2e-10,
+    399.99995196 at 1e-10)."""
+    C = channel_numerics(Channel("square", noise="1/10"), 1.0)
+    for V in (1e-24, 1e-60):
+        assert C.Q(1.0, 1, V) == pytest.approx(400.0, rel=1e-12)
+        assert C._avg(1.0, 1, V, "psi") == pytest.approx(
+            -0.5 * math.log(2 * math.pi * math.e * 0.01), rel=1e-12)
+    for what in ("Q", "psi"):
+        above, below = (C._avg(1.0, 1, 1e-10 * f, what) for f in (1 + 1e-9, 1 - 1e-9))
+        assert above == pytest.approx(below, rel=1e-11), what
+    assert C.Q(1.0, 1, 2e-10) < C.Q(1.0, 1, 1e-10) < C.Q(1.0, 1, 1e-11) < 400.0
+
+
 def _printed(text: str, ref: float) -> None:
     """Every printed digit of ``text`` is right: |text − ref| within one unit of its last
     digit (plus the reference's 1e-12), at least 8 significant digits printed."""
