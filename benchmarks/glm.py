@@ -4,7 +4,11 @@ the per-α cost of GAMP at d = 8000 against its floor (the two matrix–vector p
 iteration). In-process, caches cleared before each case; wall and CPU time are both printed
 (the machine's 2 cores are shared: ``uptime`` is printed first).
 
-Usage: python benchmarks/glm.py [--d 8000] [--skip-amp]
+With ``--noisy-square``: the time of one average (Q and the Z ln Z average of ΔΨ) of noisy phase
+retrieval y = z² + σε at both resolutions (median of 5, σ = 1, ρ = 1, q/ρ = 0.3, 0.8, 0.99),
+then the Gaussian prior's thresholds with σ = 1 (both resolutions).
+
+Usage: python benchmarks/glm.py [--d 8000] [--skip-amp] [--noisy-square]
 """
 
 from __future__ import annotations
@@ -42,8 +46,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--d", type=int, default=8000)
     parser.add_argument("--skip-amp", action="store_true")
+    parser.add_argument("--noisy-square", action="store_true")
     args = parser.parse_args()
     print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+    if args.noisy_square:
+        noisy_square()
+        return
     print("\nthresholds (both resolutions; target <= 2 s each pair, >= 10 digits)")
     for name, make, ch in PAIRS:
         ans, wall, cpu = _timed(lambda make=make, ch=ch: theory.thresholds(make(), ch))
@@ -67,6 +75,31 @@ def main() -> None:
           f"{r.matvec_seconds * 1e3:.1f} ms ({100 * r.matvec_seconds / r.seconds_per_iteration:.0f}"
           f" %); per α (30 iterations) {30 * r.seconds_per_iteration:.2f} s; overlap "
           f"{r.overlap:.4f}")
+
+
+def noisy_square() -> None:
+    """One average of y = z² + σε at levels 1 and 2, and the Gaussian prior's thresholds."""
+    import statistics
+
+    from fltheory.papers.glm._channels import channel_numerics
+
+    C = channel_numerics(Channel("square", noise=1), 1.0)
+    print("\nnoisy square σ = 1, ρ = 1: one average (median of 5 wall seconds; Q, Z ln Z)")
+    for level in (1, 2):
+        cells = []
+        for q in (0.3, 0.8, 0.99):
+            for what in ("Q", "psi"):
+                runs = []
+                for _ in range(5):
+                    t0 = time.perf_counter()
+                    C._avg(q, level, None, what)
+                    runs.append(time.perf_counter() - t0)
+                cells.append(f"{what}({q}) {statistics.median(runs):.3f}")
+        print(f"  level {level}: " + ", ".join(cells))
+    ans, wall, cpu = _timed(lambda: theory.thresholds(gaussian(), Channel("square", noise=1)))
+    items = ", ".join(f"α_{n} = {v.text()} ({k}, {v.digits} digits)"
+                      for n, v, k, _a, _b, _e in ans.items)
+    print(f"  thresholds, Gaussian prior: wall {wall:5.2f} s  cpu {cpu:5.2f} s   {items}")
 
 
 if __name__ == "__main__":

@@ -617,6 +617,13 @@ MUTATIONS: list[Mutation] = [
     M("glm: hinge prox, the flat piece begins at t = 1 − Σ", "fltheory/papers/glm/_losses.py",
       "    low = t < 1.0 - sigma\n", "    low = t < 1.0 - 0.99 * sigma\n", GLM_CITATIONS, "-k",
       "hinge"),
+    # glm: noisy phase retrieval (issue 36 item 1)
+    M("glm: noisy square, the mirror field N(x; −ω, V') = N(x; ω, V') e^(−2xω/V')",
+      "fltheory/papers/glm/_channels.py", "        ratio *= -2.0 / V\n",
+      "        ratio *= -1.9 / V\n", INDEPENDENT_GLM_NOISY, "-k", "d-0.3"),
+    M("glm: noisy square, Stein ω-derivative −(x + ω) of the mirror field",
+      "fltheory/papers/glm/_channels.py", "v = gm * (em - (x + wo) * ratio)",
+      "v = gm * (em - (x - wo) * ratio)", INDEPENDENT_GLM_NOISY, "-k", "d-0.3"),
     # ---------------------------------------------------------------- spectral (issue 27)
     M("spectral: semicircle overlap 1 − 1/θ²", "fltheory/engine/spectral/spikes.py",
       "outlier, overlap = th + 1 / th, 1 - 1 / th ** 2",

@@ -736,6 +736,293 @@ class _SmoothNoisy(_AdditiveNoise):
         return self.sigma ** 2 + float(ww @ var)
 
 
+#: the noisy square's tails: ω, the field x given ω and the label noise are cut at this many
+#: standard deviations (each Gaussian factor below e^(−40.5) ≈ 2.6e-18 of its peak there; ω and
+#: x jointly: ω²/q + t² <= 9², t = (x − ω)/√V', with at least 2 standard deviations of x)
+_SQ_R = 9.0
+#: its panel widths at level 1 (level 2 halves every panel): x in units of √V' where the
+#: Gaussian in x is the narrower factor and u = x² in units of σ where N(y; x², σ²) is
+#: (``_SQ_CX``, ``_SQ_CU``); y in units of the scale L(y) on which Z_out varies (``_SQ_CY``,
+#: :meth:`_SquareNoisy._y_metric`); ω in units of √q (``_SQ_CW``), graded below from √V' by
+#: factors 2^``_SQ_CG`` (up to 256√V'). Measured against a reference grid (these widths 2/3 or
+#: 1/2 as wide, then halved; σ = 1/100, 1/10, 1, 3, and σ = 1/2 with σ_in = 1/3; q/ρ = 10⁻³,
+#: 0.3, 0.8, 0.99, 1 − 10⁻⁶): level 1 within 3.5e-11 (Q) and 5e-12 (the Z ln Z average),
+#: level 2 within 3e-14; y panels of 3L instead: 1e-8. The two levels agree within 3e-12 down
+#: to V' = 10⁻¹⁰ρ'; at V' = 10⁻¹² only 3e-10 (x − ω rounds to 1e-16·ω against √V' = 1e-6),
+#: which the printed digits show. One average: ~0.04 s at level 1, ~0.3 s at level 2
+_SQ_CX = 3.0
+_SQ_CU = 3.0
+_SQ_CY = 2.0
+_SQ_CW = 2.0
+_SQ_CG = 2.0
+#: the most (ω, y, x) nodes of one average at level 2 (measured over σ/ρ' from 10⁻⁶ to 10⁴:
+#: 5.6e6 for σ >= ρ'/100, 9.8e6 at σ = 10⁻⁶ρ' and small q; a guard)
+MAX_SQUARE_CELLS = 20_000_000
+#: the smallest σ/ρ' of the noisy square: below it x² − y (x² ~ 100ρ') is not resolved on the
+#: scale σ in double precision (measured at ρ = 1: σ = 10⁻⁶ keeps both levels within 3e-11 of
+#: each other and of the noiseless limit, 10⁻⁷ only 3e-10, 10⁻⁹ 2e-8); Q(σ) − Q(0) = O(σ²)
+_SQ_SIGMA_MIN = 1e-6
+#: below V' = this·ρ' the noisy square's averages are interpolated to their V' = 0 limit
+#: (x − ω rounds to 1e-16·ω: at V' = 1e-12ρ' the two levels part by 3e-10, at 1e-10ρ' they
+#: agree within 6e-12; at V' = 1e-24 the quadrature gave Q 10⁵ times too large)
+_SQ_V_SMALL = 1e-10
+#: the (ω, y, x) nodes evaluated at once (memory: a few arrays of this length)
+_SQ_BLOCK = 1_000_000
+_GL_2D = np.polynomial.legendre.leggauss(_NODES_2D)
+
+
+@dataclass(frozen=True)
+class _SquareNoisy(_AdditiveNoise):
+    r"""y = z'² + σε, σ > 0 (noisy phase retrieval; z' = z + σ_in ε'): with x the field given
+    ω (x ~ N(ω, V')),
+
+        Z_out(y, ω, V') = ∫ N(x; ω, V') N(y; x², σ²) dx
+                        = ∫_0^∞ [N(x; ω, V') + N(x; −ω, V')] N(y; x², σ²) dx,
+
+    V'∂_ω Z_out = ∫_0^∞ [(x − ω)N(x; ω, V') − (x + ω)N(x; −ω, V')] N(y; x², σ²) dx (Stein).
+    Every average is even in ω (x → −x), so ω runs over [0, 9√q] only (panels of 2√q, graded
+    geometrically from √V' below, where the two signs of x compete). The x-integral of each
+    (ω, y) runs over where both factors live: x within 9√V' of ω (or of −ω; jointly with ω,
+    ω²/q + t² <= 81) and x² within 9σ of y, in panels no wider than 3√V' in x and 3σ in u = x²
+    (Gauss–Legendre, 12 nodes, in x: the integrand is analytic in x, not in u at u = 0); y runs
+    over x²'s range at that ω, ± 9σ, in panels of 2L(y), L(y) = max(σ, min(y/2, 2√(yV'))) the
+    scale on which Z_out varies (σ near y = 0 and for y < 0; a geometric grading by 2 where the
+    density of x² is ∝ 1/√u; 2√(yV') where it is a Gaussian in √u). So the nodes sit where
+    N(y; x², σ²)·N(x; ω, V') lives and their number hardly depends on σ (the u-panels narrow
+    with σ and so does the band of x for each y): <= 1e7 at level 2, ~8 times fewer at 1.
+    The error E(y − ŷ)² is a closed form (:meth:`gen_error`)."""
+
+    def _y_metric(self, V: float, lo: float, hi: float,
+                  width: float) -> tuple[np.ndarray, np.ndarray]:
+        """A table (y, s(y)) of the y-metric s = ∫ dy/(width·L(y)) over [lo, hi]."""
+        sig = self.sigma
+        pos = np.geomspace(min(sig, 1.0) * 1e-3, max(hi, 2e-3 * sig), 400) if hi > 0 else \
+            np.empty(0)
+        y = np.unique(np.concatenate([[lo, min(hi, 0.0)] if lo < 0 else [lo], pos[pos < hi],
+                                      [hi]]))
+        y = y[(y >= lo) & (y <= hi)]
+        ay = np.abs(y)
+        L = np.where(y > 0, np.maximum(sig, np.minimum(0.5 * ay, 2.0 * np.sqrt(ay * V))), sig)
+        inv = 1.0 / (width * L)
+        s = np.concatenate([[0.0], np.cumsum(0.5 * (inv[1:] + inv[:-1]) * np.diff(y))])
+        return y, s
+
+    def _ynodes(self, w: np.ndarray, V: float, level: int, radius: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The y nodes of every ω (row, y, weight) and the x band [lo, hi] of each: x within
+        ``radius``·√V' of ω (or of −ω) and x² within 9σ of y."""
+        sig, sv = self.sigma, math.sqrt(V)
+        k = 1.0 if level == 1 else 0.5
+        xa = np.maximum(0.0, w - radius * sv)
+        xb = w + radius * sv
+        ylo, yhi = xa * xa - _SQ_R * sig, xb * xb + _SQ_R * sig
+        ytab, stab = self._y_metric(V, float(ylo.min()), float(yhi.max()), _SQ_CY * k)
+        s_lo, s_hi = np.interp(ylo, ytab, stab), np.interp(yhi, ytab, stab)
+        ny = np.maximum(1, np.ceil(s_hi - s_lo).astype(int))
+        row, frac = _ragged(ny)
+        step = (s_hi - s_lo)[row] / ny[row]
+        ya = np.interp(s_lo[row] + (s_hi - s_lo)[row] * frac, stab, ytab)
+        yb = np.interp(s_lo[row] + (s_hi - s_lo)[row] * frac + step, stab, ytab)
+        y, wy, yrow = _panel_nodes(ya, yb, row)
+        lo = np.maximum(xa[yrow], np.sqrt(np.maximum(0.0, y - _SQ_R * sig)))
+        hi = np.minimum(xb[yrow], np.sqrt(np.maximum(0.0, y + _SQ_R * sig)))
+        return yrow, y, wy, lo, np.maximum(lo, hi)
+
+    def _xmetric(self, V: float, level: int) -> tuple[Any, Any]:
+        """S(x) and its inverse: panels of unit width in S are no wider than 3√V' in x and
+        3σ in u = x² (``_SQ_CX``, ``_SQ_CU``; halved at level 2)."""
+        k = 1.0 if level == 1 else 0.5
+        c1, c2 = _SQ_CX * k * math.sqrt(V), _SQ_CU * k * self.sigma
+        xs = 0.5 * c2 / c1                      # where 2x/c2 overtakes 1/c1
+        s_star = xs / c1
+
+        def S(x: np.ndarray) -> np.ndarray:
+            return np.where(x <= xs, x / c1, s_star + (x * x - xs * xs) / c2)
+
+        def S_inv(s: np.ndarray) -> np.ndarray:
+            return np.where(s <= s_star, s * c1,
+                            np.sqrt(xs * xs + np.maximum(s - s_star, 0.0) * c2))
+
+        return S, S_inv
+
+    def _xpanels(self, lo: np.ndarray, hi: np.ndarray, V: float,
+                 level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """S(lo), S(hi) and the number of x panels of each (ω, y) band (0 when empty)."""
+        S, _ = self._xmetric(V, level)
+        Slo, Shi = S(lo), S(hi)
+        nx = np.where(hi > lo, np.maximum(1.0, np.ceil(Shi - Slo)), 0.0).astype(int)
+        return Slo, Shi, nx
+
+    def _nodes3(self, w: np.ndarray, V: float, level: int, radius: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                           np.ndarray]:
+        """(row, y, weight) of every y node and (pair, x, weight) of every x node."""
+        yrow, y, wy, lo, hi = self._ynodes(w, V, level, radius)
+        Slo, Shi, nx = self._xpanels(lo, hi, V, level)
+        _, S_inv = self._xmetric(V, level)
+        pair, frac = _ragged(nx)
+        step = (Shi - Slo)[pair] / nx[pair]
+        base = Slo[pair] + (Shi - Slo)[pair] * frac
+        x, wx, xpair = _panel_nodes(S_inv(base), S_inv(base + step), pair)
+        return yrow, y, wy, xpair, x, wx
+
+    def _pairs(self, w: np.ndarray, V: float, level: int, radius: np.ndarray,
+               moments: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+        """(row of each y node, y weights, [Z, V'∂_ω Z or M₂ = ∫ x² … at each (ω, y)])."""
+        yrow, y, wy, xpair, x, wx = self._nodes3(w, V, level, radius)
+        wo = w[yrow][xpair]
+        em = x - wo                                  # x − ω
+        e = y[xpair] - x * x
+        e *= e
+        e *= -0.5 / self.sigma ** 2
+        e -= (0.5 / V) * em * em
+        gm = np.exp(e, out=e)
+        gm *= wx                                     # w_x N(x; ω, V') N(y; x², σ²) up to norm
+        ratio = x * wo                               # N(x; −ω, V')/N(x; ω, V') = e^(−2xω/V')
+        ratio *= -2.0 / V
+        np.exp(ratio, out=ratio)
+        norm = 1.0 / (2.0 * math.pi * math.sqrt(V) * self.sigma)
+        n = len(y)
+        out = []
+        for m in moments:
+            if m == "Z":
+                v = gm * (1.0 + ratio)
+            elif m == "dZ":                          # (x − ω) gm − (x + ω) gp
+                v = gm * (em - (x + wo) * ratio)
+            else:
+                v = x * x * gm * (1.0 + ratio)
+            out.append(np.bincount(xpair, v, minlength=n) * norm)
+        return yrow, wy, out
+
+    def _wgrid(self, q: float, V: float, level: int) -> tuple[np.ndarray, np.ndarray]:
+        """ω >= 0 nodes with the density of |ω| (one node at 0 when q = 0): panels of 2√q, and
+        breakpoints from min(√V', √q/2) up by factors of 4 to min(2√q, 256√V') (where the two
+        signs of x compete, ω ≲ √V', the integrand changes on the scale √V')."""
+        if q <= 0:
+            return np.zeros(1), np.ones(1)
+        sd, sv = math.sqrt(q), math.sqrt(V)
+        pts = [0.0, *np.arange(1, math.ceil(_SQ_R / _SQ_CW) + 1) * _SQ_CW * sd]
+        g = min(sv, sd / 2)
+        while g < min(_SQ_CW * sd, 256.0 * sv):
+            pts.append(g)
+            g *= 2.0 ** _SQ_CG
+        edges = np.unique(np.clip(pts, 0.0, _SQ_R * sd))
+        if level > 1:
+            edges = np.sort(np.concatenate([edges, 0.5 * (edges[1:] + edges[:-1])]))
+        x, w = nodes(edges, _NODES_2D)
+        return x, 2.0 * w * phi(x / sd) / sd
+
+    def _radius(self, q: float, w: np.ndarray) -> np.ndarray:
+        """The x cut at each ω: the joint Gaussian weight of (ω, x) kept above e^(−R²/2)."""
+        if q <= 0:
+            return np.full(len(w), _SQ_R)
+        return np.sqrt(np.maximum(_SQ_R ** 2 - w * w / q, 4.0))
+
+    def _avg(self, q: float, level: int, V: float | None, what: str) -> float:
+        V1 = self.V1(q, V)
+        v_lo = _SQ_V_SMALL * self.rho1
+        if v_lo > V1:
+            # below it x − ω is not resolved on the scale √V' in double precision: the average
+            # is analytic in V' (σ > 0), so it is interpolated linearly between its limit at
+            # V' = 0 and its value at V' = v_lo (the neglected O(V'²) term is ~(V'·slope)²/Q:
+            # below 1e-12 relative at v_lo = 1e-10ρ', the slope measured ~2e6 at σ = ρ/10)
+            lim = self._limit(q, what)
+            return lim + (self._avg(q, level, v_lo - self.sin2, what) - lim) * (V1 / v_lo)
+        w, ww = self._wgrid(q, V1, level)
+        radius = self._radius(q, w)
+        total = 0.0
+        for sl in self._blocks(w, V1, level, radius):
+            yrow, wy, parts = self._pairs(w[sl], V1, level, radius[sl],
+                                          ("Z", "dZ") if what == "Q" else ("Z",))
+            Z = parts[0]
+            with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+                if what == "Q":
+                    val = np.where(Z > 0, parts[1] ** 2 / Z, 0.0) / (V1 * V1)
+                else:
+                    val = np.where(Z > 0, Z * np.log(Z), 0.0)
+            total += float(ww[sl] @ np.bincount(yrow, wy * val, minlength=sl.stop - sl.start))
+        return total
+
+    def _blocks(self, w: np.ndarray, V: float, level: int, radius: np.ndarray) -> list[slice]:
+        """Slices of the ω nodes holding at most ~_SQ_BLOCK (ω, y, x) nodes each."""
+        per = self._counts(w, V, level, radius)
+        out, start, acc = [], 0, 0
+        for i, c in enumerate(per):
+            if acc and acc + c > _SQ_BLOCK:
+                out.append(slice(start, i))
+                start, acc = i, 0
+            acc += c
+        out.append(slice(start, len(w)))
+        return out
+
+    def _counts(self, w: np.ndarray, V: float, level: int, radius: np.ndarray) -> np.ndarray:
+        """The (y, x) nodes of each ω, counted from the panels (no node built)."""
+        yrow, _y, _wy, lo, hi = self._ynodes(w, V, level, radius)
+        nx = self._xpanels(lo, hi, V, level)[2]
+        return _NODES_2D * np.bincount(yrow, nx, minlength=len(w)).astype(int)
+
+    def cells(self) -> int:
+        """(ω, y, x) nodes of one average at level 2 where they are most, counted from the
+        panels: the largest count at q/ρ = 10⁻⁶, 10⁻³, 1/2 and 1 − 10⁻¹³ with V' = ρ − q + σ_in²
+        (small σ: largest at small q, the y grading near y = 0 growing with ln(ρ'/σ);
+        otherwise at q → ρ, the ω grading growing with ln(q/V') up to 256√V')."""
+        best = 0
+        for frac in (1e-6, 1e-3, 0.5, 1.0 - 1e-13):
+            q = self.rho * frac
+            V = self.V1(q, max(self.rho - q, 1e-13 * self.rho))
+            w, _ = self._wgrid(q, V, 2)
+            best = max(best, int(self._counts(w, V, 2, self._radius(q, w)).sum()))
+        return best
+
+    def _limit(self, q: float, what: str) -> float:
+        """The average at V' = 0: Z_out = N(y; ω², σ²), ω ~ N(0, q), so Q = E(2ω)²/σ² = 4q/σ²
+        and the entropy term is −½ ln(2πeσ²)."""
+        if what != "Q":
+            return -0.5 * math.log(2.0 * math.pi * math.e * self.sigma ** 2)
+        return 4.0 * q / self.sigma ** 2
+
+    def _marginal(self, level: int, moments: tuple[str, ...]
+                  ) -> tuple[np.ndarray, list[np.ndarray]]:
+        """y weights and [p(y) = Z_out(y, 0, ρ'), …] on the y nodes of ω = 0."""
+        zero = np.zeros(1)
+        _row, wy, parts = self._pairs(zero, self.rho1, level, self._radius(0.0, zero), moments)
+        return wy, parts
+
+    def _plogp(self, level: int) -> float:
+        wy, (p,) = self._marginal(level, ("Z",))
+        with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+            return float(wy @ np.where(p > 0, p * np.log(p), 0.0))
+
+    def m2_spread(self) -> float:
+        """∫ (M₂(y) − ρ' p(y))²/p(y) dy, M₂(y) = ∫ x² N(x; 0, ρ') N(y; x², σ²) dx (level 2)."""
+        wy, (p, m2) = self._marginal(2, ("Z", "m2"))
+        with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+            val = np.where(p > 0, (m2 - self.rho1 * p) ** 2 / p, 0.0)
+        return float(wy @ val)
+
+    def gen_error(self, q: float, level: int = 1, V: float | None = None) -> float:
+        """E(y − ŷ)² in closed form, exact at every level: ŷ(ω) = E[x² | ω] = ω² + V' and
+        Var(x² | ω) = 4ω²V' + 2V'² (x ~ N(ω, V')), so σ² + 4qV' + 2V'²."""
+        V1 = self.V1(q, V)
+        return self.sigma ** 2 + 4.0 * q * V1 + 2.0 * V1 * V1
+
+
+def _ragged(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For rows split into n[i] equal parts: the row of every part and its start j/n[i]."""
+    row = np.repeat(np.arange(len(n)), n)
+    j = np.arange(len(row)) - np.repeat(np.cumsum(n) - n, n)
+    return row, j / np.maximum(n, 1)[row]
+
+
+def _panel_nodes(a: np.ndarray, b: np.ndarray,
+                 row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Gauss–Legendre nodes (12 a panel) of the panels [a, b], their weights and rows."""
+    x0, w0 = _GL_2D
+    half = 0.5 * (b - a)[:, None]
+    x = ((a[:, None] + b[:, None]) * 0.5 + half * x0[None, :]).ravel()
+    return x, (half * w0[None, :]).ravel(), np.repeat(row, _NODES_2D)
+
+
 @lru_cache(maxsize=32)
 def _smooth_functions(text: str) -> tuple[Any, Any]:
     """g and g' of the expression ``text`` as numpy functions."""
@@ -786,6 +1073,24 @@ def channel_numerics(channel: Channel, rho: float) -> ChannelNumerics:
     kind = channel.kind
     if kind == "linear":
         return _Linear(channel, rho)
+    if kind == "square" and channel.noise > 0:
+        square = _SquareNoisy(channel, rho, mean_free=True)
+        if square.sigma < _SQ_SIGMA_MIN * square.rho1:
+            from fltheory.exact import DomainError
+
+            raise DomainError("noise", channel.noise,
+                              f"noise >= {_SQ_SIGMA_MIN:g}·ρ' = {_SQ_SIGMA_MIN * square.rho1:.3g} "
+                              "for the square (double precision resolves x² − y only to "
+                              "~1e-16·y; the noiseless square, --noise 0, is within "
+                              "O(σ²/ρ'²) < 1e-12 of it)", reason="is too small")
+        cells = square.cells()
+        if cells > MAX_SQUARE_CELLS:
+            from fltheory.exact import CostError
+
+            raise CostError(f"noise = {channel.noise}", cells, MAX_SQUARE_CELLS,
+                            "quadrature nodes", "(ω, y, x) nodes of one fine average, "
+                            "largest as q → ρ")
+        return square
     pieces = _expression_pieces(channel.phi_text) if channel.noise > 0 else None
     if pieces is not None:
         # even g (E[z | y] = 0): the pieces are their own mirror image

@@ -41,7 +41,8 @@ _CONVENTIONS = {
                    "sign).")
 @click.option("--noise", type=RATIONAL, default="0", show_default=True,
               help="σ >= 0: additive Gaussian noise on the label, y = g(z) + σε (every "
-                   "channel but square; a g with several kinks costs minutes).")
+                   "channel; a g with several kinks costs minutes, and so does the square "
+                   "with a discrete prior; square: σ >= 10⁻⁶ρ').")
 @click.option("--alpha", default=None,
               help="Sample ratios α = n/d > 0, comma-separated (at most 200): the overlap, "
                    "MMSE and errors at each.")

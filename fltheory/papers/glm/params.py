@@ -292,10 +292,6 @@ class Channel:
                 raise DomainError("channel", expr, _NOISY_ALLOWED,
                                   reason="mixes kinks or jumps with a curved part: additive "
                                          "noise on it is not implemented")
-        if kind == "square" and noise > 0:
-            raise DomainError("channel", "square", _NOISY_ALLOWED,
-                              reason="with --noise > 0 (noisy phase retrieval) is not "
-                                     "implemented")
         settle(self, kind=kind, K=K, probit=probit, noise=noise, expression=expr)
 
     @property
@@ -321,9 +317,9 @@ class Channel:
 
 
 #: what additive label noise is implemented on
-_NOISY_ALLOWED = ("with --noise > 0: sign, abs, relu, linear, door(K), any piecewise-linear "
-                  "g(z) (Abs, sign, Heaviside, Max, Min of linear functions of z) or a smooth "
-                  "g(z) without those (tanh, erf, polynomials other than z²)")
+_NOISY_ALLOWED = ("with --noise > 0: sign, abs, square, relu, linear, door(K), any "
+                  "piecewise-linear g(z) (Abs, sign, Heaviside, Max, Min of linear functions "
+                  "of z) or a smooth g(z) without those (tanh, erf, polynomials)")
 
 
 def smooth_expression(text: str) -> bool:

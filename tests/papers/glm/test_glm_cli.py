@@ -28,7 +28,7 @@ def _run(*args):
     (["--noise", "-1"], "noise"),
     (["--alpha", "0"], "alpha = 0"),
     (["--alpha", "1,x"], "alpha"),
-    (["--channel", "square", "--noise", "1/10"], "not implemented"),
+    (["--channel", "square", "--noise", "1e-7"], "noise = 1/10000000 is too small"),
     (["--channel", "tanh(z)", "--noise", "1/10"], "quadrature nodes"),   # cost, before work
     (["--channel", "Abs(z**2 - 1)", "--noise", "1/2"], "not implemented"),
 ])

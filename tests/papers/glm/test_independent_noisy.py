@@ -37,7 +37,6 @@ import pytest
 from click.testing import CliRunner
 
 from fltheory.cli import cli
-from fltheory.exact import DomainError
 from fltheory.papers.glm._channels import channel_numerics
 from fltheory.papers.glm.params import Channel, gaussian
 from fltheory.papers.glm.theory import digits, thresholds
@@ -92,17 +91,8 @@ CASES = [("a", 0.3), ("a", 0.8), ("a", 0.97), ("b", 0.3), ("b", 0.8), ("c", 0.3)
          ("d", 0.3), ("d", 0.8), ("e", 0.3), ("e", 0.8), ("f", 0.3), ("f", 0.8), ("e'", 0.3),
          ("e'", 0.8)]
 
-#: noisy square (d) is refused by fltheory as not implemented (issue 36 item 1 is open for it):
-#: the comparisons with the code are expected to raise that refusal, and strict, so they fail
-#: the day the channel answers and must then be held to these reference values. Noisy tanh (c)
-#: answers since the smooth channels (a three-dimensional quadrature) and is held to them.
-_NOT_YET = pytest.mark.xfail(raises=DomainError, strict=True,
-                             reason="noisy square refused as not implemented")
-
-
 def _code_cases(cases):
-    return [pytest.param(*c, marks=_NOT_YET) if c[0] == "d"
-            else (c[0] if len(c) == 1 else c) for c in cases]
+    return [c[0] if len(c) == 1 else c for c in cases]
 
 
 @pytest.mark.parametrize("label,frac", _code_cases(CASES))
@@ -189,7 +179,6 @@ def test_the_reference_reproduces_the_linear_channel_and_the_code_there():
     assert (C.Q(0.9), C.dpsi(0.9), C.gen_error(0.9)) == pytest.approx(closed, rel=1e-10)
 
 
-@_NOT_YET
 def test_square_gen_error_closed_form():
     """y = z² + σε: ŷ(ω) = ω² + V and Var(x² | ω) = 4ω²V + 2V², so gen_error = σ² + 4qV + 2V²
     (a second, closed-form route for case (d); the reference and the code both meet it)."""
@@ -289,7 +278,6 @@ def _square_spread():
     return R.spread(R.square(1.0), 1.0, R.Steps(0.1, 1 / 5))[0], R.square_spread_pcfd(1.0)
 
 
-@_NOT_YET
 def test_square_weak_recovery_threshold():
     """Gaussian prior ρ = 1, y = z² + σε, σ = 1: α_WR = ρ⁴/(ρ² m2_spread) = 1/m2_spread, with
     m2_spread = E_y[(E[z²|y] − 1)²] by two routes: the reference's trapezoid, and the
