@@ -12,7 +12,7 @@ same format, with the machine's load at the time.
 
     python benchmarks/verify_runs.py splice BASE.json RUN.json [RUN.json …] -o OUT.json
     python benchmarks/verify_runs.py large CLAIM [CLAIM …] -o OUT.json [--from RUN.json …]
-                                           [--note TEXT]
+                                           [--note TEXT …]
 
 ``splice`` takes BASE's runs, replaces or adds every claim of each RUN, keeps the registry's order,
 drops claims no longer registered, and recomputes the counts and the table. ``large`` runs each
@@ -88,7 +88,8 @@ def splice(base_path: str, run_paths: list[str]) -> dict[str, Any]:
                      base.get("notes", []))
 
 
-def large(claim_ids: list[str], from_paths: list[str], note: str = "") -> dict[str, Any]:
+def large(claim_ids: list[str], from_paths: list[str], notes_in: list[str] | None = None
+          ) -> dict[str, Any]:
     made: list[dict[str, Any]] = [_load(p) for p in from_paths]
     done = {c["id"] for run in made for c in run["details"]["claims"]}
     env = {**os.environ, "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS", "1")}
@@ -119,7 +120,7 @@ def large(claim_ids: list[str], from_paths: list[str], note: str = "") -> dict[s
     notes = [f"the claims the CI size cannot decide, each run at --size large, seed 0, one "
              f"process each ({os.cpu_count()} cores; load average when assembled "
              f"{load[0]:.1f}, {load[1]:.1f}, {load[2]:.1f}); each claim's 'seconds' is its run "
-             f"time, its provenance the code that made it"] + ([note] if note else [])
+             f"time, its provenance the code that made it", *(notes_in or [])]
     return _assemble(made[0], claims, runs, version,
                      {"which": [c["id"] for c in claims], "size": "large", "seed": 0},
                      "fltheory verify (large size, seed 0): the claims CI cannot decide", notes)
@@ -136,7 +137,8 @@ def main() -> None:
     g = sub.add_parser("large")
     g.add_argument("claims", nargs="*")
     g.add_argument("--from", dest="from_paths", nargs="*", default=[])
-    g.add_argument("--note", default="", help="a line on how the runs were made (the load)")
+    g.add_argument("--note", action="append", default=[],
+                   help="a line on how the runs were made (the load); repeatable")
     g.add_argument("-o", "--out", required=True)
     args = parser.parse_args()
     result = splice(args.base, args.runs) if args.what == "splice" else \
