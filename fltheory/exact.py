@@ -25,6 +25,7 @@ __all__ = [
     "CostError",
     "DomainError",
     "Infinity",
+    "Unconfirmed",
     "as_rational",
     "check_cost",
     "check_dps",
@@ -430,6 +431,13 @@ def check_cost(what: str, estimate: float, limit: float, unit: str, hint: str) -
     """
     if not estimate <= limit:  # also refuses a NaN estimate
         raise CostError(what, estimate, limit, unit, hint)
+
+
+class Unconfirmed(ArithmeticError):
+    """A computation that could not confirm its answer for this request (a fixed point that did
+    not converge, two resolutions that disagree): the command says so in one line, exit status
+    2 as for a refused input, and prints no number (it is not an internal error: another
+    request, e.g. another α, may be answered)."""
 
 
 class CostError(DomainError):

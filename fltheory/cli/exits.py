@@ -1,9 +1,10 @@
 """How a command's process ends (no click: the light path of :mod:`fltheory.cli.light` uses it
 too, and the click path of :mod:`fltheory.cli.root`).
 
-Input errors are one line on stderr and exit status 2; a closed pipe 141 (as a Unix filter
-killed by SIGPIPE); Ctrl-C 130; anything else an internal error, one line and exit status 1, or
-its traceback with ``FLTHEORY_DEBUG=1``.
+Input errors, and an answer the computation could not confirm
+(:class:`fltheory.exact.Unconfirmed`), are one line on stderr and exit status 2; a closed pipe
+141 (as a Unix filter killed by SIGPIPE); Ctrl-C 130; anything else an internal error, one line
+and exit status 1, or its traceback with ``FLTHEORY_DEBUG=1``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import errno
 import os
 import sys
 
-from fltheory.exact import DomainError
+from fltheory.exact import DomainError, Unconfirmed
 
 __all__ = ["PipeClosed", "exit_for", "fail"]
 
@@ -26,12 +27,12 @@ _WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG})
 
 
 def exit_for(exc: Exception) -> None:
-    """End the process for an exception that left a command: input errors one line and exit
-    status 2, a closed pipe 141, anything else an internal error (1) — or its traceback with
-    ``FLTHEORY_DEBUG=1``. click's own exceptions are recognised when click is loaded (a command
-    that never imported it cannot have raised one)."""
+    """End the process for an exception that left a command: input errors and unconfirmed
+    answers one line and exit status 2, a closed pipe 141, anything else an internal error (1) —
+    or its traceback with ``FLTHEORY_DEBUG=1``. click's own exceptions are recognised when click
+    is loaded (a command that never imported it cannot have raised one)."""
     debug = os.environ.get("FLTHEORY_DEBUG", "") not in ("", "0")
-    if isinstance(exc, DomainError):
+    if isinstance(exc, DomainError | Unconfirmed):
         fail(str(exc), 2)
     click = sys.modules.get("click")
     if click is not None:

@@ -32,6 +32,7 @@ from fractions import Fraction
 import numpy as np
 from scipy import optimize
 
+from fltheory.exact import Unconfirmed
 from fltheory.papers.glm._channels import ChannelNumerics, channel_numerics
 from fltheory.papers.glm._priors import PriorNumerics
 from fltheory.papers.glm.params import Channel, Prior
@@ -42,8 +43,9 @@ __all__ = ["SE", "Branch", "Curve", "FixedPoint", "NotConverged"]
 _QH_MIN = 1e-7
 
 
-class NotConverged(ArithmeticError):
-    """A state evolution that did not reach a fixed point (never printed as a number)."""
+class NotConverged(Unconfirmed):
+    """A state evolution that did not reach a fixed point (never printed as a number; the
+    command says so in one line, :class:`fltheory.exact.Unconfirmed`)."""
 
 
 @dataclass(frozen=True)
