@@ -101,7 +101,7 @@ class ChannelNumerics:
         """ΔΨ(ρ): the information of a label about z itself (inf for continuous labels)."""
         raise NotImplementedError
 
-    def m2_spread(self) -> float:
+    def m2_spread(self, level: int = 2) -> float:
         """E_y[(E[z² | y] − ρ)²] (z ~ N(0, ρ)): the weak-recovery coefficient."""
         raise NotImplementedError
 
@@ -188,7 +188,7 @@ class _Intervals(ChannelNumerics):
             m += pa + fa - fb
         return p, self.rho1 * m / p
 
-    def m2_spread(self) -> float:
+    def m2_spread(self, level: int = 2) -> float:
         tot = 0.0
         for ints in (self.plus, self.minus):
             p, m = self._p_and_m(ints)
@@ -255,7 +255,7 @@ class _PhaseRetrieval(ChannelNumerics):
     def info_full(self) -> float:
         return _INF
 
-    def m2_spread(self) -> float:
+    def m2_spread(self, level: int = 2) -> float:
         return 2.0 * self.rho1 ** 2
 
     def gen_error(self, q: float, level: int = 1, V: float | None = None) -> float:
@@ -304,7 +304,7 @@ class _Relu(ChannelNumerics):
     def info_full(self) -> float:
         return _INF
 
-    def m2_spread(self) -> float:
+    def m2_spread(self, level: int = 2) -> float:
         return self.rho1 ** 2
 
     def gen_error(self, q: float, level: int = 1, V: float | None = None) -> float:
@@ -339,7 +339,7 @@ class _Linear(ChannelNumerics):
     def info_full(self) -> float:
         return _INF if self.delta == 0 else 0.5 * math.log((self.rho + self.delta) / self.delta)
 
-    def m2_spread(self) -> float:
+    def m2_spread(self, level: int = 2) -> float:
         return 0.0
 
     def gen_error(self, q: float, level: int = 1, V: float | None = None) -> float:
@@ -580,10 +580,10 @@ class _PiecewiseNoisy(_AdditiveNoise):
         with np.errstate(divide="ignore", invalid="ignore"):
             return float(wy @ np.where(p > 0, p * np.log(p), 0.0))
 
-    def m2_spread(self) -> float:
+    def m2_spread(self, level: int = 2) -> float:
         """∫ (M₂(y) − ρ' p(y))²/p(y) dy, M₂(y) = ∫ z² N(z; 0, ρ') P(y | z) dz in closed form per
-        piece (the truncated second moment of N(m, τ²) on (c, d))."""
-        y, wy, p = self._marginal(2)
+        piece (the truncated second moment of N(m, τ²) on (c, d)), on the y-grid of ``level``."""
+        y, wy, p = self._marginal(level)
         r2, sig2 = self.rho1, self.sigma ** 2
         m2 = np.zeros_like(y)
         for c, d, a, b in self.pieces:
@@ -714,10 +714,10 @@ class _SmoothNoisy(_AdditiveNoise):
         with np.errstate(divide="ignore", invalid="ignore"):
             return float(wy @ np.where(p[0] > 0, p[0] * np.log(p[0]), 0.0))
 
-    def m2_spread(self) -> float:
-        """∫ (M₂(y) − ρ' p(y))²/p(y) dy, M₂(y) = E_t ρ' t² N(y; g(√ρ' t), σ²)."""
-        y, wy = self._ygrid(2)
-        p, m2 = self._core(np.zeros(1), y, self.rho1, 2, ("Z", "m2"))
+    def m2_spread(self, level: int = 2) -> float:
+        """∫ (M₂(y) − ρ' p(y))²/p(y) dy, M₂(y) = E_t ρ' t² N(y; g(√ρ' t), σ²), at ``level``."""
+        y, wy = self._ygrid(level)
+        p, m2 = self._core(np.zeros(1), y, self.rho1, level, ("Z", "m2"))
         with np.errstate(invalid="ignore", divide="ignore"):
             val = np.where(p[0] > 0, (m2[0] - self.rho1 * p[0]) ** 2 / p[0], 0.0)
         return float(wy @ val)
@@ -993,9 +993,10 @@ class _SquareNoisy(_AdditiveNoise):
         with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
             return float(wy @ np.where(p > 0, p * np.log(p), 0.0))
 
-    def m2_spread(self) -> float:
-        """∫ (M₂(y) − ρ' p(y))²/p(y) dy, M₂(y) = ∫ x² N(x; 0, ρ') N(y; x², σ²) dx (level 2)."""
-        wy, (p, m2) = self._marginal(2, ("Z", "m2"))
+    def m2_spread(self, level: int = 2) -> float:
+        """∫ (M₂(y) − ρ' p(y))²/p(y) dy, M₂(y) = ∫ x² N(x; 0, ρ') N(y; x², σ²) dx, at
+        ``level``."""
+        wy, (p, m2) = self._marginal(level, ("Z", "m2"))
         with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
             val = np.where(p > 0, (m2 - self.rho1 * p) ** 2 / p, 0.0)
         return float(wy @ val)

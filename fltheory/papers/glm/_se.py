@@ -134,7 +134,8 @@ class SE:
         """A(0⁺) = ρ'⁴/(ρ² E_y[(E[z'²|y] − ρ')²]) when q = 0 is a fixed point, else 0."""
         if not self.uninformative:
             return 0.0
-        spread = self.C.m2_spread()
+        # each resolution its own (a single y-integral: one level finer than the averages)
+        spread = self.C.m2_spread(self.level + 1)
         if spread == 0:
             return math.inf
         return self.C.rho1 ** 4 / (self.P.rho ** 2 * spread)
