@@ -850,6 +850,9 @@ MUTATIONS: list[Mutation] = [
     M("kernel θ route up to d = 150", "fltheory/engine/kernels/networks.py",
       "THETA_MAX_D = 150", "THETA_MAX_D = 20", "tests/papers/kernel/test_user_checks.py", "-k",
       "deep_relu_ntk"),
+    M("glm α_WR: each resolution its own spread grid", "fltheory/papers/glm/_se.py",
+      "self.C.m2_spread(self.level + 1)", "self.C.m2_spread(2)",
+      "tests/papers/glm/test_independent_noisy.py", "-k", "own_weak"),
 ]
 
 

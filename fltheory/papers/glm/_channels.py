@@ -812,7 +812,7 @@ class _SquareNoisy(_AdditiveNoise):
         """The y nodes of every ω (row, y, weight) and the x band [lo, hi] of each: x within
         ``radius``·√V' of ω (or of −ω) and x² within 9σ of y."""
         sig, sv = self.sigma, math.sqrt(V)
-        k = 1.0 if level == 1 else 0.5
+        k = 0.5 ** (level - 1)
         xa = np.maximum(0.0, w - radius * sv)
         xb = w + radius * sv
         ylo, yhi = xa * xa - _SQ_R * sig, xb * xb + _SQ_R * sig
@@ -831,7 +831,7 @@ class _SquareNoisy(_AdditiveNoise):
     def _xmetric(self, V: float, level: int) -> tuple[Any, Any]:
         """S(x) and its inverse: panels of unit width in S are no wider than 3√V' in x and
         3σ in u = x² (``_SQ_CX``, ``_SQ_CU``; halved at level 2)."""
-        k = 1.0 if level == 1 else 0.5
+        k = 0.5 ** (level - 1)
         c1, c2 = _SQ_CX * k * math.sqrt(V), _SQ_CU * k * self.sigma
         xs = 0.5 * c2 / c1                      # where 2x/c2 overtakes 1/c1
         s_star = xs / c1

@@ -70,7 +70,8 @@ def log_phi_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def gauss_panels(lo: float, hi: float, features: Sequence[tuple[float, float]],
                  bulk: float, level: int) -> np.ndarray:
     """Breakpoints of [lo, hi]: around each feature (centre, width) at centre ± width·2^k,
-    then every gap wider than ``bulk`` split evenly; ``level`` 2 halves every panel."""
+    then every gap wider than ``bulk`` split evenly; ``level`` 2 halves every panel (and 3,
+    used by the weak-recovery spread, a single y-integral, quarters it)."""
     pts = [lo, hi]
     for centre, width in features:
         if width > 0:
@@ -80,8 +81,8 @@ def gauss_panels(lo: float, hi: float, features: Sequence[tuple[float, float]],
     gaps = np.diff(p)
     k = (np.maximum(1, np.ceil(gaps / bulk)).astype(int) if bulk > 0
          else np.ones(len(gaps), int))
-    if level > 1:
-        k = 2 * k
+    if level > 1:  # level 2 halves every panel, level 3 (the spread's finer grid) quarters it
+        k = k * 2 ** (level - 1)
     idx = np.repeat(np.arange(len(gaps)), k)
     j = np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)
     edges = np.append(p[idx] + gaps[idx] * j / k[idx], p[-1])

@@ -307,3 +307,19 @@ def test_piecewise_weak_recovery_threshold(label, prior):
     assert wr is not None
     assert abs(wr.value - ref) <= (10.0 ** (1 - wr.digits) + 1e-13) * ref, (wr, ref)
     assert wr.digits >= 10
+
+
+def test_each_resolution_computes_its_own_weak_recovery_threshold():
+    """The printed α_WR's digits are those two resolutions agree on: each resolution's state
+    evolution computes the spread on its own y-grid (levels 2 and 3: one finer than its
+    averages), so for the door (e') the two values differ in the last digits (were they the same
+    numbers, every digit would be 'confirmed' whatever the grid's error), and the finer lies
+    within their difference of the reference."""
+    from fltheory.papers.glm._se import SE
+
+    ours, ch, rho, steps = _case("e'")
+    m2, _ = _ref().spread(ch, rho, steps)
+    ref = (rho + ch.probit ** 2) ** 4 / (rho ** 2 * m2)
+    coarse, fine = (SE(gaussian("3/2"), ours, level).alpha_wr() for level in (1, 2))
+    assert coarse != fine
+    assert abs(fine - ref) <= 2 * abs(coarse - fine) + 1e-14 * ref
