@@ -53,7 +53,7 @@ def count_value(value: Any, name: str, minimum: int = 1, maximum: int | None = N
     >>> count_value("1", "d", 2)
     Traceback (most recent call last):
     ...
-    fltheory.exact.DomainError: d = 1 is out of range; allowed: integers >= 2
+    fltheory.exact.DomainError: d = 1 is outside the allowed range integers in [2, inf]
     """
     if isinstance(value, int | Infinity) and not isinstance(value, bool):
         out: int | Infinity = value
