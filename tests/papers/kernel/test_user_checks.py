@@ -50,18 +50,7 @@ def _relu_ntk(t):
 
 def _funk_hecke(kappa, d: int, k: int):
     """μ_k = E_t[κ(t) P_k(t)], t the first coordinate of a uniform point of S^{d−1}."""
-    with mpmath.workdps(DPS):
-        alpha = mpmath.mpf(d - 2) / 2
-        at_one = mpmath.gegenbauer(k, alpha, 1)
-
-        def weight(t):
-            return (1 - t * t) ** (mpmath.mpf(d - 3) / 2)
-
-        def integrand(t):
-            return kappa(t) * mpmath.gegenbauer(k, alpha, t) / at_one * weight(t)
-
-        pts = [-1, -0.5, 0, 0.5, 1]
-        return mpmath.quad(integrand, pts) / mpmath.quad(weight, pts)
+    return _funk_hecke_at(kappa, d, k, DPS)
 
 
 def _funk_hecke_at(kappa, d: int, k: int, dps: int):
