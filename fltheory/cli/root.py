@@ -10,8 +10,8 @@ from typing import Any
 import click
 
 from fltheory import __version__
-from fltheory.cli import CORE_COMMANDS, commands
 from fltheory.cli.exits import PipeClosed, exit_for, fail
+from fltheory.cli.registry import CORE_COMMANDS, commands
 
 __all__ = ["cli"]
 
