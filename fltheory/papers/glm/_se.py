@@ -390,7 +390,10 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]]) \
                                                     se.C.c_continuous)))
                 continue
             if kj == "perfect" and math.isinf(se.f_perfect(1.0)):
-                out.append(Transition("IT", 0.0, "first order", 0.0, se.P.rho, "0"))
+                # labels with a density pin a discrete w* down at every α > 0 (I(y; z) = ∞):
+                # one transition at α = 0, however many branches perfect recovery beats
+                if not any(t.alpha == 0.0 for t in out):
+                    out.append(Transition("IT", 0.0, "first order", 0.0, se.P.rho, "0"))
                 continue
             eps = 1e-9
             a_lo = lo * (1 + eps) if lo > 0 else 1e-9

@@ -21,6 +21,7 @@ def catalogue(K: Fraction) -> tuple[tuple[str, Any, Channel], ...]:
     return (
         ("rademacher", rademacher, Channel("sign")),
         ("rademacher", rademacher, Channel("door", K=K)),
+        ("rademacher", rademacher, Channel("abs")),
         ("gaussian", gaussian, Channel("square")),
         ("gaussian", gaussian, Channel("relu")),
         ("gaussian", gaussian, Channel("door", K=K)),
