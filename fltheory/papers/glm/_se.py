@@ -217,8 +217,15 @@ class Curve:
     def _root(self, br: Branch, alpha: float) -> float:
         f: Callable[[float], float] = lambda t: self.se.A(math.exp(t)) - alpha  # noqa: E731
         lo, hi = self._bracket(br, alpha)
-        t = optimize.brentq(f, math.log(lo), math.log(hi), xtol=1e-15, rtol=1e-15,
-                            maxiter=200)
+        ta, tb = math.log(lo), math.log(hi)
+        fa, fb = f(ta), f(tb)
+        if fa * fb > 0:
+            # α within rounding of the piece's end value: the end as computed here (e.g. A at
+            # q̂ = 1e-30 by quadrature) and as the piece records it (α_WR by its own formula)
+            # differ in the last digits, so no sign change is left to find; the fixed point is
+            # that end to every digit the curve resolves
+            return lo if abs(fa) <= abs(fb) else hi
+        t = optimize.brentq(f, ta, tb, xtol=1e-15, rtol=1e-15, maxiter=200)
         return math.exp(float(t))
 
     def _bracket(self, br: Branch, alpha: float) -> tuple[float, float]:

@@ -309,17 +309,30 @@ def test_piecewise_weak_recovery_threshold(label, prior):
     assert wr.digits >= 10
 
 
-def test_each_resolution_computes_its_own_weak_recovery_threshold():
+def test_each_resolution_computes_its_own_weak_recovery_threshold(monkeypatch):
     """The printed α_WR's digits are those two resolutions agree on: each resolution's state
     evolution computes the spread on its own y-grid (levels 2 and 3: one finer than its
-    averages), so for the door (e') the two values differ in the last digits (were they the same
-    numbers, every digit would be 'confirmed' whatever the grid's error), and the finer lies
-    within their difference of the reference."""
+    averages; were they the same numbers, every digit would be 'confirmed' whatever the grid's
+    error), seen by the levels the spread is asked for and by the grids differing; and both
+    lie within 1e-14 of the reference for the door (e'). (Before the y-panels met the labels'
+    switch between ±1, the level-2 grid left its last digits wrong and the two values
+    differed; they now agree to rounding, so the difference itself cannot show it.)"""
     from fltheory.papers.glm._se import SE
 
     ours, ch, rho, steps = _case("e'")
     m2, _ = _ref().spread(ch, rho, steps)
     ref = (rho + ch.probit ** 2) ** 4 / (rho ** 2 * m2)
-    coarse, fine = (SE(gaussian("3/2"), ours, level).alpha_wr() for level in (1, 2))
-    assert coarse != fine
-    assert abs(fine - ref) <= 2 * abs(coarse - fine) + 1e-14 * ref
+    asked: list[int] = []
+    ses = [SE(gaussian("3/2"), ours, level) for level in (1, 2)]
+    original = type(ses[0].C).m2_spread
+
+    def spy(self, level=2):
+        asked.append(level)
+        return original(self, level)
+
+    monkeypatch.setattr(type(ses[0].C), "m2_spread", spy)
+    coarse, fine = (se.alpha_wr() for se in ses)
+    assert asked == [2, 3]
+    assert len(ses[0].C._ygrid(2)[0]) < len(ses[0].C._ygrid(3)[0])
+    for value in (coarse, fine):
+        assert abs(value - ref) <= 1e-14 * ref
