@@ -69,15 +69,18 @@ def log_phi_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def gauss_panels(lo: float, hi: float, features: Sequence[tuple[float, float]],
-                 bulk: float, level: int) -> np.ndarray:
-    """Breakpoints of [lo, hi]: around each feature (centre, width) at centre ± width·2^k,
+                 bulk: float, level: int,
+                 offsets: Sequence[float] | np.ndarray = _OFFSETS) -> np.ndarray:
+    """Breakpoints of [lo, hi]: around each feature (centre, width) at centre ± width·k for k
+    in ``offsets`` (by default 0, 1/8, 1/4, … 4096: a feature whose effect decays slowly),
     then every gap wider than ``bulk`` split evenly; ``level`` 2 halves every panel (and 3,
     used by the weak-recovery spread, a single y-integral, quarters it)."""
     pts = [lo, hi]
+    offs = np.asarray(offsets, float)
     for centre, width in features:
         if width > 0:
             for s in (-1.0, 1.0):
-                pts.extend(centre + s * width * _OFFSETS)
+                pts.extend(centre + s * width * offs)
     p = np.unique(np.clip(np.asarray(pts, float), lo, hi))
     gaps = np.diff(p)
     k = (np.maximum(1, np.ceil(gaps / bulk)).astype(int) if bulk > 0
