@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -241,34 +241,35 @@ class Curve:
         return br.a, br.b
 
     def fixed_points(self, alpha: float) -> list[FixedPoint]:
-        """Every fixed point at α, in increasing q."""
+        """Every fixed point at α that an iteration can settle in, in increasing q: the stable
+        ones (the uninformative and perfect points are listed with their stability; the
+        unstable interior roots, which no start reaches and no answer uses, are not computed)."""
         memo = self.__dict__.setdefault("_memo", {})
         if alpha not in memo:
-            memo[alpha] = self._fixed_points(alpha)
+            memo[alpha] = list(self._points(alpha))
         return list(memo[alpha])
 
-    def _fixed_points(self, alpha: float) -> list[FixedPoint]:
+    def _points(self, alpha: float) -> Iterator[FixedPoint]:
+        """The fixed points of :meth:`fixed_points`, computed one at a time in increasing q
+        (AMP's, the first stable one, needs no root beyond its own)."""
         se = self.se
-        out = []
         if se.uninformative:
-            out.append(FixedPoint(0.0, 0.0, alpha, 0.0, alpha <= se.alpha_wr(),
-                                  "uninformative"))
+            yield FixedPoint(0.0, 0.0, alpha, 0.0, alpha <= se.alpha_wr(), "uninformative")
         for br in self.branches:
             lo, hi = min(br.Aa, br.Ab), max(br.Aa, br.Ab)
-            if lo < alpha < hi:
+            if br.stable and lo < alpha < hi:
                 qh = self._root(br, alpha)
-                out.append(FixedPoint(qh, se.q_of(qh), alpha, se.free_entropy(qh, alpha),
-                                      br.stable, "interior"))
+                yield FixedPoint(qh, se.q_of(qh), alpha, se.free_entropy(qh, alpha), True,
+                                 "interior")
         last = self.branches[-1]
         if last.stable and last.Ab <= alpha < se.alpha_perfect():
             qh = self._extend(alpha)
-            out.append(FixedPoint(qh, se.q_of(qh), alpha, se.free_entropy(qh, alpha), True,
-                                  "interior"))
+            yield FixedPoint(qh, se.q_of(qh), alpha, se.free_entropy(qh, alpha), True,
+                             "interior")
         if se.perfect:
             # at α = A(∞) exactly the interior branch has run into q = ρ (q̂ → ∞)
-            out.append(FixedPoint(math.inf, se.P.rho, alpha, se.f_perfect(alpha),
-                                  alpha >= se.alpha_perfect(), "perfect"))
-        return out
+            yield FixedPoint(math.inf, se.P.rho, alpha, se.f_perfect(alpha),
+                             alpha >= se.alpha_perfect(), "perfect")
 
     def _extend(self, alpha: float) -> float:
         """The root of A = α beyond the sampled curve (an increasing last piece)."""
@@ -285,7 +286,9 @@ class Curve:
     def amp(self, alpha: float) -> FixedPoint:
         """The fixed point reached from the uninformative start q₀ = 0⁺: the stable fixed point
         of smallest q."""
-        return next(p for p in self.fixed_points(alpha) if p.stable)
+        memo = self.__dict__.setdefault("_memo", {})
+        pts = memo.get(alpha)
+        return next(p for p in (pts if pts is not None else self._points(alpha)) if p.stable)
 
     def informed(self, alpha: float) -> FixedPoint:
         """The fixed point reached from q₀ = ρ⁻: the stable fixed point of largest q."""
