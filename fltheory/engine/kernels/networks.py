@@ -542,7 +542,10 @@ def _smooth_deep(net: Network, d: int, kmax: int, dps: int,
             s = new
         return theta if net.kind == "ntk" else s
 
-    K = max(2 * kmax + 32, 64)
+    # to the layers' own degree J: the composition's coefficients past 2·kmax + 32 still
+    # carry mass that bounds every μ_k (tanh NTK, depth 3, β² = 1/10, d = 10: 72 → 160 takes
+    # μ_0, μ_10, μ_20 from 6, 4, 1 to 11, 9, 7 confirmed digits for 1.6× the time)
+    K = max(2 * kmax + 32, J)
     if progress is not None:
         progress(f"Taylor series of the composed kernel to degree {K}")
     t = taylor(kernel, K, dps, at_one)
