@@ -383,6 +383,9 @@ _WW = 2.0
 #: below this V' the limit V' → 0 is taken (its error is O(√V'), 1e-100 here; (c − ω)/√V'
 #: would overflow near the smallest doubles)
 _V_TINY = 1e-200
+#: the door's half width K/√ρ' the numerics take: beyond 20, P(|z| > K) < 10⁻⁸⁸ (α_WR ~ 10⁸³,
+#: near 38 it overflows); below 10⁻³ (α_WR ~ 10³) two resolutions find different spinodals
+DOOR_KAPPA = (1e-3, 20.0)
 #: breakpoints about a switch between two flat levels, in units of its width 4σ²/Δb
 _SWITCH_OFFSETS = (0.0, 1.0, 2.0, 4.0, 8.0)
 #: the most (ω, y) nodes of one sum at level 2 (8 bytes each, a few arrays live at once)
@@ -1117,6 +1120,22 @@ def channel_numerics(channel: Channel, rho: float) -> ChannelNumerics:
     kind = channel.kind
     if kind == "linear":
         return _Linear(channel, rho)
+    if kind == "door":
+        rho1 = rho + float(channel.probit) ** 2
+        kappa = float(channel.K) / math.sqrt(rho1)
+        if not DOOR_KAPPA[0] <= kappa <= DOOR_KAPPA[1]:
+            from fltheory.exact import DomainError
+
+            lo, hi = (f"{b * math.sqrt(rho1):.4g}" for b in DOOR_KAPPA)
+            raise DomainError("channel", channel.phi_text,
+                              f"a door of half width K in [{lo}, {hi}], i.e. K/√ρ' in "
+                              f"[{DOOR_KAPPA[0]:g}, {DOOR_KAPPA[1]:g}] with ρ' = ρ + σ_in² = "
+                              f"{rho1:.4g}",
+                              reason=f"has K/√ρ' = {kappa:.3g}: " + (
+                                  "P(|z| > K) < 10⁻⁸⁸, the labels are constant to double "
+                                  "precision (thresholds beyond 10⁸⁶)" if kappa > 1
+                                  else "P(|z| < K) < 10⁻³, the curve's spinodals are not "
+                                  "resolved (thresholds beyond 10⁴)"))
     if kind == "square" and channel.noise > 0:
         square = _SquareNoisy(channel, rho, mean_free=True)
         if square.sigma < _SQ_SIGMA_MIN * square.rho1:

@@ -200,6 +200,12 @@ class Curve:
             [(float(self.grid[-1]), float(self.values[-1]))]
         if se.uninformative and math.isfinite(se.alpha_wr()):
             ends[0] = (1e-30, se.alpha_wr())   # the curve leaves q = 0 at A(0⁺) = α_WR
+        elif not se.uninformative:
+            # q = 0 is no fixed point: A(q̂) = q̂/Q(F(q̂)) → 0 with q̂ (Q(F(0)) > 0), so the
+            # first piece reaches down to α → 0; from q̂ = 1e-30 (A linear there to ~1e-30)
+            # every α the command takes has its root on it (α < A(1e-7) ≈ 1.6e-7 for the
+            # perceptron had none: q = 1 or an empty list was printed)
+            ends[0] = (1e-30, se.A(1e-30))
         self.branches = [Branch(a, b, Aa, Ab, Ab > Aa)
                          for (a, Aa), (b, Ab) in itertools.pairwise(ends)]
 

@@ -85,6 +85,20 @@ def glm_command(prior: str, channel: str, probit: object, noise: object, alpha: 
     emit(_result(p, ch, alphas, run, ridge, erm), fmt)
 
 
+def _q_text(q: float, rho: float) -> str:
+    """An overlap to 4 digits, or as many more as it takes not to print q < ρ as ρ (nor q > 0
+    as 0).
+
+    >>> _q_text(0.99999, 1.0), _q_text(1.0, 1.0), _q_text(0.4763, 1.0)
+    ('0.99999', '1', '0.4763')
+    """
+    for n in (4, 6, 8, 10, 12, 15):
+        text = f"{q:.{n}g}"
+        if (q == rho or float(text) != rho) and (q == 0 or float(text) != 0):
+            return text
+    return f"{q:.17g}"
+
+
 def _result(p: Any, ch: Any, alphas: tuple[Any, ...], run: Any, lam: Any, erm: Any) -> Result:
     from fltheory.args import fraction_text
 
@@ -93,7 +107,8 @@ def _result(p: Any, ch: Any, alphas: tuple[Any, ...], run: Any, lam: Any, erm: A
     value: dict[str, object] = {}
     for name, val, kind, qb, qa, exact in th.items:
         shown = val.text() if not exact or exact == val.text() else f"{exact} = {val.text()}"
-        extra = "" if kind == "continuous" else f": q {qb:.4g} → {qa:.4g}"
+        extra = ("" if kind == "continuous"
+                 else f": q {_q_text(qb, float(p.rho))} → {_q_text(qa, float(p.rho))}")
         summary.append(f"α_{name} = {shown} ({kind}{extra}; "
                        f"{'exact' if exact else str(val.digits) + ' digits'})")
         value[f"alpha_{name}"] = {"value": shown, "kind": kind, "digits": val.digits,

@@ -93,6 +93,9 @@ class RidgeAnswer:
     q: float
     error: float
     error_kind: str
+    #: q − m²/ρ', the variance of the prediction given the teacher's field (computed without
+    #: the difference)
+    s2: float = math.nan
 
 
 def _moments(prior: Prior, channel: Channel) -> tuple[float, float, float]:
@@ -111,9 +114,11 @@ def _moments(prior: Prior, channel: Channel) -> tuple[float, float, float]:
 
 
 def _stieltjes(alpha: float, lam: float) -> float:
-    """g, the root of λg² + (λ + α − 1)g − 1 = 0 that is positive (module docstring)."""
+    """g, the root of λg² + (λ + α − 1)g − 1 = 0 that is positive (module docstring), written
+    so that no difference of nearly equal numbers is formed (b = λ + α − 1 > 0: 2/(b + √…))."""
     b = lam + alpha - 1
-    return (-b + math.sqrt(b * b + 4 * lam)) / (2 * lam)
+    root = math.sqrt(b * b + 4 * lam)
+    return 2 / (b + root) if b > 0 else (root - b) / (2 * lam)
 
 
 def ridge(prior: Prior, channel: Channel, alpha: float, lam: float) -> RidgeAnswer:
@@ -128,27 +133,38 @@ def ridge(prior: Prior, channel: Channel, alpha: float, lam: float) -> RidgeAnsw
     rho = float(prior.rho)
     delta = ey2 - mu1 * mu1 * rho
     g = _stieltjes(alpha, lam)
-    gp = 1.0 / (1.0 / g ** 2 - alpha / (1 + g) ** 2)
-    m = mu1 * rho * (1 - lam * g)
-    q = mu1 * mu1 * rho * (1 - 2 * lam * g + lam * lam * gp) + delta * (g - lam * gp)
+    # the module's m and q with every difference done by hand (from the quadratic:
+    # 1 − λg = αg/(1 + g); 1 − 2λg + λ²g' = (1 − λg)² + c(λg)² and g − λg' = c with
+    # c = αg'/(1 + g)² = αg²/(1 + 2g + (1 − α)g²)): sums of positive terms only, so that
+    # neither the error nor s² = q − m²/ρ' is a cancellation (at α = 1e-5, λ = 7000 the
+    # direct forms lost 4e-7 of the error and put ridge below the Bayes error)
+    h, lg = alpha * g / (1 + g), lam * g
+    c = alpha * g * g / (1 + 2 * g + (1 - alpha) * g * g)
+    m = mu1 * rho * h
+    q = mu1 * mu1 * rho * (h * h + c * lg * lg) + delta * c
+    s2 = mu1 * mu1 * rho * h * h * (1 - rho / rho1) + c * (mu1 * mu1 * rho * lg * lg + delta)
     if channel.discrete:
-        err = _sign_error(channel, m, q, rho1)
+        err = _sign_error(channel, m, q, rho1, s2=s2)
         kind = "classification"
     else:
-        err = ey2 - 2 * mu1 * m + q
+        err = (delta + mu1 * mu1 * rho * lg * lg) * (1 + c)     # E y² − 2μ₁m + q
         kind = "mse"
-    return RidgeAnswer(lam, alpha, m, q, err, kind)
+    return RidgeAnswer(lam, alpha, m, q, err, kind, s2)
 
 
 def _ridge_error(prior: Prior, channel: Channel, alpha: float, lam: float, level: int) -> float:
     r = ridge(prior, channel, alpha, lam)
     if not channel.discrete:
         return r.error
-    return _sign_error(channel, r.m, r.q, float(prior.rho) + float(channel.probit) ** 2, level)
+    return _sign_error(channel, r.m, r.q, float(prior.rho) + float(channel.probit) ** 2, level,
+                       r.s2)
 
 
-def _sign_error(channel: Channel, m: float, q: float, rho1: float, level: int = 2) -> float:
-    s = math.sqrt(max(q - m * m / rho1, 1e-300))
+def _sign_error(channel: Channel, m: float, q: float, rho1: float, level: int = 2,
+                s2: float | None = None) -> float:
+    """E_z' Φ(−y(z') m z'/(ρ' s)), s² = q − m²/ρ' (``s2`` when the caller has it without the
+    difference)."""
+    s = math.sqrt(max(q - m * m / rho1 if s2 is None else s2, 1e-300))
     K = float(channel.K) if channel.kind == "door" else 0.0
 
     def label(z: np.ndarray) -> np.ndarray:
@@ -333,7 +349,7 @@ def _ridge_answer(prior: Prior, channel: Channel, alpha: float, lam: float, lam_
     r = ridge(prior, channel, alpha, lam)
     if channel.discrete:
         rho1 = float(prior.rho) + float(channel.probit) ** 2
-        e1 = _sign_error(channel, r.m, r.q, rho1, level=1)
+        e1 = _sign_error(channel, r.m, r.q, rho1, level=1, s2=r.s2)
         err = Value(r.error, digits(e1, r.error))
     else:
         err = Value(r.error, MAX_DIGITS)       # E y² − 2μ₁m + q: closed form
@@ -404,9 +420,21 @@ def _locate(fun: Callable[[float], float], near: float | None = None,
                 "optimum is at that end (or beyond), not an interior minimum")
         return t, 0.0, note
     f0 = fun(t)
-    if abs(fun(t - 0.5) - f0) <= 1e-11 * abs(f0):
+    flat = 1e-11 * abs(f0)
+    below = abs(fun(t - 0.5) - f0) <= flat
+    above = t + 0.5 <= hi and abs(fun(t + 0.5) - f0) <= flat
+    if below and above:
+        # flat both ways half a decade out: the side that stays flat over a decade
+        far_below = abs(fun(max(lo, t - 2.3)) - f0)
+        far_above = abs(fun(min(hi, t + 2.3)) - f0)
+        below, above = far_below <= far_above, far_above < far_below
+    if below:
         note = ("the error is flat at and below this λ (the same fit for every smaller λ, "
                 "e.g. hinge's hard-margin solution): any such λ is optimal")
+        return t, 0.0, note
+    if above:
+        note = ("the error is flat at and above this λ (the large-λ limit, ŵ ∝ Σ y_μ x_μ, "
+                "whose direction no longer changes): any larger λ is optimal")
         return t, 0.0, note
     if not curvature:
         return t, 0.0, note
@@ -460,6 +488,8 @@ def _lam_digits(t1: float, t2: float, curv: float, err: float) -> int:
     if curv <= 0:
         return min(agree, 2)
     dt = math.sqrt(2e-13 * abs(err) / curv)
+    if not dt > 0:          # an infinite curvature (or a zero error): λ as the levels agree
+        return agree
     return max(0, min(agree, math.floor(-math.log10(dt))))
 
 

@@ -31,6 +31,9 @@ def _run(*args):
     (["--channel", "square", "--noise", "1e-7"], "noise = 1/10000000 is too small"),
     (["--channel", "tanh(z)", "--noise", "1/10"], "quadrature nodes"),   # cost, before work
     (["--channel", "Abs(z**2 - 1)", "--noise", "1/2"], "not implemented"),
+    # the fuzz's internal errors (P(|z| > K) = 0; a spinodal search without a root)
+    (["--channel", "door(39)"], "K/√ρ' in [0.001, 20]"),
+    (["--channel", "door(1/1000000)"], "K/√ρ' in [0.001, 20]"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, needle):
     r = _run(*args)
