@@ -243,8 +243,9 @@ def times_t(e: ArcEigen) -> ArcEigen:
     d, n = e.d, len(e.q) - 1
     q, r = [], []
     for k in range(n):
-        alpha = Fraction(k + d - 2, 2 * k + d - 2)
-        beta = Fraction(k, 2 * k + d - 2)
+        # t·P_0 = P_1 in every d (at d = 2 the general ratios are 0/0)
+        alpha = Fraction(k + d - 2, 2 * k + d - 2) if k else Fraction(1)
+        beta = Fraction(k, 2 * k + d - 2) if k else Fraction(0)
         below_q = e.q[k - 1] if k else Fraction(0)
         below_r = e.r[k - 1] if k else Fraction(0)
         q.append(alpha * e.q[k + 1] + beta * below_q)

@@ -188,8 +188,9 @@ def limit_point(alpha: float, rho: float, level_energy: float, higher_energy: fl
         b = alpha - 1 - rho
         theta = (-b + math.sqrt(b * b + 4 * alpha * rho)) / (2 * alpha)
     L = 1 / (1 + theta)
-    if alpha <= L * L:
-        return theta, L, math.inf
+    if alpha <= L * L:      # α = 1 at ρ = 0: the interpolation threshold
+        # infinite with effective noise; without it the limit of (1 − α) e_ℓ, i.e. 0
+        return theta, L, (math.inf if higher_energy + noise2 > 0 else 0.0)
     E0 = alpha / (alpha - L * L)
     return theta, L, E0 * ((1 - L) ** 2 * level_energy + higher_energy + noise2) - noise2
 

@@ -86,6 +86,12 @@ def ridge_risk(gamma: Fraction, signal: Fraction, noise: Fraction, lam: Fraction
     """
     g, r2, s2 = _q(gamma), _q(signal), _q(noise) ** 2
     lam_e = g * s2 / r2 if lam is None else _q(lam)
+    if lam_e == 0:
+        # noiseless labels: λ* = 0, the ridgeless limit (m(−λ) has a pole at λ = 0 for γ > 1)
+        risk = ridgeless_risk(gamma, signal, noise)
+        bias = r2 * (1 - 1 / g) if g > 1 else sp.Integer(0)
+        return RidgeRisk(sp.Integer(0), risk, bias, sp.radsimp(risk - bias),
+                         sp.radsimp(risk + s2))
     m, dm = _dm(gamma, lam_e)
     bias = sp.radsimp(r2 * lam_e**2 * dm)
     variance = sp.radsimp(s2 * g * (m - lam_e * dm))
@@ -94,7 +100,7 @@ def ridge_risk(gamma: Fraction, signal: Fraction, noise: Fraction, lam: Fraction
 
 
 def ridgeless_risk(gamma: Fraction, signal: Fraction, noise: Fraction) -> sp.Expr:
-    """The λ → 0+ risk (exact rational; ``sp.oo`` at γ = 1).
+    """The λ → 0+ risk (exact rational; ``sp.oo`` at γ = 1 with noise, 0 without).
 
     >>> ridgeless_risk(Fraction(1, 2), Fraction(1), Fraction(1)), ridgeless_risk(
     ...     Fraction(2), Fraction(1), Fraction(1))
@@ -104,5 +110,5 @@ def ridgeless_risk(gamma: Fraction, signal: Fraction, noise: Fraction) -> sp.Exp
     if g < 1:
         return s2 * g / (1 - g)
     if g == 1:
-        return sp.oo
+        return sp.oo if s2 else sp.Integer(0)     # without noise no variance to blow up
     return r2 * (1 - 1 / g) + s2 / (g - 1)

@@ -492,7 +492,9 @@ def staircase_result(spec: Any, ell: int, psi: Any, ridge: Any, noise: Any, targ
     lev = staircase(spec, ell, psis, float(ridge), {k: float(e) for k, e in
                                                     target.energies.items()},
                     float(noise) ** 2)
-    rows = [{"psi": str(p), "theta": t, "learnability": L, "error": e}
+    # an infinite error (ρ = 0 at α = 1 with effective noise) is null in JSON and ∞ in text
+    rows = [{"psi": str(p), "theta": t, "learnability": L,
+             "error": None if math.isinf(e) else e}
             for p, t, L, e in zip(psi, lev.theta, lev.learnability, lev.error, strict=True)]
     from fltheory.results import Table
 
@@ -515,7 +517,7 @@ def staircase_result(spec: Any, ell: int, psi: Any, ridge: Any, noise: Any, targ
                      f"error {top:.8g} at ρ = {lev.rho:.6g}")
     table = Table(columns=["ψ", "α = ψ ℓ!", "θ = κ_eff/μ_ℓ", f"L_{ell}", "error (clean)"],
                   rows=[[str(p), f"{float(p) * math.factorial(ell):.6g}",
-                         f"{t:.6g}", f"{L:.6g}", f"{e:.6g}"]
+                         f"{t:.6g}", f"{L:.6g}", "∞" if math.isinf(e) else f"{e:.6g}"]
                         for p, t, L, e in zip(psi, lev.theta, lev.learnability, lev.error,
                                               strict=True)],
                   caption=f"Polynomial-regime limit at level ℓ = {ell}, {spec.name}",
@@ -527,7 +529,8 @@ def staircase_result(spec: Any, ell: int, psi: Any, ridge: Any, noise: Any, targ
         inputs={"kernel": spec.kernel, "activation": spec.activation, "ell": ell,
                 "psi": [str(p) for p in psi], "ridge": str(ridge), "noise": str(noise),
                 "target": {str(k): str(e) for k, e in target.energies.items()}},
-        value=[r["error"] for r in rows], numeric=f"{lev.error[-1]:.10g}",
+        value=[r["error"] for r in rows],
+        numeric="∞" if math.isinf(lev.error[-1]) else f"{lev.error[-1]:.10g}",
         conventions={"regime": "n = ψ d^ℓ, d → ∞ (the limit of the eigenlearning equations): "
                                "degrees < ℓ learned, > ℓ not, degree ℓ a ridge problem with "
                                "n/N(d, ℓ) → ψ ℓ! and effective ridge (λ + R_ℓ)/b_ℓ",

@@ -102,6 +102,15 @@ class Level:
             return f"{mpmath.nstr(self.value, 3)} (unconfirmed, ± {mpmath.nstr(self.bound, 2)})"
         return mpmath.nstr(self.value, self.digits)
 
+    def latex(self) -> str:
+        """:meth:`shown` as LaTeX (math mode; no Unicode μ or ±, which pdflatex refuses)."""
+        if self.value == 0 and self.bound != 0:
+            return rf"$|\mu_{{{self.k}}}| \le {_latex_number(self.bound, 3)}$"
+        if self.value != 0 and self.digits <= 0:
+            return (f"${_latex_number(self.value, 3)}$ (unconfirmed, "
+                    rf"$\pm {_latex_number(self.bound, 2)}$)")
+        return f"${self.shown()}$"
+
     def exact_text(self, limit: int = 80) -> str:
         """The exact value as text when known and at most ``limit`` characters, else ""."""
         if self.exact is None:
@@ -182,8 +191,7 @@ class KernelSpectrum(ShowsTable):
             row = [str(lev.k), mult, exact, lev.shown(), digits, mpmath.nstr(share, 10)]
             rows.append(row)
             latex_rows.append([row[0], f"${mult}$" if "e" not in mult else mult,
-                               _latex_exact(lev), f"${lev.shown()}$" if lev.digits > 0 or
-                               lev.zero else lev.shown().replace("|", "$|$"), row[4], row[5]])
+                               _latex_exact(lev), lev.latex(), row[4], row[5]])
         return Table(columns=["k", "N(d, k)", "μ_k exact", "μ_k", "digits", "share of κ(1)"],
                      rows=rows,
                      latex_columns=["$k$", "$N(d,k)$", r"$\mu_k$ exact", r"$\mu_k$", "digits",
@@ -263,6 +271,19 @@ class RFSpectrumRelation:
                 "fisher_command": self.fisher_command,
                 "fisher_factor": None if self.fisher_factor is None
                 else fraction_str(self.fisher_factor)}
+
+
+def _latex_number(x: Any, n: int) -> str:
+    r"""x to n digits in LaTeX: 1.2e-5 as 1.2\times10^{-5}.
+
+    >>> _latex_number(mpmath.mpf("7.94e-49"), 3), _latex_number(mpmath.mpf("0.25"), 2)
+    ('7.94\\times10^{-49}', '0.25')
+    """
+    text = mpmath.nstr(x, n)
+    if "e" in text:
+        mant, exp = text.split("e")
+        return rf"{mant}\times10^{{{int(exp)}}}"
+    return text
 
 
 def _latex_exact(lev: Level) -> str:

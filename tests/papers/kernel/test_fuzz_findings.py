@@ -1,0 +1,80 @@
+"""What a fuzz of ``fltheory kernel`` (152 command lines, this session's helper) found, held.
+
+References: the ridgeless risk r²(1 − 1/γ)₊ of noiseless ridge regression (Hastie et al. 2022),
+a quadrature of Funk–Hecke on the circle (d = 2: μ_k = (1/π)∫_0^π κ(cos θ) cos kθ dθ with the
+arc-cosine NTK written out), and the level-ℓ limit at the interpolation threshold.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import mpmath
+import pytest
+
+
+@pytest.mark.parametrize("gamma,ridge,risk", [("2", None, 0.5), ("1/2", None, 0.0),
+                                               ("1", "0", 0.0), ("2", "0", 0.5),
+                                               ("2", "1/3", 0.25 + 3 * math.sqrt(7) / 28)])
+def test_noiseless_ridge(invoke, gamma, ridge, risk):
+    """--noise 0 made λ* = γσ²/r² = 0 and the risk NaN at every γ (an internal error, also
+    for a fixed λ, the optimum being printed beside it). Without noise λ* = 0 and the risk is
+    the ridgeless one, r²(1 − 1/γ)₊ (0 at γ = 1: no variance to blow up); at λ = 1/3, γ = 2
+    the Marchenko–Pastur form gives 1/4 + 3√7/28 (the helper's independent 0.5334733547569)."""
+    args = ["kernel", "ridge", "--gamma", gamma, "--noise", "0", "--format", "json"]
+    if ridge is not None:
+        args += ["--ridge", ridge]
+    r = invoke(*args)
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert float(data["numeric"]) == pytest.approx(risk, abs=1e-14)
+
+
+def _relu_ntk_circle(k: int) -> float:
+    """μ_k of the depth-2 ReLU NTK (He, κ(1) = 2) on S^1: κ(t) = t κ_0(t) + κ_1(t) with
+    κ_0 = (π − θ)/π, κ_1 = (sin θ + (π − θ) cos θ)/π, t = cos θ; on the circle the Gegenbauer
+    polynomials are Chebyshev's, μ_k = (1/π) ∫_0^π κ(cos θ) cos kθ dθ."""
+    with mpmath.workdps(30):
+        def kappa(th):
+            t = mpmath.cos(th)
+            k0 = (mpmath.pi - th) / mpmath.pi
+            k1 = (mpmath.sin(th) + (mpmath.pi - th) * t) / mpmath.pi
+            return t * k0 + k1
+
+        return float(mpmath.quad(lambda th: kappa(th) * mpmath.cos(k * th), [0, mpmath.pi])
+                     / mpmath.pi)
+
+
+def test_relu_ntk_on_the_circle():
+    """d = 2 (allowed: 2 to 10⁹) divided 0 by 0 in the recurrence t·P_0 = P_1 of the NTK's
+    t·κ_0 term; the exact values against the circle's quadrature."""
+    from fltheory.papers.kernel import spectrum
+    from fltheory.papers.kernel.params import KernelSpec, Levels
+
+    s = spectrum(KernelSpec(activation="relu", kind="ntk"), Levels(2, 6, 30))
+    for lev in s.levels:
+        assert float(lev.value) == pytest.approx(_relu_ntk_circle(lev.k), abs=1e-15)
+
+
+def test_staircase_at_the_interpolation_threshold(invoke):
+    """ψ = 1/ℓ! at ρ = 0: infinite with effective noise (null in JSON, ∞ in text and LaTeX;
+    it stopped with a non-finite-number error), the limit 0 of (1 − α)e_ℓ without it."""
+    base = ["kernel", "staircase", "--kernel", "t", "--target-degree", "1", "--psi", "1/2,1,2"]
+    noisy = json.loads(invoke(*base, "--noise", "1/2", "--format", "json").stdout)
+    assert noisy["value"][0] == pytest.approx(0.75) and noisy["value"][1] is None
+    assert noisy["value"][2] == pytest.approx(0.25)       # σ²γ/(1 − γ) at γ = 1/α = 1/2
+    assert "∞" in invoke(*base, "--noise", "1/2").stdout
+    clean = json.loads(invoke(*base, "--noise", "0", "--format", "json").stdout)
+    assert clean["value"] == pytest.approx([0.5, 0.0, 0.0])
+
+
+def test_unconfirmed_levels_compile_in_latex(invoke, tmp_path):
+    """Levels known only by a bound (|μ_k| ≤ b) or unconfirmed were written with a Unicode μ
+    and ± that pdflatex refuses."""
+    from latexcheck import compile_body
+
+    tex = invoke("kernel", "spectrum", "--kernel", "asin(2*t/3)/asin(2/3)", "--d", "5",
+                 "--kmax", "3", "--format", "latex").stdout
+    assert r"\le" in tex and "μ" not in tex
+    compile_body(tex, tmp_path)
