@@ -183,6 +183,44 @@ def _target_polynomial_option(func: F) -> F:
              "(e.g. 't**3 - t'); its energy per degree follows exactly at d.")(func)
 
 
+#: the condition number of K + λI above which a simulated fit is called rounding noise
+#: (float64 keeps ~16 digits; beyond 10¹² fewer than 4 of the fit are left)
+CONDITION_WARN = 1e12
+#: μ_kmax/κ_eff above which the degrees beyond kmax are learned in part (their trace alone,
+#: as the effective ridge takes them, no longer describes them)
+TAIL_WARN = 0.01
+#: confirmed digits of a μ_k below which the curve says it rests on an unconfirmed value
+DIGITS_WARN = 3
+
+
+def _curve_warnings(a: Any) -> list[str]:
+    """What the curve rests on that it cannot vouch for: a truncation at kmax that modes
+    beyond it defeat (μ_kmax/κ_eff >= TAIL_WARN: with --kmax 2 for a degree-2 target the
+    error was 8.6× too high and said nothing), and μ_k with few confirmed digits where they
+    matter."""
+    out = []
+    worst = max(r.tail_ratio for r in a.rows)
+    kmax = a.spectrum.levels_asked.kmax
+    if worst >= TAIL_WARN:
+        out.append(f"warning: μ_kmax/κ_eff reaches {worst:.3g} (>= {TAIL_WARN}): degrees above "
+                   f"kmax = {kmax} are partly learned at these n and enter only through their "
+                   "trace; raise --kmax")
+    # a level matters where some n learns it in part (μ_k >= 10⁻³ κ_eff) or its modes hold
+    # a visible part of the trace (N_k μ_k >= 10⁻⁶ κ(1))
+    kappa = min(r.kappa for r in a.rows)
+    one = float(a.spectrum.at_one)
+    weak = [lev.k for lev in a.spectrum.levels
+            if not lev.zero and lev.digits < DIGITS_WARN
+            and (abs(float(lev.value)) >= 1e-3 * kappa
+                 or lev.multiplicity * abs(float(lev.value)) >= 1e-6 * one)]
+    if weak:
+        ks = ", ".join(str(k) for k in weak[:8]) + (", …" if len(weak) > 8 else "")
+        out.append(f"warning: μ_k at k = {ks} ha{'s' if len(weak) == 1 else 've'} fewer than "
+                   f"{DIGITS_WARN} confirmed digits (kernel spectrum prints them): the curve "
+                   "rests on those values")
+    return out
+
+
 def curve_result(spec: Any, levels: Any, question: Any, polynomial: str | None = None
                  ) -> Result:
     from fltheory.papers.kernel.theory import curve
@@ -198,11 +236,13 @@ def curve_result(spec: Any, levels: Any, question: Any, polynomial: str | None =
     if polynomial is not None:
         target = f"p(x·u) = {polynomial}, energies {target}"
     ridge = "optimal per n" if question.ridge == "optimal" else str(question.ridge)
+    warnings = _curve_warnings(a)
     return Result(
         command="kernel curve",
         inputs={"kernel": spec.kernel, "activation": spec.activation,
                 "kind": spec.kind if spec.activation else None,
                 "depth": spec.depth if spec.activation else None,
+                "bias": str(spec.bias) if spec.activation else None,
                 "d": levels.d, "kmax": levels.kmax, "n": list(question.n), "ridge": ridge,
                 "noise": str(question.noise),
                 "target": {str(k): str(e) for k, e in question.target.energies.items()},
@@ -221,8 +261,8 @@ def curve_result(spec: Any, levels: Any, question: Any, polynomial: str | None =
                  f"{question.noise}",
                  (f"n = {first.n}: error {first.error:.6g}; " if len(a.rows) > 1 else "")
                  + f"n = {last.n}: error {last.error:.6g} (noisy-label test error "
-                 f"{last.noisy:.6g})"],
-        details={"curve": rows, "method": a.spectrum.method},
+                 f"{last.noisy:.6g})", *warnings],
+        details={"curve": rows, "method": a.spectrum.method, "warnings": warnings},
         table=a.table())
 
 
@@ -425,7 +465,8 @@ def simulate_result(spec: Any, d: int, n: int, ridge: Any, noise: Any, target: A
         command="kernel simulate",
         inputs={"kernel": spec.kernel, "activation": spec.activation,
                 "kind": spec.kind if spec.activation else None,
-                "depth": spec.depth if spec.activation else None, "d": d, "n": n,
+                "depth": spec.depth if spec.activation else None,
+                "bias": str(spec.bias) if spec.activation else None, "d": d, "n": n,
                 "ridge": str(r.ridge), "noise": str(r.noise),
                 "target": {str(k): str(e) for k, e in r.energies.items()}, "seeds": seeds,
                 "n_test": n_test, "seed": seed},
@@ -442,8 +483,13 @@ def simulate_result(spec: Any, d: int, n: int, ridge: Any, noise: Any, target: A
         summary=[f"{spec.name}, d = {d}, n = {n}, λ = {r.ridge}, σ = {r.noise}",
                  f"kernel regression: error {r.measured:.6g} ± {r.measured_se:.2g} "
                  f"({seeds} regressions); curve {r.predicted:.6g}; ratio {r.ratio:.4g}",
-                 f"noisy-label test error: curve {r.predicted_noisy:.6g}"],
-        details={"draws": list(r.draws), "predicted_noisy": r.predicted_noisy})
+                 f"noisy-label test error: curve {r.predicted_noisy:.6g}",
+                 *([f"warning: the Gram matrix's condition number reaches {r.condition:.2g} "
+                    "(float64 resolves ~10¹⁶): the ridgeless fit is rounding noise here, not "
+                    "a measurement; give --ridge > 0 (e.g. 1e-9)"]
+                   if r.condition > CONDITION_WARN else [])],
+        details={"draws": list(r.draws), "predicted_noisy": r.predicted_noisy,
+                 "condition": r.condition if math.isfinite(r.condition) else None})
 
 
 @kernel_group.command("simulate")
@@ -526,7 +572,10 @@ def staircase_result(spec: Any, ell: int, psi: Any, ridge: Any, noise: Any, targ
                          f"R_{ell} = {lev.rest:.10g} (higher degrees' mass, acting as ridge)"])
     return Result(
         command="kernel staircase",
-        inputs={"kernel": spec.kernel, "activation": spec.activation, "ell": ell,
+        inputs={"kernel": spec.kernel, "activation": spec.activation,
+                "kind": spec.kind if spec.activation else None,
+                "depth": spec.depth if spec.activation else None,
+                "bias": str(spec.bias) if spec.activation else None, "ell": ell,
                 "psi": [str(p) for p in psi], "ridge": str(ridge), "noise": str(noise),
                 "target": {str(k): str(e) for k, e in target.energies.items()}},
         value=[r["error"] for r in rows],

@@ -73,6 +73,8 @@ class KrrRun:
     measured: float
     measured_se: float
     draws: tuple[float, ...]
+    #: the largest condition number of K + λI over the regressions
+    condition: float = math.nan
 
     @property
     def ratio(self) -> float:
@@ -95,18 +97,20 @@ def krr_run(spec: KernelSpec, d: int, n: int, ridge_: Any, noise: Any,
     kernel = numpy_kernel(spec)  # refuses a kernel the simulator cannot evaluate, first
     answer = curve(spec, Levels(d, min(top, 400), 20), question)
     row = answer.rows[0]
-    draws = []
+    draws, conditions = [], []
     for s in range(seeds):
         exp = Experiment(d, n, question.ridge, question.noise, target.top, n_test,
                          seed=0)
         child = seeding.child(seed, d, n, s)
-        draws.append(sim.krr(kernel, exp, {k: float(e) for k, e in target.energies.items()},
-                             seed=child).error)
+        one = sim.krr(kernel, exp, {k: float(e) for k, e in target.energies.items()},
+                      seed=child)
+        draws.append(one.error)
+        conditions.append(one.condition)
     arr = np.array(draws)
     se = float(arr.std(ddof=1) / math.sqrt(len(arr))) if len(arr) > 1 else math.nan
     return KrrRun(d, n, Fraction(question.ridge), Fraction(question.noise),
                   dict(target.energies), row.error, row.noisy, float(arr.mean()), se,
-                  tuple(draws))
+                  tuple(draws), max(conditions))
 
 
 @dataclass(frozen=True)

@@ -199,6 +199,9 @@ class KrrResult:
     error_se: float
     noisy: float
     train: float
+    #: the condition number of K + λI (λ > 0: the bound (tr K + λ)/λ; λ = 0: from its
+    #: eigenvalues, inf when the smallest is not positive in float64)
+    condition: float = math.nan
 
 
 def _target(x: np.ndarray, directions: np.ndarray, energies: Mapping[int, float]
@@ -230,18 +233,28 @@ def krr(kernel: Kernel, exp: Experiment, energies: Mapping[int, float] | None = 
     sigma = float(exp.noise)
     y = f + sigma * seeding.rng(root, NOISE).standard_normal(n)
     K = kernel(np.clip(x @ x.T, -1.0, 1.0))
-    A = K + float(exp.ridge) * np.eye(n)
-    try:
-        alpha = np.linalg.solve(A, y)
-    except np.linalg.LinAlgError:
-        alpha = np.linalg.lstsq(A, y, rcond=None)[0]
+    lam = float(exp.ridge)
+    if lam > 0:
+        condition = (float(np.trace(K)) + lam) / lam
+        try:
+            alpha = np.linalg.solve(K + lam * np.eye(n), y)
+        except np.linalg.LinAlgError:
+            alpha = np.linalg.lstsq(K + lam * np.eye(n), y, rcond=None)[0]
+    else:
+        # ridgeless: solved through K's eigenvalues, which also give its condition (a smooth
+        # kernel's Gram matrix is singular to float64 at moderate n: the fit is then noise)
+        w, V = np.linalg.eigh(K)
+        condition = float(w[-1] / w[0]) if w[0] > 0 else math.inf
+        keep = w > w[-1] * n * np.finfo(float).eps
+        alpha = V[:, keep] @ ((V[:, keep].T @ y) / w[keep])
     train = float(np.mean((K @ alpha - y) ** 2))
     xt = sphere(exp.n_test, d, seeding.rng(root, TEST))
     ft = _target(xt, directions, energies)
     pred = kernel(np.clip(xt @ x.T, -1.0, 1.0)) @ alpha
     sq = (pred - ft) ** 2
     err = float(sq.mean())
-    return KrrResult(err, float(sq.std(ddof=1) / math.sqrt(len(sq))), err + sigma**2, train)
+    return KrrResult(err, float(sq.std(ddof=1) / math.sqrt(len(sq))), err + sigma**2, train,
+                     condition)
 
 
 def gram_eigenvalues(kernel: Kernel, d: int, n: int, seed: seeding.SeedLike) -> np.ndarray:

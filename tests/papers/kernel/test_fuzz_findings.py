@@ -78,3 +78,34 @@ def test_unconfirmed_levels_compile_in_latex(invoke, tmp_path):
                  "--kmax", "3", "--format", "latex").stdout
     assert r"\le" in tex and "μ" not in tex
     compile_body(tex, tmp_path)
+
+
+def test_curve_says_what_it_cannot_vouch_for(invoke):
+    """--kmax at the target's degree: degrees above it are learned in part at n = 1000
+    (μ_kmax/κ_eff = 20.7) and the error was 8.6× the converged one with no word; a kernel whose
+    spectrum has no confirmed digit (the Laplace kernel at d = 3) fed the curve silently. Both
+    now say so; the converged default does not."""
+    base = ["kernel", "curve", "--kernel", "exp(2*t-2)", "--d", "10", "--n", "100,1000",
+            "--target-degree", "2"]
+    short = invoke(*base, "--kmax", "2").stdout
+    assert "warning: μ_kmax/κ_eff reaches 20.7" in short
+    assert "warning" not in invoke(*base).stdout
+    laplace = json.loads(invoke("kernel", "curve", "--kernel", "exp(-sqrt(2-2*t))", "--d", "3",
+                                "--n", "10,100,1000", "--target-degree", "2", "--format",
+                                "json").stdout)
+    assert any("fewer than 3 confirmed digits" in w for w in laplace["details"]["warnings"])
+
+
+def test_simulate_names_a_singular_gram_matrix(invoke):
+    """exp(2t − 2) at d = 3, n = 400, λ = 0: the Gram matrix is singular to float64 (its
+    smallest eigenvalues below the largest's 10⁻¹⁶; the helper measured cond 4e14 at n = 200)
+    and the ridgeless fit printed 'error 882 ± 720, ratio 2899' as a measurement. It is now
+    named; a ReLU NTK (a kink at t = 1: eigenvalues decaying like a power) is not."""
+    smooth = invoke("kernel", "simulate", "--kernel", "exp(2*t-2)", "--d", "3", "--n", "400",
+                    "--target-degree", "1", "--noise", "1/10", "--seeds", "2").stdout
+    assert "warning: the Gram matrix's condition number" in smooth
+    kinked = json.loads(invoke("kernel", "simulate", "--activation", "relu", "--kind", "ntk",
+                               "--d", "10", "--n", "300", "--target-degree", "2", "--seeds",
+                               "2", "--format", "json").stdout)
+    assert kinked["details"]["condition"] < 1e12
+    assert "warning" not in json.dumps(kinked)
