@@ -29,7 +29,8 @@ _CONVENTIONS = {
 @click.command("glm")
 @click.option("--prior", default="gaussian", show_default=True,
               help="gaussian, gaussian(RHO), rademacher, gauss-bernoulli(RHO), "
-                   "sparse-rademacher(RHO), mixture(W*delta(M) + W*normal(M,S) + ...).")
+                   "sparse-rademacher(RHO), mixture(W*delta(M) + W*normal(M,S) + ...) "
+                   "(weights W, means M, variances S: normal(0,4) has E w² = 4).")
 @click.option("--channel", default="sign", show_default=True,
               help="sign, abs, square, relu, linear, door(K), or an expression g(z) in the "
                    "shared grammar (recognised when it is one of these, e.g. "

@@ -58,6 +58,14 @@ def glm_run(prior: Prior, channel: Channel, alphas: tuple[float, ...] = (),
               "(piecewise-linear g) or a three-dimensional (ω, y, z) one (smooth g) at two "
               "resolutions; with several kinks or a smooth g the thresholds can take minutes",
               file=sys.stderr)
+    elif progress and channel.noise > 0 and channel.kind in ("square", "abs", "relu"):
+        from fltheory.papers.glm._channels import channel_numerics
+
+        channel_numerics(channel, float(prior.rho))   # a refusal for cost comes first
+        print(f"glm: noisy {channel.kind}: each average is a "
+              f"{'three' if channel.kind == 'square' else 'two'}-dimensional sum at two "
+              "resolutions; the thresholds take tens of seconds (a discrete prior: up to a few "
+              "minutes)", file=sys.stderr)
     th = thresholds(prior, channel)
     pts = []
     ermed: list[tuple[ErmAnswer | str, ...]] = []
@@ -75,11 +83,14 @@ def glm_run(prior: Prior, channel: Channel, alphas: tuple[float, ...] = (),
             previous.update((r.loss, r) for r in here if not isinstance(r, str))
             ermed.append(here)
         if ridge is not None:
+            from fltheory.papers.glm.erm import erm_optimal
             from fltheory.papers.glm.erm import ridge as ridge_at
-            from fltheory.papers.glm.erm import ridge_optimal
 
-            ridged.append(ridge_optimal(prior, channel, a) if ridge == "opt" else
-                          ridge_at(prior, channel, a, float(ridge)))
+            # 'opt': the λ that --erm ridge locates (one optimum per α, whichever option
+            # asks: the two located different λ on a flat error at α → 0)
+            lam_at = (float(erm_optimal(prior, channel, a, "ridge").lam.value)
+                      if ridge == "opt" else float(ridge))
+            ridged.append(ridge_at(prior, channel, a, lam_at))
     return GlmRun(th, tuple(pts), tuple(ermed), tuple(ridged))
 
 
