@@ -183,6 +183,8 @@ def _target_polynomial_option(func: F) -> F:
              "(e.g. 't**3 - t'); its energy per degree follows exactly at d.")(func)
 
 
+#: seeds·n³ of one simulate call (8 regressions at n = 6000 take about a minute)
+SIMULATE_WORK = 2 * 10 ** 12
 #: the condition number of K + λI above which a simulated fit is called rounding noise
 #: (float64 keeps ~16 digits; beyond 10¹² fewer than 4 of the fit are left)
 CONDITION_WARN = 1e12
@@ -460,7 +462,7 @@ def simulate_result(spec: Any, d: int, n: int, ridge: Any, noise: Any, target: A
     from fltheory.papers.kernel.runs import krr_run
 
     r = krr_run(spec, d, n, ridge, noise, dict(target.energies), seeds, seed=seed,
-                n_test=n_test)
+                n_test=n_test, progress=_progress() if n >= 1000 else None)
     return Result(
         command="kernel simulate",
         inputs={"kernel": spec.kernel, "activation": spec.activation,
@@ -484,9 +486,12 @@ def simulate_result(spec: Any, d: int, n: int, ridge: Any, noise: Any, target: A
                  f"kernel regression: error {r.measured:.6g} ± {r.measured_se:.2g} "
                  f"({seeds} regressions); curve {r.predicted:.6g}; ratio {r.ratio:.4g}",
                  f"noisy-label test error: curve {r.predicted_noisy:.6g}",
-                 *([f"warning: the Gram matrix's condition number reaches {r.condition:.2g} "
-                    "(float64 resolves ~10¹⁶): the ridgeless fit is rounding noise here, not "
-                    "a measurement; give --ridge > 0 (e.g. 1e-9)"]
+                 *([("warning: the Gram matrix is singular to float64 (no Cholesky factor)"
+                     if math.isinf(r.condition) else
+                     f"warning: the Gram matrix's condition number is at least "
+                     f"{r.condition:.2g} (float64 resolves ~10¹⁶)")
+                    + ": the ridgeless fit is rounding noise here, not a measurement; give "
+                    "--ridge > 0 (e.g. 1e-9)"]
                    if r.condition > CONDITION_WARN else [])],
         details={"draws": list(r.draws), "predicted_noisy": r.predicted_noisy,
                  "condition": r.condition if math.isfinite(r.condition) else None})
@@ -497,7 +502,8 @@ def simulate_result(spec: Any, d: int, n: int, ridge: Any, noise: Any, target: A
 @click.option("--d", "d", type=CountType(minimum=1), required=True,
               help="Dimension d of the sphere, 2 to 1000.")
 @click.option("--n", "n", type=CountType(minimum=1), default=200, show_default=True,
-              help="Training points, 1 to 10^4 (an n × n Gram matrix per regression).")
+              help="Training points, 1 to 10^4 (an n × n Gram matrix per regression; the "
+                   "memory bound, 1 GiB, stops n near 6000; seeds·n³ <= 2e12).")
 @click.option("--ridge", type=RATIONAL, default="0", show_default=True, help="Ridge λ >= 0.")
 @click.option("--noise", type=RATIONAL, default="0", show_default=True,
               help="Label noise standard deviation σ >= 0.")
@@ -525,6 +531,13 @@ def simulate_command(kernel: str | None, activation: str | None, kind: str, dept
 
     spec = _spec(kernel, activation, kind, depth, bias)
     Experiment(d, n, ridge, noise, 0, n_test, seed)  # d, n, … in the simulator's domain
+    if seeds * n ** 3 > SIMULATE_WORK:
+        from fltheory.exact import DomainError
+
+        raise DomainError("seeds", seeds, f"seeds·n³ <= {SIMULATE_WORK:.0e} (at n = {n}: seeds "
+                          f"<= {max(2, SIMULATE_WORK // n ** 3)})",
+                          reason=f"at n = {n} would solve {seeds} systems of size n (about "
+                                 f"{seeds * n ** 3 / 3e10:.0f} s on one core)")
     target = _target(target_degree, target_energies, target_polynomial, d)
     Experiment(d, n, ridge, noise, target.top, n_test, seed)  # and the target's degrees
     emit(simulate_result(spec, d, n, ridge, noise, target, seeds, n_test, seed), fmt)

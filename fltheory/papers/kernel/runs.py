@@ -83,7 +83,8 @@ class KrrRun:
 
 def krr_run(spec: KernelSpec, d: int, n: int, ridge_: Any, noise: Any,
             energies: dict[int, Any], seeds: int, seed: seeding.SeedLike = 0,
-            n_test: int = 2000, kmax: int | None = None) -> KrrRun:
+            n_test: int = 2000, kmax: int | None = None,
+            progress: Callable[[str], None] | None = None) -> KrrRun:
     """Predict (eigenlearning on the exact spectrum) and simulate (``seeds`` independent
     regressions) the error of KRR for the kernel ``spec``.
 
@@ -99,6 +100,8 @@ def krr_run(spec: KernelSpec, d: int, n: int, ridge_: Any, noise: Any,
     row = answer.rows[0]
     draws, conditions = [], []
     for s in range(seeds):
+        if progress is not None:
+            progress(f"kernel simulate: regression {s + 1}/{seeds} (n = {n})")
         exp = Experiment(d, n, question.ridge, question.noise, target.top, n_test,
                          seed=0)
         child = seeding.child(seed, d, n, s)
