@@ -29,7 +29,8 @@ _NAMES = {
     "params": (
         "Curve", "Experiment", "FAST_ACTIVATIONS", "KINDS", "KernelSpec", "Levels", "MAX_D",
         "MAX_DEPTH", "MAX_KMAX", "MAX_N", "MAX_N_VALUES", "MAX_POLY_TARGET", "MAX_SIM_N",
-        "MAX_TEST", "PolynomialTarget", "RandomFeatures", "Ridge", "Target"),
+        "MAX_TEST", "PolynomialTarget", "RandomFeatures", "Ridge", "SIMULATE_WORK", "Target",
+        "check_simulate_work"),
     "runs": ("GramRun", "KrrRun", "RFRun", "RidgeRun", "gram_run", "krr_run", "numpy_kernel",
              "rf_run", "ridge_run"),
 }

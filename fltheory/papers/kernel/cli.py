@@ -183,8 +183,6 @@ def _target_polynomial_option(func: F) -> F:
              "(e.g. 't**3 - t'); its energy per degree follows exactly at d.")(func)
 
 
-#: seeds·n³ of one simulate call (8 regressions at n = 6000 take about a minute)
-SIMULATE_WORK = 2 * 10 ** 12
 #: the condition number of K + λI above which a simulated fit is called rounding noise
 #: (float64 keeps ~16 digits; beyond 10¹² fewer than 4 of the fit are left)
 CONDITION_WARN = 1e12
@@ -527,17 +525,11 @@ def simulate_command(kernel: str | None, activation: str | None, kind: str, dept
     Example: fltheory kernel simulate --activation relu --kind ntk --d 10 --n 200
     --noise 1/2 --target-degree 1
     """
-    from fltheory.papers.kernel.params import Experiment
+    from fltheory.papers.kernel.params import Experiment, check_simulate_work
 
     spec = _spec(kernel, activation, kind, depth, bias)
     Experiment(d, n, ridge, noise, 0, n_test, seed)  # d, n, … in the simulator's domain
-    if seeds * n ** 3 > SIMULATE_WORK:
-        from fltheory.exact import DomainError
-
-        raise DomainError("seeds", seeds, f"seeds·n³ <= {SIMULATE_WORK:.0e} (at n = {n}: seeds "
-                          f"<= {max(2, SIMULATE_WORK // n ** 3)})",
-                          reason=f"at n = {n} would solve {seeds} systems of size n (about "
-                                 f"{seeds * n ** 3 / 3e10:.0f} s on one core)")
+    check_simulate_work(int(n), int(seeds))
     target = _target(target_degree, target_energies, target_polynomial, d)
     Experiment(d, n, ridge, noise, target.top, n_test, seed)  # and the target's degrees
     emit(simulate_result(spec, d, n, ridge, noise, target, seeds, n_test, seed), fmt)

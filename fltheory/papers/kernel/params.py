@@ -25,8 +25,9 @@ from fltheory.args import (
 from fltheory.exact import DomainError, fraction_str
 
 __all__ = ["FAST_ACTIVATIONS", "KINDS", "MAX_D", "MAX_DEPTH", "MAX_KMAX", "MAX_N", "MAX_N_VALUES",
-           "MAX_POLY_TARGET", "MAX_SIM_N", "MAX_TEST", "Curve", "Experiment", "KernelSpec",
-           "Levels", "PolynomialTarget", "RandomFeatures", "Ridge", "Target"]
+           "MAX_POLY_TARGET", "MAX_SIM_N", "MAX_TEST", "SIMULATE_WORK", "Curve", "Experiment",
+           "KernelSpec", "Levels", "PolynomialTarget", "RandomFeatures", "Ridge", "Target",
+           "check_simulate_work"]
 
 #: the largest dimension d of the sphere S^{d−1}
 MAX_D = 10**9
@@ -354,3 +355,24 @@ class Experiment:
     def work(self) -> float:
         """Floating-point operations of one run: Gram, Cholesky, test kernel."""
         return self.n**3 / 3 + 2.0 * self.n * (self.n + self.n_test) * self.d
+
+
+#: seeds·n³ of one ``kernel simulate`` call (8 regressions at n = 6000 take about a minute)
+SIMULATE_WORK = 2 * 10 ** 12
+
+
+def check_simulate_work(n: int, seeds: int) -> None:
+    """Refuse, before any work, ``seeds`` regressions of size ``n`` beyond SIMULATE_WORK.
+
+    >>> check_simulate_work(6000, 8)
+    >>> try:
+    ...     check_simulate_work(6000, 100)
+    ... except DomainError as e:
+    ...     print(str(e).split("allowed: ")[1])
+    seeds·n³ <= 2e+12 (at n = 6000: seeds <= 9)
+    """
+    if seeds * n ** 3 > SIMULATE_WORK:
+        raise DomainError("seeds", seeds, f"seeds·n³ <= {SIMULATE_WORK:.0e} (at n = {n}: seeds "
+                          f"<= {max(2, SIMULATE_WORK // n ** 3)})",
+                          reason=f"at n = {n} would solve {seeds} systems of size n (about "
+                                 f"{seeds * n ** 3 / 3e10:.0f} s on one core)")
