@@ -62,9 +62,7 @@ def _spec(kernel: str | None, activation: str | None, kind: str, depth: int, bia
 
     if kernel is None and activation is None:
         raise click.UsageError("Give --kernel EXPR (in t) or --activation NAME.")
-    if kernel is not None:
-        return KernelSpec(kernel=kernel, activation=activation)
-    return KernelSpec(activation=activation, kind=kind, depth=depth, bias=bias)
+    return KernelSpec(kernel=kernel, activation=activation, kind=kind, depth=depth, bias=bias)
 
 
 @click.group("kernel")
@@ -602,8 +600,8 @@ def staircase_result(spec: Any, ell: int, psi: Any, ridge: Any, noise: Any, targ
 
 @kernel_group.command("staircase")
 @kernel_options
-@click.option("--ell", type=CountType(minimum=0, maximum=20), default=1, show_default=True,
-              help="Level ℓ of n = ψ d^ℓ.")
+@click.option("--ell", type=CountType(minimum=1, maximum=20), default=1, show_default=True,
+              help="Level ℓ >= 1 of n = ψ d^ℓ (ℓ = 0 would be a fixed n = ψ).")
 @click.option("--psi", default="1/4,1,4,16,64", show_default=True,
               help="Values of ψ = n/d^ℓ (comma list, > 0).")
 @click.option("--ridge", type=RATIONAL, default="0", show_default=True, help="Ridge λ >= 0.")

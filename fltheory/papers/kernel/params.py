@@ -65,6 +65,10 @@ class KernelSpec:
     Traceback (most recent call last):
     fltheory.exact.DomainError: kernel = t is not one of the choices; allowed: a kernel or an \
 activation, not both
+    >>> KernelSpec(kernel="t", depth=3)
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: depth = 3 is given with --kernel; allowed: --depth only with \
+--activation (a kernel given as an expression in t has no network)
     """
 
     kernel: Any = None
@@ -84,6 +88,13 @@ activation, not both
         depth = read_count(self.depth, "depth", 2, MAX_DEPTH)
         bias = read_rational(self.bias, "bias", 0, 100)
         if self.kernel is not None:
+            # a network's options with a kernel given as κ(t) would be silently ignored
+            for name, value, default in (("kind", kind, "nngp"), ("depth", depth, 2),
+                                         ("bias", bias, 0)):
+                if value != default:
+                    raise DomainError(name, value, f"--{name} only with --activation (a kernel "
+                                      "given as an expression in t has no network)",
+                                      reason="is given with --kernel")
             from fltheory.engine.kernels.parse import parse_kernel
 
             settle(self, kernel=str(self.kernel).strip(), kind=kind, depth=depth, bias=bias,

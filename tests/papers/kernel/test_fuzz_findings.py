@@ -109,3 +109,21 @@ def test_simulate_names_a_singular_gram_matrix(invoke):
                                "2", "--format", "json").stdout)
     assert kinked["details"]["condition"] < 1e12
     assert "warning" not in json.dumps(kinked)
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["spectrum", "--kernel", "t", "--kind", "ntk", "--d", "3"],
+     "kind = ntk is given with --kernel"),
+    (["curve", "--kernel", "t", "--depth", "5", "--d", "3", "--target-degree", "1"],
+     "depth = 5 is given with --kernel"),
+    (["spectrum", "--kernel", "t", "--bias", "1/2", "--d", "3"],
+     "bias = 1/2 is given with --kernel"),
+    (["staircase", "--kernel", "t", "--target-degree", "1", "--ell", "0"], "ell = 0"),
+])
+def test_options_that_would_be_ignored_are_refused(invoke, args, needle):
+    """--kind/--depth/--bias beside --kernel were silently ignored (a κ(t) has no network), and
+    staircase --ell 0 printed 'learned: degrees < 0': one line, exit 2."""
+    r = invoke("kernel", *args)
+    assert r.exit_code == 2
+    lines = [ln for ln in (r.stderr or r.output).splitlines() if ln.strip()]
+    assert len(lines) == 1 and needle in lines[0], r.output
