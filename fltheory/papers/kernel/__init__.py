@@ -22,17 +22,18 @@ PAPER = Paper(
 # parameter objects are in fltheory.papers.kernel.params, the runs in .runs.
 _NAMES = {
     "theory": (
-        "CONVENTIONS", "CurveAnswer", "KernelSpectrum", "Level", "RFSpectrumRelation",
-        "RandomFeaturesAnswer",
-        "RidgeAnswer", "STAIRCASE_SOURCES", "StaircaseLevel", "curve", "eigen",
+        "CONVENTIONS", "CurveAnswer", "DIGITS_WARN", "KernelSpectrum", "Level",
+        "RFSpectrumRelation", "RandomFeaturesAnswer",
+        "RidgeAnswer", "STAIRCASE_SOURCES", "StaircaseLevel", "TAIL_WARN", "curve",
+        "curve_warnings", "eigen",
         "polynomial_target", "random_features", "ridge", "spectrum", "staircase", "taylor"),
     "params": (
         "Curve", "Experiment", "FAST_ACTIVATIONS", "KINDS", "KernelSpec", "Levels", "MAX_D",
         "MAX_DEPTH", "MAX_KMAX", "MAX_N", "MAX_N_VALUES", "MAX_POLY_TARGET", "MAX_SIM_N",
         "MAX_TEST", "PolynomialTarget", "RandomFeatures", "Ridge", "SIMULATE_WORK", "Target",
         "check_simulate_work"),
-    "runs": ("GramRun", "KrrRun", "RFRun", "RidgeRun", "gram_run", "krr_run", "numpy_kernel",
-             "rf_run", "ridge_run"),
+    "runs": ("CONDITION_WARN", "GramRun", "KrrRun", "RFRun", "RidgeRun", "gram_run", "krr_run",
+             "numpy_kernel", "rf_run", "ridge_run"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
 __all__ = ["PAPER", *sorted(n for names in _NAMES.values() for n in names)]

@@ -181,47 +181,9 @@ def _target_polynomial_option(func: F) -> F:
              "(e.g. 't**3 - t'); its energy per degree follows exactly at d.")(func)
 
 
-#: the condition number of K + λI above which a simulated fit is called rounding noise
-#: (float64 keeps ~16 digits; beyond 10¹² fewer than 4 of the fit are left)
-CONDITION_WARN = 1e12
-#: μ_kmax/κ_eff above which the degrees beyond kmax are learned in part (their trace alone,
-#: as the effective ridge takes them, no longer describes them)
-TAIL_WARN = 0.01
-#: confirmed digits of a μ_k below which the curve says it rests on an unconfirmed value
-DIGITS_WARN = 3
-
-
-def _curve_warnings(a: Any) -> list[str]:
-    """What the curve rests on that it cannot vouch for: a truncation at kmax that modes
-    beyond it defeat (μ_kmax/κ_eff >= TAIL_WARN: with --kmax 2 for a degree-2 target the
-    error was 8.6× too high and said nothing), and μ_k with few confirmed digits where they
-    matter."""
-    out = []
-    worst = max(r.tail_ratio for r in a.rows)
-    kmax = a.spectrum.levels_asked.kmax
-    if worst >= TAIL_WARN:
-        out.append(f"warning: μ_kmax/κ_eff reaches {worst:.3g} (>= {TAIL_WARN}): degrees above "
-                   f"kmax = {kmax} are partly learned at these n and enter only through their "
-                   "trace; raise --kmax")
-    # a level matters where some n learns it in part (μ_k >= 10⁻³ κ_eff) or its modes hold
-    # a visible part of the trace (N_k μ_k >= 10⁻⁶ κ(1))
-    kappa = min(r.kappa for r in a.rows)
-    one = float(a.spectrum.at_one)
-    weak = [lev.k for lev in a.spectrum.levels
-            if not lev.zero and lev.digits < DIGITS_WARN
-            and (abs(float(lev.value)) >= 1e-3 * kappa
-                 or lev.multiplicity * abs(float(lev.value)) >= 1e-6 * one)]
-    if weak:
-        ks = ", ".join(str(k) for k in weak[:8]) + (", …" if len(weak) > 8 else "")
-        out.append(f"warning: μ_k at k = {ks} ha{'s' if len(weak) == 1 else 've'} fewer than "
-                   f"{DIGITS_WARN} confirmed digits (kernel spectrum prints them): the curve "
-                   "rests on those values")
-    return out
-
-
 def curve_result(spec: Any, levels: Any, question: Any, polynomial: str | None = None
                  ) -> Result:
-    from fltheory.papers.kernel.theory import curve
+    from fltheory.papers.kernel.theory import curve, curve_warnings
 
     a = curve(spec, levels, question, _progress())
     rows = [{"n": r.n, "ridge": r.ridge, "kappa_eff": r.kappa, "E0": r.E0,
@@ -234,7 +196,7 @@ def curve_result(spec: Any, levels: Any, question: Any, polynomial: str | None =
     if polynomial is not None:
         target = f"p(x·u) = {polynomial}, energies {target}"
     ridge = "optimal per n" if question.ridge == "optimal" else str(question.ridge)
-    warnings = _curve_warnings(a)
+    warnings = curve_warnings(a)
     return Result(
         command="kernel curve",
         inputs={"kernel": spec.kernel, "activation": spec.activation,
@@ -488,7 +450,7 @@ def simulate_result(spec: Any, d: int, n: int, ridge: Any, noise: Any, target: A
                      f"{r.condition:.2g} (float64 resolves ~10¹⁶)")
                     + ": the ridgeless fit is rounding noise here, not a measurement; give "
                     "--ridge > 0 (e.g. 1e-9)"]
-                   if r.condition > CONDITION_WARN else [])],
+                   if r.singular else [])],
         details={"draws": list(r.draws), "predicted_noisy": r.predicted_noisy,
                  "condition": r.condition if math.isfinite(r.condition) else None})
 

@@ -27,8 +27,8 @@ from fltheory.papers.kernel.params import (
 from fltheory.papers.kernel.theory import curve, random_features, ridge, spectrum
 from fltheory.simkit import seeding
 
-__all__ = ["GramRun", "KrrRun", "RFRun", "RidgeRun", "gram_run", "krr_run", "numpy_kernel",
-           "rf_run", "ridge_run"]
+__all__ = ["CONDITION_WARN", "GramRun", "KrrRun", "RFRun", "RidgeRun", "gram_run", "krr_run",
+           "numpy_kernel", "rf_run", "ridge_run"]
 
 #: the width ψ_1 that stands for ψ_1 → ∞ (the kernel limit of random features) in
 #: :func:`rf_run`'s ``kernel_limit``: the largest the parameters take; its risk moves by under
@@ -57,6 +57,11 @@ def numpy_kernel(spec: KernelSpec) -> Callable[[np.ndarray], np.ndarray]:
                               float(spec.bias))
 
 
+#: the condition number of K + λI above which a simulated fit is called rounding noise
+#: (float64 keeps ~16 digits; beyond 10¹² fewer than 4 of the fit are left)
+CONDITION_WARN = 1e12
+
+
 @dataclass(frozen=True)
 class KrrRun:
     """Kernel ridge regression at one (d, n, λ, σ, target): the curve's prediction (clean
@@ -79,6 +84,11 @@ class KrrRun:
     @property
     def ratio(self) -> float:
         return self.measured / self.predicted if self.predicted else math.inf
+
+    @property
+    def singular(self) -> bool:
+        """K + λI too ill-conditioned for float64 to fit on it (condition > CONDITION_WARN)."""
+        return self.condition > CONDITION_WARN
 
 
 def krr_run(spec: KernelSpec, d: int, n: int, ridge_: Any, noise: Any,

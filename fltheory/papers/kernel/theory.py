@@ -46,10 +46,10 @@ from fltheory.papers.kernel.params import (
 from fltheory.render.shows import ShowsTable
 from fltheory.results import Table
 
-__all__ = ["CONVENTIONS", "STAIRCASE_SOURCES", "CurveAnswer", "KernelSpectrum", "Level",
-           "RFSpectrumRelation", "RandomFeaturesAnswer", "RidgeAnswer", "StaircaseLevel", "curve",
-           "eigen", "polynomial_target", "random_features", "ridge", "spectrum", "staircase",
-           "taylor"]
+__all__ = ["CONVENTIONS", "DIGITS_WARN", "STAIRCASE_SOURCES", "TAIL_WARN", "CurveAnswer",
+           "KernelSpectrum", "Level", "RFSpectrumRelation", "RandomFeaturesAnswer", "RidgeAnswer",
+           "StaircaseLevel", "curve", "curve_warnings", "eigen", "polynomial_target",
+           "random_features", "ridge", "spectrum", "staircase", "taylor"]
 
 CONVENTIONS = {
     "sphere": "x, y uniform on S^{d−1}, t = x·y",
@@ -475,6 +475,41 @@ class CurveAnswer(ShowsTable):
                              f"{self.spectrum.spec.name}, d = {self.spectrum.d}",
                      label="tab:fltheory-kernel-curve",
                      align="r" * len(cols), notes=notes)
+
+
+#: μ_kmax/κ_eff above which the degrees beyond kmax are learned in part (their trace alone,
+#: as the effective ridge takes them, no longer describes them)
+TAIL_WARN = 0.01
+#: confirmed digits of a μ_k below which the curve says it rests on an unconfirmed value
+DIGITS_WARN = 3
+
+
+def curve_warnings(a: CurveAnswer) -> list[str]:
+    """What the curve rests on that it cannot vouch for: a truncation at kmax that modes
+    beyond it defeat (μ_kmax/κ_eff >= TAIL_WARN: with --kmax 2 for a degree-2 target the
+    error was 8.6× too high and said nothing), and μ_k with few confirmed digits where they
+    matter."""
+    out = []
+    worst = max(r.tail_ratio for r in a.rows)
+    kmax = a.spectrum.levels_asked.kmax
+    if worst >= TAIL_WARN:
+        out.append(f"warning: μ_kmax/κ_eff reaches {worst:.3g} (>= {TAIL_WARN}): degrees above "
+                   f"kmax = {kmax} are partly learned at these n and enter only through their "
+                   "trace; raise --kmax")
+    # a level matters where some n learns it in part (μ_k >= 10⁻³ κ_eff) or its modes hold
+    # a visible part of the trace (N_k μ_k >= 10⁻⁶ κ(1))
+    kappa = min(r.kappa for r in a.rows)
+    one = float(a.spectrum.at_one)
+    weak = [lev.k for lev in a.spectrum.levels
+            if not lev.zero and lev.digits < DIGITS_WARN
+            and (abs(float(lev.value)) >= 1e-3 * kappa
+                 or lev.multiplicity * abs(float(lev.value)) >= 1e-6 * one)]
+    if weak:
+        ks = ", ".join(str(k) for k in weak[:8]) + (", …" if len(weak) > 8 else "")
+        out.append(f"warning: μ_k at k = {ks} ha{'s' if len(weak) == 1 else 've'} fewer than "
+                   f"{DIGITS_WARN} confirmed digits (kernel spectrum prints them): the curve "
+                   "rests on those values")
+    return out
 
 
 def _g(x: float) -> str:
