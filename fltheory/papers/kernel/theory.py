@@ -488,7 +488,13 @@ def curve_warnings(a: CurveAnswer) -> list[str]:
     """What the curve rests on that it cannot vouch for: a truncation at kmax that modes
     beyond it defeat (μ_kmax/κ_eff >= TAIL_WARN: with --kmax 2 for a degree-2 target the
     error was 8.6× too high and said nothing), and μ_k with few confirmed digits where they
-    matter."""
+    matter.
+    >>> from fltheory.papers.kernel.params import Curve, Levels, Target
+    >>> a = curve(KernelSpec(kernel="exp(2*t - 2)"), Levels(10, 2),
+    ...           Curve("100,1000", 0, 0, Target(degree=2)))
+    >>> curve_warnings(a)[0][:34]
+    'warning: μ_kmax/κ_eff reaches 20.7'
+    """
     out = []
     worst = max(r.tail_ratio for r in a.rows)
     kmax = a.spectrum.levels_asked.kmax
