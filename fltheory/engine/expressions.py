@@ -37,14 +37,15 @@ import sympy as sp
 from fltheory.args import read_count
 from fltheory.exact import DomainError, did_you_mean, parse_rational
 
-__all__ = ["BOUNDS", "CATALOGUE", "GRAMMAR", "LIMITS", "Z", "hermite_He", "is_smooth",
+__all__ = ["BOUNDS", "CATALOGUE", "GRAMMAR", "LIMITS", "Z", "catalogue_text", "hermite_He",
+           "is_smooth",
            "linear_pieces", "normal_cdf", "parse_expression"]
 
 #: The variable every function is written in (``x`` is accepted as another name for it).
 Z = sp.Symbol("z", real=True)
 
-_ALLOWED = ("an expression in z (or x) or a catalogue name (the catalogue and the grammar: "
-            "--help of the command)")
+_ALLOWED = ("an expression in z (or x) or a catalogue name (both written out in "
+            "fltheory hermite --help)")
 
 #: Bounds on an expression, checked before sympy evaluates it. How they were chosen: on this
 #: machine (2 shared cores), ``hermite`` of a degree-200 polynomial with -K 60 takes ~3 s and
@@ -149,6 +150,17 @@ CATALOGUE: dict[str, str] = {
     "bounded3": ("(exp(2)/2*sin(2*z) - exp(1/2)*sin(z)) / sqrt(exp(4)/4*(1 - exp(-8))/2"
                  " - exp(5/2)*(exp(-1/2) - exp(-9/2))/2 + exp(1)*(1 - exp(-2))/2)"),
 }
+
+
+def catalogue_text() -> str:
+    """The catalogue's names in one line (He1 … He8 as a range).
+
+    >>> catalogue_text()[:29]
+    'relu, tanh, sigmoid, softplus'
+    """
+    names = [n for n in CATALOGUE if not n.startswith("He")]
+    hermite = [n for n in CATALOGUE if n.startswith("He")]
+    return ", ".join(names) + (f", {hermite[0]} … {hermite[-1]}" if hermite else "")
 
 
 # --------------------------------------------------------------------------- parsing
@@ -318,8 +330,10 @@ class _Builder:
             if node.id in _FUNCTIONS:
                 raise self.refuse(f"uses the function {node.id} without an argument")
             if self.text.strip() == node.id:  # the whole input: a mistyped activation name
-                raise self.refuse(f"is an unknown activation {node.id!r}"
-                                  f"{did_you_mean(node.id, [*CATALOGUE, *_CONSTANTS])}")
+                hint = did_you_mean(node.id, [*CATALOGUE, *_CONSTANTS])
+                if not hint:    # the catalogue itself (not every command's --help lists it)
+                    hint = f" (the catalogue: {catalogue_text()})"
+                raise self.refuse(f"is an unknown activation {node.id!r}{hint}")
             raise self.refuse(f"uses the unknown name {node.id!r}"
                               f"{did_you_mean(node.id, [*_CONSTANTS, *CATALOGUE])}")
         if isinstance(node, ast.BinOp) and isinstance(node.op, _BINOPS):

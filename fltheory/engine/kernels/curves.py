@@ -30,7 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["CurvePoint", "Spectrum", "curve_point", "limit_peak", "limit_point", "optimal_ridge"]
+__all__ = ["ROUNDING", "CurvePoint", "Spectrum", "curve_point", "limit_peak", "limit_point",
+           "optimal_ridge"]
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,11 @@ def curve_point(spec: Spectrum, energies: np.ndarray, n: float, ridge: float, no
                       error + noise2, E0 * bias_raw, (E0 - 1) * noise2, ratio)
 
 
+#: the relative rounding of a curve point's error (its float sums over the modes): λ = 0 is
+#: the optimum when its error is within this of the best positive λ's
+ROUNDING = 1e-12
+
+
 def optimal_ridge(spec: Spectrum, energies: np.ndarray, n: float, noise2: float
                   ) -> CurvePoint:
     """The λ >= 0 minimising the clean test error at n (golden section in log λ over 40
@@ -170,7 +176,9 @@ def optimal_ridge(spec: Spectrum, energies: np.ndarray, n: float, noise2: float
             lo = m1
     best = curve_point(spec, energies, n, math.exp((lo + hi) / 2), noise2)
     zero = curve_point(spec, energies, n, 0.0, noise2)
-    return zero if zero.error <= best.error else best
+    # λ = 0 when it is as good to the rounding of the error (1e-12 relative; a float sum of
+    # the modes): a boundary minimum was printed as λ = 2.4e-20 (exp(2t − 2), d = 10, n = 100)
+    return zero if zero.error <= best.error * (1 + ROUNDING) else best
 
 
 def limit_point(alpha: float, rho: float, level_energy: float, higher_energy: float,

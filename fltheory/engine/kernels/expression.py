@@ -20,7 +20,7 @@ import sympy as sp
 
 from fltheory.engine.expressions import Z
 from fltheory.engine.kernels.moments import confirmed_digits, funk_hecke
-from fltheory.engine.kernels.networks import Eigen, poly_eigenvalues
+from fltheory.engine.kernels.networks import THETA_MAX_D, Eigen, poly_eigenvalues, theta_eigenvalues
 from fltheory.engine.kernels.parse import kernel_text
 from fltheory.engine.kernels.series import series_eigenvalues
 from fltheory.exact import DomainError
@@ -81,10 +81,11 @@ def expression_eigenvalues(expr: sp.Expr, d: int, kmax: int, dps: int,
         return any(v < 0 and abs(v) > b for v, b in zip(part.spectrum.values, bounds,
                                                           strict=True))
 
-    s = series_eigenvalues(fn, one, minus, d, kmax, dps, progress=progress, settled=not_psd)
+    s = series_eigenvalues(fn, one, minus, d, kmax, dps, progress=progress, settled=not_psd,
+                           relative=True)
     _check_analytic(fn, s.taylor.coefficients, dps, shown, param)
     notes: tuple[str, ...] = ()
-    bounds = s.spectrum.bounds
+    bounds: tuple[Any, ...] = tuple(s.spectrum.bounds)
     if s.taylor.negative:
         shown_degrees = ", ".join(str(j) for j in s.taylor.negative[:5])
         notes = (f"Taylor coefficients of degree {shown_degrees}"
@@ -92,9 +93,29 @@ def expression_eigenvalues(expr: sp.Expr, d: int, kmax: int, dps: int,
                  "definite on every sphere, and the tail bound (which needs b_j >= 0) does not "
                  "apply; each μ_k's error is estimated by the change from half the degrees",)
         bounds = _agreement(s.taylor.coefficients, d, kmax, dps)
-    eig = Eigen(d, s.spectrum.values, bounds, None, one, minus, None,
-                f"Taylor series to degree {s.J} (Cauchy integral on {s.taylor.points} points), "
-                "masses beyond by parity from κ(±1)", dps, notes)
+    method = (f"Taylor series to degree {s.J} (Cauchy integral on {s.taylor.points} points), "
+              "masses beyond by parity from κ(±1)")
+    mu: tuple[Any, ...] = tuple(s.spectrum.values)
+    target = mpmath.mpf(10) ** (-dps - 1)
+    if (not s.taylor.negative and d <= THETA_MAX_D
+            and any(v != 0 and b > abs(v) * target for v, b in zip(mu, bounds,
+                                                                    strict=True))):
+        # a kernel singular at t = ±1 (the Laplace kernel, arc-cosine forms): its Taylor
+        # tail falls like a power of J; in θ = arccos t the integrand may be analytic, and
+        # two tanh-sinh rules say how far. Per degree, the value with the smaller bound (a
+        # value the series found 0, its parity having no coefficient, stays 0: the rules
+        # bound it by |their value| + their bound)
+        tv, tb = theta_eigenvalues(fn, d, kmax, dps, progress)
+        new_values, new_bounds = list(mu), list(bounds)
+        for k in range(kmax + 1):
+            if mu[k] == 0:
+                new_bounds[k] = min(bounds[k], abs(tv[k]) + tb[k])
+            elif tb[k] < bounds[k]:
+                new_values[k], new_bounds[k] = tv[k], tb[k]
+        if new_bounds != list(bounds):
+            mu, bounds = tuple(new_values), tuple(new_bounds)
+            method += "; where tighter, tanh-sinh rules in θ = arccos t compared"
+    eig = Eigen(d, mu, bounds, None, one, minus, None, method, dps, notes)
     _check_psd(eig, shown, param)
     return eig
 

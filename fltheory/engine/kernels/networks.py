@@ -55,7 +55,8 @@ from fltheory.engine.kernels.series import series_eigenvalues, taylor
 
 __all__ = ["HERMITE_MAX", "MAX_POLY_DEGREE", "THETA_MAX_D", "Eigen", "Network",
            "network_eigenvalues", "parity",
-           "poly_eigenvalues", "polynomial_degree", "polynomial_kernel", "taylor_coefficients"]
+           "poly_eigenvalues", "polynomial_degree", "polynomial_kernel", "taylor_coefficients",
+           "theta_eigenvalues"]
 
 #: the largest degree of an exact polynomial kernel (σ polynomial of degree p: p^(L−1) for the
 #: NNGP); Fraction arithmetic on it costs about a second at this degree
@@ -337,10 +338,23 @@ def _theta_route(net: Network, d: int, kmax: int, dps: int,
                  progress: Callable[[str], None] | None) -> tuple[list[Any], list[Any]]:
     """The ReLU family in θ = arccos t: κ(cos θ) is analytic in θ on [0, π] (arccos(cos θ) = θ,
     and each deeper layer's 1 − ρ is θ² times an analytic function), so the tanh-sinh rule
-    converges fast even though κ is singular at t = 1. Two rules (levels m and m + 1, the
-    second at 10 more digits) give the values (the finer) and their bound (the difference
-    plus the rounding scale): confirmed by a second rule, as the Hermite route's digits are."""
-    kernel = _pointwise(net)
+    converges fast even though κ is singular at t = 1 (:func:`theta_eigenvalues`)."""
+    return theta_eigenvalues(_pointwise(net), d, kmax, dps, progress)
+
+
+def theta_eigenvalues(kernel: Callable[[Any], Any], d: int, kmax: int, dps: int,
+                      progress: Callable[[str], None] | None = None
+                      ) -> tuple[list[Any], list[Any]]:
+    """μ_0 … μ_kmax of κ on S^{d−1} in θ = arccos t, for a κ whose κ(cos θ) is analytic in θ on
+    [0, π] though κ is singular at t = ±1 (the ReLU family; the Laplace kernel
+    exp(−√(2 − 2t)) = exp(−2 sin(θ/2))). Two tanh-sinh rules (levels m and m + 1, the second
+    at 10 more digits) give the values (the finer) and their bound (the difference plus the
+    rounding scale): confirmed by a second rule, as the Hermite route's digits are.
+
+    >>> v, b = theta_eigenvalues(lambda t: t * t, 3, 2, 20)   # μ_1 = 0 to within its bound
+    >>> [mpmath.nstr(x, 10) for x in v[::2]], abs(v[1]) <= b[1], all(e < 1e-20 for e in b)
+    (['0.3333333333', '0.1333333333'], True, True)
+    """
     # the rule must resolve P_k's oscillation under the weight sin^(d−2)θ, which grows like
     # e^((d−2)|Im θ|) off the real axis: one more level past d = 10 (at d = 20, k = 200 the
     # two levels then agree to every digit; with the old level they confirmed 22)

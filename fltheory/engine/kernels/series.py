@@ -32,10 +32,13 @@ import mpmath
 
 from fltheory.engine.kernels.moments import FunkHecke, funk_hecke
 
-__all__ = ["JMAX", "SeriesSpectrum", "Taylor", "series_eigenvalues", "taylor"]
+__all__ = ["JMAX", "MAX_EXTRA", "SeriesSpectrum", "Taylor", "series_eigenvalues", "taylor"]
 
 #: the largest truncation degree of the Taylor series (N = 4·JMAX evaluations of κ)
 JMAX = 4096
+#: the most digits a ``relative`` series adds to ``dps`` (κ at N points and an N-point
+#: transform at dps + MAX_EXTRA digits: exp(2t − 2) at d = 3, degree 200 needs ~ 420)
+MAX_EXTRA = 2000
 
 
 @dataclass(frozen=True)
@@ -149,27 +152,40 @@ class SeriesSpectrum:
 def series_eigenvalues(f: Callable[[Any], Any], at_one: Any, at_minus_one: Any, d: int,
                        kmax: int, dps: int, jmax: int = JMAX,
                        progress: Callable[[str], None] | None = None,
-                       settled: Callable[[SeriesSpectrum], bool] | None = None
-                       ) -> SeriesSpectrum:
+                       settled: Callable[[SeriesSpectrum], bool] | None = None,
+                       relative: bool = False) -> SeriesSpectrum:
     """Eigenvalues of the kernel f on S^{d−1} through its Taylor series (module docstring);
     ``at_one``, ``at_minus_one``: f(1) and f(−1) (the parity masses); ``settled``: asked after
     each truncation whether the answer so far already decides (e.g. a kernel that is not
     positive semi-definite, to be refused): then no longer series are computed.
+
+    ``relative``: f can be evaluated at any precision, f(±1) included (an expression). The
+    coefficients' errors are then not left at ``dps`` digits of κ(1): μ_k ≈ b_k·a_{k,k} falls
+    far below κ(1) at high degree (exp(2t − 2) at d = 3: μ_40 ≈ 10⁻⁴⁹, μ_200 ≈ 10⁻³¹⁴), so
+    the working precision of the Cauchy integral (and of the parity masses, whose difference
+    bounds the tail) grows by the digits the worst bound lacks, :data:`MAX_EXTRA` at most.
 
     >>> s = series_eigenvalues(lambda z: z**3 + z, 2, -2, 3, 3, 20)
     >>> [mpmath.nstr(v, 10) for v in s.spectrum.values], s.spectrum.digits(3)
     (['0.0', '0.5333333333', '0.0', '0.05714285714'], 20)
     """
     J = max(2 * kmax + 32, 64)
-    with mpmath.workdps(dps + 10):
-        even = (mpmath.mpf(at_one) + mpmath.mpf(at_minus_one)) / 2
-        odd = (mpmath.mpf(at_one) - mpmath.mpf(at_minus_one)) / 2
+    extra = 0          # digits beyond dps of the Taylor coefficients (``relative``)
+    extend, seen_nonzero = True, -1
     previous: tuple[int, Any] | None = None
     while True:
+        wdps = dps + extra + 10
+        with mpmath.workdps(wdps):
+            if extra:
+                at_one, at_minus_one = (mpmath.mpf(mpmath.mpmathify(f(mpmath.mpf(x))).real)
+                                        for x in (1, -1))
+            even = (mpmath.mpf(at_one) + mpmath.mpf(at_minus_one)) / 2
+            odd = (mpmath.mpf(at_one) - mpmath.mpf(at_minus_one)) / 2
         if progress is not None:
-            progress(f"Taylor series of the kernel to degree {J} ({4 * (J + 1)} points)")
-        t = taylor(f, J, dps, at_one)
-        with mpmath.workdps(dps + 10):
+            more = f" at {dps + extra} digits" if extra else ""
+            progress(f"Taylor series of the kernel to degree {J} ({4 * (J + 1)} points){more}")
+        t = taylor(f, J, dps + extra, at_one)
+        with mpmath.workdps(wdps):
             found_even = mpmath.fsum(t.coefficients[0::2])
             found_odd = mpmath.fsum(t.coefficients[1::2])
             slack = mpmath.fsum(t.errors)
@@ -182,7 +198,22 @@ def series_eigenvalues(f: Callable[[Any], Any], at_one: Any, at_minus_one: Any, 
             worst = max((spec.bounds[k] / abs(spec.values[k]) for k in range(kmax + 1)
                          if spec.values[k] != 0), default=mpmath.mpf(0))
             target = mpmath.mpf(10) ** (-dps - 1)
-            if worst <= target or jmax <= J:
+            if worst <= target:
+                return SeriesSpectrum(spec, t, J, tail)
+        if settled is not None and settled(SeriesSpectrum(spec, t, J, tail)):
+            return SeriesSpectrum(spec, t, J, tail)
+        with mpmath.workdps(dps + 10):
+            if relative and extra < MAX_EXTRA:
+                nonzero = sum(1 for v in spec.values if v != 0)
+                extend = extend and nonzero > seen_nonzero
+                seen_nonzero = nonzero
+                lack = _precision_lack(spec, t, tail, slack, kmax, target, extend)
+                if lack > 0:
+                    # the bounds scale as 10^(−3/4 of the working digits) (taylor): 4/3 of
+                    # what they lack, and a margin
+                    extra = min(MAX_EXTRA, extra + math.ceil(4 * lack / 3) + 5)
+                    continue
+            if jmax <= J:
                 return SeriesSpectrum(spec, t, J, tail)
             if previous is not None:
                 # the bound falls like a power of J for a kernel singular at ±1: stop when
@@ -192,7 +223,53 @@ def series_eigenvalues(f: Callable[[Any], Any], at_one: Any, at_minus_one: Any, 
                     if worst0 > worst else mpmath.mpf(0)
                 if power <= 0 or J * (worst / target) ** (1 / power) > jmax:
                     return SeriesSpectrum(spec, t, J, tail)
-        if settled is not None and settled(SeriesSpectrum(spec, t, J, tail)):
-            return SeriesSpectrum(spec, t, J, tail)
         previous = (J, worst)
         J = min(4 * J, jmax)
+
+
+def _precision_lack(spec: FunkHecke, t: Taylor, tail: tuple[Any, Any], slack: Any, kmax: int,
+                    target: Any, extend: bool) -> float:
+    """The decimal digits the working precision lacks (0: the truncation J is what limits).
+
+    The precision limits when the coefficients up to kmax are not resolved to the target
+    (one of them decided 0 while its parity has mass, or its error above target × itself), or
+    the mass beyond J is not resolved above the rounding (the parity difference at most
+    twice the slack): then the worst μ_k's bound over the target, that μ_k taken from its
+    value where the value is confirmed and else extrapolated from the confirmed values of its
+    parity (ln μ_k a parabola in k through the last three, bent down only; a line through two
+    at first): it may still over-estimate μ_k, and a further pass then follows. ``extend``:
+    a μ_k found 0 while its parity has mass counts too (its coefficients may lie below the
+    rounding: exp(2t − 2) at d = 10⁶, μ_200 ≈ 10⁻¹¹⁴¹); the caller stops that once a pass at
+    more digits finds no new non-zero value (exp(t²) + t: its odd μ_k >= 3 are 0)."""
+    cs, es = t.coefficients, t.errors
+    live = [any(c != 0 for c in cs[p::2]) for p in (0, 1)]
+    coarse = any(live[j % 2] and (cs[j] == 0 or es[j] > target * abs(cs[j]))
+                 for j in range(min(kmax, len(cs) - 1) + 1))
+    noisy = any(live[p] and tail[p] <= 3 * slack for p in (0, 1))
+    if not (coarse or noisy):
+        return 0.0
+    lack = 0.0
+    known: dict[int, list[tuple[int, Any]]] = {0: [], 1: []}
+    for k, (v, b) in enumerate(zip(spec.values, spec.bounds, strict=True)):
+        if v == 0 and (not live[k % 2] or not extend):
+            continue     # every coefficient from k on of its parity decided 0: its bound
+        seen = known[k % 2]
+        if v != 0 and b < abs(v) * mpmath.mpf("1e-3"):
+            size = abs(v)
+            seen.append((k, size))
+        elif len(seen) >= 3:
+            # ln μ through the last three confirmed values, a parabola in k (an entire
+            # kernel's ln μ_k bends down like −k ln k: a line would ask too little)
+            (k1, v1), (k2, v2), (k3, v3) = seen[-3:]
+            l1, l2, l3 = mpmath.log(v1), mpmath.log(v2), mpmath.log(v3)
+            s12, s23 = (l2 - l1) / (k2 - k1), (l3 - l2) / (k3 - k2)
+            bend = min((s23 - s12) / (k3 - k1), mpmath.mpf(0))
+            size = mpmath.exp(l3 + (s23 + bend * (k3 - k2)) * (k - k3) + bend * (k - k3) ** 2)
+        elif len(seen) == 2:
+            (k1, v1), (k2, v2) = seen
+            size = v2 * (v2 / v1) ** (mpmath.mpf(k - k2) / (k2 - k1))
+        else:
+            return 10.0     # nothing to extrapolate from: ten more digits
+        if b > target * size:
+            lack = max(lack, float(mpmath.log10(b / (target * size))))
+    return lack

@@ -123,17 +123,21 @@ class _Intervals(ChannelNumerics):
         terms = [log_phi_diff((a - w) / sv, (b - w) / sv) for a, b in y_int]
         return lse(np.stack(terms))
 
-    def _dlog(self, y_int: tuple[tuple[float, float], ...], w: np.ndarray, V: float,
-              logz: np.ndarray) -> np.ndarray:
-        """g_out = ∂_ω ln Z_out, each φ divided by Z in log space."""
+    def _dlog_root(self, y_int: tuple[tuple[float, float], ...], w: np.ndarray, V: float,
+                   logz: np.ndarray) -> np.ndarray:
+        """√(Z_out)·√V'·g_out = Σ ±φ(t_e)/√Z_out (g_out = ∂_ω ln Z_out), each φ divided by √Z
+        in log space, so that Z g² is a square of numbers that stay finite: with g itself,
+        Z·g² was 0·∞ = NaN where Z underflows (t ~ 10⁹ at V' ~ 10⁻¹⁷, a prior with a mean at
+        q̂ = 128), and A(q̂) silently took α_WR there; φ²/Z → 0 as it should."""
         sv = math.sqrt(V)
         out = np.zeros_like(w)
+        half = 0.5 * logz
         for a, b in y_int:
             for e, sgn in ((a, 1.0), (b, -1.0)):
                 if math.isfinite(e):
                     t = (e - w) / sv
-                    out = out + sgn * np.exp(-0.5 * t * t - LOG_SQRT_2PI - logz)
-        return out / sv
+                    out = out + sgn * np.exp(-0.5 * t * t - LOG_SQRT_2PI - half)
+        return np.where(np.isfinite(logz), out, 0.0)
 
     def _features(self, V: float) -> list[tuple[float, float]]:
         ends = {e for a, b in self.plus for e in (a, b) if math.isfinite(e)}
@@ -145,10 +149,9 @@ class _Intervals(ChannelNumerics):
         def f(w: np.ndarray) -> np.ndarray:
             tot = np.zeros_like(w)
             for ints in (self.plus, self.minus):
-                lz = self._logz(ints, w, V)
-                g = self._dlog(ints, w, V, lz)
-                tot = tot + np.exp(lz) * g * g
-            return tot
+                h = self._dlog_root(ints, w, V, self._logz(ints, w, V))
+                tot = tot + h * h
+            return tot / V      # Z g² = h²/V
 
         return normal_weight_integral(f, 0.0, math.sqrt(q), self._features(V), level)
 

@@ -102,6 +102,9 @@ class SE:
         if hit is None:
             q, v = self.P.q_and_v(qh, self.level)
             Qv = self.Q(q, v)
+            if math.isnan(Qv):      # never silently a threshold (it became α_WR)
+                raise NotConverged(f"the channel average Q is not a number at q̂ = {qh:g} "
+                                   f"(q = {q:.6g}, mmse {v:.3g}): no answer is printed")
             # Q underflows to 0 only where q̂ is so small that q ≈ 0: there A is its limit
             # A(0⁺) = α_WR (the curve leaves q = 0 there)
             hit = (q, v, qh / Qv if Qv > 0 else self.alpha_wr())

@@ -112,9 +112,15 @@ def _result(p: Any, ch: Any, alphas: tuple[Any, ...], run: Any, lam: Any, erm: A
                  else f": q {_q_text(qb, float(p.rho))} → {_q_text(qa, float(p.rho))}")
         summary.append(f"α_{name} = {shown} ({kind}{extra}; "
                        f"{'exact' if exact else str(val.digits) + ' digits'})")
-        value[f"alpha_{name}"] = {"value": shown, "kind": kind, "digits": val.digits,
-                                  "exact": bool(exact), "q_below": qb, "q_above": qa}
+        # "value": the confirmed digits alone (a number to JSON readers); "exact": the closed
+        # form when there is one (it was "1/2 = 0.5" in "value", which no reader could parse)
+        value[f"alpha_{name}"] = {"value": val.text(), "kind": kind, "digits": val.digits,
+                                  "exact": exact or None, "q_below": qb, "q_above": qa}
     summary.extend(th.notes)
+    # what the thresholds say, α's or not: JSON's value and (with a table) the LaTeX table's
+    # notes carry it too (both had dropped the notes, e.g. "no α_IT: …")
+    value["threshold_notes"] = list(th.notes)
+    said = summary[1:]
     table = None
     if alphas:
         cols = ["α", "q Bayes", "MMSE", "error Bayes", "q AMP", "error AMP"]
@@ -138,17 +144,21 @@ def _result(p: Any, ch: Any, alphas: tuple[Any, ...], run: Any, lam: Any, erm: A
             for loss in erm.losses:
                 cols += [f"error {loss}", f"λ {loss}", f"{loss} − Bayes"]
         kind = run.points[0].error_kind
+        from fltheory.render.latex import latex_escape
+
         table = Table(columns=cols, rows=rows,
                       caption=f"Bayes-optimal and AMP fixed points ({kind} error)"
-                      + ("" if erm is None else ", and empirical risk minimisation"))
+                      + ("" if erm is None else ", and empirical risk minimisation"),
+                      latex_notes=[latex_escape(line) for line in said])
         value["points"] = [dict(zip(cols, r, strict=True)) for r in rows]
         if erm is not None:
             value["erm"] = erm_json
     conventions = dict(_CONVENTIONS)
     if lam is not None:
-        conventions["ridge"] = ("ŵ = argmin Σ½(y − x·w/√d)² + ½λ|w|², proportional limit "
-                                "(Aubin, Krzakala, Lu & Zdeborová 2020); error of sign(ŷ) for "
-                                "±1 labels, E(y − ŷ)² otherwise")
+        conventions["ridge"] = ("ŵ = argmin Σ½(y − x·w/√d)² + ½λ|w|², no intercept, "
+                                "proportional limit (Aubin, Krzakala, Lu & Zdeborová 2020); "
+                                "error of sign(ŷ) for ±1 labels, E(y − ŷ)² otherwise (labels "
+                                "with a mean: the mean is part of it)")
     inputs: dict[str, object] = {"prior": str(p), "channel": str(ch),
                                  "alpha": [fraction_text(a) for a in alphas],
                                  "ridge": None if lam is None else str(lam)}
@@ -171,8 +181,8 @@ def _result(p: Any, ch: Any, alphas: tuple[Any, ...], run: Any, lam: Any, erm: A
 
 
 _ERM_CONVENTION = (
-    "ŵ = argmin Σ_μ ℓ(y_μ, x_μ·w/√d) + ½λ|w|², proportional limit (Aubin, Krzakala, Lu & "
-    "Zdeborová 2020): ridge ℓ = ½(y − ŷ)², logistic ℓ = ln(1 + e^(−yŷ)), hinge "
+    "ŵ = argmin Σ_μ ℓ(y_μ, x_μ·w/√d) + ½λ|w|² (no intercept), proportional limit (Aubin, "
+    "Krzakala, Lu & Zdeborová 2020): ridge ℓ = ½(y − ŷ)², logistic ℓ = ln(1 + e^(−yŷ)), hinge "
     "ℓ = max(0, 1 − yŷ); error of sign(ŷ) on a fresh sample for ±1 labels, E(y − ŷ)² "
     "otherwise; 'LOSS − Bayes' is that error minus the Bayes-optimal one, to the digits both "
     "confirm; ")

@@ -352,10 +352,11 @@ def _ridge_answer(prior: Prior, channel: Channel, alpha: float, lam: float, lam_
         e1 = _sign_error(channel, r.m, r.q, rho1, level=1, s2=r.s2)
         err = Value(r.error, digits(e1, r.error))
     else:
-        err = Value(r.error, MAX_DIGITS)       # E y² − 2μ₁m + q: closed form
+        err = Value(r.error, MAX_DIGITS, True)     # E y² − 2μ₁m + q: closed form
     g = _stieltjes(alpha, lam)
-    return ErmAnswer("ridge", alpha, lam_val, Value(r.m, MAX_DIGITS), Value(r.q, MAX_DIGITS),
-                     Value(g, MAX_DIGITS), err, r.error_kind, optimal, note)
+    return ErmAnswer("ridge", alpha, lam_val, Value(r.m, MAX_DIGITS, True),
+                     Value(r.q, MAX_DIGITS, True), Value(g, MAX_DIGITS, True), err, r.error_kind,
+                     optimal, note)
 
 
 def erm_point(prior: Prior, channel: Channel, alpha: float, loss: str, lam: float,
@@ -371,11 +372,11 @@ def erm_point(prior: Prior, channel: Channel, alpha: float, loss: str, lam: floa
     """
     check_erm(channel, (loss,))
     if loss == "ridge":
-        return _ridge_answer(prior, channel, alpha, lam, Value(lam, MAX_DIGITS), False,
+        return _ridge_answer(prior, channel, alpha, lam, Value(lam, MAX_DIGITS, True), False,
                              "given")
     rho, s2, rho1 = _sign_teacher(prior, channel)
     st = _start(previous, loss)
-    return _answer(loss, alpha, Value(lam, MAX_DIGITS),
+    return _answer(loss, alpha, Value(lam, MAX_DIGITS, True),
                    _solve_levels(loss, alpha, lam, rho, s2, None if st is None else {1: st, 2: st}),
                    rho1, False, "given")
 
@@ -506,7 +507,7 @@ def erm_optimal(prior: Prior, channel: Channel, alpha: float, loss: str,
     >>> from fltheory.papers.glm.params import gaussian, Channel
     >>> r = erm_optimal(gaussian(), Channel("sign"), 2.0, "ridge")
     >>> r.lam.text(), r.error.text()
-    ('0.5708', '0.186027902646')
+    ('0.57080', '0.1860279026460')
     """
     check_erm(channel, (loss,))
     seed = _seed(previous, loss)
@@ -590,7 +591,7 @@ def erm_curve(prior: Prior, channel: Channel, alphas: tuple[float, ...], loss: s
 
     >>> from fltheory.papers.glm.params import gaussian, Channel
     >>> [r.lam.text() for r in erm_curve(gaussian(), Channel("sign"), (1.0, 2.0), "ridge")]
-    ['0.5708', '0.5708']
+    ['0.57080', '0.57080']
     """
     out: list[ErmAnswer | str] = []
     previous: ErmAnswer | None = None

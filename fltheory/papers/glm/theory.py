@@ -55,15 +55,28 @@ class Value:
 
     value: float
     digits: int
+    #: a closed form evaluated (or a number the user gave): printed in its shortest form
+    exact: bool = False
 
     def text(self) -> str:
-        """The confirmed digits (at least one; a value confirmed to none is marked ~)."""
+        """The confirmed digits (at least one; a value confirmed to none is marked ~), trailing
+        zeros kept (each is a confirmed digit: 1.492631818230 has 13); an exact value in its
+        shortest form.
+
+        >>> Value(1.49263181823, 13).text(), Value(0.5, 13, exact=True).text()
+        ('1.492631818230', '0.5')
+        """
         if not math.isfinite(self.value):
             return str(self.value)
         if self.value == 0:
             return "0"
+        if self.exact:
+            return f"{self.value:.{MAX_DIGITS}g}"
         d = max(1, self.digits)
-        s = f"{self.value:.{d}g}"
+        s = f"{self.value:#.{d}g}".rstrip(".")
+        if "e" in s:
+            mant, exp = s.split("e")
+            s = mant.rstrip(".") + "e" + exp
         return s if self.digits >= 1 else "~" + s
 
 
@@ -102,7 +115,7 @@ def thresholds(prior: Prior, channel: Channel) -> ThresholdAnswer:
     >>> from fltheory.papers.glm.params import rademacher, Channel
     >>> t = thresholds(rademacher(), Channel("sign"))
     >>> t.get("IT").text(), t.get("alg").text()
-    ('1.244683989851', '1.49263181823')
+    ('1.244683989851', '1.492631818230')
     """
     t0 = time.perf_counter()
     c1, c2 = _curve(prior, channel, 1), _curve(prior, channel, 2)
@@ -114,14 +127,14 @@ def thresholds(prior: Prior, channel: Channel) -> ThresholdAnswer:
                            f"({names1} against {names2}): no threshold is printed")
     items = []
     for a, b in zip(t1, t2, strict=True):
-        val = Value(b.alpha, MAX_DIGITS) if b.exact else _confirm(a.alpha, b.alpha)
+        val = Value(b.alpha, MAX_DIGITS, True) if b.exact else _confirm(a.alpha, b.alpha)
         if b.name == "WR":
             ex = alpha_wr_exact(prior, channel)
             exact = ex or ""
             if ex:   # the closed form, evaluated: every printed digit is exact
                 import sympy as sp
 
-                val = Value(float(sp.N(sp.sympify(ex), 20)), MAX_DIGITS)
+                val = Value(float(sp.N(sp.sympify(ex), 20)), MAX_DIGITS, True)
         else:
             exact = b.exact
         items.append((b.name, val, b.kind, b.q_below, b.q_above, exact))
@@ -220,7 +233,7 @@ def point(prior: Prior, channel: Channel, alpha: float) -> PointAnswer:
     >>> from fltheory.papers.glm.params import rademacher, Channel
     >>> p = point(rademacher(), Channel("sign"), 1.0)
     >>> p.bayes_q.text(), p.bayes_error.text()
-    ('0.5607147370947', '0.230626086742')
+    ('0.5607147370947', '0.2306260867420')
     """
     vals = []
     for level in (1, 2):

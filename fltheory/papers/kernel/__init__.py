@@ -26,7 +26,8 @@ _NAMES = {
         "RFSpectrumRelation", "RandomFeaturesAnswer",
         "RidgeAnswer", "STAIRCASE_SOURCES", "StaircaseLevel", "TAIL_WARN", "curve",
         "curve_warnings", "eigen",
-        "polynomial_target", "random_features", "ridge", "spectrum", "staircase", "taylor"),
+        "polynomial_target", "random_features", "ridge", "spectrum", "staircase", "sum_text",
+        "taylor"),
     "params": (
         "Curve", "Experiment", "FAST_ACTIVATIONS", "KINDS", "KernelSpec", "Levels", "MAX_D",
         "MAX_DEPTH", "MAX_KMAX", "MAX_N", "MAX_N_VALUES", "MAX_POLY_TARGET", "MAX_SIM_N",

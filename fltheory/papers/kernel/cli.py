@@ -91,10 +91,10 @@ def spectrum_result(spec: Any, levels: Any) -> Result:
             for lev in s.levels]
     one = str(s.at_one_exact) if s.at_one_exact is not None else mpmath.nstr(s.at_one, dps)
     zeros = [lev.k for lev in s.levels if lev.zero]
+    mercer, share = s.mercer_text()
     summary = [f"{spec.name} on S^{s.d - 1} (d = {s.d}): κ(1) = {one}, κ(−1) = "
                f"{mpmath.nstr(s.at_minus_one, 12)}",
-               f"Mercer: Σ_(k <= {levels.kmax}) N(d, k) μ_k = {mpmath.nstr(s.mercer, 15)} "
-               f"= {mpmath.nstr(s.share, 10)} of κ(1)"]
+               f"Mercer: Σ_(k <= {levels.kmax}) N(d, k) μ_k = {mercer} = {share} of κ(1)"]
     if zeros:
         summary.append("exact zeros (parity or closed form) at k = "
                        + ", ".join(str(k) for k in zeros[:12]) + (" …" if len(zeros) > 12 else ""))
@@ -105,8 +105,8 @@ def spectrum_result(spec: Any, levels: Any) -> Result:
               "d": levels.d, "kmax": levels.kmax, "dps": dps}
     details = {"levels": rows, "kappa_1": one,
                "kappa_minus_1": mpmath.nstr(s.at_minus_one, dps),
-               "mercer_sum": mpmath.nstr(s.mercer, dps),
-               "mercer_share": mpmath.nstr(s.share, dps), "method": s.method}
+               "mercer_sum": s.mercer_text(dps)[0],
+               "mercer_share": s.mercer_text(dps + 5)[1], "method": s.method}
     conventions, table = s.conventions, s.table()
     relation = s.rf_relation()
     if relation is not None:  # printed once: a convention (text, JSON), a table note (LaTeX)

@@ -49,7 +49,7 @@ from fltheory.results import Table
 __all__ = ["CONVENTIONS", "DIGITS_WARN", "STAIRCASE_SOURCES", "TAIL_WARN", "CurveAnswer",
            "KernelSpectrum", "Level", "RFSpectrumRelation", "RandomFeaturesAnswer", "RidgeAnswer",
            "StaircaseLevel", "curve", "curve_warnings", "eigen", "polynomial_target",
-           "random_features", "ridge", "spectrum", "staircase", "taylor"]
+           "random_features", "ridge", "spectrum", "staircase", "sum_text", "taylor"]
 
 CONVENTIONS = {
     "sphere": "x, y uniform on S^{d−1}, t = x·y",
@@ -74,6 +74,22 @@ NETWORK = ("depth L weight layers; first layer w ~ N(0, I_d) (w·x ~ N(0, 1)), l
 
 
 # --------------------------------------------------------------------------- spectra
+
+
+def sum_text(value: Any, bound: Any, cap: int) -> str:
+    """A sum of μ_k's to the digits its error ``bound`` confirms, at most ``cap`` ('~' and two
+    digits when none is; '0 ± b' when the bound reaches the value).
+
+    >>> sum_text(mpmath.mpf("0.123456789"), mpmath.mpf("1e-6"), 10), sum_text(1, 0, 4)
+    ('0.1235', '1.000')
+    """
+    if value == 0 or bound >= abs(value):
+        return "0" if bound == 0 else f"0 ± {mpmath.nstr(bound, 2)}"
+    digits = confirmed_digits(value, bound, cap)
+    if digits == 0:
+        return "~" + mpmath.nstr(value, 2)
+    # trailing zeros kept: each one is a confirmed digit
+    return mpmath.nstr(mpmath.mpf(value), digits, strip_zeros=False)
 
 
 @dataclass(frozen=True)
@@ -145,6 +161,26 @@ class KernelSpectrum(ShowsTable):
             return +(self.mercer / self.at_one) if self.at_one else mpmath.mpf(0)
 
     @property
+    def mercer_bound(self) -> Any:
+        """Σ_{k <= kmax} N(d, k)·(the bound of μ_k): the Mercer sum's error (κ(1) is known to
+        more digits than any μ_k, so the share's relative error is the sum's)."""
+        with mpmath.workdps(self.levels_asked.dps + 5):
+            return mpmath.fsum(lev.multiplicity * lev.bound for lev in self.levels)
+
+    def mercer_text(self, cap: int = 15) -> tuple[str, str]:
+        """The Mercer sum and its share of κ(1), each to the digits the μ_k's bounds confirm
+        (at most ``cap`` and ``cap`` − 5).
+
+        >>> from fltheory.papers.kernel.params import KernelSpec, Levels
+        >>> spectrum(KernelSpec(kernel="exp(2*t - 2)"), Levels(3, 2, 20)).mercer_text()
+        ('0.879118901042160', '0.8791189010')
+        """
+        bound = self.mercer_bound
+        return (sum_text(self.mercer, bound, cap),
+                sum_text(self.share, bound / abs(self.at_one) if self.at_one else bound,
+                         cap - 5))
+
+    @property
     def conventions(self) -> dict[str, str]:
         out = dict(CONVENTIONS)
         if self.spec.activation is not None:
@@ -179,16 +215,19 @@ class KernelSpectrum(ShowsTable):
         share of κ(1)."""
         rows, latex_rows = [], []
         dps = self.levels_asked.dps
-        total = mpmath.mpf(0)
+        total = total_bound = mpmath.mpf(0)
         for lev in self.levels:
             with mpmath.workdps(dps + 5):
                 total += lev.multiplicity * lev.value
-                share = total / self.at_one if self.at_one else mpmath.mpf(0)
+                total_bound += lev.multiplicity * lev.bound
+                one = abs(self.at_one) if self.at_one else mpmath.mpf(1)
+                share = total / one if self.at_one else mpmath.mpf(0)
             mult = str(lev.multiplicity) if lev.multiplicity < 10**15 else \
                 f"{mpmath.nstr(mpmath.mpf(lev.multiplicity), 6)}"
             exact = lev.exact_text() or "-"
             digits = "exact" if lev.bound == 0 else str(lev.digits)
-            row = [str(lev.k), mult, exact, lev.shown(), digits, mpmath.nstr(share, 10)]
+            row = [str(lev.k), mult, exact, lev.shown(), digits,
+                   sum_text(share, total_bound / one, 10)]
             rows.append(row)
             latex_rows.append([row[0], f"${mult}$" if "e" not in mult else mult,
                                _latex_exact(lev), lev.latex(), row[4], row[5]])

@@ -109,3 +109,57 @@ def test_amp_overlap_leaves_zero_linearly_above_weak_recovery():
     q9 = point(sparse_rademacher("1/5"), Channel("abs"), 0.5 + 1e-9).amp_q.value
     assert 0 < q9 < q8 < 1e-8
     assert q8 / q9 == pytest.approx(10, rel=0.01)
+
+
+@pytest.mark.parametrize("V", [1.7856057078996155e-17, 2.95e-33, 1e-6])
+def test_sign_channel_average_at_vanishing_mmse(V):
+    """Q of the sign channel where Z_out underflows: the prior 1/3·δ(1) + 2/3·δ(−1/2) reaches
+    mmse 1.8e-17 at q̂ = 128, and Z·g² was 0·∞ = NaN there (printed as numpy warnings, and
+    A(q̂) silently took α_WR = 0). Against mpmath: Q = Σ_y Z g² over ω ~ N(0, q), which for
+    y = sign(z), z ~ N(ω, V) is (1/√V) ∫ φ(u)²/(Φ(u)Φ(−u)) N(√V u; 0, q) du (ω = √V u)."""
+    import warnings
+
+    from fltheory.papers.glm._channels import channel_numerics
+
+    q = 0.5
+    C = channel_numerics(Channel("sign"), 0.5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = C.Q(q, 1, V)
+    with mp.workdps(30):
+        sv = mp.sqrt(V)
+
+        def f(u):
+            phi = mp.npdf(u)
+            return phi * phi / (mp.ncdf(u) * mp.ncdf(-u)) * mp.npdf(sv * u, 0, mp.sqrt(q))
+
+        ref = mp.quad(f, [-mp.inf, -5, 0, 5, mp.inf]) / sv
+    assert got == pytest.approx(float(ref), rel=1e-10)
+
+
+def test_a_nan_average_is_never_a_threshold(monkeypatch):
+    """A NaN of Q stops the answer with the q̂ named (it was turned into α_WR)."""
+    from fltheory.papers.glm._se import SE, NotConverged
+
+    se = SE(rademacher(), Channel("sign"), 1)
+    monkeypatch.setattr(type(se.C), "Q", lambda self, q, level=1, V=None: math.nan)
+    with pytest.raises(NotConverged, match="not a number at q̂ = 3"):
+        se.A(3.0)
+
+
+def test_json_thresholds_are_numbers_and_carry_their_notes(invoke):
+    """`glm --format json`: "value" was "1/2 = 0.5" for a closed form (no reader could parse it)
+    and the notes ("no α_IT: …") were in the text only; LaTeX of `--alpha` dropped them too."""
+    import json
+
+    j = json.loads(invoke("glm", "--prior", "rademacher", "--channel", "abs", "--format",
+                          "json").stdout)["value"]
+    assert (j["alpha_WR"]["value"], j["alpha_WR"]["exact"]) == ("0.5", "1/2")
+    assert j["alpha_alg"]["exact"] is None
+    assert all(float(j[k]["value"]) >= 0 for k in ("alpha_WR", "alpha_IT", "alpha_alg"))
+    g = json.loads(invoke("glm", "--prior", "gaussian", "--channel", "sign", "--alpha", "1",
+                          "--format", "json").stdout)["value"]
+    assert any(n.startswith("no α_IT") for n in g["threshold_notes"])
+    tex = invoke("glm", "--prior", "gaussian", "--channel", "sign", "--alpha", "1", "--format",
+                 "latex").stdout
+    assert r"no $\alpha_{IT}$" in tex

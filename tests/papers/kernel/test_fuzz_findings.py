@@ -90,10 +90,30 @@ def test_curve_says_what_it_cannot_vouch_for(invoke):
     short = invoke(*base, "--kmax", "2").stdout
     assert "warning: μ_kmax/κ_eff reaches 20.7" in short
     assert "warning" not in invoke(*base).stdout
+    # the Laplace kernel at d = 3 had 0-2 digits; in θ = arccos t it now has every one, and
+    # the curve no longer warns about them (only about its slowly decaying tail)
     laplace = json.loads(invoke("kernel", "curve", "--kernel", "exp(-sqrt(2-2*t))", "--d", "3",
                                 "--n", "10,100,1000", "--target-degree", "2", "--format",
                                 "json").stdout)
-    assert any("fewer than 3 confirmed digits" in w for w in laplace["details"]["warnings"])
+    warned = laplace["details"]["warnings"]
+    assert warned and not any("confirmed digits" in w for w in warned)
+
+
+def test_curve_names_levels_with_few_digits():
+    """The same curve with its levels 1 and 3 given one confirmed digit (a kernel whose
+    spectrum the bounds cannot confirm): the warning names exactly those levels."""
+    import dataclasses
+
+    from fltheory.papers.kernel.params import Curve, KernelSpec, Levels, Target
+    from fltheory.papers.kernel.theory import curve, curve_warnings
+
+    a = curve(KernelSpec(kernel="exp(2*t - 2)"), Levels(10),
+              Curve("100,1000", 0, 0, Target(degree=2)))
+    assert curve_warnings(a) == []
+    weak = tuple(dataclasses.replace(lev, digits=1) if lev.k in (1, 3) else lev
+                 for lev in a.spectrum.levels)
+    b = dataclasses.replace(a, spectrum=dataclasses.replace(a.spectrum, levels=weak))
+    assert [w[:40] for w in curve_warnings(b)] == ["warning: μ_k at k = 1, 3 have fewer than"]
 
 
 def test_simulate_names_a_singular_gram_matrix(invoke):
@@ -127,3 +147,19 @@ def test_options_that_would_be_ignored_are_refused(invoke, args, needle):
     assert r.exit_code == 2
     lines = [ln for ln in (r.stderr or r.output).splitlines() if ln.strip()]
     assert len(lines) == 1 and needle in lines[0], r.output
+
+
+def test_optimal_ridge_at_the_boundary_is_zero(invoke):
+    """exp(2t − 2), d = 10, n = 100: the error rises with λ from λ = 0 (0.384762 at 0,
+    0.384762 at 10⁻⁶, 0.384894 at 10⁻³, as the command gives at those λ), and `--ridge
+    optimal` printed λ = 2.4e-20, a rounding tie. It is now 0, with λ = 0's error; at
+    n = 1000 the optimum is interior and no worse than any λ on a grid."""
+    base = ["kernel", "curve", "--kernel", "exp(2*t-2)", "--d", "10", "--target-degree", "2",
+            "--noise", "1/2", "--format", "json"]
+    best = json.loads(invoke(*base, "--n", "100,1000", "--ridge", "optimal").stdout)
+    zero = json.loads(invoke(*base, "--n", "100", "--ridge", "0").stdout)["value"][0]
+    assert best["value"][0] == zero
+    assert best["table"]["rows"][0][1] == "0"
+    for lam in ("1/1000", "1/3", "1/2", "2/3", "1"):
+        other = json.loads(invoke(*base, "--n", "1000", "--ridge", lam).stdout)["value"][0]
+        assert best["value"][1] <= other
