@@ -70,6 +70,15 @@ def _commands(group: click.Group, prefix: str) -> list[str]:
     return found
 
 
+def test_docs_tests_share_one_worker(request: pytest.FixtureRequest) -> None:
+    """Under pytest -n with --dist loadgroup (pyproject's addopts), xdist marks each grouped
+    test's id with "@docs" and sends the group to one worker, which builds the site once. With
+    pytest 9.2 and pytest-xdist 3.8 the mark was silently lost (both workers built the site,
+    80 s each): the id tells."""
+    if os.environ.get("PYTEST_XDIST_WORKER") and request.config.getoption("dist") == "loadgroup":
+        assert request.node.nodeid.endswith("@docs"), request.node.nodeid
+
+
 def test_pages_exist(site: Path) -> None:
     for page in ["index", "install", "papers/index", "cli", "api", "notebooks", "report"]:
         assert (site / f"{page}.html").is_file(), page
