@@ -598,12 +598,44 @@ class _PiecewiseNoisy(_AdditiveNoise):
                 dZ = dZ + np.stack(flat_g, axis=1) @ ny
         return Z, dZ
 
+    def _mirror(self) -> str:
+        """'even' when g(−z) = g(z) (abs, door, …), 'odd' when g(−z) = −g(z) (sign, …), else
+        '' (relu): the pieces are their own mirror image."""
+        ps = set(self.pieces)
+        if all((-d, -c, -a, b) in ps for c, d, a, b in ps):
+            return "even"
+        if all((-d, -c, a, -b) in ps for c, d, a, b in ps):
+            return "odd"
+        return ""
+
+    def _fold(self, w: np.ndarray, ww: np.ndarray, y: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
+        """The ω > 0 half of a grid symmetric about ω = 0, its weights doubled, where the (ω, y)
+        sum is even in ω: Z_out(y, −ω) = Z_out(y, ω) for an even g, = Z_out(−y, ω) for an odd
+        g on a y-grid symmetric about 0 (then each y-sum at −ω is the one at ω, term by term).
+        The same sum at half the cost (the grids are symmetric by construction: breakpoints at
+        ±each feature, every feature centred at 0 or paired; checked here, else no fold)."""
+        kind = self._mirror()
+        if not kind or len(w) < 2:
+            return w, ww
+        if kind == "odd" and not np.allclose(y, -y[::-1], rtol=0.0,
+                                             atol=1e-13 * float(np.max(np.abs(y)))):
+            return w, ww
+        pos = w > 0
+        sd = float(np.max(np.abs(w)))
+        if (2 * int(pos.sum()) != len(w)
+                or not np.allclose(w[pos], -w[~pos][::-1], rtol=0.0, atol=1e-13 * sd)
+                or not np.allclose(ww[pos], ww[~pos][::-1], rtol=1e-12, atol=0.0)):
+            return w, ww
+        return w[pos], 2.0 * ww[pos]
+
     def _avg(self, q: float, level: int, V: float | None, what: str) -> float:
         V1 = self.V1(q, V)
         if V1 < _V_TINY:
             return self._at_rho(what)
         w, ww = self._wgrid(q, V1, level)
         y, wy = self._ygrid(level)
+        w, ww = self._fold(w, ww, y)
         Z, dZ = self._core(w, y, V1, grad=what == "Q")
         return _grid_average(Z, dZ, V1, ww, wy, what)
 

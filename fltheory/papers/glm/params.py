@@ -337,6 +337,9 @@ def _piecewise_linear(text: str) -> bool:
     return linear_pieces(parse_expression(text, "channel")) is not None
 
 
+_CHANNELS = "sign, abs, square, relu, linear, door(K), or an expression g(z)"
+
+
 def read_channel(value: Any, probit: Any = 0, noise: Any = 0) -> Channel:
     """A channel from its command-line text: a name (sign, abs, square, relu, linear),
     ``door(K)``, or an expression g(z) in the shared grammar, recognised exactly when it is one
@@ -348,6 +351,9 @@ def read_channel(value: Any, probit: Any = 0, noise: Any = 0) -> Channel:
     >>> read_channel("tanh(z)")
     Traceback (most recent call last):
     fltheory.exact.DomainError: noise = 0 leaves the likelihood undefined (not a density); ...
+    >>> read_channel("door")
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: channel = door is not a channel (the door needs its half-width: ...
     """
     if isinstance(value, Channel):
         return value
@@ -358,7 +364,19 @@ def read_channel(value: Any, probit: Any = 0, noise: Any = 0) -> Channel:
     m = re.match(r"^door\s*\((.*)\)$", low)
     if m:
         return Channel("door", K=m.group(1).strip(), probit=probit, noise=noise)
-    kind, K, shown = _recognise(text)
+    try:
+        kind, K, shown = _recognise(text)
+    except DomainError:
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", low):
+            raise
+        # a bare name that is neither a channel nor an activation of the catalogue (tanh is
+        # one): name the channels, not only the activations
+        from fltheory.exact import did_you_mean
+
+        hint = (" (the door needs its half-width: door(K))" if low == "door" else
+                did_you_mean(low, ["sign", "abs", "square", "relu", "linear", "door(K)"]))
+        raise DomainError("channel", text, _CHANNELS + " (activation names: fltheory hermite "
+                          "--help)", reason=f"is not a channel{hint}") from None
     if kind == "door":
         return Channel("door", K=K, probit=probit, noise=noise)
     if kind != "expr":

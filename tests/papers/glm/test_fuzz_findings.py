@@ -163,3 +163,16 @@ def test_json_thresholds_are_numbers_and_carry_their_notes(invoke):
     tex = invoke("glm", "--prior", "gaussian", "--channel", "sign", "--alpha", "1", "--format",
                  "latex").stdout
     assert r"no $\alpha_{IT}$" in tex
+
+
+def test_a_bare_name_that_is_no_channel_names_the_channels(invoke):
+    """`--channel door` (no K) was answered with the activation catalogue ("unknown activation
+    'door'"); a mistyped channel gets the channels and a suggestion; an activation name of the
+    catalogue (tanh) is still a channel g(z) (then --noise is required)."""
+    door = invoke("glm", "--channel", "door")
+    assert door.exit_code == 2 and "door(K)" in door.stderr
+    assert "activation 'door'" not in door.stderr
+    sgn = invoke("glm", "--channel", "sgn")
+    assert sgn.exit_code == 2 and "did you mean sign?" in sgn.stderr
+    tanh = invoke("glm", "--channel", "tanh")
+    assert tanh.exit_code == 2 and "noise = 0" in tanh.stderr
