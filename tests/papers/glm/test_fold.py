@@ -9,8 +9,8 @@ from fractions import Fraction
 import pytest
 
 from fltheory.papers.glm import _channels as ch
-from fltheory.papers.glm.params import Channel, gaussian, rademacher
 from fltheory.papers.glm._se import SE
+from fltheory.papers.glm.params import Channel, gaussian, rademacher
 
 CASES = [
     ("even", gaussian(), Channel("abs", noise=Fraction(1, 5))),
