@@ -675,8 +675,46 @@ class _PiecewiseNoisy(_AdditiveNoise):
         w, ww = self._wgrid(q, V1, level)
         y, wy = self._ygrid(level, V1)
         w, ww = self._fold(w, ww, y)
-        Z, dZ = self._core(w, y, V1, grad=what == "Q")
-        return _grid_average(Z, dZ, V1, ww, wy, what)
+        bands = self._bands(w, y, V1)
+        if bands is None:
+            Z, dZ = self._core(w, y, V1, grad=what == "Q")
+            return _grid_average(Z, dZ, V1, ww, wy, what)
+        total = 0.0
+        for i, keep in bands:
+            Z, dZ = self._core(w[i:i + _NODES_2D], y[keep], V1, grad=what == "Q")
+            total += _grid_average(Z, dZ, V1, ww[i:i + _NODES_2D], wy[keep], what)
+        return total
+
+    def _bands(self, w: np.ndarray, y: np.ndarray, V: float
+               ) -> list[tuple[int, np.ndarray]] | None:
+        """The same (ω, y) sum without its negligible terms, panel by panel in ω: for the ω of
+        one panel z' lies within 10√V' of ω and y within 10σ of g(z'), so only the y nodes of
+        that band enter (the others weigh below e^(−50) of the integrand, as beyond the spans
+        of :meth:`_yspans`). Returns (first ω node of the panel, y nodes kept) for each panel
+        with any, or None when the bands would keep more than half the nodes (small q: the
+        whole tensor in one product is then cheaper). At V' = 10⁻³ρ' (σ = 1/5) abs keeps about
+        a fifth of the nodes: the sum is 2–5× faster, equal to rounding."""
+        sv, reach = math.sqrt(V), _T * self.sigma
+        out, kept = [], 0
+        for i in range(0, len(w), _NODES_2D):
+            lo, hi = self._g_range(float(w[i]) - _T * sv,
+                                   float(w[min(i + _NODES_2D, len(w)) - 1]) + _T * sv)
+            keep = (y >= lo - reach) & (y <= hi + reach)
+            n = int(keep.sum())
+            if n:
+                out.append((i, keep))
+                kept += n * min(_NODES_2D, len(w) - i)
+        return out if 2 * kept < len(w) * len(y) else None
+
+    def _g_range(self, a: float, b: float) -> tuple[float, float]:
+        """min and max of g over [a, b] (g linear on each piece: its values at the ends of
+        [a, b] and at the pieces' ends inside)."""
+        vals = []
+        for c, d, sl, b0 in self.pieces:
+            lo, hi = max(a, c), min(b, d)
+            if lo <= hi:
+                vals += [sl * lo + b0, sl * hi + b0]
+        return min(vals), max(vals)
 
     def _at_rho(self, what: str) -> float:
         """The limit V' → 0 (q = ρ, no noise inside φ): Z_out = N(y; g(ω), σ²), so
