@@ -56,6 +56,15 @@ def expression_eigenvalues(expr: sp.Expr, d: int, kmax: int, dps: int,
     shown = kernel_text(expr)
     coeffs = rational_polynomial(expr)
     if coeffs is not None:
+        degree = len(coeffs) - 1
+        if degree > kmax:
+            # every μ_k of a polynomial is known: a negative one above kmax refuses it too
+            # (1 + t² − t⁴/10 at d = 3 has μ_4 < 0, and --kmax 3 accepted it, its Mercer share
+            # 1.012 of κ(1))
+            _exact_all, values_all = poly_eigenvalues(coeffs, d, degree, dps)
+            zero_all = [mpmath.mpf(0)] * len(values_all)
+            _check_psd(Eigen(d, tuple(values_all), tuple(zero_all), None, 0, 0, None, "", dps),
+                       shown, param)
         rational, values = poly_eigenvalues(coeffs, d, kmax, dps)
         one = sum(coeffs, Fraction(0))
         minus = sum((c if j % 2 == 0 else -c for j, c in enumerate(coeffs)), Fraction(0))
@@ -77,7 +86,7 @@ def expression_eigenvalues(expr: sp.Expr, d: int, kmax: int, dps: int,
         if not any(v < 0 for v in part.spectrum.values):
             return False
         bounds = part.spectrum.bounds if not part.taylor.negative else \
-            _agreement(part.taylor.coefficients, d, kmax, dps)
+            _agreement(part.taylor, d, kmax, dps)
         return any(v < 0 and abs(v) > b for v, b in zip(part.spectrum.values, bounds,
                                                           strict=True))
 
@@ -92,7 +101,7 @@ def expression_eigenvalues(expr: sp.Expr, d: int, kmax: int, dps: int,
                  f"{' …' if len(s.taylor.negative) > 5 else ''} are negative: κ is not positive "
                  "definite on every sphere, and the tail bound (which needs b_j >= 0) does not "
                  "apply; each μ_k's error is estimated by the change from half the degrees",)
-        bounds = _agreement(s.taylor.coefficients, d, kmax, dps)
+        bounds = _agreement(s.taylor, d, kmax, dps)
     method = (f"Taylor series to degree {s.J} (Cauchy integral on {s.taylor.points} points), "
               "masses beyond by parity from κ(±1)")
     mu: tuple[Any, ...] = tuple(s.spectrum.values)
@@ -120,13 +129,22 @@ def expression_eigenvalues(expr: sp.Expr, d: int, kmax: int, dps: int,
     return eig
 
 
-def _agreement(coeffs: tuple[Any, ...], d: int, kmax: int, dps: int) -> tuple[Any, ...]:
-    """|μ_k(J) − μ_k(J/2)|: the change when half the coefficients are used (an estimate, not a
-    bound: for a series with coefficients of both signs)."""
+def _agreement(taylor: Any, d: int, kmax: int, dps: int) -> tuple[Any, ...]:
+    """For a series with coefficients of both signs: |μ_k(J) − μ_k(J/2)| (the change when half
+    the coefficients are used: an estimate of the truncation, not a bound), plus what the
+    coefficients' errors and the rounding of the sum can move μ_k, Σ_j (err_j + 10^−(dps+8)
+    |b_j|) a_{j,k}: a μ_k that cancels (exp(t) − 3t/e + 10⁻²⁰t at d = 3: μ_1 = 10⁻²⁰/3 from
+    terms of 0.1) was printed "exact" with its rounding in the 22nd digit."""
+    coeffs = taylor.coefficients
     half = len(coeffs) // 2
     full = funk_hecke(d, kmax, coeffs, dps, tail=(0, 0)).values
     part = funk_hecke(d, kmax, coeffs[:half], dps, tail=(0, 0)).values
-    return tuple(abs(a - b) for a, b in zip(full, part, strict=True))
+    size = funk_hecke(d, kmax, [abs(c) for c in coeffs], dps, errors=taylor.errors,
+                      tail=(0, 0))
+    with mpmath.workdps(dps + 10):
+        rounding = mpmath.mpf(10) ** (-(dps + 8))
+        return tuple(abs(a - b) + e + rounding * m for a, b, m, e in
+                     zip(full, part, size.values, size.bounds, strict=True))
 
 
 def _check_analytic(fn: Callable[[Any], Any], coeffs: tuple[Any, ...], dps: int, shown: str,

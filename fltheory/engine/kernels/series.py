@@ -172,6 +172,7 @@ def series_eigenvalues(f: Callable[[Any], Any], at_one: Any, at_minus_one: Any, 
     J = max(2 * kmax + 32, 64)
     extra = 0          # digits beyond dps of the Taylor coefficients (``relative``)
     extend, seen_nonzero = True, -1
+    raised: Any = None     # the worst bound before the last raise of the working digits
     previous: tuple[int, Any] | None = None
     while True:
         wdps = dps + extra + 10
@@ -203,12 +204,20 @@ def series_eigenvalues(f: Callable[[Any], Any], at_one: Any, at_minus_one: Any, 
         if settled is not None and settled(SeriesSpectrum(spec, t, J, tail)):
             return SeriesSpectrum(spec, t, J, tail)
         with mpmath.workdps(dps + 10):
+            if raised is not None and worst > raised / 10:
+                # the last raise of the working digits did not shrink the worst bound ten-fold:
+                # the truncation limits, not the precision (a kernel singular at ±1 whose odd
+                # coefficients past 1 are 0, as the arc-cosine kernels: each raise was
+                # 19 digits more for nothing, minutes in all)
+                relative = False
+            raised = None
             if relative and extra < MAX_EXTRA:
                 nonzero = sum(1 for v in spec.values if v != 0)
                 extend = extend and nonzero > seen_nonzero
                 seen_nonzero = nonzero
                 lack = _precision_lack(spec, t, tail, slack, kmax, target, extend)
                 if lack > 0:
+                    raised = worst
                     # the bounds scale as 10^(−3/4 of the working digits) (taylor): 4/3 of
                     # what they lack, and a margin
                     extra = min(MAX_EXTRA, extra + math.ceil(4 * lack / 3) + 5)

@@ -86,7 +86,11 @@ def spectrum_result(spec: Any, levels: Any) -> Result:
     dps = int(levels.dps)
     rows = [{"k": lev.k, "multiplicity": str(lev.multiplicity),
              "exact": None if lev.exact is None else str(lev.exact),
-             "numeric": "0" if lev.value == 0 else mpmath.nstr(lev.value, max(lev.digits, 3)),
+             # trailing zeros kept where they are confirmed digits (not for an exact value,
+             # whose "exact" field says it all)
+             "numeric": "0" if lev.value == 0 else mpmath.nstr(
+                 lev.value, max(lev.digits, 3),
+                 strip_zeros=lev.exact is not None or lev.digits < 3),
              "error_bound": mpmath.nstr(lev.bound, 3), "digits": lev.digits}
             for lev in s.levels]
     one = str(s.at_one_exact) if s.at_one_exact is not None else mpmath.nstr(s.at_one, dps)

@@ -88,8 +88,11 @@ def sum_text(value: Any, bound: Any, cap: int) -> str:
     digits = confirmed_digits(value, bound, cap)
     if digits == 0:
         return "~" + mpmath.nstr(value, 2)
-    # trailing zeros kept: each one is a confirmed digit
-    return mpmath.nstr(mpmath.mpf(value), digits, strip_zeros=False)
+    # trailing zeros kept: each one is a confirmed digit; an int or a Fraction taken at the
+    # digits asked (mpmath's default 15 digits cut the JSON's 30 to binary64 noise)
+    with mpmath.workdps(cap + 10):
+        v = value if isinstance(value, mpmath.mpf) else mpmath.mpmathify(value)
+        return mpmath.nstr(v, digits, strip_zeros=False)
 
 
 @dataclass(frozen=True)
@@ -116,7 +119,8 @@ class Level:
             return "0" if self.bound == 0 else f"|μ| <= {mpmath.nstr(self.bound, 3)}"
         if self.digits <= 0:
             return f"{mpmath.nstr(self.value, 3)} (unconfirmed, ± {mpmath.nstr(self.bound, 2)})"
-        return mpmath.nstr(self.value, self.digits)
+        # trailing zeros kept: "0.375000000000000" has the 15 digits its column claims
+        return mpmath.nstr(self.value, self.digits, strip_zeros=False)
 
     def latex(self) -> str:
         """:meth:`shown` as LaTeX (math mode; no Unicode μ or ±, which pdflatex refuses)."""
@@ -440,8 +444,10 @@ def spectrum(spec: KernelSpec, levels: Levels,
             digits = dps if bound == 0 else confirmed_digits(value, bound, dps)
             out.append(Level(k, mult, exact, value, bound, digits))
             mercer += mult * value
-    return KernelSpectrum(spec, levels, tuple(out), e.at_one, e.exact_one, e.at_minus_one,
-                          +mercer, e.method, e.notes)
+        # the sum as it stands at dps + 10 digits (a unary + outside this block rounded it
+        # to mpmath's default 53 bits: JSON printed 0.69999999999999995559… for 7/10)
+        return KernelSpectrum(spec, levels, tuple(out), e.at_one, e.exact_one,
+                              e.at_minus_one, mercer, e.method, e.notes)
 
 
 # --------------------------------------------------------------------------- learning curves

@@ -95,3 +95,76 @@ def test_kernel_with_a_finite_odd_part_stops_raising_precision():
                zip(s.spectrum.values[0::2], s.spectrum.bounds[0::2], strict=True))
     assert not any(f"at {30 + MAX_EXTRA} digits" in m for m in seen)
     assert len(seen) <= 2, seen
+
+
+# ----------------------------------------------------------------- an independent check's findings
+
+
+def test_a_cancelling_level_is_bounded_by_its_rounding():
+    """exp(t) − 3t/e + 10⁻²⁰t on S² (a negative Taylor coefficient): μ_1 = 10⁻²⁰/3 exactly
+    (E[t eᵗ] = 1/e on S², E t² = 1/3), a sum of terms of 0.1 that cancel. It was printed
+    "exact" with 21 right digits; the bound now counts the coefficients' errors and the
+    rounding, and every printed digit is right. Without the 10⁻²⁰t it is 0 within its bound."""
+    e = expression_eigenvalues(parse_kernel("exp(t) - 3*t*exp(-1) + t/10**20"), 3, 3, 30)
+    digits = confirmed_digits(e.values[1], e.bounds[1], 30)
+    assert 0 < digits < 30
+    assert _agree(e.values[1], mpmath.mpf(10) ** -20 / 3, digits)
+    z = expression_eigenvalues(parse_kernel("exp(t) - 3*t*exp(-1)"), 3, 3, 30)
+    assert abs(z.values[1]) <= z.bounds[1] and z.bounds[1] > 0
+
+
+def test_a_centred_rbf_is_not_refused_for_its_rounding():
+    """exp(2t − 2) − (1 − e⁻⁴)/4 on S²: μ_0 = 0 exactly (the Bessel form's μ_0 of exp(2t − 2)
+    is (1 − e⁻⁴)/4); −2.5e-45 of rounding was refused as "not positive semi-definite"."""
+    e = expression_eigenvalues(parse_kernel("exp(2*t - 2) - (1 - exp(-4))/4"), 3, 20, 30)
+    assert abs(e.values[0]) <= e.bounds[0] < 1e-30
+    with mpmath.workdps(60):
+        assert _agree(e.values[5], _rbf(mpmath.mpf(2), 3, 5), 30)
+
+
+def test_a_polynomial_is_refused_for_a_negative_level_above_kmax(invoke):
+    """1 + t² − t⁴/10 on S²: μ_4 = −1/10·E[t⁴P_4] = −8/3150 = −0.00253968 < 0 (E[t⁴P_4] =
+    8/315 on S²); --kmax 3 accepted it and printed a Mercer share of 1.012."""
+    r = invoke("kernel", "spectrum", "--kernel", "1+t**2-t**4/10", "--d", "3", "--kmax", "3")
+    assert r.exit_code == 2 and "μ_4 = -0.00253968" in r.stderr
+
+
+def test_mercer_sum_in_json_to_the_digits_asked(invoke):
+    """(1 + t)³/8 on S², kmax 1: the Mercer sum μ_0 + 3μ_1 = 1/4 + 3·3/20 = 7/10 exactly
+    (μ_0 = (1 + 3E t²)/8 = 1/4, μ_1 = E[t(1 + t)³]/(8E t²)·E t² … = 3/20); JSON printed
+    0.69999999999999995559… (binary64) at --dps 60."""
+    import json
+
+    j = json.loads(invoke("kernel", "spectrum", "--kernel", "(1+t)**3/8", "--d", "3", "--kmax",
+                          "1", "--dps", "60", "--format", "json").stdout)["details"]
+    assert j["mercer_sum"] == "0." + "7" + "0" * 59
+
+
+def test_a_kernel_singular_at_one_with_no_odd_tail_is_quick(monkeypatch):
+    """The arc-cosine kernel (√(1 − t²) + (π − arccos t)t)/π: its odd coefficients past 1 are
+    0, which the precision raise read as unresolved, and it raised the working digits 19 at a
+    time to 2000 (256 s at d = 3, kmax 4). A raise that does not shrink the worst bound
+    ten-fold now ends the raising: two series. μ_0 = 3/8, μ_2 = 3/128 (ReLU NNGP on S²,
+    Cho & Saul), printed with their trailing zeros."""
+    from fltheory.engine.kernels import series
+
+    calls = []
+    original = series.taylor
+
+    def counted(*args, **kw):
+        calls.append(args[2])
+        return original(*args, **kw)
+
+    monkeypatch.setattr(series, "taylor", counted)
+    e = expression_eigenvalues(parse_kernel("(sqrt(1 - t**2) + (pi - acos(t))*t)/pi"), 3, 4, 15)
+    assert len(calls) <= 3, calls
+    assert _agree(e.values[0], mpmath.mpf(3) / 8, 15) and _agree(e.values[2],
+                                                                  mpmath.mpf(3) / 128, 15)
+
+
+def test_confirmed_levels_keep_their_trailing_zeros():
+    from fltheory.papers.kernel.params import KernelSpec, Levels
+    from fltheory.papers.kernel.theory import spectrum
+
+    s = spectrum(KernelSpec(kernel="(sqrt(1 - t**2) + (pi - acos(t))*t)/pi"), Levels(3, 2, 15))
+    assert s.levels[0].shown() == "0.375000000000000"
