@@ -56,16 +56,16 @@ def expression_eigenvalues(expr: sp.Expr, d: int, kmax: int, dps: int,
     shown = kernel_text(expr)
     coeffs = rational_polynomial(expr)
     if coeffs is not None:
-        degree = len(coeffs) - 1
-        if degree > kmax:
-            # every μ_k of a polynomial is known: a negative one above kmax refuses it too
-            # (1 + t² − t⁴/10 at d = 3 has μ_4 < 0, and --kmax 3 accepted it, its Mercer share
-            # 1.012 of κ(1))
-            _exact_all, values_all = poly_eigenvalues(coeffs, d, degree, dps)
-            zero_all = [mpmath.mpf(0)] * len(values_all)
-            _check_psd(Eigen(d, tuple(values_all), tuple(zero_all), None, 0, 0, None, "", dps),
-                       shown, param)
-        rational, values = poly_eigenvalues(coeffs, d, kmax, dps)
+        # every μ_k of a polynomial is known: a negative one above kmax refuses it too
+        # (1 + t² − t⁴/10 at d = 3 has μ_4 < 0, and --kmax 3 accepted it, its Mercer share
+        # 1.012 of κ(1)); then only the first kmax + 1 are kept
+        top = max(kmax, len(coeffs) - 1)
+        rational, values = poly_eigenvalues(coeffs, d, top, dps)
+        if top > kmax:
+            _check_psd(Eigen(d, tuple(values), (mpmath.mpf(0),) * len(values), None, 0, 0, None,
+                             "", dps), shown, param)
+            values = values[:kmax + 1]
+            rational = None if rational is None else rational[:kmax + 1]
         one = sum(coeffs, Fraction(0))
         minus = sum((c if j % 2 == 0 else -c for j, c in enumerate(coeffs)), Fraction(0))
         exact = None if rational is None else tuple(sp.Rational(v.numerator, v.denominator)

@@ -37,7 +37,8 @@ __all__ = ["JMAX", "MAX_EXTRA", "SeriesSpectrum", "Taylor", "series_eigenvalues"
 #: the largest truncation degree of the Taylor series (N = 4·JMAX evaluations of κ)
 JMAX = 4096
 #: the most digits a ``relative`` series adds to ``dps`` (κ at N points and an N-point
-#: transform at dps + MAX_EXTRA digits: exp(2t − 2) at d = 3, degree 200 needs ~ 420)
+#: transform at dps + MAX_EXTRA digits; measured: exp(2t − 2) with kmax 200 and dps 30 took
+#: 641 more at d = 3, 405 at d = 10⁶; with kmax 400 and dps 100 at d = 3, 22.8 s in all)
 MAX_EXTRA = 2000
 
 

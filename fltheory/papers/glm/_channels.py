@@ -37,6 +37,7 @@ from scipy import special
 from fltheory.papers.glm._quad import (
     LOG_SQRT_2PI,
     gauss_panels,
+    halve,
     log_phi,
     log_phi_diff,
     lse,
@@ -577,11 +578,9 @@ class _PiecewiseNoisy(_AdditiveNoise):
                   for e in (c, d) if math.isfinite(e)]
         adapted = []
         for lo, hi in spans:
-            edges = np.union1d(gauss_panels(lo, hi, feats, _YW * width, 1, _Y_FEATURE_OFFSETS),
-                               gauss_panels(lo, hi, self._switches(), 0.0, 1, _SWITCH_OFFSETS))
-            for _ in range(level - 1):
-                edges = np.sort(np.concatenate([edges, 0.5 * (edges[1:] + edges[:-1])]))
-            adapted.append(edges)
+            adapted.append(halve(np.union1d(
+                gauss_panels(lo, hi, feats, _YW * width, 1, _Y_FEATURE_OFFSETS),
+                gauss_panels(lo, hi, self._switches(), 0.0, 1, _SWITCH_OFFSETS)), level))
         if sum(map(len, adapted)) < sum(map(len, fixed)):
             return adapted
         return fixed
@@ -1066,9 +1065,7 @@ class _SquareNoisy(_AdditiveNoise):
         while g < min(_SQ_CW * sd, 256.0 * sv):
             pts.append(g)
             g *= 2.0 ** _SQ_CG
-        edges = np.unique(np.clip(pts, 0.0, _SQ_R * sd))
-        if level > 1:
-            edges = np.sort(np.concatenate([edges, 0.5 * (edges[1:] + edges[:-1])]))
+        edges = halve(np.unique(np.clip(pts, 0.0, _SQ_R * sd)), min(level, 2))
         x, w = nodes(edges, _NODES_2D)
         return x, 2.0 * w * phi(x / sd) / sd
 

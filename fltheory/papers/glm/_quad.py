@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from scipy import special
 
-__all__ = ["LOG_SQRT_2PI", "gauss_panels", "integrate", "log_phi", "log_phi_diff",
+__all__ = ["LOG_SQRT_2PI", "gauss_panels", "halve", "integrate", "log_phi", "log_phi_diff",
            "lse", "mills", "nodes", "normal_weight_integral", "phi"]
 
 LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
@@ -90,6 +90,18 @@ def gauss_panels(lo: float, hi: float, features: Sequence[tuple[float, float]],
     idx = np.repeat(np.arange(len(gaps)), k)
     j = np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)
     edges = np.append(p[idx] + gaps[idx] * j / k[idx], p[-1])
+    return edges
+
+
+def halve(edges: np.ndarray, level: int) -> np.ndarray:
+    """The panels ``edges`` at ``level``: every panel halved level − 1 times (the resolutions
+    of :func:`gauss_panels`, for breakpoints built otherwise).
+
+    >>> halve(np.array([0.0, 1.0, 3.0]), 2).tolist()
+    [0.0, 0.5, 1.0, 2.0, 3.0]
+    """
+    for _ in range(level - 1):
+        edges = np.sort(np.concatenate([edges, 0.5 * (edges[1:] + edges[:-1])]))
     return edges
 
 

@@ -131,8 +131,9 @@ def test_a_polynomial_is_refused_for_a_negative_level_above_kmax(invoke):
 
 def test_mercer_sum_in_json_to_the_digits_asked(invoke):
     """(1 + t)³/8 on S², kmax 1: the Mercer sum μ_0 + 3μ_1 = 1/4 + 3·3/20 = 7/10 exactly
-    (μ_0 = (1 + 3E t²)/8 = 1/4, μ_1 = E[t(1 + t)³]/(8E t²)·E t² … = 3/20); JSON printed
-    0.69999999999999995559… (binary64) at --dps 60."""
+    (μ_0 = E κ = (1 + 3E t²)/8 = 1/4, μ_1 = E[κ(t) t] = (3E t² + E t⁴)/8 = 3/20, with
+    E t² = 1/3, E t⁴ = 1/5 on S²); JSON printed 0.69999999999999995559… (binary64) at
+    --dps 60."""
     import json
 
     j = json.loads(invoke("kernel", "spectrum", "--kernel", "(1+t)**3/8", "--d", "3", "--kmax",
@@ -140,24 +141,14 @@ def test_mercer_sum_in_json_to_the_digits_asked(invoke):
     assert j["mercer_sum"] == "0." + "7" + "0" * 59
 
 
-def test_a_kernel_singular_at_one_with_no_odd_tail_is_quick(monkeypatch):
+def test_a_kernel_singular_at_one_with_no_odd_tail_is_quick(taylor_calls):
     """The arc-cosine kernel (√(1 − t²) + (π − arccos t)t)/π: its odd coefficients past 1 are
     0, which the precision raise read as unresolved, and it raised the working digits 19 at a
     time to 2000 (256 s at d = 3, kmax 4). A raise that does not shrink the worst bound
-    ten-fold now ends the raising: two series. μ_0 = 3/8, μ_2 = 3/128 (ReLU NNGP on S²,
-    Cho & Saul), printed with their trailing zeros."""
-    from fltheory.engine.kernels import series
-
-    calls = []
-    original = series.taylor
-
-    def counted(*args, **kw):
-        calls.append(args[2])
-        return original(*args, **kw)
-
-    monkeypatch.setattr(series, "taylor", counted)
+    ten-fold now ends the raising: at most three series. μ_0 = 3/8, μ_2 = 3/128 (ReLU NNGP
+    on S², Cho & Saul)."""
     e = expression_eigenvalues(parse_kernel("(sqrt(1 - t**2) + (pi - acos(t))*t)/pi"), 3, 4, 15)
-    assert len(calls) <= 3, calls
+    assert len(taylor_calls) <= 3, taylor_calls
     assert _agree(e.values[0], mpmath.mpf(3) / 8, 15) and _agree(e.values[2],
                                                                   mpmath.mpf(3) / 128, 15)
 
