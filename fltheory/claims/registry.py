@@ -113,6 +113,8 @@ class ClaimRun:
     seed: int
     verdict: Verdict
     seconds: float
+    #: what the simulation returned (None for a claim without one); kept out of the JSON
+    measurement: Any = field(default=None, repr=False, compare=False)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -181,10 +183,11 @@ def run_claim(claim: Claim, size: str = "small", seed: int = 0) -> ClaimRun:
     params = claim.sizes[size]
     start = time.perf_counter()
     prediction = claim.predict(params)
+    measurement = None
     if claim.simulate is None:
         verdict = Verdict("inconclusive", claim.describe(prediction), "-", "-",
                           reason=claim.pending or "no simulation yet")
     else:
         measurement = claim.simulate(params, seed)
         verdict = claim.compare(prediction, measurement)
-    return ClaimRun(claim, size, seed, verdict, time.perf_counter() - start)
+    return ClaimRun(claim, size, seed, verdict, time.perf_counter() - start, measurement)
