@@ -384,9 +384,11 @@ _T = 10.0
 _NODES_2D = 12
 _YW = 2.0
 _WW = 2.0
-#: below this V' the limit V' → 0 is taken (its error is O(√V'), 1e-100 here; (c − ω)/√V'
-#: would overflow near the smallest doubles)
-_V_TINY = 1e-200
+#: below this V' the limit V' → 0 is taken: its error is O(√V') where g has a kink (noisy
+#: abs, σ = 1/20: Q = 400 − 360√V', measured from V' = 1e-6 to 1e-30, both levels to 1e-16),
+#: 1e-20 relative here; further down the quadrature loses its digits (relu at V' = 1e-60:
+#: 2e-7 between levels; at 5e-179 (V'∂Z)² underflows and Q is NaN)
+_V_TINY = 1e-40
 #: the door's half width K/√ρ' the numerics take: beyond 20, P(|z| > K) < 10⁻⁸⁸ (α_WR ~ 10⁸³,
 #: near 38 it overflows); below 10⁻³ (α_WR ~ 10³) two resolutions find different spinodals
 DOOR_KAPPA = (1e-3, 20.0)
@@ -619,13 +621,17 @@ class _PiecewiseNoisy(_AdditiveNoise):
                 continue
             S2 = a * a * V + sig2
             n = np.exp(_log_normal(Y, a * W + b, S2))
-            m = (W * sig2 + a * V * (Y - b)) / S2
+            # the product's mean m = ω + dm, with dm = aV'(y − b − aω)/(σ² + a²V') taken
+            # directly: m − ω as a difference lost ε|ω| against V', so (V'∂_ω Z)²/V'² grew as
+            # (ε/V')² (noisy abs, σ = 1/20: Q = 402 for 400 at V' = 1e-16, 2.6e27 at 1e-30,
+            # NaN at 5e-179, where a Rademacher prior's mmse goes past q̂ ≈ 800)
+            dm = a * V * (Y - b - a * W) / S2
             tau = s * math.sqrt(sig2 / S2)
-            cp, dp = (c - m) / tau, (d - m) / tau
+            cp, dp = ((c - W) - dm) / tau, ((d - W) - dm) / tau
             mass = n * _phi_diff(cp, dp, c, d)
             Z = Z + mass
             if grad:
-                dZ = dZ + (m - W) * mass
+                dZ = dZ + dm * mass
                 for e, end, sgn in ((cp, c, 1.0), (dp, d, -1.0)):
                     if math.isfinite(end):
                         dZ = dZ + sgn * tau * n * phi(e)
@@ -852,8 +858,15 @@ class _SmoothNoisy(_AdditiveNoise):
 
     def _avg(self, q: float, level: int, V: float | None, what: str) -> float:
         V1 = self.V1(q, V)
-        if V1 < _V_TINY:
-            return self._at_rho(what)
+        v_lo = _SMOOTH_V_SMALL * self.rho1
+        if v_lo > V1:
+            # the average is analytic in V' (g smooth, σ > 0), and below v_lo the quadrature
+            # loses digits (tanh, σ = 1/2: the levels part by 4.5e-10 at V' = 1e-16, 6e-3 at
+            # 1e-30): linear between its V' = 0 limit and its value at v_lo, off by at most
+            # Q''v_lo²/8 (tanh, σ = 1/5: Q'' ≈ 5e3 from the slopes at 1e-4 and 1e-6, so 6e-14
+            # of Q ≈ 11.6)
+            lim = self._at_rho(what)
+            return lim + (self._avg(q, level, v_lo - self.sin2, what) - lim) * (V1 / v_lo)
         w, ww = self._wgrid(q, level)
         y, wy = self._ygrid(level)
         parts = self._core(w, y, V1, level, ("Z", "dZ") if what == "Q" else ("Z",))
@@ -921,6 +934,10 @@ MAX_SQUARE_CELLS = 20_000_000
 #: scale σ in double precision (measured at ρ = 1: σ = 10⁻⁶ keeps both levels within 3e-11 of
 #: each other and of the noiseless limit, 10⁻⁷ only 3e-10, 10⁻⁹ 2e-8); Q(σ) − Q(0) = O(σ²)
 _SQ_SIGMA_MIN = 1e-6
+#: below V' = this·ρ' a smooth noisy channel's averages are interpolated to their V' = 0 limit
+#: (tanh at σ = 1/2 and 1/5: the two levels agree within 2e-14 down to 1e-8, 4e-13 at 1e-10)
+_SMOOTH_V_SMALL = 1e-8
+
 #: below V' = this·ρ' the noisy square's averages are interpolated to their V' = 0 limit
 #: (x − ω rounds to 1e-16·ω: at V' = 1e-12ρ' the two levels part by 3e-10, at 1e-10ρ' they
 #: agree within 6e-12; at V' = 1e-24 the quadrature gave Q 10⁵ times too large)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -41,6 +41,21 @@ __all__ = ["SE", "Branch", "Curve", "FixedPoint", "NotConverged"]
 
 #: the smallest q̂ of the curve (q ~ ρ² q̂: far below every digit printed)
 _QH_MIN = 1e-7
+
+#: half-width in ln q̂ of the window where a finer level looks for a coarser level's extremum
+#: (the two levels' extrema differ by ~1e-12 relative in A, far less than this in ln q̂), and
+#: the Brent tolerance there, which also decides "at its edge"
+_WINDOW, _WINDOW_EDGE = 1e-3, 1e-8
+
+_EPS = float(np.finfo(float).eps)
+
+#: a finer level samples one grid point in _STRIDE (two decades of q̂; the grid has four per
+#: decade) away from the coarser level's extrema, and every cell where the coarser A changes
+#: by less than _MARGIN times the largest relative difference of the two levels seen there
+_STRIDE, _MARGIN = 8, 1e3
+
+#: the step in ln q̂ of the finite differences that confirm a coarser level's extremum
+_H = 1e-4
 
 
 class NotConverged(Unconfirmed):
@@ -86,6 +101,7 @@ class SE:
         self.P = PriorNumerics.of(self.prior)
         self.C = channel_numerics(self.channel, self.P.rho)
         self._cache: dict[float, tuple[float, float, float]] = {}
+        self._qv: dict[float, tuple[float, float]] = {}
 
     # ------------------------------------------------------------------ the two halves
 
@@ -100,7 +116,7 @@ class SE:
         """The α at which q̂ is a fixed point: q̂ / Q(F(q̂))."""
         hit = self._cache.get(qh)
         if hit is None:
-            q, v = self.P.q_and_v(qh, self.level)
+            q, v = self.q_and_v(qh)
             Qv = self.Q(q, v)
             if math.isnan(Qv):      # never silently a threshold (it became α_WR)
                 raise NotConverged(f"the channel average Q is not a number at q̂ = {qh:g} "
@@ -111,14 +127,19 @@ class SE:
             self._cache[qh] = hit
         return hit[2]
 
+    def q_and_v(self, qh: float) -> tuple[float, float]:
+        """(q, mmse) at q̂ (the prior's half only), remembered."""
+        hit = self._qv.get(qh)
+        if hit is None:
+            hit = self._qv[qh] = self.P.q_and_v(qh, self.level)
+        return hit
+
     def q_of(self, qh: float) -> float:
-        self.A(qh)
-        return self._cache[qh][0]
+        return self.q_and_v(qh)[0]
 
     def v_of(self, qh: float) -> float:
         """The mmse ρ − q at q̂."""
-        self.A(qh)
-        return self._cache[qh][1]
+        return self.q_and_v(qh)[1]
 
     def free_entropy(self, qh: float, alpha: float) -> float:
         """f = ψ₀(q̂) + α ΔΨ(q) − q q̂/2 at q = F(q̂)."""
@@ -183,21 +204,42 @@ class Curve:
     """The fixed-point curve A(q̂) of one SE: its monotone pieces and spinodals."""
 
     se: SE
+    #: the same curve at a coarser level: its extrema say where to look for this one's (the
+    #: search is still this level's own, and falls back to the whole cell when it ends at the
+    #: window's edge)
+    guide: Curve | None = None
     grid: np.ndarray = field(init=False)
     values: np.ndarray = field(init=False)
     extrema: list[tuple[float, float, str]] = field(init=False)
     branches: list[Branch] = field(init=False)
+    _ts: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         se = self.se
         hi = se.qh_max()
-        self.grid = np.geomspace(_QH_MIN, hi, int(4 * math.log10(hi / _QH_MIN)) + 1)
-        self.values = np.array([se.A(float(x)) for x in self.grid])
+        #: every A(e^t) this curve has evaluated, by t = ln q̂: a root's bracket is the tightest
+        #: pair of them around α on its monotone piece (and Brent finds its ends here)
+        self._tA: dict[float, float] = {}
+        self._t0 = math.log(_QH_MIN)
+        self._lin: tuple[float, float] | None = None
+        if se.uninformative and math.isfinite(se.alpha_wr()) and se.alpha_wr() > 0:
+            self._lin = (se.alpha_wr(), self._At(self._t0))
+        ts = np.linspace(math.log(_QH_MIN), math.log(hi), int(4 * math.log10(hi / _QH_MIN)) + 1)
+        self._cells: list[int] = []       # the grid index of each extremum's cell (its middle)
+        g = self.guide
+        if g is not None and np.array_equal(g._ts, ts) and all(float(t) in g._tA for t in ts):
+            index = self._sparse(ts, g)
+        else:
+            index = np.arange(len(ts))
+        self._ts = ts
+        self.values = np.array([self._At(float(t)) for t in ts[index]])
+        self.grid = np.exp(ts[index])
         d = np.sign(np.diff(self.values))
         self.extrema = []
         for i in range(1, len(d)):
             if d[i] != d[i - 1] and d[i] != 0 and d[i - 1] != 0:
                 kind = "max" if d[i - 1] > 0 else "min"
+                self._cells.append(int(index[i]))
                 self.extrema.append(self._refine(self.grid[i - 1], self.grid[i + 1], kind))
         ends = [(_QH_MIN, self.values[0])] + [(x, a) for x, a, _ in self.extrema] + \
             [(float(self.grid[-1]), float(self.values[-1]))]
@@ -212,42 +254,131 @@ class Curve:
         self.branches = [Branch(a, b, Aa, Ab, Ab > Aa)
                          for (a, Aa), (b, Ab) in itertools.pairwise(ends)]
 
+    def _sparse(self, ts: np.ndarray, g: Curve) -> np.ndarray:
+        """The grid points a finer level evaluates on the coarser level ``g``'s grid: the ends,
+        one point in _STRIDE, the three points of each extremum's cell ``g`` found (so that
+        this level finds, or misses, each of them by its own values), and both ends of every
+        cell where ``g``'s A changes by less than _MARGIN times the relative difference between
+        the two levels measured at the nearest of those points on either side (only there could
+        this level's A turn where ``g``'s does not; the difference is taken to vary slowly
+        between points _STRIDE apart)."""
+        n = len(ts)
+        keep = set(range(0, n, _STRIDE)) | {n - 1}
+        for c in g._cells:
+            keep |= {c - 1, c, c + 1}     # the cell itself (c is never an end)
+        coarse = np.array([g._tA[float(t)] for t in ts])
+        seen = np.array(sorted(keep))
+        gaps = np.array([abs(self._At(float(ts[k])) - coarse[k]) / max(abs(coarse[k]), 1e-300)
+                         for k in seen])
+        step = np.abs(np.diff(coarse))
+        scale = np.maximum(np.abs(coarse[1:]), np.abs(coarse[:-1]))
+        for k in range(n - 1):
+            # the differences measured at the nearest points on either side of the cell
+            left = gaps[max(0, int(np.searchsorted(seen, k, side="right")) - 1)]
+            right = gaps[min(len(seen) - 1, int(np.searchsorted(seen, k + 1)))]
+            if step[k] <= _MARGIN * max(left, right) * scale[k]:
+                keep |= {k, k + 1}
+        return np.array(sorted(keep))
+
+    def _At(self, t: float) -> float:
+        """A(e^t), remembered by t. Below q̂ = _QH_MIN, where the curve leaves the
+        uninformative point, A is analytic in q̂ with A(0⁺) = α_WR, so it is the chord
+        α_WR + (A(_QH_MIN) − α_WR) q̂/_QH_MIN (off by ~A''·q̂·_QH_MIN: below every digit
+        printed); a quadrature at q ~ ρ²q̂ there loses its relative digits (at q̂ = 1e-30,
+        noisy phase retrieval: 0.49961 for α_WR = 0.50209)."""
+        v = self._tA.get(t)
+        if v is None:
+            if self._lin is not None and t < self._t0:
+                a0, a1 = self._lin
+                v = self._tA[t] = a0 + (a1 - a0) * math.exp(t - self._t0)
+            else:
+                v = self._tA[t] = self.se.A(math.exp(t))
+        return v
+
+    def _at_guide(self, t1: float, sgn: float) -> tuple[float, float, str] | None:
+        """The extremum of A at the coarser level's t1 = ln q̂*, if A' there is so small that
+        A(t1) is within 1e-15 relative of the extremum's value (A near its extremum is
+        A* + A''(t − t*)²/2, so A(t1) − A* = A'(t1)²/(2A'')): A at t1 ± _H gives A' and A''
+        by central differences (A' then carries ~A'''·_H²/6 too, which makes the bound
+        larger, not smaller); None when t1 is no extremum of that kind here or the bound is
+        larger (the caller then searches)."""
+        a0, am, ap = self._At(t1), self._At(t1 - _H), self._At(t1 + _H)
+        d1, d2 = (ap - am) / (2 * _H), (ap - 2 * a0 + am) / (_H * _H)
+        if sgn * d2 <= 0 or sgn * (am - a0) < 0 or sgn * (ap - a0) < 0:
+            return None
+        if d1 * d1 / (2 * abs(d2)) > 1e-15 * abs(a0):
+            return None
+        x = math.exp(t1)
+        self._tA.setdefault(math.log(x), a0)
+        return x, a0, ("max" if sgn < 0 else "min")
+
+    def _zero(self, t: float, alpha: float) -> float:
+        """A(e^t) − α, and 0 within rounding of α (8 ulp): Brent then stops at the first
+        iterate that A cannot tell from the root (near an extremum of A it otherwise bisects
+        the rounding noise, ~10 evaluations more)."""
+        d = self._At(t) - alpha
+        return 0.0 if abs(d) <= 8 * _EPS * abs(alpha) else d
+
     def _refine(self, lo: float, hi: float, kind: str) -> tuple[float, float, str]:
-        """The extremum of A in [lo, hi] (bounded Brent in ln q̂)."""
+        """The extremum of A in [lo, hi] (bounded Brent in ln q̂): first within 10⁻³ of the
+        guide's extremum in that cell, if it has one, and kept when it is inside that window."""
         sgn = -1.0 if kind == "max" else 1.0
-        res = optimize.minimize_scalar(lambda t: sgn * self.se.A(math.exp(t)),
-                                       bounds=(math.log(lo), math.log(hi)), method="bounded",
-                                       options={"xatol": 1e-10})
-        x = math.exp(float(res.x))
+        tlo, thi = math.log(lo), math.log(hi)
+
+        def search(a: float, b: float, xatol: float = 1e-10) -> float:
+            res = optimize.minimize_scalar(lambda t: sgn * self._At(t), bounds=(a, b),
+                                           method="bounded", options={"xatol": xatol})
+            return float(res.x)
+
+        near = [math.log(x) for x, _a, k in (self.guide.extrema if self.guide else ())
+                if k == kind and lo < x < hi]
+        t = None
+        if near:
+            close = self._at_guide(near[0], sgn)
+            if close is not None:
+                return close
+            a, b = max(tlo, near[0] - _WINDOW), min(thi, near[0] + _WINDOW)
+            # to 1e-8 in ln q̂: A's value there is off by ~A''·1e-16, below its rounding
+            t = search(a, b, _WINDOW_EDGE)
+            if not (a + 10 * _WINDOW_EDGE < t < b - 10 * _WINDOW_EDGE):
+                t = None                   # at the window's edge: not this level's extremum
+        if t is None:
+            t = search(tlo, thi)
+        x = math.exp(t)
+        self._tA.setdefault(math.log(x), self.se.A(x))
         return x, self.se.A(x), kind
 
     # ------------------------------------------------------------------ fixed points at α
 
     def _root(self, br: Branch, alpha: float) -> float:
-        f: Callable[[float], float] = lambda t: self.se.A(math.exp(t)) - alpha  # noqa: E731
-        lo, hi = self._bracket(br, alpha)
-        ta, tb = math.log(lo), math.log(hi)
-        fa, fb = f(ta), f(tb)
+        lo, hi, fa, fb = self._bracket(br, alpha)
         if fa * fb > 0:
             # α within rounding of the piece's end value: the end as computed here (e.g. A at
             # q̂ = 1e-30 by quadrature) and as the piece records it (α_WR by its own formula)
             # differ in the last digits, so no sign change is left to find; the fixed point is
             # that end to every digit the curve resolves
-            return lo if abs(fa) <= abs(fb) else hi
-        t = optimize.brentq(f, ta, tb, xtol=1e-15, rtol=1e-15, maxiter=200)
+            return math.exp(lo if abs(fa) <= abs(fb) else hi)
+        if fa == 0 or fb == 0:
+            return math.exp(lo if fa == 0 else hi)
+        t = optimize.brentq(lambda t: self._zero(t, alpha), lo, hi, xtol=1e-15, rtol=1e-15,
+                            maxiter=200)
         return math.exp(float(t))
 
-    def _bracket(self, br: Branch, alpha: float) -> tuple[float, float]:
-        """The cell of the sampled curve inside the monotone piece ``br`` where A crosses α
-        (the piece itself when no sampled cell brackets it): Brent then starts from a cell of
-        a quarter decade instead of the whole piece (the same root, fewer evaluations)."""
-        inside = (self.grid > br.a) & (self.grid < br.b)
-        xs = np.concatenate([[br.a], self.grid[inside], [br.b]])
-        vs = np.concatenate([[br.Aa], self.values[inside], [br.Ab]]) - alpha
-        for i in range(len(xs) - 1):
+    def _bracket(self, br: Branch, alpha: float) -> tuple[float, float, float, float]:
+        """(t_lo, t_hi, A − α at both) of the tightest pair of evaluated points t = ln q̂
+        inside the monotone piece ``br`` where A crosses α (the piece itself when none
+        brackets it): Brent then starts from the cell left by the last root found nearby
+        (the roots of a threshold's search are close to each other), and its two ends are
+        already known."""
+        ta, tb = math.log(br.a), math.log(br.b)
+        ts = [ta, *sorted(t for t in self._tA if ta < t < tb), tb]
+        vs = [br.Aa - alpha] + [self._tA[t] - alpha for t in ts[1:-1]] + [br.Ab - alpha]
+        self._tA.setdefault(ta, br.Aa)     # the piece's ends as it records them
+        self._tA.setdefault(tb, br.Ab)
+        for i in range(len(ts) - 1):
             if vs[i] * vs[i + 1] <= 0:
-                return float(xs[i]), float(xs[i + 1])
-        return br.a, br.b
+                return ts[i], ts[i + 1], vs[i], vs[i + 1]
+        return ta, tb, vs[0], vs[-1]
 
     def fixed_points(self, alpha: float) -> list[FixedPoint]:
         """Every fixed point at α that an iteration can settle in, in increasing q: the stable
@@ -281,15 +412,35 @@ class Curve:
                              alpha >= se.alpha_perfect(), "perfect")
 
     def _extend(self, alpha: float) -> float:
-        """The root of A = α beyond the sampled curve (an increasing last piece)."""
-        a = self.branches[-1].b
-        b = 2 * a
-        while self.se.A(b) < alpha:
-            a, b = b, 2 * b
-            if b > 1e300:
-                raise NotConverged(f"no fixed point found at alpha = {alpha:g}")
-        t = optimize.brentq(lambda t: self.se.A(math.exp(t)) - alpha, math.log(a), math.log(b),
-                            xtol=1e-15, rtol=1e-15, maxiter=200)
+        """The root of A = α beyond the sampled curve (an increasing last piece), bracketed by
+        the tightest pair of points already evaluated there (doubling q̂ past the last one
+        below α when none is above it)."""
+        ta = math.log(self.branches[-1].b)
+        known = sorted((t, v) for t, v in self._tA.items() if t >= ta)
+        lo = hi = None
+        for t, v in known:
+            if v < alpha:
+                lo = t
+            else:
+                hi = t
+                break
+        if lo is None:
+            lo = ta
+        if hi is None:
+            b = math.exp(lo)
+            while True:
+                b *= 2
+                if b > 1e300:
+                    raise NotConverged(f"no fixed point found at alpha = {alpha:g}")
+                t = math.log(b)
+                if self._At(t) >= alpha:
+                    hi = t
+                    break
+                lo = t
+        if self._At(hi) == alpha:
+            return math.exp(hi)
+        t = optimize.brentq(lambda t: self._zero(t, alpha), lo, hi, xtol=1e-15, rtol=1e-15,
+                            maxiter=200)
         return math.exp(float(t))
 
     def amp(self, alpha: float) -> FixedPoint:
@@ -320,6 +471,8 @@ class Transition:
     q_below: float
     q_above: float
     exact: str = ""
+    #: an α_IT found between two stable branches: their indices in _stable_branches
+    pair: tuple[int, int] | None = None
 
 
 def _stable_branches(curve: Curve) -> list[tuple[str, float, float, Branch | None]]:
@@ -344,51 +497,145 @@ def _f_on(curve: Curve, kind: str, br: Branch | None, alpha: float) -> tuple[flo
         return 0.0, 0.0
     if kind == "perfect":
         return se.f_perfect(alpha), se.P.rho
-    assert br is not None
-    if br.Ab <= alpha and br is curve.branches[-1]:
-        qh = curve._extend(alpha)
-    else:
-        qh = curve._root(br, alpha)
+    qh = _qh_on(curve, br, alpha)
     return se.free_entropy(qh, alpha), se.q_of(qh)
 
 
-def transitions(curve: Curve) -> list[Transition]:
-    """α_WR, the spinodals (α_alg the first one on AMP's path) and α_IT of one curve."""
+def _qh_on(curve: Curve, br: Branch | None, alpha: float) -> float:
+    """q̂ of the fixed point at α on the interior piece ``br``."""
+    assert br is not None
+    if br.Ab <= alpha and br is curve.branches[-1]:
+        return curve._extend(alpha)
+    return curve._root(br, alpha)
+
+
+def transitions(curve: Curve, guide: list[Transition] | None = None) -> list[Transition]:
+    """α_WR, the spinodals (α_alg the first one on AMP's path) and α_IT of one curve.
+
+    ``guide``: the transitions of the same curve at the coarser level ``curve.guide``. Each
+    α is still this curve's own; the guide spares work that would only repeat it: the
+    overlaps just below and above a transition the guide has too (they are printed to a few
+    digits, and agree to ~1e-12), and the search for an α_IT, which becomes one Newton step
+    from the guide's (:func:`_it_from`)."""
     se = curve.se
     out: list[Transition] = []
+    coarse = {t.name: t for t in guide or () if t.name in ("WR", "alg")}
+
+    def overlap(name: str, a: float) -> Transition | None:
+        t = coarse.get(name)
+        return t if t is not None and abs(t.alpha - a) <= 1e-6 * a else None
+
+    def amp_q(a: float) -> float:
+        return curve.amp(a).q
+
     # weak recovery: the uninformative point loses stability
     if se.uninformative:
         a_wr = se.alpha_wr()
         first = curve.branches[0]
         if math.isfinite(a_wr):
             kind = "continuous" if first.stable else "first order"
-            out.append(Transition("WR", a_wr, kind, 0.0,
-                                  0.0 if first.stable else curve.amp(a_wr * (1 + 1e-9)).q))
+            g = overlap("WR", a_wr)
+            above = 0.0 if first.stable else (g.q_above if g else amp_q(a_wr * (1 + 1e-9)))
+            out.append(Transition("WR", a_wr, kind, 0.0, above))
     # spinodals along AMP's path: the first local maximum of A reached from q̂ = 0
     for _x, a, kind in curve.extrema:
         if kind == "max":
-            below = curve.amp(a * (1 - 1e-9)).q
-            above = curve.amp(a * (1 + 1e-9)).q
+            g = overlap("alg", a)
+            below = g.q_below if g else amp_q(a * (1 - 1e-9))
+            above = g.q_above if g else amp_q(a * (1 + 1e-9))
             if above - below > 1e-6:
                 out.append(Transition("alg", a, "spinodal", below, above))
                 break
     if se.uninformative and not curve.branches[0].stable and math.isfinite(se.alpha_wr()):
+        g = overlap("alg", se.alpha_wr())
         out.append(Transition("alg", se.alpha_wr(), "spinodal", 0.0,
-                              curve.amp(se.alpha_wr() * (1 + 1e-9)).q))
+                              g.q_above if g else amp_q(se.alpha_wr() * (1 + 1e-9))))
     # information-theoretic: the Bayes-optimal branch changes
-    out.extend(_it(curve, _stable_branches(curve)))
+    out.extend(_it(curve, _stable_branches(curve),
+                   [t for t in guide or () if t.name == "IT"]))
     order = {"WR": 0, "IT": 1, "alg": 2}
     return sorted(out, key=lambda t: (order[t.name], t.alpha))
 
 
-def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]]) \
-        -> list[Transition]:
+def _it_from(curve: Curve, branches: list[tuple[str, float, float, Branch | None]],
+             g: Transition) -> Transition | None:
+    """This curve's α_IT between the pair of branches where the coarser ``curve.guide``
+    found ``g``: one Newton step α = α₁ − D(α₁)/D'(α₁) on the difference D of the two
+    branches' free entropies at this level, from the guide's α₁.
+
+    Each interior f is evaluated at the guide's fixed point q̂₁ instead of this level's q̂:
+    f(q̂) = ψ₀(q̂) + αΔΨ(F(q̂)) − F(q̂)q̂/2 is stationary in q̂ at this level's fixed point
+    (its derivative is F'(q̂)(αQ(F(q̂)) − q̂)/2), so the two differ by O((q̂ − q̂₁)²) ~
+    1e-24 relative. D' = ΔΨ_j − ΔΨ_i (df/dα = ΔΨ(q) at a fixed point, the envelope theorem;
+    f_perfect = −H + αI). The step's own error is O(D''·(α − α₁)²/D'), with α − α₁ ~ 1e-12 α.
+    None (the caller then searches) when the two levels' branches differ, or the step is
+    larger than 1e-8 α."""
+    coarse = curve.guide
+    if coarse is None or g.pair is None:
+        return None
+    cb = _stable_branches(coarse)
+    if [b[0] for b in cb] != [b[0] for b in branches]:
+        return None
+    se, a1 = curve.se, g.alpha
+    f, slope, q = [], [], []
+    for k in g.pair:
+        kind = branches[k][0]
+        if kind == "uninformative":
+            f.append(0.0)
+            slope.append(0.0)
+            q.append(0.0)
+        elif kind == "perfect":
+            if not se.prior.discrete:
+                return None
+            f.append(se.f_perfect(a1))
+            slope.append(se.C.info_full())
+            q.append(se.P.rho)
+        else:
+            qh = _qh_on(coarse, cb[k][3], a1)
+            f.append(se.free_entropy(qh, a1))
+            slope.append(coarse.se.C.dpsi(coarse.se.q_of(qh), coarse.se.level,
+                                          coarse.se.v_of(qh)))
+            q.append(se.q_of(qh))
+    d, dd = f[1] - f[0], slope[1] - slope[0]
+    if not (math.isfinite(d) and math.isfinite(dd)) or dd == 0:
+        return None
+    a2 = a1 - d / dd
+    if abs(a2 - a1) > 1e-8 * a1:
+        return None
+    return Transition("IT", a2, "first order", min(q), max(q), pair=g.pair)
+
+
+def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]],
+        guide: list[Transition] | None = None) -> list[Transition]:
     """Where the branch of largest free entropy changes (a first-order transition), found by
-    root finding on the difference of two branches' free entropies."""
+    root finding on the difference of two branches' free entropies; for a pair of branches
+    where the coarser level's transitions ``guide`` have one, by one Newton step from it
+    (:func:`_it_from`)."""
     se = curve.se
     out = []
+    confirmed: set[int] = set()        # guide transitions kept there: not re-checked below
+    coarse = curve.guide
+    cb = _stable_branches(coarse) if coarse is not None else None
+    guided = cb is not None and [b[0] for b in cb] == [b[0] for b in branches]
+
+    def f_at(k: int, al: float) -> float:
+        """The free entropy of stable branch k at α; on an interior branch of a guided
+        curve, at the coarser level's fixed point (stationary: see :func:`_it_from`), which
+        spares this level's root finding."""
+        kind, _lo, _hi, br = branches[k]
+        if guided and kind == "interior":
+            assert coarse is not None and cb is not None
+            return se.free_entropy(_qh_on(coarse, cb[k][3], al), al)
+        return _f_on(curve, kind, br, al)[0]
+
     for i in range(len(branches)):
         for j in range(i + 1, len(branches)):
+            from_guide = [g for g in guide or () if g.pair == (i, j)]
+            step = _it_from(curve, branches, from_guide[0]) if from_guide else None
+            if step is not None:
+                out.append(step)
+                confirmed.add(id(step))
+                continue
             ki, lo_i, hi_i, bi = branches[i]
             kj, lo_j, hi_j, bj = branches[j]
             lo, hi = max(lo_i, lo_j), min(hi_i, hi_j)
@@ -418,9 +665,11 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]]) \
             a_lo = lo * (1 + eps) if lo > 0 else 1e-9
             a_hi = hi * (1 - eps) if math.isfinite(hi) else max(4 * lo, 4.0)
 
-            def diff(al: float, ki: str = ki, bi: Branch | None = bi, kj: str = kj,
-                     bj: Branch | None = bj) -> float:
-                return _f_on(curve, kj, bj, al)[0] - _f_on(curve, ki, bi, al)[0]
+            def diff(al: float, i: int = i, j: int = j,
+                     memo: dict[float, float] = {}) -> float:  # noqa: B006
+                if al not in memo:
+                    memo[al] = f_at(j, al) - f_at(i, al)
+                return memo[al]
 
             d_lo, d_hi = diff(a_lo), diff(a_hi)
             while not math.isfinite(hi) and d_hi * d_lo > 0 and a_hi < 1e4:
@@ -431,22 +680,22 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]]) \
             if kj == "perfect" and bi is not None:
                 # parametrise the interior branch by q̂: one root, no nesting
                 def g(t: float) -> float:
-                    qh = math.exp(t)
-                    al = se.A(qh)
-                    return se.f_perfect(al) - se.free_entropy(qh, al)
+                    al = curve._At(t)
+                    return se.f_perfect(al) - se.free_entropy(math.exp(t), al)
                 ta = math.log(curve._root(bi, a_lo))
                 tb = math.log(curve._root(bi, a_hi)) if a_hi <= bi.Ab else math.log(bi.b)
                 t = optimize.brentq(g, ta, tb, xtol=1e-14, rtol=1e-15, maxiter=200)
-                a_it = se.A(math.exp(t))
+                a_it = curve._At(t)
             else:
                 a_it = optimize.brentq(diff, a_lo, a_hi, xtol=1e-14, rtol=1e-15, maxiter=200)
             qi = _f_on(curve, ki, bi, a_it)[1]
             qj = _f_on(curve, kj, bj, a_it)[1]
-            out.append(Transition("IT", a_it, "first order", min(qi, qj), max(qi, qj)))
-    # keep the crossings where the global maximum changes
+            out.append(Transition("IT", a_it, "first order", min(qi, qj), max(qi, qj),
+                                  pair=(i, j)))
+    # keep the crossings where the global maximum changes (a guide's was checked there)
     kept = []
     for t in out:
-        if t.alpha == 0.0 or t.kind == "continuous":
+        if t.alpha == 0.0 or t.kind == "continuous" or id(t) in confirmed:
             kept.append(t)
             continue
         below = curve.bayes(t.alpha * (1 - 1e-7)).q if t.alpha > 0 else 0.0

@@ -86,7 +86,8 @@ def _confirm(a: float, b: float) -> Value:
 
 @lru_cache(maxsize=32)
 def _curve(prior: Prior, channel: Channel, level: int) -> Curve:
-    return Curve(SE(prior, channel, level))
+    guide = _curve(prior, channel, level - 1) if level > 1 else None
+    return Curve(SE(prior, channel, level), guide)
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,8 @@ def thresholds(prior: Prior, channel: Channel) -> ThresholdAnswer:
     """
     t0 = time.perf_counter()
     c1, c2 = _curve(prior, channel, 1), _curve(prior, channel, 2)
-    t1, t2 = transitions(c1), transitions(c2)
+    t1 = transitions(c1)
+    t2 = transitions(c2, t1)
     names1 = [(t.name, t.kind) for t in t1]
     names2 = [(t.name, t.kind) for t in t2]
     if names1 != names2:
