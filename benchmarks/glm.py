@@ -34,6 +34,17 @@ PAIRS = [
     ("gauss-bernoulli(1/2) × linear", lambda: gauss_bernoulli("1/2"), Channel("linear")),
 ]
 
+#: additive noise y = g(z) + σε: a sum over (ω, y) per average (over (ω, y, x) for the square)
+NOISY = [
+    ("gaussian × abs, σ = 1/5", gaussian, Channel("abs", noise="1/5")),
+    ("rademacher × abs, σ = 1/5", rademacher, Channel("abs", noise="1/5")),
+    ("rademacher × relu, σ = 1/5", rademacher, Channel("relu", noise="1/5")),
+    ("rademacher × abs, σ = 1/20", rademacher, Channel("abs", noise="1/20")),
+    ("gaussian × tanh, σ = 1/2", gaussian, Channel("expr", noise="1/2", expression="tanh(z)")),
+    ("gaussian × square, σ = 1", gaussian, Channel("square", noise="1")),
+    ("rademacher × square, σ = 1/10", rademacher, Channel("square", noise="1/10")),
+]
+
 
 def _timed(f):  # type: ignore[no-untyped-def]
     theory._curve.cache_clear()
@@ -58,9 +69,17 @@ def main() -> None:
         cells = ", ".join(f"α_{n} = {e or v.text()} ({'exact' if e else v.digits})"
                           for n, v, _k, _a, _b, e in ans.items) or "none"
         print(f"  {name:32s} wall {wall:5.2f} s  cpu {cpu:5.2f} s   {cells}")
+    print("\nnoisy channels (both resolutions; per threshold = wall / thresholds found)")
+    for name, make, ch in NOISY:
+        ans, wall, cpu = _timed(lambda make=make, ch=ch: theory.thresholds(make(), ch))
+        cells = ", ".join(f"α_{n} = {e or v.text()} ({'exact' if e else v.digits})"
+                          for n, v, _k, _a, _b, e in ans.items) or "none"
+        per = wall / max(1, len(ans.items))
+        print(f"  {name:32s} wall {wall:5.2f} s  cpu {cpu:5.2f} s  per threshold {per:5.2f} s"
+              f"   {cells}")
     print("\ncurve of 50 α (thresholds + 50 points, both resolutions; target <= 5 s)")
     alphas = [0.04 * (i + 1) for i in range(50)]
-    for name, make, ch in PAIRS[:2]:
+    for name, make, ch in [*PAIRS[:2], *NOISY[:2]]:
         pts, wall, cpu = _timed(lambda make=make, ch=ch: (
             theory.thresholds(make(), ch), theory.curve_points(make(), ch, alphas)))
         low = min(min(p.bayes_q.digits, p.amp_q.digits) for p in pts[1])

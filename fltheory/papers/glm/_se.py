@@ -450,6 +450,30 @@ class Curve:
         pts = memo.get(alpha)
         return next(p for p in (pts if pts is not None else self._points(alpha)) if p.stable)
 
+    def follow(self, p: FixedPoint, coarse: Curve) -> FixedPoint | None:
+        """This curve's counterpart of ``coarse``'s stable fixed point ``p`` (same α, same
+        branch): an interior one by one Newton step in t = ln q̂ from p's, with this level's
+        residual A(e^t) − α and the coarse level's slope (central differences, step _H: its
+        error ~A'''_H²/6 is ~1e-9 of A', on a step of ~1e-12); the step's own error
+        A''δt²/(2A') is estimated from the same points. None (the caller then solves this
+        level's fixed point in full) when the step exceeds 1e-6 in t or that error 1e-15."""
+        se, alpha = self.se, p.alpha
+        if p.kind == "uninformative":
+            return FixedPoint(0.0, 0.0, alpha, 0.0, alpha <= se.alpha_wr(), p.kind)
+        if p.kind == "perfect":
+            return FixedPoint(math.inf, se.P.rho, alpha, se.f_perfect(alpha),
+                              alpha >= se.alpha_perfect(), p.kind)
+        t1 = math.log(p.qh)
+        a0, am, ap = coarse._At(t1), coarse._At(t1 - _H), coarse._At(t1 + _H)
+        d1, d2 = (ap - am) / (2 * _H), (ap - 2 * a0 + am) / (_H * _H)
+        if d1 <= 0:
+            return None
+        step = -(self._At(t1) - alpha) / d1
+        if abs(step) > 1e-6 or abs(d2) * step * step / (2 * d1) > 1e-15:
+            return None
+        qh = math.exp(t1 + step)
+        return FixedPoint(qh, se.q_of(qh), alpha, se.free_entropy(qh, alpha), True, p.kind)
+
     def informed(self, alpha: float) -> FixedPoint:
         """The fixed point reached from q₀ = ρ⁻: the stable fixed point of largest q."""
         return [p for p in self.fixed_points(alpha) if p.stable][-1]

@@ -238,9 +238,11 @@ def point(prior: Prior, channel: Channel, alpha: float) -> PointAnswer:
     ('0.5607147370947', '0.2306260867420')
     """
     vals = []
-    for level in (1, 2):
-        c = _curve(prior, channel, level)
-        b, a = c.bayes(alpha), c.amp(alpha)
+    c1, c2 = _curve(prior, channel, 1), _curve(prior, channel, 2)
+    b1, a1 = c1.bayes(alpha), c1.amp(alpha)
+    b2 = _finer(c1, c2, b1, alpha)
+    a2 = b2 if a1 is b1 and b2.kind == b1.kind else _finer(c1, c2, a1, alpha, amp=True)
+    for c, b, a in ((c1, b1, a1), (c2, b2, a2)):
         se = c.se
         vals.append((b, a, _mmse(se, b), _mmse(se, a), _gen(se, b), _gen(se, a)))
     (b1, a1, mb1, ma1, eb1, ea1), (b2, a2, mb2, ma2, eb2, ea2) = vals
@@ -251,6 +253,21 @@ def point(prior: Prior, channel: Channel, alpha: float) -> PointAnswer:
     return PointAnswer(alpha, _confirm(b1.q, b2.q), _confirm(a1.q, a2.q), _confirm(mb1, mb2),
                        _confirm(ma1, ma2), _confirm(eb1, eb2), _confirm(ea1, ea2),
                        _confirm(b1.f, b2.f), _confirm(a1.f, a2.f), b2.kind, a2.kind, kind)
+
+
+def _finer(c1: Curve, c2: Curve, p: FixedPoint, alpha: float, amp: bool = False) -> FixedPoint:
+    """Level 2's fixed point for level 1's ``p`` (the Bayes-optimal one, or AMP's): followed
+    from ``p`` by one Newton step (:meth:`Curve.follow`) when level 1's choice is clear (its
+    free entropy above every other stable point's by more than 1e-9, for the Bayes one), else
+    level 2's own choice, solved in full."""
+    if not amp:
+        others = [q.f for q in c1.fixed_points(alpha) if q.stable and q is not p]
+        if any(abs(p.f - f) <= 1e-9 * max(1.0, abs(p.f)) for f in others):
+            return c2.bayes(alpha)
+    got = c2.follow(p, c1)
+    if got is None:
+        return c2.amp(alpha) if amp else c2.bayes(alpha)
+    return got
 
 
 def curve_points(prior: Prior, channel: Channel, alphas: list[float]) -> list[PointAnswer]:
