@@ -562,12 +562,16 @@ def transitions(curve: Curve, guide: list[Transition] | None = None) -> list[Tra
             above = 0.0 if first.stable else (g.q_above if g else amp_q(a_wr * (1 + 1e-9)))
             out.append(Transition("WR", a_wr, kind, 0.0, above))
     # spinodals along AMP's path: the first local maximum of A reached from q̂ = 0
-    for _x, a, kind in curve.extrema:
+    for x, a, kind in curve.extrema:
         if kind == "max":
             g = overlap("alg", a)
             below = g.q_below if g else amp_q(a * (1 - 1e-9))
             above = g.q_above if g else amp_q(a * (1 + 1e-9))
             if above - below > 1e-6:
+                if not g and abs(below - se.q_of(x)) < 1e-3:
+                    # AMP's branch ends at the spinodal itself: its q there (at α(1 − 1e-9)
+                    # the overlap is ~√1e-9 away from it, printed to 17 digits in JSON)
+                    below = se.q_of(x)
                 out.append(Transition("alg", a, "spinodal", below, above))
                 break
     if se.uninformative and not curve.branches[0].stable and math.isfinite(se.alpha_wr()):

@@ -114,8 +114,12 @@ def _result(p: Any, ch: Any, alphas: tuple[Any, ...], run: Any, lam: Any, erm: A
                        f"{'exact' if exact else str(val.digits) + ' digits'})")
         # "value": the confirmed digits alone (a number to JSON readers); "exact": the closed
         # form when there is one (it was "1/2 = 0.5" in "value", which no reader could parse)
+        # the overlaps either side as the text shows them (the spinodal's q is fixed only to
+        # ~1e-8, where A is flat; JSON printed it to 17 digits)
+        rho = float(p.rho)
         value[f"alpha_{name}"] = {"value": val.text(), "kind": kind, "digits": val.digits,
-                                  "exact": exact or None, "q_below": qb, "q_above": qa}
+                                  "exact": exact or None, "q_below": float(_q_text(qb, rho)),
+                                  "q_above": float(_q_text(qa, rho))}
     summary.extend(th.notes)
     # what the thresholds say, α's or not: JSON's value and (with a table) the LaTeX table's
     # notes carry it too (both had dropped the notes, e.g. "no α_IT: …")

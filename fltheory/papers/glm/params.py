@@ -212,6 +212,9 @@ def read_prior(value: Any) -> Prior:
     >>> read_prior("laplace")
     Traceback (most recent call last):
     fltheory.exact.DomainError: prior = laplace is not a known prior; allowed: gaussian, ...
+    >>> read_prior("sparse-rademacher(0)")
+    Traceback (most recent call last):
+    fltheory.exact.DomainError: prior = sparse-rademacher(0) has rho = 0, which is outside ...
     """
     if isinstance(value, Prior):
         return value
@@ -229,10 +232,14 @@ def read_prior(value: Any) -> Prior:
         return gaussian(arg if arg else 1)
     if arg is None or not arg.strip():
         raise DomainError("prior", text, _PRIOR_ALLOWED, reason="needs an argument")
-    if name == "gauss-bernoulli":
-        return gauss_bernoulli(arg.strip())
-    if name == "sparse-rademacher":
-        return sparse_rademacher(arg.strip())
+    if name in ("gauss-bernoulli", "sparse-rademacher"):
+        make = gauss_bernoulli if name == "gauss-bernoulli" else sparse_rademacher
+        try:
+            return make(arg.strip())
+        except DomainError as e:   # name the option the user typed: prior = …(0): rho = 0 …
+            raise DomainError("prior", text, f"{name}(rho) with 0 < rho <= 1",
+                              reason=f"has rho = {e.value}, which "
+                                     f"{e.reason or 'is outside (0, 1]'}") from None
     comps = []
     for term in _split_top(arg, "+"):
         t = _TERM.match(term)

@@ -8,7 +8,10 @@ y ~ P_out(· | z), n = αd samples, n, d → ∞. Overlaps are per coordinate: q
 MMSE = ρ − q. The free entropy is printed with the q-independent entropy of the labels
 subtracted (it is then finite for noiseless channels with continuous labels); only differences
 between fixed points matter. Everything is computed in double precision at two quadrature
-resolutions and a digit is printed only when both agree (``digits``).
+resolutions and a digit is printed only when both agree (``digits``). The fine resolution
+evaluates its own quadrature where the coarse one's searches ended and corrects from there
+(its extremum at the coarse argmax, α_IT and each point by one Newton step: ``Curve.guide``,
+``transitions``, ``Curve.follow``), the same numbers as its own full search to ~1e-15.
 
 The fixed points of the state evolution (:mod:`fltheory.papers.glm._se`) lie on one curve
 α = A(q̂) = q̂/Q(F(q̂)), so the thresholds are located on it by root finding and bounded

@@ -21,6 +21,8 @@ def _run(*args):
     (["--prior", "mixture(1/2*delta(1) + 1/3*delta(-1))"], "do not sum to one"),
     (["--prior", "mixture(-1/2*delta(1) + 3/2*delta(-1))"], "prior weight"),
     (["--prior", "gauss-bernoulli(0)"], "rho = 0"),
+    # the line names the option the user typed (it said "rho = 0 …" alone)
+    (["--prior", "sparse-rademacher(6/5)"], "prior = sparse-rademacher(6/5) has rho = 6/5"),
     (["--prior", "laplace"], "not a known prior"),
     (["--channel", "door(0)"], "K = 0"),
     (["--channel", "tanh(z)"], "likelihood undefined"),

@@ -58,8 +58,12 @@ def test_guided_level_is_the_unguided_level(prior, channel):
     assert tu, "every case here has a transition"
     for a, b in zip(tg, tu, strict=True):
         assert _rel(a.alpha, b.alpha) <= 1e-14, (a, b)
-        # the overlaps either side come from level 1 (printed to a few digits)
-        assert abs(a.q_below - b.q_below) <= 1e-9 and abs(a.q_above - b.q_above) <= 1e-9
+        # the overlaps either side come from level 1 (printed to 4 digits, more only to tell
+        # them from ρ or 0); at a spinodal q_below is the q at the maximum of A, whose
+        # location A fixes only to ~√(ε A/|A''|) in ln q̂ (measured 8.5e-9 apart in q between
+        # the levels for relu)
+        tol = 1e-7 if a.name == "alg" else 1e-9
+        assert abs(a.q_below - b.q_below) <= tol and abs(a.q_above - b.q_above) <= 1e-9
     # the guided curve evaluated fewer points than the full grid
     assert len(guided.grid) < len(guided._ts)
 
