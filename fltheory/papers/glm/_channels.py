@@ -1223,6 +1223,23 @@ def _smooth_span(text: str, scale: float) -> tuple[float, float, float]:
     return float(gz.min()), float(gz.max()), float(np.abs(gp(z)).max())
 
 
+def _catalogue_pieces(channel: Channel) -> tuple[tuple[float, float, float, float], ...] | None:
+    """The linear pieces (c, d, a, b) of a catalogue channel's g, written out (the same tuples
+    :func:`_expression_pieces` derives from its text with sympy, whose import a noisy abs or
+    relu command otherwise pays for this alone: tests/papers/glm/test_noisy_channels.py
+    holds the two equal); None for any other channel."""
+    if channel.kind == "abs":
+        return ((-_INF, 0.0, -1.0, 0.0), (0.0, _INF, 1.0, 0.0))
+    if channel.kind == "relu":
+        return ((-_INF, 0.0, 0.0, 0.0), (0.0, _INF, 1.0, 0.0))
+    if channel.kind == "sign":
+        return ((-_INF, 0.0, 0.0, -1.0), (0.0, _INF, 0.0, 1.0))
+    if channel.kind == "door":
+        k = float(channel.K)
+        return ((-_INF, -k, 0.0, 1.0), (-k, k, 0.0, -1.0), (k, _INF, 0.0, 1.0))
+    return None
+
+
 def _expression_pieces(text: str) -> tuple[tuple[float, float, float, float], ...] | None:
     """The linear pieces (c, d, a, b) of g(z), as floats, or None."""
     from fltheory.engine.expressions import linear_pieces, parse_expression
@@ -1282,7 +1299,9 @@ def channel_numerics(channel: Channel, rho: float) -> ChannelNumerics:
                             "quadrature nodes", "(ω, y, x) nodes of one fine average, "
                             "largest as q → ρ")
         return square
-    pieces = _expression_pieces(channel.phi_text) if channel.noise > 0 else None
+    pieces = None
+    if channel.noise > 0:
+        pieces = _catalogue_pieces(channel) or _expression_pieces(channel.phi_text)
     if pieces is not None:
         # even g (E[z | y] = 0): the pieces are their own mirror image
         mirror = tuple(sorted((-d, -c, -a, b) for c, d, a, b in pieces))

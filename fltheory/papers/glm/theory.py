@@ -181,10 +181,10 @@ def alpha_wr_exact(prior: Prior, channel: Channel) -> str | None:
     >>> alpha_wr_exact(gaussian(), Channel("square"))
     '1/2'
     """
+    if prior.mean != 0 or channel.noise != 0:
+        return None     # (before sympy's import: a noisy channel's command never needs it)
     import sympy as sp
 
-    if prior.mean != 0 or channel.noise != 0:
-        return None
     rho = sp.Rational(prior.rho.numerator, prior.rho.denominator)
     s2 = sp.Rational(channel.probit.numerator, channel.probit.denominator) ** 2
     rho1 = rho + s2

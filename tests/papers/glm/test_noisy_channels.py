@@ -252,3 +252,29 @@ def test_branch_starting_at_the_weak_recovery_threshold_is_rooted():
     it = noisy.get("IT")
     assert it.digits >= 10
     assert clean.value < it.value < clean.value + 1e-4
+
+
+@pytest.mark.parametrize("text", ["abs", "relu", "sign", "door(674/1000)", "door(3)",
+                                  "sign(Abs(z) - 1/2)", "Max(z, 0)", "Abs(z)"])
+def test_catalogue_pieces_are_the_expression_pieces(text):
+    """The pieces written out for the catalogue (no sympy) are the ones sympy derives from the
+    channel's text, to the bit."""
+    from fltheory.papers.glm import _channels as chs
+    from fltheory.papers.glm.params import read_channel
+
+    channel = read_channel(text, noise="1/5")
+    assert chs._catalogue_pieces(channel) == chs._expression_pieces(channel.phi_text)
+
+
+def test_a_noisy_catalogue_channel_does_not_import_sympy():
+    """`glm --channel abs --noise 1/5` never needed sympy; its import cost ~0.2–0.5 s a command."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from fractions import Fraction as F\n"
+            "from fltheory.papers.glm import theory\n"
+            "from fltheory.papers.glm.params import gaussian, Channel\n"
+            "theory.thresholds(gaussian(), Channel('relu', noise=F(1, 2)))\n"
+            "print('sympy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
