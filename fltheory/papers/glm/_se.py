@@ -295,6 +295,11 @@ class Curve:
                 v = self._tA[t] = self.se.A(math.exp(t))
         return v
 
+    def _local(self, t: float) -> tuple[float, float, float, float, float]:
+        """A at t, t − _H, t + _H and, by central differences, A' and A'' at t."""
+        a0, am, ap = self._At(t), self._At(t - _H), self._At(t + _H)
+        return a0, am, ap, (ap - am) / (2 * _H), (ap - 2 * a0 + am) / (_H * _H)
+
     def _at_guide(self, t1: float, sgn: float) -> tuple[float, float, str] | None:
         """The extremum of A at the coarser level's t1 = ln q̂*, if A' there is so small that
         A(t1) is within 1e-15 relative of the extremum's value (A near its extremum is
@@ -302,8 +307,7 @@ class Curve:
         by central differences (A' then carries ~A'''·_H²/6 too, which makes the bound
         larger, not smaller); None when t1 is no extremum of that kind here or the bound is
         larger (the caller then searches)."""
-        a0, am, ap = self._At(t1), self._At(t1 - _H), self._At(t1 + _H)
-        d1, d2 = (ap - am) / (2 * _H), (ap - 2 * a0 + am) / (_H * _H)
+        a0, am, ap, d1, d2 = self._local(t1)
         if sgn * d2 <= 0 or sgn * (am - a0) < 0 or sgn * (ap - a0) < 0:
             return None
         if d1 * d1 / (2 * abs(d2)) > 1e-15 * abs(a0):
@@ -464,8 +468,7 @@ class Curve:
             return FixedPoint(math.inf, se.P.rho, alpha, se.f_perfect(alpha),
                               alpha >= se.alpha_perfect(), p.kind)
         t1 = math.log(p.qh)
-        a0, am, ap = coarse._At(t1), coarse._At(t1 - _H), coarse._At(t1 + _H)
-        d1, d2 = (ap - am) / (2 * _H), (ap - 2 * a0 + am) / (_H * _H)
+        _a0, _am, _ap, d1, d2 = coarse._local(t1)
         if d1 <= 0:
             return None
         step = -(self._At(t1) - alpha) / d1
@@ -693,8 +696,9 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]],
             a_lo = lo * (1 + eps) if lo > 0 else 1e-9
             a_hi = hi * (1 - eps) if math.isfinite(hi) else max(4 * lo, 4.0)
 
-            def diff(al: float, i: int = i, j: int = j,
-                     memo: dict[float, float] = {}) -> float:  # noqa: B006
+            seen: dict[float, float] = {}
+
+            def diff(al: float, i: int = i, j: int = j, memo: dict[float, float] = seen) -> float:
                 if al not in memo:
                     memo[al] = f_at(j, al) - f_at(i, al)
                 return memo[al]

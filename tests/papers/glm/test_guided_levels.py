@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from fltheory.papers.glm._se import SE, Curve, Transition, _it_from, _stable_branches, transitions
@@ -145,3 +146,31 @@ def test_followed_points_are_level_two_points(prior, channel):
             apart = max(apart, _rel(p1.q, want.q))
     if channel.kind == "square":
         assert apart > 1e-11
+
+
+def test_margin_rule_adds_the_flat_cells():
+    """_sparse on a synthetic coarse curve (17 points, stride 8): where the coarse A moves by
+    less than _MARGIN × the levels' measured relative gap (here 1e-12 × A, so 1e-9 × A), both
+    ends of the cell are evaluated too; elsewhere only the stride and the extremum cells."""
+    from types import SimpleNamespace
+
+    from fltheory.papers.glm import _se
+
+    ts = np.linspace(0.0, 16.0, 17)
+    coarse = {float(t): 1.0 + t for t in ts}
+    coarse[float(ts[5])] = coarse[float(ts[4])] + 5e-10        # a flat cell: 4–5
+    g = SimpleNamespace(_tA=coarse, _cells=[12])
+    fine = SimpleNamespace(_At=lambda t: coarse[t] * (1 + 1e-12))
+    got = set(_se.Curve._sparse(fine, ts, g).tolist())
+    assert got == {0, 8, 16, 11, 12, 13, 4, 5}
+
+
+def test_curve_start_is_the_chord_to_alpha_wr():
+    """Below q̂ = 1e-7 the curve is the chord from α_WR (the quadrature at q̂ = 1e-30 gave
+    A = 0.4996 for noisy phase retrieval, α_WR = 0.5021): A(1e-30) is α_WR to 1e-14, and
+    A(1e-8) lies on the chord to A(1e-7)."""
+    c = Curve(SE(rademacher(), Channel("square", noise=F(1, 10)), 1))
+    wr = c.se.alpha_wr()
+    assert _rel(c._At(math.log(1e-30)), wr) <= 1e-14
+    a7 = c._At(math.log(1e-7))
+    assert _rel(c._At(math.log(1e-8)), wr + (a7 - wr) * 0.1) <= 1e-15

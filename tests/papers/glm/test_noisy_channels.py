@@ -268,13 +268,10 @@ def test_catalogue_pieces_are_the_expression_pieces(text):
 
 def test_a_noisy_catalogue_channel_does_not_import_sympy():
     """`glm --channel abs --noise 1/5` never needed sympy; its import cost ~0.2–0.5 s a command."""
-    import subprocess
-    import sys
+    from heavy import loaded_after
 
-    code = ("import sys; from fractions import Fraction as F\n"
+    code = ("from fractions import Fraction as F\n"
             "from fltheory.papers.glm import theory\n"
             "from fltheory.papers.glm.params import gaussian, Channel\n"
-            "theory.thresholds(gaussian(), Channel('relu', noise=F(1, 2)))\n"
-            "print('sympy' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+            "theory.thresholds(gaussian(), Channel('relu', noise=F(1, 2)))\n")
+    assert loaded_after(code, ("sympy",)) == []
