@@ -943,7 +943,7 @@ _SMOOTH_V_SMALL = 1e-8
 #: agree within 6e-12; at V' = 1e-24 the quadrature gave Q 10⁵ times too large)
 _SQ_V_SMALL = 1e-10
 #: the (ω, y, x) nodes evaluated at once (memory: a few arrays of this length)
-_SQ_BLOCK = 1_000_000
+_SQ_BLOCK = 100_000
 _GL_2D = np.polynomial.legendre.leggauss(_NODES_2D)
 
 
@@ -1004,13 +1004,18 @@ class _SquareNoisy(_AdditiveNoise):
         hi = np.minimum(xb[yrow], np.sqrt(np.maximum(0.0, y + _SQ_R * sig)))
         return yrow, y, wy, lo, np.maximum(lo, hi)
 
-    def _xmetric(self, V: float, level: int) -> tuple[Any, Any]:
-        """S(x) and its inverse: panels of unit width in S are no wider than 3√V' in x and
-        3σ in u = x² (``_SQ_CX``, ``_SQ_CU``; halved at level 2)."""
+    def _xconst(self, V: float, level: int) -> tuple[float, float, float, float]:
+        """(c1, c2, xs, s_star) of the x metric S: panels of unit width in S are no wider than
+        c1 = 3√V' in x and c2 = 3σ in u = x² (``_SQ_CX``, ``_SQ_CU``; halved at level 2); S is
+        x/c1 up to xs, where 2x/c2 overtakes 1/c1, and s_star = S(xs)."""
         k = 0.5 ** (level - 1)
         c1, c2 = _SQ_CX * k * math.sqrt(V), _SQ_CU * k * self.sigma
-        xs = 0.5 * c2 / c1                      # where 2x/c2 overtakes 1/c1
-        s_star = xs / c1
+        xs = 0.5 * c2 / c1
+        return c1, c2, xs, xs / c1
+
+    def _xmetric(self, V: float, level: int) -> tuple[Any, Any]:
+        """S(x) and its inverse (:meth:`_xconst`)."""
+        c1, c2, xs, s_star = self._xconst(V, level)
 
         def S(x: np.ndarray) -> np.ndarray:
             return np.where(x <= xs, x / c1, s_star + (x * x - xs * xs) / c2)
@@ -1044,7 +1049,26 @@ class _SquareNoisy(_AdditiveNoise):
 
     def _pairs(self, w: np.ndarray, V: float, level: int, radius: np.ndarray,
                moments: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
-        """(row of each y node, y weights, [Z, V'∂_ω Z or M₂ = ∫ x² … at each (ω, y)])."""
+        """(row of each y node, y weights, [Z, V'∂_ω Z or M₂ = ∫ x² … at each (ω, y)]): by the
+        C extension when it was built (``_native.square_moments``, a port of
+        :meth:`_pairs_numpy`'s sums), else by numpy."""
+        native = square_kernel()
+        if native is None:
+            return self._pairs_numpy(w, V, level, radius, moments)
+        yrow, y, wy, lo, hi = self._ynodes(w, V, level, radius)
+        Slo, Shi, nx = self._xpanels(lo, hi, V, level)
+        out = {m: np.empty(len(y)) for m in moments}
+        gx, gw = _GL_2D
+        native.square_moments(np.ascontiguousarray(w[yrow]), y, Slo, Shi, nx.astype(float),
+                              gx, gw, out.get("Z"), out.get("dZ"), out.get("m2"), V,
+                              self.sigma, *self._xconst(V, level))
+        norm = 1.0 / (2.0 * math.pi * math.sqrt(V) * self.sigma)
+        return yrow, wy, [out[m] * norm for m in moments]
+
+    def _pairs_numpy(self, w: np.ndarray, V: float, level: int, radius: np.ndarray,
+                     moments: tuple[str, ...]
+                     ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+        """:meth:`_pairs` in numpy, every (ω, y, x) node an array entry."""
         yrow, y, wy, xpair, x, wx = self._nodes3(w, V, level, radius)
         wo = w[yrow][xpair]
         em = x - wo                                  # x − ω
@@ -1105,7 +1129,9 @@ class _SquareNoisy(_AdditiveNoise):
         w, ww = self._wgrid(q, V1, level)
         radius = self._radius(q, w)
         total = 0.0
-        for sl in self._blocks(w, V1, level, radius):
+        # numpy holds every node of a block in memory; the C sum only its (ω, y) pairs
+        blocks = [slice(0, len(w))] if square_kernel() else self._blocks(w, V1, level, radius)
+        for sl in blocks:
             yrow, wy, parts = self._pairs(w[sl], V1, level, radius[sl],
                                           ("Z", "dZ") if what == "Q" else ("Z",))
             Z = parts[0]
@@ -1180,6 +1206,16 @@ class _SquareNoisy(_AdditiveNoise):
         Var(x² | ω) = 4ω²V' + 2V'² (x ~ N(ω, V')), so σ² + 4qV' + 2V'²."""
         V1 = self.V1(q, V)
         return self.sigma ** 2 + 4.0 * q * V1 + 2.0 * V1 * V1
+
+
+def square_kernel() -> Any:
+    """The C extension :mod:`fltheory.papers.glm._native` (built by pip when a C compiler is
+    there), or None: the one place that asks, so a test can take it away."""
+    try:
+        from fltheory.papers.glm import _native
+    except ImportError:
+        return None
+    return _native
 
 
 def _ragged(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -371,6 +371,9 @@ def read_channel(value: Any, probit: Any = 0, noise: Any = 0) -> Channel:
     m = re.match(r"^door\s*\((.*)\)$", low)
     if m:
         return Channel("door", K=m.group(1).strip(), probit=probit, noise=noise)
+    spelled = _SPELLINGS.get(re.sub(r"\s+", "", text))
+    if spelled is not None:
+        return Channel(spelled, probit=probit, noise=noise)
     try:
         kind, K, shown = _recognise(text)
     except DomainError:
@@ -389,6 +392,16 @@ def read_channel(value: Any, probit: Any = 0, noise: Any = 0) -> Channel:
     if kind != "expr":
         return Channel(kind, probit=probit, noise=noise)
     return Channel("expr", probit=probit, noise=noise, expression=shown)
+
+
+#: the usual spellings of the catalogue's channels as expressions (spaces removed), read without
+#: sympy (tests/papers/glm/test_glm_cli.py holds each to :func:`_recognise`'s answer)
+_SPELLINGS = {
+    "z": "linear", "sign(z)": "sign", "Abs(z)": "abs", "abs(z)": "abs",
+    "z**2": "square", "z^2": "square", "z*z": "square",
+    "Max(0,z)": "relu", "Max(z,0)": "relu", "max(0,z)": "relu", "max(z,0)": "relu",
+    "relu(z)": "relu",
+}
 
 
 def _recognise(text: str) -> tuple[str, Any, str]:
