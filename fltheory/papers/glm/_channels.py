@@ -802,6 +802,9 @@ class _SmoothNoisy(_AdditiveNoise):
     for the piecewise-linear channels; level 2 halves every panel of the three rules."""
 
     expr_text: str = ""
+    #: g(−z) = −g(z) identically (sympy): with an even g (``mean_free``) the averages are even
+    #: in ω, so only ω > 0 is summed
+    odd: bool = False
 
     def _g(self) -> tuple[Any, Any]:
         """g and g' as numpy functions."""
@@ -868,6 +871,10 @@ class _SmoothNoisy(_AdditiveNoise):
             lim = self._at_rho(what)
             return lim + (self._avg(q, level, v_lo - self.sin2, what) - lim) * (V1 / v_lo)
         w, ww = self._wgrid(q, level)
+        if self.mean_free or self.odd:
+            # (ω, y) and (−ω, y) (even g) or (−ω, −y) (odd g) carry the same (∂_ω Z)²/Z and
+            # Z ln Z (t ↦ −t): the ω > 0 half, twice (the ω rule is symmetric, no node at 0)
+            w, ww = w[w > 0], 2.0 * ww[w > 0]
         y, wy = self._ygrid(level)
         parts = self._core(w, y, V1, level, ("Z", "dZ") if what == "Q" else ("Z",))
         return _grid_average(parts[0], parts[-1], V1, ww, wy, what)
@@ -1286,6 +1293,16 @@ def _expression_pieces(text: str) -> tuple[tuple[float, float, float, float], ..
     return tuple(tuple(float(v) for v in piece) for piece in exact)  # type: ignore[misc]
 
 
+def _odd(text: str) -> bool:
+    """Whether g(−z) = −g(z) identically."""
+    import sympy as sp
+
+    from fltheory.engine.expressions import Z, parse_expression
+
+    expr = parse_expression(text, "channel")
+    return bool(sp.simplify(expr.subs(Z, -Z) + expr) == 0)
+
+
 def _even(text: str) -> bool:
     """Whether g(−z) = g(z) identically (then E[z | y] = 0)."""
     import sympy as sp
@@ -1352,7 +1369,7 @@ def channel_numerics(channel: Channel, rho: float) -> ChannelNumerics:
         return numerics
     if channel.noise > 0 and kind == "expr" and smooth_expression(channel.phi_text):
         smooth = _SmoothNoisy(channel, rho, mean_free=_even(channel.phi_text),
-                              expr_text=channel.phi_text)
+                              expr_text=channel.phi_text, odd=_odd(channel.phi_text))
         cells = smooth.cells()
         if cells > MAX_SMOOTH_CELLS:
             from fltheory.exact import CostError

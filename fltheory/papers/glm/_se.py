@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -102,6 +102,7 @@ class SE:
         self.C = channel_numerics(self.channel, self.P.rho)
         self._cache: dict[float, tuple[float, float, float]] = {}
         self._qv: dict[float, tuple[float, float]] = {}
+        self._dpsi: dict[float, float] = {}
 
     # ------------------------------------------------------------------ the two halves
 
@@ -143,9 +144,17 @@ class SE:
 
     def free_entropy(self, qh: float, alpha: float) -> float:
         """f = ψ₀(q̂) + α ΔΨ(q) − q q̂/2 at q = F(q̂)."""
-        q, v = self.q_of(qh), self.v_of(qh)
-        return (self.P.psi(qh, self.level) + alpha * self.C.dpsi(q, self.level, v)
-                - q * qh / 2)
+        q = self.q_of(qh)
+        return self.P.psi(qh, self.level) + alpha * self.delta_psi(qh) - q * qh / 2
+
+    def delta_psi(self, qh: float) -> float:
+        """ΔΨ(q) at q = F(q̂), remembered: at a fixed point it is df/dα (the envelope
+        theorem: f is stationary in q̂ there)."""
+        hit = self._dpsi.get(qh)
+        if hit is None:
+            q, v = self.q_and_v(qh)
+            hit = self._dpsi[qh] = self.C.dpsi(q, self.level, v)
+        return hit
 
     # ------------------------------------------------------------------ the ends of the curve
 
@@ -502,6 +511,18 @@ class Transition:
     pair: tuple[int, int] | None = None
 
 
+def _amp_piece(curve: Curve, alpha: float) -> Branch | None:
+    """The interior piece that holds AMP's fixed point at α (the first stable one, as in
+    :meth:`Curve._points`), or None (the uninformative point, or beyond the sampled curve)."""
+    se = curve.se
+    if se.uninformative and alpha <= se.alpha_wr():
+        return None
+    for br in curve.branches:
+        if br.stable and min(br.Aa, br.Ab) < alpha < max(br.Aa, br.Ab):
+            return br
+    return None
+
+
 def _stable_branches(curve: Curve) -> list[tuple[str, float, float, Branch | None]]:
     """(kind, α from, α to, piece) of every branch of stable fixed points."""
     se = curve.se
@@ -531,6 +552,8 @@ def _f_on(curve: Curve, kind: str, br: Branch | None, alpha: float) -> tuple[flo
 def _qh_on(curve: Curve, br: Branch | None, alpha: float) -> float:
     """q̂ of the fixed point at α on the interior piece ``br``."""
     assert br is not None
+    if alpha == br.Aa or (alpha == br.Ab and br.b < math.inf):
+        return br.a if alpha == br.Aa else br.b   # an end of the piece: no root to find
     if br.Ab <= alpha and br is curve.branches[-1]:
         return curve._extend(alpha)
     return curve._root(br, alpha)
@@ -568,7 +591,13 @@ def transitions(curve: Curve, guide: list[Transition] | None = None) -> list[Tra
     for x, a, kind in curve.extrema:
         if kind == "max":
             g = overlap("alg", a)
-            below = g.q_below if g else amp_q(a * (1 - 1e-9))
+            piece = _amp_piece(curve, a * (1 - 1e-9))
+            if g:
+                below = g.q_below
+            elif piece is not None and piece.b == x:
+                below = se.q_of(x)         # AMP's branch ends here (no root near the extremum)
+            else:
+                below = amp_q(a * (1 - 1e-9))
             above = g.q_above if g else amp_q(a * (1 + 1e-9))
             if above - below > 1e-6:
                 if not g and abs(below - se.q_of(x)) < 1e-3:
@@ -649,15 +678,22 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]],
     cb = _stable_branches(coarse) if coarse is not None else None
     guided = cb is not None and [b[0] for b in cb] == [b[0] for b in branches]
 
-    def f_at(k: int, al: float) -> float:
-        """The free entropy of stable branch k at α; on an interior branch of a guided
-        curve, at the coarser level's fixed point (stationary: see :func:`_it_from`), which
-        spares this level's root finding."""
+    def f_at(k: int, al: float) -> tuple[float, float, float]:
+        """(f, df/dα, q) of stable branch k at α; on an interior branch of a guided curve, at
+        the coarser level's fixed point (stationary: see :func:`_it_from`), which spares this
+        level's root finding. df/dα = ΔΨ at an interior fixed point (the envelope theorem),
+        I(y; z) on perfect recovery (f = −H + αI), 0 on the uninformative point."""
         kind, _lo, _hi, br = branches[k]
-        if guided and kind == "interior":
+        if kind == "uninformative":
+            return 0.0, 0.0, 0.0
+        if kind == "perfect":
+            return se.f_perfect(al), se.C.info_full(), se.P.rho
+        if guided:
             assert coarse is not None and cb is not None
-            return se.free_entropy(_qh_on(coarse, cb[k][3], al), al)
-        return _f_on(curve, kind, br, al)[0]
+            qh = _qh_on(coarse, cb[k][3], al)
+        else:
+            qh = _qh_on(curve, br, al)
+        return se.free_entropy(qh, al), se.delta_psi(qh), se.q_of(qh)
 
     for i in range(len(branches)):
         for j in range(i + 1, len(branches)):
@@ -668,7 +704,7 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]],
                 confirmed.add(id(step))
                 continue
             ki, lo_i, hi_i, bi = branches[i]
-            kj, lo_j, hi_j, bj = branches[j]
+            kj, lo_j, hi_j, _bj = branches[j]
             lo, hi = max(lo_i, lo_j), min(hi_i, hi_j)
             if not lo < hi and not (kj == "perfect" and not se.prior.discrete):
                 continue
@@ -692,16 +728,25 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]],
                 if not any(t.alpha == 0.0 for t in out):
                     out.append(Transition("IT", 0.0, "first order", 0.0, se.P.rho, "0"))
                 continue
-            eps = 1e-9
-            a_lo = lo * (1 + eps) if lo > 0 else 1e-9
-            a_hi = hi * (1 - eps) if math.isfinite(hi) else max(4 * lo, 4.0)
+            # the pieces' ends are their extrema (or α_WR): a fixed point known there, where a
+            # root would be ill-conditioned (A is flat: Brent took ~13 evaluations)
+            a_lo = lo if lo > 0 else 1e-9
+            a_hi = hi if math.isfinite(hi) else max(4 * lo, 4.0)
 
-            seen: dict[float, float] = {}
+            seen: dict[float, tuple[float, float, float, float]] = {}
 
-            def diff(al: float, i: int = i, j: int = j, memo: dict[float, float] = seen) -> float:
+            def both(al: float, i: int = i, j: int = j,
+                     memo: dict[float, tuple[float, float, float, float]] = seen
+                     ) -> tuple[float, float, float, float]:
+                """(D, D', q_i, q_j) at α: D = f_j − f_i, D' = df_j/dα − df_i/dα."""
                 if al not in memo:
-                    memo[al] = f_at(j, al) - f_at(i, al)
+                    fi, si, qi = f_at(i, al)
+                    fj, sj, qj = f_at(j, al)
+                    memo[al] = (fj - fi, sj - si, qi, qj)
                 return memo[al]
+
+            def diff(al: float) -> float:
+                return both(al)[0]
 
             d_lo, d_hi = diff(a_lo), diff(a_hi)
             while not math.isfinite(hi) and d_hi * d_lo > 0 and a_hi < 1e4:
@@ -714,14 +759,16 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]],
                 def g(t: float) -> float:
                     al = curve._At(t)
                     return se.f_perfect(al) - se.free_entropy(math.exp(t), al)
-                ta = math.log(curve._root(bi, a_lo))
-                tb = math.log(curve._root(bi, a_hi)) if a_hi <= bi.Ab else math.log(bi.b)
+                ta = math.log(_qh_on(curve, bi, a_lo))
+                tb = math.log(_qh_on(curve, bi, a_hi)) if a_hi <= bi.Ab else math.log(bi.b)
                 t = optimize.brentq(g, ta, tb, xtol=1e-14, rtol=1e-15, maxiter=200)
                 a_it = curve._At(t)
+                qi, qj = se.q_of(math.exp(t)), se.P.rho
             else:
-                a_it = optimize.brentq(diff, a_lo, a_hi, xtol=1e-14, rtol=1e-15, maxiter=200)
-            qi = _f_on(curve, ki, bi, a_it)[1]
-            qj = _f_on(curve, kj, bj, a_it)[1]
+                a_it, last = _newton(both, a_lo, a_hi, d_lo, d_hi)
+                # q of each branch at the last α evaluated, within 1e-10 of α_IT (q is printed
+                # to 4 digits)
+                qi, qj = seen[last][2], seen[last][3]
             out.append(Transition("IT", a_it, "first order", min(qi, qj), max(qi, qj),
                                   pair=(i, j)))
     # keep the crossings where the global maximum changes (a guide's was checked there)
@@ -730,11 +777,46 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]],
         if t.alpha == 0.0 or t.kind == "continuous" or id(t) in confirmed:
             kept.append(t)
             continue
+        present = [k for k, (_kind, lo, hi, _br) in enumerate(branches) if lo < t.alpha < hi]
+        if t.pair is not None and present == sorted(t.pair):
+            kept.append(t)             # only these two branches exist here: the maximum changes
+            continue
         below = curve.bayes(t.alpha * (1 - 1e-7)).q if t.alpha > 0 else 0.0
         above = curve.bayes(t.alpha * (1 + 1e-7)).q
         if abs(above - below) > 1e-5 or t.kind == "continuous":
             kept.append(t)
     return kept
+
+
+def _newton(fd: Callable[[float], tuple[float, ...]], lo: float, hi: float, f_lo: float,
+            f_hi: float) -> tuple[float, float]:
+    """(root, the last point evaluated) of f in [lo, hi], f(lo)·f(hi) < 0, by Newton's method
+    with f' from ``fd`` (x ↦ (f, f', …)), started at the secant point and kept inside the
+    shrinking bracket (a step that leaves it is replaced by bisection). It stops once a step is
+    below 1e-10 of x, returning x + step: the error left is ~f''·step²/(2f'), ~1e-20 x for the
+    free-entropy differences it serves (their D' is the difference of the branches' ΔΨ,
+    exact at no cost: Brent took 2–3 times as many evaluations, each a root at a new α)."""
+    x = lo - f_lo * (hi - lo) / (f_hi - f_lo)
+    for _ in range(200):
+        f, d = fd(x)[:2]
+        if f == 0:
+            return x, x
+        if (f > 0) == (f_lo > 0):
+            lo, f_lo = x, f
+        else:
+            hi, f_hi = x, f
+        step = -f / d if d != 0 else math.inf
+        nxt = x + step
+        if lo < nxt < hi:
+            if abs(step) <= 1e-10 * abs(x):
+                return nxt, x
+        else:
+            nxt = 0.5 * (lo + hi)
+        if hi - lo <= 4 * _EPS * max(abs(lo), abs(hi)):
+            return nxt, x
+        x = nxt
+    raise NotConverged(f"the free entropies' crossing did not converge in 200 Newton steps "
+                       f"(bracket [{lo:.17g}, {hi:.17g}])")
 
 
 def _fraction(a: Fraction, b: float) -> str:

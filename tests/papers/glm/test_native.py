@@ -34,7 +34,7 @@ def test_the_extension_is_built():
 
 def _abs_sums(C, w, V, level, radius):
     """Σ|term| of every pair's three sums, from the numpy path's nodes."""
-    yrow, y, wy, xpair, x, wx = C._nodes3(w, V, level, radius)
+    yrow, y, _wy, xpair, x, wx = C._nodes3(w, V, level, radius)
     wo = w[yrow][xpair]
     em = x - wo
     gm = np.exp(-0.5 * (y[xpair] - x * x) ** 2 / C.sigma ** 2 - 0.5 * em * em / V) * wx

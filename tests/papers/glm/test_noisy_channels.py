@@ -296,3 +296,32 @@ def test_a_usual_spelling_does_not_import_sympy():
             "assert read_channel('z**2', noise='1').kind == 'square'\n"
             "assert read_channel('Max(0, z)').kind == 'relu'\n")
     assert loaded_after(code, ("sympy",)) == []
+
+
+@pytest.mark.parametrize("text,noise,even,odd", [("tanh(z)", "1/5", False, True),
+                                                 ("cos(z)", "1/2", True, False),
+                                                 ("erf(2*z)", "1/3", False, True),
+                                                 ("tanh(z - 1/2)", "1/2", False, False)])
+def test_smooth_channel_sums_half_the_omega_rule_by_symmetry(text, noise, even, odd):
+    """An even or odd smooth g: the (ω, y) integrands at −ω are those at ω (even) or at (ω, −y)
+    (odd), so only ω > 0 is summed, twice; against the sum over the whole rule, at both
+    resolutions, to rounding. A g of neither parity keeps the whole rule."""
+    from fltheory.papers.glm import _channels as chs
+    from fltheory.papers.glm.params import read_channel
+
+    C = chs.channel_numerics(read_channel(text, noise=noise), 1.0)
+    assert (C.mean_free, C.odd) == (even, odd)
+
+    def whole(q, level, what):
+        """The sum over the whole ω rule, written out from the grids."""
+        V = C.V1(q, 1.0 - q)
+        w, ww = C._wgrid(q, level)
+        y, wy = C._ygrid(level)
+        parts = C._core(w, y, V, level, ("Z", "dZ") if what == "Q" else ("Z",))
+        return chs._grid_average(parts[0], parts[-1], V, ww, wy, what)
+
+    for q in (1e-3, 0.4, 0.97):
+        for what in ("Q", "psi"):
+            for level in (1, 2):
+                a, b = C._avg(q, level, None, what), whole(q, level, what)
+                assert a == pytest.approx(b, rel=2e-15, abs=1e-17), (q, what, level)
