@@ -1293,6 +1293,7 @@ def _expression_pieces(text: str) -> tuple[tuple[float, float, float, float], ..
     return tuple(tuple(float(v) for v in piece) for piece in exact)  # type: ignore[misc]
 
 
+@lru_cache(maxsize=32)
 def _odd(text: str) -> bool:
     """Whether g(−z) = −g(z) identically."""
     import sympy as sp
@@ -1303,6 +1304,7 @@ def _odd(text: str) -> bool:
     return bool(sp.simplify(expr.subs(Z, -Z) + expr) == 0)
 
 
+@lru_cache(maxsize=32)
 def _even(text: str) -> bool:
     """Whether g(−z) = g(z) identically (then E[z | y] = 0)."""
     import sympy as sp
