@@ -18,6 +18,7 @@ import subprocess
 import time
 
 from fltheory.papers.glm import theory
+from fltheory.papers.glm._channels import square_kernel
 from fltheory.papers.glm.params import (
     AmpRun,
     Channel,
@@ -41,6 +42,8 @@ NOISY = [
     ("rademacher × relu, σ = 1/5", rademacher, Channel("relu", noise="1/5")),
     ("rademacher × abs, σ = 1/20", rademacher, Channel("abs", noise="1/20")),
     ("gaussian × tanh, σ = 1/2", gaussian, Channel("expr", noise="1/2", expression="tanh(z)")),
+    ("rademacher × tanh, σ = 1/5", rademacher,
+     Channel("expr", noise="1/5", expression="tanh(z)")),
     ("gaussian × square, σ = 1", gaussian, Channel("square", noise="1")),
     ("rademacher × square, σ = 1/10", rademacher, Channel("square", noise="1/10")),
 ]
@@ -69,7 +72,8 @@ def main() -> None:
         cells = ", ".join(f"α_{n} = {e or v.text()} ({'exact' if e else v.digits})"
                           for n, v, _k, _a, _b, e in ans.items) or "none"
         print(f"  {name:32s} wall {wall:5.2f} s  cpu {cpu:5.2f} s   {cells}")
-    print("\nnoisy channels (both resolutions; per threshold = wall / thresholds found)")
+    print("\nnoisy channels (both resolutions; per threshold = wall / thresholds found; the "
+          f"square's sum in {'C' if square_kernel() else 'numpy: the C extension is not built'})")
     for name, make, ch in NOISY:
         ans, wall, cpu = _timed(lambda make=make, ch=ch: theory.thresholds(make(), ch))
         cells = ", ".join(f"α_{n} = {e or v.text()} ({'exact' if e else v.digits})"

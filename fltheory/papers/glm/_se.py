@@ -795,7 +795,8 @@ def _newton(fd: Callable[[float], tuple[float, ...]], lo: float, hi: float, f_lo
     shrinking bracket (a step that leaves it is replaced by bisection). It stops once a step is
     below 1e-10 of x, returning x + step: the error left is ~f''·step²/(2f'), ~1e-20 x for the
     free-entropy differences it serves (their D' is the difference of the branches' ΔΨ,
-    exact at no cost: Brent took 2–3 times as many evaluations, each a root at a new α)."""
+    exact at no cost: Rademacher × tanh(z), σ = 1/5, 23 coarse averages against Brent's 33
+    from the same bracket; 0–25 % fewer over the noisy pairs measured)."""
     x = lo - f_lo * (hi - lo) / (f_hi - f_lo)
     for _ in range(200):
         f, d = fd(x)[:2]

@@ -62,10 +62,10 @@ def glm_run(prior: Prior, channel: Channel, alphas: tuple[float, ...] = (),
         from fltheory.papers.glm._channels import channel_numerics
 
         channel_numerics(channel, float(prior.rho))   # a refusal for cost comes first
-        # measured (farm-bench, whole command, medians, idle): abs/relu with σ = 1/5 0.8–1.4 s
-        # for a Gaussian prior, 1.5–1.7 s for Rademacher; the square 4.7 s (Gaussian, σ = 1)
-        # and 9.3 s (Rademacher, σ = 1/10)
-        cost = ("5–10 seconds" if channel.kind == "square" else "a second or two")
+        # measured (farm-bench, whole command, medians): abs/relu with σ = 1/5 1.0–1.4 s for a
+        # Gaussian prior, 1.4–1.7 s for Rademacher; the square (its sum in C) 1.5 s (Gaussian,
+        # σ = 1) and 3.3 s (Rademacher, σ = 1/10)
+        cost = ("a few seconds" if channel.kind == "square" else "a second or two")
         print(f"glm: noisy {channel.kind}: each average is a "
               f"{'three' if channel.kind == 'square' else 'two'}-dimensional sum at two "
               f"resolutions; the thresholds take {cost}", file=sys.stderr)
