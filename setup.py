@@ -19,7 +19,7 @@ setup(
             "fltheory.papers.committee._native",
             sources=["fltheory/papers/committee/_native.c"],
             include_dirs=["fltheory/engine"],
-            depends=["fltheory/engine/dop853.h"],
+            depends=["fltheory/engine/dop853.h", "fltheory/engine/pybuffers.h"],
             # no fused multiply-adds: the same rounding as the numba and Python paths
             extra_compile_args=["-O2", "-ffp-contract=off"],
             optional=True,
@@ -27,6 +27,8 @@ setup(
         Extension(
             "fltheory.papers.glm._native",
             sources=["fltheory/papers/glm/_native.c"],
+            include_dirs=["fltheory/engine"],
+            depends=["fltheory/engine/pybuffers.h"],
             # the same rounding as the numpy path it ports (no fused multiply-adds)
             extra_compile_args=["-O2", "-ffp-contract=off"],
             optional=True,

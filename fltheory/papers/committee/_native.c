@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pybuffers.h"
+
 #include "dop853.h"
 
 #ifndef M_PI
@@ -116,41 +118,6 @@ static void erf_loops(void *ctx, const double *y, double *out)
 }
 
 /* ---- arguments ---- */
-
-typedef struct {
-    Py_buffer view;
-    int held;
-} buffer;
-
-/* A C-contiguous float64 buffer of ``len`` values (len < 0: any length) named ``name``. */
-static int get_doubles(PyObject *obj, Py_ssize_t len, int writable, buffer *b, const char *name)
-{
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(obj, &b->view, flags) < 0)
-        return -1;
-    b->held = 1;
-    const char *fmt = b->view.format;
-    size_t fl = fmt == NULL ? 0 : strlen(fmt);
-    if (b->view.itemsize != 8 || fl == 0 || fmt[fl - 1] != 'd') {
-        PyErr_Format(PyExc_TypeError, "%s: expected float64 values", name);
-        return -1;
-    }
-    if (len >= 0 && b->view.len != len * 8) {
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd values, got %zd", name, len,
-                     b->view.len / 8);
-        return -1;
-    }
-    return 0;
-}
-
-static void release(buffer *bs, int count)
-{
-    for (int i = 0; i < count; i++)
-        if (bs[i].held) {
-            PyBuffer_Release(&bs[i].view);
-            bs[i].held = 0;
-        }
-}
 
 enum { B_T, B_A, B_W, N_MODEL_BUFFERS };
 

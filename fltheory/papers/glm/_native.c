@@ -18,40 +18,7 @@
 #include <math.h>
 #include <string.h>
 
-typedef struct {
-    Py_buffer view;
-    int held;
-} buffer;
-
-/* A C-contiguous float64 buffer of ``len`` values (len < 0: any length) named ``name``. */
-static int get_doubles(PyObject *obj, Py_ssize_t len, int writable, buffer *b, const char *name)
-{
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(obj, &b->view, flags) < 0)
-        return -1;
-    b->held = 1;
-    const char *fmt = b->view.format;
-    size_t fl = fmt == NULL ? 0 : strlen(fmt);
-    if (b->view.itemsize != 8 || fl == 0 || fmt[fl - 1] != 'd') {
-        PyErr_Format(PyExc_TypeError, "%s: expected float64 values", name);
-        return -1;
-    }
-    if (len >= 0 && b->view.len != len * 8) {
-        PyErr_Format(PyExc_ValueError, "%s: expected %zd values, got %zd", name, len,
-                     b->view.len / 8);
-        return -1;
-    }
-    return 0;
-}
-
-static void release(buffer *bs, int count)
-{
-    for (int i = 0; i < count; i++)
-        if (bs[i].held) {
-            PyBuffer_Release(&bs[i].view);
-            bs[i].held = 0;
-        }
-}
+#include "pybuffers.h"
 
 /* x = S^-1(s): linear below s_star (panels of width c1 in x), then x^2 linear in s (width c2
  * in u = x^2); _SquareNoisy._xmetric's S_inv */
