@@ -374,3 +374,17 @@ def test_time_limit_is_not_lost_in_a_gc_callback():
             _spin(5)
     finally:
         gc.callbacks.remove(busy)
+
+
+@pytest.mark.parametrize("a,b", [
+    ("sqrt(z**2)", "Abs(z)"), ("z*(1+1)/2", "z"), ("exp(log(Abs(z)))", "Abs(z)"),
+    ("Abs(z)**2", "z**2"), ("sign(z)*Abs(z)", "z"), ("tanh(z)", "sign(z)"), ("z**2", "Abs(z)"),
+    ("Max(0, z)", "Max(z, 0)"), ("cos(z)**2 + sin(z)**2", "1"), ("z**3", "z"),
+])
+def test_equal_expressions_is_simplify_where_it_decides(a, b):
+    """The three-point shortcut of equal_expressions never changes sympy's answer: against
+    (a − b).simplify() == 0 alone, on pairs that are equal and pairs that agree at z = 0, ±1."""
+    from fltheory.engine.expressions import equal_expressions, parse_expression
+
+    ea, eb = parse_expression(a), parse_expression(b)
+    assert equal_expressions(ea, eb) == ((ea - eb).simplify() == 0)

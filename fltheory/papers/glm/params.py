@@ -395,7 +395,7 @@ def read_channel(value: Any, probit: Any = 0, noise: Any = 0) -> Channel:
 
 
 #: the usual spellings of the catalogue's channels as expressions (spaces removed), read without
-#: sympy (tests/papers/glm/test_glm_cli.py holds each to :func:`_recognise`'s answer)
+#: sympy (tests/papers/glm/test_noisy_channels.py holds each to :func:`_recognise`'s answer)
 _SPELLINGS = {
     "z": "linear", "sign(z)": "sign", "Abs(z)": "abs", "abs(z)": "abs",
     "z**2": "square", "z^2": "square", "z*z": "square",
@@ -404,37 +404,17 @@ _SPELLINGS = {
 }
 
 
-def _differs_somewhere(diff: Any) -> bool:
-    """Whether the expression ``diff`` of z is nonzero at one of three generic rational points
-    (evaluated to 30 digits; a value that cannot be evaluated says nothing)."""
-    import sympy as sp
-
-    from fltheory.engine.expressions import Z
-
-    for point in (sp.Rational(37, 100), sp.Rational(-121, 100), sp.Rational(23, 10)):
-        try:
-            value = complex(diff.subs(Z, point).evalf(30))
-        except (TypeError, ValueError):
-            continue
-        if abs(value) > 1e-20:
-            return True
-    return False
-
-
 def _recognise(text: str) -> tuple[str, Any, str]:
     """(kind, K, text) of an expression: a catalogue channel when sympy proves it equal (the
     grammar's own expressions are compared; params imports no sympy)."""
-    from fltheory.engine.expressions import parse_expression
+    from fltheory.engine.expressions import equal_expressions, parse_expression
 
     expr = parse_expression(text, "channel")
     if not expr.free_symbols:
         raise DomainError("channel", text, "a function of z", reason="does not depend on z")
     for kind, ref in (("sign", "sign(z)"), ("abs", "Abs(z)"), ("square", "z**2"),
                       ("relu", "Max(0, z)"), ("linear", "z")):
-        diff = expr - parse_expression(ref)
-        if _differs_somewhere(diff):
-            continue                    # no proof needed: simplify took ~0.25 s a channel
-        if diff.simplify() == 0:
+        if equal_expressions(expr, parse_expression(ref)):
             return kind, None, text
     if expr.func.__name__ == "sign" and len(expr.args) == 1:
         k = (parse_expression("Abs(z)") - expr.args[0]).simplify()
