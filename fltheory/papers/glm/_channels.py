@@ -950,7 +950,8 @@ _SMOOTH_V_SMALL = 1e-8
 #: (x − ω rounds to 1e-16·ω: at V' = 1e-12ρ' the two levels part by 3e-10, at 1e-10ρ' they
 #: agree within 6e-12; at V' = 1e-24 the quadrature gave Q 10⁵ times too large)
 _SQ_V_SMALL = 1e-10
-#: the (ω, y, x) nodes evaluated at once (memory: a few arrays of this length)
+#: the (ω, y, x) nodes the numpy path evaluates at once (memory: a few arrays of this length;
+#: 1e5 took 13 ms a coarse average against 31 ms for 1e6, measured at σ = 1, q = 0.01–0.999)
 _SQ_BLOCK = 100_000
 _GL_2D = np.polynomial.legendre.leggauss(_NODES_2D)
 

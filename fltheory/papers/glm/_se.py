@@ -463,7 +463,7 @@ class Curve:
         pts = memo.get(alpha)
         return next(p for p in (pts if pts is not None else self._points(alpha)) if p.stable)
 
-    def follow(self, p: FixedPoint, coarse: Curve) -> FixedPoint | None:
+    def follow(self, p: FixedPoint, coarse: Curve, free: bool = True) -> FixedPoint | None:
         """This curve's counterpart of ``coarse``'s stable fixed point ``p`` (same α, same
         branch): an interior one by one Newton step in t = ln q̂ from p's, with this level's
         residual A(e^t) − α and the coarse level's slope (central differences, step _H: its
@@ -484,7 +484,10 @@ class Curve:
         if abs(step) > 1e-6 or abs(d2) * step * step / (2 * d1) > 1e-15:
             return None
         qh = math.exp(t1 + step)
-        return FixedPoint(qh, se.q_of(qh), alpha, se.free_entropy(qh, alpha), True, p.kind)
+        # free=False: f is left NaN (its ΔΨ is a whole fine average), for a caller that
+        # computes it only when asked (theory.point)
+        f = se.free_entropy(qh, alpha) if free else math.nan
+        return FixedPoint(qh, se.q_of(qh), alpha, f, True, p.kind)
 
     def informed(self, alpha: float) -> FixedPoint:
         """The fixed point reached from q₀ = ρ⁻: the stable fixed point of largest q."""

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 from fltheory.papers.glm._se import SE, Curve, FixedPoint, NotConverged, transitions
 from fltheory.papers.glm.params import Channel, Prior
@@ -212,11 +213,26 @@ class PointAnswer:
     amp_mmse: Value
     bayes_error: Value
     amp_error: Value
-    bayes_f: Value
-    amp_f: Value
     bayes_kind: str
     amp_kind: str
     error_kind: str
+    #: () ↦ (bayes_f, amp_f), evaluated on first use: a followed fine fixed point's free
+    #: entropy costs a whole fine average (ΔΨ), and no command prints it
+    free: Callable[[], tuple[Value, Value]] = field(repr=False, compare=False)
+
+    @cached_property
+    def _free(self) -> tuple[Value, Value]:
+        return self.free()
+
+    @property
+    def bayes_f(self) -> Value:
+        """The Bayes-optimal fixed point's free entropy, confirmed at both resolutions."""
+        return self._free[0]
+
+    @property
+    def amp_f(self) -> Value:
+        """AMP's fixed point's free entropy, confirmed at both resolutions."""
+        return self._free[1]
 
 
 def _gen(se: SE, p: FixedPoint) -> float:
@@ -253,9 +269,21 @@ def point(prior: Prior, channel: Channel, alpha: float) -> PointAnswer:
         raise NotConverged(f"at alpha = {alpha:g} the two resolutions pick different fixed "
                            "points (too close to a threshold to decide)")
     kind = "classification" if channel.discrete else "mse"
+    se2 = c2.se
+
+    def free() -> tuple[Value, Value]:
+        return (_confirm(b1.f, _f_of(se2, b2)), _confirm(a1.f, _f_of(se2, a2)))
+
     return PointAnswer(alpha, _confirm(b1.q, b2.q), _confirm(a1.q, a2.q), _confirm(mb1, mb2),
                        _confirm(ma1, ma2), _confirm(eb1, eb2), _confirm(ea1, ea2),
-                       _confirm(b1.f, b2.f), _confirm(a1.f, a2.f), b2.kind, a2.kind, kind)
+                       b2.kind, a2.kind, kind, free)
+
+
+def _f_of(se: SE, p: FixedPoint) -> float:
+    """p's free entropy: its own when computed, else (a followed point) at its q̂ now."""
+    if not math.isnan(p.f):
+        return p.f
+    return se.free_entropy(p.qh, p.alpha)
 
 
 def _finer(c1: Curve, c2: Curve, p: FixedPoint, alpha: float, amp: bool = False) -> FixedPoint:
@@ -267,7 +295,7 @@ def _finer(c1: Curve, c2: Curve, p: FixedPoint, alpha: float, amp: bool = False)
         others = [q.f for q in c1.fixed_points(alpha) if q.stable and q is not p]
         if any(abs(p.f - f) <= 1e-9 * max(1.0, abs(p.f)) for f in others):
             return c2.bayes(alpha)
-    got = c2.follow(p, c1)
+    got = c2.follow(p, c1, free=False)
     if got is None:
         return c2.amp(alpha) if amp else c2.bayes(alpha)
     return got
