@@ -1296,25 +1296,13 @@ def _expression_pieces(text: str) -> tuple[tuple[float, float, float, float], ..
 
 
 @lru_cache(maxsize=32)
-def _odd(text: str) -> bool:
-    """Whether g(−z) = −g(z) identically."""
-    import sympy as sp
-
-    from fltheory.engine.expressions import Z, parse_expression
+def _parity(text: str) -> tuple[bool, bool]:
+    """(even, odd) of g: g(−z) = g(z) identically (then E[z | y] = 0), or g(−z) = −g(z)."""
+    from fltheory.engine.expressions import Z, equal_expressions, parse_expression
 
     expr = parse_expression(text, "channel")
-    return bool(sp.simplify(expr.subs(Z, -Z) + expr) == 0)
-
-
-@lru_cache(maxsize=32)
-def _even(text: str) -> bool:
-    """Whether g(−z) = g(z) identically (then E[z | y] = 0)."""
-    import sympy as sp
-
-    from fltheory.engine.expressions import Z, parse_expression
-
-    expr = parse_expression(text, "channel")
-    return bool(sp.simplify(expr.subs(Z, -Z) - expr) == 0)
+    mirror = expr.subs(Z, -Z)
+    return equal_expressions(mirror, expr), equal_expressions(mirror, -expr)
 
 
 def channel_numerics(channel: Channel, rho: float) -> ChannelNumerics:
@@ -1372,8 +1360,9 @@ def channel_numerics(channel: Channel, rho: float) -> ChannelNumerics:
                             "a y panel every 2σ: a larger --noise")
         return numerics
     if channel.noise > 0 and kind == "expr" and smooth_expression(channel.phi_text):
-        smooth = _SmoothNoisy(channel, rho, mean_free=_even(channel.phi_text),
-                              expr_text=channel.phi_text, odd=_odd(channel.phi_text))
+        even, odd = _parity(channel.phi_text)
+        smooth = _SmoothNoisy(channel, rho, mean_free=even, expr_text=channel.phi_text,
+                              odd=odd)
         cells = smooth.cells()
         if cells > MAX_SMOOTH_CELLS:
             from fltheory.exact import CostError

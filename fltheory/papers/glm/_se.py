@@ -541,15 +541,20 @@ def _stable_branches(curve: Curve) -> list[tuple[str, float, float, Branch | Non
     return out
 
 
-def _f_on(curve: Curve, kind: str, br: Branch | None, alpha: float) -> tuple[float, float]:
-    """(free entropy, q) of a stable branch at α."""
+def _on_branch(curve: Curve, kind: str, alpha: float,
+               source: tuple[Curve, Branch | None]) -> tuple[float, float, float]:
+    """(f, df/dα, q) of a stable branch of ``curve`` at α: 0 on the uninformative point;
+    −H + αI on perfect recovery (discrete prior: df/dα = I(y; z)); on an interior branch, at the
+    fixed point of ``source`` = (a curve, its piece): this curve's own, or a coarser one's, where
+    f is stationary (see :func:`_it_from`), and df/dα = ΔΨ (the envelope theorem; free once f
+    is computed, :meth:`SE.delta_psi` remembers it)."""
     se = curve.se
     if kind == "uninformative":
-        return 0.0, 0.0
+        return 0.0, 0.0, 0.0
     if kind == "perfect":
-        return se.f_perfect(alpha), se.P.rho
-    qh = _qh_on(curve, br, alpha)
-    return se.free_entropy(qh, alpha), se.q_of(qh)
+        return se.f_perfect(alpha), se.C.info_full(), se.P.rho
+    qh = _qh_on(*source, alpha)
+    return se.free_entropy(qh, alpha), se.delta_psi(qh), se.q_of(qh)
 
 
 def _qh_on(curve: Curve, br: Branch | None, alpha: float) -> float:
@@ -594,10 +599,9 @@ def transitions(curve: Curve, guide: list[Transition] | None = None) -> list[Tra
     for x, a, kind in curve.extrema:
         if kind == "max":
             g = overlap("alg", a)
-            piece = _amp_piece(curve, a * (1 - 1e-9))
             if g:
                 below = g.q_below
-            elif piece is not None and piece.b == x:
+            elif (piece := _amp_piece(curve, a * (1 - 1e-9))) is not None and piece.b == x:
                 below = se.q_of(x)         # AMP's branch ends here (no root near the extremum)
             else:
                 below = amp_q(a * (1 - 1e-9))
@@ -643,22 +647,12 @@ def _it_from(curve: Curve, branches: list[tuple[str, float, float, Branch | None
     f, slope, q = [], [], []
     for k in g.pair:
         kind = branches[k][0]
-        if kind == "uninformative":
-            f.append(0.0)
-            slope.append(0.0)
-            q.append(0.0)
-        elif kind == "perfect":
-            if not se.prior.discrete:
-                return None
-            f.append(se.f_perfect(a1))
-            slope.append(se.C.info_full())
-            q.append(se.P.rho)
-        else:
-            qh = _qh_on(coarse, cb[k][3], a1)
-            f.append(se.free_entropy(qh, a1))
-            slope.append(coarse.se.C.dpsi(coarse.se.q_of(qh), coarse.se.level,
-                                          coarse.se.v_of(qh)))
-            q.append(se.q_of(qh))
+        if kind == "perfect" and not se.prior.discrete:
+            return None
+        fk, sk, qk = _on_branch(curve, kind, a1, (coarse, cb[k][3]))
+        f.append(fk)
+        slope.append(sk)
+        q.append(qk)
     d, dd = f[1] - f[0], slope[1] - slope[0]
     if not (math.isfinite(d) and math.isfinite(dd)) or dd == 0:
         return None
@@ -682,21 +676,15 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]],
     guided = cb is not None and [b[0] for b in cb] == [b[0] for b in branches]
 
     def f_at(k: int, al: float) -> tuple[float, float, float]:
-        """(f, df/dα, q) of stable branch k at α; on an interior branch of a guided curve, at
-        the coarser level's fixed point (stationary: see :func:`_it_from`), which spares this
-        level's root finding. df/dα = ΔΨ at an interior fixed point (the envelope theorem),
-        I(y; z) on perfect recovery (f = −H + αI), 0 on the uninformative point."""
+        """(f, df/dα, q) of stable branch k at α (:func:`_on_branch`); on an interior branch of
+        a guided curve, at the coarser level's fixed point, which spares this level's root
+        finding."""
         kind, _lo, _hi, br = branches[k]
-        if kind == "uninformative":
-            return 0.0, 0.0, 0.0
-        if kind == "perfect":
-            return se.f_perfect(al), se.C.info_full(), se.P.rho
+        source = (curve, br)
         if guided:
             assert coarse is not None and cb is not None
-            qh = _qh_on(coarse, cb[k][3], al)
-        else:
-            qh = _qh_on(curve, br, al)
-        return se.free_entropy(qh, al), se.delta_psi(qh), se.q_of(qh)
+            source = (coarse, cb[k][3])
+        return _on_branch(curve, kind, al, source)
 
     for i in range(len(branches)):
         for j in range(i + 1, len(branches)):
@@ -719,7 +707,7 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]],
                     if bi is not None and lo_j * (1 - 1e-12) >= hi_i:
                         qb = se.q_of(bi.b)      # the branch runs into q = ρ as α → A(∞)
                     else:
-                        _, qb = _f_on(curve, ki, bi, lo_j * (1 - 1e-12))
+                        qb = _on_branch(curve, ki, lo_j * (1 - 1e-12), (curve, bi))[2]
                     kind = "continuous" if se.P.rho - qb < 1e-6 else "first order"
                     out.append(Transition("IT", lo_j, kind, qb, se.P.rho,
                                           _fraction(se.prior.continuous_weight,

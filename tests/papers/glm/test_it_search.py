@@ -36,6 +36,21 @@ def test_newton_finds_known_roots():
     assert len(calls) <= 2 + 8           # quadratic convergence from the secant point
 
 
+def test_newton_returns_its_last_step_taken():
+    """f = u + u², u = x − 0.7, on [0.7 − h, 0.7 + h]: the secant start is h² = 3e-6 from the
+    root, Newton's next iterate ~(h²)² = 9e-12 from it, so the step that stops the search is
+    ~9e-12 (below 1e-10 x): the root returned is x + step (error ~1e-22), not x."""
+    h = math.sqrt(3e-6)
+
+    def fd(x):
+        u = x - 0.7
+        return u + u * u, 1.0 + 2.0 * u
+
+    root, last = _se._newton(fd, 0.7 - h, 0.7 + h, fd(0.7 - h)[0], fd(0.7 + h)[0])
+    assert 1e-13 < abs(last - 0.7) < 1e-10          # the stopping step was of that size
+    assert root == pytest.approx(0.7, rel=2e-16, abs=0)
+
+
 def test_newton_keeps_to_its_bracket():
     """arctan: Newton's step from far out overshoots (diverges without the bracket)."""
     def fd(x):
