@@ -4,10 +4,11 @@ the same order without fused multiply-adds; only exp differs (the C library's ag
 vectorised one). So each sum is held to numpy's within a few ulps of the sum of the absolute
 values of its terms (computed here from the numpy path's own nodes: 16 ulp allowed, 2.7 ulp
 measured over these cases), and a whole average (Q, the Z ln Z term; numpy adds its blocks in
-another order) to 1e-14 relative (7.3e-16 measured). That the sums are the right integrals at all is checked
-elsewhere, against independent routes (test_noisy_square.py, test_independent_noisy.py), and
-those tests now run through the extension. It is built by ``pip install`` (setup.py); these
-tests fail, not skip, when it is missing, so that a build that silently failed is seen."""
+another order) to 1e-14 relative (7.3e-16 measured). That the sums are the right integrals at
+all is checked elsewhere, against independent routes (test_noisy_square.py,
+test_independent_noisy.py), and those tests now run through the extension. It is built by
+``pip install`` (setup.py); these tests fail, not skip, when it is missing, so that a build that
+silently failed is seen."""
 
 from __future__ import annotations
 
