@@ -16,6 +16,8 @@
   recursions for any activation and depth;
 * :mod:`fltheory.engine.spectral` -- BBP outliers and overlaps for any bulk, the weak-recovery
   threshold and optimal preprocessing of a link, the Lu–Li equations;
+* :mod:`fltheory.engine.threads` -- independent pieces of one numerical sum on the machine's
+  cores (the same bits on one core or many);
 * :mod:`fltheory.engine.timer` -- a wall-clock bound on a block of sympy work.
 
 Modules here use exact rationals, sympy and mpmath (odes: numpy); none imports a simulator.
@@ -29,7 +31,7 @@ from importlib import import_module
 from typing import Any
 
 __all__ = ["expressions", "functions", "hermite", "integrability", "kernels", "odes",
-           "randomfeatures", "spectral", "spherical", "timer"]
+           "randomfeatures", "spectral", "spherical", "threads", "timer"]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,6 +1,7 @@
 """Run a task over grid points × seeds: serially, in local worker processes, or on Dask.
 
-Every run executes :func:`execute` — one BLAS thread (threadpoolctl), the simulation's seed
+Every run executes :func:`execute` — one BLAS thread (threadpoolctl) and one thread for
+fltheory's own sums (:func:`fltheory.engine.threads.limited`), the simulation's seed
 derived from (user seed, task, grid point) by numpy's SeedSequence — so a serial run, a local
 pool and a Dask cluster return identical numbers. A run that raises is reported with its grid
 point and seed; the others complete. Results are written to the store as they arrive.
@@ -82,12 +83,14 @@ def execute(task_id: str, params: dict[str, str], seed: int) -> dict[str, Any]:
     import scipy.linalg  # noqa: F401
     from threadpoolctl import threadpool_limits
 
+    from fltheory.engine.threads import limited
+
     start = time.perf_counter()
     try:
         task = get_task(task_id)
         values = {name: parse_value(task, name, text) for name, text in params.items()}
         run_seed = derived_seed(task_id, params, seed) if task.derive_seed else seed
-        with threadpool_limits(limits=1):
+        with threadpool_limits(limits=1), limited(1):
             result = task.func(values, run_seed)
     except Exception as exc:  # reported with its grid point and seed; the sweep goes on
         last = traceback.extract_tb(exc.__traceback__)[-1]

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
+from fltheory.engine.threads import run_pieces, thread_count
 from fltheory.papers.glm._quad import (
     LOG_SQRT_2PI,
     gauss_panels,
@@ -842,22 +843,33 @@ class _SmoothNoisy(_AdditiveNoise):
     def _core(self, w: np.ndarray, y: np.ndarray, V: float, level: int,
               weights: tuple[str, ...] = ("Z", "dZ")) -> list[np.ndarray]:
         """E_t of N(y; g(ω + √V t), σ²) times 1 ("Z"), √V t ("dZ") or (√V t)² ("m2") on the
-        grid ω × y, in blocks of ω so that no block holds more than ~4·10⁶ (ω, t, y) terms."""
+        grid ω × y: in blocks of ω of at most _SMOOTH_BLOCK (ω, y, t) terms, each laid out
+        (ω, y, t) so that the sum over t is one matrix product and the exponent is formed in
+        place (exp(−(y/√(2σ²) − g/√(2σ²))²); the normalisation after the sum)."""
         g, _ = self._g()
         t, wt = self._tgrid(V, level)
         s, sig2 = math.sqrt(V), self.sigma ** 2
         vec = {"Z": wt, "dZ": wt * s * t, "m2": wt * V * t * t}
         W = np.stack([vec[k] for k in weights], axis=1)              # (nt, m)
-        out = [np.empty((len(w), len(y))) for _ in weights]
-        step = max(1, 4_000_000 // (len(t) * len(y)))
+        c = 1.0 / math.sqrt(2.0 * sig2)
+        ys = y * c
+        nt, ny, m = len(t), len(y), len(weights)
+        R = np.empty((len(w), ny, m))
+        step = max(1, _SMOOTH_BLOCK // (nt * ny))
+
+        def block(lo: int) -> None:
+            # the blocks are fixed by _SMOOTH_BLOCK, not by the threads that take them
+            G = g(w[lo:lo + step, None] + s * t[None, :]) * c        # (b, nt)
+            b = len(G)
+            E = np.subtract(ys[None, :, None], G[:, None, :])        # (b, ny, nt)
+            np.square(E, out=E)
+            np.negative(E, out=E)
+            np.exp(E, out=E)
+            np.matmul(E.reshape(b * ny, nt), W, out=R[lo:lo + b].reshape(b * ny, m))
+
+        run_pieces(block, range(0, len(w), step))
         norm = 1.0 / math.sqrt(2.0 * math.pi * sig2)
-        for lo in range(0, len(w), step):
-            G = g(w[lo:lo + step, None] + s * t[None, :])            # (b, nt)
-            E = np.exp(-0.5 * (y[None, None, :] - G[:, :, None]) ** 2 / sig2) * norm
-            R = np.einsum("bty,tm->mby", E, W, optimize=True)
-            for i in range(len(weights)):
-                out[i][lo:lo + step] = R[i]
-        return out
+        return [R[:, :, i] * norm for i in range(m)]
 
     def _avg(self, q: float, level: int, V: float | None, what: str) -> float:
         V1 = self.V1(q, V)
@@ -919,24 +931,30 @@ class _SmoothNoisy(_AdditiveNoise):
 #: standard deviations (each Gaussian factor below e^(−40.5) ≈ 2.6e-18 of its peak there; ω and
 #: x jointly: ω²/q + t² <= 9², t = (x − ω)/√V', with at least 2 standard deviations of x)
 _SQ_R = 9.0
-#: its panel widths at level 1 (level 2 halves every panel): x in units of √V' where the
+#: its panel widths at levels 1 and 2 (level 2 has 16 nodes a panel instead of 12, _SQ_NODES;
+#: level 3 halves every panel): x in units of √V' where the
 #: Gaussian in x is the narrower factor and u = x² in units of σ where N(y; x², σ²) is
 #: (``_SQ_CX``, ``_SQ_CU``); y in units of the scale L(y) on which Z_out varies (``_SQ_CY``,
 #: :meth:`_SquareNoisy._y_metric`); ω in units of √q (``_SQ_CW``), graded below from √V' by
 #: factors 2^``_SQ_CG`` (up to 256√V'). Measured against a reference grid (these widths 2/3 or
 #: 1/2 as wide, then halved; σ = 1/100, 1/10, 1, 3, and σ = 1/2 with σ_in = 1/3; q/ρ = 10⁻³,
 #: 0.3, 0.8, 0.99, 1 − 10⁻⁶): level 1 within 3.5e-11 (Q) and 5e-12 (the Z ln Z average),
-#: level 2 within 3e-14; y panels of 3L instead: 1e-8. The two levels agree within 3e-12 down
-#: to V' = 10⁻¹⁰ρ'; at V' = 10⁻¹² only 3e-10 (x − ω rounds to 1e-16·ω against √V' = 1e-6),
-#: which the printed digits show. One average: ~0.01 s at level 1, ~0.06 s at level 2 with the
-#: C sum (numpy: 3–4 times as long)
+#: level 2 (then halved panels, 12 nodes) within 3e-14; y panels of 3L instead: 1e-8. Level 2
+#: as it is now (16 nodes on level 1's panels), against the former level 3 (12 nodes on panels
+#: a quarter as wide in x and y, half in ω) at those σ and q/ρ = 10⁻³, 0.3, 0.9, 0.999, Q and
+#: Z ln Z: within 8.4e-15 (σ = 1/100, q/ρ = 10⁻³; the halved level 2 there 1.2e-14), within
+#: 3e-15 elsewhere but 6.6e-15 (σ = 3, q/ρ = 10⁻³); it differs from level 1 as the halved one
+#: did (to the first two digits of every difference), so the digits printed are the same. The
+#: two levels agree within 3e-12 down to V' = 10⁻¹⁰ρ'; at V' = 10⁻¹² only 3e-10 (x − ω rounds
+#: to 1e-16·ω against √V' = 1e-6), which the printed digits show. One average with the C sum
+#: (two threads): ~5 ms at level 1, ~15 ms at level 2 (the halved level 2 took ~45 ms)
 _SQ_CX = 3.0
 _SQ_CU = 3.0
 _SQ_CY = 2.0
 _SQ_CW = 2.0
 _SQ_CG = 2.0
-#: the most (ω, y, x) nodes of one average at level 2 (measured over σ/ρ' from 10⁻⁶ to 10⁴:
-#: 5.6e6 for σ >= ρ'/100, 9.8e6 at σ = 10⁻⁶ρ' and small q; a guard)
+#: the most (ω, y, x) nodes of one average at level 2 (measured over σ/ρ' from 10⁻⁶ to 100:
+#: 1.8e6 for σ >= ρ'/100, 3.0e6 at σ = 10⁻⁶ρ' and small q; a guard)
 MAX_SQUARE_CELLS = 20_000_000
 #: the smallest σ/ρ' of the noisy square: below it x² − y (x² ~ 100ρ') is not resolved on the
 #: scale σ in double precision (measured at ρ = 1: σ = 10⁻⁶ keeps both levels within 3e-11 of
@@ -945,6 +963,10 @@ _SQ_SIGMA_MIN = 1e-6
 #: below V' = this·ρ' a smooth noisy channel's averages are interpolated to their V' = 0 limit
 #: (tanh at σ = 1/2 and 1/5: the two levels agree within 2e-14 down to 1e-8, 4e-13 at 1e-10)
 _SMOOTH_V_SMALL = 1e-8
+#: the (ω, y, t) terms a smooth noisy channel's sum forms at once (1.6 MB: it stays in cache;
+#: tanh, σ = 1/5: 6 ms a coarse average at q = 0.3 against 18 ms for the former 4e6 terms laid
+#: out (ω, t, y), whose sum over t copied the block)
+_SMOOTH_BLOCK = 200_000
 
 #: below V' = this·ρ' the noisy square's averages are interpolated to their V' = 0 limit
 #: (x − ω rounds to 1e-16·ω: at V' = 1e-12ρ' the two levels part by 3e-10, at 1e-10ρ' they
@@ -953,7 +975,12 @@ _SQ_V_SMALL = 1e-10
 #: the (ω, y, x) nodes the numpy path evaluates at once (memory: a few arrays of this length;
 #: 1e5 took 13 ms a coarse average against 31 ms for 1e6, measured at σ = 1, q = 0.01–0.999)
 _SQ_BLOCK = 100_000
-_GL_2D = np.polynomial.legendre.leggauss(_NODES_2D)
+#: the noisy square's Gauss–Legendre nodes a panel at levels 1 and 2 (the same panels): its
+#: second resolution raises the degree instead of halving every panel, 16³/12³ = 2.4 times the
+#: nodes of level 1 instead of 8 (measured against the former level 3 at σ = 1/100, 1/10, 1,
+#: 3 and q/ρ = 10⁻³, 0.3, 0.9, 0.999: see the note at _SQ_CX)
+_SQ_NODES = {1: _NODES_2D, 2: 16}
+_SQ_GL = {k: np.polynomial.legendre.leggauss(n) for k, n in _SQ_NODES.items()}
 
 
 @dataclass(frozen=True)
@@ -969,12 +996,14 @@ class _SquareNoisy(_AdditiveNoise):
     geometrically from √V' below, where the two signs of x compete). The x-integral of each
     (ω, y) runs over where both factors live: x within 9√V' of ω (or of −ω; jointly with ω,
     ω²/q + t² <= 81) and x² within 9σ of y, in panels no wider than 3√V' in x and 3σ in u = x²
-    (Gauss–Legendre, 12 nodes, in x: the integrand is analytic in x, not in u at u = 0); y runs
+    (Gauss–Legendre, 12 nodes at level 1 and 16 at level 2, in x: the integrand is analytic in
+    x, not in u at u = 0); y runs
     over x²'s range at that ω, ± 9σ, in panels of 2L(y), L(y) = max(σ, min(y/2, 2√(yV'))) the
     scale on which Z_out varies (σ near y = 0 and for y < 0; a geometric grading by 2 where the
     density of x² is ∝ 1/√u; 2√(yV') where it is a Gaussian in √u). So the nodes sit where
     N(y; x², σ²)·N(x; ω, V') lives and their number hardly depends on σ (the u-panels narrow
-    with σ and so does the band of x for each y): <= 1e7 at level 2, ~8 times fewer at 1.
+    with σ and so does the band of x for each y): <= 3.1e6 at level 2 (16 nodes a panel, the
+    same panels), (16/12)³ = 2.4 times fewer at level 1.
     The error E(y − ŷ)² is a closed form (:meth:`gen_error`)."""
 
     def _y_metric(self, V: float, lo: float, hi: float,
@@ -997,7 +1026,7 @@ class _SquareNoisy(_AdditiveNoise):
         """The y nodes of every ω (row, y, weight) and the x band [lo, hi] of each: x within
         ``radius``·√V' of ω (or of −ω) and x² within 9σ of y."""
         sig, sv = self.sigma, math.sqrt(V)
-        k = 0.5 ** (level - 1)
+        k = _sq_scale(level)
         xa = np.maximum(0.0, w - radius * sv)
         xb = w + radius * sv
         ylo, yhi = xa * xa - _SQ_R * sig, xb * xb + _SQ_R * sig
@@ -1008,16 +1037,16 @@ class _SquareNoisy(_AdditiveNoise):
         step = (s_hi - s_lo)[row] / ny[row]
         ya = np.interp(s_lo[row] + (s_hi - s_lo)[row] * frac, stab, ytab)
         yb = np.interp(s_lo[row] + (s_hi - s_lo)[row] * frac + step, stab, ytab)
-        y, wy, yrow = _panel_nodes(ya, yb, row)
+        y, wy, yrow = _panel_nodes(ya, yb, row, _sq_rule(level))
         lo = np.maximum(xa[yrow], np.sqrt(np.maximum(0.0, y - _SQ_R * sig)))
         hi = np.minimum(xb[yrow], np.sqrt(np.maximum(0.0, y + _SQ_R * sig)))
         return yrow, y, wy, lo, np.maximum(lo, hi)
 
     def _xconst(self, V: float, level: int) -> tuple[float, float, float, float]:
         """(c1, c2, xs, s_star) of the x metric S: panels of unit width in S are no wider than
-        c1 = 3√V' in x and c2 = 3σ in u = x² (``_SQ_CX``, ``_SQ_CU``; halved at level 2); S is
+        c1 = 3√V' in x and c2 = 3σ in u = x² (``_SQ_CX``, ``_SQ_CU``; halved at level 3); S is
         x/c1 up to xs, where 2x/c2 overtakes 1/c1, and s_star = S(xs)."""
-        k = 0.5 ** (level - 1)
+        k = _sq_scale(level)
         c1, c2 = _SQ_CX * k * math.sqrt(V), _SQ_CU * k * self.sigma
         xs = 0.5 * c2 / c1
         return c1, c2, xs, xs / c1
@@ -1053,7 +1082,7 @@ class _SquareNoisy(_AdditiveNoise):
         pair, frac = _ragged(nx)
         step = (Shi - Slo)[pair] / nx[pair]
         base = Slo[pair] + (Shi - Slo)[pair] * frac
-        x, wx, xpair = _panel_nodes(S_inv(base), S_inv(base + step), pair)
+        x, wx, xpair = _panel_nodes(S_inv(base), S_inv(base + step), pair, _sq_rule(level))
         return yrow, y, wy, xpair, x, wx
 
     def _pairs(self, w: np.ndarray, V: float, level: int, radius: np.ndarray,
@@ -1067,10 +1096,17 @@ class _SquareNoisy(_AdditiveNoise):
         yrow, y, wy, lo, hi = self._ynodes(w, V, level, radius)
         Slo, Shi, nx = self._xpanels(lo, hi, V, level)
         out = {m: np.empty(len(y)) for m in moments}
-        gx, gw = _GL_2D
-        native.square_moments(np.ascontiguousarray(w[yrow]), y, Slo, Shi, nx.astype(float),
-                              gx, gw, out.get("Z"), out.get("dZ"), out.get("m2"), V,
-                              self.sigma, *self._xconst(V, level))
+        gx, gw = _sq_rule(level)
+        wp, nxf, xc = np.ascontiguousarray(w[yrow]), nx.astype(float), self._xconst(V, level)
+
+        def piece(sl: slice) -> None:
+            # each pair's sums are its own: the split among threads changes no bit
+            native.square_moments(wp[sl], y[sl], Slo[sl], Shi[sl], nxf[sl], gx, gw,
+                                  *(out[m][sl] if m in out else None
+                                    for m in ("Z", "dZ", "m2")),
+                                  V, self.sigma, *xc)
+
+        run_pieces(piece, _even_slices(nxf, 8 * thread_count()))
         norm = 1.0 / (2.0 * math.pi * math.sqrt(V) * self.sigma)
         return yrow, wy, [out[m] * norm for m in moments]
 
@@ -1115,8 +1151,8 @@ class _SquareNoisy(_AdditiveNoise):
         while g < min(_SQ_CW * sd, 256.0 * sv):
             pts.append(g)
             g *= 2.0 ** _SQ_CG
-        edges = halve(np.unique(np.clip(pts, 0.0, _SQ_R * sd)), min(level, 2))
-        x, w = nodes(edges, _NODES_2D)
+        edges = halve(np.unique(np.clip(pts, 0.0, _SQ_R * sd)), 2 if level >= 3 else 1)
+        x, w = nodes(edges, len(_sq_rule(level)[0]))
         return x, 2.0 * w * phi(x / sd) / sd
 
     def _radius(self, q: float, w: np.ndarray) -> np.ndarray:
@@ -1168,7 +1204,7 @@ class _SquareNoisy(_AdditiveNoise):
         """The (y, x) nodes of each ω, counted from the panels (no node built)."""
         yrow, _y, _wy, lo, hi = self._ynodes(w, V, level, radius)
         nx = self._xpanels(lo, hi, V, level)[2]
-        return _NODES_2D * np.bincount(yrow, nx, minlength=len(w)).astype(int)
+        return len(_sq_rule(level)[0]) * np.bincount(yrow, nx, minlength=len(w)).astype(int)
 
     def cells(self) -> int:
         """(ω, y, x) nodes of one average at level 2 where they are most, counted from the
@@ -1217,6 +1253,16 @@ class _SquareNoisy(_AdditiveNoise):
         return self.sigma ** 2 + 4.0 * q * V1 + 2.0 * V1 * V1
 
 
+def _even_slices(work: np.ndarray, n: int) -> list[slice]:
+    """At most ``n`` consecutive slices of ``work``'s indices with about equal sums of it."""
+    if n <= 1 or len(work) < 2:
+        return [slice(0, len(work))]
+    cum = np.cumsum(work)
+    cuts = np.searchsorted(cum, cum[-1] * np.arange(1, n) / n)
+    ends = sorted({0, *(int(c) for c in cuts), len(work)})
+    return [slice(a, b) for a, b in itertools.pairwise(ends) if b > a]
+
+
 def square_kernel() -> Any:
     """The C extension :mod:`fltheory.papers.glm._native` (built by pip when a C compiler is
     there), or None: the one place that asks, so a test can take it away."""
@@ -1234,13 +1280,26 @@ def _ragged(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return row, j / np.maximum(n, 1)[row]
 
 
-def _panel_nodes(a: np.ndarray, b: np.ndarray,
-                 row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Gauss–Legendre nodes (12 a panel) of the panels [a, b], their weights and rows."""
-    x0, w0 = _GL_2D
+def _panel_nodes(a: np.ndarray, b: np.ndarray, row: np.ndarray,
+                 rule: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The Gauss–Legendre ``rule`` (nodes, weights on [−1, 1]) on the panels [a, b]: nodes,
+    weights and rows."""
+    x0, w0 = rule
     half = 0.5 * (b - a)[:, None]
     x = ((a[:, None] + b[:, None]) * 0.5 + half * x0[None, :]).ravel()
-    return x, (half * w0[None, :]).ravel(), np.repeat(row, _NODES_2D)
+    return x, (half * w0[None, :]).ravel(), np.repeat(row, len(x0))
+
+
+def _sq_scale(level: int) -> float:
+    """The noisy square's panel widths at ``level``, in units of level 1's: levels 1 and 2 share
+    their panels (level 2 is finer by its rule, :func:`_sq_rule`); level 3 halves them."""
+    return 0.5 ** max(0, level - 2)
+
+
+def _sq_rule(level: int) -> tuple[np.ndarray, np.ndarray]:
+    """The noisy square's Gauss–Legendre rule in ω, y and x: 12 nodes at level 1, 16 from
+    level 2 (_SQ_NODES)."""
+    return _SQ_GL[min(level, 2)]
 
 
 @lru_cache(maxsize=32)

@@ -54,7 +54,8 @@ _EPS = float(np.finfo(float).eps)
 #: by less than _MARGIN times the largest relative difference of the two levels seen there
 _STRIDE, _MARGIN = 8, 1e3
 
-#: the step in ln q̂ of the finite differences that confirm a coarser level's extremum
+#: the step in ln q̂ of the finite differences that confirm a coarser level's extremum (and the
+#: least spacing of the points Curve._slope differentiates)
 _H = 1e-4
 
 
@@ -65,8 +66,9 @@ class NotConverged(Unconfirmed):
 
 @dataclass(frozen=True)
 class FixedPoint:
-    """One fixed point: q̂, q, α, its free entropy f, stability, and its kind
-    (``uninformative``, ``interior``, ``perfect``)."""
+    """One fixed point: q̂, q, α, its free entropy f (NaN on an interior point until asked
+    for: :meth:`SE.f_of`), stability, and its kind (``uninformative``, ``interior``,
+    ``perfect``)."""
 
     qh: float
     q: float
@@ -146,6 +148,13 @@ class SE:
         """f = ψ₀(q̂) + α ΔΨ(q) − q q̂/2 at q = F(q̂)."""
         q = self.q_of(qh)
         return self.P.psi(qh, self.level) + alpha * self.delta_psi(qh) - q * qh / 2
+
+    def f_of(self, p: FixedPoint) -> float:
+        """p's free entropy: its own when computed, else (a point whose f was left NaN: an
+        interior root, or a followed point) f at its q̂ and α now (ΔΨ remembered)."""
+        if not math.isnan(p.f):
+            return p.f
+        return self.free_entropy(p.qh, p.alpha)
 
     def delta_psi(self, qh: float) -> float:
         """ΔΨ(q) at q = F(q̂), remembered: at a fixed point it is df/dα (the envelope
@@ -373,9 +382,7 @@ class Curve:
             return math.exp(lo if abs(fa) <= abs(fb) else hi)
         if fa == 0 or fb == 0:
             return math.exp(lo if fa == 0 else hi)
-        t = optimize.brentq(lambda t: self._zero(t, alpha), lo, hi, xtol=1e-15, rtol=1e-15,
-                            maxiter=200)
-        return math.exp(float(t))
+        return math.exp(self._solve(alpha, (math.log(br.a), math.log(br.b)), lo, hi))
 
     def _bracket(self, br: Branch, alpha: float) -> tuple[float, float, float, float]:
         """(t_lo, t_hi, A − α at both) of the tightest pair of evaluated points t = ln q̂
@@ -412,13 +419,11 @@ class Curve:
             lo, hi = min(br.Aa, br.Ab), max(br.Aa, br.Ab)
             if br.stable and lo < alpha < hi:
                 qh = self._root(br, alpha)
-                yield FixedPoint(qh, se.q_of(qh), alpha, se.free_entropy(qh, alpha), True,
-                                 "interior")
+                yield FixedPoint(qh, se.q_of(qh), alpha, math.nan, True, "interior")
         last = self.branches[-1]
         if last.stable and last.Ab <= alpha < se.alpha_perfect():
             qh = self._extend(alpha)
-            yield FixedPoint(qh, se.q_of(qh), alpha, se.free_entropy(qh, alpha), True,
-                             "interior")
+            yield FixedPoint(qh, se.q_of(qh), alpha, math.nan, True, "interior")
         if se.perfect:
             # at α = A(∞) exactly the interior branch has run into q = ρ (q̂ → ∞)
             yield FixedPoint(math.inf, se.P.rho, alpha, se.f_perfect(alpha),
@@ -426,11 +431,12 @@ class Curve:
 
     def _extend(self, alpha: float) -> float:
         """The root of A = α beyond the sampled curve (an increasing last piece), bracketed by
-        the tightest pair of points already evaluated there (doubling q̂ past the last one
-        below α when none is above it)."""
+        the tightest pair of points already evaluated there (:meth:`_solve` looks above the
+        last one below α when none is above it)."""
         ta = math.log(self.branches[-1].b)
         known = sorted((t, v) for t, v in self._tA.items() if t >= ta)
-        lo = hi = None
+        lo: float | None = None
+        hi: float | None = None
         for t, v in known:
             if v < alpha:
                 lo = t
@@ -439,22 +445,119 @@ class Curve:
                 break
         if lo is None:
             lo = ta
-        if hi is None:
-            b = math.exp(lo)
-            while True:
-                b *= 2
-                if b > 1e300:
-                    raise NotConverged(f"no fixed point found at alpha = {alpha:g}")
-                t = math.log(b)
-                if self._At(t) >= alpha:
-                    hi = t
-                    break
-                lo = t
-        if self._At(hi) == alpha:
+            self._tA.setdefault(ta, self.branches[-1].Ab)
+        if hi is not None and self._At(hi) == alpha:
             return math.exp(hi)
-        t = optimize.brentq(lambda t: self._zero(t, alpha), lo, hi, xtol=1e-15, rtol=1e-15,
-                            maxiter=200)
-        return math.exp(float(t))
+        return math.exp(self._solve(alpha, (ta, math.inf), lo, hi))
+
+    def _solve(self, alpha: float, piece: tuple[float, float], lo: float,
+               hi: float | None) -> float:
+        """The root t = ln q̂ of A(e^t) = α on the monotone ``piece`` (t from, t to), between
+        the evaluated points ``lo`` < ``hi`` where A − α changes sign (``hi`` None: A increases
+        on the piece, A(e^lo) < α, and no point above α is known: the search goes up from lo).
+
+        Each step is inverse interpolation: the polynomial t(A) through the (at most four)
+        points of the piece evaluated so far that are nearest α in A (the roots of earlier α
+        of a curve are among them), at α, kept inside the bracket; a bisection (doubling q̂
+        when there is no upper end) when the residual of the step before did not fall by half.
+        It stops as Brent's method does (scipy's brentq, xtol = rtol = 1e-15): at a point
+        where A is within 8 ulp of α (:meth:`_zero`), or when the bracket is narrower than
+        1e-15(1 + |t|) (its end of smaller residual); steps are at least half that from either
+        end. Along a curve of α this takes ~3 evaluations a root against Brent's ~7 from the
+        same bracket (Rademacher × noisy square, σ = 1/10). Every root is evaluated: A is
+        smooth only to ~1e-13 relative (the quadrature's panels change with q), so two
+        interpolants that agree can both be off by that much (measured: 8e-14 in t at α = 0.08
+        on that curve, when a root was returned unevaluated where they agreed)."""
+        flo = self._zero(lo, alpha)
+        fhi = None if hi is None else self._zero(hi, alpha)
+        if flo == 0:
+            return lo
+        if fhi == 0:
+            assert hi is not None
+            return hi
+        last = math.inf
+        bisect = False
+        for _ in range(400):
+            best = lo if hi is None or abs(flo) <= abs(fhi or 0.0) else hi
+            delta = 0.5e-15 * (1.0 + abs(best))
+            if hi is not None and hi - lo < 2 * delta:
+                return best
+            g = None if bisect else self._interpolate(alpha, piece, lo, hi)
+            if g is None:
+                g = lo + math.log(2.0) if hi is None else 0.5 * (lo + hi)
+            if hi is None:
+                g = max(g, lo + delta)
+                if g > 690.0:
+                    raise NotConverged(f"no fixed point found at alpha = {alpha:g}")
+            else:
+                g = min(max(g, lo + delta), hi - delta)
+            f = self._zero(g, alpha)
+            if f == 0:
+                return g
+            if (f < 0) == (flo < 0):
+                lo, flo = g, f
+            else:
+                hi, fhi = g, f
+            bisect = abs(f) > 0.5 * last
+            last = abs(f)
+        raise NotConverged(f"the fixed point at alpha = {alpha:g} was not located in 400 steps")
+
+    def _interpolate(self, alpha: float, piece: tuple[float, float], lo: float,
+                     hi: float | None) -> float | None:
+        """t(α) by Neville's scheme through the (at most four) evaluated points of ``piece``
+        nearest α in A, each at least a tenth of its distance from α apart in A from those
+        nearer; None when fewer than two, or the result is outside the bracket (lo, hi)."""
+        xs: list[float] = []
+        p: list[float] = []
+        for d, v, t in sorted((abs(v - alpha), v, t) for t, v in self._tA.items()
+                              if piece[0] <= t <= piece[1]):
+            # a point within a tenth of its own distance from α of one already taken adds
+            # nothing but rounding (e.g. A at t ± 1e-4 beside an earlier root, 0.03 away)
+            if all(abs(v - x) >= 0.1 * d for x in xs):
+                xs.append(v)
+                p.append(t)
+                if len(xs) == 4:
+                    break
+        if len(xs) < 2:
+            return None
+        for k in range(1, len(xs)):
+            for i in range(len(xs) - k):
+                den = xs[i] - xs[i + k]
+                if den == 0:
+                    return None
+                p[i] = ((alpha - xs[i + k]) * p[i] + (xs[i] - alpha) * p[i + 1]) / den
+        g = p[0]
+        if not math.isfinite(g) or g <= lo or (hi is not None and g >= hi):
+            return None
+        return g
+
+    def _slope(self, t1: float, alpha: float) -> tuple[float, float, float] | None:
+        """(A', A'', a bound on the error of A') at the root t1 of A = α from the points
+        evaluated already (a curve's earlier roots, its grid): the cubic through t1 and the
+        three nearest points at least _H from it and from each other, within 0.3 in t, where A
+        is monotone; the bound is the difference from the quadratic through the nearer two.
+        The spacing _H because A is smooth only to ~1e-13 relative (the quadrature's panels
+        change with q): points 1e-6 apart gave A' off by 1e-7 relative on Rademacher × noisy
+        square, 100 times that bound; at _H the roughness adds ~1e-9, and the bounds measured
+        there are 1e-5 … 7.5e-3 relative. None when there are too few such points (a curve's
+        first roots)."""
+        a1 = self._tA.get(t1, alpha)     # a root's A is α
+        chosen: list[float] = []
+        for t in sorted((t for t in self._tA if _H <= abs(t - t1) <= 0.3),
+                        key=lambda t: abs(t - t1)):
+            if all(abs(t - c) >= _H for c in chosen):
+                chosen.append(t)
+                if len(chosen) == 3:
+                    break
+        if len(chosen) < 3:
+            return None
+        vs = [a for _t, a in sorted([(t1, a1), *((t, self._tA[t]) for t in chosen)])]
+        d = np.sign(np.diff(vs))
+        if not (np.all(d > 0) or np.all(d < 0)):
+            return None
+        c3 = _derivatives([t1, *chosen], [a1, *(self._tA[t] for t in chosen)], t1)
+        c2 = _derivatives([t1, *chosen[:2]], [a1, *(self._tA[t] for t in chosen[:2])], t1)
+        return c3[0], c3[1], abs(c3[0] - c2[0])
 
     def amp(self, alpha: float) -> FixedPoint:
         """The fixed point reached from the uninformative start q₀ = 0⁺: the stable fixed point
@@ -466,7 +569,9 @@ class Curve:
     def follow(self, p: FixedPoint, coarse: Curve, free: bool = True) -> FixedPoint | None:
         """This curve's counterpart of ``coarse``'s stable fixed point ``p`` (same α, same
         branch): an interior one by one Newton step in t = ln q̂ from p's, with this level's
-        residual A(e^t) − α and the coarse level's slope (central differences, step _H: its
+        residual A(e^t) − α and the coarse level's slope: from the points it has evaluated near
+        p's (:meth:`_slope`, e.g. the earlier roots of a curve of α) when the step's error from
+        that slope's error bound is below 1e-15, else by central differences (step _H: its
         error ~A'''_H²/6 is ~1e-9 of A', on a step of ~1e-12); the step's own error
         A''δt²/(2A') is estimated from the same points. None (the caller then solves this
         level's fixed point in full) when the step exceeds 1e-6 in t or that error 1e-15."""
@@ -477,10 +582,17 @@ class Curve:
             return FixedPoint(math.inf, se.P.rho, alpha, se.f_perfect(alpha),
                               alpha >= se.alpha_perfect(), p.kind)
         t1 = math.log(p.qh)
-        _a0, _am, _ap, d1, d2 = coarse._local(t1)
+        r = self._At(t1) - alpha
+        slope = coarse._slope(t1, alpha)
+        if slope is not None and slope[0] > 0 and abs(r / slope[0]) * slope[2] > 1e-15 * slope[0]:
+            slope = None                 # the cached points' slope is not good enough here
+        if slope is None:
+            _a0, _am, _ap, d1, d2 = coarse._local(t1)
+        else:
+            d1, d2, _err = slope
         if d1 <= 0:
             return None
-        step = -(self._At(t1) - alpha) / d1
+        step = -r / d1
         if abs(step) > 1e-6 or abs(d2) * step * step / (2 * d1) > 1e-15:
             return None
         qh = math.exp(t1 + step)
@@ -496,7 +608,8 @@ class Curve:
     def bayes(self, alpha: float) -> FixedPoint:
         """The fixed point of largest free entropy (the Bayes-optimal one)."""
         pts = [p for p in self.fixed_points(alpha) if p.stable]
-        return max(pts, key=lambda p: p.f)
+        # f only where there is a choice (an interior point's is a whole ΔΨ average)
+        return pts[0] if len(pts) == 1 else max(pts, key=self.se.f_of)
 
 
 @dataclass(frozen=True)
@@ -777,6 +890,24 @@ def _it(curve: Curve, branches: list[tuple[str, float, float, Branch | None]],
         if abs(above - below) > 1e-5 or t.kind == "continuous":
             kept.append(t)
     return kept
+
+
+def _derivatives(ts: list[float], vs: list[float], x: float) -> tuple[float, float]:
+    """The first and second derivatives at x of the polynomial through (ts, vs) (Newton's
+    divided differences, the form differentiated twice by the product rule)."""
+    n = len(ts)
+    c = list(vs)
+    for k in range(1, n):
+        for i in range(n - 1, k - 1, -1):
+            c[i] = (c[i] - c[i - 1]) / (ts[i] - ts[i - k])
+    # p(x) = c0 + c1 w1 + c2 w2 + …, w_k = Π_{j<k} (x − t_j): carry (w, w', w'') along
+    p1 = p2 = 0.0
+    w, w1, w2 = 1.0, 0.0, 0.0
+    for k in range(1, n):
+        w, w1, w2 = w * (x - ts[k - 1]), w1 * (x - ts[k - 1]) + w, w2 * (x - ts[k - 1]) + 2 * w1
+        p1 += c[k] * w1
+        p2 += c[k] * w2
+    return p1, p2
 
 
 def _newton(fd: Callable[[float], tuple[float, ...]], lo: float, hi: float, f_lo: float,

@@ -36,14 +36,16 @@ _CONVENTIONS = {
                    "shared grammar (recognised when it is one of these, e.g. "
                    "'sign(Abs(z) - 1/2)' is door(1/2); any other g needs --noise > 0 and must "
                    "be piecewise linear, e.g. 'Max(0, z) - z/3' or 'Max(-1, Min(1, z))', or "
-                   "smooth, e.g. 'tanh(z)' (a three-dimensional quadrature: seconds a point).")
+                   "smooth, e.g. 'tanh(z)' (a three-dimensional quadrature: a few seconds).")
 @click.option("--probit", type=RATIONAL, default="0", show_default=True,
               help="σ_in >= 0: noise inside φ, y = φ(z + σ_in ε') (the probit channel for "
                    "sign).")
 @click.option("--noise", type=RATIONAL, default="0", show_default=True,
               help="σ >= 0: additive Gaussian noise on the label, y = g(z) + σε (every "
-                   "channel; a g with several kinks costs minutes, and so does the square "
-                   "with a discrete prior; square: σ >= 10⁻⁶ρ').")
+                   "channel; a g with several kinks costs minutes; square: σ >= 10⁻⁶ρ'). "
+                   "The three-dimensional sums (square, smooth g) use the cores this process "
+                   "may run on, at most 8, or FLTHEORY_THREADS of them; the answer is the "
+                   "same to the last bit.")
 @click.option("--alpha", default=None,
               help="Sample ratios α = n/d > 0, comma-separated (at most 200): the overlap, "
                    "MMSE and errors at each.")
@@ -73,8 +75,10 @@ def glm_command(prior: str, channel: str, probit: object, noise: object, alpha: 
     --lambda 1/10 ;
     fltheory glm --prior rademacher --channel sign --noise 3/10 --alpha 1,2
     """
+    from fltheory.engine.threads import thread_count
     from fltheory.papers.glm.params import Alphas, read_channel, read_erm, read_prior, read_ridge
 
+    thread_count()      # FLTHEORY_THREADS read before any work (a bad value: one line, exit 2)
     p = read_prior(prior)
     ch = read_channel(channel, probit=probit, noise=noise)
     alphas = Alphas(alpha).values if alpha is not None else ()

@@ -56,7 +56,8 @@ def glm_run(prior: Prior, channel: Channel, alphas: tuple[float, ...] = (),
         channel_numerics(channel, float(prior.rho))   # a refusal for cost comes first
         print("glm: a noisy expression channel: each fixed point is a two-dimensional (ω, y) sum "
               "(piecewise-linear g) or a three-dimensional (ω, y, z) one (smooth g) at two "
-              "resolutions; with several kinks or a smooth g the thresholds can take minutes",
+              "resolutions; with several kinks the thresholds can take minutes, a smooth g "
+              "seconds",
               file=sys.stderr)
     elif progress and channel.noise > 0 and channel.kind in ("square", "abs", "relu"):
         from fltheory.papers.glm._channels import channel_numerics

@@ -269,21 +269,14 @@ def point(prior: Prior, channel: Channel, alpha: float) -> PointAnswer:
         raise NotConverged(f"at alpha = {alpha:g} the two resolutions pick different fixed "
                            "points (too close to a threshold to decide)")
     kind = "classification" if channel.discrete else "mse"
-    se2 = c2.se
+    se1, se2 = c1.se, c2.se
 
     def free() -> tuple[Value, Value]:
-        return (_confirm(b1.f, _f_of(se2, b2)), _confirm(a1.f, _f_of(se2, a2)))
+        return (_confirm(se1.f_of(b1), se2.f_of(b2)), _confirm(se1.f_of(a1), se2.f_of(a2)))
 
     return PointAnswer(alpha, _confirm(b1.q, b2.q), _confirm(a1.q, a2.q), _confirm(mb1, mb2),
                        _confirm(ma1, ma2), _confirm(eb1, eb2), _confirm(ea1, ea2),
                        b2.kind, a2.kind, kind, free)
-
-
-def _f_of(se: SE, p: FixedPoint) -> float:
-    """p's free entropy: its own when computed, else (a followed point) at its q̂ now."""
-    if not math.isnan(p.f):
-        return p.f
-    return se.free_entropy(p.qh, p.alpha)
 
 
 def _finer(c1: Curve, c2: Curve, p: FixedPoint, alpha: float, amp: bool = False) -> FixedPoint:
@@ -292,8 +285,10 @@ def _finer(c1: Curve, c2: Curve, p: FixedPoint, alpha: float, amp: bool = False)
     free entropy above every other stable point's by more than 1e-9, for the Bayes one), else
     level 2's own choice, solved in full."""
     if not amp:
-        others = [q.f for q in c1.fixed_points(alpha) if q.stable and q is not p]
-        if any(abs(p.f - f) <= 1e-9 * max(1.0, abs(p.f)) for f in others):
+        se1 = c1.se
+        others = [se1.f_of(q) for q in c1.fixed_points(alpha) if q.stable and q is not p]
+        f = se1.f_of(p) if others else 0.0
+        if any(abs(f - g) <= 1e-9 * max(1.0, abs(f)) for g in others):
             return c2.bayes(alpha)
     got = c2.follow(p, c1, free=False)
     if got is None:

@@ -142,9 +142,9 @@ def test_followed_points_are_level_two_points(prior, channel):
         got, want = theory._finer(c1, c2, p1, alpha), plain.bayes(alpha)
         assert got.kind == want.kind
         if want.kind == "interior":
-            # a followed point's f is computed when asked (theory._f_of)
-            f = theory._f_of(c2.se, got)
-            assert _rel(got.q, want.q) <= 2e-14 and abs(f - want.f) <= 1e-14
+            # a followed point's f, and a root's, are computed when asked (SE.f_of)
+            f = c2.se.f_of(got)
+            assert _rel(got.q, want.q) <= 2e-14 and abs(f - plain.se.f_of(want)) <= 1e-14
             apart = max(apart, _rel(p1.q, want.q))
     if channel.kind == "square":
         assert apart > 1e-11

@@ -325,3 +325,51 @@ def test_smooth_channel_sums_half_the_omega_rule_by_symmetry(text, noise, even, 
             for level in (1, 2):
                 a, b = C._avg(q, level, None, what), whole(q, level, what)
                 assert a == pytest.approx(b, rel=2e-15, abs=1e-17), (q, what, level)
+
+
+@pytest.mark.parametrize("text,noise", [("tanh(z)", "1/5"), ("cos(z) + z/2", "1/3")])
+def test_smooth_core_against_the_sum_written_out(text, noise):
+    """_core (blocks laid out (ω, y, t), the exponent formed in place, the t-sum one matrix
+    product) against E_t N(y; g(ω + √V t), σ²)·{1, √V t, V t²} written out node by node with
+    math.exp over a few ω and y (its own t rule), to 1e-13 relative (rounding only)."""
+    from fltheory.papers.glm import _channels as chs
+    from fltheory.papers.glm.params import read_channel
+
+    C = chs.channel_numerics(read_channel(text, noise=noise), 1.0)
+    g, _ = C._g()
+    sig = float(C.sigma)
+    for level in (1, 2):
+        V = 0.37
+        t, wt = C._tgrid(V, level)
+        w = np.array([-1.3, 0.0, 0.4, 2.2])
+        y = np.array([-1.1, 0.05, 0.9, 1.7])
+        got = C._core(w, y, V, level, ("Z", "dZ", "m2"))
+        s = math.sqrt(V)
+        for i, om in enumerate(w):
+            G = g(om + s * t)
+            for j, yy in enumerate(y):
+                norm = math.sqrt(2 * math.pi * sig ** 2)
+                dens = [math.exp(-0.5 * (yy - Gk) ** 2 / sig ** 2) / norm for Gk in G]
+                want = [sum(a * d for a, d in zip(wt, dens, strict=True)),
+                        sum(a * s * tk * d for a, tk, d in zip(wt, t, dens, strict=True)),
+                        sum(a * V * tk * tk * d for a, tk, d in zip(wt, t, dens, strict=True))]
+                scale = sum(abs(a) * d for a, d in zip(wt, dens, strict=True)) * (1 + V)
+                for k in range(3):
+                    assert abs(got[k][i, j] - want[k]) <= 1e-13 * scale, (level, om, yy, k)
+
+
+@pytest.mark.parametrize("channel,noise", [("square", "1/10"), ("tanh(z)", "1/5")])
+def test_the_sums_are_the_same_on_any_number_of_threads(channel, noise, monkeypatch):
+    """The three-dimensional sums are split among threads into pieces fixed without regard to
+    their number (the square: each (ω, y) pair's x-sum whole in one piece; a smooth g: blocks of
+    _SMOOTH_BLOCK terms): Q and the Z ln Z term to the last bit on 1, 2 and 3 threads."""
+    from fltheory.papers.glm import _channels as chs
+    from fltheory.papers.glm.params import read_channel
+
+    C = chs.channel_numerics(read_channel(channel, noise=noise), 1.0)
+    seen = {}
+    for n in ("1", "2", "3"):
+        monkeypatch.setenv("FLTHEORY_THREADS", n)
+        seen[n] = [C._avg(q, level, None, what) for q in (0.3, 0.99) for level in (1, 2)
+                   for what in ("Q", "psi")]
+    assert seen["1"] == seen["2"] == seen["3"]
