@@ -64,12 +64,11 @@ def glm_run(prior: Prior, channel: Channel, alphas: tuple[float, ...] = (),
 
         channel_numerics(channel, float(prior.rho))   # a refusal for cost comes first
         # measured (farm-bench, whole command, medians): abs/relu with σ = 1/5 1.0–1.4 s for a
-        # Gaussian prior, 1.4–1.7 s for Rademacher; the square (its sum in C) 1.5 s (Gaussian,
-        # σ = 1) and 3.3 s (Rademacher, σ = 1/10)
-        cost = ("a few seconds" if channel.kind == "square" else "a second or two")
+        # Gaussian prior, 1.4–1.7 s for Rademacher; the square (its sum in C, on the cores)
+        # 1.2 s (Gaussian, σ = 1) and 1.8 s (Rademacher, σ = 1/10)
         print(f"glm: noisy {channel.kind}: each average is a "
               f"{'three' if channel.kind == 'square' else 'two'}-dimensional sum at two "
-              f"resolutions; the thresholds take {cost}", file=sys.stderr)
+              "resolutions; the thresholds take a second or two", file=sys.stderr)
     th = thresholds(prior, channel)
     pts = []
     ermed: list[tuple[ErmAnswer | str, ...]] = []
