@@ -1,9 +1,13 @@
 """Independent pieces of one numerical sum run on the machine's cores, in threads.
 
 For work that releases the GIL (a C loop between ``Py_BEGIN_ALLOW_THREADS`` and
-``Py_END_ALLOW_THREADS``, numpy's ufuncs and matrix products on large arrays). The pieces are
-fixed by the caller, never by the number of threads, and each writes only its own outputs, so
-a result is the same to the last bit on one core or on many (held by the callers' tests).
+``Py_END_ALLOW_THREADS``, numpy's ufuncs and matrix products on large arrays). Each piece writes
+only its own outputs, and a caller keeps its result independent of the number of threads in one
+of two ways: its pieces are fixed without regard to that number (the smooth noisy channels'
+blocks), or every output element is computed whole inside one piece, so that where the pieces
+are cut changes no bit (the noisy square: each (ω, y) pair's sum). The callers' tests hold both
+on 1, 2 and 3 threads. Each thread runs in a copy of the caller's context (contextvars: numpy's
+errstate, :func:`limited`).
 
 The threads live for one call only (no pool outlives it: a process forked later, e.g. by the
 sweep runner, starts with one thread). ``FLTHEORY_THREADS`` sets their number (1: everything in
@@ -12,6 +16,7 @@ the calling thread); by default the cores this process may run on, at most :data
 
 from __future__ import annotations
 
+import contextvars
 import itertools
 import os
 import threading
@@ -60,7 +65,7 @@ def thread_count() -> int:
     """
     text = os.environ.get("FLTHEORY_THREADS", "").strip()
     if text:
-        if not (text.isdigit() and 1 <= int(text) <= 256):
+        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 256):
             raise DomainError("FLTHEORY_THREADS", repr(text), "an integer from 1 to 256",
                               reason="is not a thread count")
         n = int(text)
@@ -97,8 +102,8 @@ def run_pieces(fn: Callable[[T], R], pieces: Sequence[T]) -> list[R]:
         except BaseException as exc:    # re-raised in the calling thread
             errors.append(exc)
 
-    threads = [threading.Thread(target=share, name=f"fltheory-sum-{k}", daemon=True)
-               for k in range(1, n)]
+    threads = [threading.Thread(target=contextvars.copy_context().run, args=(share,),
+                                name=f"fltheory-sum-{k}", daemon=True) for k in range(1, n)]
     for th in threads:
         th.start()
     share()

@@ -54,8 +54,19 @@ def test_an_error_in_a_piece_is_raised_after_all_threads(monkeypatch):
 
     with pytest.raises(ZeroDivisionError, match="piece 3"):
         threads.run_pieces(f, list(range(8)))
-    assert threading.active_count() == 1 or all(
-        not t.name.startswith("fltheory-sum") for t in threading.enumerate())
+
+
+def test_each_thread_runs_in_the_callers_context(monkeypatch):
+    """A context variable set by the caller (numpy's errstate is one) is seen by every piece,
+    whichever thread runs it."""
+    import contextvars
+
+    monkeypatch.setenv("FLTHEORY_THREADS", "2")
+    var: contextvars.ContextVar[str] = contextvars.ContextVar("probe", default="unset")
+    var.set("caller")
+    barrier = threading.Barrier(2, timeout=10)
+    assert threads.run_pieces(lambda _: (barrier.wait(), var.get())[1], [0, 1]) == \
+        ["caller", "caller"]
 
 
 def test_thread_count(monkeypatch):
@@ -70,7 +81,7 @@ def test_thread_count(monkeypatch):
             assert threads.thread_count() == 1
         assert threads.thread_count() == 2
     assert threads.thread_count() == 5
-    for bad in ("0", "-1", "two", "1.5", "257"):
+    for bad in ("0", "-1", "two", "1.5", "257", "²", "٣"):
         monkeypatch.setenv("FLTHEORY_THREADS", bad)
         with pytest.raises(DomainError, match="FLTHEORY_THREADS"):
             threads.thread_count()

@@ -1100,7 +1100,8 @@ class _SquareNoisy(_AdditiveNoise):
         wp, nxf, xc = np.ascontiguousarray(w[yrow]), nx.astype(float), self._xconst(V, level)
 
         def piece(sl: slice) -> None:
-            # each pair's sums are its own: the split among threads changes no bit
+            # each pair's sums are whole in one piece (the kernel adds nothing across pairs):
+            # where the pairs are cut, which depends on the thread count, changes no bit
             native.square_moments(wp[sl], y[sl], Slo[sl], Shi[sl], nxf[sl], gx, gw,
                                   *(out[m][sl] if m in out else None
                                     for m in ("Z", "dZ", "m2")),

@@ -6,9 +6,11 @@ panels that put breakpoints where an integrand has a narrow feature (an interval
 scale √V, a switch of the prior's posterior), so a feature of width 10⁻⁶ is resolved as well
 as one of width 1.
 
-Every integral is computed at a resolution ``level`` (1 or 2): level 2 halves every panel, so
-the theory confirms a digit when both levels print it (never a tolerance chosen to pass). The
-weak-recovery spread, a single y-integral, compares levels 2 and 3 (3 quarters every panel).
+Every integral is computed at a resolution ``level`` (1 or 2): level 2 halves every panel (the
+noisy square's three-dimensional sums raise their rule from 12 to 16 nodes on the same panels
+instead), so the theory confirms a digit when both levels print it (never a tolerance chosen to
+pass). The weak-recovery spread, a single y-integral, compares levels 2 and 3 (3 quarters every
+panel).
 """
 
 from __future__ import annotations

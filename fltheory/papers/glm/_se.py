@@ -236,7 +236,8 @@ class Curve:
         se = self.se
         hi = se.qh_max()
         #: every A(e^t) this curve has evaluated, by t = ln q̂: a root's bracket is the tightest
-        #: pair of them around α on its monotone piece (and Brent finds its ends here)
+        #: pair of them around α on its monotone piece, and its search interpolates through
+        #: the nearest of them (_solve)
         self._tA: dict[float, float] = {}
         self._t0 = math.log(_QH_MIN)
         self._lin: tuple[float, float] | None = None
@@ -335,9 +336,9 @@ class Curve:
         return x, a0, ("max" if sgn < 0 else "min")
 
     def _zero(self, t: float, alpha: float) -> float:
-        """A(e^t) − α, and 0 within rounding of α (8 ulp): Brent then stops at the first
-        iterate that A cannot tell from the root (near an extremum of A it otherwise bisects
-        the rounding noise, ~10 evaluations more)."""
+        """A(e^t) − α, and 0 within rounding of α (8 ulp): the root search (:meth:`_solve`)
+        then stops at the first iterate that A cannot tell from the root (near an extremum of
+        A it otherwise bisects the rounding noise, ~10 evaluations more)."""
         d = self._At(t) - alpha
         return 0.0 if abs(d) <= 8 * _EPS * abs(alpha) else d
 
@@ -387,9 +388,9 @@ class Curve:
     def _bracket(self, br: Branch, alpha: float) -> tuple[float, float, float, float]:
         """(t_lo, t_hi, A − α at both) of the tightest pair of evaluated points t = ln q̂
         inside the monotone piece ``br`` where A crosses α (the piece itself when none
-        brackets it): Brent then starts from the cell left by the last root found nearby
-        (the roots of a threshold's search are close to each other), and its two ends are
-        already known."""
+        brackets it): the search (:meth:`_solve`) then starts from the cell left by the last
+        root found nearby (the roots of a threshold's search are close to each other), and its
+        two ends are already known."""
         ta, tb = math.log(br.a), math.log(br.b)
         ts = [ta, *sorted(t for t in self._tA if ta < t < tb), tb]
         vs = [br.Aa - alpha] + [self._tA[t] - alpha for t in ts[1:-1]] + [br.Ab - alpha]
@@ -458,16 +459,17 @@ class Curve:
 
         Each step is inverse interpolation: the polynomial t(A) through the (at most four)
         points of the piece evaluated so far that are nearest α in A (the roots of earlier α
-        of a curve are among them), at α, kept inside the bracket; a bisection (doubling q̂
-        when there is no upper end) when the residual of the step before did not fall by half.
-        It stops as Brent's method does (scipy's brentq, xtol = rtol = 1e-15): at a point
-        where A is within 8 ulp of α (:meth:`_zero`), or when the bracket is narrower than
-        1e-15(1 + |t|) (its end of smaller residual); steps are at least half that from either
-        end. Along a curve of α this takes ~3 evaluations a root against Brent's ~7 from the
-        same bracket (Rademacher × noisy square, σ = 1/10). Every root is evaluated: A is
-        smooth only to ~1e-13 relative (the quadrature's panels change with q), so two
-        interpolants that agree can both be off by that much (measured: 8e-14 in t at α = 0.08
-        on that curve, when a root was returned unevaluated where they agreed)."""
+        of a curve are among them), at α, kept inside the bracket and at least half Brent's
+        tolerance from its ends; after an interpolation step that did not halve the residual,
+        one bisection (doubling q̂ when there is no upper end), so the search never takes
+        much more than twice a bisection's count. It stops as Brent's method does (scipy's
+        brentq, xtol = rtol = 1e-15): at a point where A is within 8 ulp of α
+        (:meth:`_zero`), or when the bracket is narrower than 1e-15(1 + |t|) (its end of
+        smaller residual). Along a curve of α this takes ~3 evaluations a root against
+        Brent's ~6 from the same brackets (Rademacher × noisy square, σ = 1/10). Every root
+        is evaluated: A is smooth only to ~1e-13 relative (the quadrature's panels change with
+        q), so two interpolants that agree can both be off by that much (measured: 8e-14 in t
+        at α = 0.08 on that curve, when a root was returned unevaluated where they agreed)."""
         flo = self._zero(lo, alpha)
         fhi = None if hi is None else self._zero(hi, alpha)
         if flo == 0:
@@ -475,16 +477,20 @@ class Curve:
         if fhi == 0:
             assert hi is not None
             return hi
-        last = math.inf
+        last = math.inf         # the residual of the last interpolation step
         bisect = False
         for _ in range(400):
             best = lo if hi is None or abs(flo) <= abs(fhi or 0.0) else hi
             delta = 0.5e-15 * (1.0 + abs(best))
             if hi is not None and hi - lo < 2 * delta:
                 return best
-            g = None if bisect else self._interpolate(alpha, piece, lo, hi)
+            g = None if bisect else self._interpolate(alpha, piece)
+            interpolated = g is not None
             if g is None:
                 g = lo + math.log(2.0) if hi is None else 0.5 * (lo + hi)
+            # inside the bracket, at least delta from either end: an estimate at (or past) an
+            # end that has converged to within rounding of α steps by delta across the root,
+            # which closes the bracket (Brent's least step)
             if hi is None:
                 g = max(g, lo + delta)
                 if g > 690.0:
@@ -498,15 +504,18 @@ class Curve:
                 lo, flo = g, f
             else:
                 hi, fhi = g, f
-            bisect = abs(f) > 0.5 * last
-            last = abs(f)
+            if interpolated:        # a bisection next if it did not halve the residual
+                bisect = abs(f) > 0.5 * last
+                last = abs(f)
+            else:                   # after one bisection, interpolation again
+                bisect = False
         raise NotConverged(f"the fixed point at alpha = {alpha:g} was not located in 400 steps")
 
-    def _interpolate(self, alpha: float, piece: tuple[float, float], lo: float,
-                     hi: float | None) -> float | None:
+    def _interpolate(self, alpha: float, piece: tuple[float, float]) -> float | None:
         """t(α) by Neville's scheme through the (at most four) evaluated points of ``piece``
         nearest α in A, each at least a tenth of its distance from α apart in A from those
-        nearer; None when fewer than two, or the result is outside the bracket (lo, hi)."""
+        nearer; None when there are fewer than two, or the result is not a number (the caller
+        keeps it inside its bracket)."""
         xs: list[float] = []
         p: list[float] = []
         for d, v, t in sorted((abs(v - alpha), v, t) for t, v in self._tA.items()
@@ -526,10 +535,7 @@ class Curve:
                 if den == 0:
                     return None
                 p[i] = ((alpha - xs[i + k]) * p[i] + (xs[i] - alpha) * p[i + 1]) / den
-        g = p[0]
-        if not math.isfinite(g) or g <= lo or (hi is not None and g >= hi):
-            return None
-        return g
+        return p[0] if math.isfinite(p[0]) else None
 
     def _slope(self, t1: float, alpha: float) -> tuple[float, float, float] | None:
         """(A', A'', a bound on the error of A') at the root t1 of A = α from the points
