@@ -27,13 +27,16 @@ from typing import TypeVar
 
 from fltheory.exact import DomainError
 
-__all__ = ["MAX_THREADS", "limited", "run_pieces", "thread_count"]
+__all__ = ["MAX_THREADS", "MAX_THREADS_ASKED", "limited", "run_pieces", "thread_count"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
-#: the most threads one sum uses (the sums served here gain little past a few cores)
+#: the most threads one sum uses by default (the sums served here gain little past a few cores)
 MAX_THREADS = 8
+
+#: the most FLTHEORY_THREADS may ask for
+MAX_THREADS_ASKED = 256
 
 #: a cap set by :func:`limited` (None: none)
 _CAP: ContextVar[int | None] = ContextVar("fltheory_threads_cap", default=None)
@@ -56,17 +59,18 @@ def limited(n: int) -> Iterator[None]:
 
 
 def thread_count() -> int:
-    """``FLTHEORY_THREADS`` when set (an integer from 1 to 256; anything else is a
-    :class:`DomainError`), else the cores available to this process, at most
+    """``FLTHEORY_THREADS`` when set (an integer from 1 to :data:`MAX_THREADS_ASKED`; anything
+    else is a :class:`DomainError`), else the cores available to this process, at most
     :data:`MAX_THREADS`; never more than a :func:`limited` block allows.
 
-    >>> 1 <= thread_count() <= 256
+    >>> 1 <= thread_count() <= MAX_THREADS_ASKED
     True
     """
     text = os.environ.get("FLTHEORY_THREADS", "").strip()
     if text:
-        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 256):
-            raise DomainError("FLTHEORY_THREADS", repr(text), "an integer from 1 to 256",
+        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_THREADS_ASKED):
+            raise DomainError("FLTHEORY_THREADS", repr(text),
+                              f"an integer from 1 to {MAX_THREADS_ASKED}",
                               reason="is not a thread count")
         n = int(text)
     else:

@@ -1107,6 +1107,8 @@ class _SquareNoisy(_AdditiveNoise):
                                     for m in ("Z", "dZ", "m2")),
                                   V, self.sigma, *xc)
 
+        # several pieces a thread, taken in turn: a pair's cost is not quite its node count
+        # (exp is skipped below −746), so equal counts do not make equal times
         run_pieces(piece, _even_slices(nxf, 8 * thread_count()))
         norm = 1.0 / (2.0 * math.pi * math.sqrt(V) * self.sigma)
         return yrow, wy, [out[m] * norm for m in moments]
@@ -1152,7 +1154,8 @@ class _SquareNoisy(_AdditiveNoise):
         while g < min(_SQ_CW * sd, 256.0 * sv):
             pts.append(g)
             g *= 2.0 ** _SQ_CG
-        edges = halve(np.unique(np.clip(pts, 0.0, _SQ_R * sd)), 2 if level >= 3 else 1)
+        # the ω panels are halved once at most (as before the 16-node level 2)
+        edges = halve(np.unique(np.clip(pts, 0.0, _SQ_R * sd)), 1 + min(1, _sq_halvings(level)))
         x, w = nodes(edges, len(_sq_rule(level)[0]))
         return x, 2.0 * w * phi(x / sd) / sd
 
@@ -1291,10 +1294,15 @@ def _panel_nodes(a: np.ndarray, b: np.ndarray, row: np.ndarray,
     return x, (half * w0[None, :]).ravel(), np.repeat(row, len(x0))
 
 
+def _sq_halvings(level: int) -> int:
+    """How often the noisy square's panels at ``level`` are level 1's halved: levels 1 and 2
+    share their panels (level 2 is finer by its rule, :func:`_sq_rule`); level 3 halves them."""
+    return max(0, level - 2)
+
+
 def _sq_scale(level: int) -> float:
-    """The noisy square's panel widths at ``level``, in units of level 1's: levels 1 and 2 share
-    their panels (level 2 is finer by its rule, :func:`_sq_rule`); level 3 halves them."""
-    return 0.5 ** max(0, level - 2)
+    """The noisy square's x and y panel widths at ``level``, in units of level 1's."""
+    return 0.5 ** _sq_halvings(level)
 
 
 def _sq_rule(level: int) -> tuple[np.ndarray, np.ndarray]:

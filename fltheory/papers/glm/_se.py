@@ -54,6 +54,9 @@ _EPS = float(np.finfo(float).eps)
 #: by less than _MARGIN times the largest relative difference of the two levels seen there
 _STRIDE, _MARGIN = 8, 1e3
 
+#: the largest t = ln q̂ a root search goes to (q̂ = 1e300)
+_T_MAX = math.log(1e300)
+
 #: the step in ln q̂ of the finite differences that confirm a coarser level's extremum (and the
 #: least spacing of the points Curve._slope differentiates)
 _H = 1e-4
@@ -493,7 +496,7 @@ class Curve:
             # which closes the bracket (Brent's least step)
             if hi is None:
                 g = max(g, lo + delta)
-                if g > 690.0:
+                if g > _T_MAX:
                     raise NotConverged(f"no fixed point found at alpha = {alpha:g}")
             else:
                 g = min(max(g, lo + delta), hi - delta)
@@ -572,7 +575,7 @@ class Curve:
         pts = memo.get(alpha)
         return next(p for p in (pts if pts is not None else self._points(alpha)) if p.stable)
 
-    def follow(self, p: FixedPoint, coarse: Curve, free: bool = True) -> FixedPoint | None:
+    def follow(self, p: FixedPoint, coarse: Curve) -> FixedPoint | None:
         """This curve's counterpart of ``coarse``'s stable fixed point ``p`` (same α, same
         branch): an interior one by one Newton step in t = ln q̂ from p's, with this level's
         residual A(e^t) − α and the coarse level's slope: from the points it has evaluated near
@@ -602,10 +605,8 @@ class Curve:
         if abs(step) > 1e-6 or abs(d2) * step * step / (2 * d1) > 1e-15:
             return None
         qh = math.exp(t1 + step)
-        # free=False: f is left NaN (its ΔΨ is a whole fine average), for a caller that
-        # computes it only when asked (theory.point)
-        f = se.free_entropy(qh, alpha) if free else math.nan
-        return FixedPoint(qh, se.q_of(qh), alpha, f, True, p.kind)
+        # f left NaN (its ΔΨ is a whole fine average): SE.f_of computes it when asked
+        return FixedPoint(qh, se.q_of(qh), alpha, math.nan, True, p.kind)
 
     def informed(self, alpha: float) -> FixedPoint:
         """The fixed point reached from q₀ = ρ⁻: the stable fixed point of largest q."""

@@ -290,7 +290,7 @@ def _finer(c1: Curve, c2: Curve, p: FixedPoint, alpha: float, amp: bool = False)
         f = se1.f_of(p) if others else 0.0
         if any(abs(f - g) <= 1e-9 * max(1.0, abs(f)) for g in others):
             return c2.bayes(alpha)
-    got = c2.follow(p, c1, free=False)
+    got = c2.follow(p, c1)
     if got is None:
         return c2.amp(alpha) if amp else c2.bayes(alpha)
     return got
